@@ -1,0 +1,23 @@
+package io.kubeloop.api;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.time.Instant;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * One entry of {@code metadata.managedFields}: which manager owns which fields (server-side apply).
+ *
+ * @param manager the field manager name
+ * @param operation {@code Apply} or {@code Update}
+ * @param apiVersion the version the field set is expressed in
+ * @param time when the entry last changed
+ * @param fieldsType always {@code FieldsV1}
+ * @param fieldsV1 the field set, kept as a JSON tree
+ * @param subresource the subresource the write went to, e.g. {@code status}
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
+public record ManagedFieldsEntry(String manager, String operation, String apiVersion, Instant time,
+                                 String fieldsType, JsonNode fieldsV1, String subresource) {
+}

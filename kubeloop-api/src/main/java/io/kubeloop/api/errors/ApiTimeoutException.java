@@ -1,0 +1,9 @@
+package io.kubeloop.api.errors;
+
+/** HTTP 504 or 500, the server timed out (reasons Timeout and ServerTimeout). */
+public final class ApiTimeoutException extends ApiException {
+
+    public ApiTimeoutException(Status status) {
+        super(status);
+    }
+}

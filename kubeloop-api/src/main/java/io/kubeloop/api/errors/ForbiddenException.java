@@ -1,0 +1,9 @@
+package io.kubeloop.api.errors;
+
+/** HTTP 403, the caller may not do this (reason Forbidden). */
+public final class ForbiddenException extends ApiException {
+
+    public ForbiddenException(Status status) {
+        super(status);
+    }
+}

@@ -1,0 +1,9 @@
+package io.kubeloop.api.errors;
+
+/** HTTP 422, the object failed validation (reason Invalid); the causes name each field. */
+public final class InvalidException extends ApiException {
+
+    public InvalidException(Status status) {
+        super(status);
+    }
+}

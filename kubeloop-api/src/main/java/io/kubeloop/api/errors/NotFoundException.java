@@ -1,0 +1,9 @@
+package io.kubeloop.api.errors;
+
+/** HTTP 404, the object or resource does not exist (reason NotFound). */
+public final class NotFoundException extends ApiException {
+
+    public NotFoundException(Status status) {
+        super(status);
+    }
+}

@@ -1,0 +1,4 @@
+/**
+ * The one Jackson configuration for Kubernetes JSON.
+ */
+package io.kubeloop.api.json;

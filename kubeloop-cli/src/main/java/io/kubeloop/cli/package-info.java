@@ -1,0 +1,4 @@
+/**
+ * The {@code kubeloop} command line.
+ */
+package io.kubeloop.cli;

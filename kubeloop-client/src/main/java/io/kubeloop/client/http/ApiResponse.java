@@ -1,0 +1,125 @@
+package io.kubeloop.client.http;
+
+import io.kubeloop.api.errors.ApiException;
+import io.kubeloop.api.errors.ApiExceptions;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One HTTP response. The body is a stream (watches read it incrementally); {@link #bytes()} reads
+ * it fully once and keeps the bytes.
+ *
+ * <p>Not thread-safe: one reader at a time. Close it (or read it fully) to release the connection.
+ */
+public final class ApiResponse implements AutoCloseable {
+
+    private final ApiRequest request;
+    private final int status;
+    private final Map<String, List<String>> headers;
+    private InputStream body;
+    private byte[] bytes;
+
+    public ApiResponse(ApiRequest request, int status, Map<String, List<String>> headers, InputStream body) {
+        this.request = Objects.requireNonNull(request, "request");
+        this.status = status;
+        this.headers = Map.copyOf(headers);
+        this.body = body == null ? InputStream.nullInputStream() : body;
+    }
+
+    /** A response whose body is already in memory. */
+    public static ApiResponse buffered(ApiRequest request, int status, Map<String, List<String>> headers, byte[] body) {
+        ApiResponse r = new ApiResponse(request, status, headers, new ByteArrayInputStream(body));
+        r.bytes = body;
+        return r;
+    }
+
+    public ApiRequest request() {
+        return request;
+    }
+
+    public int status() {
+        return status;
+    }
+
+    public Map<String, List<String>> headers() {
+        return headers;
+    }
+
+    /** The first value of a header (case-insensitive name), or null. */
+    public String header(String name) {
+        for (Map.Entry<String, List<String>> e : headers.entrySet()) {
+            if (e.getKey().equalsIgnoreCase(name) && !e.getValue().isEmpty()) {
+                return e.getValue().get(0);
+            }
+        }
+        return null;
+    }
+
+    public boolean isSuccessful() {
+        return status >= 200 && status < 300;
+    }
+
+    /** The body as a stream; after {@link #bytes()} it replays the kept bytes. */
+    public InputStream body() {
+        return bytes != null ? new ByteArrayInputStream(bytes) : body;
+    }
+
+    /** Reads the whole body (once) and returns it. */
+    public byte[] bytes() {
+        if (bytes == null) {
+            try (InputStream in = body) {
+                bytes = in.readAllBytes();
+            } catch (IOException e) {
+                throw new UncheckedIOException("reading the response body of " + request.method() + " "
+                        + request.uri() + " failed: " + e.getMessage(), e);
+            }
+            body = new ByteArrayInputStream(bytes);
+        }
+        return bytes;
+    }
+
+    /** The Retry-After header as a duration (seconds form only), or null. */
+    public Duration retryAfter() {
+        String value = header("Retry-After");
+        if (value == null) {
+            return null;
+        }
+        try {
+            return Duration.ofSeconds(Long.parseLong(value.trim()));
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Returns this response when its status is 2xx; otherwise reads the body and throws the
+     * matching {@link ApiException}.
+     */
+    public ApiResponse requireSuccess() {
+        if (!isSuccessful()) {
+            byte[] b;
+            try {
+                b = bytes();
+            } finally {
+                close();
+            }
+            throw ApiExceptions.from(status, header("Content-Type"), b, retryAfter());
+        }
+        return this;
+    }
+
+    @Override
+    public void close() {
+        try {
+            body.close();
+        } catch (IOException ignored) {
+            // closing a broken stream: nothing to do
+        }
+    }
+}
