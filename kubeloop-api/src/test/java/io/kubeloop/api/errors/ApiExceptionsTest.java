@@ -212,7 +212,7 @@ class ApiExceptionsTest {
         ApiException e = ApiExceptions.from(422, "application/json", body, null);
 
         assertThat(e).isInstanceOf(InvalidException.class);
-        assertThat(e.status().causes()).containsExactly(
+        assertThat(((InvalidException) e).causes()).containsExactly(
                 new Status.Cause("FieldValueInvalid", "Invalid value: -1", "spec.replicas"));
     }
 
