@@ -1,5 +1,7 @@
 package io.kubeloop.api;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
 import io.kubeloop.api.json.KubeJson;
 import java.util.Objects;
 import java.util.Optional;
@@ -12,6 +14,9 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>A {@code DynamicObject} is immutable by contract: {@link #node()} exposes the tree for reading,
  * and changes go through {@link #edit}, which works on a copy. Thread-safe under that contract.
+ *
+ * <p>Jackson reads and writes a {@code DynamicObject} as its JSON object, with any mapper, so it can
+ * be a field, a list item or a top-level value of a typed class ({@code List<DynamicObject> items}).
  */
 public final class DynamicObject implements KubernetesObject {
 
@@ -26,6 +31,7 @@ public final class DynamicObject implements KubernetesObject {
     /**
      * Wraps a JSON object tree. The tree is taken over, not copied: do not change it afterwards.
      */
+    @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
     public static DynamicObject wrap(ObjectNode node) {
         return new DynamicObject(node);
     }
@@ -72,6 +78,7 @@ public final class DynamicObject implements KubernetesObject {
     }
 
     /** The JSON tree; read-only by contract. */
+    @JsonValue
     public ObjectNode node() {
         return node;
     }

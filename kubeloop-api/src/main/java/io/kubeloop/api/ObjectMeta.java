@@ -1,5 +1,6 @@
 package io.kubeloop.api;
 
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
@@ -35,6 +36,7 @@ import java.util.Map;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
+@JsonAutoDetect(isGetterVisibility = JsonAutoDetect.Visibility.NONE)
 public record ObjectMeta(String name, String generateName, String namespace, String uid, String resourceVersion,
                          Long generation, Instant creationTimestamp, Instant deletionTimestamp,
                          Long deletionGracePeriodSeconds, Map<String, String> labels,

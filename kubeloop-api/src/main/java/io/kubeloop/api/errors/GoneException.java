@@ -1,5 +1,7 @@
 package io.kubeloop.api.errors;
 
+import java.time.Duration;
+
 /**
  * HTTP 410: a resourceVersion or continue token is older than the server's history (reasons
  * {@code Expired} and the legacy {@code Gone}). A watcher must relist.
@@ -8,6 +10,10 @@ public final class GoneException extends ApiException {
 
     public GoneException(Status status) {
         super(status);
+    }
+
+    GoneException(Status status, Duration retryAfter) {
+        super(status, retryAfter);
     }
 
     /** True for reason {@code Expired} (client-go's {@code IsResourceExpired}). */

@@ -1,5 +1,6 @@
 package io.kubeloop.api.json;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.cfg.DateTimeFeature;
@@ -7,8 +8,11 @@ import tools.jackson.databind.cfg.DateTimeFeature;
 /**
  * The one Jackson configuration kubeloop reads and writes Kubernetes JSON with.
  *
- * <p>Unknown properties are ignored (servers add fields over time), nulls are not written, and
- * {@link java.time.Instant} is written as RFC 3339 text. The mapper is immutable (Jackson 3) and
+ * <p>Unknown properties are ignored (servers add fields over time), null properties are not written,
+ * and {@link java.time.Instant} is written as RFC 3339 text ({@code 2024-01-02T03:04:05Z}, with a
+ * fraction only when it has one). Records (user types implementing
+ * {@link io.kubeloop.api.KubernetesObject}), {@link io.kubeloop.api.DynamicObject} and fabric8's
+ * Jackson-3 model classes all map with it. The mapper is immutable (Jackson 3) and
  * safe to share between threads; derive a variant with {@code mapper().rebuild()}.
  */
 public final class KubeJson {
@@ -17,6 +21,7 @@ public final class KubeJson {
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             .disable(DateTimeFeature.WRITE_DATES_AS_TIMESTAMPS)
+            .changeDefaultPropertyInclusion(incl -> incl.withValueInclusion(JsonInclude.Include.NON_NULL))
             .build();
 
     private KubeJson() {

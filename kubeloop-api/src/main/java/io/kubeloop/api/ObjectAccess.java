@@ -1,0 +1,229 @@
+package io.kubeloop.api;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.kubeloop.api.json.KubeJson;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Reads object metadata from any object type, so generic code (caches, key functions, selectors)
+ * needs no common supertype: client-go's {@code meta.Accessor}.
+ *
+ * <p>Supported, fastest first:
+ * <ol>
+ *   <li>{@link DynamicObject}: namespace, name and the like straight from the JSON tree;</li>
+ *   <li>{@link KubernetesObject} (user records): {@code metadata()};</li>
+ *   <li>fabric8 model objects ({@code io.fabric8.kubernetes.api.model.HasMetadata}): fabric8's
+ *       {@code ObjectMeta} fields are read directly, never through JSON;</li>
+ *   <li>any class with a public {@code metadata()} or {@code getMetadata()} returning
+ *       {@link ObjectMeta};</li>
+ *   <li>anything else Jackson can write: through its JSON {@code metadata} field (slow; a fallback).</li>
+ * </ol>
+ *
+ * <p>The single-field readers ({@link #namespace}, {@link #name}, {@link #key},
+ * {@link #resourceVersion}, {@link #uid}, {@link #labels}) allocate nothing for the first three kinds
+ * of objects; prefer them on hot paths over {@link #metadata}, which builds an {@link ObjectMeta}
+ * for fabric8 objects.
+ *
+ * <p>Stateless apart from a per-class cache of accessor methods; thread-safe.
+ */
+public final class ObjectAccess {
+
+    /** Per class: a handle to its {@code metadata()}/{@code getMetadata()} returning ObjectMeta, or null. */
+    private static final ClassValue<MethodHandle> ACCESSORS = new ClassValue<>() {
+        @Override
+        protected MethodHandle computeValue(Class<?> type) {
+            for (String name : List.of("metadata", "getMetadata")) {
+                try {
+                    return MethodHandles.publicLookup().findVirtual(type, name, MethodType.methodType(ObjectMeta.class));
+                } catch (NoSuchMethodException | IllegalAccessException e) {
+                    // try the next name
+                }
+            }
+            return null;
+        }
+    };
+
+    private ObjectAccess() {
+    }
+
+    /**
+     * The object's metadata; an empty {@link ObjectMeta} when the object has none.
+     *
+     * @throws IllegalArgumentException when the object cannot be read as JSON at all
+     */
+    public static ObjectMeta metadata(Object object) {
+        ObjectMeta m;
+        if (object instanceof KubernetesObject k) {
+            m = k.metadata();
+        } else if (object instanceof HasMetadata h) {
+            m = fromFabric8(h.getMetadata());
+        } else {
+            m = slow(object);
+        }
+        return m == null ? ObjectMeta.builder().build() : m;
+    }
+
+    /** The namespace, {@code ""} for cluster-scoped objects (or when unset). */
+    public static String namespace(Object object) {
+        String ns;
+        if (object instanceof DynamicObject d) {
+            ns = metaText(d, "namespace");
+        } else if (object instanceof KubernetesObject k) {
+            ns = k.metadata() == null ? null : k.metadata().namespace();
+        } else if (object instanceof HasMetadata h) {
+            ns = h.getMetadata() == null ? null : h.getMetadata().getNamespace();
+        } else {
+            ns = metadata(object).namespace();
+        }
+        return ns == null ? "" : ns;
+    }
+
+    /** The name; null when unset (an object to be created with {@code generateName}). */
+    public static String name(Object object) {
+        if (object instanceof DynamicObject d) {
+            return metaText(d, "name");
+        } else if (object instanceof KubernetesObject k) {
+            return k.metadata() == null ? null : k.metadata().name();
+        } else if (object instanceof HasMetadata h) {
+            return h.getMetadata() == null ? null : h.getMetadata().getName();
+        }
+        return metadata(object).name();
+    }
+
+    /**
+     * The object's key, {@code namespace/name} or {@code name} (client-go's {@code MetaNamespaceKeyFunc}).
+     *
+     * @throws IllegalArgumentException when the object has no name
+     */
+    public static ObjectKey key(Object object) {
+        String name = name(object);
+        if (name == null || name.isEmpty()) {
+            throw new IllegalArgumentException("object has no metadata.name: " + describe(object));
+        }
+        return ObjectKey.of(namespace(object), name);
+    }
+
+    /** The resourceVersion, null when unset. */
+    public static String resourceVersion(Object object) {
+        if (object instanceof DynamicObject d) {
+            return metaText(d, "resourceVersion");
+        } else if (object instanceof KubernetesObject k) {
+            return k.metadata() == null ? null : k.metadata().resourceVersion();
+        } else if (object instanceof HasMetadata h) {
+            return h.getMetadata() == null ? null : h.getMetadata().getResourceVersion();
+        }
+        return metadata(object).resourceVersion();
+    }
+
+    /** The uid, null when unset. */
+    public static String uid(Object object) {
+        if (object instanceof DynamicObject d) {
+            return metaText(d, "uid");
+        } else if (object instanceof KubernetesObject k) {
+            return k.metadata() == null ? null : k.metadata().uid();
+        } else if (object instanceof HasMetadata h) {
+            return h.getMetadata() == null ? null : h.getMetadata().getUid();
+        }
+        return metadata(object).uid();
+    }
+
+    /** The labels, an empty map when none; read-only. */
+    public static Map<String, String> labels(Object object) {
+        Map<String, String> labels;
+        if (object instanceof KubernetesObject k) {
+            labels = k.metadata() == null ? null : k.metadata().labels();
+        } else if (object instanceof HasMetadata h) {
+            labels = h.getMetadata() == null || h.getMetadata().getLabels() == null ? null
+                    : Collections.unmodifiableMap(h.getMetadata().getLabels());
+        } else {
+            labels = metadata(object).labels();
+        }
+        return labels == null ? Map.of() : labels;
+    }
+
+    private static String metaText(DynamicObject d, String field) {
+        JsonNode meta = d.node().get("metadata");
+        JsonNode v = meta == null ? null : meta.get(field);
+        return v == null || v.isNull() ? null : v.asString();
+    }
+
+    private static ObjectMeta slow(Object object) {
+        MethodHandle accessor = ACCESSORS.get(object.getClass());
+        if (accessor != null) {
+            try {
+                return (ObjectMeta) accessor.invoke(object);
+            } catch (RuntimeException | Error e) {
+                throw e;
+            } catch (Throwable t) {
+                throw new IllegalStateException(t);
+            }
+        }
+        JsonNode tree;
+        try {
+            tree = KubeJson.mapper().valueToTree(object);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("cannot read metadata of " + describe(object) + ": " + e.getMessage(), e);
+        }
+        JsonNode meta = tree == null ? null : tree.get("metadata");
+        return meta == null || !meta.isObject() ? null : KubeJson.mapper().treeToValue(meta, ObjectMeta.class);
+    }
+
+    /** Converts fabric8's metadata field by field; collections are wrapped read-only, not copied. */
+    static ObjectMeta fromFabric8(io.fabric8.kubernetes.api.model.ObjectMeta f) {
+        if (f == null) {
+            return null;
+        }
+        List<OwnerReference> owners = null;
+        if (f.getOwnerReferences() != null) {
+            owners = new ArrayList<>(f.getOwnerReferences().size());
+            for (io.fabric8.kubernetes.api.model.OwnerReference o : f.getOwnerReferences()) {
+                owners.add(new OwnerReference(o.getApiVersion(), o.getKind(), o.getName(), o.getUid(), o.getController(),
+                        o.getBlockOwnerDeletion()));
+            }
+        }
+        List<ManagedFieldsEntry> managed = null;
+        if (f.getManagedFields() != null) {
+            managed = new ArrayList<>(f.getManagedFields().size());
+            for (io.fabric8.kubernetes.api.model.ManagedFieldsEntry e : f.getManagedFields()) {
+                JsonNode fields = e.getFieldsV1() == null ? null : KubeJson.mapper().valueToTree(e.getFieldsV1());
+                managed.add(new ManagedFieldsEntry(e.getManager(), e.getOperation(), e.getApiVersion(), instant(e.getTime()),
+                        e.getFieldsType(), fields, e.getSubresource()));
+            }
+        }
+        return new ObjectMeta(f.getName(), f.getGenerateName(), f.getNamespace(), f.getUid(), f.getResourceVersion(),
+                f.getGeneration(), instant(f.getCreationTimestamp()), instant(f.getDeletionTimestamp()),
+                f.getDeletionGracePeriodSeconds(), readOnly(f.getLabels()), readOnly(f.getAnnotations()),
+                owners == null ? null : Collections.unmodifiableList(owners),
+                f.getFinalizers() == null ? null : Collections.unmodifiableList(f.getFinalizers()),
+                managed == null ? null : Collections.unmodifiableList(managed), f.getSelfLink());
+    }
+
+    private static Map<String, String> readOnly(Map<String, String> m) {
+        return m == null ? null : Collections.unmodifiableMap(m);
+    }
+
+    /** RFC 3339 text to an Instant; null when absent or unparseable. */
+    private static Instant instant(String text) {
+        if (text == null || text.isEmpty()) {
+            return null;
+        }
+        try {
+            return Instant.parse(text);
+        } catch (DateTimeParseException e) {
+            return null;
+        }
+    }
+
+    private static String describe(Object object) {
+        return object == null ? "null" : object.getClass().getName();
+    }
+}
