@@ -1,7 +1,6 @@
 package io.kubeloop.client;
 
 import io.kubeloop.api.GroupVersionResource;
-import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.client.http.ApiRequest;
 import io.kubeloop.client.http.ApiResponse;
 import io.kubeloop.client.http.ApiTransport;
@@ -23,7 +22,7 @@ final class DefaultKubeClient implements KubeClient {
 
     @Override
     public <T> ResourceClient<T> resource(GroupVersionResource gvr, boolean namespaced, Class<T> type) {
-        return new DefaultResourceClient<>(transport, new ObjectCodec<>(type, KubeJson.mapper()), gvr, namespaced,
+        return new DefaultResourceClient<>(transport, new ObjectCodec<>(type), gvr, namespaced,
                 namespaced ? namespace : null, false);
     }
 
@@ -59,7 +58,7 @@ final class DefaultKubeClient implements KubeClient {
 
         @Override
         public <T> T get(String pathAndQuery, Class<T> type) {
-            return new ObjectCodec<>(type, KubeJson.mapper()).read(get(pathAndQuery));
+            return new ObjectCodec<>(type).read(get(pathAndQuery));
         }
     }
 }

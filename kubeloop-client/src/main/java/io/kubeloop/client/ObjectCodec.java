@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -17,12 +18,20 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class ObjectCodec<T> {
 
+    /**
+     * {@link io.kubeloop.api.json.KubeJson#mapper()} without the trailing-token check, so values can
+     * be read from the middle of a stream (list items, watch events) without reading ahead.
+     * Immutable.
+     */
+    static final JsonMapper STREAMING = io.kubeloop.api.json.KubeJson.mapper().rebuild()
+            .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+
     private final Class<T> type;
     private final JsonMapper mapper;
 
-    ObjectCodec(Class<T> type, JsonMapper mapper) {
-        this.type = type;
-        this.mapper = mapper;
+    ObjectCodec(Class<T> type) {
+        this.type = java.util.Objects.requireNonNull(type, "type");
+        this.mapper = STREAMING;
     }
 
     JsonMapper mapper() {
