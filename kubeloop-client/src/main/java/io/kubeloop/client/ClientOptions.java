@@ -117,7 +117,7 @@ public record ClientOptions(double qps, int burst, boolean rateLimitingEnabled, 
         private int maxRetries = 10;
         private Duration maxRetryWait = Duration.ofSeconds(30);
         private int verbosity;
-        private Consumer<String> logSink = LoggerFactory.getLogger("io.kubeloop.client.http")::info;
+        private Consumer<String> logSink = line -> LoggerFactory.getLogger("io.kubeloop.client.http").info(line);
         private String userAgent;
         private Ticker ticker = Ticker.system();
         private List<Interceptor> interceptors = List.of();
