@@ -1,4 +1,14 @@
 /**
- * The REST client: {@code ResourceClient} for any resource, typed or dynamic, and streaming watches.
+ * kubeloop's REST client. {@link io.kubeloop.client.KubeClient} is the entry point (one per server,
+ * configured by a {@link io.kubeloop.client.config.ClientConfig} and
+ * {@link io.kubeloop.client.ClientOptions}); {@link io.kubeloop.client.ResourceClient} reads and
+ * writes one resource as {@link io.kubeloop.api.DynamicObject} or any Jackson-mappable type: get,
+ * list (pages and {@code listAll}), watch, create, update, updateStatus, the four patch types,
+ * delete and deleteCollection, with options records that map one to one onto the API's query
+ * parameters. {@link io.kubeloop.client.Watch} decodes a watch stream into the sealed
+ * {@link io.kubeloop.client.WatchEvent} family with Jackson's streaming parser.
+ *
+ * <p>Everything here is immutable and thread-safe except a {@code Watch}, which has one consumer
+ * (and may be closed from any thread).
  */
 package io.kubeloop.client;

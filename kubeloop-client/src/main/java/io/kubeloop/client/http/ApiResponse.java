@@ -15,7 +15,9 @@ import java.util.Objects;
  * One HTTP response. The body is a stream (watches read it incrementally); {@link #bytes()} reads
  * it fully once and keeps the bytes.
  *
- * <p>Not thread-safe: one reader at a time. Close it (or read it fully) to release the connection.
+ * <p>Not thread-safe: one reader at a time, except that {@link #close()} may be called from another
+ * thread to abort a blocked read of a streaming body. Close it (or read it fully) to release the
+ * connection.
  */
 public final class ApiResponse implements AutoCloseable {
 
@@ -24,6 +26,7 @@ public final class ApiResponse implements AutoCloseable {
     private final Map<String, List<String>> headers;
     private InputStream body;
     private byte[] bytes;
+    private volatile boolean closed;
 
     public ApiResponse(ApiRequest request, int status, Map<String, List<String>> headers, InputStream body) {
         this.request = Objects.requireNonNull(request, "request");
@@ -114,8 +117,14 @@ public final class ApiResponse implements AutoCloseable {
         return this;
     }
 
+    /** True once the body was closed or read fully: the connection is free again. */
+    boolean released() {
+        return closed || bytes != null;
+    }
+
     @Override
     public void close() {
+        closed = true;
         try {
             body.close();
         } catch (IOException ignored) {

@@ -1,0 +1,193 @@
+package io.kubeloop.client;
+
+import io.kubeloop.client.http.Interceptor;
+import io.kubeloop.client.http.Ticker;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
+import org.slf4j.LoggerFactory;
+
+/**
+ * How a {@link KubeClient} talks to its server: client-side rate limit, timeouts, retries, request
+ * logging and extra interceptors. Build with {@link #builder()}, derive with {@link #toBuilder()}.
+ *
+ * <p>Defaults (also the builder's starting values):
+ * <ul>
+ * <li>{@code qps} 20, {@code burst} 30, rate limiting on. controller-runtime's defaults, not
+ *     client-go's 5/10: kubeloop serves controllers, whose informers list and watch many
+ *     resources at start-up, and 5 QPS throttles them where servers with priority and fairness
+ *     (which answer 429 with Retry-After, handled by retries) no longer need client-side
+ *     protection that strict.</li>
+ * <li>{@code connectTimeout} 10 s; {@code requestTimeout} 60 s for each non-streaming call
+ *     (watches have no client timeout: the server's {@code timeoutSeconds} ends them).</li>
+ * <li>{@code maxRetries} 10 (client-go's), {@code maxRetryWait} 30 s: GET/HEAD answered 429 or 5xx
+ *     with {@code Retry-After} are re-sent after the asked delay, capped at {@code maxRetryWait}.</li>
+ * <li>{@code verbosity} 0 (no request logging); lines go to {@code logSink}, by default SLF4J
+ *     logger {@code io.kubeloop.client.http} at INFO.</li>
+ * <li>{@code userAgent} null = {@code kubeloop/<version> (<os>/<arch>) java/<version>}.</li>
+ * <li>{@code ticker} real time; {@code interceptors} none.</li>
+ * </ul>
+ *
+ * <p>Immutable and thread-safe when the sink, ticker and interceptors are.
+ *
+ * @param qps sustained requests per second allowed by the client-side limiter, &gt; 0
+ * @param burst requests allowed at once before the limiter makes callers wait, &ge; 1
+ * @param rateLimitingEnabled false turns the client-side limiter off
+ * @param connectTimeout time allowed to open a connection
+ * @param requestTimeout time allowed for a non-streaming call, from sending to the whole body
+ * @param maxRetries how often a safe request is re-sent after 429/5xx with Retry-After, &ge; 0
+ * @param maxRetryWait upper bound of one wait before a retry
+ * @param verbosity kubectl's {@code -v} level for request logging, 0 = off; 6–10 log more
+ * @param logSink receives each request-log line
+ * @param userAgent the User-Agent header, or null for kubeloop's default
+ * @param ticker time source and sleeper of the limiter and the retries
+ * @param interceptors application interceptors, run first (outermost) in this order
+ */
+public record ClientOptions(double qps, int burst, boolean rateLimitingEnabled, Duration connectTimeout,
+                            Duration requestTimeout, int maxRetries, Duration maxRetryWait, int verbosity,
+                            Consumer<String> logSink, String userAgent, Ticker ticker,
+                            List<Interceptor> interceptors) {
+
+    public ClientOptions {
+        if (!(qps > 0) || Double.isInfinite(qps)) {
+            throw new IllegalArgumentException("qps must be a positive number, got " + qps);
+        }
+        if (burst < 1) {
+            throw new IllegalArgumentException("burst must be at least 1, got " + burst);
+        }
+        if (maxRetries < 0) {
+            throw new IllegalArgumentException("maxRetries must not be negative, got " + maxRetries);
+        }
+        if (verbosity < 0) {
+            throw new IllegalArgumentException("verbosity must not be negative, got " + verbosity);
+        }
+        requirePositive(connectTimeout, "connectTimeout");
+        requirePositive(requestTimeout, "requestTimeout");
+        Objects.requireNonNull(maxRetryWait, "maxRetryWait");
+        if (maxRetryWait.isNegative()) {
+            throw new IllegalArgumentException("maxRetryWait must not be negative, got " + maxRetryWait);
+        }
+        Objects.requireNonNull(logSink, "logSink");
+        Objects.requireNonNull(ticker, "ticker");
+        interceptors = List.copyOf(interceptors);
+    }
+
+    /** The defaults listed above. */
+    public static ClientOptions defaults() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from these values. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.qps = qps;
+        b.burst = burst;
+        b.rateLimitingEnabled = rateLimitingEnabled;
+        b.connectTimeout = connectTimeout;
+        b.requestTimeout = requestTimeout;
+        b.maxRetries = maxRetries;
+        b.maxRetryWait = maxRetryWait;
+        b.verbosity = verbosity;
+        b.logSink = logSink;
+        b.userAgent = userAgent;
+        b.ticker = ticker;
+        b.interceptors = interceptors;
+        return b;
+    }
+
+    private static void requirePositive(Duration d, String name) {
+        Objects.requireNonNull(d, name);
+        if (!d.isPositive()) {
+            throw new IllegalArgumentException(name + " must be positive, got " + d);
+        }
+    }
+
+    /** Mutable builder; not thread-safe. Setters return this builder. */
+    public static final class Builder {
+        private double qps = 20;
+        private int burst = 30;
+        private boolean rateLimitingEnabled = true;
+        private Duration connectTimeout = Duration.ofSeconds(10);
+        private Duration requestTimeout = Duration.ofSeconds(60);
+        private int maxRetries = 10;
+        private Duration maxRetryWait = Duration.ofSeconds(30);
+        private int verbosity;
+        private Consumer<String> logSink = line -> LoggerFactory.getLogger("io.kubeloop.client.http").info(line);
+        private String userAgent;
+        private Ticker ticker = Ticker.system();
+        private List<Interceptor> interceptors = List.of();
+
+        private Builder() {
+        }
+
+        public Builder qps(double qps) {
+            this.qps = qps;
+            return this;
+        }
+
+        public Builder burst(int burst) {
+            this.burst = burst;
+            return this;
+        }
+
+        public Builder rateLimitingEnabled(boolean enabled) {
+            this.rateLimitingEnabled = enabled;
+            return this;
+        }
+
+        public Builder connectTimeout(Duration connectTimeout) {
+            this.connectTimeout = connectTimeout;
+            return this;
+        }
+
+        public Builder requestTimeout(Duration requestTimeout) {
+            this.requestTimeout = requestTimeout;
+            return this;
+        }
+
+        public Builder maxRetries(int maxRetries) {
+            this.maxRetries = maxRetries;
+            return this;
+        }
+
+        public Builder maxRetryWait(Duration maxRetryWait) {
+            this.maxRetryWait = maxRetryWait;
+            return this;
+        }
+
+        public Builder verbosity(int verbosity) {
+            this.verbosity = verbosity;
+            return this;
+        }
+
+        public Builder logSink(Consumer<String> logSink) {
+            this.logSink = logSink;
+            return this;
+        }
+
+        public Builder userAgent(String userAgent) {
+            this.userAgent = userAgent;
+            return this;
+        }
+
+        public Builder ticker(Ticker ticker) {
+            this.ticker = ticker;
+            return this;
+        }
+
+        public Builder interceptors(List<Interceptor> interceptors) {
+            this.interceptors = interceptors;
+            return this;
+        }
+
+        public ClientOptions build() {
+            return new ClientOptions(qps, burst, rateLimitingEnabled, connectTimeout, requestTimeout, maxRetries,
+                    maxRetryWait, verbosity, logSink, userAgent, ticker, interceptors);
+        }
+    }
+}

@@ -1,0 +1,303 @@
+package io.kubeloop.client;
+
+import io.kubeloop.api.GroupVersionResource;
+import io.kubeloop.api.errors.Status;
+import io.kubeloop.client.http.ApiRequest;
+import io.kubeloop.client.http.ApiResponse;
+import io.kubeloop.client.http.ApiTransport;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The {@link ResourceClient} over an {@link ApiTransport}. Immutable and thread-safe.
+ */
+final class DefaultResourceClient<T> implements ResourceClient<T> {
+
+    private static final Map<String, List<String>> ACCEPT_JSON = Map.of("Accept", List.of("application/json"));
+
+    private final ApiTransport transport;
+    private final ObjectCodec<T> codec;
+    private final GroupVersionResource gvr;
+    private final boolean namespaced;
+    /** Null for cluster-scoped resources and all-namespaces clients. */
+    private final String namespace;
+    /** True when {@link #namespace} was chosen with inNamespace (not the default). */
+    private final boolean explicitNamespace;
+
+    DefaultResourceClient(ApiTransport transport, ObjectCodec<T> codec, GroupVersionResource gvr, boolean namespaced,
+                          String namespace, boolean explicitNamespace) {
+        this.transport = transport;
+        this.codec = codec;
+        this.gvr = Objects.requireNonNull(gvr, "gvr");
+        this.namespaced = namespaced;
+        this.namespace = namespaced ? namespace : null;
+        this.explicitNamespace = explicitNamespace;
+    }
+
+    @Override
+    public GroupVersionResource resource() {
+        return gvr;
+    }
+
+    @Override
+    public boolean namespaced() {
+        return namespaced;
+    }
+
+    @Override
+    public Optional<String> namespace() {
+        return Optional.ofNullable(namespace);
+    }
+
+    @Override
+    public ResourceClient<T> inNamespace(String ns) {
+        if (!namespaced) {
+            throw new IllegalStateException(gvr + " is cluster-scoped and has no namespaces");
+        }
+        if (ns == null || ns.isEmpty()) {
+            throw new IllegalArgumentException("namespace must not be empty; use inAnyNamespace() for all namespaces");
+        }
+        return new DefaultResourceClient<>(transport, codec, gvr, true, ns, true);
+    }
+
+    @Override
+    public ResourceClient<T> inAnyNamespace() {
+        return new DefaultResourceClient<>(transport, codec, gvr, namespaced, null, false);
+    }
+
+    @Override
+    public T get(String name) {
+        return codec.read(call("GET", uri(scopeForName("get"), name, null, Map.of()), null, null));
+    }
+
+    @Override
+    public ObjectList<T> list(ListOptions options) {
+        return codec.readList(call("GET", uri(namespace, null, null, listQuery(options)), null, null));
+    }
+
+    @Override
+    public ObjectList<T> listAll(ListOptions options) {
+        ObjectList<T> page = list(options);
+        String resourceVersion = page.resourceVersion();
+        List<T> items = new ArrayList<>(page.items());
+        while (page.hasMore()) {
+            page = list(options.toBuilder().continueToken(page.continueToken()).resourceVersion(null)
+                    .resourceVersionMatch(null).build());
+            items.addAll(page.items());
+        }
+        return new ObjectList<>(items, resourceVersion, null, null);
+    }
+
+    @Override
+    public Watch<T> watch(ListOptions options) {
+        Map<String, String> query = listQuery(options);
+        query.put("watch", "true");
+        ApiRequest request = new ApiRequest("GET", uri(namespace, null, null, query), ACCEPT_JSON, null, true);
+        ApiResponse response = transport.send(request).requireSuccess();
+        return new Watch<>(response, codec);
+    }
+
+    @Override
+    public T create(T object, WriteOptions options) {
+        ObjectNode tree = codec.toTree(object);
+        return codec.read(call("POST", uri(scopeForObject(tree, "create"), null, null, writeQuery(options)),
+                codec.write(tree), "application/json"));
+    }
+
+    @Override
+    public T update(T object, WriteOptions options) {
+        return put(object, null, options);
+    }
+
+    @Override
+    public T updateStatus(T object, WriteOptions options) {
+        return put(object, "status", options);
+    }
+
+    private T put(T object, String subresource, WriteOptions options) {
+        ObjectNode tree = codec.toTree(object);
+        String name = ObjectCodec.text(tree.path("metadata"), "name");
+        if (name == null || name.isEmpty()) {
+            throw new IllegalArgumentException("update needs metadata.name on the object");
+        }
+        URI uri = uri(scopeForObject(tree, "update"), name, subresource, writeQuery(options));
+        return codec.read(call("PUT", uri, codec.write(tree), "application/json"));
+    }
+
+    @Override
+    public T patch(String name, PatchType type, Object body, PatchOptions options) {
+        return patch(name, null, type, body, options);
+    }
+
+    @Override
+    public T patchStatus(String name, PatchType type, Object body, PatchOptions options) {
+        return patch(name, "status", type, body, options);
+    }
+
+    private T patch(String name, String subresource, PatchType type, Object body, PatchOptions options) {
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(body, "body");
+        if (type == PatchType.APPLY && (options.fieldManager() == null || options.fieldManager().isEmpty())) {
+            throw new IllegalArgumentException("an APPLY patch needs PatchOptions.fieldManager");
+        }
+        if (type != PatchType.APPLY && options.force() != null) {
+            throw new IllegalArgumentException("force is only allowed on APPLY patches, not " + type);
+        }
+        Map<String, String> query = writeQuery(options.dryRun(), options.fieldManager(), options.fieldValidation());
+        if (options.force() != null) {
+            query.put("force", options.force().toString());
+        }
+        byte[] bytes = switch (body) {
+            case byte[] b -> b;
+            case String s -> s.getBytes(StandardCharsets.UTF_8);
+            default -> codec.mapper().writeValueAsBytes(body);
+        };
+        return codec.read(call("PATCH", uri(scopeForName("patch"), name, subresource, query), bytes, type.contentType()));
+    }
+
+    @Override
+    public DeleteResult<T> delete(String name, DeleteOptions options) {
+        ApiRequest request = request("DELETE", uri(scopeForName("delete"), name, null, Map.of()), deleteBody(options),
+                "application/json");
+        try (ApiResponse response = transport.send(request).requireSuccess()) {
+            byte[] body = response.bytes();
+            if (body.length == 0) {
+                return new DeleteResult.StatusReturned<>(new Status("Status", "v1", Map.of(), Status.SUCCESS, null, null,
+                        null, response.status()));
+            }
+            JsonNode tree = codec.mapper().readTree(body);
+            if ("Status".equals(ObjectCodec.text(tree, "kind"))) {
+                return new DeleteResult.StatusReturned<>(codec.mapper().treeToValue(tree, Status.class));
+            }
+            return new DeleteResult.ObjectReturned<>(codec.fromTree((ObjectNode) tree));
+        }
+    }
+
+    @Override
+    public void deleteCollection(ListOptions listOptions, DeleteOptions deleteOptions) {
+        call("DELETE", uri(namespace, null, null, listQuery(listOptions)), deleteBody(deleteOptions), "application/json");
+    }
+
+    private byte[] deleteBody(DeleteOptions options) {
+        ObjectNode body = codec.mapper().createObjectNode();
+        body.put("kind", "DeleteOptions");
+        body.put("apiVersion", "v1");
+        if (options.gracePeriodSeconds() != null) {
+            body.put("gracePeriodSeconds", options.gracePeriodSeconds());
+        }
+        if (options.propagationPolicy() != null) {
+            body.put("propagationPolicy", options.propagationPolicy().value());
+        }
+        if (options.preconditionUid() != null || options.preconditionResourceVersion() != null) {
+            ObjectNode pre = body.putObject("preconditions");
+            if (options.preconditionUid() != null) {
+                pre.put("uid", options.preconditionUid());
+            }
+            if (options.preconditionResourceVersion() != null) {
+                pre.put("resourceVersion", options.preconditionResourceVersion());
+            }
+        }
+        if (options.dryRun()) {
+            body.putArray("dryRun").add("All");
+        }
+        return codec.mapper().writeValueAsBytes(body);
+    }
+
+    private byte[] call(String method, URI uri, byte[] body, String contentType) {
+        try (ApiResponse response = transport.send(request(method, uri, body, contentType)).requireSuccess()) {
+            return response.bytes();
+        }
+    }
+
+    private static ApiRequest request(String method, URI uri, byte[] body, String contentType) {
+        Map<String, List<String>> headers = new LinkedHashMap<>(ACCEPT_JSON);
+        if (contentType != null) {
+            headers.put("Content-Type", List.of(contentType));
+        }
+        return new ApiRequest(method, uri, headers, body, false);
+    }
+
+    private URI uri(String ns, String name, String subresource, Map<String, String> query) {
+        return ResourcePaths.uri(transport.server(), gvr, ns, name, subresource, query);
+    }
+
+    /** The namespace of a call by name. */
+    private String scopeForName(String verb) {
+        if (namespaced && namespace == null) {
+            throw new IllegalStateException(verb + " of " + gvr + " needs a namespace, but this client is for all"
+                    + " namespaces: call inNamespace(ns)");
+        }
+        return namespace;
+    }
+
+    /** The namespace of a call with an object body. */
+    private String scopeForObject(ObjectNode tree, String verb) {
+        if (!namespaced) {
+            return null;
+        }
+        String own = ObjectCodec.text(tree.path("metadata"), "namespace");
+        if (own != null && !own.isEmpty()) {
+            if (explicitNamespace && !own.equals(namespace)) {
+                throw new IllegalArgumentException("the object's namespace \"" + own + "\" differs from this client's"
+                        + " namespace \"" + namespace + "\"");
+            }
+            return own;
+        }
+        return scopeForName(verb);
+    }
+
+    private static Map<String, String> listQuery(ListOptions o) {
+        Map<String, String> q = new LinkedHashMap<>();
+        putIfSet(q, "labelSelector", o.labelSelector());
+        putIfSet(q, "fieldSelector", o.fieldSelector());
+        if (o.limit() > 0) {
+            q.put("limit", Long.toString(o.limit()));
+        }
+        putIfSet(q, "continue", o.continueToken());
+        putIfSet(q, "resourceVersion", o.resourceVersion());
+        if (o.resourceVersionMatch() != null) {
+            q.put("resourceVersionMatch", o.resourceVersionMatch().value());
+        }
+        if (o.timeout() != null) {
+            long seconds = o.timeout().toSeconds() + (o.timeout().toNanosPart() > 0 ? 1 : 0);
+            q.put("timeoutSeconds", Long.toString(seconds));
+        }
+        if (o.allowWatchBookmarks()) {
+            q.put("allowWatchBookmarks", "true");
+        }
+        if (o.sendInitialEvents() != null) {
+            q.put("sendInitialEvents", o.sendInitialEvents().toString());
+        }
+        return q;
+    }
+
+    private static Map<String, String> writeQuery(WriteOptions o) {
+        return writeQuery(o.dryRun(), o.fieldManager(), o.fieldValidation());
+    }
+
+    private static Map<String, String> writeQuery(boolean dryRun, String fieldManager, FieldValidation validation) {
+        Map<String, String> q = new LinkedHashMap<>();
+        if (dryRun) {
+            q.put("dryRun", "All");
+        }
+        putIfSet(q, "fieldManager", fieldManager);
+        if (validation != null) {
+            q.put("fieldValidation", validation.value());
+        }
+        return q;
+    }
+
+    private static void putIfSet(Map<String, String> q, String key, String value) {
+        if (value != null && !value.isEmpty()) {
+            q.put(key, value);
+        }
+    }
+}

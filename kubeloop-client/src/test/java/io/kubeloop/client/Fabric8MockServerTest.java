@@ -1,0 +1,142 @@
+package io.kubeloop.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.kubeloop.api.DynamicObject;
+import io.kubeloop.api.GroupVersionResource;
+import io.kubeloop.api.errors.AlreadyExistsException;
+import io.kubeloop.api.errors.NotFoundException;
+import io.kubeloop.client.config.AuthProvider;
+import io.kubeloop.client.config.ClientConfig;
+import io.kubeloop.peers.PeerProcess;
+import java.net.Socket;
+import java.security.cert.X509Certificate;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.X509ExtendedTrustManager;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * kubeloop's client against an independent peer: fabric8's KubernetesMockServer in CRUD mode, in a
+ * child JVM. The mock has no pagination, answers PATCH with 202 and watches only over WebSocket, so
+ * watch framing is tested against {@link io.kubeloop.client.http.TestApiServer} in {@link WatchTest}.
+ */
+class Fabric8MockServerTest {
+
+    private static PeerProcess peer;
+    private static KubeClient client;
+    private static ResourceClient<DynamicObject> configMaps;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Assumptions.assumeTrue(PeerProcess.available(), "kubeloop-peers class path not built");
+        peer = PeerProcess.startFabric8Mock();
+        ClientConfig config = new ClientConfig(peer.url(), trustAll(), null, AuthProvider.bearer("t"), "default", null,
+                "fabric8 mock");
+        client = KubeClient.create(config, ClientOptions.builder().rateLimitingEnabled(false).build());
+        configMaps = client.resource(new GroupVersionResource("", "v1", "configmaps"), true, DynamicObject.class);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (client != null) {
+            client.close();
+        }
+        if (peer != null) {
+            peer.close();
+        }
+    }
+
+    private static DynamicObject configMap(String name, String value) {
+        return DynamicObject.parse("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"" + name
+                + "\"},\"data\":{\"k\":\"" + value + "\"}}");
+    }
+
+    private static String data(DynamicObject o, String key) {
+        return o.at("/data/" + key).map(n -> n.asString()).orElse(null);
+    }
+
+    @Test
+    void createGetListUpdatePatchAndDeleteRoundTrip() {
+        DynamicObject created = configMaps.create(configMap("web", "1"), WriteOptions.none());
+        assertThat(created.metadata().name()).isEqualTo("web");
+        assertThat(data(configMaps.get("web"), "k")).isEqualTo("1");
+
+        ObjectList<DynamicObject> list = configMaps.list();
+        assertThat(list.items()).extracting(o -> o.metadata().name()).contains("web");
+        assertThat(list.items()).allSatisfy(o -> assertThat(o.kind()).isEqualTo("ConfigMap"));
+
+        DynamicObject current = configMaps.get("web");
+        DynamicObject updated = configMaps.update(current.edit(n -> n.withObject("data").put("k", "2")), WriteOptions.none());
+        assertThat(data(updated, "k")).isEqualTo("2");
+
+        configMaps.patch("web", PatchType.JSON_PATCH, "[{\"op\":\"replace\",\"path\":\"/data/k\",\"value\":\"3\"}]",
+                PatchOptions.none());
+        assertThat(data(configMaps.get("web"), "k")).isEqualTo("3");
+        configMaps.patch("web", PatchType.MERGE, "{\"data\":{\"m\":\"x\"}}", PatchOptions.none());
+        DynamicObject merged = configMaps.get("web");
+        assertThat(data(merged, "k")).isEqualTo("3");
+        assertThat(data(merged, "m")).isEqualTo("x");
+
+        configMaps.delete("web", DeleteOptions.none());
+        assertThat(configMaps.list().items()).extracting(o -> o.metadata().name()).doesNotContain("web");
+    }
+
+    @Test
+    void listAllWorksWhenTheServerDoesNotPage() {
+        configMaps.create(configMap("p1", "1"), WriteOptions.none());
+        configMaps.create(configMap("p2", "1"), WriteOptions.none());
+        ObjectList<DynamicObject> all = configMaps.listAll(ListOptions.builder().limit(1).build());
+        assertThat(all.items()).extracting(o -> o.metadata().name()).contains("p1", "p2");
+    }
+
+    @Test
+    void missingObjectIsNotFoundAndDuplicateCreateIsAlreadyExists() {
+        ApiErrors.assumeMapped();
+        assertThatThrownBy(() -> configMaps.get("absent")).isInstanceOf(NotFoundException.class);
+        configMaps.create(configMap("dup", "1"), WriteOptions.none());
+        assertThatThrownBy(() -> configMaps.create(configMap("dup", "1"), WriteOptions.none()))
+                .isInstanceOf(AlreadyExistsException.class);
+    }
+
+    /** The mock's certificate is self-signed for an unknown host: trust anything (tests only). */
+    private static SSLContext trustAll() throws Exception {
+        X509ExtendedTrustManager all = new X509ExtendedTrustManager() {
+            @Override
+            public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) {
+            }
+
+            @Override
+            public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) {
+            }
+
+            @Override
+            public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {
+            }
+
+            @Override
+            public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {
+            }
+
+            @Override
+            public void checkClientTrusted(X509Certificate[] chain, String authType) {
+            }
+
+            @Override
+            public void checkServerTrusted(X509Certificate[] chain, String authType) {
+            }
+
+            @Override
+            public X509Certificate[] getAcceptedIssuers() {
+                return new X509Certificate[0];
+            }
+        };
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(null, new javax.net.ssl.TrustManager[] {all}, null);
+        return context;
+    }
+}
