@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
-import io.kubeloop.api.errors.AlreadyExistsException;
+import io.kubeloop.api.errors.InvalidException;
 import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.client.config.AuthProvider;
 import io.kubeloop.client.config.ClientConfig;
@@ -95,12 +95,16 @@ class Fabric8MockServerTest {
     }
 
     @Test
-    void missingObjectIsNotFoundAndDuplicateCreateIsAlreadyExists() {
-        ApiErrors.assumeMapped();
+    void missingObjectIsNotFoundAndDuplicateCreateIsRejectedWith409() {
         assertThatThrownBy(() -> configMaps.get("absent")).isInstanceOf(NotFoundException.class);
         configMaps.create(configMap("dup", "1"), WriteOptions.none());
+        // fabric8's mock answers a duplicate create with code 409 but reason "Invalid" (a real server
+        // says "AlreadyExists"); like client-go, kubeloop classifies by reason first.
         assertThatThrownBy(() -> configMaps.create(configMap("dup", "1"), WriteOptions.none()))
-                .isInstanceOf(AlreadyExistsException.class);
+                .isInstanceOfSatisfying(InvalidException.class, e -> {
+                    assertThat(e.code()).isEqualTo(409);
+                    assertThat(e.getMessage()).contains("'dup' already exists");
+                });
     }
 
     /** The mock's certificate is self-signed for an unknown host: trust anything (tests only). */

@@ -137,7 +137,6 @@ class ResourceClientTest {
 
     @Test
     void staleUpdateSurfacesAsConflictException() {
-        ApiErrors.assumeMapped();
         server.reply("PUT", "/api/v1/namespaces/default/configmaps/web", 409,
                 TestApiServer.status(409, "Conflict", "Operation cannot be fulfilled"));
         assertThatThrownBy(() -> configMaps.update(DynamicObject.parse(CM), WriteOptions.none()))
@@ -146,7 +145,6 @@ class ResourceClientTest {
 
     @Test
     void missingObjectSurfacesAsNotFoundException() {
-        ApiErrors.assumeMapped();
         assertThatThrownBy(() -> configMaps.get("nope")).isInstanceOf(NotFoundException.class);
     }
 

@@ -128,7 +128,6 @@ class WatchTest {
 
     @Test
     void errorEventMapsToGoneException() {
-        ApiErrors.assumeMapped();
         stream(List.of(event("ERROR", TestApiServer.status(410, "Expired", "too old resource version: 1 (5)"))), false);
         try (Watch<DynamicObject> watch = pods.watch(ListOptions.none())) {
             WatchEvent.Error<DynamicObject> e = (WatchEvent.Error<DynamicObject>) watch.next().orElseThrow();
@@ -138,7 +137,6 @@ class WatchTest {
 
     @Test
     void plainHttp410OnTheWatchRequestIsThrownByWatch() {
-        ApiErrors.assumeMapped();
         server.reply("GET", PODS, 410, TestApiServer.status(410, "Expired", "too old"));
         assertThatThrownBy(() -> pods.watch(ListOptions.none())).isInstanceOf(GoneException.class);
     }
