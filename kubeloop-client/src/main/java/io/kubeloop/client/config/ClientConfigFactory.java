@@ -79,6 +79,9 @@ final class ClientConfigFactory {
             tls.clientCredentials(clientCertificate);
         }
         SSLContext sslContext = tls.build();
+        if (auth instanceof ExecCredentialProvider execProvider) {
+            execProvider.onClientCertificateChange(() -> SslContextBuilder.invalidateSessions(sslContext));
+        }
         return new ClientConfig(server, sslContext, cluster.tlsServerName(), auth, namespace, proxy, source);
     }
 

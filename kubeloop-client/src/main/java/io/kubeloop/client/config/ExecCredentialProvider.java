@@ -36,7 +36,9 @@ import tools.jackson.databind.json.JsonMapper;
  * <p>Caching: the result is reused until {@link #REFRESH_BEFORE_EXPIRY} before its expiry (forever
  * when none is given); {@link #invalidate()} (after a 401) drops it so the next call re-runs the
  * plugin. The plugin runs at most once at a time; concurrent callers wait for that run. A plugin
- * still running after the timeout is killed.
+ * still running after the timeout is killed. When a run returns a different client certificate, the
+ * registered {@link #onClientCertificateChange(Runnable)} action runs (the kubeconfig wiring
+ * invalidates cached TLS sessions, so new connections present the new certificate).
  *
  * <p>Errors ({@link CredentialException}, one line): executable missing (with the
  * {@code installHint}), non-zero exit (with its trimmed stderr), invalid JSON, wrong apiVersion or
@@ -67,6 +69,10 @@ final class ExecCredentialProvider implements AuthProvider {
     private final ReentrantLock lock = new ReentrantLock();
     /** Last good result, or null; written under {@link #lock}. */
     private volatile Credential cached;
+    /** The client certificate of the last run that returned one; guarded by {@link #lock}. */
+    private ClientCredentials lastClient;
+    /** Called (under {@link #lock}) when a run returns a different client certificate. */
+    private volatile Runnable onClientCertificateChange = () -> { };
 
     /**
      * @param exec the plugin configuration; apiVersion already validated
@@ -91,6 +97,18 @@ final class ExecCredentialProvider implements AuthProvider {
     /** The client certificate the plugin returned, if any; runs the plugin when needed. */
     Optional<ClientCredentials> clientCredentials() {
         return credential().client;
+    }
+
+    /**
+     * Registers what to do when the plugin returns a different client certificate than before
+     * (e.g. invalidate cached TLS sessions); replaces the previous action.
+     */
+    void onClientCertificateChange(Runnable action) {
+        this.onClientCertificateChange = action;
+    }
+
+    private static boolean sameCertificate(ClientCredentials a, ClientCredentials b) {
+        return b != null && a.certificateChain().equals(b.certificateChain()) && a.privateKey().equals(b.privateKey());
     }
 
     @Override
@@ -119,6 +137,11 @@ final class ExecCredentialProvider implements AuthProvider {
             if (!fresh(current)) {
                 current = run();
                 cached = current;
+                ClientCredentials client = current.client.orElse(null);
+                if (lastClient != null && !sameCertificate(lastClient, client)) {
+                    onClientCertificateChange.run();
+                }
+                lastClient = client;
             }
             return current;
         } finally {

@@ -59,7 +59,8 @@ final class Pem {
             Object item;
             while ((item = parser.readObject()) != null) {
                 if (item instanceof PEMKeyPair pair) {
-                    return converter.getKeyPair(pair).getPrivate();
+                    // the private part only: SEC1 keys may omit the optional public key
+                    return converter.getPrivateKey(pair.getPrivateKeyInfo());
                 }
                 if (item instanceof PrivateKeyInfo info) {
                     return converter.getPrivateKey(info);

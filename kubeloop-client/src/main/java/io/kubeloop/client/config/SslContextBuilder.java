@@ -3,12 +3,15 @@ package io.kubeloop.client.config;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSession;
+import javax.net.ssl.SSLSessionContext;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509ExtendedTrustManager;
@@ -89,8 +92,12 @@ public final class SslContextBuilder {
     }
 
     /**
-     * Present whatever certificate {@code source} returns at each handshake (none when empty). The
-     * supplier must be thread-safe and fast when nothing changed.
+     * Present whatever certificate {@code source} returns at each full handshake (none when empty).
+     * The supplier must be thread-safe and fast when nothing changed.
+     *
+     * <p>A resumed TLS session keeps the identity it was established with and never asks again; when
+     * the source's certificate changes, call {@link #invalidateSessions(SSLContext)} (the exec plugin
+     * wiring does) so that new connections do a full handshake. Open connections are not affected.
      */
     public SslContextBuilder clientCredentials(Supplier<Optional<ClientCredentials>> source) {
         this.clientCredentials = Objects.requireNonNull(source, "source");
@@ -118,6 +125,20 @@ public final class SslContextBuilder {
             return new MinimumTlsContext(context);
         } catch (GeneralSecurityException | java.io.IOException e) {
             throw new IllegalStateException("cannot create the TLS context: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Invalidates every cached client session of {@code context}, so that the next connection does a
+     * full handshake and presents the current client certificate.
+     */
+    public static void invalidateSessions(SSLContext context) {
+        SSLSessionContext sessions = context.getClientSessionContext();
+        for (byte[] id : Collections.list(sessions.getIds())) {
+            SSLSession session = sessions.getSession(id);
+            if (session != null) {
+                session.invalidate();
+            }
         }
     }
 
