@@ -97,8 +97,9 @@ final class TestPki {
         }
     }
 
+    /** A CA with an EC key (fast to generate; RSA is used only where a test needs an RSA key). */
     Issued ca(String commonName) {
-        KeyPair keys = rsa();
+        KeyPair keys = ec();
         return new Issued(build(commonName, keys, commonName, keys, true, List.of(), List.of(), null), keys);
     }
 
