@@ -1,6 +1,7 @@
 package io.kubeloop.client.config;
 
 import java.net.URI;
+import java.nio.file.Path;
 import java.util.Objects;
 import javax.net.ssl.SSLContext;
 
@@ -31,5 +32,30 @@ public record ClientConfig(URI server, SSLContext sslContext, String tlsServerNa
         Objects.requireNonNull(auth, "auth");
         namespace = namespace == null || namespace.isEmpty() ? "default" : namespace;
         source = source == null ? server.toString() : source;
+    }
+
+    /**
+     * Resolves the configuration like controller-runtime's {@code GetConfig}: {@code KUBECONFIG}
+     * if set, else the in-cluster service account if {@code KUBERNETES_SERVICE_HOST} is set, else
+     * {@code ~/.kube/config}; see {@link KubeConfigLoader#autoClientConfig()}.
+     *
+     * @throws KubeConfigException when nothing is configured or the configuration is invalid
+     */
+    public static ClientConfig auto() {
+        return KubeConfigLoader.defaults().autoClientConfig();
+    }
+
+    /**
+     * The current context of one kubeconfig file.
+     *
+     * @throws KubeConfigException when the file is missing or invalid
+     */
+    public static ClientConfig fromKubeconfig(Path file) {
+        return KubeConfigLoader.builder().kubeconfig(file).build().clientConfig();
+    }
+
+    /** This configuration with another default namespace. */
+    public ClientConfig withNamespace(String newNamespace) {
+        return new ClientConfig(server, sslContext, tlsServerName, auth, newNamespace, proxy, source);
     }
 }
