@@ -2,6 +2,8 @@ package io.kubeloop.client;
 
 import io.kubeloop.client.http.Interceptor;
 import io.kubeloop.client.http.Ticker;
+import io.kubeloop.api.Scheme;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -43,11 +45,15 @@ import org.slf4j.LoggerFactory;
  * @param userAgent the User-Agent header, or null for kubeloop's default
  * @param ticker time source and sleeper of the limiter and the retries
  * @param interceptors application interceptors, run first (outermost) in this order
+ * @param scheme the Java types mapped to kinds, for {@link KubeClient#resource(Class)}
+ * @param discoveryCacheDir kubectl-layout disk cache for discovery, or null for memory only
+ * @param discoveryCacheTtl how long disk-cached discovery stays fresh
  */
 public record ClientOptions(double qps, int burst, boolean rateLimitingEnabled, Duration connectTimeout,
                             Duration requestTimeout, int maxRetries, Duration maxRetryWait, int verbosity,
                             Consumer<String> logSink, String userAgent, Ticker ticker,
-                            List<Interceptor> interceptors) {
+                            List<Interceptor> interceptors, Scheme scheme, Path discoveryCacheDir,
+                            Duration discoveryCacheTtl) {
 
     public ClientOptions {
         if (!(qps > 0) || Double.isInfinite(qps)) {
@@ -71,6 +77,8 @@ public record ClientOptions(double qps, int burst, boolean rateLimitingEnabled, 
         Objects.requireNonNull(logSink, "logSink");
         Objects.requireNonNull(ticker, "ticker");
         interceptors = List.copyOf(interceptors);
+        Objects.requireNonNull(scheme, "scheme");
+        requirePositive(discoveryCacheTtl, "discoveryCacheTtl");
     }
 
     /** The defaults listed above. */
@@ -97,6 +105,9 @@ public record ClientOptions(double qps, int burst, boolean rateLimitingEnabled, 
         b.userAgent = userAgent;
         b.ticker = ticker;
         b.interceptors = interceptors;
+        b.scheme = scheme;
+        b.discoveryCacheDir = discoveryCacheDir;
+        b.discoveryCacheTtl = discoveryCacheTtl;
         return b;
     }
 
@@ -121,6 +132,9 @@ public record ClientOptions(double qps, int burst, boolean rateLimitingEnabled, 
         private String userAgent;
         private Ticker ticker = Ticker.system();
         private List<Interceptor> interceptors = List.of();
+        private Scheme scheme = Scheme.defaults();
+        private Path discoveryCacheDir;
+        private Duration discoveryCacheTtl = Duration.ofHours(6);
 
         private Builder() {
         }
@@ -185,9 +199,31 @@ public record ClientOptions(double qps, int burst, boolean rateLimitingEnabled, 
             return this;
         }
 
+        /** The Java types the client maps to kinds ({@link KubeClient#resource(Class)}). */
+        public Builder scheme(Scheme scheme) {
+            this.scheme = scheme;
+            return this;
+        }
+
+        /**
+         * Keep discovery on disk in kubectl's layout under this directory (e.g. {@code ~/.kube/cache},
+         * shared with kubectl); null (the default) keeps it in memory only, as client-go's memory cache.
+         */
+        public Builder discoveryCacheDir(Path discoveryCacheDir) {
+            this.discoveryCacheDir = discoveryCacheDir;
+            return this;
+        }
+
+        /** How long disk-cached discovery stays fresh; default 6 hours, as kubectl 1.24+. */
+        public Builder discoveryCacheTtl(Duration ttl) {
+            this.discoveryCacheTtl = ttl;
+            return this;
+        }
+
         public ClientOptions build() {
             return new ClientOptions(qps, burst, rateLimitingEnabled, connectTimeout, requestTimeout, maxRetries,
-                    maxRetryWait, verbosity, logSink, userAgent, ticker, interceptors);
+                    maxRetryWait, verbosity, logSink, userAgent, ticker, interceptors, scheme,
+                    discoveryCacheDir, discoveryCacheTtl);
         }
     }
 }

@@ -1,29 +1,111 @@
 package io.kubeloop.client;
 
+import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
+import io.kubeloop.api.ResourceMapping;
+import io.kubeloop.client.discovery.CachedDiscoveryClient;
+import io.kubeloop.client.discovery.DiscoveryCacheLocation;
+import io.kubeloop.client.discovery.DiscoveryClient;
+import io.kubeloop.client.discovery.DiscoveryRestMapper;
+import io.kubeloop.client.discovery.HttpDiscoveryClient;
+import io.kubeloop.client.discovery.RestMapper;
+import io.kubeloop.client.discovery.RestMapping;
 import io.kubeloop.client.http.ApiRequest;
 import io.kubeloop.client.http.ApiResponse;
 import io.kubeloop.client.http.ApiTransport;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
 
-/** The {@link KubeClient} over one {@link ApiTransport}. Immutable and thread-safe. */
+/**
+ * The {@link KubeClient} over one {@link ApiTransport}. Thread-safe: discovery and the REST mapper
+ * are created once, on first use, under {@link #lock}.
+ */
 final class DefaultKubeClient implements KubeClient {
 
     private final ApiTransport transport;
     private final String namespace;
+    private final ClientOptions options;
     private final RawClient raw = new Raw();
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Guarded by {@link #lock} for writes; null until first use. */
+    private volatile DiscoveryClient discovery;
+    /** Guarded by {@link #lock} for writes; null until first use. */
+    private volatile RestMapper restMapper;
 
-    DefaultKubeClient(ApiTransport transport, String namespace) {
+    DefaultKubeClient(ApiTransport transport, String namespace, ClientOptions options) {
         this.transport = Objects.requireNonNull(transport, "transport");
         this.namespace = namespace == null || namespace.isEmpty() ? "default" : namespace;
+        this.options = Objects.requireNonNull(options, "options");
     }
 
     @Override
     public <T> ResourceClient<T> resource(GroupVersionResource gvr, boolean namespaced, Class<T> type) {
         return new DefaultResourceClient<>(transport, new ObjectCodec<>(type), gvr, namespaced,
                 namespaced ? namespace : null, false);
+    }
+
+    @Override
+    public <T> ResourceClient<T> resource(Class<T> type) {
+        var gvk = options.scheme().gvkOf(type).orElseThrow(() -> new IllegalArgumentException(
+                type.getName() + " has no kind: register it in the Scheme or annotate it with @Kind"));
+        ResourceMapping known = options.scheme().mappingOf(type).orElse(null);
+        if (known != null) {
+            return resource(known.gvr(), known.namespaced(), type);
+        }
+        RestMapping mapping = restMapper().mapping(gvk);
+        return resource(mapping.groupVersionResource(), mapping.namespaced(), type);
+    }
+
+    @Override
+    public ResourceClient<DynamicObject> resource(String resourceOrKind) {
+        RestMapping mapping = restMapper().resolve(resourceOrKind);
+        return resource(mapping.groupVersionResource(), mapping.namespaced(), DynamicObject.class);
+    }
+
+    @Override
+    public DiscoveryClient discovery() {
+        DiscoveryClient d = discovery;
+        if (d == null) {
+            lock.lock();
+            try {
+                d = discovery;
+                if (d == null) {
+                    DiscoveryClient http = new HttpDiscoveryClient(transport);
+                    d = options.discoveryCacheDir() == null
+                            ? http
+                            : new CachedDiscoveryClient(http,
+                                    DiscoveryCacheLocation.discoveryDir(
+                                            options.discoveryCacheDir(), transport.server().toString()),
+                                    options.discoveryCacheTtl(), InstantSource.system());
+                    discovery = d;
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+        return d;
+    }
+
+    @Override
+    public RestMapper restMapper() {
+        RestMapper m = restMapper;
+        if (m == null) {
+            DiscoveryClient d = discovery();
+            lock.lock();
+            try {
+                m = restMapper;
+                if (m == null) {
+                    m = new DiscoveryRestMapper(d);
+                    restMapper = m;
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+        return m;
     }
 
     @Override

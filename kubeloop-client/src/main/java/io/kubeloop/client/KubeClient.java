@@ -1,6 +1,9 @@
 package io.kubeloop.client;
 
+import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
+import io.kubeloop.client.discovery.DiscoveryClient;
+import io.kubeloop.client.discovery.RestMapper;
 import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.client.http.ApiTransport;
 import io.kubeloop.client.http.DefaultApiTransport;
@@ -17,9 +20,10 @@ import io.kubeloop.client.http.DefaultApiTransport;
  * }
  * }
  *
- * <p>Resource clients are addressed by {@link GroupVersionResource} plus scope here; lookups by Java
- * type (through a Scheme) and by kubectl names ({@code deploy}, through a REST mapper) are meant to
- * be added as further methods that resolve to {@link #resource(GroupVersionResource, boolean, Class)}.
+ * <p>Resource clients are addressed three ways, all ending in
+ * {@link #resource(GroupVersionResource, boolean, Class)}: by resource and scope; by Java type
+ * through the {@link io.kubeloop.api.Scheme}; by kubectl name ({@code deploy}) through the
+ * {@link RestMapper}.
  *
  * <p><b>Thread safety.</b> Thread-safe; create one and share it. {@link #close()} closes the
  * transport, ending open watches.
@@ -28,12 +32,20 @@ public interface KubeClient extends AutoCloseable {
 
     /** A client over a new {@link DefaultApiTransport} for {@code config}. */
     static KubeClient create(ClientConfig config, ClientOptions options) {
-        return new DefaultKubeClient(DefaultApiTransport.create(config, options), config.namespace());
+        return new DefaultKubeClient(DefaultApiTransport.create(config, options), config.namespace(), options);
     }
 
-    /** A client over an existing transport (closing the client closes it). */
+    /**
+     * A client for the environment, resolved as controller-runtime does: KUBECONFIG, else the
+     * in-cluster service account, else {@code ~/.kube/config} (see {@link ClientConfig#auto()}).
+     */
+    static KubeClient create() {
+        return create(ClientConfig.auto(), ClientOptions.defaults());
+    }
+
+    /** A client over an existing transport (closing the client closes it), with default options. */
     static KubeClient create(ApiTransport transport, String defaultNamespace) {
-        return new DefaultKubeClient(transport, defaultNamespace);
+        return new DefaultKubeClient(transport, defaultNamespace, ClientOptions.defaults());
     }
 
     /**
@@ -44,6 +56,30 @@ public interface KubeClient extends AutoCloseable {
      * @param type {@link io.kubeloop.api.DynamicObject} or any Jackson-mappable type
      */
     <T> ResourceClient<T> resource(GroupVersionResource gvr, boolean namespaced, Class<T> type);
+
+    /**
+     * A client for a Java type known to the {@link ClientOptions#scheme() scheme} (built-in kinds,
+     * types registered there, or records annotated with {@link io.kubeloop.api.Kind @Kind}). When the
+     * scheme knows the kind but not its resource name and scope, discovery is asked.
+     *
+     * @throws IllegalArgumentException when the type has no kind in the scheme
+     */
+    <T> ResourceClient<T> resource(Class<T> type);
+
+    /**
+     * A dynamic client for a resource named as kubectl accepts it: {@code deploy},
+     * {@code deployments}, {@code deployment}, {@code Deployment}, {@code deployments.apps},
+     * {@code deployments.v1.apps}. Resolved through {@link #restMapper()}.
+     *
+     * @throws io.kubeloop.client.discovery.RestMappingException when the server has no such resource
+     */
+    ResourceClient<DynamicObject> resource(String resourceOrKind);
+
+    /** Discovery for this server: in memory, or on disk when {@link ClientOptions#discoveryCacheDir()} is set. */
+    DiscoveryClient discovery();
+
+    /** The REST mapper over {@link #discovery()}; a miss refreshes discovery once. */
+    RestMapper restMapper();
 
     /** GETs of arbitrary server paths ({@code kubectl get --raw}). */
     RawClient raw();

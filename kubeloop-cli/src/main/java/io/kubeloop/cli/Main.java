@@ -1,0 +1,44 @@
+package io.kubeloop.cli;
+
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code kubeloop} command. Each subcommand is one class; failures of the user's making
+ * (unreachable server, bad kubeconfig, 401/403, unknown resource) print one line on stderr and exit
+ * non-zero — stack traces only with {@code --debug} or {@code -v 9}.
+ */
+@Command(name = "kubeloop",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = "Kubernetes controllers in Java, with an embedded API server.",
+        subcommands = {
+            ApiResourcesCommand.class,
+            ApiVersionsCommand.class,
+            GetCommand.class,
+            CommandLine.HelpCommand.class
+        })
+public final class Main implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command");
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
+    }
+
+    /** Runs the command line with the given streams and returns the exit code (for tests). */
+    public static int run(PrintWriter out, PrintWriter err, String... args) {
+        CommandLine cli = new CommandLine(new Main());
+        cli.setOut(out);
+        cli.setErr(err);
+        cli.setExecutionExceptionHandler(new ErrorReporter());
+        return cli.execute(args);
+    }
+}
