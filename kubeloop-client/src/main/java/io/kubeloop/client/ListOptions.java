@@ -1,5 +1,7 @@
 package io.kubeloop.client;
 
+import io.kubeloop.api.selector.FieldSelector;
+import io.kubeloop.api.selector.LabelSelector;
 import java.time.Duration;
 
 /**
@@ -70,6 +72,16 @@ public record ListOptions(String labelSelector, String fieldSelector, long limit
         public Builder labelSelector(String labelSelector) {
             this.labelSelector = labelSelector;
             return this;
+        }
+
+        /** A typed label selector, sent in its canonical form. */
+        public Builder labelSelector(LabelSelector selector) {
+            return labelSelector(selector.format());
+        }
+
+        /** A typed field selector, sent in its canonical form. */
+        public Builder fieldSelector(FieldSelector selector) {
+            return fieldSelector(selector.format());
         }
 
         public Builder fieldSelector(String fieldSelector) {

@@ -80,11 +80,21 @@ public interface ResourceClient<T> {
     /** POST a new object; returns what the server stored. */
     T create(T object, WriteOptions options);
 
+    /** {@link #create(Object, WriteOptions)} with no options. */
+    default T create(T object) {
+        return create(object, WriteOptions.none());
+    }
+
     /**
      * PUT the whole object. The object's {@code metadata.resourceVersion} is sent as is, so a stale
      * copy fails with ConflictException (optimistic concurrency).
      */
     T update(T object, WriteOptions options);
+
+    /** {@link #update(Object, WriteOptions)} with no options. */
+    default T update(T object) {
+        return update(object, WriteOptions.none());
+    }
 
     /** PUT the object to the {@code status} subresource (only its status changes). */
     T updateStatus(T object, WriteOptions options);
@@ -97,11 +107,21 @@ public interface ResourceClient<T> {
      */
     T patch(String name, PatchType type, Object body, PatchOptions options);
 
+    /** {@link #patch(String, PatchType, Object, PatchOptions)} with no options (not for APPLY, which needs a field manager). */
+    default T patch(String name, PatchType type, Object body) {
+        return patch(name, type, body, PatchOptions.none());
+    }
+
     /** PATCH the {@code status} subresource; as {@link #patch}. */
     T patchStatus(String name, PatchType type, Object body, PatchOptions options);
 
     /** DELETE one object; see {@link DeleteResult} for what comes back. */
     DeleteResult<T> delete(String name, DeleteOptions options);
+
+    /** {@link #delete(String, DeleteOptions)} with the server's default options (background propagation). */
+    default DeleteResult<T> delete(String name) {
+        return delete(name, DeleteOptions.none());
+    }
 
     /** DELETE every object matching the list options (selectors) in this client's scope. */
     void deleteCollection(ListOptions listOptions, DeleteOptions deleteOptions);

@@ -1,0 +1,29 @@
+package io.kubeloop.samples.tour;
+
+import io.kubeloop.api.Kind;
+import io.kubeloop.api.KubernetesObject;
+import io.kubeloop.api.ObjectMeta;
+
+/**
+ * The sample-controller's custom resource as a plain record: {@code @Kind} tells the client its
+ * group, version and (guessed) plural {@code foos}.
+ */
+@Kind(group = "samplecontroller.k8s.io", version = "v1alpha1")
+public record Foo(String apiVersion, String kind, ObjectMeta metadata, Spec spec, Status status)
+        implements KubernetesObject {
+
+    public static final String API_VERSION = "samplecontroller.k8s.io/v1alpha1";
+
+    /** A new Foo asking for a Deployment of {@code replicas} replicas. */
+    public static Foo of(String namespace, String name, String deploymentName, int replicas) {
+        return new Foo(API_VERSION, "Foo", ObjectMeta.of(namespace, name), new Spec(deploymentName, replicas), null);
+    }
+
+    /** What the user wants. */
+    public record Spec(String deploymentName, Integer replicas) {
+    }
+
+    /** What the controller observed. */
+    public record Status(Integer availableReplicas) {
+    }
+}
