@@ -9,12 +9,8 @@ import io.kubeloop.api.errors.InvalidException;
 import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.client.config.AuthProvider;
 import io.kubeloop.client.config.ClientConfig;
+import io.kubeloop.client.config.SslContextBuilder;
 import io.kubeloop.peers.PeerProcess;
-import java.net.Socket;
-import java.security.cert.X509Certificate;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLEngine;
-import javax.net.ssl.X509ExtendedTrustManager;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -35,7 +31,7 @@ class Fabric8MockServerTest {
     static void start() throws Exception {
         Assumptions.assumeTrue(PeerProcess.available(), "kubeloop-peers class path not built");
         peer = PeerProcess.startFabric8Mock();
-        ClientConfig config = new ClientConfig(peer.url(), trustAll(), null, AuthProvider.bearer("t"), "default", null,
+        ClientConfig config = new ClientConfig(peer.url(), SslContextBuilder.create().insecureSkipTlsVerify().build(), null, AuthProvider.bearer("t"), "default", null,
                 "fabric8 mock");
         client = KubeClient.create(config, ClientOptions.builder().rateLimitingEnabled(false).build());
         configMaps = client.resource(new GroupVersionResource("", "v1", "configmaps"), true, DynamicObject.class);
@@ -105,42 +101,5 @@ class Fabric8MockServerTest {
                     assertThat(e.code()).isEqualTo(409);
                     assertThat(e.getMessage()).contains("'dup' already exists");
                 });
-    }
-
-    /** The mock's certificate is self-signed for an unknown host: trust anything (tests only). */
-    private static SSLContext trustAll() throws Exception {
-        X509ExtendedTrustManager all = new X509ExtendedTrustManager() {
-            @Override
-            public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) {
-            }
-
-            @Override
-            public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) {
-            }
-
-            @Override
-            public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {
-            }
-
-            @Override
-            public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {
-            }
-
-            @Override
-            public void checkClientTrusted(X509Certificate[] chain, String authType) {
-            }
-
-            @Override
-            public void checkServerTrusted(X509Certificate[] chain, String authType) {
-            }
-
-            @Override
-            public X509Certificate[] getAcceptedIssuers() {
-                return new X509Certificate[0];
-            }
-        };
-        SSLContext context = SSLContext.getInstance("TLS");
-        context.init(null, new javax.net.ssl.TrustManager[] {all}, null);
-        return context;
     }
 }
