@@ -143,6 +143,11 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
         }
     }
 
+    /** Like {@link #get()} but never waits: empty when nothing is queued; for tests. */
+    Optional<T> tryGet() {
+        return tryClaim() ? Optional.of(handOut(ready.poll())) : Optional.empty();
+    }
+
     private T handOut(QueueEntry<T> e) {
         inFlight.incrementAndGet();
         e.setState(QueueEntry.PROCESSING);

@@ -60,8 +60,9 @@ public final class FakeTicker implements Ticker {
             while (it.hasNext()) {
                 var waiter = it.next();
                 if (waiter.getValue() <= now) {
+                    Thread thread = waiter.getKey();
                     it.remove();
-                    LockSupport.unpark(waiter.getKey());
+                    LockSupport.unpark(thread);
                 }
             }
         } finally {
