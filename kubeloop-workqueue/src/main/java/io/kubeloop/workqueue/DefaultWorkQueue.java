@@ -1,32 +1,35 @@
 package io.kubeloop.workqueue;
 
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.HashMap;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The {@link WorkQueue} implementation: client-go's queue/dirty/processing sets, folded into one
- * state per item and run without a lock on the add/get/done path.
+ * The {@link WorkQueue} implementation: client-go's queue/dirty/processing sets under one lock,
+ * folded into one {@link QueueEntry} per item so that each call does one hash lookup.
  *
  * <p>client-go keeps {@code queue} (order), {@code dirty} (needs processing) and
- * {@code processing} (handed out) under one mutex. Here each known item has one
- * {@link QueueEntry} in {@link #entries}, whose atomic state says which of those sets it is in
- * (see {@link QueueEntry} for the states and the only allowed transitions); {@link #ready} plays
- * the role of {@code queue}. Because every transition is a single CAS on the entry and only the
- * winner of a transition touches {@link #ready}, an entry is in {@code ready} at most once, and
- * is handed out only by the getter that polled it.
- *
- * <p>Blocking: {@link #queued} counts entries in {@code ready} that no getter has claimed. A getter
- * claims one by decrementing it (never below zero) and then polls {@code ready}, which is
- * guaranteed to hold an entry for it because an entry is offered before the count is raised. A
- * getter that finds the count zero registers in {@link #waiters} and waits on {@link #notEmpty}
- * under {@link #lock}; a producer raises the count and then, only if someone waits, signals under
- * the lock. The two volatile accesses in opposite order make a lost wake-up impossible.
+ * {@code processing} (handed out) as three collections. Here each known item has one entry in
+ * {@link #entries} whose state says which of those sets it is in (see {@link QueueEntry});
+ * {@link #ready} plays the role of {@code queue}. The fields' invariants, all guarded by
+ * {@link #lock}:
+ * <ul>
+ *   <li>{@code entries} maps exactly the items that are dirty or processing (client-go:
+ *       dirty ∪ processing);</li>
+ *   <li>an entry is in {@code ready} exactly when its state is QUEUED, and then once;</li>
+ *   <li>{@link #processing} is the number of entries in state PROCESSING or PROCESSING_DIRTY.</li>
+ * </ul>
+ * Critical sections are a hash lookup and an array-deque operation; nothing allocates except the
+ * entry (and map node) of an item that was not known, so adding an already-queued item allocates
+ * nothing. Measured against a lock-free variant (ConcurrentHashMap + ConcurrentLinkedQueue + CAS
+ * per entry), this is faster on a 2-core machine at 4 and 16 threads because one lock moves fewer
+ * cache lines between cores than many CASes do (see BENCHMARKS.md).
  *
  * <p><b>Thread safety:</b> all methods are thread-safe; see {@link WorkQueue}.
  *
@@ -34,138 +37,89 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class DefaultWorkQueue<T> implements WorkQueue<T> {
 
-    /** Every item that is dirty or processing (client-go: dirty ∪ processing), by item. */
-    private final ConcurrentHashMap<T, QueueEntry<T>> entries = new ConcurrentHashMap<>();
-    /** Entries in state QUEUED, in hand-out order (client-go: queue). */
-    private final ConcurrentLinkedQueue<QueueEntry<T>> ready = new ConcurrentLinkedQueue<>();
-    /** Entries in {@link #ready} not yet claimed by a getter; never negative. */
-    private final AtomicInteger queued = new AtomicInteger();
-    /** Entries handed out and not yet done (client-go: len(processing)). */
-    private final AtomicInteger inFlight = new AtomicInteger();
-
-    /** Guards the slow paths: waiting getters and a draining shutdown. */
     private final ReentrantLock lock = new ReentrantLock();
-    /** Signalled when {@link #queued} rises while {@link #waiters} is non-zero, and on shutdown. */
+    /** Signalled when {@link #ready} gets an entry while {@link #waiters} is non-zero, and on shutdown. */
     private final Condition notEmpty = lock.newCondition();
-    /** Signalled when {@link #inFlight} reaches zero during a drain, and on shutdown. */
+    /** Signalled when {@link #processing} drops to zero during a drain, and on shutdown. */
     private final Condition drained = lock.newCondition();
-    /** Getters waiting on {@link #notEmpty}; written under {@link #lock}, read freely. */
-    private volatile int waiters;
 
-    /** Once true, stays true; written under {@link #lock}. */
+    /** Every item that is dirty or processing, by item; guarded by {@link #lock}. */
+    private final HashMap<T, QueueEntry<T>> entries = new HashMap<>();
+    /** Entries in state QUEUED, in hand-out order; guarded by {@link #lock}. */
+    private final ArrayDeque<QueueEntry<T>> ready = new ArrayDeque<>();
+    /** Entries handed out and not done; guarded by {@link #lock}. */
+    private int processing;
+    /** Getters waiting on {@link #notEmpty}; guarded by {@link #lock}. */
+    private int waiters;
+    /** Once true, stays true; written under {@link #lock}, read freely. */
     private volatile boolean shuttingDown;
-    /** True while a {@link #shutDownWithDrain()} should keep waiting; written under {@link #lock}. */
-    private volatile boolean draining;
+    /** True while a {@link #shutDownWithDrain()} should keep waiting; guarded by {@link #lock}. */
+    private boolean draining;
 
     private final QueueMetrics metrics;
 
     DefaultWorkQueue(WorkQueueConfig config) {
-        this.metrics = config.newQueueMetrics(entries.values());
+        this.metrics = config.newQueueMetrics(this::snapshotEntries);
     }
 
     QueueMetrics metrics() {
         return metrics;
     }
 
+    /** A copy of the entries, for metrics gauges read outside the hot path. */
+    private Iterator<QueueEntry<?>> snapshotEntries() {
+        lock.lock();
+        try {
+            return new ArrayList<QueueEntry<?>>(entries.values()).iterator();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     @Override
     public void add(T item) {
         Objects.requireNonNull(item, "work queue item must not be null");
-        if (shuttingDown) {
-            return;
-        }
-        QueueEntry<T> e = entries.get(item);
-        for (;;) {
+        lock.lock();
+        try {
+            if (shuttingDown) {
+                return;
+            }
+            QueueEntry<T> e = entries.get(item);
             if (e == null) {
-                QueueEntry<T> fresh = new QueueEntry<>(item);
-                e = entries.putIfAbsent(item, fresh);
-                if (e == null) {
-                    metrics.added(fresh);
-                    enqueue(fresh);
-                    return;
-                }
+                e = new QueueEntry<>(item);
+                entries.put(item, e);
+                metrics.added(e);
+                enqueueLocked(e);
+            } else if (e.state() == QueueEntry.PROCESSING) {
+                e.setState(QueueEntry.PROCESSING_DIRTY); // done() queues it again
+                metrics.added(e);
             }
-            switch (e.state()) {
-                case QueueEntry.QUEUED, QueueEntry.PROCESSING_DIRTY -> {
-                    return; // already dirty: coalesce
-                }
-                case QueueEntry.PROCESSING -> {
-                    if (e.casState(QueueEntry.PROCESSING, QueueEntry.PROCESSING_DIRTY)) {
-                        metrics.added(e);
-                        return; // done() will queue it again
-                    }
-                }
-                default -> {
-                    // REMOVED: help unlink it, then start a fresh entry
-                    entries.remove(item, e);
-                    e = entries.get(item);
-                }
-            }
+            // QUEUED or PROCESSING_DIRTY: already dirty, coalesce
+        } finally {
+            lock.unlock();
         }
     }
 
-    /** Appends an entry in state QUEUED to the ready queue and wakes a waiting getter, if any. */
-    private void enqueue(QueueEntry<T> e) {
-        ready.offer(e);
-        queued.incrementAndGet();
+    private void enqueueLocked(QueueEntry<T> e) {
+        ready.addLast(e);
         if (waiters != 0) {
-            lock.lock();
-            try {
-                notEmpty.signal();
-            } finally {
-                lock.unlock();
-            }
-        }
-    }
-
-    /** Claims one ready entry by decrementing {@link #queued}; false if there is none. */
-    private boolean tryClaim() {
-        for (;;) {
-            int n = queued.get();
-            if (n == 0) {
-                return false;
-            }
-            if (queued.compareAndSet(n, n - 1)) {
-                return true;
-            }
+            notEmpty.signal();
         }
     }
 
     @Override
     public Optional<T> get() {
-        for (;;) {
-            if (tryClaim()) {
-                return Optional.of(handOut(ready.poll()));
-            }
-            if (shuttingDown) {
-                return Optional.empty();
-            }
-            awaitNotEmpty();
-        }
-    }
-
-    /** Like {@link #get()} but never waits: empty when nothing is queued; for tests. */
-    Optional<T> tryGet() {
-        return tryClaim() ? Optional.of(handOut(ready.poll())) : Optional.empty();
-    }
-
-    private T handOut(QueueEntry<T> e) {
-        inFlight.incrementAndGet();
-        e.setState(QueueEntry.PROCESSING);
-        metrics.handedOut(e);
-        return e.item;
-    }
-
-    private void awaitNotEmpty() {
         lock.lock();
         try {
-            waiters++;
-            try {
-                while (queued.get() == 0 && !shuttingDown) {
+            while (ready.isEmpty() && !shuttingDown) {
+                waiters++;
+                try {
                     notEmpty.await();
+                } finally {
+                    waiters--;
                 }
-            } finally {
-                waiters--;
             }
+            return Optional.ofNullable(pollLocked());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CancellationException("interrupted while waiting for a work queue item");
@@ -174,43 +128,62 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
         }
     }
 
+    /** Like {@link #get()} but never waits: empty when nothing is queued; for tests. */
+    Optional<T> tryGet() {
+        lock.lock();
+        try {
+            return Optional.ofNullable(pollLocked());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private T pollLocked() {
+        QueueEntry<T> e = ready.pollFirst();
+        if (e == null) {
+            return null;
+        }
+        e.setState(QueueEntry.PROCESSING);
+        processing++;
+        metrics.handedOut(e);
+        return e.item;
+    }
+
     @Override
     public void done(T item) {
-        QueueEntry<T> e = entries.get(item);
-        if (e == null) {
-            return;
-        }
-        for (;;) {
+        lock.lock();
+        try {
+            QueueEntry<T> e = entries.get(item);
+            if (e == null) {
+                return;
+            }
             int s = e.state();
             if (s == QueueEntry.PROCESSING) {
-                if (e.casState(QueueEntry.PROCESSING, QueueEntry.REMOVED)) {
-                    metrics.done(e);
-                    entries.remove(item, e);
-                    break;
-                }
+                e.setState(QueueEntry.REMOVED);
+                entries.remove(item);
             } else if (s == QueueEntry.PROCESSING_DIRTY) {
-                if (e.casState(QueueEntry.PROCESSING_DIRTY, QueueEntry.QUEUED)) {
-                    metrics.done(e);
-                    enqueue(e);
-                    break;
-                }
+                e.setState(QueueEntry.QUEUED);
+                enqueueLocked(e);
             } else {
                 return; // not being processed: ignore
             }
-        }
-        if (inFlight.decrementAndGet() == 0 && draining) {
-            lock.lock();
-            try {
+            metrics.done(e);
+            if (--processing == 0 && draining) {
                 drained.signalAll();
-            } finally {
-                lock.unlock();
             }
+        } finally {
+            lock.unlock();
         }
     }
 
     @Override
     public int len() {
-        return queued.get();
+        lock.lock();
+        try {
+            return ready.size();
+        } finally {
+            lock.unlock();
+        }
     }
 
     @Override
@@ -233,7 +206,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
             draining = true;
             shuttingDown = true;
             notEmpty.signalAll();
-            while (draining && inFlight.get() != 0) {
+            while (draining && processing != 0) {
                 drained.await();
             }
         } catch (InterruptedException e) {
@@ -254,14 +227,18 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
         shutDown();
     }
 
-    /** Items handed out and not done; for tests. */
+    /** Items handed out and not done (client-go: len(processing)); for tests. */
     int inFlight() {
-        return inFlight.get();
+        lock.lock();
+        try {
+            return processing;
+        } finally {
+            lock.unlock();
+        }
     }
 
     @Override
     public String toString() {
-        return "WorkQueue[queued=" + queued.get() + ", inFlight=" + inFlight.get()
-                + (shuttingDown ? ", shutting down]" : "]");
+        return "WorkQueue[queued=" + len() + ", inFlight=" + inFlight() + (shuttingDown ? ", shutting down]" : "]");
     }
 }

@@ -27,7 +27,7 @@ class DelayingQueueTest {
     /** Steps the ticker and waits until the waiting loop has moved what became due. */
     private void step(Duration d, int stillWaiting) {
         ticker.step(d);
-        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(1))
+        await().pollDelay(Duration.ZERO).atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(1))
                 .until(() -> queue.waitingCount() == stillWaiting);
         assertThat(ticker.awaitParked(1, Duration.ofSeconds(5))).isTrue();
     }

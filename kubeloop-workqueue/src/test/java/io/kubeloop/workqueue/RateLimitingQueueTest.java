@@ -25,7 +25,7 @@ class RateLimitingQueueTest {
 
     private void step(Duration d, int stillWaiting) {
         ticker.step(d);
-        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(1))
+        await().pollDelay(Duration.ZERO).atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(1))
                 .until(() -> delaying.waitingCount() == stillWaiting);
     }
 

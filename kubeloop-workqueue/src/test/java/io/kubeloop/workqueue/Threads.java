@@ -16,7 +16,7 @@ final class Threads {
     record Call<R>(Thread thread, CompletableFuture<R> result) {
         /** Waits until the thread is parked (blocked inside the call). */
         Call<R> awaitBlocked() {
-            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(1))
+            await().pollDelay(Duration.ZERO).atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(1))
                     .until(() -> thread.getState() == Thread.State.WAITING
                             || thread.getState() == Thread.State.TIMED_WAITING || result.isDone());
             return this;
