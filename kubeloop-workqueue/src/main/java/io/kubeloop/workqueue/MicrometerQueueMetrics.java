@@ -14,7 +14,8 @@ import java.util.concurrent.atomic.LongAdder;
  * {@link MetricsProvider}).
  *
  * <p><b>Thread safety:</b> hooks use Micrometer's thread-safe meters and a {@link LongAdder}; the
- * in-flight gauges iterate the queue's concurrent item map, a weakly consistent view.
+ * in-flight gauges iterate a snapshot of the queue's entries taken under the queue's lock, and read
+ * entry fields written under that lock.
  */
 final class MicrometerQueueMetrics implements QueueMetrics {
 
@@ -35,7 +36,7 @@ final class MicrometerQueueMetrics implements QueueMetrics {
      * @param name the queue's name, the value of the {@code name} tag
      * @param ticker the queue's ticker, for ages and durations
      * @param registry where to register
-     * @param entries a live view of the queue's items, scanned when in-flight gauges are read
+     * @param entries gives a snapshot of the queue's entries each time it is iterated
      */
     MicrometerQueueMetrics(String name, Ticker ticker, MeterRegistry registry,
             Iterable<? extends QueueEntry<?>> entries) {

@@ -5,8 +5,9 @@ package io.kubeloop.workqueue;
  * {@link #NOOP}, whose empty methods the JIT removes (queues without metrics pay nothing, not even a
  * clock read), and {@link MicrometerQueueMetrics}.
  *
- * <p>Every hook is called without a queue lock held, possibly by several threads at once;
- * implementations must be thread-safe.
+ * <p>The work-queue hooks ({@code added}, {@code handedOut}, {@code done}) are called with the
+ * queue's lock held, so they must be short and must not call back into the queue; {@code retried}
+ * is called without it, possibly by several threads at once. Implementations must be thread-safe.
  */
 interface QueueMetrics {
 

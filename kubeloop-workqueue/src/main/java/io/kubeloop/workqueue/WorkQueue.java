@@ -28,11 +28,11 @@ import java.util.concurrent.CancellationException;
  * processing (before the shutdown), so a worker that keeps calling {@code get} until it returns
  * empty sees it. {@link #shutDownWithDrain()} also waits until every item in flight is done.
  *
- * <p><b>Thread safety:</b> every method may be called by any number of threads at once. The
- * default implementation holds no lock on the add/get/done path (see the package's concurrency
- * note); {@code get} and {@code shutDownWithDrain} block, respond to interruption by throwing
- * {@link CancellationException} with the thread's interrupt flag set again. A call that races
- * with {@code shutDown} may take effect before or after it.
+ * <p><b>Thread safety:</b> every method may be called by any number of threads at once; each is
+ * atomic with respect to the others (the default implementation holds one short lock, see the
+ * package's concurrency note). {@code get} and {@code shutDownWithDrain} block and respond to
+ * interruption by throwing {@link CancellationException} with the thread's interrupt flag set
+ * again; no other method blocks beyond that lock.
  *
  * @param <T> the item type
  * @see DelayingQueue
