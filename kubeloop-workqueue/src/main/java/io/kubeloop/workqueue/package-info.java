@@ -1,4 +1,38 @@
 /**
- * Work queues as client-go's util/workqueue: deduplicating, delaying and rate-limited queues and their rate limiters. Stands alone, with no Kubernetes dependency.
+ * Work queues as client-go's {@code util/workqueue}: deduplicating, delaying and rate-limited
+ * queues and their rate limiters. Stands alone, with no Kubernetes dependency.
+ *
+ * <p>The layers compose as in client-go: {@link io.kubeloop.workqueue.WorkQueue} (add, get, done,
+ * shutdown) → {@link io.kubeloop.workqueue.DelayingQueue} (addAfter) →
+ * {@link io.kubeloop.workqueue.RateLimitingQueue} (addRateLimited, forget, numRequeues, with a
+ * {@link io.kubeloop.workqueue.RateLimiter}). Configuration is the immutable
+ * {@link io.kubeloop.workqueue.WorkQueueConfig}: name, {@link io.kubeloop.workqueue.Ticker} (time;
+ * {@link io.kubeloop.workqueue.FakeTicker} for tests), {@link io.kubeloop.workqueue.MetricsProvider}
+ * (Micrometer with client-go's metric names, or none) and the thread factory of the delaying loop.
+ * There is no static mutable state.
+ *
+ * <h2>Concurrency</h2>
+ * <ul>
+ *   <li><b>Threads.</b> A plain work queue starts none. Each delaying (and so each rate-limited)
+ *       queue starts exactly one waiting-loop thread, from the configured factory (a virtual thread
+ *       by default); it runs no user code and ends when the queue is shut down, which joins it.
+ *       Callers' threads (producers, workers) do all other work.</li>
+ *  <li><b>Locks.</b> Each work queue has one {@code ReentrantLock} guarding its item map (one
+ *       entry per dirty or processing item, with its state), its ready deque and its counters;
+ *       {@code add}, {@code get} and {@code done} hold it for a hash lookup and a deque operation
+ *       (client-go holds one mutex the same way). Waiting getters and a draining shutdown wait on
+ *       two {@code Condition}s of that lock; a producer signals only when a getter waits. Each
+ *       delaying queue has one more {@code ReentrantLock} guarding its heap of waiting items, held
+ *       for O(log n) by {@code addAfter} and by the loop while it moves due items into the work
+ *       queue (so the work queue's lock is taken inside it, never the other way round); the loop
+ *       parks only after releasing it. The bucket limiter has one short lock; per-item limiters use
+ *       concurrent maps. No lock is held while calling user code, and metrics hooks are short.</li>
+ *   <li><b>Allocation.</b> Adding an item that is already queued allocates nothing. A new item
+ *       costs one entry and one map node.</li>
+   <li><b>Blocking.</b> {@code get} and {@code shutDownWithDrain} block and are cancelled by
+ *       interruption ({@link java.util.concurrent.CancellationException}); nothing else blocks
+ *       except {@code shutDown} of a delaying queue joining its loop thread, which exits at
+ *       once.</li>
+ * </ul>
  */
 package io.kubeloop.workqueue;

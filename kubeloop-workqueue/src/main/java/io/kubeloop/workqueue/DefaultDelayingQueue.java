@@ -1,0 +1,192 @@
+package io.kubeloop.workqueue;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The {@link DelayingQueue} implementation: a {@link DefaultWorkQueue} plus one waiting-loop
+ * thread that moves items from a {@link DelayHeap} into it when their time comes.
+ *
+ * <p>{@code addAfter} inserts into the heap directly under {@link #lock} (client-go hands entries
+ * to its loop through a channel of 1000) and unparks the loop only when the new entry became the
+ * earliest. The loop adds every due item, then parks on the {@link Ticker} until the earliest ready
+ * time, at most {@link #HEARTBEAT} (client-go's 10 s insurance), or until unparked.
+ *
+ * <p><b>Thread safety:</b> all methods are thread-safe; the heap is guarded by {@link #lock}, which
+ * is never held while parking or while calling user code (there is none).
+ *
+ * @param <T> the item type
+ */
+final class DefaultDelayingQueue<T> implements DelayingQueue<T> {
+
+    /** Longest park of the waiting loop, as client-go's maxWait. */
+    static final long HEARTBEAT = TimeUnit.SECONDS.toNanos(10);
+
+    private final DefaultWorkQueue<T> queue;
+    private final Ticker ticker;
+    private final QueueMetrics metrics;
+    /** Guards {@link #waiting}. */
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Items waiting for their time; guarded by {@link #lock}. */
+    private final DelayHeap<T> waiting = new DelayHeap<>();
+    /** Set once by {@link #shutDown()}; the loop exits when it sees it. */
+    private volatile boolean stopped;
+    private final Thread loop;
+
+    DefaultDelayingQueue(DefaultWorkQueue<T> queue, WorkQueueConfig config) {
+        this.queue = queue;
+        this.ticker = config.ticker();
+        this.metrics = queue.metrics();
+        this.loop = config.threadFactory().newThread(this::waitingLoop);
+        if (loop == null) {
+            throw new IllegalStateException("the work queue thread factory returned no thread");
+        }
+        loop.start();
+    }
+
+    @Override
+    public void addAfter(T item, Duration delay) {
+        Objects.requireNonNull(item, "work queue item must not be null");
+        Objects.requireNonNull(delay, "delay");
+        if (queue.isShuttingDown()) {
+            return;
+        }
+        metrics.retried();
+        if (delay.isZero() || delay.isNegative()) {
+            queue.add(item);
+            return;
+        }
+        long readyAt = Durations.saturatedAdd(ticker.nanoTime(), Durations.toNanosSaturated(delay));
+        boolean head;
+        lock.lock();
+        try {
+            head = waiting.offer(item, readyAt);
+        } finally {
+            lock.unlock();
+        }
+        if (head) {
+            LockSupport.unpark(loop);
+        }
+    }
+
+    private void waitingLoop() {
+        while (!stopped) {
+            long now = ticker.nanoTime();
+            long next;
+            lock.lock();
+            try {
+                DelayHeap.Node<T> head;
+                while ((head = waiting.peek()) != null && head.readyAt - now <= 0) {
+                    queue.add(waiting.poll().item);
+                }
+                next = head == null ? Long.MAX_VALUE : head.readyAt;
+            } finally {
+                lock.unlock();
+            }
+            if (stopped) {
+                break;
+            }
+            long heartbeat = Durations.saturatedAdd(now, HEARTBEAT);
+            ticker.parkUntil(next - heartbeat < 0 ? next : heartbeat);
+        }
+        lock.lock();
+        try {
+            waiting.clear();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Number of items waiting for their time; for tests. */
+    int waitingCount() {
+        lock.lock();
+        try {
+            return waiting.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The waiting-loop thread; for tests. */
+    Thread loopThread() {
+        return loop;
+    }
+
+    @Override
+    public void add(T item) {
+        queue.add(item);
+    }
+
+    @Override
+    public Optional<T> get() {
+        return queue.get();
+    }
+
+    @Override
+    public void done(T item) {
+        queue.done(item);
+    }
+
+    @Override
+    public int len() {
+        return queue.len();
+    }
+
+    @Override
+    public void shutDown() {
+        queue.shutDown();
+        stopLoop();
+    }
+
+    @Override
+    public void shutDownWithDrain() {
+        try {
+            queue.shutDownWithDrain();
+        } finally {
+            stopLoop();
+        }
+    }
+
+    private void stopLoop() {
+        stopped = true;
+        LockSupport.unpark(loop);
+        if (Thread.currentThread() == loop) {
+            return;
+        }
+        boolean interrupted = false;
+        while (loop.isAlive()) {
+            try {
+                loop.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public boolean isShuttingDown() {
+        return queue.isShuttingDown();
+    }
+
+    @Override
+    public void close() {
+        shutDown();
+    }
+
+    /** The wrapped queue; for tests. */
+    DefaultWorkQueue<T> queue() {
+        return queue;
+    }
+
+    @Override
+    public String toString() {
+        return "DelayingQueue[" + queue + ", waiting=" + waitingCount() + "]";
+    }
+}

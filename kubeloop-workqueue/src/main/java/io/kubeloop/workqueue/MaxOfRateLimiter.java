@@ -1,0 +1,60 @@
+package io.kubeloop.workqueue;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The worst case of several limiters: {@link #when} asks every limiter (so each records the
+ * request) and answers the longest delay; {@link #numRequeues} answers the highest count;
+ * {@link #forget} forgets in all. With a bucket inside, the bucket's burst can appear exceeded when
+ * other limiters delayed some items longer (as in client-go).
+ *
+ * <p><b>Thread safety:</b> as thread-safe as its limiters; holds no state of its own.
+ *
+ * @param <T> the item type
+ * @see <a href="https://github.com/kubernetes/client-go/blob/master/util/workqueue/default_rate_limiters.go">client-go MaxOfRateLimiter</a>
+ */
+final class MaxOfRateLimiter<T> implements RateLimiter<T> {
+
+    private final List<RateLimiter<T>> limiters;
+
+    MaxOfRateLimiter(List<RateLimiter<T>> limiters) {
+        if (limiters.isEmpty()) {
+            throw new IllegalArgumentException("maxOf needs at least one rate limiter");
+        }
+        this.limiters = limiters;
+    }
+
+    @Override
+    public Duration when(T item) {
+        Duration max = Duration.ZERO;
+        for (RateLimiter<T> limiter : limiters) {
+            Duration d = limiter.when(item);
+            if (d.compareTo(max) > 0) {
+                max = d;
+            }
+        }
+        return max;
+    }
+
+    @Override
+    public void forget(T item) {
+        for (RateLimiter<T> limiter : limiters) {
+            limiter.forget(item);
+        }
+    }
+
+    @Override
+    public int numRequeues(T item) {
+        int max = 0;
+        for (RateLimiter<T> limiter : limiters) {
+            max = Math.max(max, limiter.numRequeues(item));
+        }
+        return max;
+    }
+
+    @Override
+    public String toString() {
+        return "MaxOfRateLimiter" + limiters;
+    }
+}

@@ -1,0 +1,45 @@
+package io.kubeloop.workqueue;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Caps another limiter's delay at a maximum wait; counting and forgetting are delegated.
+ *
+ * <p><b>Thread safety:</b> as thread-safe as the wrapped limiter.
+ *
+ * @param <T> the item type
+ * @see <a href="https://github.com/kubernetes/client-go/blob/master/util/workqueue/default_rate_limiters.go">client-go WithMaxWaitRateLimiter</a>
+ */
+final class WithMaxWaitRateLimiter<T> implements RateLimiter<T> {
+
+    private final RateLimiter<T> limiter;
+    private final Duration maxWait;
+
+    WithMaxWaitRateLimiter(RateLimiter<T> limiter, Duration maxWait) {
+        this.limiter = Objects.requireNonNull(limiter, "limiter");
+        ItemExponentialFailureRateLimiter.requireNotNegative(maxWait, "max wait");
+        this.maxWait = maxWait;
+    }
+
+    @Override
+    public Duration when(T item) {
+        Duration d = limiter.when(item);
+        return d.compareTo(maxWait) > 0 ? maxWait : d;
+    }
+
+    @Override
+    public void forget(T item) {
+        limiter.forget(item);
+    }
+
+    @Override
+    public int numRequeues(T item) {
+        return limiter.numRequeues(item);
+    }
+
+    @Override
+    public String toString() {
+        return "WithMaxWaitRateLimiter[" + limiter + ", maxWait=" + maxWait + "]";
+    }
+}

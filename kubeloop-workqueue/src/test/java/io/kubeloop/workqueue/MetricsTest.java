@@ -1,0 +1,109 @@
+package io.kubeloop.workqueue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class MetricsTest {
+
+    private final FakeTicker ticker = new FakeTicker();
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final WorkQueue<String> queue = WorkQueue.create(
+            WorkQueueConfig.builder().name("q").ticker(ticker).meterRegistry(registry).build());
+
+    private double gauge(String name) {
+        return registry.get(name).tag("name", "q").gauge().value();
+    }
+
+    @Test
+    void prometheusScrapeShowsClientGoMetricNamesLabelledByQueueName() {
+        PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        try (DelayingQueue<String> q = DelayingQueue.create(
+                WorkQueueConfig.builder().name("foos").meterRegistry(prometheus).build())) {
+            q.add("a");
+            q.get();
+            q.done("a");
+            q.addAfter("b", Duration.ZERO);
+
+            String scrape = prometheus.scrape();
+
+            assertThat(scrape).contains(
+                    "workqueue_depth{name=\"foos\"} 1",
+                    "workqueue_adds_total{name=\"foos\"} 2",
+                    "workqueue_queue_duration_seconds_bucket{name=\"foos\",le=\"1.0E-8\"}",
+                    "workqueue_queue_duration_seconds_bucket{name=\"foos\",le=\"10.0\"}",
+                    "workqueue_work_duration_seconds_count{name=\"foos\"} 1",
+                    "workqueue_unfinished_work_seconds{name=\"foos\"} 0",
+                    "workqueue_longest_running_processor_seconds{name=\"foos\"} 0",
+                    "workqueue_retries_total{name=\"foos\"} 1");
+        }
+    }
+
+    @Test
+    void queueAndWorkDurationsAreMeasuredWithTheTicker() {
+        queue.add("x");
+        ticker.step(Duration.ofSeconds(2));
+        queue.get();
+        ticker.step(Duration.ofSeconds(3));
+        queue.done("x");
+
+        var queued = registry.get("workqueue.queue.duration").tag("name", "q").timer();
+        var work = registry.get("workqueue.work.duration").tag("name", "q").timer();
+        assertThat(queued.count()).isEqualTo(1);
+        assertThat(queued.totalTime(TimeUnit.SECONDS)).isEqualTo(2.0);
+        assertThat(work.totalTime(TimeUnit.SECONDS)).isEqualTo(3.0);
+    }
+
+    @Test
+    void unfinishedWorkSumsTheAgesOfInFlightItemsAndLongestRunningIsTheOldest() {
+        queue.add("a");
+        queue.add("b");
+        queue.get();
+        ticker.step(Duration.ofSeconds(4));
+        queue.get();
+        ticker.step(Duration.ofSeconds(1));
+
+        assertThat(gauge("workqueue.unfinished.work")).isEqualTo(6.0); // 5 + 1
+        assertThat(gauge("workqueue.longest.running.processor")).isEqualTo(5.0);
+
+        queue.done("a");
+        queue.done("b");
+        assertThat(gauge("workqueue.unfinished.work")).isZero();
+    }
+
+    @Test
+    void repeatedAddsOfADirtyItemAreNotCountedButAnAddDuringProcessingIs() {
+        queue.add("x");
+        queue.add("x");
+        assertThat(gauge("workqueue.depth")).isEqualTo(1);
+        queue.get();
+        assertThat(gauge("workqueue.depth")).isZero();
+        queue.add("x");
+        queue.add("x");
+
+        assertThat(registry.get("workqueue.adds").tag("name", "q").counter().count()).isEqualTo(2);
+        assertThat(gauge("workqueue.depth")).as("client-go counts the dirty item").isEqualTo(1);
+    }
+
+    @Test
+    void metricsNeedAQueueName() {
+        assertThatThrownBy(() -> WorkQueueConfig.builder().meterRegistry(registry).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("work queue metrics need a queue name (set WorkQueueConfig.name)");
+    }
+
+    @Test
+    void queueWithoutMetricsRegistersNothing() {
+        SimpleMeterRegistry other = new SimpleMeterRegistry();
+        WorkQueue<String> q = WorkQueue.create(WorkQueueConfig.builder().name("quiet").build());
+        q.add("x");
+        assertThat(other.getMeters()).isEmpty();
+        assertThat(registry.find("workqueue.adds").tag("name", "quiet").counter()).isNull();
+    }
+}

@@ -1,0 +1,43 @@
+package io.kubeloop.workqueue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.concurrent.ThreadFactory;
+import org.junit.jupiter.api.Test;
+
+class WorkQueueConfigTest {
+
+    @Test
+    void defaultsAreUnnamedSystemTickerNoMetricsAndVirtualThreads() {
+        WorkQueueConfig config = WorkQueueConfig.defaults();
+        assertThat(config.name()).isEmpty();
+        assertThat(config.ticker()).isSameAs(Ticker.system());
+        assertThat(config.metrics()).isEqualTo(MetricsProvider.none());
+        assertThat(config.threadFactory().newThread(() -> { }).isVirtual()).isTrue();
+    }
+
+    @Test
+    void toBuilderKeepsEveryValue() {
+        FakeTicker ticker = new FakeTicker();
+        ThreadFactory factory = Thread.ofPlatform().factory();
+        WorkQueueConfig config = WorkQueueConfig.builder().name("a").ticker(ticker).threadFactory(factory).build();
+
+        WorkQueueConfig copy = config.toBuilder().build();
+
+        assertThat(copy).isEqualTo(config);
+        assertThat(config.toBuilder().name("b").build().ticker()).isSameAs(ticker);
+    }
+
+    @Test
+    void blankNameIsRejected() {
+        assertThatThrownBy(() -> WorkQueueConfig.builder().name("  ").build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("work queue name must not be blank");
+    }
+
+    @Test
+    void fakeTickerRejectsSteppingBackwards() {
+        assertThatThrownBy(() -> new FakeTicker().step(java.time.Duration.ofNanos(-1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("FakeTicker cannot step backwards");
+    }
+}

@@ -1,0 +1,330 @@
+package io.kubeloop.workqueue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicReference;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.From;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
+
+/**
+ * Model-based properties of the delaying work queue: random schedules of add, addAfter, ticker
+ * steps, get, done and shutDown, checked against a plain reference model (client-go's three sets
+ * plus a map of waiting items).
+ */
+class WorkQueueModelPropertyTest {
+
+    private static final int ITEMS = 5;
+
+    /** One operation of a schedule. */
+    sealed interface Op permits Add, AddAfter, Step, Get, Done, ShutDown {
+    }
+
+    record Add(int item) implements Op {
+    }
+
+    record AddAfter(int item, int delayMs) implements Op {
+    }
+
+    record Step(int ms) implements Op {
+    }
+
+    record Get() implements Op {
+    }
+
+    record Done(int index) implements Op {
+    }
+
+    record ShutDown() implements Op {
+    }
+
+    @Provide
+    Arbitrary<Op> ops() {
+        Arbitrary<Integer> item = Arbitraries.integers().between(0, ITEMS - 1);
+        return Arbitraries.frequencyOf(
+                net.jqwik.api.Tuple.of(6, item.map(Add::new)),
+                net.jqwik.api.Tuple.of(4, net.jqwik.api.Combinators.combine(item, Arbitraries.integers().between(-1, 30))
+                        .as(AddAfter::new)),
+                net.jqwik.api.Tuple.of(3, Arbitraries.integers().between(0, 20).map(Step::new)),
+                net.jqwik.api.Tuple.of(6, Arbitraries.just(new Get())),
+                net.jqwik.api.Tuple.of(5, Arbitraries.integers().between(0, 3).map(Done::new)),
+                net.jqwik.api.Tuple.of(1, Arbitraries.just(new ShutDown())));
+    }
+
+    /** client-go's queue as three plain collections, plus the delaying queue's waiting map. */
+    static final class Model {
+        final ArrayDeque<Integer> queue = new ArrayDeque<>();
+        final Set<Integer> dirty = new HashSet<>();
+        final Set<Integer> processing = new HashSet<>();
+        final Map<Integer, Long> waiting = new HashMap<>();
+        long now;
+        boolean shuttingDown;
+
+        void add(int x) {
+            if (shuttingDown || dirty.contains(x)) {
+                return;
+            }
+            dirty.add(x);
+            if (!processing.contains(x)) {
+                queue.addLast(x);
+            }
+        }
+
+        Integer get() {
+            Integer x = queue.pollFirst();
+            if (x != null) {
+                processing.add(x);
+                dirty.remove(x);
+            }
+            return x;
+        }
+
+        void done(int x) {
+            if (processing.remove(x) && dirty.contains(x)) {
+                queue.addLast(x);
+            }
+        }
+
+        void addAfter(int x, long delayNanos) {
+            if (shuttingDown) {
+                return;
+            }
+            if (delayNanos <= 0) {
+                add(x);
+            } else {
+                waiting.merge(x, now + delayNanos, Math::min);
+            }
+        }
+
+        void step(long nanos) {
+            now += nanos;
+            List<Map.Entry<Integer, Long>> due = new ArrayList<>();
+            for (var e : waiting.entrySet()) {
+                if (e.getValue() <= now) {
+                    due.add(e);
+                }
+            }
+            due.sort(Comparator.comparingLong(Map.Entry::getValue));
+            for (var e : due) {
+                waiting.remove(e.getKey());
+                add(e.getKey());
+            }
+        }
+
+        void shutDown() {
+            shuttingDown = true;
+            waiting.clear();
+        }
+    }
+
+    @Property(tries = 300)
+    void delayingQueueBehavesLikeTheReferenceModel(@ForAll @Size(max = 60) List<@From("ops") Op> schedule) {
+        FakeTicker ticker = new FakeTicker();
+        DefaultDelayingQueue<Integer> real = (DefaultDelayingQueue<Integer>) DelayingQueue.<Integer>create(
+                WorkQueueConfig.builder().ticker(ticker).build());
+        Model model = new Model();
+        List<Integer> held = new ArrayList<>();
+        try {
+            for (Op op : schedule) {
+                switch (op) {
+                    case Add a -> {
+                        real.add(a.item());
+                        model.add(a.item());
+                    }
+                    case AddAfter a -> {
+                        real.addAfter(a.item(), Duration.ofMillis(a.delayMs()));
+                        model.addAfter(a.item(), Duration.ofMillis(a.delayMs()).toNanos());
+                        // A nanosecond between calls keeps ready times distinct, so their order is defined.
+                        ticker.step(Duration.ofNanos(1));
+                        model.step(1);
+                    }
+                    case Step s -> {
+                        ticker.step(Duration.ofMillis(s.ms()));
+                        model.step(Duration.ofMillis(s.ms()).toNanos());
+                    }
+                    case Get g -> {
+                        if (model.queue.isEmpty() && !model.shuttingDown) {
+                            continue; // would block: nothing to compare
+                        }
+                        Integer expected = model.get();
+                        awaitLoop(real, model);
+                        Optional<Integer> actual = real.queue().tryGet();
+                        if (expected == null) {
+                            assertThat(real.get()).isEmpty();
+                        } else {
+                            assertThat(actual).as("after %s", schedule).contains(expected);
+                            held.add(expected);
+                        }
+                    }
+                    case Done d -> {
+                        if (held.isEmpty()) {
+                            real.done(d.index()); // not held: both ignore it
+                            model.done(d.index());
+                            continue;
+                        }
+                        int x = held.remove(d.index() % held.size());
+                        real.done(x);
+                        model.done(x);
+                    }
+                    case ShutDown s -> {
+                        real.shutDown();
+                        model.shutDown();
+                    }
+                }
+                awaitLoop(real, model);
+                assertThat(real.len()).as("len after %s", op).isEqualTo(model.queue.size());
+                assertThat(real.queue().inFlight()).isEqualTo(model.processing.size());
+            }
+        } finally {
+            real.shutDown();
+        }
+    }
+
+    /** Waits until the waiting loop has moved every due item (its heap matches the model's map). */
+    private static void awaitLoop(DefaultDelayingQueue<Integer> real, Model model) {
+        await().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1)).atMost(Duration.ofSeconds(5))
+                .until(() -> real.waitingCount() == model.waiting.size());
+    }
+
+    /**
+     * Several threads run random add/addAfter/get/done/shutDown schedules at once. Checked: no item
+     * is held by two workers at once; no item is handed out again unless an add began after its
+     * previous hand-out began; and at the end (everything delayed fired, the queue drained) every
+     * add that began after an item's last hand-out — and, when shut down, completed before the
+     * shutdown — was followed by another hand-out.
+     */
+    @Property(tries = 150)
+    void concurrentSchedulesNeverDoubleHandOutNorLoseAnItem(
+            @ForAll @IntRange(min = 2, max = 4) int threads,
+            @ForAll long seed) throws Exception {
+        FakeTicker ticker = new FakeTicker();
+        DefaultDelayingQueue<Integer> real = (DefaultDelayingQueue<Integer>) DelayingQueue.<Integer>create(
+                WorkQueueConfig.builder().ticker(ticker).build());
+        AtomicIntegerArray started = new AtomicIntegerArray(ITEMS);   // adds begun (any kind)
+        AtomicIntegerArray completed = new AtomicIntegerArray(ITEMS); // immediate adds returned
+        int[] startedAtLastHandOut = new int[ITEMS];
+        int[][] completedAtLastGetBegin = new int[ITEMS][];
+        ConcurrentHashMap<Integer, Thread> holders = new ConcurrentHashMap<>();
+        AtomicReference<String> violation = new AtomicReference<>();
+        AtomicReference<int[]> completedAtShutDown = new AtomicReference<>();
+        Object record = new Object();
+
+        Runnable[] bodies = new Runnable[threads];
+        java.util.SplittableRandom root = new java.util.SplittableRandom(seed);
+        for (int t = 0; t < threads; t++) {
+            java.util.SplittableRandom random = root.split();
+            bodies[t] = () -> {
+                List<Integer> mine = new ArrayList<>();
+                for (int i = 0; i < 40; i++) {
+                    int x = random.nextInt(ITEMS);
+                    switch (random.nextInt(12)) {
+                        case 0, 1, 2 -> {
+                            started.incrementAndGet(x);
+                            real.add(x);
+                            completed.incrementAndGet(x);
+                        }
+                        case 3, 4 -> {
+                            int delay = random.nextInt(3) - 1;
+                            started.incrementAndGet(x);
+                            real.addAfter(x, Duration.ofMillis(delay));
+                            if (delay <= 0) {
+                                completed.incrementAndGet(x);
+                            }
+                        }
+                        case 5 -> ticker.step(Duration.ofMillis(1));
+                        case 6, 7, 8 -> {
+                            int[] before = snapshot(completed);
+                            Optional<Integer> got = real.queue().tryGet();
+                            if (got.isPresent()) {
+                                int y = got.get();
+                                if (holders.putIfAbsent(y, Thread.currentThread()) != null) {
+                                    violation.compareAndSet(null, "item " + y + " held by two workers");
+                                }
+                                synchronized (record) {
+                                    int[] previous = completedAtLastGetBegin[y];
+                                    if (previous != null && started.get(y) <= previous[y]) {
+                                        violation.compareAndSet(null, "item " + y + " handed out twice without a re-add");
+                                    }
+                                    completedAtLastGetBegin[y] = before;
+                                    startedAtLastHandOut[y] = started.get(y);
+                                }
+                                mine.add(y);
+                            }
+                        }
+                        case 9, 10 -> {
+                            if (!mine.isEmpty()) {
+                                int y = mine.remove(random.nextInt(mine.size()));
+                                holders.remove(y);
+                                real.done(y);
+                            }
+                        }
+                        default -> {
+                            if (random.nextInt(8) == 0 && completedAtShutDown.get() == null) {
+                                completedAtShutDown.compareAndSet(null, snapshot(completed));
+                                real.shutDown();
+                            }
+                        }
+                    }
+                }
+                for (int y : mine) {
+                    holders.remove(y);
+                    real.done(y);
+                }
+            };
+        }
+        List<Thread> running = new ArrayList<>();
+        for (Runnable body : bodies) {
+            running.add(Thread.ofVirtual().start(body));
+        }
+        for (Thread t : running) {
+            t.join();
+        }
+        try {
+            if (completedAtShutDown.get() == null) {
+                ticker.step(Duration.ofHours(1)); // fire everything delayed
+                await().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1)).atMost(Duration.ofSeconds(5))
+                        .until(() -> real.waitingCount() == 0);
+            }
+            for (Optional<Integer> got = real.queue().tryGet(); got.isPresent(); got = real.queue().tryGet()) {
+                int y = got.get();
+                startedAtLastHandOut[y] = started.get(y);
+                real.done(y);
+            }
+            assertThat(violation.get()).isNull();
+            assertThat(real.queue().inFlight()).isZero();
+            int[] mustBeSeen = completedAtShutDown.get() != null ? completedAtShutDown.get() : snapshot(started);
+            for (int y = 0; y < ITEMS; y++) {
+                assertThat(mustBeSeen[y]).as("item %d: adds that must have led to a hand-out", y)
+                        .isLessThanOrEqualTo(startedAtLastHandOut[y]);
+            }
+        } finally {
+            real.shutDown();
+        }
+    }
+
+    private static int[] snapshot(AtomicIntegerArray a) {
+        int[] s = new int[a.length()];
+        for (int i = 0; i < s.length; i++) {
+            s[i] = a.get(i);
+        }
+        return s;
+    }
+}
