@@ -69,6 +69,9 @@ public interface WriteAheadLog extends AutoCloseable {
      * Opens the log in {@code directory} (created if missing) and takes its lock. Reads nothing
      * yet: call {@link #recover} before appending.
      *
+     * @param directory the log's own directory; created with its parents when missing
+     * @param options tuning, {@link WalOptions#defaults()} for the defaults
+     * @return the open, locked, not yet recovered log
      * @throws WalLockedException when another log, in this or another process, has it open
      * @throws WalException when the directory cannot be created or the lock file written
      */
@@ -81,6 +84,9 @@ public interface WriteAheadLog extends AutoCloseable {
      * record with a higher sequence to {@code records} in ascending sequence order, cuts off a
      * torn tail, starts a fresh segment and the flusher. Callable once, before any append.
      *
+     * @param snapshots loads the newest snapshot; not called when there is none
+     * @param records applies each replayed record, in ascending sequence order
+     * @return what was found: snapshot sequence, last sequence, replay count, truncations
      * @throws WalCorruptionException on corruption under {@link CorruptionPolicy#FAIL}
      * @throws IllegalStateException when called twice or after close
      */
@@ -92,6 +98,7 @@ public interface WriteAheadLog extends AutoCloseable {
      * completes or fails.
      *
      * @param sequence positive, unique, above the recovered last sequence
+     * @param record the bytes to persist, at most {@link WalOptions#maxRecordSize()}
      * @throws IllegalArgumentException for a sequence at or below the recovered last sequence, or
      *     a record larger than {@link WalOptions#maxRecordSize()}
      * @throws IllegalStateException before {@link #recover} or after {@link #close}
@@ -105,6 +112,10 @@ public interface WriteAheadLog extends AutoCloseable {
      * that queued them, so a caller that queues under its own lock (in sequence order) and waits
      * outside it gets both ordered segments and group commit. Same arguments and synchronous
      * exceptions as {@link #append}.
+     *
+     * @param sequence positive, unique, above the recovered last sequence
+     * @param record the bytes to persist; not copied, do not change them until the future completes
+     * @return completes when the record is durable
      */
     CompletableFuture<Void> appendAsync(long sequence, byte[] record);
 
@@ -115,6 +126,9 @@ public interface WriteAheadLog extends AutoCloseable {
      * writes contains every record with a sequence up to {@code upToSequence} — after recovery
      * those records are no longer replayed. Appends continue meanwhile.
      *
+     * @param upToSequence the sequence the snapshot covers, above the previous snapshot's
+     * @param writer writes the state, on this thread
+     * @return the snapshot file and how many segments were deleted
      * @throws IllegalArgumentException when {@code upToSequence} is not above the newest snapshot's
      * @throws IllegalStateException before {@link #recover} or after {@link #close}
      * @throws WalException when writing the snapshot failed; the log stays usable and the previous
@@ -122,10 +136,18 @@ public interface WriteAheadLog extends AutoCloseable {
      */
     Checkpoint checkpoint(long upToSequence, SnapshotWriter writer);
 
-    /** Counters since open. */
+    /**
+     * Counters since open.
+     *
+     * @return records, bytes, group commits, syncs and current segment count
+     */
     WalStats stats();
 
-    /** The log's directory. */
+    /**
+     * The log's directory.
+     *
+     * @return the absolute, normalized directory given to {@link #open}
+     */
     Path directory();
 
     /**
