@@ -17,7 +17,9 @@ public enum CorruptionPolicy {
      * Point-in-time recovery: keep every record before the corruption, copy the corrupt segment
      * aside as {@code <segment>.corrupt}, truncate it at the corruption, rename every later segment
      * to {@code <segment>.corrupt}, and report each cut as a {@link Truncation} of cause
-     * {@link Truncation.Cause#CORRUPTION}. Records behind the corruption are lost.
+     * {@link Truncation.Cause#CORRUPTION}. Records behind the corruption are lost, acknowledged or
+     * not, and {@link Recovery#lastSequence()} may then be lower than sequences handed out before,
+     * so an operator choice, never a default.
      */
     TRUNCATE
 }

@@ -132,7 +132,8 @@ final class LogRecovery {
     private static void deleteTempFiles(Path dir) throws IOException {
         try (Stream<Path> files = Files.list(dir)) {
             for (Path p : (Iterable<Path>) files::iterator) {
-                if (p.getFileName().toString().endsWith(SnapshotFile.TEMP_SUFFIX)) {
+                String name = p.getFileName().toString();
+                if (name.startsWith("snapshot-") && name.endsWith(SnapshotFile.TEMP_SUFFIX)) {
                     Files.deleteIfExists(p);
                 }
             }
