@@ -78,7 +78,21 @@ final class SchemaParser {
         }
         readValueValidations(n, b, path);
         checkInvariants(n, b, path, level);
-        return b.build();
+        StructuralSchema built = b.build();
+        checkDefault(built, path);
+        return built;
+    }
+
+    /** A default must itself be valid against its schema (the real server's ValidateDefaults). */
+    private void checkDefault(StructuralSchema s, String path) {
+        JsonNode def = s.rawDefault();
+        if (def == null) {
+            return;
+        }
+        for (Status.Cause c : SchemaValidator.validate(s, def)) {
+            String field = c.field().equals("<nil>") ? path + ".default" : path + ".default." + c.field();
+            causes.add(new Status.Cause(c.reason(), c.message(), field));
+        }
     }
 
     private void checkInvariants(JsonNode n, StructuralSchema.Builder b, String path, Level level) {
