@@ -20,8 +20,9 @@ import java.util.Set;
  * {@linkplain StructuralSchema#prune unknown-field detection} (what {@code fieldValidation=Strict}
  * needs), {@code kubectl explain} and OpenAPI, not as the built-ins' validation.
  *
- * <p><b>Thread safety:</b> built once on first use (about a hundred classes introspected, well
- * under a second) and immutable afterwards.
+ * <p><b>Thread safety:</b> built once on first use and immutable afterwards. Building introspects a
+ * few hundred model classes, a one-time cost of up to seconds on a loaded machine: call
+ * {@link #standard()} at server start so no request pays it.
  */
 public final class BuiltinSchemas {
 
