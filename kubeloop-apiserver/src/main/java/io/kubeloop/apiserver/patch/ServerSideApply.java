@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Server-side apply ({@code application/apply-patch+yaml}) on JSON trees, following
@@ -158,9 +157,5 @@ public final class ServerSideApply {
     /** The object's field set as an applier of {@code object} would own it (for tests and tools). */
     public static FieldSet fieldSetOf(JsonNode object, StrategicMergeSchema schema) {
         return ObjectFields.of(object, schema, false).difference(ManagedFields.STRIPPED);
-    }
-
-    static ObjectNode emptyObject() {
-        return Json.object();
     }
 }
