@@ -128,7 +128,7 @@ final class ObjectFields {
         FieldSet.Builder added = FieldSet.builder();
         FieldSet.Builder removed = FieldSet.builder();
         FieldSet.Builder modified = FieldSet.builder();
-        cmp(present(lhs), present(rhs), schema, FieldPath.ROOT, added, removed, modified);
+        cmp(present(lhs), present(rhs), schema, FieldPath.ROOT, false, added, removed, modified);
         return new Comparison(added.build(), removed.build(), modified.build());
     }
 
@@ -141,13 +141,13 @@ final class ObjectFields {
                 : !v.isArray() || schema.listType() == StrategicMergeSchema.ListType.ATOMIC;
     }
 
-    private static void cmp(JsonNode l, JsonNode r, StrategicMergeSchema schema, FieldPath path,
+    private static void cmp(JsonNode l, JsonNode r, StrategicMergeSchema schema, FieldPath path, boolean item,
                             FieldSet.Builder added, FieldSet.Builder removed, FieldSet.Builder modified) {
-        if (schema.alwaysPresent()) {
-            if (l == null && r != null && r.isObject()) {
-                l = Json.object();
-            } else if (r == null && l != null && l.isObject()) {
-                r = Json.object();
+        if (schema.alwaysPresent() && !item) {
+            if (l == null && r != null && (r.isObject() || r.isArray())) {
+                l = r.isObject() ? Json.object() : Json.array();
+            } else if (r == null && l != null && (l.isObject() || l.isArray())) {
+                r = l.isObject() ? Json.object() : Json.array();
             }
         }
         if (l == null && r == null) {
@@ -176,7 +176,7 @@ final class ObjectFields {
             }
             for (String k : keys) {
                 cmp(l == null ? null : l.get(k), r == null ? null : r.get(k), schema.field(k),
-                        path.child(new PathElement.Field(k)), added, removed, modified);
+                        path.child(new PathElement.Field(k)), false, added, removed, modified);
             }
         } else {
             Map<PathElement, JsonNode> li = index(l, schema, path);
@@ -184,7 +184,7 @@ final class ObjectFields {
             Set<PathElement> pes = new java.util.LinkedHashSet<>(li.keySet());
             pes.addAll(ri.keySet());
             for (PathElement pe : pes) {
-                cmp(li.get(pe), ri.get(pe), schema, path.child(pe), added, removed, modified);
+                cmp(li.get(pe), ri.get(pe), schema, path.child(pe), true, added, removed, modified);
             }
         }
         if (!path.elements().isEmpty()) {

@@ -126,7 +126,7 @@ public final class StrategicMergeSchema {
         return atomic;
     }
 
-    /** A Go non-pointer struct: always present in the real server's objects, never added or removed. */
+    /** A Go non-pointer struct or non-omitempty list: always present in the real server's objects, never added or removed. */
     public boolean alwaysPresent() {
         return alwaysPresent;
     }

@@ -215,7 +215,7 @@ public final class StrategicMergeSchemas {
     private static StrategicMergeSchema podSpec() {
         StrategicMergeSchema containers = b().fieldsOf(CONTAINER).mergeBy("name").listMap("name").build();
         return b().alwaysPresent()
-                .field("containers", containers)
+                .field("containers", containers.toBuilder().alwaysPresent().build())
                 .field("initContainers", containers)
                 .field("ephemeralContainers", containers)
                 .field("volumes", b().mergeBy("name").retainKeys().listMap("name").build())
