@@ -569,4 +569,41 @@ class ConformanceTest {
         assertThat(http.send(http.req("/api/v1/namespaces/default/configmaps")
                 .PUT(java.net.http.HttpRequest.BodyPublishers.ofString("{}")).build()).statusCode()).isEqualTo(405);
     }
+
+    @Test
+    void watchOverWebSocketDeliversOneEventPerTextMessage() throws Exception {
+        String ns = newNamespace();
+        create(ns, "a", null);
+        java.util.concurrent.LinkedBlockingQueue<String> messages = new java.util.concurrent.LinkedBlockingQueue<>();
+        java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder()
+                .sslContext(server.clientConfig().sslContext()).build();
+        java.net.http.WebSocket ws = client.newWebSocketBuilder().header("Authorization", "Bearer " + server.token())
+                .buildAsync(java.net.URI.create(server.url().toString().replace("https", "wss") + "/api/v1/namespaces/"
+                        + ns + "/configmaps?watch=true"), new java.net.http.WebSocket.Listener() {
+                            private final StringBuilder buf = new StringBuilder();
+
+                            @Override
+                            public java.util.concurrent.CompletionStage<?> onText(java.net.http.WebSocket w,
+                                                                                 CharSequence data, boolean last) {
+                                buf.append(data);
+                                if (last) {
+                                    messages.add(buf.toString());
+                                    buf.setLength(0);
+                                }
+                                w.request(1);
+                                return null;
+                            }
+                        }).get(10, java.util.concurrent.TimeUnit.SECONDS);
+        try {
+            String first = messages.poll(10, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(first).isNotNull();
+            assertThat(tools.jackson.databind.json.JsonMapper.builder().build().readTree(first).path("type").asString())
+                    .isEqualTo("ADDED");
+            create(ns, "b", null);
+            String second = messages.poll(10, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(second).contains("\"name\":\"b\"");
+        } finally {
+            ws.abort();
+        }
+    }
 }
