@@ -66,7 +66,8 @@ public final class EmbeddedApiServer implements AutoCloseable {
         createDefaultNamespaces();
         this.tls = TlsMaterial.generate();
         this.http = new HttpServer(options.bindAddress(), options.port(), tls,
-                new ApiHandler(registry, token, options.http(), options.openApi(), InstantSource.system()));
+                new ApiHandler(registry, token, options.http(), options.openApi().apply(registry.resources()),
+                        InstantSource.system()));
         http.start();
     }
 

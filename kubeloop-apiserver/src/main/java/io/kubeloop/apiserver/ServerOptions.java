@@ -4,6 +4,7 @@ import io.kubeloop.apiserver.http.HttpOptions;
 import io.kubeloop.apiserver.http.OpenApiDocuments;
 import io.kubeloop.apiserver.registry.ObjectValidator;
 import io.kubeloop.apiserver.registry.PatchApplier;
+import io.kubeloop.apiserver.registry.ResourceRegistry;
 import io.kubeloop.apiserver.registry.SimplePatchApplier;
 import io.kubeloop.apiserver.storage.Journal;
 import java.nio.file.Path;
@@ -25,12 +26,13 @@ import java.util.function.Function;
  * @param journalFactory opens the write-ahead log of a data directory (the WAL seam)
  * @param validator schema validation seam (default: accept all)
  * @param patcher patch seam (default: merge + JSON patch)
- * @param openApi OpenAPI seam (default: none)
+ * @param openApi OpenAPI seam: builds the documents over the served resources (default: none)
  * @param http HTTP tuning
  */
 public record ServerOptions(int port, String bindAddress, String token, int historySize, int watchBufferSize,
                             Path dataDir, Function<Path, Journal> journalFactory, ObjectValidator validator,
-                            PatchApplier patcher, OpenApiDocuments openApi, HttpOptions http) {
+                            PatchApplier patcher, Function<ResourceRegistry, OpenApiDocuments> openApi,
+                            HttpOptions http) {
 
     public ServerOptions {
         if (port < 0 || port > 65535) {
@@ -50,7 +52,7 @@ public record ServerOptions(int port, String bindAddress, String token, int hist
             // TODO(lead): wire io.kubeloop.apiserver.storage.wal here (append/replay/checkpoint).
             throw new UnsupportedOperationException("data directories need the write-ahead log, which is not wired "
                     + "in yet: " + dir);
-        }, ObjectValidator.acceptAll(), new SimplePatchApplier(), OpenApiDocuments.none(), HttpOptions.defaults());
+        }, ObjectValidator.acceptAll(), new SimplePatchApplier(), registry -> OpenApiDocuments.none(), HttpOptions.defaults());
     }
 
     /** With a fixed port. */
@@ -108,7 +110,7 @@ public record ServerOptions(int port, String bindAddress, String token, int hist
     }
 
     /** With the OpenAPI seam. */
-    public ServerOptions withOpenApi(OpenApiDocuments o) {
+    public ServerOptions withOpenApi(Function<ResourceRegistry, OpenApiDocuments> o) {
         return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory,
                 validator, patcher, o, http);
     }

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Predicate;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -234,13 +235,13 @@ public final class ObjectRegistry {
             if (!rv.isEmpty() && !rv.equals(Long.toString(cur.resourceVersion()))) {
                 throw ApiErrors.conflict(def, name, ApiErrors.MODIFIED);
             }
-            return decideUpdate(def, cur, body.deepCopy(), subresource, ctx, Operation.UPDATE);
+            return decideUpdate(def, cur, body.deepCopy(), subresource, ctx, Operation.UPDATE, true);
         });
         return new Written(r.object(), false, r.deleted());
     }
 
     private Change decideUpdate(ResourceDefinition def, StoredObject cur, ObjectNode updated, String subresource,
-                                WriteContext ctx, Operation op) {
+                                WriteContext ctx, Operation op, boolean recordUpdate) {
         ObjectNode next;
         if (subresource.equals("finalize")) {
             next = cur.object().deepCopy();
@@ -253,7 +254,10 @@ public final class ObjectRegistry {
         if (ObjectSemantics.sameContent(cur.object(), next)) {
             return Change.keep();
         }
-        ManagedFields.recordUpdate(next, cur.object(), ctx.updateManager(), def.apiVersion(), subresource, clock.instant());
+        if (recordUpdate) { // apply patches: the SSA library maintains managedFields itself
+            ManagedFields.recordUpdate(next, cur.object(), ctx.updateManager(), def.apiVersion(), subresource,
+                    clock.instant());
+        }
         if (next.path("metadata").has("deletionTimestamp") && ObjectSemantics.finalizers(next).isEmpty()
                 && namespaceFinalized(def, next)) {
             return ctx.dryRun() ? new Change.DryRun(next, true) : Change.delete();
@@ -305,7 +309,7 @@ public final class ObjectRegistry {
                 throw ApiErrors.badRequest("the name of the object (" + Metadata.text(patched, "name")
                         + ") does not match the name on the URL (" + name + ")");
             }
-            return decideUpdate(def, cur, patched, subresource, ctx, Operation.PATCH);
+            return decideUpdate(def, cur, patched, subresource, ctx, Operation.PATCH, type != PatchType.APPLY);
         });
         return new Written(r.object(), created[0], r.deleted());
     }
@@ -320,7 +324,11 @@ public final class ObjectRegistry {
         if (def.namespaced()) {
             checkNamespaceOpen(def, namespace, name);
         }
+        JsonNode managed = Metadata.metadata(obj).get("managedFields"); // set by the SSA applier
         ObjectSemantics.prepareCreate(def, obj, clock.instant());
+        if (managed != null) {
+            Metadata.metadata(obj).set("managedFields", managed);
+        }
         validator.validate(def, obj, null, Operation.PATCH, ctx);
         return ctx.dryRun() ? new Change.DryRun(obj, false) : Change.put(obj);
     }
