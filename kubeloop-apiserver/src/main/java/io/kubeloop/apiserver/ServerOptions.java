@@ -1,0 +1,123 @@
+package io.kubeloop.apiserver;
+
+import io.kubeloop.apiserver.http.HttpOptions;
+import io.kubeloop.apiserver.http.OpenApiDocuments;
+import io.kubeloop.apiserver.registry.ObjectValidator;
+import io.kubeloop.apiserver.registry.PatchApplier;
+import io.kubeloop.apiserver.registry.ResourceRegistry;
+import io.kubeloop.apiserver.registry.SimplePatchApplier;
+import io.kubeloop.apiserver.storage.Journal;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * How to start an {@link EmbeddedApiServer}. Use {@link #defaults()} and the {@code with*} methods.
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @param port TCP port, 0 = a free one
+ * @param bindAddress address to listen on (default {@code 127.0.0.1})
+ * @param token the bearer token clients must send (default: random per run)
+ * @param historySize watch history window in events (default 10,000)
+ * @param watchBufferSize events buffered per watcher before the watch is ended (default 1,000)
+ * @param dataDir directory for durable state, or null for memory only
+ * @param journalFactory opens the write-ahead log of a data directory (the WAL seam)
+ * @param validator schema validation seam (default: accept all)
+ * @param patcher patch seam (default: merge + JSON patch)
+ * @param openApi OpenAPI seam: builds the documents over the served resources (default: none)
+ * @param http HTTP tuning
+ */
+public record ServerOptions(int port, String bindAddress, String token, int historySize, int watchBufferSize,
+                            Path dataDir, Function<Path, Journal> journalFactory, ObjectValidator validator,
+                            PatchApplier patcher, Function<ResourceRegistry, OpenApiDocuments> openApi,
+                            HttpOptions http) {
+
+    public ServerOptions {
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port must be 0..65535, got " + port);
+        }
+        Objects.requireNonNull(bindAddress, "bindAddress");
+        Objects.requireNonNull(journalFactory, "journalFactory");
+        Objects.requireNonNull(validator, "validator");
+        Objects.requireNonNull(patcher, "patcher");
+        Objects.requireNonNull(openApi, "openApi");
+        Objects.requireNonNull(http, "http");
+    }
+
+    /** Port 0, 127.0.0.1, random token, in memory, default seams. */
+    public static ServerOptions defaults() {
+        return new ServerOptions(0, "127.0.0.1", null, 10_000, 1_000, null, dir -> {
+            // TODO(lead): wire io.kubeloop.apiserver.storage.wal here (append/replay/checkpoint).
+            throw new UnsupportedOperationException("data directories need the write-ahead log, which is not wired "
+                    + "in yet: " + dir);
+        }, ObjectValidator.acceptAll(), new SimplePatchApplier(), registry -> OpenApiDocuments.none(), HttpOptions.defaults());
+    }
+
+    /** With a fixed port. */
+    public ServerOptions withPort(int p) {
+        return new ServerOptions(p, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory, validator,
+                patcher, openApi, http);
+    }
+
+    /** With another bind address. */
+    public ServerOptions withBindAddress(String a) {
+        return new ServerOptions(port, a, token, historySize, watchBufferSize, dataDir, journalFactory, validator,
+                patcher, openApi, http);
+    }
+
+    /** With a fixed token. */
+    public ServerOptions withToken(String t) {
+        return new ServerOptions(port, bindAddress, t, historySize, watchBufferSize, dataDir, journalFactory, validator,
+                patcher, openApi, http);
+    }
+
+    /** With another history window. */
+    public ServerOptions withHistorySize(int n) {
+        return new ServerOptions(port, bindAddress, token, n, watchBufferSize, dataDir, journalFactory, validator,
+                patcher, openApi, http);
+    }
+
+    /** With another per-watcher buffer. */
+    public ServerOptions withWatchBufferSize(int n) {
+        return new ServerOptions(port, bindAddress, token, historySize, n, dataDir, journalFactory, validator, patcher,
+                openApi, http);
+    }
+
+    /** With a data directory (requires a journal factory). */
+    public ServerOptions withDataDir(Path dir) {
+        return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dir, journalFactory, validator,
+                patcher, openApi, http);
+    }
+
+    /** With the WAL seam. */
+    public ServerOptions withJournalFactory(Function<Path, Journal> f) {
+        return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, f, validator, patcher,
+                openApi, http);
+    }
+
+    /** With the schema seam. */
+    public ServerOptions withValidator(ObjectValidator v) {
+        return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory, v,
+                patcher, openApi, http);
+    }
+
+    /** With the patch seam. */
+    public ServerOptions withPatcher(PatchApplier p) {
+        return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory,
+                validator, p, openApi, http);
+    }
+
+    /** With the OpenAPI seam. */
+    public ServerOptions withOpenApi(Function<ResourceRegistry, OpenApiDocuments> o) {
+        return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory,
+                validator, patcher, o, http);
+    }
+
+    /** With a bookmark interval (tests use short ones). */
+    public ServerOptions withBookmarkInterval(Duration d) {
+        return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory,
+                validator, patcher, openApi, http.withBookmarkInterval(d));
+    }
+}

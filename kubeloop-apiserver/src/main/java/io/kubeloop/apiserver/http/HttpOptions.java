@@ -1,0 +1,31 @@
+package io.kubeloop.apiserver.http;
+
+import java.time.Duration;
+
+/**
+ * HTTP tuning.
+ *
+ * <p>Immutable.
+ *
+ * @param maxBodyBytes request bodies above this get 413 (default 3 MiB, as the real server)
+ * @param bookmarkInterval how often an idle watch with bookmarks gets a BOOKMARK (default 1 min)
+ * @param minWatchTimeout watches without timeoutSeconds end after a random time in
+ *        [min, 2*min) (default 30 min, as the real server)
+ */
+public record HttpOptions(long maxBodyBytes, Duration bookmarkInterval, Duration minWatchTimeout) {
+
+    /** The defaults. */
+    public static HttpOptions defaults() {
+        return new HttpOptions(3L * 1024 * 1024, Duration.ofMinutes(1), Duration.ofMinutes(30));
+    }
+
+    /** With another bookmark interval. */
+    public HttpOptions withBookmarkInterval(Duration d) {
+        return new HttpOptions(maxBodyBytes, d, minWatchTimeout);
+    }
+
+    /** With another body limit. */
+    public HttpOptions withMaxBodyBytes(long bytes) {
+        return new HttpOptions(bytes, bookmarkInterval, minWatchTimeout);
+    }
+}

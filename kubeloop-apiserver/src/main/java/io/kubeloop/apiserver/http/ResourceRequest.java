@@ -1,0 +1,201 @@
+package io.kubeloop.apiserver.http;
+
+import io.kubeloop.api.json.KubeJson;
+import io.kubeloop.apiserver.registry.ApiErrors;
+import io.kubeloop.apiserver.registry.DeleteParams;
+import io.kubeloop.apiserver.registry.ListParams;
+import io.kubeloop.apiserver.registry.ObjectRegistry;
+import io.kubeloop.apiserver.registry.ResourceDefinition;
+import io.kubeloop.apiserver.registry.WriteContext;
+import io.kubeloop.apiserver.storage.ListPage;
+import io.kubeloop.apiserver.storage.StoredObject;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Fields;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * One request on a resource URL: maps the method to the verb (reference §1) and writes the answer.
+ *
+ * <p><b>Thread safety.</b> Confined to the request thread.
+ */
+final class ResourceRequest {
+
+    private static final String JSON = "application/json";
+
+    private final ApiHandler handler;
+    private final ResourceRoute route;
+    private final ResourceDefinition def;
+    private final Request request;
+    private final Response response;
+    private final Callback callback;
+    private final Accepts accepts;
+    private final Fields query;
+
+    ResourceRequest(ApiHandler handler, ResourceRoute route, Request request, Response response, Callback callback,
+                    Accepts accepts) {
+        this.handler = handler;
+        this.route = route;
+        this.def = route.definition();
+        this.request = request;
+        this.response = response;
+        this.callback = callback;
+        this.accepts = accepts;
+        this.query = Request.extractQueryParameters(request);
+    }
+
+    void serve() {
+        ObjectRegistry registry = handler.registry();
+        String method = request.getMethod();
+        boolean item = route.name() != null;
+        String ns = route.namespace();
+        if (def.namespaced() && ns == null && item) {
+            ApiHandler.notFound(response, callback);
+            return;
+        }
+        if (route.legacyWatch() && !method.equals("GET")) {
+            throw ApiErrors.methodNotAllowed(method, def.plural());
+        }
+        switch (method) {
+            case "GET" -> {
+                boolean watch = route.legacyWatch() || ApiHandler.bool(query.getValue("watch"));
+                if (watch) {
+                    ListParams p = ApiHandler.listParams(query, true);
+                    if (item) {
+                        p = withNameSelector(p, route.name());
+                    }
+                    handler.streamWatch(route, p, accepts.table() ? Tables.include(query.getValue("includeObject")) : null,
+                            response, callback);
+                } else if (item) {
+                    if (!route.subresource().isEmpty() && route.subresource().equals("scale")) {
+                        throw ApiErrors.methodNotAllowed("get", def.plural() + "/scale");
+                    }
+                    StoredObject o = registry.get(def, ns, route.name());
+                    if (accepts.table()) {
+                        table(List.of(o), null);
+                    } else {
+                        ok(200, o.json(), Map.of());
+                    }
+                } else {
+                    ListPage page = registry.list(def, ns, ApiHandler.listParams(query, false));
+                    if (accepts.table()) {
+                        table(page.items(), page);
+                    } else {
+                        ok(200, ApiHandler.listBytes(def, page), Map.of());
+                    }
+                }
+            }
+            case "POST" -> {
+                if (item) {
+                    throw ApiErrors.methodNotAllowed("create", def.plural() + (route.subresource().isEmpty() ? ""
+                            : "/" + route.subresource()));
+                }
+                if (def.namespaced() && ns == null) {
+                    throw ApiErrors.methodNotAllowed("create", def.plural());
+                }
+                WriteContext ctx = ApiHandler.writeContext(query, request);
+                ObjectNode body = Bodies.object(body(), contentType());
+                ObjectRegistry.Written w = registry.create(def, ns, body, ctx);
+                ok(201, w.object().json(), warnings(ctx));
+            }
+            case "PUT" -> {
+                if (!item) {
+                    throw ApiErrors.methodNotAllowed("update", def.plural());
+                }
+                WriteContext ctx = ApiHandler.writeContext(query, request);
+                ObjectNode body = Bodies.object(body(), contentType());
+                ObjectRegistry.Written w = registry.update(def, ns, route.name(), route.subresource(), body, ctx);
+                ok(200, w.object().json(), warnings(ctx));
+            }
+            case "PATCH" -> {
+                if (!item) {
+                    throw ApiErrors.methodNotAllowed("patch", def.plural());
+                }
+                WriteContext ctx = ApiHandler.writeContext(query, request);
+                byte[] body = Bodies.patch(body(), contentType());
+                ObjectRegistry.Written w = registry.patch(def, ns, route.name(), route.subresource(), contentType(), body,
+                        ctx);
+                ok(w.created() ? 201 : 200, w.object().json(), warnings(ctx));
+            }
+            case "DELETE" -> {
+                WriteContext ctx = ApiHandler.writeContext(query, request);
+                DeleteParams opts = ApiHandler.deleteParams(query, body());
+                if (!item) {
+                    List<StoredObject> gone = registry.deleteCollection(def, ns, ApiHandler.listParams(query, false), opts,
+                            ctx);
+                    ok(200, ApiHandler.listBytes(def, new ListPage(gone, registry.store().currentRevision(), null, null)),
+                            Map.of());
+                    return;
+                }
+                if (!route.subresource().isEmpty()) {
+                    throw ApiErrors.methodNotAllowed("delete", def.plural() + "/" + route.subresource());
+                }
+                ObjectRegistry.Written w = registry.delete(def, ns, route.name(), opts, ctx);
+                if (w.deleted() && !def.deleteReturnsObject()) {
+                    ObjectNode status = KubeJson.mapper().createObjectNode();
+                    status.put("kind", "Status").put("apiVersion", "v1").putObject("metadata");
+                    status.put("status", "Success");
+                    ObjectNode details = status.putObject("details");
+                    details.put("name", route.name()).put("group", def.group()).put("kind", def.plural())
+                            .put("uid", w.object().object().path("metadata").path("uid").asString(""));
+                    ok(200, KubeJson.mapper().writeValueAsBytes(status), Map.of());
+                } else {
+                    ok(200, w.object().json(), Map.of());
+                }
+            }
+            default -> throw ApiErrors.methodNotAllowed(method, def.plural());
+        }
+    }
+
+    private static ListParams withNameSelector(ListParams p, String name) {
+        String fs = "metadata.name=" + name + (p.fieldSelector() == null || p.fieldSelector().isEmpty() ? ""
+                : "," + p.fieldSelector());
+        return new ListParams(p.resourceVersion(), p.resourceVersionMatch(), p.limit(), p.continueToken(),
+                p.labelSelector(), fs, true, p.allowWatchBookmarks(), p.sendInitialEvents(), p.timeoutSeconds());
+    }
+
+    private void table(List<StoredObject> objects, ListPage page) {
+        ObjectNode t = Tables.table(def, objects, Tables.include(query.getValue("includeObject")), true);
+        ObjectNode meta = (ObjectNode) t.get("metadata");
+        if (page != null) {
+            meta.put("resourceVersion", Long.toString(page.resourceVersion()));
+            if (page.continueToken() != null) {
+                meta.put("continue", page.continueToken());
+            }
+            if (page.remainingItemCount() != null) {
+                meta.put("remainingItemCount", page.remainingItemCount());
+            }
+        } else {
+            meta.put("resourceVersion", Long.toString(objects.getFirst().resourceVersion()));
+        }
+        ApiHandler.send(response, callback, 200, "application/json;as=Table;v=v1;g=meta.k8s.io",
+                KubeJson.mapper().writeValueAsBytes(t), Map.of());
+    }
+
+    private Map<String, String> warnings(WriteContext ctx) {
+        if (ctx.warnings().isEmpty()) {
+            return Map.of();
+        }
+        Map<String, String> h = new LinkedHashMap<>();
+        h.put("Warning", String.join(", ", ctx.warnings().stream()
+                .map(w -> "299 - \"" + w.replace("\\", "\\\\").replace("\"", "\\\"") + "\"").toList()));
+        return h;
+    }
+
+    private void ok(int code, byte[] body, Map<String, String> headers) {
+        ApiHandler.send(response, callback, code, JSON, body, headers);
+    }
+
+    private String contentType() {
+        return request.getHeaders().get(HttpHeader.CONTENT_TYPE);
+    }
+
+    private byte[] body() {
+        return Bodies.read(Request.asInputStream(request), handler.options().maxBodyBytes());
+    }
+}

@@ -1,0 +1,11 @@
+package io.kubeloop.apiserver.storage;
+
+/** The kinds of change a watch reports; the names are the wire names. Thread-safe (enum). */
+public enum EventType {
+    /** An object was created, or entered a watcher's selection. */
+    ADDED,
+    /** An object changed and stays in the selection. */
+    MODIFIED,
+    /** An object was deleted, or left a watcher's selection. */
+    DELETED
+}

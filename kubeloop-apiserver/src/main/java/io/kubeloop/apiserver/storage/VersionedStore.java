@@ -1,0 +1,435 @@
+package io.kubeloop.apiserver.storage;
+
+import io.kubeloop.api.json.KubeJson;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The versioned object store: one global, strictly increasing revision (the resourceVersion) over
+ * per-resource maps keyed {@code namespace/name}, a history ring of recent events, consistent paged
+ * lists and watch fan-out.
+ *
+ * <p>Writes go through {@link #write}: under one lock the store reads the current version, lets the
+ * caller decide a {@link Change}, assigns the next revision, journals the mutation
+ * ({@link Journal#append}), makes it visible, appends it to the history and offers it to every watcher
+ * of the resource (non-blocking). The journal's durability promise is awaited after the lock is
+ * released and before {@code write} returns. A failing decision (an exception from the function)
+ * commits nothing.
+ *
+ * <p>Reads: {@link #get} needs no lock. {@link #list} copies the key range under the lock (a few
+ * microseconds per thousand objects) and filters outside it; a page at an older revision is rebuilt by
+ * undoing history events newer than it. Continue tokens carry the snapshot revision and the next key.
+ *
+ * <p><b>Thread safety.</b> Thread-safe. The write function runs under the store lock: it must be
+ * quick and must not block or call {@link #write} itself.
+ */
+public final class VersionedStore implements AutoCloseable {
+
+    private final StoreOptions options;
+    private final Journal journal;
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Signalled on every commit; waits for future revisions use it. */
+    private final Condition advanced = lock.newCondition();
+    /** Per resource: key -> latest version. Written under {@link #lock}; read anywhere. */
+    private final Map<String, ConcurrentSkipListMap<String, StoredObject>> tables = new ConcurrentHashMap<>();
+    /** Per resource: open watchers. Added under {@link #lock}; removed anywhere. */
+    private final Map<String, Set<Watcher>> watchers = new ConcurrentHashMap<>();
+    /** Guarded by {@link #lock}. */
+    private final HistoryRing history;
+    /** The latest committed revision; written under {@link #lock}. */
+    private volatile long revision;
+
+    private VersionedStore(StoreOptions options, Journal journal, long revision) {
+        this.options = options;
+        this.journal = journal;
+        this.revision = revision;
+        this.history = new HistoryRing(options.historySize(), revision);
+    }
+
+    /** An empty in-memory store. */
+    public static VersionedStore inMemory(StoreOptions options) {
+        return new VersionedStore(options, Journal.inMemory(), 0);
+    }
+
+    /**
+     * A store recovered from {@code journal}: every recorded mutation is replayed, the revision
+     * continues after the highest one, and history starts empty (older watches get 410).
+     */
+    public static VersionedStore open(StoreOptions options, Journal journal) {
+        Map<String, ConcurrentSkipListMap<String, StoredObject>> recovered = new ConcurrentHashMap<>();
+        long[] max = {0};
+        journal.replay(m -> {
+            ConcurrentSkipListMap<String, StoredObject> t = recovered.computeIfAbsent(m.resource(),
+                    r -> new ConcurrentSkipListMap<>());
+            if (m.isDelete()) {
+                t.remove(m.key());
+            } else {
+                ObjectNode node = (ObjectNode) KubeJson.mapper().readTree(m.json());
+                t.put(m.key(), new StoredObject(m.resource(), m.key(), m.resourceVersion(), node, m.json()));
+            }
+            max[0] = Math.max(max[0], m.resourceVersion());
+        });
+        VersionedStore store = new VersionedStore(options, journal, max[0]);
+        store.tables.putAll(recovered);
+        return store;
+    }
+
+    /** The options this store runs with. */
+    public StoreOptions options() {
+        return options;
+    }
+
+    /** The latest committed revision. */
+    public long currentRevision() {
+        return revision;
+    }
+
+    /** The oldest revision a watch or an exact list may start from. */
+    public long compactedRevision() {
+        lock.lock();
+        try {
+            return history.compactedRevision();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The latest version of one object. */
+    public Optional<StoredObject> get(String resource, String key) {
+        ConcurrentSkipListMap<String, StoredObject> t = tables.get(resource);
+        return t == null ? Optional.empty() : Optional.ofNullable(t.get(key));
+    }
+
+    /** Number of objects of a resource (latest state). */
+    public int count(String resource, String namespace) {
+        ConcurrentSkipListMap<String, StoredObject> t = tables.get(resource);
+        return t == null ? 0 : range(t, namespace).size();
+    }
+
+    /**
+     * Atomically reads one key, lets {@code decide} choose a change (it gets null when the key is
+     * absent) and commits it. Exceptions thrown by {@code decide} propagate and nothing is written.
+     */
+    public WriteResult write(String resource, String key, Function<StoredObject, Change> decide) {
+        WriteResult result;
+        Journal.Durability durability = Journal.Durability.DONE;
+        lock.lock();
+        try {
+            ConcurrentSkipListMap<String, StoredObject> table = tables.computeIfAbsent(resource,
+                    r -> new ConcurrentSkipListMap<>());
+            StoredObject current = table.get(key);
+            Change change = decide.apply(current);
+            switch (change) {
+                case Change.Keep k -> result = new WriteResult(current, false, false);
+                case Change.DryRun d -> result = new WriteResult(StoredObject.of(resource, key, 0, d.object()), false,
+                        d.delete());
+                case Change.Put p -> {
+                    long rv = revision + 1;
+                    Metadata.setResourceVersion(p.object(), rv);
+                    StoredObject stored = StoredObject.of(resource, key, rv, p.object());
+                    durability = journal.append(new Mutation(rv, resource, key, stored.json()));
+                    table.put(key, stored);
+                    commitLocked(new StoreEvent(current == null ? EventType.ADDED : EventType.MODIFIED, stored, current));
+                    result = new WriteResult(stored, true, false);
+                }
+                case Change.Delete d -> {
+                    if (current == null) {
+                        throw new IllegalStateException("cannot delete absent key " + key + " of " + resource);
+                    }
+                    long rv = revision + 1;
+                    StoredObject last = current.withResourceVersion(rv);
+                    durability = journal.append(new Mutation(rv, resource, key, null));
+                    table.remove(key);
+                    commitLocked(new StoreEvent(EventType.DELETED, last, current));
+                    result = new WriteResult(last, true, true);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        durability.await();
+        return result;
+    }
+
+    private void commitLocked(StoreEvent event) {
+        revision = event.resourceVersion();
+        history.add(event);
+        Set<Watcher> ws = watchers.get(event.resource());
+        if (ws != null) {
+            for (Watcher w : ws) {
+                WatchItem item = itemFor(event, w.request());
+                if (item != null) {
+                    w.offerLocked(item);
+                }
+            }
+        }
+        advanced.signalAll();
+    }
+
+    /** What {@code request} sees of {@code e}, or null (enter = ADDED, leave = DELETED). */
+    private static WatchItem itemFor(StoreEvent e, WatchRequest request) {
+        if (!request.initialEvents() && e.resourceVersion() <= request.fromRevision()) {
+            return null;
+        }
+        boolean before = request.selects(e.previous());
+        return switch (e.type()) {
+            case ADDED -> request.selects(e.object()) ? new WatchItem.Event(EventType.ADDED, e.object()) : null;
+            case DELETED -> before ? new WatchItem.Event(EventType.DELETED, e.object()) : null;
+            case MODIFIED -> {
+                boolean now = request.selects(e.object());
+                if (now) {
+                    yield new WatchItem.Event(before ? EventType.MODIFIED : EventType.ADDED, e.object());
+                }
+                yield before ? new WatchItem.Event(EventType.DELETED, e.leaveObjectLocked()) : null;
+            }
+        };
+    }
+
+    /**
+     * One page of a list; see {@link ListQuery}.
+     *
+     * @throws io.kubeloop.api.errors.GoneException 410 when the requested exact revision or the
+     *         continue token's snapshot is compacted
+     * @throws io.kubeloop.api.errors.ApiTimeoutException 504 when a not-older-than revision is not
+     *         reached within {@link StoreOptions#futureRevisionWait()}
+     */
+    public ListPage list(ListQuery q) {
+        long at;
+        List<StoredObject> candidates;
+        lock.lock();
+        try {
+            ContinueToken ct = q.continueToken();
+            if (ct != null) {
+                if (ct.resourceVersion() != 0 && ct.resourceVersion() < history.compactedRevision()) {
+                    throw StoreErrors.expiredContinue(new ContinueToken(0, ct.startKey()).encode());
+                }
+                at = ct.resourceVersion() == 0 ? revision : Math.min(ct.resourceVersion(), revision);
+            } else if (q.revision() == 0) {
+                at = revision;
+            } else {
+                awaitRevisionLocked(q.revision());
+                if (q.exact()) {
+                    if (q.revision() < history.compactedRevision()) {
+                        throw StoreErrors.tooOldList();
+                    }
+                    at = q.revision();
+                } else {
+                    at = revision;
+                }
+            }
+            ConcurrentSkipListMap<String, StoredObject> table = tables.get(q.resource());
+            NavigableMap<String, StoredObject> view = table == null ? Collections.emptyNavigableMap()
+                    : range(table, q.namespace());
+            if (ct != null) {
+                view = view.tailMap(ct.startKey(), true);
+            }
+            if (at == revision) {
+                candidates = new ArrayList<>(view.values());
+            } else {
+                candidates = snapshotLocked(q.resource(), view, at, q.namespace(), ct == null ? null : ct.startKey());
+            }
+        } finally {
+            lock.unlock();
+        }
+        return page(q, at, candidates);
+    }
+
+    private static ListPage page(ListQuery q, long at, List<StoredObject> candidates) {
+        List<StoredObject> items = new ArrayList<>(q.limit() == 0 ? candidates.size() : Math.min(q.limit(), 1024));
+        int i = 0;
+        for (; i < candidates.size(); i++) {
+            StoredObject o = candidates.get(i);
+            if (!q.filter().test(o)) {
+                continue;
+            }
+            if (q.limit() > 0 && items.size() == q.limit()) {
+                break;
+            }
+            items.add(o);
+        }
+        if (i >= candidates.size()) {
+            return new ListPage(items, at, null, null);
+        }
+        String token = new ContinueToken(at, candidates.get(i).key()).encode();
+        Long remaining = q.filtered() ? null : (long) (candidates.size() - i);
+        return new ListPage(items, at, token, remaining);
+    }
+
+    /** The key range's state at revision {@code at}: the current state with newer events undone. */
+    private List<StoredObject> snapshotLocked(String resource, NavigableMap<String, StoredObject> view, long at,
+                                              String namespace, String startKey) {
+        TreeMap<String, StoredObject> snap = new TreeMap<>(view);
+        history.forEachAfterReversed(resource, at, e -> {
+            StoredObject o = e.object();
+            if (namespace != null && !namespace.equals(o.namespace()) || startKey != null && o.key().compareTo(startKey) < 0) {
+                return;
+            }
+            if (e.type() == EventType.ADDED) {
+                snap.remove(e.key());
+            } else {
+                snap.put(e.key(), e.previous());
+            }
+        });
+        return new ArrayList<>(snap.values());
+    }
+
+    private void awaitRevisionLocked(long wanted) {
+        long nanos = options.futureRevisionWait().toNanos();
+        while (revision < wanted) {
+            if (nanos <= 0) {
+                throw StoreErrors.tooLarge(wanted, revision);
+            }
+            try {
+                nanos = advanced.awaitNanos(nanos);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw StoreErrors.tooLarge(wanted, revision);
+            }
+        }
+    }
+
+    /**
+     * Waits until the store reaches {@code wanted} (for watch-lists at a future revision).
+     *
+     * @throws io.kubeloop.api.errors.ApiTimeoutException 504 when it does not in time
+     */
+    public void awaitRevision(long wanted) {
+        lock.lock();
+        try {
+            awaitRevisionLocked(wanted);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static NavigableMap<String, StoredObject> range(ConcurrentSkipListMap<String, StoredObject> t,
+                                                            String namespace) {
+        // keys are "ns/name"; '0' is the character after '/'
+        return namespace == null ? t : t.subMap(namespace + "/", true, namespace + "0", false);
+    }
+
+    /**
+     * Opens a watch; see {@link WatchRequest}. Registration and the replay it starts with are atomic with
+     * respect to writes, so no change is missed or seen twice.
+     *
+     * @throws io.kubeloop.api.errors.GoneException 410 when {@code fromRevision} is compacted
+     */
+    public Watcher watch(WatchRequest r) {
+        lock.lock();
+        try {
+            List<WatchItem> replay = new ArrayList<>();
+            if (r.initialEvents()) {
+                ConcurrentSkipListMap<String, StoredObject> table = tables.get(r.resource());
+                if (table != null) {
+                    for (StoredObject o : range(table, r.namespace()).values()) {
+                        if (r.selects(o)) {
+                            replay.add(new WatchItem.Event(EventType.ADDED, o));
+                        }
+                    }
+                }
+                if (r.initialEventsEnd()) {
+                    replay.add(new WatchItem.Bookmark(revision, true));
+                }
+            } else {
+                if (r.fromRevision() < history.compactedRevision()) {
+                    throw StoreErrors.tooOldWatch(r.fromRevision(), history.compactedRevision() + 1);
+                }
+                history.forEachAfter(r.resource(), r.fromRevision(), e -> {
+                    WatchItem item = itemFor(e, r);
+                    if (item != null) {
+                        replay.add(item);
+                    }
+                });
+            }
+            Watcher w = new Watcher(r, this, replay, options.watchBufferSize());
+            watchers.computeIfAbsent(r.resource(), k -> ConcurrentHashMap.newKeySet()).add(w);
+            return w;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    Optional<Long> progressRevision(Watcher w, long floor) {
+        lock.lock();
+        try {
+            return w.idleLocked() && !w.isClosed() ? Optional.of(Math.max(revision, floor)) : Optional.empty();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void unregister(Watcher w) {
+        Set<Watcher> ws = watchers.get(w.request().resource());
+        if (ws != null) {
+            ws.remove(w);
+        }
+    }
+
+    void unregisterLocked(Watcher w) {
+        unregister(w);
+    }
+
+    /** Number of open watches of a resource (for tests and metrics). */
+    public int watcherCount(String resource) {
+        Set<Watcher> ws = watchers.get(resource);
+        return ws == null ? 0 : ws.size();
+    }
+
+    /** Ends every watch of {@code resource} (e.g. its CRD is gone). */
+    public void closeWatchers(String resource) {
+        Set<Watcher> ws = watchers.get(resource);
+        if (ws != null) {
+            for (Watcher w : List.copyOf(ws)) {
+                w.close();
+            }
+        }
+    }
+
+    /** Test hook: forgets history up to the current revision, as an etcd compaction would. */
+    public void compact() {
+        lock.lock();
+        try {
+            history.compactTo(revision);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Hands a consistent copy of the whole state to {@link Journal#checkpoint}. */
+    public void checkpoint() {
+        List<Mutation> state = new ArrayList<>();
+        lock.lock();
+        try {
+            for (Map.Entry<String, ConcurrentSkipListMap<String, StoredObject>> t : tables.entrySet()) {
+                for (StoredObject o : t.getValue().values()) {
+                    state.add(new Mutation(o.resourceVersion(), o.resource(), o.key(), o.json()));
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        journal.checkpoint(state);
+    }
+
+    /** Ends all watches and closes the journal. */
+    @Override
+    public void close() {
+        for (String resource : List.copyOf(watchers.keySet())) {
+            closeWatchers(resource);
+        }
+        journal.close();
+    }
+}
