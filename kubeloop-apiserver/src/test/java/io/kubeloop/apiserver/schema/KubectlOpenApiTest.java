@@ -33,7 +33,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 class KubectlOpenApiTest {
 
-    private static final Path SDK_BIN = Path.of("/usr/lib/google-cloud-sdk/bin");
+    static final Path SDK_BIN = Path.of("/usr/lib/google-cloud-sdk/bin");
     private static final GroupVersionKind FOO = new GroupVersionKind("samplecontroller.k8s.io", "v1alpha1", "Foo");
 
     @TempDir
