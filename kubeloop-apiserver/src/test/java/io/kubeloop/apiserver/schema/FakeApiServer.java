@@ -20,23 +20,32 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A minimal plain-HTTP API server for kubectl: legacy discovery for the given kinds, the OpenAPI v3
- * documents under test, and create (echo), get, patch (echo) on an in-memory map. Records every
+ * documents and the v2 document (JSON or protobuf by {@code Accept}) under test, and create (echo), get, patch (echo) on an in-memory map. Records every
  * request. Test-only.
  */
 final class FakeApiServer implements AutoCloseable {
 
-    record Request(String method, String path, String query, String contentType, String body) {
+    record Request(String method, String path, String query, String contentType, String accept, String body) {
     }
 
     private final HttpServer server;
     private final List<ServedKind> kinds;
     private final OpenApiV3.Documents openapi;
+    private final OpenApiV2.Document openapiV2;
+    private final boolean serveV3;
     private final List<Request> requests = new CopyOnWriteArrayList<>();
     private final Map<String, ObjectNode> objects = new ConcurrentHashMap<>();
 
     FakeApiServer(List<ServedKind> kinds) throws IOException {
+        this(kinds, true);
+    }
+
+    /** With {@code serveV3} false, {@code /openapi/v3} answers 404 (a server that has only v2). */
+    FakeApiServer(List<ServedKind> kinds, boolean serveV3) throws IOException {
         this.kinds = List.copyOf(kinds);
+        this.serveV3 = serveV3;
         this.openapi = OpenApiV3.documents(kinds);
+        this.openapiV2 = OpenApiV2.served(kinds);
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/", this::handle);
         server.start();
@@ -65,7 +74,7 @@ final class FakeApiServer implements AutoCloseable {
         String query = ex.getRequestURI().getRawQuery();
         String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
         requests.add(new Request(method, path, query == null ? "" : query,
-                ex.getRequestHeaders().getFirst("Content-Type"), body));
+                ex.getRequestHeaders().getFirst("Content-Type"), ex.getRequestHeaders().getFirst("Accept"), body));
         try {
             route(ex, method, path, body);
         } finally {
@@ -103,6 +112,21 @@ final class FakeApiServer implements AutoCloseable {
                 k.verbs().forEach(verbs::add);
             });
             send(ex, 200, list);
+        } else if (method.equals("GET") && path.equals("/openapi/v2")) {
+            // as kube-openapi's handler: negotiate on Accept, the JSON's ETag for both forms
+            var type = OpenApiV2.negotiate(ex.getRequestHeaders().getFirst("Accept"));
+            ex.getResponseHeaders().add("Vary", "Accept");
+            if (type.isEmpty()) {
+                ex.sendResponseHeaders(406, -1);
+                return;
+            }
+            ex.getResponseHeaders().set("ETag", "\"" + openapiV2.etag() + "\"");
+            byte[] bytes = openapiV2.body(type.get());
+            ex.getResponseHeaders().set("Content-Type", type.get());
+            ex.sendResponseHeaders(200, bytes.length);
+            ex.getResponseBody().write(bytes);
+        } else if (method.equals("GET") && path.startsWith("/openapi/v3") && !serveV3) {
+            sendBytes(ex, 404, "404 page not found".getBytes(StandardCharsets.UTF_8));
         } else if (method.equals("GET") && path.equals("/openapi/v3")) {
             sendBytes(ex, 200, openapi.root());
         } else if (method.equals("GET") && path.startsWith("/openapi/v3/")) {

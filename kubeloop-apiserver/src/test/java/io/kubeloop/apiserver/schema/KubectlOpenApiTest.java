@@ -18,18 +18,22 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The real kubectl reads kubeloop's OpenAPI v3 documents: {@code explain} walks them, {@code create}
+ * The real kubectl reads kubeloop's OpenAPI documents: {@code explain} walks them, {@code create}
  * finds the PATCH operation's {@code fieldValidation} parameter and sends {@code fieldValidation=Strict},
  * client-side {@code apply} picks strategic merge for built-ins and merge patch for custom resources.
- * The server is a plain-HTTP fake with discovery and the documents under test. Skipped when no
- * kubectl binary is installed.
+ * kubectl 1.29 and later read {@code /openapi/v3}; 1.27 and 1.28 first fetch the protobuf
+ * {@code /openapi/v2} and fail without it. {@link KubectlOpenApiV2OnlyTest} runs the same checks
+ * against a server without v3, so every version works from the protobuf v2 alone. The server is a
+ * plain-HTTP fake with discovery and the documents under test. Skipped when no kubectl binary is
+ * installed.
  */
 class KubectlOpenApiTest {
 
-    private static final Path SDK_BIN = Path.of("/usr/lib/google-cloud-sdk/bin");
+    static final Path SDK_BIN = Path.of("/usr/lib/google-cloud-sdk/bin");
     private static final GroupVersionKind FOO = new GroupVersionKind("samplecontroller.k8s.io", "v1alpha1", "Foo");
 
     @TempDir
@@ -39,13 +43,12 @@ class KubectlOpenApiTest {
     private Path kubeconfig;
 
     /**
-     * kubectl 1.29 (the oldest that needs only v3: 1.27 and 1.28 fetch protobuf {@code /openapi/v2}
-     * first, see {@link #kubectl128FetchesProtobufOpenApiV2BeforeV3}) and 1.33 if present, else the one
-     * on PATH, else "" (skip).
+     * kubectl 1.27 and 1.28 (which fetch the protobuf {@code /openapi/v2} first), 1.29 (the oldest
+     * that needs only v3) and 1.33, those present, else the one on PATH, else "" (skip).
      */
     static Stream<String> kubectls() {
         List<String> found = new ArrayList<>();
-        for (String v : new String[] {"1.29", "1.33"}) {
+        for (String v : new String[] {"1.27", "1.28", "1.29", "1.33"}) {
             Path p = SDK_BIN.resolve("kubectl." + v);
             if (Files.isExecutable(p)) {
                 found.add(p.toString());
@@ -76,9 +79,14 @@ class KubectlOpenApiTest {
                 ServedKind.custom(FOO, "foos", true, foo, List.of("status")));
     }
 
+    /** Whether the fake server serves {@code /openapi/v3}; without it kubectl must use the protobuf v2. */
+    boolean serveV3() {
+        return true;
+    }
+
     @BeforeEach
     void start() throws IOException {
-        server = new FakeApiServer(servedKinds());
+        server = new FakeApiServer(servedKinds(), serveV3());
         kubeconfig = work.resolve("kubeconfig");
         Files.writeString(kubeconfig, """
                 apiVersion: v1
@@ -107,11 +115,23 @@ class KubectlOpenApiTest {
 
     @ParameterizedTest
     @MethodSource("kubectls")
-    void explainShowsABuiltinFieldFromTheV3Document(String kubectl) throws Exception {
+    void explainShowsABuiltinField(String kubectl) throws Exception {
         assumeTrue(!kubectl.isEmpty(), "kubectl is not installed: skipping the kubectl OpenAPI test");
         String out = run(kubectl, "explain", "deployments.spec.replicas");
         assertThat(out).contains("KIND:", "Deployment", "FIELD:", "replicas <integer>");
-        assertThat(server.describe()).contains("GET /openapi/v3/apis/apps/v1");
+        assertThat(server.describe()).contains(serveV3() ? "GET /openapi/v3/apis/apps/v1" : "GET /openapi/v2");
+    }
+
+    @ParameterizedTest
+    @MethodSource("kubectls")
+    void explainRendersFromTheProtobufV2DocumentWhenAskedTo(String kubectl) throws Exception {
+        assumeTrue(!kubectl.isEmpty(), "kubectl is not installed: skipping the kubectl OpenAPI test");
+        String out = run(kubectl, "explain", "foos.spec", "--output=plaintext-openapiv2");
+        assertThat(out).contains("KIND:", "Foo", "RESOURCE: spec <Object>", "Spec of the Foo.",
+                "replicas\t<integer>", "How many replicas the Foo's Deployment runs.");
+        FakeApiServer.Request v2 = server.requests().stream().filter(r -> r.path().equals("/openapi/v2")).findFirst()
+                .orElseThrow(() -> new AssertionError("no GET /openapi/v2; requests:\n" + server.describe()));
+        assertThat(v2.accept()).isEqualTo(OpenApiV2.PROTOBUF_DEPRECATED);
     }
 
     @ParameterizedTest
@@ -141,6 +161,37 @@ class KubectlOpenApiTest {
                 .orElseThrow(() -> new AssertionError("no POST; requests:\n" + server.describe()));
         assertThat(post.path()).isEqualTo("/api/v1/namespaces/default/configmaps");
         assertThat(post.query()).contains("fieldValidation=Strict", "dryRun=All");
+    }
+
+    @ParameterizedTest
+    @MethodSource("kubectls")
+    void createOfADeploymentSendsStrictFieldValidation(String kubectl) throws Exception {
+        assumeTrue(!kubectl.isEmpty(), "kubectl is not installed: skipping the kubectl OpenAPI test");
+        Path deploy = work.resolve("deploy.yaml");
+        Files.writeString(deploy, """
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata:
+                  name: web
+                spec:
+                  replicas: 2
+                  selector:
+                    matchLabels: {app: web}
+                  template:
+                    metadata:
+                      labels: {app: web}
+                    spec:
+                      containers:
+                      - name: web
+                        image: nginx:1
+                        ports:
+                        - containerPort: 80
+                """);
+        run(kubectl, "create", "-f", deploy.toString());
+        FakeApiServer.Request post = server.requests().stream().filter(r -> r.method().equals("POST")).findFirst()
+                .orElseThrow(() -> new AssertionError("no POST; requests:\n" + server.describe()));
+        assertThat(post.path()).isEqualTo("/apis/apps/v1/namespaces/default/deployments");
+        assertThat(post.query()).contains("fieldValidation=Strict");
     }
 
     @ParameterizedTest
@@ -204,18 +255,15 @@ class KubectlOpenApiTest {
         assertThat(patch.contentType()).isEqualTo("application/merge-patch+json");
     }
 
-    @org.junit.jupiter.api.Test
-    void kubectl128FetchesProtobufOpenApiV2BeforeV3() throws Exception {
-        Path kubectl = SDK_BIN.resolve("kubectl.1.28");
-        assumeTrue(Files.isExecutable(kubectl), "kubectl 1.28 is not installed: skipping");
-        List<String> cmd = List.of(kubectl.toString(), "--kubeconfig", kubeconfig.toString(), "--cache-dir",
-                work.resolve("cache").toString(), "explain", "deployments.spec.replicas");
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        p.getInputStream().readAllBytes();
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        // without a protobuf /openapi/v2 the command fails before it ever asks /openapi/v3
-        assertThat(p.exitValue()).isNotZero();
-        assertThat(server.requests().getFirst().path()).isEqualTo("/openapi/v2");
+    @ParameterizedTest
+    @ValueSource(strings = {"1.27", "1.28"})
+    void kubectl127And128FetchTheProtobufOpenApiV2First(String version) throws Exception {
+        Path kubectl = SDK_BIN.resolve("kubectl." + version);
+        assumeTrue(Files.isExecutable(kubectl), "kubectl " + version + " is not installed: skipping");
+        run(kubectl.toString(), "explain", "deployments.spec.replicas");
+        FakeApiServer.Request first = server.requests().getFirst();
+        assertThat(first.path()).isEqualTo("/openapi/v2");
+        assertThat(first.accept()).isEqualTo(OpenApiV2.PROTOBUF_DEPRECATED);
     }
 
     private String run(String kubectl, String... args) throws IOException, InterruptedException {
