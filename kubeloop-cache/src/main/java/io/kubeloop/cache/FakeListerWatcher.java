@@ -167,13 +167,31 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
     public void bookmark() {
         lock.lock();
         try {
-            for (FakeWatch w : open) {
-                if (w.options.allowWatchBookmarks()) {
-                    w.queue.add(new WatchEvent.Bookmark<T>(Long.toString(resourceVersion), Map.of()));
-                }
-            }
+            bookmarkLocked();
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * Moves the resourceVersion on by {@code steps} without changing any object of this collection
+     * (as writes to other resources do), then sends a BOOKMARK at it.
+     */
+    public void advanceAndBookmark(int steps) {
+        lock.lock();
+        try {
+            resourceVersion += steps;
+            bookmarkLocked();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void bookmarkLocked() {
+        for (FakeWatch w : open) {
+            if (w.options.allowWatchBookmarks()) {
+                w.queue.add(new WatchEvent.Bookmark<T>(Long.toString(resourceVersion), Map.of()));
+            }
         }
     }
 
