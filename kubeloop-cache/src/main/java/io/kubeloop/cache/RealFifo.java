@@ -153,28 +153,34 @@ public final class RealFifo<T> implements InformerQueue<T> {
                 syncAllQueued = false;
             }
             keepLock = entries.size() >= UNLOCK_LIMIT;
-            if (!keepLock) {
-                lock.unlock();
+            if (keepLock) {
+                try {
+                    dispatch(entry, isInInitialList, processor);
+                } finally {
+                    processedLocked(entry);
+                }
+                return true;
             }
-        } catch (RuntimeException | Error e) {
+        } finally {
             lock.unlock();
-            throw e;
         }
         try {
             dispatch(entry, isInInitialList, processor);
         } finally {
-            if (!keepLock) {
-                lock.lock();
-            }
+            lock.lock();
             try {
-                if (initialPopulationCount > 0 && entry instanceof ReplaceAll<?>) {
-                    initialPopulationCount--;
-                }
+                processedLocked(entry);
             } finally {
                 lock.unlock();
             }
         }
         return true;
+    }
+
+    private void processedLocked(Object entry) {
+        if (initialPopulationCount > 0 && entry instanceof ReplaceAll<?>) {
+            initialPopulationCount--;
+        }
     }
 
     @SuppressWarnings("unchecked")
