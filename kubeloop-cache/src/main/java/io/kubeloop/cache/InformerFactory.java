@@ -1,0 +1,179 @@
+package io.kubeloop.cache;
+
+import io.kubeloop.api.DynamicObject;
+import io.kubeloop.api.GroupResource;
+import io.kubeloop.api.GroupVersionResource;
+import io.kubeloop.client.KubeClient;
+import io.kubeloop.client.ResourceClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Shares informers (client-go's {@code SharedInformerFactory}): one informer per (type or resource,
+ * {@link InformerScope}), handed to everyone who asks for it.
+ *
+ * {@snippet :
+ * try (InformerFactory factory = InformerFactory.create(client, InformerOptions.defaults())) {
+ *     SharedIndexInformer<Pod> pods = factory.informerFor(Pod.class, InformerScope.all());
+ *     SharedIndexInformer<DynamicObject> foos = factory.dynamicInformerFor("foos.samplecontroller.k8s.io", InformerScope.all());
+ *     factory.start();
+ *     factory.waitForCacheSync(Duration.ofSeconds(30));
+ * }
+ * }
+ *
+ * <p>{@link #start()} starts the informers not yet started (call it again for informers asked for
+ * later); it is idempotent, returns at once and does nothing after {@link #shutdown()}.
+ * {@link #waitForCacheSync} waits for started informers only. {@link #shutdown()} stops every
+ * informer and waits for their threads; it may be called again.
+ *
+ * <p><b>Thread safety.</b> Thread-safe.
+ */
+public final class InformerFactory implements AutoCloseable {
+
+    /**
+     * The identity of a shared informer.
+     *
+     * @param resource the resource listed and watched
+     * @param type the Java type objects are read into
+     * @param scope namespace and selectors
+     */
+    public record Key(GroupVersionResource resource, Class<?> type, InformerScope scope) {
+    }
+
+    private final KubeClient client;
+    private final InformerOptions options;
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Guarded by lock. */
+    private final Map<Key, SharedIndexInformer<?>> informers = new LinkedHashMap<>();
+    /** Guarded by lock. */
+    private final Map<Key, Boolean> started = new LinkedHashMap<>();
+    /** Guarded by lock. */
+    private boolean shutDown;
+
+    private InformerFactory(KubeClient client, InformerOptions options) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.options = Objects.requireNonNull(options, "options");
+    }
+
+    /** A factory whose informers use {@code client} and {@code options} (resync, queue, reflector settings). */
+    public static InformerFactory create(KubeClient client, InformerOptions options) {
+        return new InformerFactory(client, options);
+    }
+
+    /** The shared informer for a Java type known to the client's scheme (built-in kinds, {@code @Kind} records). */
+    public <T> SharedIndexInformer<T> informerFor(Class<T> type, InformerScope scope) {
+        ResourceClient<T> rc = client.resource(type);
+        return informer(rc, type, scope);
+    }
+
+    /** The shared informer of {@link DynamicObject}s for a resource and scope. */
+    public SharedIndexInformer<DynamicObject> dynamicInformerFor(GroupVersionResource resource, boolean namespaced,
+                                                               InformerScope scope) {
+        return informer(client.resource(resource, namespaced, DynamicObject.class), DynamicObject.class, scope);
+    }
+
+    /**
+     * The shared informer of {@link DynamicObject}s for a resource named as kubectl accepts it
+     * ({@code deployments.apps}, {@code foos}), resolved through discovery.
+     */
+    public SharedIndexInformer<DynamicObject> dynamicInformerFor(String resource, InformerScope scope) {
+        return informer(client.resource(resource), DynamicObject.class, scope);
+    }
+
+    /** A lister over the shared informer for {@code type} and {@code scope}. */
+    public <T> Lister<T> listerFor(Class<T> type, InformerScope scope) {
+        GroupVersionResource gvr = client.resource(type).resource();
+        return Lister.create(informerFor(type, scope).indexer(), new GroupResource(gvr.group(), gvr.resource()));
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> SharedIndexInformer<T> informer(ResourceClient<T> rc, Class<T> type, InformerScope scope) {
+        Objects.requireNonNull(scope, "scope");
+        Key key = new Key(rc.resource(), type, scope);
+        lock.lock();
+        try {
+            SharedIndexInformer<?> existing = informers.get(key);
+            if (existing != null) {
+                return (SharedIndexInformer<T>) existing;
+            }
+            ResourceClient<T> scoped = !rc.namespaced() ? rc
+                    : scope.namespace().isEmpty() ? rc.inAnyNamespace() : rc.inNamespace(scope.namespace());
+            ListerWatcher<T> lw = ListerWatcher.of(scoped, ListerWatcher.selectors(scope.labelSelector(), scope.fieldSelector()));
+            InformerOptions o = options.toBuilder()
+                    .reflector(options.reflector().toBuilder().name(rc.resource().resource() + "[" + scope + "]").build())
+                    .build();
+            SharedIndexInformer<T> informer = SharedIndexInformer.create(lw, o);
+            informers.put(key, informer);
+            return informer;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Starts every informer not yet started; idempotent; no-op after {@link #shutdown()}. */
+    public void start() {
+        lock.lock();
+        try {
+            if (shutDown) {
+                return;
+            }
+            for (Map.Entry<Key, SharedIndexInformer<?>> e : informers.entrySet()) {
+                if (started.putIfAbsent(e.getKey(), Boolean.TRUE) == null) {
+                    e.getValue().start();
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Waits until every started informer has synced or {@code timeout} has run out.
+     *
+     * @return per started informer, whether it has synced
+     */
+    public Map<Key, Boolean> waitForCacheSync(Duration timeout) {
+        Map<Key, SharedIndexInformer<?>> toWait = new LinkedHashMap<>();
+        lock.lock();
+        try {
+            for (Key k : started.keySet()) {
+                toWait.put(k, informers.get(k));
+            }
+        } finally {
+            lock.unlock();
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Map<Key, Boolean> result = new LinkedHashMap<>();
+        for (Map.Entry<Key, SharedIndexInformer<?>> e : toWait.entrySet()) {
+            Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+            result.put(e.getKey(), e.getValue().waitForCacheSync(left));
+        }
+        return result;
+    }
+
+    /** Stops every informer and waits for their threads; repeatable. */
+    public void shutdown() {
+        List<SharedIndexInformer<?>> all;
+        lock.lock();
+        try {
+            shutDown = true;
+            all = new ArrayList<>(informers.values());
+        } finally {
+            lock.unlock();
+        }
+        for (SharedIndexInformer<?> i : all) {
+            i.close();
+        }
+    }
+
+    /** {@link #shutdown()}. */
+    @Override
+    public void close() {
+        shutdown();
+    }
+}

@@ -1,0 +1,220 @@
+package io.kubeloop.cache;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One handler's delivery: an unbounded buffer that never blocks the informer, drained by the
+ * handler's own thread (client-go's {@code processorListener}, whose pump and run goroutines are
+ * one thread here).
+ *
+ * @implNote The buffer is unbounded: a handler that never returns makes it grow without limit.
+ */
+final class ProcessorListener<T> implements ResourceEventHandlerRegistration {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ProcessorListener.class);
+
+    private final ResourceEventHandler<T> handler;
+    private final BooleanSupplier informerSynced;
+    private final String name;
+    private final Duration requestedResyncPeriod;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition notEmpty = lock.newCondition();
+    /** Guarded by lock. */
+    private final ArrayDeque<Notification<T>> buffer = new ArrayDeque<>(64);
+    /** Guarded by lock. */
+    private boolean stopped;
+    /** Guarded by lock. */
+    private Thread thread;
+    /** Initial-list adds queued or being handled (client-go's synctrack count). */
+    private final AtomicInteger pendingInitial = new AtomicInteger();
+    private final LongAdder errors = new LongAdder();
+    private final LongAdder informerErrors;
+    /** Written under the processor's lock; read anywhere. */
+    private volatile Duration resyncPeriod;
+    /** Guarded by the processor's lock: ticker nanos of the next resync. */
+    private long nextResync;
+
+    ProcessorListener(String name, ResourceEventHandler<T> handler, Duration requestedResyncPeriod, Duration resyncPeriod,
+                      BooleanSupplier informerSynced, LongAdder informerErrors) {
+        this.name = name;
+        this.handler = handler;
+        this.requestedResyncPeriod = requestedResyncPeriod;
+        this.resyncPeriod = resyncPeriod;
+        this.informerSynced = informerSynced;
+        this.informerErrors = informerErrors;
+    }
+
+    /** Buffers a notification; never blocks for long. Dropped once the listener stopped. */
+    void add(Notification<T> n) {
+        lock.lock();
+        try {
+            if (stopped) {
+                return;
+            }
+            if (n instanceof Notification.Add<T> a && a.isInInitialList()) {
+                pendingInitial.incrementAndGet();
+            }
+            buffer.addLast(n);
+            notEmpty.signal();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Starts the delivery thread (once). */
+    void start(ThreadFactory threads) {
+        lock.lock();
+        try {
+            if (thread != null || stopped) {
+                return;
+            }
+            thread = threads.newThread(this::run);
+            thread.start();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void run() {
+        while (true) {
+            Notification<T> n;
+            lock.lock();
+            try {
+                while (buffer.isEmpty() && !stopped) {
+                    notEmpty.awaitUninterruptibly();
+                }
+                if (stopped) {
+                    return;
+                }
+                n = buffer.removeFirst();
+            } finally {
+                lock.unlock();
+            }
+            deliver(n);
+        }
+    }
+
+    private void deliver(Notification<T> n) {
+        try {
+            switch (n) {
+                case Notification.Add<T> a -> handler.onAdd(a.object(), a.isInInitialList());
+                case Notification.Update<T> u -> handler.onUpdate(u.oldObject(), u.newObject());
+                case Notification.Delete<T> d -> handler.onDelete(d.object(), d.finalStateUnknown());
+            }
+        } catch (Throwable t) {
+            errors.increment();
+            informerErrors.increment();
+            LOG.error("{}: event handler {} failed on {}", name, handler, n.getClass().getSimpleName(), t);
+            if (t instanceof VirtualMachineError vme) {
+                throw vme;
+            }
+        } finally {
+            if (n instanceof Notification.Add<T> a && a.isInInitialList()) {
+                pendingInitial.decrementAndGet();
+            }
+        }
+    }
+
+    /** Stops delivery: buffered notifications are dropped; a call in progress completes. */
+    void stop() {
+        lock.lock();
+        try {
+            stopped = true;
+            pendingInitial.addAndGet(-countInitialLocked());
+            buffer.clear();
+            notEmpty.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private int countInitialLocked() {
+        int c = 0;
+        for (Notification<T> n : buffer) {
+            if (n instanceof Notification.Add<T> a && a.isInInitialList()) {
+                c++;
+            }
+        }
+        return c;
+    }
+
+    /** {@link #stop()}, then waits for the delivery thread (unless called from it). */
+    void stopAndWait() {
+        stop();
+        Thread t;
+        lock.lock();
+        try {
+            t = thread;
+        } finally {
+            lock.unlock();
+        }
+        if (t != null && t != Thread.currentThread()) {
+            boolean interrupted = false;
+            while (true) {
+                try {
+                    t.join();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    int backlog() {
+        lock.lock();
+        try {
+            return buffer.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    Duration requestedResyncPeriod() {
+        return requestedResyncPeriod;
+    }
+
+    void setResyncPeriod(Duration period) {
+        this.resyncPeriod = period;
+    }
+
+    boolean shouldResync(long nowNanos) {
+        return !resyncPeriod.isZero() && nowNanos - nextResync >= 0;
+    }
+
+    void determineNextResync(long nowNanos) {
+        nextResync = nowNanos + resyncPeriod.toNanos();
+    }
+
+    @Override
+    public boolean hasSynced() {
+        return informerSynced.getAsBoolean() && pendingInitial.get() == 0;
+    }
+
+    @Override
+    public long handlerErrors() {
+        return errors.sum();
+    }
+
+    @Override
+    public Duration resyncPeriod() {
+        return resyncPeriod;
+    }
+
+    @Override
+    public String toString() {
+        return "registration of " + handler + " on " + name;
+    }
+}

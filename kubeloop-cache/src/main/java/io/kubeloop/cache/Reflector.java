@@ -1,0 +1,566 @@
+package io.kubeloop.cache;
+
+import io.kubeloop.api.ObjectAccess;
+import io.kubeloop.api.ObjectKey;
+import io.kubeloop.api.errors.ApiException;
+import io.kubeloop.api.errors.GoneException;
+import io.kubeloop.api.errors.Status;
+import io.kubeloop.api.errors.TooManyRequestsException;
+import io.kubeloop.client.ListOptions;
+import io.kubeloop.client.ObjectList;
+import io.kubeloop.client.ResourceVersionMatch;
+import io.kubeloop.client.WatchEvent;
+import io.kubeloop.client.http.TransportException;
+import java.net.ConnectException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps a {@link ReflectorStore} in step with a collection on the server (client-go's
+ * {@code Reflector}): lists, then watches from the list's resourceVersion, and starts over after
+ * failures — never in a tight loop.
+ *
+ * <p><b>Cycle.</b> {@link #start()} runs list-and-watch cycles on one thread until {@link #close()},
+ * waiting a {@link Backoff back-off} (0.8 s doubling to 30 s, jittered to [d, 2d), restarted
+ * every 2 minutes) after every cycle. Each cycle:
+ * <ol>
+ *   <li><b>Watch-list</b> (when {@link ReflectorOptions#useWatchList()}): a watch with
+ *       {@code sendInitialEvents=true}, {@code resourceVersionMatch=NotOlderThan} and bookmarks;
+ *       the initial ADDED events are collected aside and {@link ReflectorStore#replace applied at
+ *       once} at the BOOKMARK annotated {@code k8s.io/initial-events-end}, with its resourceVersion;
+ *       the same watch then goes on. If the server rejects the request, the cycle falls back to LIST.</li>
+ *   <li><b>List</b>: resourceVersion {@code "0"} before the first sync (any cached state will do),
+ *       else the last synced one, or {@code ""} (a quorum read) after a list failed with 410 or
+ *       "too large resource version" (retried at once). Pages of 500 follow continue tokens;
+ *       resourceVersions other than "" and "0" are listed unpaginated unless an earlier "0" list
+ *       came back paginated; an expired continue token gives one unpaginated list at the original
+ *       resourceVersion. The result replaces the store.</li>
+ *   <li><b>Watch</b> from the last synced resourceVersion with {@code allowWatchBookmarks} and a
+ *       {@code timeoutSeconds} drawn from [min, 2·min) (5–10 minutes); every event, bookmarks
+ *       included, advances the last synced resourceVersion. A clean close re-watches at once;
+ *       a close within 1 s without events ("very short watch") relists after back-off; 410 Gone
+ *       relists after back-off; 429 and refused connections back off and re-watch without a list;
+ *       anything else relists after back-off.</li>
+ * </ol>
+ * With a resync period, a second thread calls {@link ReflectorStore#resync()} each period while
+ * the {@link ReflectorOptions#shouldResync()} check agrees. Errors ending a cycle go to the
+ * {@link WatchErrorHandler}.
+ *
+ * <p><b>Thread safety.</b> Thread-safe. The reflector owns its threads (made by the options'
+ * thread factory); {@link #close()} stops them and waits for them.
+ *
+ * @param <T> the object type
+ */
+public final class Reflector<T> implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Reflector.class);
+
+    /** The default error handler: logs (410 at debug level, as it is routine). */
+    static final WatchErrorHandler LOGGING_ERROR_HANDLER = (reflector, error) -> {
+        if (error instanceof GoneException) {
+            LOG.debug("{}: watch closed with 410, relisting: {}", reflector.name(), error.getMessage());
+        } else {
+            LOG.warn("{}: list-and-watch failed: {}", reflector.name(), error.toString());
+        }
+    };
+
+    private static final Duration VERY_SHORT_WATCH = Duration.ofSeconds(1);
+    private static final long DEFAULT_PAGE_SIZE = 500;
+
+    private final ListerWatcher<T> listerWatcher;
+    private final ReflectorStore<T> store;
+    private final ReflectorOptions options;
+    private final KeyFunction keyFunction = KeyFunction.metaNamespace();
+
+    private final ReentrantLock lifecycle = new ReentrantLock();
+    /** Guarded by lifecycle. */
+    private Thread runner;
+    private volatile boolean stopped;
+    private final AtomicReference<WatchStream<T>> currentWatch = new AtomicReference<>();
+
+    /** The resourceVersion of the last list or event seen. Written by the runner thread only. */
+    private volatile String lastSyncResourceVersion = "";
+    /** Runner thread only: the last list failed with 410/too large, so list with "" next. */
+    private boolean lastSyncResourceVersionUnavailable;
+    /** Runner thread only: a list at "0" came back paginated (no watch cache): keep paging. */
+    private boolean paginatedResult;
+    /** Set by the resync thread when a resync fails; ends the watch. */
+    private final AtomicReference<RuntimeException> resyncError = new AtomicReference<>();
+
+    public Reflector(ListerWatcher<T> listerWatcher, ReflectorStore<T> store, ReflectorOptions options) {
+        this.listerWatcher = Objects.requireNonNull(listerWatcher, "listerWatcher");
+        this.store = Objects.requireNonNull(store, "store");
+        this.options = Objects.requireNonNull(options, "options");
+    }
+
+    /** The reflector's name (from its options). */
+    public String name() {
+        return options.name();
+    }
+
+    /** The resourceVersion of the last list, watch event or bookmark seen; {@code ""} before the first. */
+    public String lastSyncResourceVersion() {
+        return lastSyncResourceVersion;
+    }
+
+    /**
+     * Starts the list-and-watch loop on a new thread. Idempotent.
+     *
+     * @throws IllegalStateException after {@link #close()}
+     */
+    public void start() {
+        lifecycle.lock();
+        try {
+            if (stopped) {
+                throw new IllegalStateException("reflector " + name() + " is closed");
+            }
+            if (runner == null) {
+                runner = options.threadFactory().newThread(this::run);
+                runner.start();
+            }
+        } finally {
+            lifecycle.unlock();
+        }
+    }
+
+    /** Stops the loop, closes the open watch and waits for the reflector's threads to end. Idempotent. */
+    @Override
+    public void close() {
+        Thread t;
+        lifecycle.lock();
+        try {
+            stopped = true;
+            t = runner;
+        } finally {
+            lifecycle.unlock();
+        }
+        closeCurrentWatch();
+        if (t != null && t != Thread.currentThread()) {
+            t.interrupt();
+            boolean interrupted = false;
+            while (true) {
+                try {
+                    t.join();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void closeCurrentWatch() {
+        WatchStream<T> w = currentWatch.get();
+        if (w != null) {
+            w.close();
+        }
+    }
+
+    private void run() {
+        Backoff backoff = new Backoff(options.ticker(), options.random());
+        while (!stopped) {
+            try {
+                listAndWatch(backoff);
+            } catch (Stopped e) {
+                return;
+            } catch (RuntimeException | Error e) {
+                if (stopped) {
+                    return;
+                }
+                try {
+                    options.watchErrorHandler().onError(this, e);
+                } catch (RuntimeException handlerFailure) {
+                    LOG.warn("{}: watch error handler failed", name(), handlerFailure);
+                }
+            }
+            if (stopped || !sleep(backoff.next())) {
+                return;
+            }
+        }
+    }
+
+    /** Sleeps on the ticker; false when stopped or interrupted. */
+    private boolean sleep(Duration d) {
+        try {
+            options.ticker().sleep(d);
+            return !stopped;
+        } catch (InterruptedException e) {
+            return false;
+        }
+    }
+
+    /** Thrown inside a cycle to unwind when the reflector stops. */
+    private static final class Stopped extends RuntimeException {
+        Stopped() {
+            super(null, null, false, false);
+        }
+    }
+
+    private void checkStopped() {
+        if (stopped) {
+            throw new Stopped();
+        }
+    }
+
+    private void listAndWatch(Backoff backoff) {
+        WatchStream<T> watch = null;
+        if (options.useWatchList()) {
+            try {
+                watch = watchList(backoff);
+            } catch (Stopped e) {
+                throw e;
+            } catch (RuntimeException e) {
+                checkStopped();
+                LOG.info("{}: the watch-list request failed, falling back to LIST/WATCH: {}", name(), e.toString());
+                watch = null;
+            }
+        }
+        if (watch == null) {
+            list();
+        }
+        Thread resyncer = startResync();
+        try {
+            watchLoop(watch, backoff);
+        } finally {
+            if (resyncer != null) {
+                resyncer.interrupt();
+                try {
+                    resyncer.join();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+    }
+
+    // ---- list -----------------------------------------------------------------------------------
+
+    private void list() {
+        String rv = relistResourceVersion();
+        List<T> items;
+        String listRv;
+        try {
+            Page<T> p = listAt(rv);
+            items = p.items;
+            listRv = p.resourceVersion;
+        } catch (ApiException e) {
+            checkStopped();
+            if (!isExpiredOrTooLarge(e)) {
+                throw e;
+            }
+            lastSyncResourceVersionUnavailable = true;
+            Page<T> p = listAt(relistResourceVersion()); // retry at once with a quorum read
+            items = p.items;
+            listRv = p.resourceVersion;
+        }
+        checkStopped();
+        lastSyncResourceVersionUnavailable = false;
+        store.replace(items, listRv);
+        lastSyncResourceVersion = listRv == null ? "" : listRv;
+    }
+
+    private record Page<T>(List<T> items, String resourceVersion) {
+    }
+
+    private Page<T> listAt(String rv) {
+        long pageSize;
+        if (options.pageSize() > 0) {
+            pageSize = options.pageSize();
+        } else if (paginatedResult) {
+            pageSize = DEFAULT_PAGE_SIZE;
+        } else if (!rv.isEmpty() && !rv.equals("0")) {
+            pageSize = 0; // let the watch cache serve it
+        } else {
+            pageSize = DEFAULT_PAGE_SIZE;
+        }
+        ListOptions first = ListOptions.builder().resourceVersion(rv).limit(pageSize).build();
+        ObjectList<T> page = listerWatcher.list(first);
+        if (!page.hasMore()) {
+            return new Page<>(page.items(), page.resourceVersion());
+        }
+        if (rv.equals("0")) {
+            paginatedResult = true;
+        }
+        List<T> items = new ArrayList<>(page.items());
+        String token = page.continueToken();
+        while (token != null) {
+            checkStopped();
+            ObjectList<T> next;
+            try {
+                next = listerWatcher.list(ListOptions.builder().limit(pageSize).continueToken(token).build());
+            } catch (GoneException e) {
+                // expired continue token: one full list at the original resourceVersion
+                ObjectList<T> full = listerWatcher.list(ListOptions.builder().resourceVersion(rv).build());
+                return new Page<>(full.items(), full.resourceVersion());
+            }
+            items.addAll(next.items());
+            token = next.continueToken();
+        }
+        return new Page<>(items, page.resourceVersion());
+    }
+
+    private String relistResourceVersion() {
+        if (lastSyncResourceVersionUnavailable) {
+            return "";
+        }
+        return lastSyncResourceVersion.isEmpty() ? "0" : lastSyncResourceVersion;
+    }
+
+    static boolean isExpiredOrTooLarge(Throwable e) {
+        if (e instanceof GoneException) {
+            return true;
+        }
+        if (e instanceof ApiException a && a.code() == 504) {
+            Status s = a.status();
+            boolean cause = s.causes().stream().anyMatch(c -> "ResourceVersionTooLarge".equals(c.reason()));
+            return cause || (s.message() != null && s.message().contains("Too large resource version"));
+        }
+        return false;
+    }
+
+    // ---- watch-list -----------------------------------------------------------------------------
+
+    /** Streams the initial state; returns the still-open watch after the initial-events-end bookmark. */
+    private WatchStream<T> watchList(Backoff backoff) {
+        while (true) {
+            checkStopped();
+            String rv = lastSyncResourceVersionUnavailable ? "" : lastSyncResourceVersion;
+            ListOptions opts = ListOptions.builder().sendInitialEvents(true)
+                    .resourceVersionMatch(ResourceVersionMatch.NOT_OLDER_THAN).resourceVersion(rv)
+                    .allowWatchBookmarks(true).timeout(watchTimeout()).build();
+            WatchStream<T> w;
+            try {
+                w = listerWatcher.watch(opts);
+            } catch (RuntimeException e) {
+                checkStopped();
+                if (isRetriableStartError(e)) {
+                    if (!sleep(backoff.next())) {
+                        throw new Stopped();
+                    }
+                    continue;
+                }
+                if (isExpiredOrTooLarge(e)) {
+                    lastSyncResourceVersionUnavailable = true;
+                    continue;
+                }
+                throw e;
+            }
+            currentWatch.set(w);
+            if (stopped) {
+                w.close();
+                throw new Stopped();
+            }
+            boolean synced = false;
+            try {
+                synced = initialEvents(w);
+            } catch (RuntimeException e) {
+                checkStopped();
+                if (isExpiredOrTooLarge(e)) {
+                    lastSyncResourceVersionUnavailable = true;
+                    continue;
+                }
+                throw e;
+            } finally {
+                if (!synced) {
+                    currentWatch.set(null);
+                    w.close();
+                }
+            }
+            if (synced) {
+                return w;
+            }
+            // closed cleanly before the end marker: issue the watch-list again (no LIST)
+        }
+    }
+
+    /** Reads initial events into a side map until the end bookmark; true when the store was replaced. */
+    private boolean initialEvents(WatchStream<T> w) {
+        long start = options.ticker().nanoTime();
+        int count = 0;
+        Map<ObjectKey, T> temp = new LinkedHashMap<>();
+        while (true) {
+            Optional<WatchEvent<T>> next = w.next();
+            if (next.isEmpty()) {
+                checkStopped();
+                checkVeryShort(start, count);
+                return false;
+            }
+            count++;
+            switch (next.get()) {
+                case WatchEvent.Added<T> a -> temp.put(keyFunction.key(a.object()), a.object());
+                case WatchEvent.Modified<T> m -> temp.put(keyFunction.key(m.object()), m.object());
+                case WatchEvent.Deleted<T> d -> temp.remove(keyFunction.key(d.object()));
+                case WatchEvent.Bookmark<T> b -> {
+                    if (b.isInitialEventsEnd()) {
+                        store.replace(new ArrayList<>(temp.values()), b.resourceVersion());
+                        lastSyncResourceVersion = b.resourceVersion();
+                        lastSyncResourceVersionUnavailable = false;
+                        return true;
+                    }
+                }
+                case WatchEvent.Error<T> e -> throw e.exception();
+            }
+        }
+    }
+
+    // ---- watch ----------------------------------------------------------------------------------
+
+    private void watchLoop(WatchStream<T> open, Backoff backoff) {
+        WatchStream<T> w = open;
+        while (true) {
+            checkStopped();
+            if (w == null) {
+                ListOptions opts = ListOptions.builder().resourceVersion(lastSyncResourceVersion)
+                        .allowWatchBookmarks(true).timeout(watchTimeout()).build();
+                try {
+                    w = listerWatcher.watch(opts);
+                } catch (RuntimeException e) {
+                    checkStopped();
+                    if (isRetriableStartError(e)) {
+                        LOG.debug("{}: watch could not start, backing off: {}", name(), e.toString());
+                        if (!sleep(backoff.next())) {
+                            throw new Stopped();
+                        }
+                        continue;
+                    }
+                    throw e;
+                }
+                currentWatch.set(w);
+                if (stopped) {
+                    w.close();
+                    throw new Stopped();
+                }
+            }
+            try {
+                handleWatch(w);
+            } catch (TooManyRequestsException e) {
+                checkStopped();
+                if (!sleep(backoff.next())) {
+                    throw new Stopped();
+                }
+            } finally {
+                currentWatch.set(null);
+                w.close();
+            }
+            w = null;
+            RuntimeException resyncFailure = resyncError.getAndSet(null);
+            if (resyncFailure != null) {
+                throw resyncFailure;
+            }
+        }
+    }
+
+    /** Applies watch events until the stream ends; throws what ended it abnormally. */
+    private void handleWatch(WatchStream<T> w) {
+        long start = options.ticker().nanoTime();
+        int count = 0;
+        while (true) {
+            Optional<WatchEvent<T>> next = w.next();
+            if (next.isEmpty()) {
+                checkStopped();
+                if (resyncError.get() != null) {
+                    return;
+                }
+                checkVeryShort(start, count);
+                return; // clean close: re-watch at once from the last resourceVersion
+            }
+            count++;
+            WatchEvent<T> event = next.get();
+            String rv = switch (event) {
+                case WatchEvent.Added<T> a -> {
+                    store.add(a.object());
+                    yield ObjectAccess.resourceVersion(a.object());
+                }
+                case WatchEvent.Modified<T> m -> {
+                    store.update(m.object());
+                    yield ObjectAccess.resourceVersion(m.object());
+                }
+                case WatchEvent.Deleted<T> d -> {
+                    store.delete(d.object());
+                    yield ObjectAccess.resourceVersion(d.object());
+                }
+                case WatchEvent.Bookmark<T> b -> b.resourceVersion();
+                case WatchEvent.Error<T> e -> throw e.exception();
+            };
+            if (rv != null && !rv.isEmpty()) {
+                lastSyncResourceVersion = rv;
+            }
+        }
+    }
+
+    private void checkVeryShort(long startNanos, int events) {
+        if (events == 0 && options.ticker().nanoTime() - startNanos < VERY_SHORT_WATCH.toNanos()) {
+            throw new WatchClosedException("very short watch: " + name()
+                    + ": unexpected watch close - watch lasted less than a second and no items received");
+        }
+    }
+
+    private Duration watchTimeout() {
+        long minSeconds = options.minWatchTimeout().toSeconds();
+        return Duration.ofSeconds((long) (minSeconds * (options.random().nextDouble() + 1.0)));
+    }
+
+    /** Connection refused or 429: back off and watch again without a list. */
+    static boolean isRetriableStartError(Throwable e) {
+        if (e instanceof TooManyRequestsException) {
+            return true;
+        }
+        if (e instanceof TransportException) {
+            for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
+                if (c instanceof ConnectException) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    // ---- resync ---------------------------------------------------------------------------------
+
+    private Thread startResync() {
+        Duration period = options.resyncPeriod();
+        if (period.isZero()) {
+            return null;
+        }
+        Thread t = options.threadFactory().newThread(() -> {
+            while (!stopped) {
+                try {
+                    options.ticker().sleep(period);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                if (stopped || Thread.currentThread().isInterrupted()) {
+                    return;
+                }
+                try {
+                    if (options.shouldResync() == null || options.shouldResync().getAsBoolean()) {
+                        store.resync();
+                    }
+                } catch (RuntimeException e) {
+                    resyncError.set(e);
+                    closeCurrentWatch();
+                    return;
+                }
+            }
+        });
+        t.start();
+        return t;
+    }
+
+    @Override
+    public String toString() {
+        return "Reflector[" + name() + "]";
+    }
+}

@@ -1,0 +1,143 @@
+package io.kubeloop.cache;
+
+import io.kubeloop.client.http.Ticker;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import java.util.concurrent.ThreadFactory;
+import java.util.function.BooleanSupplier;
+import java.util.random.RandomGenerator;
+
+/**
+ * How a {@link Reflector} behaves. Defaults (client-go's): no resync, list pages of 500
+ * ({@code pageSize} 0) under client-go's paging rules, streaming watch-list on with fallback,
+ * watches of 5–10 minutes, the system clock, virtual threads.
+ *
+ * <p>Immutable and thread-safe; build with {@link #builder()}, derive with {@link #toBuilder()}.
+ *
+ * @param name names the reflector in logs and thread names
+ * @param resyncPeriod how often {@link ReflectorStore#resync()} is called; zero for never
+ * @param shouldResync asked at each resync tick; null means always
+ * @param pageSize list page size; 0 for client-go's rules (500, except unpaginated for resourceVersion other than "" and "0")
+ * @param useWatchList try the streaming watch-list first (client-go's WatchListClient, on by default)
+ * @param minWatchTimeout each watch asks for a server timeout drawn from [min, 2·min)
+ * @param ticker time source and sleeper (tests inject a fake)
+ * @param random randomness of jitter and watch timeouts
+ * @param threadFactory makes the reflector's threads (default: virtual threads)
+ * @param watchErrorHandler called when a cycle ends with an error; default logs
+ */
+public record ReflectorOptions(String name, Duration resyncPeriod, BooleanSupplier shouldResync, long pageSize,
+                               boolean useWatchList, Duration minWatchTimeout, Ticker ticker, RandomGenerator random,
+                               ThreadFactory threadFactory, WatchErrorHandler watchErrorHandler) {
+
+    /** The default minimum watch timeout, 5 minutes. */
+    public static final Duration DEFAULT_MIN_WATCH_TIMEOUT = Duration.ofMinutes(5);
+
+    public ReflectorOptions {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(resyncPeriod, "resyncPeriod");
+        if (resyncPeriod.isNegative()) {
+            throw new IllegalArgumentException("resyncPeriod must not be negative, got " + resyncPeriod);
+        }
+        if (pageSize < 0) {
+            throw new IllegalArgumentException("pageSize must not be negative, got " + pageSize);
+        }
+        Objects.requireNonNull(minWatchTimeout, "minWatchTimeout");
+        if (minWatchTimeout.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw new IllegalArgumentException("minWatchTimeout must be at least 1s, got " + minWatchTimeout);
+        }
+        Objects.requireNonNull(ticker, "ticker");
+        Objects.requireNonNull(random, "random");
+        Objects.requireNonNull(threadFactory, "threadFactory");
+        Objects.requireNonNull(watchErrorHandler, "watchErrorHandler");
+    }
+
+    /** The defaults. */
+    public static ReflectorOptions defaults() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public Builder toBuilder() {
+        return new Builder().name(name).resyncPeriod(resyncPeriod).shouldResync(shouldResync).pageSize(pageSize)
+                .useWatchList(useWatchList).minWatchTimeout(minWatchTimeout).ticker(ticker).random(random)
+                .threadFactory(threadFactory).watchErrorHandler(watchErrorHandler);
+    }
+
+    /** Mutable builder; not thread-safe. */
+    public static final class Builder {
+        private String name = "reflector";
+        private Duration resyncPeriod = Duration.ZERO;
+        private BooleanSupplier shouldResync;
+        private long pageSize;
+        private boolean useWatchList = true;
+        private Duration minWatchTimeout = DEFAULT_MIN_WATCH_TIMEOUT;
+        private Ticker ticker = Ticker.system();
+        private RandomGenerator random;
+        private ThreadFactory threadFactory;
+        private WatchErrorHandler watchErrorHandler = Reflector.LOGGING_ERROR_HANDLER;
+
+        private Builder() {
+        }
+
+        public Builder name(String name) {
+            this.name = name;
+            return this;
+        }
+
+        public Builder resyncPeriod(Duration resyncPeriod) {
+            this.resyncPeriod = resyncPeriod;
+            return this;
+        }
+
+        public Builder shouldResync(BooleanSupplier shouldResync) {
+            this.shouldResync = shouldResync;
+            return this;
+        }
+
+        public Builder pageSize(long pageSize) {
+            this.pageSize = pageSize;
+            return this;
+        }
+
+        public Builder useWatchList(boolean useWatchList) {
+            this.useWatchList = useWatchList;
+            return this;
+        }
+
+        public Builder minWatchTimeout(Duration minWatchTimeout) {
+            this.minWatchTimeout = minWatchTimeout;
+            return this;
+        }
+
+        public Builder ticker(Ticker ticker) {
+            this.ticker = ticker;
+            return this;
+        }
+
+        public Builder random(RandomGenerator random) {
+            this.random = random;
+            return this;
+        }
+
+        public Builder threadFactory(ThreadFactory threadFactory) {
+            this.threadFactory = threadFactory;
+            return this;
+        }
+
+        public Builder watchErrorHandler(WatchErrorHandler handler) {
+            this.watchErrorHandler = handler;
+            return this;
+        }
+
+        public ReflectorOptions build() {
+            return new ReflectorOptions(name, resyncPeriod, shouldResync, pageSize, useWatchList, minWatchTimeout,
+                    ticker, random != null ? random : new SplittableRandom(),
+                    threadFactory != null ? threadFactory : Thread.ofVirtual().name("kubeloop-" + name + "-", 0).factory(),
+                    watchErrorHandler);
+        }
+    }
+}

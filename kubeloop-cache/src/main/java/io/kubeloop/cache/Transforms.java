@@ -1,0 +1,116 @@
+package io.kubeloop.cache;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.kubeloop.api.DynamicObject;
+import io.kubeloop.api.ObjectMeta;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.reflect.RecordComponent;
+import java.util.function.UnaryOperator;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Ready-made informer transforms ({@link SharedIndexInformer#setTransform}).
+ *
+ * <p>Stateless apart from a per-class cache of record accessors; thread-safe.
+ */
+public final class Transforms {
+
+    /** Per record class: its canonical constructor and component accessors, or null when it has no ObjectMeta metadata. */
+    private static final ClassValue<RecordShape> SHAPES = new ClassValue<>() {
+        @Override
+        protected RecordShape computeValue(Class<?> type) {
+            return RecordShape.of(type);
+        }
+    };
+
+    private Transforms() {
+    }
+
+    /**
+     * Drops {@code metadata.managedFields} (controller-runtime's {@code TransformStripManagedFields}),
+     * typically a third of a cached object's size. Idempotent. {@link DynamicObject}s and fabric8
+     * model objects are changed in place (a transform sees an object before anyone else does);
+     * records with an {@link ObjectMeta} {@code metadata} component are rebuilt; other objects pass
+     * unchanged.
+     */
+    public static <T> UnaryOperator<T> stripManagedFields() {
+        return Transforms::strip;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> T strip(T object) {
+        if (object instanceof DynamicObject d) {
+            JsonNode meta = d.node().get("metadata");
+            if (meta instanceof ObjectNode m && m.has("managedFields")) {
+                m.remove("managedFields");
+            }
+            return object;
+        }
+        if (object instanceof HasMetadata h) {
+            if (h.getMetadata() != null && h.getMetadata().getManagedFields() != null) {
+                h.getMetadata().setManagedFields(null);
+            }
+            return object;
+        }
+        if (object instanceof Record) {
+            RecordShape shape = SHAPES.get(object.getClass());
+            if (shape != null) {
+                return (T) shape.withoutManagedFields(object);
+            }
+        }
+        return object;
+    }
+
+    /** How to rebuild one record class with other metadata. */
+    private record RecordShape(MethodHandle constructor, MethodHandle[] accessors, int metadataIndex) {
+
+        static RecordShape of(Class<?> type) {
+            if (!type.isRecord()) {
+                return null;
+            }
+            try {
+                RecordComponent[] components = type.getRecordComponents();
+                MethodHandles.Lookup lookup = MethodHandles.lookup();
+                MethodHandle[] accessors = new MethodHandle[components.length];
+                Class<?>[] types = new Class<?>[components.length];
+                int metadata = -1;
+                for (int i = 0; i < components.length; i++) {
+                    components[i].getAccessor().setAccessible(true);
+                    accessors[i] = lookup.unreflect(components[i].getAccessor());
+                    types[i] = components[i].getType();
+                    if (components[i].getName().equals("metadata") && types[i] == ObjectMeta.class) {
+                        metadata = i;
+                    }
+                }
+                if (metadata < 0) {
+                    return null;
+                }
+                var ctor = type.getDeclaredConstructor(types);
+                ctor.setAccessible(true);
+                return new RecordShape(lookup.unreflectConstructor(ctor), accessors, metadata);
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                return null; // not accessible: leave such objects unchanged
+            }
+        }
+
+        Object withoutManagedFields(Object record) {
+            try {
+                ObjectMeta meta = (ObjectMeta) accessors[metadataIndex].invoke(record);
+                if (meta == null || meta.managedFields() == null) {
+                    return record;
+                }
+                Object[] args = new Object[accessors.length];
+                for (int i = 0; i < args.length; i++) {
+                    args[i] = i == metadataIndex ? meta.toBuilder().managedFields(null).build() : accessors[i].invoke(record);
+                }
+                return constructor.invokeWithArguments(args);
+            } catch (RuntimeException | Error e) {
+                throw e;
+            } catch (Throwable t) {
+                throw new IllegalStateException("cannot rebuild " + record.getClass().getName(), t);
+            }
+        }
+    }
+}
