@@ -1,4 +1,4 @@
-package io.kubeloop.cache;
+package io.kubeloop.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -10,6 +10,12 @@ import io.kubeloop.api.ObjectKey;
 import io.kubeloop.api.ObjectMeta;
 import io.kubeloop.api.errors.ApiException;
 import io.kubeloop.api.errors.Status;
+import io.kubeloop.apiserver.EmbeddedApiServer;
+import io.kubeloop.cache.InformerOptions;
+import io.kubeloop.cache.ListerWatcher;
+import io.kubeloop.cache.ResourceEventHandler;
+import io.kubeloop.cache.SharedIndexInformer;
+import io.kubeloop.cache.WatchStream;
 import io.kubeloop.client.ClientOptions;
 import io.kubeloop.client.DeleteOptions;
 import io.kubeloop.client.KubeClient;
@@ -18,8 +24,6 @@ import io.kubeloop.client.ObjectList;
 import io.kubeloop.client.ResourceClient;
 import io.kubeloop.client.WatchEvent;
 import io.kubeloop.client.WriteOptions;
-import io.kubeloop.client.config.ClientConfig;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -30,9 +34,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -42,11 +46,8 @@ import tools.jackson.databind.node.ObjectNode;
  * after a forced 410 it relists and still converges; a model fed only by handler callbacks ends in
  * the same state.
  *
- * <p>Needs a server that serves chunked-HTTP watches: the system property
- * {@code kubeloop.it.kubeconfig} names a kubeconfig for it. fabric8's mock server watches only over
- * WebSocket, so it cannot serve; the embedded API server will.
+ * <p>The server is kubeloop's embedded API server over HTTPS, one per test.
  */
-@Disabled("needs the embedded API server; enabled by the lead when it lands")
 class InformerServerIntegrationTest {
 
     private static final GroupVersionResource CONFIGMAPS = new GroupVersionResource("", "v1", "configmaps");
@@ -54,14 +55,18 @@ class InformerServerIntegrationTest {
     private static final int WRITES_PER_WRITER = 750;
     private static final int NAMES = 200;
 
+    private EmbeddedApiServer server;
     private KubeClient client;
     private ResourceClient<DynamicObject> cms;
     private final String namespace = "informer-it";
 
     @BeforeEach
     void connect() {
-        String kubeconfig = System.getProperty("kubeloop.it.kubeconfig");
-        client = KubeClient.create(ClientConfig.fromKubeconfig(Path.of(kubeconfig)), ClientOptions.defaults());
+        server = EmbeddedApiServer.start();
+        // The writers are the load here: no client-side throttling.
+        client = KubeClient.create(server.clientConfig(), ClientOptions.builder().rateLimitingEnabled(false).build());
+        client.resource(new GroupVersionResource("", "v1", "namespaces"), false, DynamicObject.class)
+                .create(DynamicObject.of("v1", "Namespace", ObjectMeta.of(null, namespace)), WriteOptions.none());
         cms = client.resource(CONFIGMAPS, true, DynamicObject.class).inNamespace(namespace);
     }
 
@@ -69,6 +74,9 @@ class InformerServerIntegrationTest {
     void close() {
         if (client != null) {
             client.close();
+        }
+        if (server != null) {
+            server.close();
         }
     }
 
@@ -92,11 +100,14 @@ class InformerServerIntegrationTest {
         }
     }
 
-    /** Wraps a ListerWatcher so that the next watch ends with an ERROR 410 once {@link #gone} is set. */
+    /**
+     * Wraps a ListerWatcher so that the next watch ends with an ERROR 410 once {@link #gone} is set,
+     * and counts relists: LISTs and watch-list streams ({@code sendInitialEvents=true}) alike.
+     */
     static final class GoneInjector implements ListerWatcher<DynamicObject> {
         final ListerWatcher<DynamicObject> delegate;
         final AtomicBoolean gone = new AtomicBoolean();
-        volatile int lists;
+        final AtomicInteger lists = new AtomicInteger();
 
         GoneInjector(ListerWatcher<DynamicObject> delegate) {
             this.delegate = delegate;
@@ -104,12 +115,15 @@ class InformerServerIntegrationTest {
 
         @Override
         public ObjectList<DynamicObject> list(ListOptions options) {
-            lists++;
+            lists.incrementAndGet();
             return delegate.list(options);
         }
 
         @Override
         public WatchStream<DynamicObject> watch(ListOptions options) {
+            if (Boolean.TRUE.equals(options.sendInitialEvents())) {
+                lists.incrementAndGet();
+            }
             WatchStream<DynamicObject> w = delegate.watch(options);
             return new WatchStream<>() {
                 @Override
@@ -190,11 +204,11 @@ class InformerServerIntegrationTest {
             await().atMost(Duration.ofSeconds(60)).until(() -> cacheState(informer).equals(expected));
             await().atMost(Duration.ofSeconds(60)).until(() -> model.state.equals(expected));
 
-            int listsBefore = lw.lists;
+            int listsBefore = lw.lists.get();
             lw.gone.set(true);
             randomWrites(2);
             Map<ObjectKey, String> after = serverState();
-            await().atMost(Duration.ofSeconds(90)).until(() -> lw.lists > listsBefore && cacheState(informer).equals(after));
+            await().atMost(Duration.ofSeconds(90)).until(() -> lw.lists.get() > listsBefore && cacheState(informer).equals(after));
             await().atMost(Duration.ofSeconds(60)).until(() -> model.state.equals(after));
             assertThat(informer.handlerErrors()).isZero();
         }
