@@ -6,7 +6,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The {@link WorkQueue} implementation: client-go's queue/dirty/processing sets under one lock,
@@ -37,7 +36,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class DefaultWorkQueue<T> implements WorkQueue<T> {
 
-    private final ReentrantLock lock = new ReentrantLock();
+    private final QueueLock lock = new QueueLock();
     /** Signalled when {@link #ready} gets an entry while {@link #waiters} is non-zero, and on shutdown. */
     private final Condition notEmpty = lock.newCondition();
     /** Signalled when {@link #processing} drops to zero during a drain, and on shutdown. */
