@@ -60,29 +60,9 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
     private boolean draining;
 
     private final QueueMetrics metrics;
-    /** Applies add, non-blocking get and done under {@link #lock}; see {@link FlatCombiner}. */
-    private final FlatCombiner combiner = new FlatCombiner(lock, this::applyLocked);
-
-    private static final int ADD = 0;
-    private static final int POLL = 1;
-    private static final int DONE = 2;
 
     DefaultWorkQueue(WorkQueueConfig config) {
         this.metrics = config.newQueueMetrics(this::snapshotEntries);
-    }
-
-    /** The combined operations; called with {@link #lock} held. */
-    @SuppressWarnings("unchecked")
-    private Object applyLocked(int op, Object arg) {
-        switch (op) {
-            case ADD -> addLocked((T) arg);
-            case POLL -> {
-                return pollLocked();
-            }
-            case DONE -> doneLocked((T) arg);
-            default -> throw new IllegalArgumentException("unknown work queue operation " + op);
-        }
-        return null;
     }
 
     QueueMetrics metrics() {
@@ -114,15 +94,12 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
 
     @Override
     public void add(T item) {
-        combiner.run(ADD, Objects.requireNonNull(item, "work queue item must not be null"));
-    }
-
-    private void addLocked(T item) {
-        if (shuttingDown) {
-            return;
-        }
-        int hash = EntryTable.hash(item);
-        {
+        int hash = EntryTable.hash(Objects.requireNonNull(item, "work queue item must not be null"));
+        lock.lock();
+        try {
+            if (shuttingDown) {
+                return;
+            }
             QueueEntry<T> e = entries.find(item, hash);
             if (e == null) {
                 e = entries.insert(item, hash);
@@ -133,6 +110,8 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
                 metrics.added(e);
             }
             // QUEUED or PROCESSING_DIRTY: already dirty, coalesce
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -151,12 +130,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public Optional<T> get() {
-        Object item = combiner.run(POLL, null);
-        if (item != null) {
-            return Optional.of((T) item);
-        }
         lock.lock();
         try {
             while (readyHead == null && !shuttingDown) {
@@ -208,12 +182,9 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
         if (item == null) {
             return; // never processed, so ignored like any other such item
         }
-        combiner.run(DONE, item);
-    }
-
-    private void doneLocked(T item) {
         int hash = EntryTable.hash(item);
-        {
+        lock.lock();
+        try {
             QueueEntry<T> e = entries.find(item, hash);
             if (e == null) {
                 return;
@@ -232,6 +203,8 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
             if (--processing == 0 && draining) {
                 drained.signalAll();
             }
+        } finally {
+            lock.unlock();
         }
     }
 

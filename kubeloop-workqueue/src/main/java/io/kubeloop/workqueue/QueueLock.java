@@ -33,16 +33,6 @@ final class QueueLock extends AbstractQueuedSynchronizer {
         }
     }
 
-    /** Takes the lock if it is free, without waiting; true if taken. */
-    boolean tryLockFast() {
-        return compareAndSetState(0, 1);
-    }
-
-    /** Whether some thread holds the lock (a racy hint for spinning). */
-    boolean isHeld() {
-        return getState() != 0;
-    }
-
     /** Releases the lock and wakes the first queued waiter, if any. */
     void unlock() {
         release(1);
