@@ -2,6 +2,7 @@ package io.kubeloop.workqueue;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * An overall token bucket, as Go's {@code rate.Limiter} used through {@code Reserve().Delay()}:
@@ -20,7 +21,7 @@ final class BucketRateLimiter<T> implements RateLimiter<T> {
     private final double qps;
     private final int burst;
     private final Ticker ticker;
-    private final QueueLock lock = new QueueLock();
+    private final ReentrantLock lock = new ReentrantLock();
     /** Tokens available at {@link #last}; guarded by {@link #lock}. */
     private double tokens;
     /** Ticker instant of the last update; guarded by {@link #lock}. */

@@ -5,6 +5,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The {@link DelayingQueue} implementation: a {@link DefaultWorkQueue} plus one waiting-loop
@@ -29,7 +30,7 @@ final class DefaultDelayingQueue<T> implements DelayingQueue<T> {
     private final Ticker ticker;
     private final QueueMetrics metrics;
     /** Guards {@link #waiting}. */
-    private final QueueLock lock = new QueueLock();
+    private final ReentrantLock lock = new ReentrantLock();
     /** Items waiting for their time; guarded by {@link #lock}. */
     private final DelayHeap<T> waiting = new DelayHeap<>();
     /** Set once by {@link #shutDown()}; the loop exits when it sees it. */

@@ -26,9 +26,11 @@ import java.util.concurrent.locks.Condition;
  * Critical sections are one hash probe and a linked-list operation. Entries are intrusive (they
  * are the table's and the list's nodes) and recycled by the {@link EntryTable}, so a work item's
  * whole life (add, get, done) allocates nothing in steady state, and adding an already-queued
- * item never does. Measured against a lock-free variant (ConcurrentHashMap +
- * ConcurrentLinkedQueue + CAS per entry), this is faster on a 2-core machine at 4 and 16 threads
- * because one lock moves fewer cache lines between cores than many CASes do (see BENCHMARKS.md).
+ * item never does. The lock is a {@link QueueLock} (a non-reentrant AQS mutex), taken once per
+ * call. Measured on a 2-core machine against a lock-free variant (ConcurrentHashMap +
+ * ConcurrentLinkedQueue + CAS per entry) and a flat-combining variant (both in git history),
+ * this is faster at 1, 4 and 16 threads: one lock moves fewer cache lines between cores than many
+ * CASes do, and combining's publication slots cost more than they save (see BENCHMARKS.md).
  *
  * <p><b>Thread safety:</b> all methods are thread-safe; see {@link WorkQueue}.
  *
@@ -37,7 +39,7 @@ import java.util.concurrent.locks.Condition;
 final class DefaultWorkQueue<T> implements WorkQueue<T> {
 
     private final QueueLock lock = new QueueLock();
-    /** Signalled when {@link #ready} gets an entry while {@link #waiters} is non-zero, and on shutdown. */
+    /** Signalled when the ready list gets an entry while {@link #waiters} is non-zero, and on shutdown. */
     private final Condition notEmpty = lock.newCondition();
     /** Signalled when {@link #processing} drops to zero during a drain, and on shutdown. */
     private final Condition drained = lock.newCondition();

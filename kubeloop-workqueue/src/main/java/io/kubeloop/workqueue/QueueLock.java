@@ -4,15 +4,15 @@ import java.util.concurrent.locks.AbstractQueuedSynchronizer;
 import java.util.concurrent.locks.Condition;
 
 /**
- * The lock of this package's queues and bucket limiter: a non-reentrant mutex on
+ * The lock of a {@link DefaultWorkQueue}: a non-reentrant mutex on
  * {@link AbstractQueuedSynchronizer} (the "Mutex" of its Javadoc), so it queues and parks waiters
  * and supports {@link Condition}s exactly as {@link java.util.concurrent.locks.ReentrantLock} does,
  * and like it parks virtual threads without pinning their carrier.
  *
- * <p>It exists because the critical sections it guards (work queue, delay heap, token bucket) are a
- * few dozen instructions long and never re-enter: {@code ReentrantLock}'s owner-thread bookkeeping (read the current thread, write the
- * owner on lock, check and clear it on unlock) was a measurable share of a work item's cost
- * (see BENCHMARKS.md). Acquisition is one CAS, release one volatile write plus AQS's check for a
+ * <p>It exists because the work queue's critical sections are a few dozen instructions long and
+ * never re-enter: {@code ReentrantLock}'s owner-thread bookkeeping (read the current thread,
+ * write the owner on lock, check and clear it on unlock) was a measurable share of a work item's
+ * cost (see BENCHMARKS.md). Acquisition is one CAS, release one volatile write plus AQS's check for a
  * queued successor.
  *
  * <p>Invariant: state is 1 while held, 0 while free. Not reentrant: a thread that holds it and

@@ -24,7 +24,7 @@
  *       {@code add}, {@code get} and {@code done} each take it once, for one hash probe and a
  *       linked-list operation (client-go holds one mutex the same way). Waiting getters and a
  *       draining shutdown wait on two {@code Condition}s of that lock; a producer signals only
- *       when a getter waits. Each delaying queue has one more such lock guarding its heap of
+ *       when a getter waits. Each delaying queue has one {@code ReentrantLock} guarding its heap of
  *       waiting items, held for O(log n) by {@code addAfter} and by the loop while it moves due
  *       items into the work queue (so the work queue's lock is taken inside it, never the other
  *       way round); the loop parks only after releasing it. The bucket limiter has one short
