@@ -1,35 +1,36 @@
 package io.kubeloop.workqueue;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.HashMap;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The {@link WorkQueue} implementation: client-go's queue/dirty/processing sets under one lock,
- * folded into one {@link QueueEntry} per item so that each call does one hash lookup.
+ * folded into one {@link QueueEntry} per item so that each call does one hash probe.
  *
  * <p>client-go keeps {@code queue} (order), {@code dirty} (needs processing) and
  * {@code processing} (handed out) as three collections. Here each known item has one entry in
- * {@link #entries} whose state says which of those sets it is in (see {@link QueueEntry});
- * {@link #ready} plays the role of {@code queue}. The fields' invariants, all guarded by
- * {@link #lock}:
+ * {@link #entries} whose state says which of those sets it is in (see {@link QueueEntry}); the
+ * ready list ({@link #readyHead} … {@link #readyTail}, linked through the entries) plays the role
+ * of {@code queue}. The fields' invariants, all guarded by {@link #lock}:
  * <ul>
- *   <li>{@code entries} maps exactly the items that are dirty or processing (client-go:
+ *   <li>{@code entries} holds exactly the items that are dirty or processing (client-go:
  *       dirty ∪ processing);</li>
- *   <li>an entry is in {@code ready} exactly when its state is QUEUED, and then once;</li>
+ *   <li>an entry is in the ready list exactly when its state is QUEUED, and then once;
+ *       {@link #readyCount} is the list's length;</li>
  *   <li>{@link #processing} is the number of entries in state PROCESSING or PROCESSING_DIRTY.</li>
  * </ul>
- * Critical sections are a hash lookup and an array-deque operation; nothing allocates except the
- * entry (and map node) of an item that was not known, so adding an already-queued item allocates
- * nothing. Measured against a lock-free variant (ConcurrentHashMap + ConcurrentLinkedQueue + CAS
- * per entry), this is faster on a 2-core machine at 4 and 16 threads because one lock moves fewer
- * cache lines between cores than many CASes do (see BENCHMARKS.md).
+ * Critical sections are one hash probe and a linked-list operation. Entries are intrusive (they
+ * are the table's and the list's nodes) and recycled by the {@link EntryTable}, so a work item's
+ * whole life (add, get, done) allocates nothing in steady state, and adding an already-queued
+ * item never does. The lock is a {@link QueueLock} (a non-reentrant AQS mutex), taken once per
+ * call. Measured on a 2-core machine against a lock-free variant (ConcurrentHashMap +
+ * ConcurrentLinkedQueue + CAS per entry) and a flat-combining variant (both in git history),
+ * this is faster at 1, 4 and 16 threads: one lock moves fewer cache lines between cores than many
+ * CASes do, and combining's publication slots cost more than they save (see BENCHMARKS.md).
  *
  * <p><b>Thread safety:</b> all methods are thread-safe; see {@link WorkQueue}.
  *
@@ -37,16 +38,20 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class DefaultWorkQueue<T> implements WorkQueue<T> {
 
-    private final ReentrantLock lock = new ReentrantLock();
-    /** Signalled when {@link #ready} gets an entry while {@link #waiters} is non-zero, and on shutdown. */
+    private final QueueLock lock = new QueueLock();
+    /** Signalled when the ready list gets an entry while {@link #waiters} is non-zero, and on shutdown. */
     private final Condition notEmpty = lock.newCondition();
     /** Signalled when {@link #processing} drops to zero during a drain, and on shutdown. */
     private final Condition drained = lock.newCondition();
 
     /** Every item that is dirty or processing, by item; guarded by {@link #lock}. */
-    private final HashMap<T, QueueEntry<T>> entries = new HashMap<>();
-    /** Entries in state QUEUED, in hand-out order; guarded by {@link #lock}. */
-    private final ArrayDeque<QueueEntry<T>> ready = new ArrayDeque<>();
+    private final EntryTable<T> entries = new EntryTable<>();
+    /** First of the entries in state QUEUED, in hand-out order, or null; guarded by {@link #lock}. */
+    private QueueEntry<T> readyHead;
+    /** Last entry of the ready list, or null when it is empty; guarded by {@link #lock}. */
+    private QueueEntry<T> readyTail;
+    /** Length of the ready list; guarded by {@link #lock}. */
+    private int readyCount;
     /** Entries handed out and not done; guarded by {@link #lock}. */
     private int processing;
     /** Getters waiting on {@link #notEmpty}; guarded by {@link #lock}. */
@@ -66,28 +71,40 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
         return metrics;
     }
 
-    /** A copy of the entries, for metrics gauges read outside the hot path. */
+    /**
+     * Copies of the in-flight entries (state and start instant), taken under the lock, for metrics
+     * gauges read outside the hot path; copies because entries are reused once removed.
+     */
     private Iterator<QueueEntry<?>> snapshotEntries() {
+        ArrayList<QueueEntry<?>> copy = new ArrayList<>();
         lock.lock();
         try {
-            return new ArrayList<QueueEntry<?>>(entries.values()).iterator();
+            entries.forEach(e -> {
+                int s = e.state();
+                if (s == QueueEntry.PROCESSING || s == QueueEntry.PROCESSING_DIRTY) {
+                    QueueEntry<Object> c = new QueueEntry<>(null);
+                    c.setState(s);
+                    c.startedAtNanos = e.startedAtNanos;
+                    copy.add(c);
+                }
+            });
         } finally {
             lock.unlock();
         }
+        return copy.iterator();
     }
 
     @Override
     public void add(T item) {
-        Objects.requireNonNull(item, "work queue item must not be null");
+        int hash = EntryTable.hash(Objects.requireNonNull(item, "work queue item must not be null"));
         lock.lock();
         try {
             if (shuttingDown) {
                 return;
             }
-            QueueEntry<T> e = entries.get(item);
+            QueueEntry<T> e = entries.find(item, hash);
             if (e == null) {
-                e = new QueueEntry<>(item);
-                entries.put(item, e);
+                e = entries.insert(item, hash);
                 metrics.added(e);
                 enqueueLocked(e);
             } else if (e.state() == QueueEntry.PROCESSING) {
@@ -101,7 +118,14 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
     }
 
     private void enqueueLocked(QueueEntry<T> e) {
-        ready.addLast(e);
+        e.nextReady = null;
+        if (readyTail == null) {
+            readyHead = e;
+        } else {
+            readyTail.nextReady = e;
+        }
+        readyTail = e;
+        readyCount++;
         if (waiters != 0) {
             notEmpty.signal();
         }
@@ -111,7 +135,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
     public Optional<T> get() {
         lock.lock();
         try {
-            while (ready.isEmpty() && !shuttingDown) {
+            while (readyHead == null && !shuttingDown) {
                 waiters++;
                 try {
                     notEmpty.await();
@@ -139,10 +163,16 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
     }
 
     private T pollLocked() {
-        QueueEntry<T> e = ready.pollFirst();
+        QueueEntry<T> e = readyHead;
         if (e == null) {
             return null;
         }
+        readyHead = e.nextReady;
+        if (readyHead == null) {
+            readyTail = null;
+        }
+        e.nextReady = null;
+        readyCount--;
         e.setState(QueueEntry.PROCESSING);
         processing++;
         metrics.handedOut(e);
@@ -151,23 +181,27 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
 
     @Override
     public void done(T item) {
+        if (item == null) {
+            return; // never processed, so ignored like any other such item
+        }
+        int hash = EntryTable.hash(item);
         lock.lock();
         try {
-            QueueEntry<T> e = entries.get(item);
+            QueueEntry<T> e = entries.find(item, hash);
             if (e == null) {
                 return;
             }
             int s = e.state();
             if (s == QueueEntry.PROCESSING) {
-                e.setState(QueueEntry.REMOVED);
-                entries.remove(item);
+                metrics.done(e);
+                entries.remove(e); // REMOVED; may be reused for another item from here on
             } else if (s == QueueEntry.PROCESSING_DIRTY) {
+                metrics.done(e);
                 e.setState(QueueEntry.QUEUED);
                 enqueueLocked(e);
             } else {
                 return; // not being processed: ignore
             }
-            metrics.done(e);
             if (--processing == 0 && draining) {
                 drained.signalAll();
             }
@@ -180,7 +214,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
     public int len() {
         lock.lock();
         try {
-            return ready.size();
+            return readyCount;
         } finally {
             lock.unlock();
         }

@@ -17,19 +17,24 @@
  *       queue starts exactly one waiting-loop thread, from the configured factory (a virtual thread
  *       by default); it runs no user code and ends when the queue is shut down, which joins it.
  *       Callers' threads (producers, workers) do all other work.</li>
- *  <li><b>Locks.</b> Each work queue has one {@code ReentrantLock} guarding its item map (one
- *       entry per dirty or processing item, with its state), its ready deque and its counters;
- *       {@code add}, {@code get} and {@code done} hold it for a hash lookup and a deque operation
- *       (client-go holds one mutex the same way). Waiting getters and a draining shutdown wait on
- *       two {@code Condition}s of that lock; a producer signals only when a getter waits. Each
- *       delaying queue has one more {@code ReentrantLock} guarding its heap of waiting items, held
- *       for O(log n) by {@code addAfter} and by the loop while it moves due items into the work
- *       queue (so the work queue's lock is taken inside it, never the other way round); the loop
- *       parks only after releasing it. The bucket limiter has one short lock; per-item limiters use
- *       concurrent maps. No lock is held while calling user code, and metrics hooks are short.</li>
- *   <li><b>Allocation.</b> Adding an item that is already queued allocates nothing. A new item
- *       costs one entry and one map node.</li>
-   <li><b>Blocking.</b> {@code get} and {@code shutDownWithDrain} block and are cancelled by
+ *   <li><b>Locks.</b> Each work queue has one lock ({@code QueueLock}: a non-reentrant
+ *       {@code AbstractQueuedSynchronizer} mutex, which parks like {@code ReentrantLock} and does
+ *       not pin virtual threads, without its owner bookkeeping) guarding its item table (one
+ *       entry per dirty or processing item, with its state), its ready list and its counters;
+ *       {@code add}, {@code get} and {@code done} each take it once, for one hash probe and a
+ *       linked-list operation (client-go holds one mutex the same way). Waiting getters and a
+ *       draining shutdown wait on two {@code Condition}s of that lock; a producer signals only
+ *       when a getter waits. Each delaying queue has one {@code ReentrantLock} guarding its heap of
+ *       waiting items, held for O(log n) by {@code addAfter} and by the loop while it moves due
+ *       items into the work queue (so the work queue's lock is taken inside it, never the other
+ *       way round); the loop parks only after releasing it. The bucket limiter has one short
+ *       lock; per-item limiters use concurrent maps. No lock is held while calling user code, and
+ *       metrics hooks are short. There is no combining layer: flat combining was considered and
+ *       not adopted (see BENCHMARKS.md).</li>
+ *   <li><b>Allocation.</b> Adding an item that is already queued allocates nothing. Entries are
+ *       intrusive (table chain and ready list) and up to 256 removed ones are reused, so a work
+ *       item's whole life (add, get, done) allocates nothing in steady state.</li>
+ *   <li><b>Blocking.</b> {@code get} and {@code shutDownWithDrain} block and are cancelled by
  *       interruption ({@link java.util.concurrent.CancellationException}); nothing else blocks
  *       except {@code shutDown} of a delaying queue joining its loop thread, which exits at
  *       once.</li>
