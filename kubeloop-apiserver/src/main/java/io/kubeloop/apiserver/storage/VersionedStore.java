@@ -1,8 +1,6 @@
 package io.kubeloop.apiserver.storage;
 
 import io.kubeloop.api.json.KubeJson;
-import io.kubeloop.api.errors.InternalErrorException;
-import io.kubeloop.api.errors.Status;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -10,19 +8,15 @@ import java.util.List;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.NavigableMap;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -61,8 +55,6 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class VersionedStore implements AutoCloseable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(VersionedStore.class);
-
     private final StoreOptions options;
     private final Journal journal;
     private final ReentrantLock lock = new ReentrantLock();
@@ -82,18 +74,13 @@ public final class VersionedStore implements AutoCloseable {
     private final ArrayDeque<StoreEvent> pending = new ArrayDeque<>();
     /** Per resource + key, the newest event of {@link #pending}; what writers read. Guarded by {@link #lock}. */
     private final Map<PendingKey, StoreEvent> pendingLatest = new HashMap<>();
-    /** The first journal failure, or null. */
-    private volatile RuntimeException failure;
-    private volatile Consumer<? super RuntimeException> failureListener = e -> {
-    };
-    /** True while a background checkpoint runs. */
-    private final AtomicBoolean checkpointing = new AtomicBoolean();
-    /** The running background checkpoint, or null. */
-    private volatile Thread checkpointThread;
+    /** Journal failure and background checkpoints. */
+    private final JournalSupervisor supervisor;
 
     private VersionedStore(StoreOptions options, Journal journal, long revision) {
         this.options = options;
         this.journal = journal;
+        this.supervisor = new JournalSupervisor(journal, this::wakeUp);
         this.revision = revision;
         this.assigned = revision;
         this.history = new HistoryRing(options.historySize(), revision);
@@ -174,7 +161,7 @@ public final class VersionedStore implements AutoCloseable {
         long awaitRevision = 0;
         lock.lock();
         try {
-            throwIfFailed();
+            supervisor.throwIfFailed();
             ConcurrentSkipListMap<String, StoredObject> table = tables.computeIfAbsent(resource,
                     r -> new ConcurrentSkipListMap<>());
             StoreEvent pendingEvent = pendingLatest.get(new PendingKey(resource, key));
@@ -193,7 +180,7 @@ public final class VersionedStore implements AutoCloseable {
                     long rv = assigned + 1;
                     Metadata.setResourceVersion(p.object(), rv);
                     StoredObject stored = StoredObject.of(resource, key, rv, p.object());
-                    durability = appendLocked(new Mutation(rv, resource, key, stored.json()));
+                    durability = supervisor.append(new Mutation(rv, resource, key, stored.json()));
                     commitLocked(new StoreEvent(current == null ? EventType.ADDED : EventType.MODIFIED, stored, current),
                             durability);
                     result = new WriteResult(stored, true, false);
@@ -204,7 +191,7 @@ public final class VersionedStore implements AutoCloseable {
                     }
                     long rv = assigned + 1;
                     StoredObject last = current.withResourceVersion(rv);
-                    durability = appendLocked(new Mutation(rv, resource, key, null));
+                    durability = supervisor.append(new Mutation(rv, resource, key, null));
                     commitLocked(new StoreEvent(EventType.DELETED, last, current), durability);
                     result = new WriteResult(last, true, true);
                 }
@@ -213,25 +200,13 @@ public final class VersionedStore implements AutoCloseable {
             lock.unlock();
         }
         if (durability != null && durability != Journal.Durability.DONE) {
-            try {
-                durability.await();
-            } catch (RuntimeException e) {
-                throw fail(e);
-            }
+            supervisor.await(durability);
             publishUpTo(result.object().resourceVersion());
-            maybeCheckpoint();
+            supervisor.maybeCheckpoint(this::checkpoint);
         } else if (awaitRevision > 0) {
             awaitPublished(awaitRevision);
         }
         return result;
-    }
-
-    private Journal.Durability appendLocked(Mutation m) {
-        try {
-            return journal.append(m);
-        } catch (RuntimeException e) {
-            throw fail(e);
-        }
     }
 
     /**
@@ -290,7 +265,7 @@ public final class VersionedStore implements AutoCloseable {
         lock.lock();
         try {
             while (revision < rv) {
-                throwIfFailed();
+                supervisor.throwIfFailed();
                 advanced.awaitUninterruptibly();
             }
         } finally {
@@ -298,38 +273,13 @@ public final class VersionedStore implements AutoCloseable {
         }
     }
 
-    private RuntimeException fail(RuntimeException cause) {
-        boolean first = false;
+    private void wakeUp() {
         lock.lock();
         try {
-            if (failure == null) {
-                failure = cause;
-                first = true;
-            }
             advanced.signalAll();
         } finally {
             lock.unlock();
         }
-        if (first) {
-            LOG.error("journal failed, writes stop: {}", cause.toString());
-            Consumer<? super RuntimeException> listener = failureListener;
-            Thread.ofVirtual().name("kubeloop-journal-failure").start(() -> listener.accept(cause));
-        }
-        return storageFailed(cause);
-    }
-
-    private void throwIfFailed() {
-        RuntimeException f = failure;
-        if (f != null) {
-            throw storageFailed(f);
-        }
-    }
-
-    private static InternalErrorException storageFailed(RuntimeException cause) {
-        InternalErrorException e = new InternalErrorException(Status.failure(500, "InternalError",
-                "storage failed, the server is stopping: " + cause.getMessage()));
-        e.initCause(cause);
-        return e;
     }
 
     /**
@@ -337,28 +287,12 @@ public final class VersionedStore implements AutoCloseable {
      * comment). Replaces the previous listener.
      */
     public void onJournalFailure(Consumer<? super RuntimeException> listener) {
-        this.failureListener = Objects.requireNonNull(listener, "listener");
+        supervisor.onFailure(listener);
     }
 
     /** The journal failure that stopped writes, if any. */
     public Optional<RuntimeException> failure() {
-        return Optional.ofNullable(failure);
-    }
-
-    /** Starts a background checkpoint when the journal asks for one and none is running. */
-    private void maybeCheckpoint() {
-        if (failure == null && journal.checkpointDue() && checkpointing.compareAndSet(false, true)) {
-            checkpointThread = Thread.ofVirtual().name("kubeloop-store-checkpoint").start(() -> {
-                try {
-                    checkpoint();
-                } catch (RuntimeException e) {
-                    // the journal keeps its previous snapshot and log; the next write asks again
-                    LOG.warn("background checkpoint failed: {}", e.toString());
-                } finally {
-                    checkpointing.set(false);
-                }
-            });
-        }
+        return supervisor.failure();
     }
 
     /** A key of {@link #pendingLatest}. */
@@ -629,14 +563,6 @@ public final class VersionedStore implements AutoCloseable {
     @Override
     public void close() {
         closeAllWatchers();
-        Thread t = checkpointThread;
-        if (t != null) {
-            try {
-                t.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        journal.close();
+        supervisor.close();
     }
 }
