@@ -22,11 +22,12 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.InstantSource;
 import java.util.Base64;
-import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -42,7 +43,15 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Starts with the namespaces default, kube-system, kube-public and kube-node-lease. The CA and server
  * certificate are generated per run. {@link #client()} is one shared client, closed with the server.
  *
- * <p><b>Thread safety.</b> Thread-safe; {@link #close()} ends all watches and stops listening.
+ * <p><b>Data directory.</b> With {@link ServerOptions#dataDir()} (see {@link DataDirectory} for the
+ * layout) every acknowledged write is on disk before the answer (write-ahead log, see
+ * {@link io.kubeloop.apiserver.storage.WalJournal}), a restart serves the same objects with the same
+ * resourceVersions, the CA, server certificate and token (unless one is given) are kept, so kubeconfigs
+ * stay valid. If the log fails (an I/O error while appending or syncing), the failing write gets a 500,
+ * writes stop, and the server closes itself; {@link #awaitStopped()} then returns the failure.
+ *
+ * <p><b>Thread safety.</b> Thread-safe; {@link #close()} ends all watches, stops listening and flushes the
+ * log; it is idempotent and safe to call from a JVM shutdown hook.
  */
 public final class EmbeddedApiServer implements AutoCloseable {
 
@@ -53,22 +62,33 @@ public final class EmbeddedApiServer implements AutoCloseable {
     private final HttpServer http;
     private final String token;
     private volatile KubeClient client;
+    private final AtomicBoolean closing = new AtomicBoolean();
+    private final CountDownLatch stopped = new CountDownLatch(1);
 
     private EmbeddedApiServer(ServerOptions options) {
         this.options = options;
-        this.token = options.token() != null ? options.token() : randomToken();
         StoreOptions storeOptions = StoreOptions.defaults().withHistorySize(options.historySize())
                 .withWatchBufferSize(options.watchBufferSize());
-        Journal journal = options.dataDir() == null ? Journal.inMemory() : options.journalFactory().apply(options.dataDir());
+        // durable state: the journal first (it locks the data directory), then TLS and token
+        DataDirectory data = options.dataDir() == null ? null : new DataDirectory(options.dataDir());
+        Journal journal = data == null ? Journal.inMemory() : options.journalFactory().apply(options.dataDir());
         this.store = VersionedStore.open(storeOptions, journal);
-        this.registry = new ObjectRegistry(store, new ResourceRegistry(), InstantSource.system(), options.validator(),
-                options.patcher());
-        createDefaultNamespaces();
-        this.tls = TlsMaterial.generate();
-        this.http = new HttpServer(options.bindAddress(), options.port(), tls,
-                new ApiHandler(registry, token, options.http(), options.openApi().apply(registry.resources()),
-                        InstantSource.system()));
-        http.start();
+        try {
+            this.token = data != null ? data.token(options.token())
+                    : options.token() != null ? options.token() : DataDirectory.randomToken();
+            this.tls = data != null ? data.tls() : TlsMaterial.generate();
+            this.registry = new ObjectRegistry(store, new ResourceRegistry(), InstantSource.system(),
+                    options.validator(), options.patcher());
+            createDefaultNamespaces();
+            this.http = new HttpServer(options.bindAddress(), options.port(), tls,
+                    new ApiHandler(registry, token, options.http(), options.openApi().apply(registry.resources()),
+                            InstantSource.system()));
+            http.start();
+        } catch (RuntimeException e) {
+            store.close(); // releases the data directory
+            throw e;
+        }
+        store.onJournalFailure(failure -> close());
     }
 
     /** Starts a server with {@link ServerOptions#defaults()}. */
@@ -79,12 +99,6 @@ public final class EmbeddedApiServer implements AutoCloseable {
     /** Starts a server with {@code options}. */
     public static EmbeddedApiServer start(ServerOptions options) {
         return new EmbeddedApiServer(options);
-    }
-
-    private static String randomToken() {
-        byte[] b = new byte[24];
-        new SecureRandom().nextBytes(b);
-        return HexFormat.of().formatHex(b);
     }
 
     private void createDefaultNamespaces() {
@@ -193,13 +207,44 @@ public final class EmbeddedApiServer implements AutoCloseable {
         return c;
     }
 
+    /**
+     * Stops the server: closes the shared client, ends every watch, stops listening (in-flight requests
+     * get up to 2 s), then flushes and closes the write-ahead log and releases the data directory.
+     * Idempotent; a second caller returns at once. Safe from a JVM shutdown hook (it registers nothing
+     * and waits only for the server's own threads).
+     */
     @Override
     public void close() {
-        KubeClient c = client;
-        if (c != null) {
-            c.close();
+        if (!closing.compareAndSet(false, true)) {
+            return;
         }
-        store.close();
-        http.close();
+        try {
+            KubeClient c = client;
+            if (c != null) {
+                c.close();
+            }
+            store.closeAllWatchers();
+            try {
+                http.close();
+            } finally {
+                store.close();
+            }
+        } finally {
+            stopped.countDown();
+        }
+    }
+
+    /**
+     * Blocks until the server is closed, by {@link #close()} or because its write-ahead log failed.
+     *
+     * @return the log failure that stopped the server, or empty after a plain {@link #close()}
+     */
+    public Optional<RuntimeException> awaitStopped() {
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return store.failure();
     }
 }

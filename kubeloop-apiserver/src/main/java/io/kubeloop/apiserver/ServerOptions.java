@@ -7,6 +7,8 @@ import io.kubeloop.apiserver.registry.PatchApplier;
 import io.kubeloop.apiserver.registry.ResourceRegistry;
 import io.kubeloop.apiserver.registry.SimplePatchApplier;
 import io.kubeloop.apiserver.storage.Journal;
+import io.kubeloop.apiserver.storage.WalJournal;
+import io.kubeloop.apiserver.storage.WalJournalOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -19,11 +21,11 @@ import java.util.function.Function;
  *
  * @param port TCP port, 0 = a free one
  * @param bindAddress address to listen on (default {@code 127.0.0.1})
- * @param token the bearer token clients must send (default: random per run)
+ * @param token the bearer token clients must send (default: random per run, or kept in the data directory)
  * @param historySize watch history window in events (default 10,000)
  * @param watchBufferSize events buffered per watcher before the watch is ended (default 1,000)
  * @param dataDir directory for durable state, or null for memory only
- * @param journalFactory opens the write-ahead log of a data directory (the WAL seam)
+ * @param journalFactory opens the journal of a data directory (default {@link #walJournal(Path)})
  * @param validator schema validation seam (default: accept all)
  * @param patcher patch seam (default: merge + JSON patch)
  * @param openApi OpenAPI seam: builds the documents over the served resources (default: none)
@@ -48,11 +50,12 @@ public record ServerOptions(int port, String bindAddress, String token, int hist
 
     /** Port 0, 127.0.0.1, random token, in memory, default seams. */
     public static ServerOptions defaults() {
-        return new ServerOptions(0, "127.0.0.1", null, 10_000, 1_000, null, dir -> {
-            // TODO(lead): wire io.kubeloop.apiserver.storage.wal here (append/replay/checkpoint).
-            throw new UnsupportedOperationException("data directories need the write-ahead log, which is not wired "
-                    + "in yet: " + dir);
-        }, ObjectValidator.acceptAll(), new SimplePatchApplier(), registry -> OpenApiDocuments.none(), HttpOptions.defaults());
+        return new ServerOptions(0, "127.0.0.1", null, 10_000, 1_000, null, ServerOptions::walJournal, ObjectValidator.acceptAll(), new SimplePatchApplier(), registry -> OpenApiDocuments.none(), HttpOptions.defaults());
+    }
+
+    /** The default journal factory: the write-ahead log in {@code DATA_DIR/wal} with default tuning. */
+    public static Journal walJournal(Path dataDir) {
+        return WalJournal.open(new DataDirectory(dataDir).wal(), WalJournalOptions.defaults());
     }
 
     /** With a fixed port. */

@@ -1,9 +1,11 @@
 package io.kubeloop.apiserver.storage;
 
 import io.kubeloop.api.json.KubeJson;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
@@ -11,9 +13,9 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -22,12 +24,27 @@ import tools.jackson.databind.node.ObjectNode;
  * per-resource maps keyed {@code namespace/name}, a history ring of recent events, consistent paged
  * lists and watch fan-out.
  *
- * <p>Writes go through {@link #write}: under one lock the store reads the current version, lets the
- * caller decide a {@link Change}, assigns the next revision, journals the mutation
- * ({@link Journal#append}), makes it visible, appends it to the history and offers it to every watcher
- * of the resource (non-blocking). The journal's durability promise is awaited after the lock is
- * released and before {@code write} returns. A failing decision (an exception from the function)
- * commits nothing.
+ * <p>Writes go through {@link #write}: under one lock the store reads the latest version, lets the
+ * caller decide a {@link Change}, assigns the next revision and journals the mutation
+ * ({@link Journal#append}). The journal's durability promise is awaited after the lock is released;
+ * then, again under the lock, the write is <em>published</em>: made visible to {@link #get} and
+ * {@link #list}, appended to the history and offered to every watcher of the resource (non-blocking).
+ * {@code write} returns after that. A failing decision (an exception from the function) commits nothing.
+ *
+ * <p><b>Nothing is observable before it is durable.</b> Between journaling and publication a write is
+ * <em>pending</em>: later writers already build on it (their decision sees it, and revisions keep their
+ * order), but readers, watchers and {@link #currentRevision()} do not. Writes are published strictly in
+ * revision order: a writer whose mutation is durable publishes every pending write up to its own
+ * revision (the journal persists in append order, so those are durable too). So a client, a watch or a
+ * bookmark can never hold a resourceVersion or an object that a crash ({@code kill -9}) takes back. With
+ * {@link Journal#inMemory()} (durable at once) writes are published under the commit lock directly. The
+ * one leak: a decision may fail because of a pending write (409 Conflict, 409 AlreadyExists) that a crash
+ * then loses; the client's retry sees the recovered state.
+ *
+ * <p><b>Journal failure.</b> When {@link Journal#append} or a durability promise throws, the store is
+ * <em>failed</em>: pending writes are never published, that write and every later one fail with
+ * 500 InternalError, and the listener given to {@link #onJournalFailure} is called once (the server
+ * stops). Reads keep serving the durable state.
  *
  * <p>Reads: {@link #get} needs no lock. {@link #list} copies the key range under the lock (a few
  * microseconds per thousand objects) and filters outside it; a page at an older revision is rebuilt by
@@ -49,13 +66,23 @@ public final class VersionedStore implements AutoCloseable {
     private final Map<String, Set<Watcher>> watchers = new ConcurrentHashMap<>();
     /** Guarded by {@link #lock}. */
     private final HistoryRing history;
-    /** The latest committed revision; written under {@link #lock}. */
+    /** The latest published (durable, visible) revision; written under {@link #lock}. */
     private volatile long revision;
+    /** The latest revision handed to a write, published or pending; {@code >= revision}. Guarded by {@link #lock}. */
+    private long assigned;
+    /** Journaled, not yet durable writes, in revision order, all above {@link #revision}. Guarded by {@link #lock}. */
+    private final ArrayDeque<StoreEvent> pending = new ArrayDeque<>();
+    /** Per resource + key, the newest event of {@link #pending}; what writers read. Guarded by {@link #lock}. */
+    private final Map<PendingKey, StoreEvent> pendingLatest = new HashMap<>();
+    /** Journal failure and background checkpoints. */
+    private final JournalSupervisor supervisor;
 
     private VersionedStore(StoreOptions options, Journal journal, long revision) {
         this.options = options;
         this.journal = journal;
+        this.supervisor = new JournalSupervisor(journal, this::wakeUp);
         this.revision = revision;
+        this.assigned = revision;
         this.history = new HistoryRing(options.historySize(), revision);
     }
 
@@ -66,7 +93,9 @@ public final class VersionedStore implements AutoCloseable {
 
     /**
      * A store recovered from {@code journal}: every recorded mutation is replayed, the revision
-     * continues after the highest one, and history starts empty (older watches get 410).
+     * continues after the highest one (or after {@link Journal#recoveredRevision()} when that is higher),
+     * and history starts empty: a watch from a revision before the restart gets 410 Expired, as from a
+     * restarted kube-apiserver's watch cache, and the client relists.
      */
     public static VersionedStore open(StoreOptions options, Journal journal) {
         Map<String, ConcurrentSkipListMap<String, StoredObject>> recovered = new ConcurrentHashMap<>();
@@ -82,7 +111,7 @@ public final class VersionedStore implements AutoCloseable {
             }
             max[0] = Math.max(max[0], m.resourceVersion());
         });
-        VersionedStore store = new VersionedStore(options, journal, max[0]);
+        VersionedStore store = new VersionedStore(options, journal, Math.max(max[0], journal.recoveredRevision()));
         store.tables.putAll(recovered);
         return store;
     }
@@ -92,7 +121,7 @@ public final class VersionedStore implements AutoCloseable {
         return options;
     }
 
-    /** The latest committed revision. */
+    /** The latest committed (durable and visible) revision. */
     public long currentRevision() {
         return revision;
     }
@@ -122,49 +151,101 @@ public final class VersionedStore implements AutoCloseable {
     /**
      * Atomically reads one key, lets {@code decide} choose a change (it gets null when the key is
      * absent) and commits it. Exceptions thrown by {@code decide} propagate and nothing is written.
+     * Returns once the write is durable and published (see the class comment).
+     *
+     * @throws io.kubeloop.api.errors.InternalErrorException 500 when the journal failed
      */
     public WriteResult write(String resource, String key, Function<StoredObject, Change> decide) {
         WriteResult result;
-        Journal.Durability durability = Journal.Durability.DONE;
+        Journal.Durability durability = null;
+        long awaitRevision = 0;
         lock.lock();
         try {
+            supervisor.throwIfFailed();
             ConcurrentSkipListMap<String, StoredObject> table = tables.computeIfAbsent(resource,
                     r -> new ConcurrentSkipListMap<>());
-            StoredObject current = table.get(key);
+            StoreEvent pendingEvent = pendingLatest.get(new PendingKey(resource, key));
+            StoredObject current = pendingEvent == null ? table.get(key)
+                    : pendingEvent.type() == EventType.DELETED ? null : pendingEvent.object();
             Change change = decide.apply(current);
             switch (change) {
-                case Change.Keep k -> result = new WriteResult(current, false, false);
+                case Change.Keep k -> {
+                    result = new WriteResult(current, false, false);
+                    // answering with a pending version must wait until it is published
+                    awaitRevision = pendingEvent == null ? 0 : pendingEvent.resourceVersion();
+                }
                 case Change.DryRun d -> result = new WriteResult(StoredObject.of(resource, key, 0, d.object()), false,
                         d.delete());
                 case Change.Put p -> {
-                    long rv = revision + 1;
+                    long rv = assigned + 1;
                     Metadata.setResourceVersion(p.object(), rv);
                     StoredObject stored = StoredObject.of(resource, key, rv, p.object());
-                    durability = journal.append(new Mutation(rv, resource, key, stored.json()));
-                    table.put(key, stored);
-                    commitLocked(new StoreEvent(current == null ? EventType.ADDED : EventType.MODIFIED, stored, current));
+                    durability = supervisor.append(new Mutation(rv, resource, key, stored.json()));
+                    commitLocked(new StoreEvent(current == null ? EventType.ADDED : EventType.MODIFIED, stored, current),
+                            durability);
                     result = new WriteResult(stored, true, false);
                 }
                 case Change.Delete d -> {
                     if (current == null) {
                         throw new IllegalStateException("cannot delete absent key " + key + " of " + resource);
                     }
-                    long rv = revision + 1;
+                    long rv = assigned + 1;
                     StoredObject last = current.withResourceVersion(rv);
-                    durability = journal.append(new Mutation(rv, resource, key, null));
-                    table.remove(key);
-                    commitLocked(new StoreEvent(EventType.DELETED, last, current));
+                    durability = supervisor.append(new Mutation(rv, resource, key, null));
+                    commitLocked(new StoreEvent(EventType.DELETED, last, current), durability);
                     result = new WriteResult(last, true, true);
                 }
             }
         } finally {
             lock.unlock();
         }
-        durability.await();
+        if (durability != null && durability != Journal.Durability.DONE) {
+            supervisor.await(durability);
+            publishUpTo(result.object().resourceVersion());
+            supervisor.maybeCheckpoint(this::checkpoint);
+        } else if (awaitRevision > 0) {
+            awaitPublished(awaitRevision);
+        }
         return result;
     }
 
-    private void commitLocked(StoreEvent event) {
+    /**
+     * Assigns the event's revision; publishes it at once when it is durable and nothing is pending,
+     * otherwise queues it as pending.
+     */
+    private void commitLocked(StoreEvent event, Journal.Durability durability) {
+        assigned = event.resourceVersion();
+        if (durability == Journal.Durability.DONE && pending.isEmpty()) {
+            publishLocked(event);
+        } else {
+            pending.addLast(event);
+            pendingLatest.put(new PendingKey(event.resource(), event.key()), event);
+        }
+    }
+
+    /** Publishes, in order, every pending write up to {@code rv} (all durable by the journal's ordering). */
+    private void publishUpTo(long rv) {
+        lock.lock();
+        try {
+            while (!pending.isEmpty() && pending.peekFirst().resourceVersion() <= rv) {
+                StoreEvent e = pending.pollFirst();
+                pendingLatest.remove(new PendingKey(e.resource(), e.key()), e);
+                publishLocked(e);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Makes one durable change visible: table, revision, history, watchers. */
+    private void publishLocked(StoreEvent event) {
+        ConcurrentSkipListMap<String, StoredObject> table = tables.computeIfAbsent(event.resource(),
+                r -> new ConcurrentSkipListMap<>());
+        if (event.type() == EventType.DELETED) {
+            table.remove(event.key());
+        } else {
+            table.put(event.key(), event.object());
+        }
         revision = event.resourceVersion();
         history.add(event);
         Set<Watcher> ws = watchers.get(event.resource());
@@ -177,6 +258,45 @@ public final class VersionedStore implements AutoCloseable {
             }
         }
         advanced.signalAll();
+    }
+
+    /** Waits until {@code rv} is published (or the journal failed). */
+    private void awaitPublished(long rv) {
+        lock.lock();
+        try {
+            while (revision < rv) {
+                supervisor.throwIfFailed();
+                advanced.awaitUninterruptibly();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void wakeUp() {
+        lock.lock();
+        try {
+            advanced.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Registers the listener called once, on a new virtual thread, when the journal fails (see the class
+     * comment). Replaces the previous listener.
+     */
+    public void onJournalFailure(Consumer<? super RuntimeException> listener) {
+        supervisor.onFailure(listener);
+    }
+
+    /** The journal failure that stopped writes, if any. */
+    public Optional<RuntimeException> failure() {
+        return supervisor.failure();
+    }
+
+    /** A key of {@link #pendingLatest}. */
+    private record PendingKey(String resource, String key) {
     }
 
     /** What {@code request} sees of {@code e}, or null (enter = ADDED, leave = DELETED). */
@@ -408,11 +528,16 @@ public final class VersionedStore implements AutoCloseable {
         }
     }
 
-    /** Hands a consistent copy of the whole state to {@link Journal#checkpoint}. */
+    /**
+     * Hands a consistent copy of the whole published state to {@link Journal#checkpoint} (on this
+     * thread; the lock is held only while the object references are copied).
+     */
     public void checkpoint() {
         List<Mutation> state = new ArrayList<>();
+        long at;
         lock.lock();
         try {
+            at = revision;
             for (Map.Entry<String, ConcurrentSkipListMap<String, StoredObject>> t : tables.entrySet()) {
                 for (StoredObject o : t.getValue().values()) {
                     state.add(new Mutation(o.resourceVersion(), o.resource(), o.key(), o.json()));
@@ -421,15 +546,23 @@ public final class VersionedStore implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-        journal.checkpoint(state);
+        journal.checkpoint(at, state);
     }
 
-    /** Ends all watches and closes the journal. */
-    @Override
-    public void close() {
+    /** Ends every open watch (their readers get {@code STOPPED}). */
+    public void closeAllWatchers() {
         for (String resource : List.copyOf(watchers.keySet())) {
             closeWatchers(resource);
         }
-        journal.close();
+    }
+
+    /**
+     * Ends all watches, waits for a running background checkpoint, and closes the journal (which
+     * flushes it). Writes still waiting for durability complete; later writes fail.
+     */
+    @Override
+    public void close() {
+        closeAllWatchers();
+        supervisor.close();
     }
 }
