@@ -1,11 +1,14 @@
 package io.kubeloop.apiserver;
 
 import io.kubeloop.apiserver.http.HttpOptions;
+import io.kubeloop.apiserver.http.LibraryOpenApiDocuments;
 import io.kubeloop.apiserver.http.OpenApiDocuments;
+import io.kubeloop.apiserver.registry.BuiltinFieldValidator;
+import io.kubeloop.apiserver.registry.CustomResourceSchemas;
+import io.kubeloop.apiserver.registry.LibraryPatchApplier;
 import io.kubeloop.apiserver.registry.ObjectValidator;
 import io.kubeloop.apiserver.registry.PatchApplier;
 import io.kubeloop.apiserver.registry.ResourceRegistry;
-import io.kubeloop.apiserver.registry.SimplePatchApplier;
 import io.kubeloop.apiserver.storage.Journal;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,9 +27,11 @@ import java.util.function.Function;
  * @param watchBufferSize events buffered per watcher before the watch is ended (default 1,000)
  * @param dataDir directory for durable state, or null for memory only
  * @param journalFactory opens the write-ahead log of a data directory (the WAL seam)
- * @param validator schema validation seam (default: accept all)
- * @param patcher patch seam (default: merge + JSON patch)
- * @param openApi OpenAPI seam: builds the documents over the served resources (default: none)
+ * @param validator schema validation seam (default: {@link BuiltinFieldValidator}, unknown and duplicate fields
+ *        of built-in kinds per {@code fieldValidation}; custom resources accepted unchanged)
+ * @param patcher patch seam (default: {@link LibraryPatchApplier}, all four patch types)
+ * @param openApi OpenAPI seam: builds the documents over the served resources (default:
+ *        {@link LibraryOpenApiDocuments} without custom resource schemas or v2 protobuf)
  * @param http HTTP tuning
  */
 public record ServerOptions(int port, String bindAddress, String token, int historySize, int watchBufferSize,
@@ -46,13 +51,17 @@ public record ServerOptions(int port, String bindAddress, String token, int hist
         Objects.requireNonNull(http, "http");
     }
 
-    /** Port 0, 127.0.0.1, random token, in memory, default seams. */
+    /**
+     * Port 0, 127.0.0.1, random token, in memory, default seams. The first call in a JVM builds the built-in
+     * schemas (up to seconds).
+     */
     public static ServerOptions defaults() {
         return new ServerOptions(0, "127.0.0.1", null, 10_000, 1_000, null, dir -> {
             // TODO(lead): wire io.kubeloop.apiserver.storage.wal here (append/replay/checkpoint).
             throw new UnsupportedOperationException("data directories need the write-ahead log, which is not wired "
                     + "in yet: " + dir);
-        }, ObjectValidator.acceptAll(), new SimplePatchApplier(), registry -> OpenApiDocuments.none(), HttpOptions.defaults());
+        }, new BuiltinFieldValidator(), new LibraryPatchApplier(),
+                registry -> new LibraryOpenApiDocuments(registry, CustomResourceSchemas.none()), HttpOptions.defaults());
     }
 
     /** With a fixed port. */

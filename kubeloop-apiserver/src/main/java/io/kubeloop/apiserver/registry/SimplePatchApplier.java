@@ -16,9 +16,8 @@ import tools.jackson.databind.node.ObjectNode;
  * The stand-in {@link PatchApplier}: RFC 7386 merge patch and RFC 6902 JSON patch. Strategic merge
  * and server-side apply answer 415.
  *
- * <p>TODO(lead): replace with the {@code io.kubeloop.apiserver.patch} library (strategic merge patch with
- * built-in merge keys, server-side apply with managedFields and conflicts) in
- * {@code EmbeddedApiServer}'s wiring; this class can then go.
+ * <p>The server's default is {@link LibraryPatchApplier}; this class remains for tests that want no
+ * managedFields bookkeeping from patches.
  *
  * <p>Stateless and thread-safe.
  */
@@ -29,7 +28,7 @@ public final class SimplePatchApplier implements PatchApplier {
 
     @Override
     public ObjectNode apply(ResourceDefinition definition, ObjectNode current, PatchType type, byte[] patch,
-                            WriteContext context) {
+                            String subresource, WriteContext context) {
         return switch (type) {
             case MERGE -> {
                 JsonNode p = parse(patch);
