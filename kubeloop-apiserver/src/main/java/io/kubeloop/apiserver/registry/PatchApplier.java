@@ -5,8 +5,7 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Seam for PATCH: turns the stored object and a patch body into the new object. The
  * {@code io.kubeloop.apiserver.patch} library (strategic merge with built-in merge keys, server-side
- * apply with managedFields and conflicts) plugs in here; {@link LibraryPatchApplier} is the default and
- * {@link SimplePatchApplier} a minimal stand-in.
+ * apply with managedFields and conflicts) plugs in here as {@link LibraryPatchApplier}, the default.
  *
  * <p>Called under the store lock with a private copy of the current object.
  *
