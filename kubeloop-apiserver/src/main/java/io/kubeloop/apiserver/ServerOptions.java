@@ -1,16 +1,21 @@
 package io.kubeloop.apiserver;
 
 import io.kubeloop.apiserver.http.HttpOptions;
+import io.kubeloop.apiserver.http.LibraryOpenApiDocuments;
 import io.kubeloop.apiserver.http.OpenApiDocuments;
+import io.kubeloop.apiserver.registry.BuiltinFieldValidator;
+import io.kubeloop.apiserver.registry.CustomResourceSchemas;
+import io.kubeloop.apiserver.registry.LibraryPatchApplier;
 import io.kubeloop.apiserver.registry.ObjectValidator;
 import io.kubeloop.apiserver.registry.PatchApplier;
 import io.kubeloop.apiserver.registry.ResourceRegistry;
-import io.kubeloop.apiserver.registry.SimplePatchApplier;
+import io.kubeloop.apiserver.schema.OpenApiV2;
 import io.kubeloop.apiserver.storage.Journal;
 import io.kubeloop.apiserver.storage.WalJournal;
 import io.kubeloop.apiserver.storage.WalJournalOptions;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.Objects;
 import java.util.function.Function;
 
@@ -26,9 +31,11 @@ import java.util.function.Function;
  * @param watchBufferSize events buffered per watcher before the watch is ended (default 1,000)
  * @param dataDir directory for durable state, or null for memory only
  * @param journalFactory opens the journal of a data directory (default {@link #walJournal(Path)})
- * @param validator schema validation seam (default: accept all)
- * @param patcher patch seam (default: merge + JSON patch)
- * @param openApi OpenAPI seam: builds the documents over the served resources (default: none)
+ * @param validator schema validation seam (default: {@link BuiltinFieldValidator}, unknown and duplicate fields
+ *        of built-in kinds per {@code fieldValidation}; custom resources accepted unchanged)
+ * @param patcher patch seam (default: {@link LibraryPatchApplier}, all four patch types)
+ * @param openApi OpenAPI seam: builds the documents over the served resources (default:
+ *        {@link LibraryOpenApiDocuments} with v2 protobuf, without custom resource schemas)
  * @param http HTTP tuning
  */
 public record ServerOptions(int port, String bindAddress, String token, int historySize, int watchBufferSize,
@@ -48,9 +55,16 @@ public record ServerOptions(int port, String bindAddress, String token, int hist
         Objects.requireNonNull(http, "http");
     }
 
-    /** Port 0, 127.0.0.1, random token, in memory, default seams. */
+    /**
+     * Port 0, 127.0.0.1, random token, in memory, default seams. The first call in a JVM builds the built-in
+     * schemas (up to seconds).
+     */
     public static ServerOptions defaults() {
-        return new ServerOptions(0, "127.0.0.1", null, 10_000, 1_000, null, ServerOptions::walJournal, ObjectValidator.acceptAll(), new SimplePatchApplier(), registry -> OpenApiDocuments.none(), HttpOptions.defaults());
+        return new ServerOptions(0, "127.0.0.1", null, 10_000, 1_000, null, ServerOptions::walJournal,
+                new BuiltinFieldValidator(), new LibraryPatchApplier(),
+                registry -> new LibraryOpenApiDocuments(registry, CustomResourceSchemas.none(), OpenApiV2::protobuf,
+                        InstantSource.system()),
+                HttpOptions.defaults());
     }
 
     /** The default journal factory: the write-ahead log in {@code DATA_DIR/wal} with default tuning. */

@@ -17,9 +17,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Real kubectl against the embedded server. Skipped when kubectl is not on PATH.
- * {@code create -f} runs with {@code --validate=false} until the OpenAPI documents are wired in
- * (TODO(lead): drop the flag once /openapi/v3 is served).
+ * Real kubectl against the embedded server with default settings ({@code create -f} validates through
+ * {@code /openapi/v3}). Skipped when kubectl is not on PATH.
  */
 @EmbeddedApiServerTest
 class KubectlSmokeTest {
@@ -73,7 +72,7 @@ class KubectlSmokeTest {
     void createGetTableJsonWatchAndDeleteAConfigMap(KubeClient client) throws Exception {
         Path cm = dir.resolve("cm.yaml");
         Files.writeString(cm, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: smoke\ndata:\n  a: b\n");
-        Result created = kubectl("create", "-f", cm.toString(), "--validate=false");
+        Result created = kubectl("create", "-f", cm.toString());
         assertThat(created.code()).as(created.out()).isZero();
         assertThat(created.out()).contains("configmap/smoke created");
 
@@ -97,7 +96,7 @@ class KubectlSmokeTest {
             // (kubectl create configmap NAME sends a protobuf body, which this JSON-only server answers with 415)
             Path watched = dir.resolve("watched.yaml");
             Files.writeString(watched, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: watched\n");
-            Result other = kubectl("create", "-f", watched.toString(), "--validate=false");
+            Result other = kubectl("create", "-f", watched.toString());
             assertThat(other.code()).as(other.out()).isZero();
             do {
                 line = reader.readLine();

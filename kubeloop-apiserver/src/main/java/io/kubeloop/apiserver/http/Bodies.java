@@ -4,6 +4,8 @@ import io.kubeloop.api.errors.RequestEntityTooLargeException;
 import io.kubeloop.api.errors.Status;
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.apiserver.registry.ApiErrors;
+import io.kubeloop.apiserver.registry.FieldValidation;
+import io.kubeloop.apiserver.registry.WriteContext;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Locale;
@@ -70,6 +72,24 @@ final class Bodies {
         } catch (JacksonException e) {
             throw ApiErrors.badRequest("the request body is not valid " + (yaml ? "YAML" : "JSON") + ": "
                     + e.getOriginalMessage());
+        }
+    }
+
+    /**
+     * Finds the duplicate fields of a JSON object body, a merge patch or a strategic merge patch (not of YAML,
+     * JSON-patch or apply bodies) unless {@code fieldValidation=Ignore}, and records them in {@code ctx}.
+     */
+    static void recordDuplicateFields(WriteContext ctx, byte[] body, String contentType) {
+        String mt = mediaType(contentType);
+        boolean json = mt.isEmpty() || mt.equals("application/json") || mt.equals("*/*")
+                || mt.equals("application/merge-patch+json") || mt.equals("application/strategic-merge-patch+json");
+        if (!json || ctx.fieldValidation() == FieldValidation.IGNORE || body.length == 0) {
+            return;
+        }
+        try {
+            ctx.duplicateFields(io.kubeloop.apiserver.schema.FieldValidation.duplicateFields(body));
+        } catch (IllegalArgumentException malformed) {
+            // the decoder reports malformed bodies
         }
     }
 

@@ -99,7 +99,9 @@ final class ResourceRequest {
                     throw ApiErrors.methodNotAllowed("create", def.plural());
                 }
                 WriteContext ctx = ApiHandler.writeContext(query, request);
-                ObjectNode body = Bodies.object(body(), contentType());
+                byte[] raw = body();
+                ObjectNode body = Bodies.object(raw, contentType());
+                Bodies.recordDuplicateFields(ctx, raw, contentType());
                 ObjectRegistry.Written w = registry.create(def, ns, body, ctx);
                 ok(201, w.object().json(), warnings(ctx));
             }
@@ -108,7 +110,9 @@ final class ResourceRequest {
                     throw ApiErrors.methodNotAllowed("update", def.plural());
                 }
                 WriteContext ctx = ApiHandler.writeContext(query, request);
-                ObjectNode body = Bodies.object(body(), contentType());
+                byte[] raw = body();
+                ObjectNode body = Bodies.object(raw, contentType());
+                Bodies.recordDuplicateFields(ctx, raw, contentType());
                 ObjectRegistry.Written w = registry.update(def, ns, route.name(), route.subresource(), body, ctx);
                 ok(200, w.object().json(), warnings(ctx));
             }
@@ -118,6 +122,7 @@ final class ResourceRequest {
                 }
                 WriteContext ctx = ApiHandler.writeContext(query, request);
                 byte[] body = Bodies.patch(body(), contentType());
+                Bodies.recordDuplicateFields(ctx, body, contentType());
                 ObjectRegistry.Written w = registry.patch(def, ns, route.name(), route.subresource(), contentType(), body,
                         ctx);
                 ok(w.created() ? 201 : 200, w.object().json(), warnings(ctx));

@@ -175,8 +175,8 @@ public final class ObjectRegistry {
             }
             ObjectSemantics.validateName(def, obj);
             ObjectSemantics.prepareCreate(def, obj, clock.instant());
-            ManagedFields.recordUpdate(obj, null, ctx.updateManager(), def.apiVersion(), "", clock.instant());
             validator.validate(def, obj, null, Operation.CREATE, ctx);
+            ManagedFields.recordUpdate(def, obj, null, ctx.updateManager(), "", clock.instant());
             String name = Metadata.text(obj, "name");
             try {
                 WriteResult r = store.write(def.storageId(), key(def, namespace, name), cur -> {
@@ -251,12 +251,13 @@ public final class ObjectRegistry {
         }
         ObjectSemantics.checkNoNewFinalizers(def, cur.object(), next);
         validator.validate(def, next, cur.object(), op, ctx);
-        if (ObjectSemantics.sameContent(cur.object(), next)) {
-            return Change.keep();
+        if (ObjectSemantics.sameContent(cur.object(), next) && (recordUpdate
+                || Objects.equals(cur.object().path("metadata").get("managedFields"),
+                        next.path("metadata").get("managedFields")))) {
+            return Change.keep(); // (an apply that only changes ownership is still a write)
         }
         if (recordUpdate) { // apply patches: the SSA library maintains managedFields itself
-            ManagedFields.recordUpdate(next, cur.object(), ctx.updateManager(), def.apiVersion(), subresource,
-                    clock.instant());
+            ManagedFields.recordUpdate(def, next, cur.object(), ctx.updateManager(), subresource, clock.instant());
         }
         if (next.path("metadata").has("deletionTimestamp") && ObjectSemantics.finalizers(next).isEmpty()
                 && namespaceFinalized(def, next)) {
@@ -296,11 +297,11 @@ public final class ObjectRegistry {
                 if (type != PatchType.APPLY || !subresource.isEmpty()) {
                     throw ApiErrors.notFound(def, name);
                 }
-                ObjectNode obj = patcher.apply(def, null, type, body, ctx);
+                ObjectNode obj = patcher.apply(def, null, type, body, subresource, ctx);
                 created[0] = true;
                 return prepareApplyCreate(def, namespace, name, obj, ctx);
             }
-            ObjectNode patched = patcher.apply(def, cur.object().deepCopy(), type, body, ctx);
+            ObjectNode patched = patcher.apply(def, cur.object().deepCopy(), type, body, subresource, ctx);
             String rv = Metadata.text(patched, "resourceVersion");
             if (!rv.isEmpty() && !rv.equals(Long.toString(cur.resourceVersion()))) {
                 throw ApiErrors.conflict(def, name, ApiErrors.MODIFIED);

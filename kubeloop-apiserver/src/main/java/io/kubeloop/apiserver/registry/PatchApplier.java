@@ -5,7 +5,7 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Seam for PATCH: turns the stored object and a patch body into the new object. The
  * {@code io.kubeloop.apiserver.patch} library (strategic merge with built-in merge keys, server-side
- * apply with managedFields and conflicts) plugs in here; {@link SimplePatchApplier} is the stand-in.
+ * apply with managedFields and conflicts) plugs in here as {@link LibraryPatchApplier}, the default.
  *
  * <p>Called under the store lock with a private copy of the current object.
  *
@@ -23,6 +23,8 @@ public interface PatchApplier {
      *        {@link PatchType#APPLY}, which then creates)
      * @param type the patch type from the Content-Type
      * @param patch the request body
+     * @param subresource {@code ""} for the main resource, else e.g. {@code status} (server-side apply does not
+     *        own the fields the server resets for it)
      * @param context fieldManager, force, dry run, warnings
      * @throws io.kubeloop.api.errors.BadRequestException 400 for a malformed patch document
      * @throws io.kubeloop.api.errors.InvalidException 422 for a failing JSON-patch {@code test} or path
@@ -30,5 +32,5 @@ public interface PatchApplier {
      * @throws io.kubeloop.api.errors.UnsupportedMediaTypeException 415 for types it cannot do
      */
     ObjectNode apply(ResourceDefinition definition, ObjectNode current, PatchType type, byte[] patch,
-                     WriteContext context);
+                     String subresource, WriteContext context);
 }

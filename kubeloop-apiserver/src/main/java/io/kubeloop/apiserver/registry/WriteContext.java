@@ -16,6 +16,7 @@ public final class WriteContext {
     private final FieldValidation fieldValidation;
     private final boolean force;
     private final List<String> warnings = new ArrayList<>();
+    private List<String> duplicateFields = List.of();
 
     /**
      * @param fieldManager the {@code fieldManager} parameter, or null
@@ -44,18 +45,62 @@ public final class WriteContext {
     }
 
     /**
-     * The manager an Update is recorded for: {@code fieldManager}, else the User-Agent up to the first
-     * {@code /} (as the real server), else {@code unknown}.
+     * The manager an Update is recorded for: {@code fieldManager}, else what the real server derives from the
+     * User-Agent (the part before the first {@code /}, non-printable characters dropped, cut to 128 UTF-8
+     * bytes), else {@code unknown}.
      */
     public String updateManager() {
         if (fieldManager != null && !fieldManager.isEmpty()) {
             return fieldManager;
         }
-        if (userAgent != null && !userAgent.isBlank()) {
-            int slash = userAgent.indexOf('/');
-            return slash < 0 ? userAgent : userAgent.substring(0, slash);
+        String prefix = userAgent == null ? "" : userAgent.split("/", 2)[0];
+        StringBuilder b = new StringBuilder();
+        int bytes = 0;
+        for (int i = 0; i < prefix.length(); ) {
+            int cp = prefix.codePointAt(i);
+            i += Character.charCount(cp);
+            if (!goPrintable(cp)) {
+                continue;
+            }
+            int len = new String(Character.toChars(cp)).getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+            if (bytes + len > MAX_MANAGER_BYTES) {
+                break;
+            }
+            bytes += len;
+            b.appendCodePoint(cp);
         }
-        return "unknown";
+        return b.isEmpty() ? "unknown" : b.toString();
+    }
+
+    /** Go's {@code unicode.IsPrint}: letters, marks, numbers, punctuation, symbols and the ASCII space. */
+    private static boolean goPrintable(int cp) {
+        return cp == ' ' || switch (Character.getType(cp)) {
+            case Character.UPPERCASE_LETTER, Character.LOWERCASE_LETTER, Character.TITLECASE_LETTER,
+                 Character.MODIFIER_LETTER, Character.OTHER_LETTER, Character.NON_SPACING_MARK,
+                 Character.ENCLOSING_MARK, Character.COMBINING_SPACING_MARK, Character.DECIMAL_DIGIT_NUMBER,
+                 Character.LETTER_NUMBER, Character.OTHER_NUMBER, Character.CONNECTOR_PUNCTUATION,
+                 Character.DASH_PUNCTUATION, Character.START_PUNCTUATION, Character.END_PUNCTUATION,
+                 Character.INITIAL_QUOTE_PUNCTUATION, Character.FINAL_QUOTE_PUNCTUATION, Character.OTHER_PUNCTUATION,
+                 Character.MATH_SYMBOL, Character.CURRENCY_SYMBOL, Character.MODIFIER_SYMBOL, Character.OTHER_SYMBOL ->
+                    true;
+            default -> false;
+        };
+    }
+
+    /** apimachinery's {@code FieldManagerMaxLength}. */
+    private static final int MAX_MANAGER_BYTES = 128;
+
+    /**
+     * Records the fields that occur twice in one JSON object of the request body ({@code spec.replicas}), found
+     * on the raw bytes before decoding; {@code fieldValidation} reports them with the unknown fields.
+     */
+    public void duplicateFields(List<String> paths) {
+        duplicateFields = List.copyOf(paths);
+    }
+
+    /** The duplicate fields of the request body (empty unless {@link #duplicateFields(List)} recorded some). */
+    public List<String> duplicateFields() {
+        return duplicateFields;
     }
 
     /** {@code dryRun=All}. */

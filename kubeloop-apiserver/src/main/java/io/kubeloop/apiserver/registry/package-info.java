@@ -6,9 +6,12 @@
  * namespace existence and lifecycle, name validation, managedFields, Status errors
  * ({@link io.kubeloop.apiserver.registry.ApiErrors}).
  *
- * <p>Seams for the libraries the lead wires in: {@link io.kubeloop.apiserver.registry.ObjectValidator}
- * (schema), {@link io.kubeloop.apiserver.registry.PatchApplier} (patch / server-side apply; the stand-in is
- * {@link io.kubeloop.apiserver.registry.SimplePatchApplier}), {@link io.kubeloop.apiserver.registry.ManagedFields}
- * (Update entries until SSA computes them).
+ * <p>Seams and their library-backed defaults: {@link io.kubeloop.apiserver.registry.ObjectValidator}
+ * ({@link io.kubeloop.apiserver.registry.BuiltinFieldValidator}: unknown and duplicate fields of built-ins per
+ * {@code fieldValidation}), {@link io.kubeloop.apiserver.registry.PatchApplier}
+ * ({@link io.kubeloop.apiserver.registry.LibraryPatchApplier}: JSON, merge, strategic merge patch and server-side
+ * apply), {@link io.kubeloop.apiserver.registry.ManagedFields} (Update entries of non-apply writes, through the
+ * patch library) and {@link io.kubeloop.apiserver.registry.CustomResourceSchemas} (custom resources' schemas for
+ * the OpenAPI documents).
  */
 package io.kubeloop.apiserver.registry;
