@@ -90,13 +90,17 @@ final class ServerLifetime {
         }
     }
 
+    /** The exception's message, plus its root cause's (e.g. "Address already in use") when that adds something. */
     private static String rootMessage(Throwable e) {
-        String message = e.getMessage();
-        Throwable cause = e.getCause();
-        if (cause != null && cause.getMessage() != null && (message == null || !message.contains(cause.getMessage()))) {
-            message = (message == null ? "" : message + ": ") + cause.getMessage();
+        String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
         }
-        return firstLine(message == null ? e.getClass().getSimpleName() : message);
+        if (root != e && root.getMessage() != null && !message.contains(root.getMessage())) {
+            message = message + " (" + root.getMessage() + ")";
+        }
+        return firstLine(message);
     }
 
     private static String firstLine(String s) {
