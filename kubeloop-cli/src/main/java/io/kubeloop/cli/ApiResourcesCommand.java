@@ -18,7 +18,7 @@ import picocli.CommandLine.Model.CommandSpec;
  * prints what it has, then the error, and exits 1.
  */
 @Command(name = "api-resources", description = "Print the supported API resources on the server.")
-final class ApiResourcesCommand implements Callable<Integer>, ServerCommand {
+final class ApiResourcesCommand implements Callable<Integer>, ConnectedCommand {
 
     @Mixin
     ConnectionOptions connection;

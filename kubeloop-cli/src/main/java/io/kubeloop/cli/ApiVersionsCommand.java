@@ -11,7 +11,7 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code kubeloop api-versions}: every served group/version, one per line, as kubectl prints them. */
 @Command(name = "api-versions", description = "Print the supported API versions on the server, as group/version.")
-final class ApiVersionsCommand implements Callable<Integer>, ServerCommand {
+final class ApiVersionsCommand implements Callable<Integer>, ConnectedCommand {
 
     @Mixin
     ConnectionOptions connection;

@@ -50,6 +50,6 @@ final class ErrorReporter implements CommandLine.IExecutionExceptionHandler {
 
     private static boolean wantsTraces(CommandLine cmd) {
         Object command = cmd.getCommand();
-        return command instanceof ServerCommand sc && sc.connection().traces();
+        return command instanceof ConnectedCommand sc && sc.connection().traces();
     }
 }

@@ -14,7 +14,7 @@ import picocli.CommandLine.Model.CommandSpec;
  * {@code kubectl get --raw} does. (Table output of resources is not implemented yet.)
  */
 @Command(name = "get", description = "GET a raw server path: kubeloop get --raw /apis/apps/v1")
-final class GetCommand implements Callable<Integer>, ServerCommand {
+final class GetCommand implements Callable<Integer>, ConnectedCommand {
 
     @Mixin
     ConnectionOptions connection;

@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
             ApiResourcesCommand.class,
             ApiVersionsCommand.class,
             GetCommand.class,
+            ServeCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class Main implements Runnable {
@@ -33,12 +34,21 @@ public final class Main implements Runnable {
         System.exit(run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
     }
 
+    /** A usage error is one line naming what is wrong and where help is; exit code 2. */
+    private static int reportBadArguments(CommandLine.ParameterException ex, String[] args) {
+        CommandLine cmd = ex.getCommandLine();
+        cmd.getErr().println("error: " + ex.getMessage() + " (see '" + cmd.getCommandSpec().qualifiedName() + " --help')");
+        cmd.getErr().flush();
+        return cmd.getCommandSpec().exitCodeOnInvalidInput();
+    }
+
     /** Runs the command line with the given streams and returns the exit code (for tests). */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
         CommandLine cli = new CommandLine(new Main());
         cli.setOut(out);
         cli.setErr(err);
         cli.setExecutionExceptionHandler(new ErrorReporter());
+        cli.setParameterExceptionHandler(Main::reportBadArguments);
         return cli.execute(args);
     }
 }

@@ -3,7 +3,6 @@ package io.kubeloop.cli;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 
@@ -18,6 +17,17 @@ final class KubectlBinaries {
      * the calling test with a clear message when none is.
      */
     static List<String> find(List<String> wanted) {
+        List<String> found = wanted.stream().map(KubectlBinaries::locate).flatMap(java.util.Optional::stream)
+                .map(Path::toString).toList();
+        Assumptions.assumeFalse(found.isEmpty(), "kubectl is not installed: skipping the kubectl comparison");
+        return found;
+    }
+
+    /**
+     * The binary for {@code version} ({@code "1.27"} = {@code kubectl.1.27} beside the kubectl on the PATH,
+     * {@code "current"} = that kubectl itself), if installed.
+     */
+    static java.util.Optional<Path> locate(String version) {
         Path onPath = null;
         for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
             Path candidate = Path.of(dir, "kubectl");
@@ -26,22 +36,16 @@ final class KubectlBinaries {
                 break;
             }
         }
-        List<String> found = new ArrayList<>();
-        if (onPath != null) {
-            Path real;
-            try {
-                real = onPath.toRealPath();
-            } catch (java.io.IOException e) {
-                real = onPath;
-            }
-            for (String version : wanted) {
-                Path binary = version.equals("current") ? real : real.resolveSibling("kubectl." + version);
-                if (Files.isExecutable(binary)) {
-                    found.add(binary.toString());
-                }
-            }
+        if (onPath == null) {
+            return java.util.Optional.empty();
         }
-        Assumptions.assumeFalse(found.isEmpty(), "kubectl is not installed: skipping the kubectl comparison");
-        return found;
+        Path real;
+        try {
+            real = onPath.toRealPath();
+        } catch (java.io.IOException e) {
+            real = onPath;
+        }
+        Path binary = version.equals("current") ? real : real.resolveSibling("kubectl." + version);
+        return Files.isExecutable(binary) ? java.util.Optional.of(binary) : java.util.Optional.empty();
     }
 }

@@ -25,11 +25,7 @@ public final class Fabric8MockServerMain {
     }
 
     public static void main(String[] args) throws IOException {
-        // Quiet: the peer's request log would drown the test output.
-        java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
-        for (java.util.logging.Handler h : java.util.logging.Logger.getLogger("").getHandlers()) {
-            h.setLevel(java.util.logging.Level.WARNING);
-        }
+        Peers.quietJavaUtilLogging();
         List<CustomResourceDefinitionContext> crds = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--crd") && i + 1 < args.length) {

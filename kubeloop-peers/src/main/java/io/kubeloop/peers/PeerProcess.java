@@ -54,23 +54,8 @@ public record PeerProcess(URI url, Process process) implements AutoCloseable {
     }
 
     private static PeerProcess start(String mainClass, List<String> args, Duration timeout) {
-        String file = System.getProperty(CLASSPATH_PROPERTY);
-        if (file == null || !Files.isRegularFile(Path.of(file))) {
-            throw new IllegalStateException("peer class path not found: system property " + CLASSPATH_PROPERTY
-                    + " is " + file + " (build kubeloop-peers with Maven first)");
-        }
         try {
-            String deps = Files.readString(Path.of(file)).trim();
-            String self = Path.of(PeerProcess.class.getProtectionDomain().getCodeSource().getLocation().toURI())
-                    .toString();
-            List<String> command = new ArrayList<>(List.of(
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                    "-cp", self + java.io.File.pathSeparator + deps, mainClass));
-            if (Runtime.version().feature() >= 24) {
-                command.add(1, "--sun-misc-unsafe-memory-access=allow"); // netty, inside the peer
-            }
-            command.addAll(args);
+            List<String> command = PeerJvm.command(mainClass, args);
             Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
             BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
             CompletableFuture<String> ready = CompletableFuture.supplyAsync(() -> {

@@ -1,7 +1,7 @@
 package io.kubeloop.cli;
 
 /** A command that talks to an API server through {@link ConnectionOptions}. */
-interface ServerCommand {
+interface ConnectedCommand {
 
     ConnectionOptions connection();
 }

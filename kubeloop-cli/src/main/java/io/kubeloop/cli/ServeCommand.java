@@ -1,0 +1,137 @@
+package io.kubeloop.cli;
+
+import io.kubeloop.apiserver.EmbeddedApiServer;
+import io.kubeloop.apiserver.ServerOptions;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code kubeloop server}: runs the embedded Kubernetes API server until stopped.
+ *
+ * <p>Contract: flags are checked before anything listens; the kubeconfig (CA data, server URL, token,
+ * a current context named {@code kubeloop}) is written before the one ready line
+ * {@code kubeloop API server ready at https://HOST:PORT; kubeconfig: FILE} appears on stdout, so a
+ * script may use the file as soon as it sees that line. SIGINT (Ctrl-C) and SIGTERM stop it
+ * cleanly — watches ended, data flushed — and the process exits 0; a bad flag, a port in use, an
+ * unwritable kubeconfig path or a data directory that cannot be opened print one line on stderr and
+ * exit 1 (2 for flag syntax errors, as picocli does for every command).
+ *
+ * <p>Not thread-safe: picocli runs it once on the main thread.
+ */
+@Command(name = "server", description = "Run the embedded Kubernetes API server until stopped (Ctrl-C or SIGTERM).")
+final class ServeCommand implements Callable<Integer> {
+
+    /** The ready line's prefix; tests and scripts wait for it. */
+    static final String READY_PREFIX = "kubeloop API server ready at ";
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--port", required = true, paramLabel = "PORT", description = "HTTPS port; 0 picks a free one.")
+    int port;
+
+    @Option(names = "--kubeconfig-out", required = true, paramLabel = "FILE",
+            description = "Where to write the kubeconfig for this server (context 'kubeloop').")
+    Path kubeconfigOut;
+
+    @Option(names = "--bind", paramLabel = "ADDR", defaultValue = "127.0.0.1",
+            description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+    String bind;
+
+    @Option(names = "--data-dir", paramLabel = "DIR",
+            description = "Keep objects in DIR so they survive restarts (default: in memory).")
+    Path dataDir;
+
+    @Option(names = "--token", paramLabel = "TOKEN",
+            description = "Bearer token clients must send (default: a random one per run).")
+    String token;
+
+    @Option(names = "--history", paramLabel = "N", defaultValue = "10000",
+            description = "Watch history window in events (default: ${DEFAULT-VALUE}).")
+    int history;
+
+    @Override
+    public Integer call() {
+        ServerOptions options = options();
+        Path kubeconfig = checkedKubeconfigPath(kubeconfigOut);
+        ServerLifetime lifetime = ServerLifetime.start(options);
+        try {
+            lifetime.server().writeKubeconfig(kubeconfig);
+        } catch (RuntimeException e) {
+            lifetime.stop();
+            throw e;
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        out.println(READY_PREFIX + lifetime.server().url() + "; kubeconfig: " + kubeconfig);
+        out.flush();
+        lifetime.awaitStopSignal();
+        lifetime.stop();
+        out.println("kubeloop API server stopped");
+        out.flush();
+        return 0;
+    }
+
+    /** The server options these flags ask for; throws a one-line {@link IllegalArgumentException} for bad ones. */
+    ServerOptions options() {
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("--port must be 0..65535, got " + port);
+        }
+        if (history < 1) {
+            throw new IllegalArgumentException("--history must be at least 1, got " + history);
+        }
+        if (bind.isBlank()) {
+            throw new IllegalArgumentException("--bind must name an address, e.g. 127.0.0.1 or 0.0.0.0");
+        }
+        if (token != null && (token.isBlank() || token.chars().anyMatch(c -> c <= ' ' || c > '~'))) {
+            throw new IllegalArgumentException("--token must be printable ASCII without spaces");
+        }
+        ServerOptions options = baseOptions().withPort(port).withBindAddress(bind).withHistorySize(history);
+        if (token != null) {
+            options = options.withToken(token);
+        }
+        if (dataDir != null) {
+            if (Files.exists(dataDir) && !Files.isDirectory(dataDir)) {
+                throw new IllegalArgumentException("--data-dir " + dataDir + " exists and is not a directory");
+            }
+            options = options.withDataDir(dataDir.toAbsolutePath());
+        }
+        return options;
+    }
+
+    /**
+     * The options every server started by the CLI begins with — the one place to switch on features
+     * (schemas, patches, durability) that the library does not enable by default. The kubectl
+     * compatibility tests start their servers from here too, so they test what the CLI serves.
+     */
+    static ServerOptions baseOptions() {
+        return ServerOptions.defaults();
+    }
+
+    /** Fails early, before the port is bound, when the kubeconfig cannot be written at {@code file}. */
+    private static Path checkedKubeconfigPath(Path file) {
+        Path absolute = file.toAbsolutePath().normalize();
+        if (Files.isDirectory(absolute)) {
+            throw new IllegalArgumentException("--kubeconfig-out " + file + " is a directory; name a file");
+        }
+        if (Files.exists(absolute) && !Files.isWritable(absolute)) {
+            throw new IllegalArgumentException("--kubeconfig-out " + file + " is not writable");
+        }
+        Path parent = absolute.getParent();
+        for (Path p = parent; p != null; p = p.getParent()) {
+            if (Files.exists(p)) {
+                if (!Files.isDirectory(p) || !Files.isWritable(p)) {
+                    throw new IllegalArgumentException("--kubeconfig-out " + file + " cannot be written: " + p
+                            + (Files.isDirectory(p) ? " is not writable" : " is not a directory"));
+                }
+                break;
+            }
+        }
+        return absolute;
+    }
+}

@@ -1,0 +1,217 @@
+package io.kubeloop.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.kubeloop.api.DynamicObject;
+import io.kubeloop.client.ClientOptions;
+import io.kubeloop.client.KubeClient;
+import io.kubeloop.client.ListOptions;
+import io.kubeloop.client.Watch;
+import io.kubeloop.client.config.KubeConfigLoader;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code kubeloop server} as users run it: a real process, its ready line, its kubeconfig used by
+ * kubeloop's client and by real kubectl, SIGTERM, and one-line errors.
+ */
+class ServeCommandTest {
+
+    private static final Duration START = Duration.ofSeconds(60);
+
+    @TempDir
+    static Path dir;
+
+    static ServerProcess server;
+    static URI url;
+    static Path kubeconfig;
+
+    @BeforeAll
+    static void startServer() {
+        kubeconfig = dir.resolve("sub/kubeconfig");
+        server = ServerProcess.start("--port", "0", "--kubeconfig-out", kubeconfig.toString());
+        url = server.awaitReady(START);
+    }
+
+    @AfterAll
+    static void stopServer() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private static KubeClient client(Path file) {
+        return KubeClient.create(KubeConfigLoader.builder().kubeconfig(file).build().clientConfig(), ClientOptions.defaults());
+    }
+
+    private record Run(int exit, String out, String err) {
+    }
+
+    private static Run inProcess(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = Main.run(new PrintWriter(out), new PrintWriter(err), args);
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    @Test
+    void portZeroPicksAFreePortAndTheKubeconfigNamesItWithContextKubeloop() throws Exception {
+        assertThat(url.getScheme()).isEqualTo("https");
+        assertThat(url.getPort()).isPositive();
+        String yaml = Files.readString(kubeconfig);
+        assertThat(yaml).contains("server: " + url, "current-context: kubeloop", "certificate-authority-data:", "token:");
+    }
+
+    @Test
+    void kubeloopClientUsesTheWrittenKubeconfig() {
+        try (KubeClient client = client(kubeconfig)) {
+            assertThat(client.resource("namespaces").list(ListOptions.none()).items())
+                    .extracting(o -> o.metadata().name())
+                    .contains("default", "kube-system", "kube-public", "kube-node-lease");
+        }
+    }
+
+    @Test
+    void kubectlGetNamespacesListsTheFourInitialNamespaces() throws Exception {
+        List<String> kubectl = KubectlBinaries.find(List.of("current"));
+        Process p = new ProcessBuilder(kubectl.getFirst(), "--kubeconfig", kubeconfig.toString(), "--cache-dir",
+                dir.resolve("kubectl-cache").toString(), "get", "ns", "-o", "name").redirectErrorStream(true).start();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.exitValue()).as(out).isZero();
+        assertThat(out.lines()).containsExactlyInAnyOrder("namespace/default", "namespace/kube-system",
+                "namespace/kube-public", "namespace/kube-node-lease");
+    }
+
+    @Test
+    void requestsWithoutOrWithAWrongTokenGet401Status() throws Exception {
+        HttpClient http = HttpClient.newBuilder().sslContext(io.kubeloop.client.config.SslContextBuilder.create()
+                .trustCertificates(caFrom(kubeconfig)).build()).build();
+        HttpResponse<String> anonymous = http.send(HttpRequest.newBuilder(url.resolve("/api/v1/namespaces")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(anonymous.statusCode()).isEqualTo(401);
+        assertThat(anonymous.body()).contains("\"kind\":\"Status\"", "\"code\":401");
+        HttpResponse<String> wrong = http.send(HttpRequest.newBuilder(url.resolve("/api/v1/namespaces"))
+                .header("Authorization", "Bearer not-the-token").build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(wrong.statusCode()).isEqualTo(401);
+    }
+
+    private static List<java.security.cert.X509Certificate> caFrom(Path file) throws Exception {
+        Matcher m = Pattern.compile("certificate-authority-data: (\\S+)").matcher(Files.readString(file));
+        assertThat(m.find()).isTrue();
+        byte[] pem = java.util.Base64.getDecoder().decode(m.group(1));
+        var factory = java.security.cert.CertificateFactory.getInstance("X.509");
+        return List.of((java.security.cert.X509Certificate) factory.generateCertificate(new java.io.ByteArrayInputStream(pem)));
+    }
+
+    @Test
+    void sigtermEndsWatchesAndExitsZeroWithACleanLog() {
+        Path file = dir.resolve("term/kubeconfig");
+        try (ServerProcess own = ServerProcess.start("--port", "0", "--kubeconfig-out", file.toString(),
+                "--token", "fixed-token", "--history", "50")) {
+            own.awaitReady(START);
+            assertThat(file).content().contains("token: fixed-token");
+            try (KubeClient client = client(file);
+                 Watch<DynamicObject> watch = client.resource("configmaps").inNamespace("default").watch(ListOptions.none())) {
+                assertThat(own.terminate(Duration.ofSeconds(30))).isZero();
+                assertThat(watch.next()).isEmpty();
+            } catch (io.kubeloop.client.http.TransportException brokenInsteadOfEnded) {
+                throw new AssertionError("the watch broke instead of ending cleanly", brokenInsteadOfEnded);
+            }
+            assertThat(own.stdout().lines()).as("stderr: %s", own.stderr()).hasSize(2).last()
+                    .isEqualTo("kubeloop API server stopped");
+            assertThat(own.stderr()).isEmpty();
+        }
+    }
+
+    @Test
+    void missingFlagsAreOneLineAndExitCode2() {
+        Run r = inProcess("server", "--port", "0");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).isEqualTo("error: Missing required option: '--kubeconfig-out=FILE' (see 'kubeloop server --help')\n");
+        assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void outOfRangePortIsOneLine() {
+        Run r = inProcess("server", "--port", "70000", "--kubeconfig-out", dir.resolve("k70000").toString());
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.err()).isEqualTo("error: --port must be 0..65535, got 70000\n");
+    }
+
+    @Test
+    void portInUseIsOneLineNamingTheAddress() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            Run r = inProcess("server", "--port", String.valueOf(taken.getLocalPort()), "--kubeconfig-out",
+                    dir.resolve("taken").toString());
+            assertThat(r.exit()).isEqualTo(1);
+            assertThat(r.err().lines()).singleElement().asString()
+                    .startsWith("error: cannot start the API server on 127.0.0.1:" + taken.getLocalPort());
+        }
+    }
+
+    @Test
+    void unwritableKubeconfigPathIsOneLineBeforeAnythingListens() throws Exception {
+        Path file = Files.writeString(dir.resolve("plain-file"), "x");
+        Run r = inProcess("server", "--port", "0", "--kubeconfig-out", file.resolve("kubeconfig").toString());
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.err()).isEqualTo("error: --kubeconfig-out " + file.resolve("kubeconfig")
+                + " cannot be written: " + file + " is not a directory\n");
+        Run dirAsFile = inProcess("server", "--port", "0", "--kubeconfig-out", dir.toString());
+        assertThat(dirAsFile.err()).isEqualTo("error: --kubeconfig-out " + dir + " is a directory; name a file\n");
+    }
+
+    @Test
+    void dataDirKeepsObjectsAcrossRestartsOrSaysInOneLineThatItCannot() {
+        Path data = dir.resolve("data");
+        Path file = dir.resolve("durable/kubeconfig");
+        try (ServerProcess first = ServerProcess.start("--port", "0", "--kubeconfig-out", file.toString(),
+                "--data-dir", data.toString())) {
+            int exited = -1;
+            try {
+                first.awaitReady(START);
+            } catch (AssertionError notReady) {
+                exited = first.awaitExit(Duration.ofSeconds(10));
+            }
+            if (exited >= 0) {
+                assertThat(exited).isEqualTo(1);
+                assertThat(first.stderr().lines()).singleElement().asString().startsWith("error: ").contains("data");
+                assumeTrue(false, "--data-dir is not wired in this build: " + first.stderr().strip());
+            }
+            try (KubeClient client = client(file)) {
+                client.resource("configmaps").inNamespace("default").create(DynamicObject.parse(
+                        "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"durable\"},\"data\":{\"k\":\"v\"}}"));
+            }
+            assertThat(first.terminate(Duration.ofSeconds(30))).isZero();
+        }
+        try (ServerProcess second = ServerProcess.start("--port", "0", "--kubeconfig-out", file.toString(),
+                "--data-dir", data.toString());
+             KubeClient client = client(awaitKubeconfig(second, file))) {
+            assertThat(client.resource("configmaps").inNamespace("default").get("durable").at("/data/k"))
+                    .hasValueSatisfying(v -> assertThat(v.asString()).isEqualTo("v"));
+        }
+    }
+
+    private static Path awaitKubeconfig(ServerProcess process, Path file) {
+        process.awaitReady(START);
+        return file;
+    }
+}
