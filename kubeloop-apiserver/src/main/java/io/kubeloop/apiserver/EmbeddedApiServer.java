@@ -1,6 +1,8 @@
 package io.kubeloop.apiserver;
 
 import io.kubeloop.api.json.KubeJson;
+import io.kubeloop.apiserver.crd.CustomResourceDefinitions;
+import io.kubeloop.apiserver.crd.CustomResourceValidator;
 import io.kubeloop.apiserver.http.ApiHandler;
 import io.kubeloop.apiserver.http.HttpServer;
 import io.kubeloop.apiserver.http.TlsMaterial;
@@ -39,7 +41,8 @@ import tools.jackson.databind.node.ObjectNode;
  * }
  * }</pre>
  *
- * <p>Starts with the namespaces default, kube-system, kube-public and kube-node-lease. The CA and server
+ * <p>Starts with the namespaces default, kube-system, kube-public and kube-node-lease, and serves the
+ * custom resources of every stored CustomResourceDefinition before it listens. The CA and server
  * certificate are generated per run. {@link #client()} is one shared client, closed with the server.
  *
  * <p><b>Thread safety.</b> Thread-safe; {@link #close()} ends all watches and stops listening.
@@ -49,6 +52,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
     private final ServerOptions options;
     private final VersionedStore store;
     private final ObjectRegistry registry;
+    private final CustomResourceDefinitions crds;
     private final TlsMaterial tls;
     private final HttpServer http;
     private final String token;
@@ -61,9 +65,10 @@ public final class EmbeddedApiServer implements AutoCloseable {
                 .withWatchBufferSize(options.watchBufferSize());
         Journal journal = options.dataDir() == null ? Journal.inMemory() : options.journalFactory().apply(options.dataDir());
         this.store = VersionedStore.open(storeOptions, journal);
-        this.registry = new ObjectRegistry(store, new ResourceRegistry(), InstantSource.system(), options.validator(),
-                options.patcher());
+        this.registry = new ObjectRegistry(store, new ResourceRegistry(), InstantSource.system(),
+                new CustomResourceValidator(options.validator()), options.patcher());
         createDefaultNamespaces();
+        this.crds = CustomResourceDefinitions.start(registry, InstantSource.system());
         this.tls = TlsMaterial.generate();
         this.http = new HttpServer(options.bindAddress(), options.port(), tls,
                 new ApiHandler(registry, token, options.http(), options.openApi().apply(registry.resources()),
@@ -199,6 +204,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
         if (c != null) {
             c.close();
         }
+        crds.close();
         store.close();
         http.close();
     }
