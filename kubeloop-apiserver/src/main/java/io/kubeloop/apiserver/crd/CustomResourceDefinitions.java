@@ -229,7 +229,11 @@ public final class CustomResourceDefinitions implements AutoCloseable {
         return new WriteContext("apiextensions-apiserver", null, false, FieldValidation.IGNORE, false);
     }
 
-    /** Writes {@code status} unless unchanged; a conflict or a vanished CRD is left to the next event. */
+    /**
+     * Writes {@code status} unless unchanged; a conflict or a vanished CRD is left to the next event. A
+     * validator that normalizes the written status cannot cause a write loop: the registry stores nothing
+     * (and sends no event) when the normalized object equals the stored one.
+     */
     private void writeStatus(StoredObject current, ObjectNode status) {
         if (status.equals(current.object().get("status"))) {
             return;
