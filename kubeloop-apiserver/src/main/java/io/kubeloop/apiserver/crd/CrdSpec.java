@@ -20,7 +20,7 @@ import tools.jackson.databind.node.ObjectNode;
  * @param namespaced {@code spec.scope == Namespaced}
  * @param versions {@code spec.versions} in declaration order
  */
-public record CrdSpec(String name, String group, Names names, boolean namespaced, List<Version> versions) {
+record CrdSpec(String name, String group, Names names, boolean namespaced, List<Version> versions) {
 
     public CrdSpec {
         versions = List.copyOf(versions);

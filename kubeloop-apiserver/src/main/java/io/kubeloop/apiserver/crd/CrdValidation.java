@@ -28,7 +28,7 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>Stateless and thread-safe; mutates only the object passed in.
  */
-public final class CrdValidation {
+final class CrdValidation {
 
     private static final List<String> SCOPES = List.of("Cluster", "Namespaced");
     private static final List<String> COLUMN_TYPES = List.of("boolean", "date", "integer", "number", "string");
