@@ -1,6 +1,8 @@
 package io.kubeloop.apiserver;
 
 import io.kubeloop.api.json.KubeJson;
+import io.kubeloop.apiserver.crd.CustomResourceDefinitions;
+import io.kubeloop.apiserver.crd.CustomResourceValidator;
 import io.kubeloop.apiserver.http.ApiHandler;
 import io.kubeloop.apiserver.http.HttpServer;
 import io.kubeloop.apiserver.http.TlsMaterial;
@@ -40,7 +42,8 @@ import tools.jackson.databind.node.ObjectNode;
  * }
  * }</pre>
  *
- * <p>Starts with the namespaces default, kube-system, kube-public and kube-node-lease. The CA and server
+ * <p>Starts with the namespaces default, kube-system, kube-public and kube-node-lease, and serves the
+ * custom resources of every stored CustomResourceDefinition before it listens. The CA and server
  * certificate are generated per run. {@link #client()} is one shared client, closed with the server.
  *
  * <p><b>Data directory.</b> With {@link ServerOptions#dataDir()} (see {@link DataDirectory} for the
@@ -58,6 +61,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
     private final ServerOptions options;
     private final VersionedStore store;
     private final ObjectRegistry registry;
+    private final CustomResourceDefinitions crds;
     private final TlsMaterial tls;
     private final HttpServer http;
     private final String token;
@@ -73,18 +77,25 @@ public final class EmbeddedApiServer implements AutoCloseable {
         DataDirectory data = options.dataDir() == null ? null : new DataDirectory(options.dataDir());
         Journal journal = data == null ? Journal.inMemory() : options.journalFactory().apply(options.dataDir());
         this.store = VersionedStore.open(storeOptions, journal);
+        CustomResourceDefinitions started = null;
         try {
             this.token = data != null ? data.token(options.token())
                     : options.token() != null ? options.token() : DataDirectory.randomToken();
             this.tls = data != null ? data.tls() : TlsMaterial.generate();
             this.registry = new ObjectRegistry(store, new ResourceRegistry(), InstantSource.system(),
-                    options.validator(), options.patcher());
+                    new CustomResourceValidator(options.validator()), options.patcher());
             createDefaultNamespaces();
+            // CRDs found in the store (after a restart) are served again before HTTP opens.
+            started = CustomResourceDefinitions.start(registry, InstantSource.system());
+            this.crds = started;
             this.http = new HttpServer(options.bindAddress(), options.port(), tls,
                     new ApiHandler(registry, token, options.http(), options.openApi().apply(registry.resources()),
                             InstantSource.system()));
             http.start();
         } catch (RuntimeException e) {
+            if (started != null) {
+                started.close();
+            }
             store.close(); // releases the data directory
             throw e;
         }
@@ -223,6 +234,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
             if (c != null) {
                 c.close();
             }
+            crds.close();
             store.closeAllWatchers();
             try {
                 http.close();

@@ -11,6 +11,8 @@ import io.kubeloop.apiserver.registry.FieldValidation;
 import io.kubeloop.apiserver.registry.ListParams;
 import io.kubeloop.apiserver.registry.ObjectRegistry;
 import io.kubeloop.apiserver.registry.ResourceDefinition;
+import io.kubeloop.apiserver.registry.ScaleSubresource;
+import io.kubeloop.apiserver.registry.VersionConversion;
 import io.kubeloop.apiserver.registry.WriteContext;
 import io.kubeloop.apiserver.storage.ListPage;
 import io.kubeloop.apiserver.storage.StoredObject;
@@ -58,6 +60,7 @@ public final class ApiHandler extends Handler.Abstract {
     private final HttpOptions options;
     private final OpenApiDocuments openApi;
     private final InstantSource clock;
+    private final ScaleSubresource scales;
 
     /** A handler serving {@code registry}, requiring {@code token} (null = no authentication). */
     public ApiHandler(ObjectRegistry registry, String token, HttpOptions options, OpenApiDocuments openApi,
@@ -68,6 +71,11 @@ public final class ApiHandler extends Handler.Abstract {
         this.options = options;
         this.openApi = openApi;
         this.clock = clock;
+        this.scales = new ScaleSubresource(registry);
+    }
+
+    ScaleSubresource scales() {
+        return scales;
     }
 
     ObjectRegistry registry() {
@@ -303,7 +311,7 @@ public final class ApiHandler extends Handler.Abstract {
                 out.write(',');
             }
             first = false;
-            out.writeBytes(o.json());
+            out.writeBytes(VersionConversion.json(def, o));
         }
         out.writeBytes("]}".getBytes(StandardCharsets.UTF_8));
         return out.toByteArray();

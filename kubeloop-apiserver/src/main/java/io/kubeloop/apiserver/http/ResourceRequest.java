@@ -6,6 +6,7 @@ import io.kubeloop.apiserver.registry.DeleteParams;
 import io.kubeloop.apiserver.registry.ListParams;
 import io.kubeloop.apiserver.registry.ObjectRegistry;
 import io.kubeloop.apiserver.registry.ResourceDefinition;
+import io.kubeloop.apiserver.registry.VersionConversion;
 import io.kubeloop.apiserver.registry.WriteContext;
 import io.kubeloop.apiserver.storage.ListPage;
 import io.kubeloop.apiserver.storage.StoredObject;
@@ -72,14 +73,15 @@ final class ResourceRequest {
                     handler.streamWatch(route, p, accepts.table() ? Tables.include(query.getValue("includeObject")) : null,
                             response, callback);
                 } else if (item) {
-                    if (!route.subresource().isEmpty() && route.subresource().equals("scale")) {
-                        throw ApiErrors.methodNotAllowed("get", def.plural() + "/scale");
+                    if (route.subresource().equals("scale")) {
+                        ok(200, KubeJson.mapper().writeValueAsBytes(handler.scales().get(def, ns, route.name())), Map.of());
+                        return;
                     }
                     StoredObject o = registry.get(def, ns, route.name());
                     if (accepts.table()) {
                         table(List.of(o), null);
                     } else {
-                        ok(200, o.json(), Map.of());
+                        ok(200, VersionConversion.json(def, o), Map.of());
                     }
                 } else {
                     ListPage page = registry.list(def, ns, ApiHandler.listParams(query, false));
@@ -103,7 +105,7 @@ final class ResourceRequest {
                 ObjectNode body = Bodies.object(raw, contentType());
                 Bodies.recordDuplicateFields(ctx, raw, contentType());
                 ObjectRegistry.Written w = registry.create(def, ns, body, ctx);
-                ok(201, w.object().json(), warnings(ctx));
+                ok(201, VersionConversion.json(def, w.object()), warnings(ctx));
             }
             case "PUT" -> {
                 if (!item) {
@@ -113,8 +115,13 @@ final class ResourceRequest {
                 byte[] raw = body();
                 ObjectNode body = Bodies.object(raw, contentType());
                 Bodies.recordDuplicateFields(ctx, raw, contentType());
+                if (route.subresource().equals("scale")) {
+                    ObjectNode scale = handler.scales().update(def, ns, route.name(), body, ctx);
+                    ok(200, KubeJson.mapper().writeValueAsBytes(scale), warnings(ctx));
+                    return;
+                }
                 ObjectRegistry.Written w = registry.update(def, ns, route.name(), route.subresource(), body, ctx);
-                ok(200, w.object().json(), warnings(ctx));
+                ok(200, VersionConversion.json(def, w.object()), warnings(ctx));
             }
             case "PATCH" -> {
                 if (!item) {
@@ -123,9 +130,14 @@ final class ResourceRequest {
                 WriteContext ctx = ApiHandler.writeContext(query, request);
                 byte[] body = Bodies.patch(body(), contentType());
                 Bodies.recordDuplicateFields(ctx, body, contentType());
+                if (route.subresource().equals("scale")) {
+                    ObjectNode scale = handler.scales().patch(def, ns, route.name(), contentType(), body, ctx);
+                    ok(200, KubeJson.mapper().writeValueAsBytes(scale), warnings(ctx));
+                    return;
+                }
                 ObjectRegistry.Written w = registry.patch(def, ns, route.name(), route.subresource(), contentType(), body,
                         ctx);
-                ok(w.created() ? 201 : 200, w.object().json(), warnings(ctx));
+                ok(w.created() ? 201 : 200, VersionConversion.json(def, w.object()), warnings(ctx));
             }
             case "DELETE" -> {
                 WriteContext ctx = ApiHandler.writeContext(query, request);
@@ -150,7 +162,7 @@ final class ResourceRequest {
                             .put("uid", w.object().object().path("metadata").path("uid").asString(""));
                     ok(200, KubeJson.mapper().writeValueAsBytes(status), Map.of());
                 } else {
-                    ok(200, w.object().json(), Map.of());
+                    ok(200, VersionConversion.json(def, w.object()), Map.of());
                 }
             }
             default -> throw ApiErrors.methodNotAllowed(method, def.plural());

@@ -4,6 +4,7 @@ import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.apiserver.registry.ApiErrors;
 import io.kubeloop.apiserver.registry.PrinterColumn;
 import io.kubeloop.apiserver.registry.ResourceDefinition;
+import io.kubeloop.apiserver.registry.VersionConversion;
 import io.kubeloop.apiserver.storage.StoredObject;
 import java.util.List;
 import tools.jackson.databind.node.ArrayNode;
@@ -73,7 +74,7 @@ final class Tables {
             }
             switch (include) {
                 case NONE -> { }
-                case OBJECT -> row.set("object", o.object());
+                case OBJECT -> row.set("object", VersionConversion.object(def, o));
                 case METADATA -> {
                     ObjectNode pom = row.putObject("object");
                     pom.put("kind", "PartialObjectMetadata");

@@ -3,6 +3,7 @@ package io.kubeloop.apiserver.http;
 import io.kubeloop.api.errors.Status;
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.apiserver.registry.ResourceDefinition;
+import io.kubeloop.apiserver.registry.VersionConversion;
 import io.kubeloop.apiserver.storage.StoredObject;
 import io.kubeloop.apiserver.storage.WatchItem;
 import io.kubeloop.apiserver.storage.Watcher;
@@ -123,7 +124,7 @@ final class WatchStream {
                     case MODIFIED -> MODIFIED;
                     case DELETED -> DELETED;
                 };
-                byte[] body = tableInclude == null ? e.object().json() : tableRow(e.object());
+                byte[] body = tableInclude == null ? VersionConversion.json(def, e.object()) : tableRow(e.object());
                 ByteArrayOutputStream out = new ByteArrayOutputStream(head.length + body.length + 2);
                 out.writeBytes(head);
                 out.writeBytes(body);

@@ -36,6 +36,9 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class ObjectRegistry {
 
+    /** The finalizer a CustomResourceDefinition gets on its first DELETE (its custom resources go first). */
+    public static final String CRD_CLEANUP_FINALIZER = "customresourcecleanup.apiextensions.k8s.io";
+
     /** Namespaces that cannot be deleted. */
     public static final Set<String> PROTECTED_NAMESPACES = Set.of("default", "kube-system", "kube-public");
 
@@ -207,6 +210,10 @@ public final class ObjectRegistry {
     }
 
     private static void requireVerb(ResourceDefinition def, String verb) {
+        if (def.terminating() && verb.equals("create")) {
+            throw new io.kubeloop.api.errors.MethodNotAllowedException(io.kubeloop.api.errors.Status.failure(405,
+                    "MethodNotAllowed", "create not allowed while custom resource definition is terminating"));
+        }
         if (!def.allows(verb)) {
             throw ApiErrors.methodNotAllowed(verb, def.plural());
         }
@@ -339,6 +346,7 @@ public final class ObjectRegistry {
         requireVerb(def, "delete");
         String policyFinalizer = opts.policyFinalizer();
         boolean isNamespace = def.group().isEmpty() && def.plural().equals("namespaces");
+        boolean isCrd = def.group().equals("apiextensions.k8s.io") && def.plural().equals("customresourcedefinitions");
         if (isNamespace && PROTECTED_NAMESPACES.contains(name)) {
             throw ApiErrors.forbidden(def, name, "this namespace may not be deleted");
         }
@@ -359,6 +367,9 @@ public final class ObjectRegistry {
             List<String> finalizers = new ArrayList<>(ObjectSemantics.finalizers(cur.object()));
             if (policyFinalizer != null && !finalizers.contains(policyFinalizer)) {
                 finalizers.add(policyFinalizer);
+            }
+            if (isCrd && !finalizers.contains(CRD_CLEANUP_FINALIZER)) {
+                finalizers.add(CRD_CLEANUP_FINALIZER);
             }
             if (finalizers.isEmpty() && !isNamespace) {
                 return ctx.dryRun() ? new Change.DryRun(cur.object(), true) : Change.delete();

@@ -1,6 +1,7 @@
 package io.kubeloop.apiserver.registry;
 
 import io.kubeloop.api.GroupVersionResource;
+import io.kubeloop.apiserver.schema.StructuralSchema;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -32,13 +33,18 @@ import java.util.Set;
  * @param columns Table columns after the name column
  * @param storageVersion the version objects are stored in (for custom resources with several versions)
  * @param scalePaths for the scale subresource: spec replicas, status replicas and label selector paths
+ * @param schema the structural schema objects of this version are pruned, defaulted and validated with
+ *        (custom resources whose CRD version declares one), or null
+ * @param terminating the defining CRD is being deleted: discovery shows {@code verbs} (without create,
+ *        update, patch) while update and patch still work (finalizers must be removable) and create
+ *        answers 405
  */
 public record ResourceDefinition(String group, String version, String plural, String kind, String listKind,
                                  String singular, List<String> shortNames, List<String> categories, boolean namespaced,
                                  List<String> verbs, Set<String> subresources, NameRule nameRule,
                                  boolean tracksGeneration, boolean custom, boolean deleteReturnsObject,
                                  Set<String> fieldSelectors, List<PrinterColumn> columns, String storageVersion,
-                                 ScalePaths scalePaths) {
+                                 ScalePaths scalePaths, StructuralSchema schema, boolean terminating) {
 
     /** The eight verbs of a normal resource. */
     public static final List<String> ALL_VERBS = List.of("create", "delete", "deletecollection", "get", "list", "patch",
@@ -58,6 +64,18 @@ public record ResourceDefinition(String group, String version, String plural, St
         fieldSelectors = Set.copyOf(fieldSelectors);
         columns = List.copyOf(columns);
         storageVersion = storageVersion == null ? version : storageVersion;
+    }
+
+    /** A definition without schema that is not terminating (built-ins). */
+    public ResourceDefinition(String group, String version, String plural, String kind, String listKind,
+                              String singular, List<String> shortNames, List<String> categories, boolean namespaced,
+                              List<String> verbs, Set<String> subresources, NameRule nameRule,
+                              boolean tracksGeneration, boolean custom, boolean deleteReturnsObject,
+                              Set<String> fieldSelectors, List<PrinterColumn> columns, String storageVersion,
+                              ScalePaths scalePaths) {
+        this(group, version, plural, kind, listKind, singular, shortNames, categories, namespaced, verbs, subresources,
+                nameRule, tracksGeneration, custom, deleteReturnsObject, fieldSelectors, columns, storageVersion,
+                scalePaths, null, false);
     }
 
     /** Paths (dotted, e.g. {@code .spec.replicas}) the scale subresource reads and writes. */
@@ -94,15 +112,15 @@ public record ResourceDefinition(String group, String version, String plural, St
         return subresources.contains(sub);
     }
 
-    /** Whether a verb is allowed. */
+    /** Whether a verb is allowed (while terminating: everything but create). */
     public boolean allows(String verb) {
-        return verbs.contains(verb);
+        return terminating ? !verb.equals("create") : verbs.contains(verb);
     }
 
     /** This definition with other verbs (e.g. a terminating CRD's). */
     public ResourceDefinition withVerbs(List<String> newVerbs) {
         return new ResourceDefinition(group, version, plural, kind, listKind, singular, shortNames, categories,
                 namespaced, newVerbs, subresources, nameRule, tracksGeneration, custom, deleteReturnsObject,
-                fieldSelectors, columns, storageVersion, scalePaths);
+                fieldSelectors, columns, storageVersion, scalePaths, schema, terminating);
     }
 }

@@ -120,12 +120,15 @@ class WriteConformanceTest {
     }
 
     @Test
-    void openApiV2IsServedAsJsonAndProtobufOnlyIs406UntilAnEncoderIsWired() {
+    void openApiV2IsServedAsJsonAndAsProtobufForKubectl127() {
         HttpResponse<String> json = http.get("/openapi/v2", "application/json");
         assertThat(json.statusCode()).isEqualTo(200);
         assertThat(RawHttp.json(json).path("swagger").asString()).isEqualTo("2.0");
-        assertThat(http.get("/openapi/v2", "application/com.github.proto-openapi.spec.v2@v1.0+protobuf").statusCode())
-                .isEqualTo(406);
+        HttpResponse<String> proto = http.get("/openapi/v2", "application/com.github.proto-openapi.spec.v2@v1.0+protobuf");
+        assertThat(proto.statusCode()).isEqualTo(200);
+        assertThat(proto.headers().firstValue("Content-Type")).hasValue(
+                "application/com.github.proto-openapi.spec.v2.v1.0+protobuf");
+        assertThat(http.get("/openapi/v2", "application/xml").statusCode()).isEqualTo(406);
     }
 
     private static ResourceDefinition serveWidgets(String group) {
