@@ -35,7 +35,7 @@ import java.util.function.Function;
  *        of built-in kinds per {@code fieldValidation}; custom resources accepted unchanged)
  * @param patcher patch seam (default: {@link LibraryPatchApplier}, all four patch types)
  * @param openApi OpenAPI seam: builds the documents over the served resources (default:
- *        {@link LibraryOpenApiDocuments} with v2 protobuf, without custom resource schemas)
+ *        {@link LibraryOpenApiDocuments}: v3, v2 as JSON and protobuf, custom resources with their CRD schemas)
  * @param http HTTP tuning
  */
 public record ServerOptions(int port, String bindAddress, String token, int historySize, int watchBufferSize,
@@ -62,7 +62,7 @@ public record ServerOptions(int port, String bindAddress, String token, int hist
     public static ServerOptions defaults() {
         return new ServerOptions(0, "127.0.0.1", null, 10_000, 1_000, null, ServerOptions::walJournal,
                 new BuiltinFieldValidator(), new LibraryPatchApplier(),
-                registry -> new LibraryOpenApiDocuments(registry, CustomResourceSchemas.none(), OpenApiV2::protobuf,
+                registry -> new LibraryOpenApiDocuments(registry, CustomResourceSchemas.fromDefinitions(), OpenApiV2::protobuf,
                         InstantSource.system()),
                 HttpOptions.defaults());
     }

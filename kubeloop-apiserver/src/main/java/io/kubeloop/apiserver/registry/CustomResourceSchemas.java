@@ -17,6 +17,11 @@ public interface CustomResourceSchemas {
     /** The schema of the custom resource {@code definition} ({@code custom()} is true), if known. */
     Optional<StructuralSchema> schemaOf(ResourceDefinition definition);
 
+    /** The schema the CRD layer put on each definition ({@link ResourceDefinition#schema()}). */
+    static CustomResourceSchemas fromDefinitions() {
+        return d -> Optional.ofNullable(d.schema());
+    }
+
     /** No custom resource has a known schema. */
     static CustomResourceSchemas none() {
         return d -> Optional.empty();

@@ -9,7 +9,7 @@ import io.kubeloop.apiserver.registry.ObjectRegistry;
 import io.kubeloop.apiserver.registry.ObjectValidator;
 import io.kubeloop.apiserver.registry.ResourceDefinition;
 import io.kubeloop.apiserver.registry.ResourceRegistry;
-import io.kubeloop.apiserver.registry.SimplePatchApplier;
+import io.kubeloop.apiserver.registry.LibraryPatchApplier;
 import io.kubeloop.apiserver.registry.WriteContext;
 import io.kubeloop.apiserver.storage.StoreOptions;
 import io.kubeloop.apiserver.storage.VersionedStore;
@@ -44,7 +44,7 @@ class CustomResourceDefinitionsTest {
         };
         VersionedStore store = VersionedStore.inMemory(StoreOptions.defaults());
         ObjectRegistry registry = new ObjectRegistry(store, new ResourceRegistry(), InstantSource.system(),
-                new CustomResourceValidator(stripping), new SimplePatchApplier());
+                new CustomResourceValidator(stripping), new LibraryPatchApplier());
         ResourceDefinition crds = registry.resources().find("apiextensions.k8s.io", "v1", "customresourcedefinitions")
                 .orElseThrow();
         try (CustomResourceDefinitions controller = CustomResourceDefinitions.start(registry, InstantSource.system())) {
