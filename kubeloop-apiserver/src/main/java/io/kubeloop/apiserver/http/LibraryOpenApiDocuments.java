@@ -33,8 +33,9 @@ import java.util.function.Function;
  *   <li>{@code GET /openapi/v3/<api/v1 | apis/g/v>}: the group version's document with a quoted {@code ETag};
  *       with the current {@code ?hash=} also {@code Cache-Control: public, immutable} and a one-year
  *       {@code Expires}; with another hash a 301 to the current URL; without one a plain 200;</li>
- *   <li>{@code GET /openapi/v2}: the Swagger 2.0 JSON; asked for as protobuf only (kubectl 1.27/1.28), the
- *       gnostic protobuf from the encoder given at construction, or 406 while there is none.</li>
+ *   <li>{@code GET /openapi/v2}: by {@code Accept} as kube-openapi negotiates it ({@link OpenApiV2#negotiate}):
+ *       the Swagger 2.0 JSON, or the gnostic protobuf kubectl 1.27/1.28 ask for (from the encoder given at
+ *       construction; 406 without one), or 406 for anything else.</li>
  * </ul>
  * Built-in kinds carry their {@link BuiltinSchemas} schema; custom resources the one
  * {@link CustomResourceSchemas} knows (else a free-form object).
@@ -47,13 +48,6 @@ import java.util.function.Function;
  * lock.
  */
 public final class LibraryOpenApiDocuments implements OpenApiDocuments {
-
-    /** The protobuf media types of {@code /openapi/v2} (the one client-go asks for, and the current one). */
-    static final List<String> V2_PROTOBUF = List.of("application/com.github.proto-openapi.spec.v2@v1.0+protobuf",
-            "application/com.github.proto-openapi.spec.v2.v1.0+protobuf");
-    private static final String JSON = "application/json";
-    private static final DateTimeFormatter HTTP_DATE = DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'",
-            Locale.US).withZone(ZoneOffset.UTC);
 
     private final ResourceRegistry resources;
     private final CustomResourceSchemas customSchemas;
@@ -140,34 +134,22 @@ public final class LibraryOpenApiDocuments implements OpenApiDocuments {
     }
 
     private Reply v2(String accept) {
-        boolean protobuf = wantsProtobufOnly(accept);
+        Optional<String> type = OpenApiV2.negotiate(accept);
+        if (type.isEmpty()) {
+            return new Reply(406, "text/plain; charset=utf-8", ("/openapi/v2 is served as " + JSON + " and "
+                    + OpenApiV2.PROTOBUF + "\n").getBytes(StandardCharsets.UTF_8), Map.of());
+        }
+        boolean protobuf = !type.get().equals(OpenApiV2.JSON);
         V2 doc = currentV2(protobuf);
         Map<String, String> headers = Map.of("ETag", "\"" + doc.etag() + "\"", "Vary", "Accept");
         if (!protobuf) {
             return new Reply(200, JSON, doc.json(), headers);
         }
         if (doc.protobuf() == null) {
-            // TODO(lead): pass the schema library's OpenApiV2::protobuf once it lands (kubectl 1.27/1.28 need it)
             return new Reply(406, "text/plain; charset=utf-8", ("/openapi/v2 is served as " + JSON
-                    + " only; protobuf is not available\n").getBytes(StandardCharsets.UTF_8), Map.of());
+                    + " only: this server has no protobuf encoder\n").getBytes(StandardCharsets.UTF_8), Map.of());
         }
-        return new Reply(200, V2_PROTOBUF.get(1), doc.protobuf(), headers);
-    }
-
-    /** True when the Accept header names a v2 protobuf type and neither JSON nor a wildcard. */
-    static boolean wantsProtobufOnly(String accept) {
-        if (accept == null || accept.isBlank()) {
-            return false;
-        }
-        boolean proto = false;
-        for (String clause : accept.split(",")) {
-            String mt = clause.split(";", 2)[0].strip().toLowerCase(Locale.ROOT);
-            if (mt.equals(JSON) || mt.equals("*/*") || mt.equals("application/*")) {
-                return false;
-            }
-            proto |= V2_PROTOBUF.contains(mt);
-        }
-        return proto;
+        return new Reply(200, OpenApiV2.PROTOBUF, doc.protobuf(), headers);
     }
 
     private Snapshot current() {
