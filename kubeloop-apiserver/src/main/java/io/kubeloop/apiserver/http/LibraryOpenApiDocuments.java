@@ -49,6 +49,10 @@ import java.util.function.Function;
  */
 public final class LibraryOpenApiDocuments implements OpenApiDocuments {
 
+    private static final String JSON = "application/json";
+    private static final DateTimeFormatter HTTP_DATE = DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'",
+            Locale.US).withZone(ZoneOffset.UTC);
+
     private final ResourceRegistry resources;
     private final CustomResourceSchemas customSchemas;
     private final Function<List<ServedKind>, byte[]> v2Protobuf;
