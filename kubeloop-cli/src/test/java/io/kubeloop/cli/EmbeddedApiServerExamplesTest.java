@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
-/** The examples of docs-server.md ("Embedded API server"), compiled and run. */
+/** The README examples of "Embedded API server", compiled and run. */
 @EmbeddedApiServerTest
 class EmbeddedApiServerExamplesTest {
 

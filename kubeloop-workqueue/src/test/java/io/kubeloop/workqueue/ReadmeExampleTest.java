@@ -8,7 +8,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The example of docs-workqueue.md, compiled and run: a failing key is retried, then forgotten. */
+/** The README example of "Work queues", compiled and run: a failing key is retried, then forgotten. */
 class ReadmeExampleTest {
 
     record Key(String namespace, String name) {
