@@ -11,25 +11,22 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One contender's child JVM and the parent side of the {@link ChildReporter} line protocol: the
- * child's stdout is read on a thread; progress lines ({@code P n}) update {@link #delivered()},
- * every other protocol line is queued for {@link #expect}. Other output is echoed with a prefix.
+ * child's stdout is read on a thread; protocol lines are queued for {@link #expect}, other output
+ * is echoed with a prefix.
  *
  * <p>Use with try-with-resources: {@link #close()} closes the child's stdin (its signal to exit)
  * and kills it if it does not exit within ten seconds.
  *
- * <p><b>Thread safety.</b> {@link #delivered()} may be read from any thread; the rest is for the
- * thread that started the child.
+ * <p><b>Thread safety.</b> For the thread that started the child.
  */
 final class ChildJvm implements AutoCloseable {
 
     private final Contender contender;
     private final Process process;
     private final LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
-    private final AtomicLong delivered = new AtomicLong();
 
     private ChildJvm(Contender contender, Process process) {
         this.contender = contender;
@@ -63,9 +60,7 @@ final class ChildJvm implements AutoCloseable {
                 StandardCharsets.UTF_8))) {
             String line;
             while ((line = in.readLine()) != null) {
-                if (line.startsWith("P ")) {
-                    delivered.set(Long.parseLong(line.substring(2).trim()));
-                } else if (line.matches("^(BASELINE|SYNCED|ADDS|HEAP|EVENTS|ERROR) .*")) {
+                if (line.matches("^(BASELINE|SYNCED|ADDS|HEAP|EVENTS|ERROR) .*")) {
                     lines.add(line);
                 } else {
                     System.out.println("  [" + contender.label() + "] " + line);
@@ -82,9 +77,23 @@ final class ChildJvm implements AutoCloseable {
         return process.pid();
     }
 
-    /** Updates the child's handler has seen, as last reported (every ~2,000). */
-    long delivered() {
-        return delivered.get();
+    /**
+     * Freezes ({@code SIGSTOP}) or resumes ({@code SIGCONT}) the child, so that the events written
+     * meanwhile queue up at the server and reach the child as one prepared stream.
+     */
+    void freeze(boolean frozen) {
+        try {
+            Process kill = new ProcessBuilder("kill", frozen ? "-STOP" : "-CONT", Long.toString(process.pid()))
+                    .inheritIO().start();
+            if (kill.waitFor() != 0) {
+                throw new IllegalStateException("kill " + (frozen ? "-STOP" : "-CONT") + " " + process.pid() + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
     }
 
     /**

@@ -76,7 +76,7 @@ public final class JacksonFloorChild {
         }
         try (InputStream in = resp.body(); JsonParser p = MAPPER.createParser(in)) {
             while (p.nextToken() == JsonToken.START_OBJECT) {
-                ObjectNode event = (ObjectNode) MAPPER.readTree(p);
+                ObjectNode event = p.readValueAsTree();
                 ObjectNode object = (ObjectNode) event.get("object");
                 switch (event.get("type").asString()) {
                     case "ADDED" -> {

@@ -8,10 +8,10 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Deterministic, realistic Pods for the informer benchmark: the shape a Deployment's Pod has on a
- * real cluster, about 3.5 KB of compact JSON each — metadata with labels, annotations, an owner
- * reference and two {@code managedFields} entries (controller-manager and kubelet), two or three
- * containers with env, ports, resources and probes, volumes, tolerations, and a running status with
- * conditions and container statuses.
+ * real cluster, about 3.9 KB of compact JSON each — metadata with labels, annotations, an owner
+ * reference and two {@code managedFields} entries (controller-manager and kubelet), two containers
+ * (the app with env, a port, resources and probes; a sidecar), a volume, a toleration, and a running
+ * status with four conditions and two container statuses.
  *
  * <p>Pod {@code i} is always the same object (apart from the resourceVersion the server stamps):
  * names, UIDs, IPs and timestamps are derived from {@code i}. Pods are spread over
@@ -53,7 +53,7 @@ public final class PodGenerator {
         String ts = created.toString();
         String started = created.plusSeconds(4).toString();
         String ready = created.plusSeconds(19).toString();
-        int containers = i % 4 == 0 ? 3 : 2;
+        int containers = 2;
 
         ObjectNode pod = KubeJson.mapper().createObjectNode();
         pod.put("apiVersion", "v1");
@@ -66,14 +66,11 @@ public final class PodGenerator {
         meta.put("creationTimestamp", ts);
         ObjectNode labels = meta.putObject("labels");
         labels.put("app.kubernetes.io/name", app);
-        labels.put("app.kubernetes.io/part-of", "shop");
         labels.put("pod-template-hash", rsHash);
         labels.put("tier", i % 2 == 0 ? "backend" : "frontend");
         labels.put("version", "v1." + (i % 9));
         ObjectNode annotations = meta.putObject("annotations");
-        annotations.put("kubectl.kubernetes.io/restartedAt", EPOCH.minusSeconds(3600).toString());
         annotations.put("prometheus.io/scrape", "true");
-        annotations.put("prometheus.io/port", "9090");
         ObjectNode owner = meta.putArray("ownerReferences").addObject();
         owner.put("apiVersion", "apps/v1");
         owner.put("kind", "ReplicaSet");
@@ -82,7 +79,7 @@ public final class PodGenerator {
         owner.put("controller", true);
         owner.put("blockOwnerDeletion", true);
         ArrayNode managed = meta.putArray("managedFields");
-        managedSpec(managed.addObject(), ts, containers);
+        managedSpec(managed.addObject(), ts, app, containers, uid(i / 3, 1));
         managedStatus(managed.addObject(), ready);
 
         ObjectNode spec = pod.putObject("spec");
@@ -90,8 +87,7 @@ public final class PodGenerator {
         vol.put("name", "kube-api-access-" + hash(i, 5));
         ObjectNode projected = vol.putObject("projected");
         projected.put("defaultMode", 420);
-        projected.putArray("sources").addObject().putObject("serviceAccountToken").put("expirationSeconds", 3607)
-                .put("path", "token");
+        projected.putArray("sources").addObject().putObject("serviceAccountToken").put("path", "token");
         ArrayNode cs = spec.putArray("containers");
         for (int c = 0; c < containers; c++) {
             container(cs.addObject(), app, c, i);
@@ -100,42 +96,35 @@ public final class PodGenerator {
         spec.put("terminationGracePeriodSeconds", 30);
         spec.put("dnsPolicy", "ClusterFirst");
         spec.put("serviceAccountName", app);
-        spec.put("serviceAccount", app);
         spec.put("nodeName", "node-" + (i % 97));
-        spec.putObject("securityContext").put("runAsNonRoot", true).put("fsGroup", 2000);
         spec.put("schedulerName", "default-scheduler");
         ArrayNode tolerations = spec.putArray("tolerations");
-        for (String t : new String[] {"node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"}) {
+        for (String t : new String[] {"node.kubernetes.io/not-ready"}) {
             tolerations.addObject().put("key", t).put("operator", "Exists").put("effect", "NoExecute")
                     .put("tolerationSeconds", 300);
         }
-        spec.put("priority", 0);
-        spec.put("enableServiceLinks", true);
-        spec.put("preemptionPolicy", "PreemptLowerPriority");
 
         ObjectNode status = pod.putObject("status");
         status.put("phase", "Running");
         ArrayNode conditions = status.putArray("conditions");
         for (String type : new String[] {"Initialized", "Ready", "ContainersReady", "PodScheduled"}) {
-            conditions.addObject().put("type", type).put("status", "True").putNull("lastProbeTime")
+            conditions.addObject().put("type", type).put("status", "True")
                     .put("lastTransitionTime", type.equals("PodScheduled") ? ts : ready);
         }
         status.put("hostIP", "10.0." + (i % 97) + ".10");
         String ip = "10.244." + (i / 250 % 256) + "." + (i % 250 + 2);
         status.put("podIP", ip);
-        status.putArray("podIPs").addObject().put("ip", ip);
         status.put("startTime", ts);
         ArrayNode statuses = status.putArray("containerStatuses");
         for (int c = 0; c < containers; c++) {
             ObjectNode s = statuses.addObject();
             s.put("name", containerName(app, c));
             s.putObject("state").putObject("running").put("startedAt", started);
-            s.putObject("lastState");
             s.put("ready", true);
             s.put("restartCount", i % 3 == 0 ? 1 : 0);
             s.put("image", image(app, c));
-            s.put("imageID", "docker.io/library/" + image(app, c) + "@sha256:" + hash(c * 7919L + 17, 64));
-            s.put("containerID", "containerd://" + hash(i * 31L + c, 64));
+            s.put("imageID", "sha256:" + hash(c * 7919L + 17, 64));
+            s.put("containerID", "containerd://" + hash(i * 31L + c, 32));
             s.put("started", true);
         }
         status.put("qosClass", "Burstable");
@@ -145,39 +134,36 @@ public final class PodGenerator {
     private static void container(ObjectNode c, String app, int index, int i) {
         c.put("name", containerName(app, index));
         c.put("image", image(app, index));
-        ArrayNode ports = c.putArray("ports");
-        ports.addObject().put("name", index == 0 ? "http" : "metrics").put("containerPort", index == 0 ? 8080 : 9090 + index)
-                .put("protocol", "TCP");
-        ArrayNode env = c.putArray("env");
-        env.addObject().put("name", "APP_NAME").put("value", app);
-        env.addObject().put("name", "LOG_LEVEL").put("value", i % 5 == 0 ? "debug" : "info");
-        env.addObject().put("name", "POD_NAME").putObject("valueFrom").putObject("fieldRef").put("apiVersion", "v1")
-                .put("fieldPath", "metadata.name");
-        env.addObject().put("name", "DB_URL").put("value", "postgres://db." + app + ".svc:5432/" + app);
+        if (index == 0) {
+            c.putArray("ports").addObject().put("name", "http").put("containerPort", 8080).put("protocol", "TCP");
+        }
+        if (index == 0) {
+            ArrayNode env = c.putArray("env");
+            env.addObject().put("name", "LOG_LEVEL").put("value", i % 5 == 0 ? "debug" : "info");
+            env.addObject().put("name", "POD_NAME").putObject("valueFrom").putObject("fieldRef")
+                    .put("fieldPath", "metadata.name");
+            env.addObject().put("name", "DB_URL").put("value", "postgres://db." + app + ":5432/" + app);
+        }
         ObjectNode resources = c.putObject("resources");
-        resources.putObject("limits").put("cpu", index == 0 ? "1" : "200m").put("memory", index == 0 ? "512Mi" : "128Mi");
+        if (index == 0) {
+            resources.putObject("limits").put("cpu", "1").put("memory", "512Mi");
+        }
         resources.putObject("requests").put("cpu", index == 0 ? "250m" : "50m").put("memory", index == 0 ? "256Mi" : "64Mi");
         if (index == 0) {
             probe(c.putObject("livenessProbe"), "/healthz", 10);
             probe(c.putObject("readinessProbe"), "/ready", 5);
+            c.putArray("volumeMounts").addObject().put("name", "kube-api-access-" + hash(i, 5)).put("readOnly", true)
+                    .put("mountPath", "/var/run/secrets/kubernetes.io/serviceaccount");
         }
-        c.putArray("volumeMounts").addObject().put("name", "kube-api-access-" + hash(i, 5)).put("readOnly", true)
-                .put("mountPath", "/var/run/secrets/kubernetes.io/serviceaccount");
-        c.put("terminationMessagePath", "/dev/termination-log");
-        c.put("terminationMessagePolicy", "File");
         c.put("imagePullPolicy", "IfNotPresent");
     }
 
     private static void probe(ObjectNode p, String path, int period) {
-        p.putObject("httpGet").put("path", path).put("port", 8080).put("scheme", "HTTP");
-        p.put("initialDelaySeconds", 5);
-        p.put("timeoutSeconds", 1);
+        p.putObject("httpGet").put("path", path).put("port", 8080);
         p.put("periodSeconds", period);
-        p.put("successThreshold", 1);
-        p.put("failureThreshold", 3);
     }
 
-    private static void managedSpec(ObjectNode e, String time, int containers) {
+    private static void managedSpec(ObjectNode e, String time, String app, int containers, String ownerUid) {
         e.put("manager", "kube-controller-manager");
         e.put("operation", "Update");
         e.put("apiVersion", "v1");
@@ -187,24 +173,19 @@ public final class PodGenerator {
         ObjectNode meta = f.putObject("f:metadata");
         meta.putObject("f:generateName");
         ObjectNode labels = meta.putObject("f:labels");
-        labels.putObject(".");
-        for (String l : new String[] {"app.kubernetes.io/name", "app.kubernetes.io/part-of", "pod-template-hash",
-                "tier", "version"}) {
+        for (String l : new String[] {"app.kubernetes.io/name", "pod-template-hash", "tier"}) {
             labels.putObject("f:" + l);
         }
-        meta.putObject("f:ownerReferences").putObject(".").putObject("k:{\"uid\":\"owner\"}");
+        meta.putObject("f:ownerReferences").putObject("k:{\"uid\":\"" + ownerUid + "\"}");
         ObjectNode spec = f.putObject("f:spec");
         ObjectNode cs = spec.putObject("f:containers");
         for (int c = 0; c < containers; c++) {
-            ObjectNode k = cs.putObject("k:{\"name\":\"c" + c + "\"}");
-            k.putObject(".");
-            for (String field : new String[] {"f:env", "f:image", "f:imagePullPolicy", "f:name", "f:ports",
-                    "f:resources", "f:terminationMessagePath", "f:terminationMessagePolicy", "f:volumeMounts"}) {
+            ObjectNode k = cs.putObject("k:{\"name\":\"" + containerName(app, c) + "\"}");
+            for (String field : new String[] {"f:image", "f:resources"}) {
                 k.putObject(field);
             }
         }
-        for (String field : new String[] {"f:dnsPolicy", "f:enableServiceLinks", "f:restartPolicy", "f:schedulerName",
-                "f:securityContext", "f:terminationGracePeriodSeconds", "f:volumes"}) {
+        for (String field : new String[] {"f:dnsPolicy", "f:restartPolicy", "f:volumes"}) {
             spec.putObject(field);
         }
     }
@@ -218,16 +199,12 @@ public final class PodGenerator {
         e.put("subresource", "status");
         ObjectNode status = e.putObject("fieldsV1").putObject("f:status");
         ObjectNode conditions = status.putObject("f:conditions");
-        for (String type : new String[] {"ContainersReady", "Initialized", "Ready"}) {
+        for (String type : new String[] {"ContainersReady", "Ready"}) {
             ObjectNode k = conditions.putObject("k:{\"type\":\"" + type + "\"}");
-            k.putObject(".");
-            k.putObject("f:lastProbeTime");
             k.putObject("f:lastTransitionTime");
             k.putObject("f:status");
-            k.putObject("f:type");
         }
-        for (String field : new String[] {"f:containerStatuses", "f:hostIP", "f:phase", "f:podIP", "f:podIPs",
-                "f:startTime"}) {
+        for (String field : new String[] {"f:containerStatuses", "f:phase"}) {
             status.putObject(field);
         }
     }
@@ -257,7 +234,7 @@ public final class PodGenerator {
     private static String hash(long seed, int length) {
         StringBuilder sb = new StringBuilder(length);
         long x = seed * 0x9E37_79B9_7F4A_7C15L + 0x632B_E59B_D9B4_E019L;
-        String alphabet = length == 64 ? "0123456789abcdef" : "bcdfghjklmnpqrstvwxz2456789";
+        String alphabet = length >= 32 ? "0123456789abcdef" : "bcdfghjklmnpqrstvwxz2456789";
         for (int k = 0; k < length; k++) {
             x ^= x >>> 31;
             x *= 0xBF58_476D_1CE4_E5B9L;

@@ -30,7 +30,7 @@ final class ResultsReport {
         for (int n : sizes) {
             md.append("\n**").append(String.format(Locale.ROOT, "%,d", n)).append(" Pods**\n\n");
             md.append("| contender | start → synced (s) | start → all adds handled (s) | retained heap (MiB) | "
-                    + "watch events/s | writer waiting |\n|---|---|---|---|---|---|\n");
+                    + "watch events/s |\n|---|---|---|---|---|\n");
             for (Contender c : contenders) {
                 List<RunResult> rs = of(results, n, c);
                 if (rs.isEmpty()) {
@@ -41,7 +41,6 @@ final class ResultsReport {
                         .append(" | ").append(cell(rs, r -> r.addsNanos() / 1e9, "%.2f"))
                         .append(" | ").append(cell(rs, RunResult::heapMiB, "%.0f"))
                         .append(" | ").append(cell(rs, RunResult::eventsPerSecond, "%,.0f"))
-                        .append(" | ").append(cell(rs, r -> r.writerWaitFraction() * 100, "%.0f %%"))
                         .append(" |\n");
             }
             md.append('\n').append(ratios(results, n));

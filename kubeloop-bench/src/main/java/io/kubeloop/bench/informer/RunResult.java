@@ -11,11 +11,10 @@ package io.kubeloop.bench.informer;
  * @param heapBytes retained heap after sync (used after GC minus the baseline)
  * @param events updates the handler saw
  * @param eventsNanos first → last update seen by the handler
- * @param writerWaitFraction share of the writer's time spent waiting because the backlog was full
- *        (near 1: the writer was far ahead and never the bottleneck)
+ * @param writerRate modifications per second the writer committed while the child was frozen
  */
 public record RunResult(Contender contender, int pods, long syncNanos, long addsNanos, long cacheSize, long heapBytes,
-                        long events, long eventsNanos, double writerWaitFraction) {
+                        long events, long eventsNanos, double writerRate) {
 
     /** Sync time in seconds. */
     public double syncSeconds() {
