@@ -11,6 +11,8 @@ import java.util.List;
 public enum Contender {
     /** kubeloop's SharedIndexInformer of DynamicObject, defaults. */
     KUBELOOP("kubeloop", "io.kubeloop.bench.informer.KubeloopInformerChild", false, List.of()),
+    /** kubeloop with watch-list off: LIST then watch, as the peers do (informational). */
+    KUBELOOP_LIST("kubeloop-list", "io.kubeloop.bench.informer.KubeloopInformerChild", false, List.of("list")),
     /** fabric8 kubernetes-client 7.x SharedIndexInformer of Pod. */
     FABRIC8("fabric8", "io.kubeloop.peers.Fabric8InformerChild", true, List.of()),
     /** kubernetes-client/java SharedInformerFactory informer of V1Pod. */
@@ -68,7 +70,7 @@ public enum Contender {
                 return c;
             }
         }
-        throw new IllegalArgumentException("unknown contender '" + label + "', expected one of kubeloop, fabric8, "
-                + "k8s-java, floor, floor-list");
+        throw new IllegalArgumentException("unknown contender '" + label + "', expected one of kubeloop, kubeloop-list, "
+                + "fabric8, k8s-java, floor, floor-list");
     }
 }

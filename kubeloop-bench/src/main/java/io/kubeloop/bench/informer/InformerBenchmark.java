@@ -28,9 +28,9 @@ import java.util.Locale;
  *     io.kubeloop.bench.informer.InformerBenchmark [options]
  * </pre>
  * Options: {@code --pods 10000,50000}, {@code --events 100000}, {@code --contenders
- * kubeloop,fabric8,k8s-java,floor,floor-list}, {@code --repeat 1}, {@code --child-flags
+ * kubeloop,kubeloop-list,fabric8,k8s-java,floor,floor-list}, {@code --repeat 1}, {@code --child-flags
  * "-Xmx2g -XX:+UseG1GC"}, {@code --histogram} (a class histogram of
- * each kubeloop child after sync), {@code --jfr kubeloop} (a JFR recording of that contender),
+ * the kubeloop, fabric8 and k8s-java children after sync), {@code --jfr kubeloop} (a JFR recording of that contender),
  * {@code --markdown BENCHMARKS.md} (where to write the results; {@code none} to skip), {@code
  * --out target/informer-bench}.
  *
@@ -116,7 +116,7 @@ public final class InformerBenchmark {
             String[] synced = child.expect("SYNCED", timeout);
             String[] adds = child.expect("ADDS", timeout);
             String[] heap = child.expect("HEAP", timeout);
-            if (o.histogram && c == Contender.KUBELOOP) {
+            if (o.histogram && (c == Contender.KUBELOOP || c == Contender.FABRIC8 || c == Contender.K8S_JAVA)) {
                 histogram(child.pid(), o.out.resolve("histogram-" + c.label() + "-" + pods + ".txt"));
             }
             child.freeze(true);
@@ -190,8 +190,8 @@ public final class InformerBenchmark {
         static Options parse(String[] args) {
             List<Integer> pods = List.of(10_000, 50_000);
             long events = 100_000;
-            List<Contender> contenders = List.of(Contender.KUBELOOP, Contender.FABRIC8, Contender.K8S_JAVA,
-                    Contender.FLOOR, Contender.FLOOR_LIST);
+            List<Contender> contenders = List.of(Contender.KUBELOOP, Contender.KUBELOOP_LIST, Contender.FABRIC8,
+                    Contender.K8S_JAVA, Contender.FLOOR, Contender.FLOOR_LIST);
             int repeat = 1;
             List<String> childFlags = List.of("-Xmx2g", "-XX:+UseG1GC");
             boolean histogram = false;
