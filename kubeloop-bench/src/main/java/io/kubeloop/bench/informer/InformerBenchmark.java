@@ -52,6 +52,7 @@ public final class InformerBenchmark {
     public static void main(String[] args) throws Exception {
         Options o = Options.parse(args);
         Files.createDirectories(o.out);
+        Instant started = Instant.now();
         String loadBefore = loadAverage();
         List<RunResult> results = new ArrayList<>();
         StringBuilder notes = new StringBuilder();
@@ -90,7 +91,7 @@ public final class InformerBenchmark {
                 }
             }
         }
-        String header = header(o, loadBefore, loadAverage(), notes.toString());
+        String header = header(o, started, loadBefore, loadAverage(), notes.toString());
         String md = ResultsReport.markdown(results, o.pods, o.contenders, header);
         System.out.println();
         System.out.println(md);
@@ -171,13 +172,13 @@ public final class InformerBenchmark {
         }
     }
 
-    private static String header(Options o, String loadBefore, String loadAfter, String notes) {
+    private static String header(Options o, Instant started, String loadBefore, String loadAfter, String notes) {
         return String.format(Locale.ROOT, """
-                Run %s: %d cores, load average (1/5/15 min) %s at the start and %s at the end; \
+                Run started %s: %d cores, load average (1/5/15 min) %s at the start and %s at the end; \
                 child JVMs: `%s` on Java %s; %,d MODIFIED events per run; %d repeat(s), medians \
                 (range) shown.
 
-                %s""", Instant.now().toString().substring(0, 16).replace('T', ' ') + " UTC",
+                %s""", started.toString().substring(0, 16).replace('T', ' ') + " UTC",
                 Runtime.getRuntime().availableProcessors(), loadBefore, loadAfter, String.join(" ", o.childFlags),
                 Runtime.version().feature(), o.events, o.repeat, notes);
     }
