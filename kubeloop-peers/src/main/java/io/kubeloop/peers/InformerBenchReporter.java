@@ -6,6 +6,7 @@ import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 /**
@@ -66,7 +67,7 @@ public final class InformerBenchReporter {
     }
 
     /** Waits until {@code synced} is true (polled every millisecond), then reports SYNCED. */
-    public void awaitSynced(java.util.function.BooleanSupplier synced, LongSupplier cacheSize) {
+    public void awaitSynced(BooleanSupplier synced, LongSupplier cacheSize) {
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
         while (!synced.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
