@@ -9,6 +9,8 @@
  *       a server named by a kubeconfig (kubeloop's embedded API server), and collects the
  *       {@link io.kubeloop.peers.InformerEvents} lines they print.</li>
  * </ul>
- * Test-only: no kubeloop module depends on this one at run time.
+ * {@link io.kubeloop.peers.Fabric8InformerChild} is fabric8's informer as a contender of kubeloop-bench's
+ * informer benchmark (started by the benchmark from this module's class path).
+ * Test- and benchmark-only: no kubeloop module depends on this one at run time.
  */
 package io.kubeloop.peers;

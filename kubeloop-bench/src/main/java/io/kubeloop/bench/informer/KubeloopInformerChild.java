@@ -1,0 +1,63 @@
+package io.kubeloop.bench.informer;
+
+import io.kubeloop.api.DynamicObject;
+import io.kubeloop.api.GroupVersionResource;
+import io.kubeloop.cache.InformerOptions;
+import io.kubeloop.cache.ListerWatcher;
+import io.kubeloop.cache.ReflectorOptions;
+import io.kubeloop.cache.ResourceEventHandler;
+import io.kubeloop.cache.SharedIndexInformer;
+import io.kubeloop.client.ClientOptions;
+import io.kubeloop.client.KubeClient;
+import io.kubeloop.client.config.ClientConfig;
+import java.nio.file.Path;
+
+/**
+ * Contender "kubeloop": a {@link SharedIndexInformer} of {@link DynamicObject} Pods in all
+ * namespaces with {@link InformerOptions#defaults()} (in-order queue, watch-list on, no transform,
+ * no resync) and one counting handler. With a fourth argument {@code list} ("kubeloop-list") the
+ * reflector lists instead ({@code useWatchList(false)}; the first list asks for resourceVersion
+ * "0", which this server answers in one page). Protocol: {@link ChildReporter}.
+ */
+public final class KubeloopInformerChild {
+
+    private KubeloopInformerChild() {
+    }
+
+    public static void main(String[] args) {
+        Path kubeconfig = Path.of(args[0]);
+        long pods = Long.parseLong(args[1]);
+        long events = Long.parseLong(args[2]);
+        boolean list = args.length > 3 && args[3].equals("list");
+        InformerOptions options = list
+                ? InformerOptions.builder().reflector(ReflectorOptions.builder().useWatchList(false).build()).build()
+                : InformerOptions.defaults();
+        ChildReporter r = new ChildReporter();
+        try (KubeClient client = KubeClient.create(ClientConfig.fromKubeconfig(kubeconfig), ClientOptions.defaults())) {
+            ListerWatcher<DynamicObject> lw = ListerWatcher.of(
+                    client.resource(new GroupVersionResource("", "v1", "pods"), true, DynamicObject.class).inAnyNamespace());
+            SharedIndexInformer<DynamicObject> informer = SharedIndexInformer.create(lw, options);
+            informer.addEventHandler(new ResourceEventHandler<>() {
+                @Override
+                public void onAdd(DynamicObject object, boolean isInInitialList) {
+                    r.added();
+                }
+
+                @Override
+                public void onUpdate(DynamicObject oldObject, DynamicObject newObject) {
+                    r.updated();
+                }
+            });
+            r.baseline();
+            r.started();
+            informer.start();
+            r.awaitSynced(informer::hasSynced, () -> informer.indexer().listKeys().size());
+            r.awaitAdds(pods);
+            r.retainedHeap();
+            r.awaitUpdatesAndFinish(events);
+            informer.close();
+        } catch (RuntimeException e) {
+            r.fail(e.toString());
+        }
+    }
+}
