@@ -146,18 +146,26 @@ public final class Reflector<T> implements AutoCloseable {
         closeCurrentWatch();
         if (t != null && t != Thread.currentThread()) {
             t.interrupt();
-            boolean interrupted = false;
-            while (true) {
-                try {
-                    t.join();
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
+            joinUninterruptibly(t);
+        }
+    }
+
+    /**
+     * Waits for {@code thread} to end even when the caller is (or gets) interrupted — close() interrupts
+     * the runner, which must still wait for its resync thread — and restores the interrupt flag after.
+     */
+    private static void joinUninterruptibly(Thread thread) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                thread.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
             }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -236,11 +244,7 @@ public final class Reflector<T> implements AutoCloseable {
         } finally {
             if (resyncer != null) {
                 resyncer.interrupt();
-                try {
-                    resyncer.join();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
+                joinUninterruptibly(resyncer);
             }
         }
     }
