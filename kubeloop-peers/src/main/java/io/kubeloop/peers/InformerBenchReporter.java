@@ -10,8 +10,8 @@ import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 /**
- * The child side of kubeloop-bench's informer benchmark protocol for peers that run here: a copy of
- * {@code io.kubeloop.bench.informer.ChildReporter}, which this module cannot see (keep the two in step).
+ * The child side of kubeloop-bench's informer benchmark protocol, shared by every contender: the peers
+ * here and kubeloop-bench's own children (which see only this class of the module, not its libraries).
  *
  * <p>A child is started as {@code <main> <kubeconfig> <pods> <events>} and writes, on stdout, one
  * line per fact, in this order:

@@ -1,5 +1,6 @@
 package io.kubeloop.bench.informer;
 
+import io.kubeloop.peers.InformerBenchReporter;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -13,7 +14,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One contender's child JVM and the parent side of the {@link ChildReporter} line protocol: the
+ * One contender's child JVM and the parent side of the {@link InformerBenchReporter} line protocol: the
  * child's stdout is read on a thread; protocol lines are queued for {@link #expect}, other output
  * is echoed with a prefix.
  *

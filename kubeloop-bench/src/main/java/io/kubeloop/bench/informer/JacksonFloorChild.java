@@ -1,5 +1,6 @@
 package io.kubeloop.bench.informer;
 
+import io.kubeloop.peers.InformerBenchReporter;
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.client.config.ClientConfig;
 import java.io.IOException;
@@ -27,7 +28,7 @@ import tools.jackson.databind.node.ObjectNode;
  * sends — a watch with {@code sendInitialEvents=true}, synced at the initial-events-end bookmark —
  * and counts MODIFIED events on the same stream; {@code list} sends one unpaginated LIST, parses
  * the whole body as one tree and keeps its items, then watches from the list's resourceVersion.
- * Protocol: {@link ChildReporter}.
+ * Protocol: {@link InformerBenchReporter}.
  */
 public final class JacksonFloorChild {
 
@@ -42,7 +43,7 @@ public final class JacksonFloorChild {
         long events = Long.parseLong(args[2]);
         boolean list = args.length > 3 && args[3].equals("list");
         String auth = config.auth().authorization().orElseThrow();
-        ChildReporter r = new ChildReporter();
+        InformerBenchReporter r = new InformerBenchReporter();
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).sslContext(config.sslContext())
                 .build();
         Map<String, ObjectNode> cache = new HashMap<>();
@@ -101,7 +102,7 @@ public final class JacksonFloorChild {
     }
 
     /** Reports SYNCED, ADDS and HEAP now, then waits for the updates on another thread. */
-    private static void synced(ChildReporter r, Map<String, ObjectNode> cache, long pods, long events) {
+    private static void synced(InformerBenchReporter r, Map<String, ObjectNode> cache, long pods, long events) {
         r.awaitSynced(() -> true, cache::size);
         r.awaitAdds(pods);
         r.retainedHeap();

@@ -1,5 +1,6 @@
 package io.kubeloop.bench.informer;
 
+import io.kubeloop.peers.InformerBenchReporter;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.cache.InformerOptions;
@@ -17,7 +18,7 @@ import java.nio.file.Path;
  * namespaces with {@link InformerOptions#defaults()} (in-order queue, watch-list on, no transform,
  * no resync) and one counting handler. With a fourth argument {@code list} ("kubeloop-list") the
  * reflector lists instead ({@code useWatchList(false)}; the first list asks for resourceVersion
- * "0", which this server answers in one page). Protocol: {@link ChildReporter}.
+ * "0", which this server answers in one page). Protocol: {@link InformerBenchReporter}.
  */
 public final class KubeloopInformerChild {
 
@@ -32,7 +33,7 @@ public final class KubeloopInformerChild {
         InformerOptions options = list
                 ? InformerOptions.builder().reflector(ReflectorOptions.builder().useWatchList(false).build()).build()
                 : InformerOptions.defaults();
-        ChildReporter r = new ChildReporter();
+        InformerBenchReporter r = new InformerBenchReporter();
         try (KubeClient client = KubeClient.create(ClientConfig.fromKubeconfig(kubeconfig), ClientOptions.defaults())) {
             ListerWatcher<DynamicObject> lw = ListerWatcher.of(
                     client.resource(new GroupVersionResource("", "v1", "pods"), true, DynamicObject.class).inAnyNamespace());

@@ -1,5 +1,6 @@
 package io.kubeloop.bench.informer;
 
+import io.kubeloop.peers.InformerBenchReporter;
 import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
@@ -19,7 +20,7 @@ import java.time.Duration;
  * Contender "k8s-java": kubernetes-client/java's {@code SharedInformerFactory} informer of typed
  * {@code V1Pod}s in all namespaces (no resync) over a {@code GenericKubernetesApi}, with one
  * counting handler. The client's read timeout is off so watches are not cut by it. Protocol:
- * {@link ChildReporter}.
+ * {@link InformerBenchReporter}.
  */
 public final class KubernetesJavaInformerChild {
 
@@ -30,7 +31,7 @@ public final class KubernetesJavaInformerChild {
         Path kubeconfig = Path.of(args[0]);
         long pods = Long.parseLong(args[1]);
         long events = Long.parseLong(args[2]);
-        ChildReporter r = new ChildReporter();
+        InformerBenchReporter r = new InformerBenchReporter();
         ApiClient client;
         try (Reader in = Files.newBufferedReader(kubeconfig)) {
             client = ClientBuilder.kubeconfig(KubeConfig.loadKubeConfig(in)).setReadTimeout(Duration.ZERO).build();
