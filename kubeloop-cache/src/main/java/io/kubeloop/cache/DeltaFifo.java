@@ -9,8 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.UnaryOperator;
 
 /**
@@ -37,25 +35,17 @@ import java.util.function.UnaryOperator;
  * @param <T> the object type
  * @see RealFifo
  */
-public final class DeltaFifo<T> implements InformerQueue<T> {
+public final class DeltaFifo<T> extends LockedInformerQueue<T> {
 
     private final KeyFunction keyFunction;
     private final KnownObjects<T> knownObjects;
     private final boolean emitDeltaTypeReplaced;
     private final UnaryOperator<T> transformer;
 
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Condition notEmpty = lock.newCondition();
     /** Guarded by lock. Every list is non-empty, oldest first; a key is here exactly when it is in queue. */
     private final Map<ObjectKey, List<Delta<T>>> items = new HashMap<>();
     /** Guarded by lock. Keys in pop order, without duplicates. */
     private final ArrayDeque<ObjectKey> queue = new ArrayDeque<>();
-    /** Guarded by lock. True after the first replace or any add/update/delete. */
-    private boolean populated;
-    /** Guarded by lock. Entries of the first replace not yet popped. */
-    private int initialPopulationCount;
-    /** Guarded by lock. */
-    private boolean closed;
 
     private DeltaFifo(Builder<T> b) {
         this.keyFunction = b.keyFunction;
@@ -232,48 +222,8 @@ public final class DeltaFifo<T> implements InformerQueue<T> {
     }
 
     @Override
-    public boolean hasSynced() {
-        lock.lock();
-        try {
-            return hasSyncedLocked();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private boolean hasSyncedLocked() {
-        return populated && initialPopulationCount == 0;
-    }
-
-    @Override
-    public void close() {
-        lock.lock();
-        try {
-            closed = true;
-            notEmpty.signalAll();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    @Override
-    public boolean isClosed() {
-        lock.lock();
-        try {
-            return closed;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    @Override
-    public int size() {
-        lock.lock();
-        try {
-            return queue.size();
-        } finally {
-            lock.unlock();
-        }
+    int sizeLocked() {
+        return queue.size();
     }
 
     /** The queued keys in pop order (a snapshot), for tests and debugging. */

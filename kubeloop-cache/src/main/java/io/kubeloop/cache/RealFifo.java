@@ -4,8 +4,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.UnaryOperator;
 
 /**
@@ -31,7 +29,7 @@ import java.util.function.UnaryOperator;
  * @param <T> the object type
  * @see DeltaFifo
  */
-public final class RealFifo<T> implements InformerQueue<T> {
+public final class RealFifo<T> extends LockedInformerQueue<T> {
 
     /** Queue length from which processing keeps the lock (client-go's 2000). */
     public static final int UNLOCK_LIMIT = 2000;
@@ -43,18 +41,10 @@ public final class RealFifo<T> implements InformerQueue<T> {
 
     private final UnaryOperator<T> transformer;
     private final KeyFunction keyFunction;
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Condition notEmpty = lock.newCondition();
     /** Guarded by lock: Delta, ReplaceAll or SyncAll entries, in arrival order. */
     private final ArrayDeque<Object> entries = new ArrayDeque<>();
-    /** Guarded by lock. */
-    private boolean populated;
-    /** Guarded by lock: entries of the first replace not yet processed (0 or 1). */
-    private int initialPopulationCount;
     /** Guarded by lock: a SyncAll entry is queued. */
     private boolean syncAllQueued;
-    /** Guarded by lock. */
-    private boolean closed;
 
     /**
      * @param keyFunction used to check that every listed object has a key before a replace is queued
@@ -195,47 +185,7 @@ public final class RealFifo<T> implements InformerQueue<T> {
     }
 
     @Override
-    public boolean hasSynced() {
-        lock.lock();
-        try {
-            return hasSyncedLocked();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private boolean hasSyncedLocked() {
-        return populated && initialPopulationCount == 0;
-    }
-
-    @Override
-    public void close() {
-        lock.lock();
-        try {
-            closed = true;
-            notEmpty.signalAll();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    @Override
-    public boolean isClosed() {
-        lock.lock();
-        try {
-            return closed;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    @Override
-    public int size() {
-        lock.lock();
-        try {
-            return entries.size();
-        } finally {
-            lock.unlock();
-        }
+    int sizeLocked() {
+        return entries.size();
     }
 }
