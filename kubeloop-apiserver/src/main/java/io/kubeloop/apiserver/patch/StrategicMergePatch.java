@@ -86,11 +86,11 @@ public final class StrategicMergePatch {
 
     // ---- errors, as interpretStrategicMergePatchError classifies them
 
-    private static PatchException badArgType(String expected, JsonNode actual) {
+    static PatchException badArgType(String expected, JsonNode actual) {
         return PatchException.unclassified("expected a " + expected + ", but received a " + Json.goTypeName(actual));
     }
 
-    private static PatchException noMergeKey(JsonNode map, String key) {
+    static PatchException noMergeKey(JsonNode map, String key) {
         return PatchException.unclassified("map: " + Json.goString(map) + " does not contain declared merge key: " + key);
     }
 
@@ -221,10 +221,10 @@ public final class StrategicMergePatch {
             }
             List<JsonNode> patchItems = new ArrayList<>();
             List<JsonNode> serverOnly = new ArrayList<>();
-            partition(merged, (ArrayNode) order, mergeKey, patchItems, serverOnly);
-            Json.Category kind = elementCategory(originalList, patchList);
-            original.set(field, normalizeOrder(patchItems, serverOnly, list((ArrayNode) order),
-                    list(originalList), mergeKey, kind));
+            StrategicListOrder.partition(merged, (ArrayNode) order, mergeKey, patchItems, serverOnly);
+            Json.Category kind = StrategicListOrder.elementCategory(originalList, patchList);
+            original.set(field, StrategicListOrder.normalizeOrder(patchItems, serverOnly,
+                    StrategicListOrder.list((ArrayNode) order), StrategicListOrder.list(originalList), mergeKey, kind));
             patch.remove(field);
         }
     }
@@ -289,7 +289,7 @@ public final class StrategicMergePatch {
         return Json.goEquals(left.get(mergeKey), right.get(mergeKey));
     }
 
-    private static boolean isDirective(JsonNode item, String directive) {
+    static boolean isDirective(JsonNode item, String directive) {
         JsonNode d = item.get(DIRECTIVE);
         return d != null && d.isString() && d.asString().equals(directive);
     }
@@ -309,9 +309,9 @@ public final class StrategicMergePatch {
         if (originalList.isEmpty() && patchList.isEmpty()) {
             return originalList;
         }
-        Json.Category kind = elementCategory(originalList, patchList);
-        List<JsonNode> original = list(originalList);
-        List<JsonNode> patch = list(patchList);
+        Json.Category kind = StrategicListOrder.elementCategory(originalList, patchList);
+        List<JsonNode> original = StrategicListOrder.list(originalList);
+        List<JsonNode> patch = StrategicListOrder.list(patchList);
         List<JsonNode> merged;
         if (kind != Json.Category.OBJECT) {
             if (deleteList) {
@@ -374,7 +374,7 @@ public final class StrategicMergePatch {
                 if (!v.has(mergeKey)) {
                     throw noMergeKey(v, mergeKey);
                 }
-                int idx = findByKey(merged, mergeKey, v.get(mergeKey));
+                int idx = StrategicListOrder.findByKey(merged, mergeKey, v.get(mergeKey));
                 if (idx >= 0) {
                     merged.set(idx, mergeMap((ObjectNode) merged.get(idx), (ObjectNode) v, schema));
                 } else {
@@ -389,157 +389,14 @@ public final class StrategicMergePatch {
         patch.forEach(patchArray::add);
         ArrayNode mergedArray = Json.array();
         merged.forEach(mergedArray::add);
-        partition(mergedArray, patchArray, mergeKey, patchItems, serverOnly);
-        return normalizeOrder(patchItems, serverOnly, patch, original, mergeKey, kind);
+        StrategicListOrder.partition(mergedArray, patchArray, mergeKey, patchItems, serverOnly);
+        return StrategicListOrder.normalizeOrder(patchItems, serverOnly, patch, original, mergeKey, kind);
     }
 
     private static List<JsonNode> concat(List<JsonNode> a, List<JsonNode> b) {
         List<JsonNode> out = new ArrayList<>(a);
         out.addAll(b);
         return out;
-    }
-
-    private static List<JsonNode> list(ArrayNode array) {
-        List<JsonNode> out = new ArrayList<>(array.size());
-        array.forEach(out::add);
-        return out;
-    }
-
-    private static int findByKey(List<JsonNode> items, String key, JsonNode value) {
-        for (int i = 0; i < items.size(); i++) {
-            JsonNode item = items.get(i);
-            if (!item.isObject()) {
-                throw PatchException.unclassified("value for key " + i + " is not a map");
-            }
-            if (item.has(key) && Json.goEquals(item.get(key), value)) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    /** The element type shared by all items of the lists (apimachinery's {@code sliceElementType}). */
-    private static Json.Category elementCategory(ArrayNode... lists) {
-        Json.Category seen = null;
-        for (ArrayNode l : lists) {
-            for (JsonNode v : l) {
-                Json.Category c = Json.category(v);
-                if (seen == null) {
-                    if (c == Json.Category.ARRAY) {
-                        throw PatchException.genericInvalid("lists of lists are not supported");
-                    }
-                    seen = c;
-                } else if (seen != c) {
-                    StringBuilder sb = new StringBuilder("[");
-                    for (int i = 0; i < lists.length; i++) {
-                        sb.append(i == 0 ? "" : " ").append(Json.goString(lists[i]));
-                    }
-                    throw PatchException.unclassified("list element types are not identical: " + sb + "]");
-                }
-            }
-        }
-        if (seen == null) {
-            throw PatchException.unclassified("no elements in any of the given slices");
-        }
-        return seen;
-    }
-
-    private static void partition(ArrayNode merged, ArrayNode by, String mergeKey,
-                                  List<JsonNode> present, List<JsonNode> absent) {
-        for (JsonNode v : merged) {
-            boolean found;
-            if (mergeKey.isEmpty()) {
-                found = false;
-                for (JsonNode b : by) {
-                    found |= Json.goEquals(b, v);
-                }
-            } else {
-                if (!v.isObject()) {
-                    throw badArgType("map[string]interface {}", v);
-                }
-                if (!v.has(mergeKey)) {
-                    throw noMergeKey(v, mergeKey);
-                }
-                found = findByKey(list(by), mergeKey, v.get(mergeKey)) >= 0;
-            }
-            (found ? present : absent).add(v);
-        }
-    }
-
-    // ---- ordering (apimachinery's normalizeElementOrder)
-
-    private static ArrayNode normalizeOrder(List<JsonNode> patchItems, List<JsonNode> serverOnly,
-                                            List<JsonNode> patchOrder, List<JsonNode> serverOrder,
-                                            String mergeKey, Json.Category kind) {
-        List<JsonNode> right = sortBy(patchItems, patchOrder, mergeKey, kind);
-        List<JsonNode> left = sortBy(serverOnly, serverOrder, mergeKey, kind);
-        ArrayNode out = Json.array();
-        int i = 0;
-        int j = 0;
-        while (i < left.size() || j < right.size()) {
-            if (i >= left.size()) {
-                out.add(right.get(j++));
-            } else if (j >= right.size()) {
-                out.add(left.get(i++));
-            } else {
-                int li = index(serverOrder, left.get(i), mergeKey, kind);
-                int ri = index(serverOrder, right.get(j), mergeKey, kind);
-                if (li >= 0 && ri >= 0 && li < ri) {
-                    out.add(left.get(i++));
-                } else {
-                    out.add(right.get(j++));
-                }
-            }
-        }
-        return out;
-    }
-
-    private static List<JsonNode> sortBy(List<JsonNode> toSort, List<JsonNode> order, String mergeKey,
-                                         Json.Category kind) {
-        List<JsonNode> items = new ArrayList<>();
-        List<JsonNode> deletes = new ArrayList<>();
-        if (kind == Json.Category.OBJECT) {
-            for (List<JsonNode> l : List.of(toSort, order)) {
-                for (JsonNode item : l) {
-                    if (!item.isObject()) {
-                        throw badArgType("map[string]interface {}", item);
-                    }
-                    if (!item.has(mergeKey)) {
-                        throw noMergeKey(item, mergeKey);
-                    }
-                }
-            }
-            for (JsonNode item : toSort) {
-                (isDirective(item, "delete") ? deletes : items).add(item);
-            }
-        } else {
-            items.addAll(toSort);
-        }
-        items.sort((a, b) -> Integer.compare(rank(order, a, mergeKey, kind), rank(order, b, mergeKey, kind)));
-        items.addAll(deletes);
-        return items;
-    }
-
-    private static int rank(List<JsonNode> order, JsonNode item, String mergeKey, Json.Category kind) {
-        int idx = index(order, item, mergeKey, kind);
-        return idx < 0 ? Integer.MAX_VALUE : idx;
-    }
-
-    private static int index(List<JsonNode> list, JsonNode item, String mergeKey, Json.Category kind) {
-        for (int i = 0; i < list.size(); i++) {
-            if (kind == Json.Category.OBJECT) {
-                if (Json.goEquals(keyOf(item, mergeKey), keyOf(list.get(i), mergeKey))) {
-                    return i;
-                }
-            } else if (Json.goEquals(item, list.get(i))) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    private static JsonNode keyOf(JsonNode item, String mergeKey) {
-        return item.isObject() ? item.get(mergeKey) : null;
     }
 
     // ---- cleanup
