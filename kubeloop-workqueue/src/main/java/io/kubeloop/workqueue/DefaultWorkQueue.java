@@ -1,194 +1,149 @@
 package io.kubeloop.workqueue;
 
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The {@link WorkQueue} implementation: client-go's queue/dirty/processing sets folded into one
- * atomic state per item, with no lock on the add/get/done path.
+ * The {@link WorkQueue} implementation: client-go's queue/dirty/processing sets under one lock,
+ * folded into one {@link QueueEntry} per item so that each call does one hash probe.
  *
- * <p>Each known item has one {@link QueueEntry} in {@link #entries} (client-go: dirty ∪
- * processing) whose state says which sets it is in; {@link #ready} (client-go: queue) holds the
- * entries in state QUEUED in hand-out order. Every transition is one CAS on the entry's state
- * (see {@link QueueEntry}); only the winner of a transition into QUEUED offers the entry to
- * {@code ready}, and only the getter whose CAS QUEUED → PROCESSING succeeds hands it out, so an
- * entry is in {@code ready} at most once and never handed to two workers. Entries are never
- * reused: one that reached REMOVED is unlinked from {@code entries} (by {@code done}, or by an
- * {@code add} that finds it first) and the next add of its item makes a new one. Adding an item
- * whose entry is QUEUED or PROCESSING_DIRTY reads one map node and one state and allocates nothing.
+ * <p>client-go keeps {@code queue} (order), {@code dirty} (needs processing) and
+ * {@code processing} (handed out) as three collections. Here each known item has one entry in
+ * {@link #entries} whose state says which of those sets it is in (see {@link QueueEntry}); the
+ * ready list ({@link #readyHead} … {@link #readyTail}, linked through the entries) plays the role
+ * of {@code queue}. The fields' invariants, all guarded by {@link #lock}:
+ * <ul>
+ *   <li>{@code entries} holds exactly the items that are dirty or processing (client-go:
+ *       dirty ∪ processing);</li>
+ *   <li>an entry is in the ready list exactly when its state is QUEUED, and then once;
+ *       {@link #readyCount} is the list's length;</li>
+ *   <li>{@link #processing} is the number of entries in state PROCESSING or PROCESSING_DIRTY.</li>
+ * </ul>
+ * Critical sections are one hash probe and a linked-list operation. Entries are intrusive (they
+ * are the table's and the list's nodes) and recycled by the {@link EntryTable}, so a work item's
+ * whole life (add, get, done) allocates nothing in steady state, and adding an already-queued
+ * item never does. The lock is a {@link QueueLock} (a non-reentrant AQS mutex), taken once per
+ * call. Measured on a 2-core machine against a lock-free variant (ConcurrentHashMap +
+ * ConcurrentLinkedQueue + CAS per entry) and a flat-combining variant (both in git history),
+ * this is faster at 1, 4 and 16 threads: one lock moves fewer cache lines between cores than many
+ * CASes do, and combining's publication slots cost more than they save (see BENCHMARKS.md).
  *
- * <p>Why this shape (measured on a 2-core machine, see BENCHMARKS.md): a thread preempted in the
- * middle of an operation blocks nobody, so under oversubscription workers never park on a lock
- * held by a descheduled thread; the per-item states live in per-item objects, so the only lines
- * every operation shares are the ready queue's head and tail.
- *
- * <p>Blocking {@code get}: a getter that finds {@code ready} empty takes {@link #lock}, counts
- * itself in {@link #waiters} (a volatile write), checks {@code ready} again and waits on
- * {@link #notEmpty}. A producer offers (a volatile CAS) and then reads {@code waiters}; only when it
- * is non-zero does it take the lock to signal. Each side writes before it reads the other's
- * variable, so at least one sees the other: no wake-up is lost, and producers pay one volatile
- * read when nobody waits. Shutdown sets its flag and signals under the lock.
- *
- * <p>Shutdown races: an add that read "not shutting down" and then lost the race to
- * {@link #shutDown()} withdraws its new entry (CAS QUEUED → REMOVED) if no getter has taken it,
- * so an add that overlaps a shutdown is either handed out or ignored, never left queued behind a
- * {@code get} that already returned empty. {@link #shutDownWithDrain()} waits, under the lock,
- * until a scan of {@code entries} finds none in flight and no getter handed one out meanwhile
- * ({@link #drainHandOuts}, counted only while draining); {@code done} signals it.
- *
- * <p>{@link #len()} counts {@code ready} (linear in the number of queued items; it is
- * informational), so no shared counter is touched on the hot path.
- *
- * <p><b>Thread safety:</b> all methods are thread-safe; see {@link WorkQueue}. Metrics hooks are
- * called without a lock, by several threads at once.
+ * <p><b>Thread safety:</b> all methods are thread-safe; see {@link WorkQueue}.
  *
  * @param <T> the item type
  */
 final class DefaultWorkQueue<T> implements WorkQueue<T> {
 
-    /** Every item that is dirty or processing, by item (client-go: dirty ∪ processing). */
-    private final ConcurrentHashMap<T, QueueEntry<T>> entries = new ConcurrentHashMap<>(64);
-    /** Entries in state QUEUED, in hand-out order (client-go: queue); may briefly hold a withdrawn one. */
-    private final ConcurrentLinkedQueue<QueueEntry<T>> ready = new ConcurrentLinkedQueue<>();
-
-    /** Guards the slow paths only: waiting getters, shutdown and draining. */
-    private final ReentrantLock lock = new ReentrantLock();
-    /** Signalled when an entry is offered while {@link #waiters} is non-zero, and on shutdown. */
+    private final QueueLock lock = new QueueLock();
+    /** Signalled when the ready list gets an entry while {@link #waiters} is non-zero, and on shutdown. */
     private final Condition notEmpty = lock.newCondition();
-    /** Signalled by {@code done} while draining, and on shutdown. */
+    /** Signalled when {@link #processing} drops to zero during a drain, and on shutdown. */
     private final Condition drained = lock.newCondition();
-    /** Getters waiting on {@link #notEmpty}; written under {@link #lock}, read freely. */
-    private volatile int waiters;
+
+    /** Every item that is dirty or processing, by item; guarded by {@link #lock}. */
+    private final EntryTable<T> entries = new EntryTable<>();
+    /** First of the entries in state QUEUED, in hand-out order, or null; guarded by {@link #lock}. */
+    private QueueEntry<T> readyHead;
+    /** Last entry of the ready list, or null when it is empty; guarded by {@link #lock}. */
+    private QueueEntry<T> readyTail;
+    /** Length of the ready list; guarded by {@link #lock}. */
+    private int readyCount;
+    /** Entries handed out and not done; guarded by {@link #lock}. */
+    private int processing;
+    /** Getters waiting on {@link #notEmpty}; guarded by {@link #lock}. */
+    private int waiters;
     /** Once true, stays true; written under {@link #lock}, read freely. */
     private volatile boolean shuttingDown;
-    /** True while a {@link #shutDownWithDrain()} should keep waiting; written under {@link #lock}. */
-    private volatile boolean draining;
-    /** Hand-outs by getters that saw {@link #draining} set; lets a drain detect a scan that raced a get. */
-    private final AtomicLong drainHandOuts = new AtomicLong();
+    /** True while a {@link #shutDownWithDrain()} should keep waiting; guarded by {@link #lock}. */
+    private boolean draining;
 
     private final QueueMetrics metrics;
 
     DefaultWorkQueue(WorkQueueConfig config) {
-        this.metrics = config.newQueueMetrics(entries.values());
+        this.metrics = config.newQueueMetrics(this::snapshotEntries);
     }
 
     QueueMetrics metrics() {
         return metrics;
     }
 
+    /**
+     * Copies of the in-flight entries (state and start instant), taken under the lock, for metrics
+     * gauges read outside the hot path; copies because entries are reused once removed.
+     */
+    private Iterator<QueueEntry<?>> snapshotEntries() {
+        ArrayList<QueueEntry<?>> copy = new ArrayList<>();
+        lock.lock();
+        try {
+            entries.forEach(e -> {
+                int s = e.state();
+                if (s == QueueEntry.PROCESSING || s == QueueEntry.PROCESSING_DIRTY) {
+                    QueueEntry<Object> c = new QueueEntry<>(null);
+                    c.setState(s);
+                    c.startedAtNanos = e.startedAtNanos;
+                    copy.add(c);
+                }
+            });
+        } finally {
+            lock.unlock();
+        }
+        return copy.iterator();
+    }
+
     @Override
     public void add(T item) {
-        Objects.requireNonNull(item, "work queue item must not be null");
-        if (shuttingDown) {
-            return;
-        }
-        QueueEntry<T> e = entries.get(item);
-        for (;;) {
+        int hash = EntryTable.hash(Objects.requireNonNull(item, "work queue item must not be null"));
+        lock.lock();
+        try {
+            if (shuttingDown) {
+                return;
+            }
+            QueueEntry<T> e = entries.find(item, hash);
             if (e == null) {
-                QueueEntry<T> fresh = new QueueEntry<>(item); // QUEUED
-                e = entries.putIfAbsent(item, fresh);
-                if (e == null) {
-                    metrics.added(fresh);
-                    enqueue(fresh);
-                    if (shuttingDown) {
-                        withdraw(fresh);
-                    }
-                    return;
-                }
+                e = entries.insert(item, hash);
+                metrics.added(e);
+                enqueueLocked(e);
+            } else if (e.state() == QueueEntry.PROCESSING) {
+                e.setState(QueueEntry.PROCESSING_DIRTY); // done() queues it again
+                metrics.added(e);
             }
-            int s = e.state();
-            if (s == QueueEntry.QUEUED || s == QueueEntry.PROCESSING_DIRTY) {
-                return; // already dirty: coalesce, allocating nothing
-            }
-            if (s == QueueEntry.PROCESSING) {
-                if (e.casState(QueueEntry.PROCESSING, QueueEntry.PROCESSING_DIRTY)) {
-                    metrics.added(e);
-                    return; // done() queues it again
-                }
-            } else { // REMOVED: done is unlinking it; help, then start a fresh entry
-                entries.remove(item, e);
-                e = entries.get(item);
-            }
+            // QUEUED or PROCESSING_DIRTY: already dirty, coalesce
+        } finally {
+            lock.unlock();
         }
     }
 
-    /**
-     * Takes back a new entry whose add raced a shutdown, unless a getter already took it (then the
-     * add counts as before the shutdown, which is also what the getter saw).
-     */
-    private void withdraw(QueueEntry<T> e) {
-        if (e.casState(QueueEntry.QUEUED, QueueEntry.REMOVED)) {
-            entries.remove(e.item, e);
-            ready.remove(e);
+    private void enqueueLocked(QueueEntry<T> e) {
+        e.nextReady = null;
+        if (readyTail == null) {
+            readyHead = e;
+        } else {
+            readyTail.nextReady = e;
         }
-    }
-
-    /** Appends an entry that just became QUEUED and wakes a waiting getter, if any. */
-    private void enqueue(QueueEntry<T> e) {
-        ready.offer(e);
+        readyTail = e;
+        readyCount++;
         if (waiters != 0) {
-            lock.lock();
-            try {
-                notEmpty.signal();
-            } finally {
-                lock.unlock();
-            }
+            notEmpty.signal();
         }
     }
 
     @Override
     public Optional<T> get() {
-        for (;;) {
-            boolean down = shuttingDown; // read before polling: "shut down and empty" at the poll
-            T item = poll();
-            if (item != null) {
-                return Optional.of(item);
-            }
-            if (down) {
-                return Optional.empty();
-            }
-            awaitReady();
-        }
-    }
-
-    /** Like {@link #get()} but never waits: empty when nothing is queued; for tests. */
-    Optional<T> tryGet() {
-        return Optional.ofNullable(poll());
-    }
-
-    /** Hands out the first QUEUED entry's item, skipping withdrawn entries; null if none. */
-    private T poll() {
-        QueueEntry<T> e;
-        while ((e = ready.poll()) != null) {
-            if (e.casState(QueueEntry.QUEUED, QueueEntry.PROCESSING)) {
-                if (draining) {
-                    drainHandOuts.incrementAndGet();
-                }
-                metrics.handedOut(e);
-                return e.item;
-            }
-        }
-        return null;
-    }
-
-    /** Waits until {@link #ready} looks non-empty or the queue shuts down. */
-    private void awaitReady() {
         lock.lock();
         try {
-            waiters++;
-            try {
-                while (ready.isEmpty() && !shuttingDown) {
+            while (readyHead == null && !shuttingDown) {
+                waiters++;
+                try {
                     notEmpty.await();
+                } finally {
+                    waiters--;
                 }
-            } finally {
-                waiters--;
             }
+            return Optional.ofNullable(pollLocked());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CancellationException("interrupted while waiting for a work queue item");
@@ -197,46 +152,72 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
         }
     }
 
+    /** Like {@link #get()} but never waits: empty when nothing is queued; for tests. */
+    Optional<T> tryGet() {
+        lock.lock();
+        try {
+            return Optional.ofNullable(pollLocked());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private T pollLocked() {
+        QueueEntry<T> e = readyHead;
+        if (e == null) {
+            return null;
+        }
+        readyHead = e.nextReady;
+        if (readyHead == null) {
+            readyTail = null;
+        }
+        e.nextReady = null;
+        readyCount--;
+        e.setState(QueueEntry.PROCESSING);
+        processing++;
+        metrics.handedOut(e);
+        return e.item;
+    }
+
     @Override
     public void done(T item) {
         if (item == null) {
             return; // never processed, so ignored like any other such item
         }
-        QueueEntry<T> e = entries.get(item);
-        if (e == null) {
-            return;
-        }
-        for (;;) {
+        int hash = EntryTable.hash(item);
+        lock.lock();
+        try {
+            QueueEntry<T> e = entries.find(item, hash);
+            if (e == null) {
+                return;
+            }
             int s = e.state();
             if (s == QueueEntry.PROCESSING) {
-                if (e.casState(QueueEntry.PROCESSING, QueueEntry.REMOVED)) {
-                    metrics.done(e);
-                    entries.remove(item, e);
-                    break;
-                }
+                metrics.done(e);
+                entries.remove(e); // REMOVED; may be reused for another item from here on
             } else if (s == QueueEntry.PROCESSING_DIRTY) {
-                if (e.casState(QueueEntry.PROCESSING_DIRTY, QueueEntry.QUEUED)) {
-                    metrics.done(e);
-                    enqueue(e);
-                    break;
-                }
+                metrics.done(e);
+                e.setState(QueueEntry.QUEUED);
+                enqueueLocked(e);
             } else {
                 return; // not being processed: ignore
             }
-        }
-        if (draining) {
-            lock.lock();
-            try {
+            if (--processing == 0 && draining) {
                 drained.signalAll();
-            } finally {
-                lock.unlock();
             }
+        } finally {
+            lock.unlock();
         }
     }
 
     @Override
     public int len() {
-        return ready.size();
+        lock.lock();
+        try {
+            return readyCount;
+        } finally {
+            lock.unlock();
+        }
     }
 
     @Override
@@ -259,15 +240,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
             draining = true;
             shuttingDown = true;
             notEmpty.signalAll();
-            while (draining) {
-                long handOuts = drainHandOuts.get();
-                boolean busy = inFlight() != 0;
-                if (drainHandOuts.get() != handOuts) {
-                    continue; // a getter handed out an entry the scan may have missed: scan again
-                }
-                if (!busy) {
-                    break;
-                }
+            while (draining && processing != 0) {
                 drained.await();
             }
         } catch (InterruptedException e) {
@@ -288,16 +261,14 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
         shutDown();
     }
 
-    /** Items handed out and not done (client-go: len(processing)); exact when no call runs. */
+    /** Items handed out and not done (client-go: len(processing)); for tests. */
     int inFlight() {
-        int n = 0;
-        for (QueueEntry<T> e : entries.values()) {
-            int s = e.state();
-            if (s == QueueEntry.PROCESSING || s == QueueEntry.PROCESSING_DIRTY) {
-                n++;
-            }
+        lock.lock();
+        try {
+            return processing;
+        } finally {
+            lock.unlock();
         }
-        return n;
     }
 
     @Override

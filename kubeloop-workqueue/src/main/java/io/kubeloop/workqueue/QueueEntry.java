@@ -1,8 +1,5 @@
 package io.kubeloop.workqueue;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-
 /**
  * The state of one item known to a {@link DefaultWorkQueue}: at once the node of the queue's
  * {@link EntryTable} (hash chain), the node of its ready list, and the item's client-go state.
@@ -47,28 +44,12 @@ final class QueueEntry<T> {
     /** Ticker instant of the get that handed the entry out; metrics only. */
     long startedAtNanos;
 
-    private static final VarHandle STATE;
-
-    static {
-        try {
-            STATE = MethodHandles.lookup().findVarHandle(QueueEntry.class, "state", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     QueueEntry(T item) {
         this.item = item;
     }
 
-    /** The state, read with volatile semantics (the lock-free queue and metrics gauges). */
     int state() {
-        return (int) STATE.getVolatile(this);
-    }
-
-    /** Atomically moves the state from {@code expected} to {@code next}; volatile semantics. */
-    boolean casState(int expected, int next) {
-        return STATE.compareAndSet(this, expected, next);
+        return state;
     }
 
     void setState(int newState) {
