@@ -29,8 +29,9 @@
  *       items into the work queue (so the work queue's lock is taken inside it, never the other
  *       way round); the loop parks only after releasing it. The bucket limiter has one short
  *       lock; per-item limiters use concurrent maps. No lock is held while calling user code, and
- *       metrics hooks are short. There is no combining layer: flat combining was considered and
- *       not adopted (see BENCHMARKS.md).</li>
+ *       metrics hooks are short. There is no combining layer and no lock-free variant: flat
+ *       combining and a lock-free queue (concurrent map of per-item CAS states plus a concurrent
+ *       linked queue) were built and measured slower on a 2-core machine (see BENCHMARKS.md).</li>
  *   <li><b>Allocation.</b> Adding an item that is already queued allocates nothing. Entries are
  *       intrusive (table chain and ready list) and up to 256 removed ones are reused, so a work
  *       item's whole life (add, get, done) allocates nothing in steady state.</li>
