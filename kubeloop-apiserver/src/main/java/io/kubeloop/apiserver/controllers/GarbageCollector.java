@@ -304,7 +304,8 @@ public final class GarbageCollector implements AutoCloseable {
         graphChanges.add(STOP);
         boolean interrupted = false;
         for (Thread t : threads) {
-            while (t.isAlive()) {
+            // a worker's write can fail the journal, which closes the server on that very thread
+            while (t.isAlive() && t != Thread.currentThread()) {
                 try {
                     t.join();
                 } catch (InterruptedException e) {

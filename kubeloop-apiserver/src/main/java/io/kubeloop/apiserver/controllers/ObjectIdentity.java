@@ -16,7 +16,7 @@ import java.util.Objects;
  * @param name the name
  * @param uid the uid
  */
-public record ObjectIdentity(String apiVersion, String kind, String namespace, String name, String uid) {
+record ObjectIdentity(String apiVersion, String kind, String namespace, String name, String uid) {
 
     public ObjectIdentity {
         Objects.requireNonNull(apiVersion, "apiVersion");

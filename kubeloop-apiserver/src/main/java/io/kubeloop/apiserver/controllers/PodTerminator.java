@@ -140,7 +140,7 @@ public final class PodTerminator implements AutoCloseable {
         Thread t = worker;
         if (t != null) {
             boolean interrupted = false;
-            while (t.isAlive()) {
+            while (t.isAlive() && t != Thread.currentThread()) {
                 try {
                     t.join();
                 } catch (InterruptedException e) {
