@@ -1,6 +1,7 @@
 package io.kubeloop.apiserver;
 
 import io.kubeloop.api.json.KubeJson;
+import io.kubeloop.apiserver.controllers.BuiltinControllers;
 import io.kubeloop.apiserver.crd.CustomResourceDefinitions;
 import io.kubeloop.apiserver.crd.CustomResourceValidator;
 import io.kubeloop.apiserver.http.ApiHandler;
@@ -43,7 +44,9 @@ import tools.jackson.databind.node.ObjectNode;
  * }</pre>
  *
  * <p>Starts with the namespaces default, kube-system, kube-public and kube-node-lease, and serves the
- * custom resources of every stored CustomResourceDefinition before it listens. The CA and server
+ * custom resources of every stored CustomResourceDefinition before it listens. Built-in controllers run
+ * in-process ({@link BuiltinControllers}): garbage collection by ownerReferences, and the end of node-bound Pods'
+ * grace periods (there is no kubelet). The CA and server
  * certificate are generated per run. {@link #client()} is one shared client, closed with the server.
  *
  * <p><b>Data directory.</b> With {@link ServerOptions#dataDir()} (see {@link DataDirectory} for the
@@ -62,6 +65,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
     private final VersionedStore store;
     private final ObjectRegistry registry;
     private final CustomResourceDefinitions crds;
+    private final BuiltinControllers controllers;
     private final TlsMaterial tls;
     private final HttpServer http;
     private final String token;
@@ -78,6 +82,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
         Journal journal = data == null ? Journal.inMemory() : options.journalFactory().apply(options.dataDir());
         this.store = VersionedStore.open(storeOptions, journal);
         CustomResourceDefinitions started = null;
+        BuiltinControllers running = null;
         try {
             this.token = data != null ? data.token(options.token())
                     : options.token() != null ? options.token() : DataDirectory.randomToken();
@@ -88,11 +93,16 @@ public final class EmbeddedApiServer implements AutoCloseable {
             // CRDs found in the store (after a restart) are served again before HTTP opens.
             started = CustomResourceDefinitions.start(registry, InstantSource.system());
             this.crds = started;
+            running = BuiltinControllers.start(registry, InstantSource.system());
+            this.controllers = running;
             this.http = new HttpServer(options.bindAddress(), options.port(), tls,
                     new ApiHandler(registry, token, options.http(), options.openApi().apply(registry.resources()),
                             InstantSource.system()));
             http.start();
         } catch (RuntimeException e) {
+            if (running != null) {
+                running.close();
+            }
             if (started != null) {
                 started.close();
             }
@@ -234,6 +244,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
             if (c != null) {
                 c.close();
             }
+            controllers.close();
             crds.close();
             store.closeAllWatchers();
             try {

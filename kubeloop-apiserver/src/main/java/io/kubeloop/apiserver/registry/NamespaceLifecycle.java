@@ -57,7 +57,9 @@ final class NamespaceLifecycle {
                     remaining++;
                     if (!o.object().path("metadata").has("deletionTimestamp")) {
                         try {
-                            registry.delete(def, namespace, o.name(), DeleteParams.none(), WriteContext.defaults());
+                            // the real namespace controller deletes with Background propagation
+                            registry.delete(def, namespace, o.name(), DeleteParams.propagation("Background", null),
+                                    WriteContext.defaults());
                         } catch (io.kubeloop.api.errors.NotFoundException ignored) {
                             // gone meanwhile
                         }

@@ -266,7 +266,9 @@ public final class ObjectRegistry {
         if (recordUpdate) { // apply patches: the SSA library maintains managedFields itself
             ManagedFields.recordUpdate(def, next, cur.object(), ctx.updateManager(), subresource, clock.instant());
         }
-        if (next.path("metadata").has("deletionTimestamp") && ObjectSemantics.finalizers(next).isEmpty()
+        // the real store deletes on update when no finalizer is left and the grace period is over (0)
+        JsonNode pendingGrace = cur.object().path("metadata").path("deletionGracePeriodSeconds");
+        if (pendingGrace.isNumber() && pendingGrace.asLong() == 0 && ObjectSemantics.finalizers(next).isEmpty()
                 && namespaceFinalized(def, next)) {
             return ctx.dryRun() ? new Change.DryRun(next, true) : Change.delete();
         }
@@ -341,12 +343,11 @@ public final class ObjectRegistry {
         return ctx.dryRun() ? new Change.DryRun(obj, false) : Change.put(obj);
     }
 
-    /** DELETE (reference §8). */
+    /** DELETE (reference §8); what it does to the object is decided by {@link DeletionDecision}. */
     public Written delete(ResourceDefinition def, String namespace, String name, DeleteParams opts, WriteContext ctx) {
         requireVerb(def, "delete");
-        String policyFinalizer = opts.policyFinalizer();
-        boolean isNamespace = def.group().isEmpty() && def.plural().equals("namespaces");
-        boolean isCrd = def.group().equals("apiextensions.k8s.io") && def.plural().equals("customresourcedefinitions");
+        opts.validate();
+        boolean isNamespace = DeletionDecision.isNamespace(def);
         if (isNamespace && PROTECTED_NAMESPACES.contains(name)) {
             throw ApiErrors.forbidden(def, name, "this namespace may not be deleted");
         }
@@ -364,34 +365,7 @@ public final class ObjectRegistry {
                 throw ApiErrors.conflict(def, name, "Precondition failed: ResourceVersion in precondition: "
                         + opts.preconditionResourceVersion() + ", ResourceVersion in object meta: " + cur.resourceVersion());
             }
-            List<String> finalizers = new ArrayList<>(ObjectSemantics.finalizers(cur.object()));
-            if (policyFinalizer != null && !finalizers.contains(policyFinalizer)) {
-                finalizers.add(policyFinalizer);
-            }
-            if (isCrd && !finalizers.contains(CRD_CLEANUP_FINALIZER)) {
-                finalizers.add(CRD_CLEANUP_FINALIZER);
-            }
-            if (finalizers.isEmpty() && !isNamespace) {
-                return ctx.dryRun() ? new Change.DryRun(cur.object(), true) : Change.delete();
-            }
-            if (cur.object().path("metadata").has("deletionTimestamp")) {
-                return Change.keep();
-            }
-            ObjectNode next = cur.object().deepCopy();
-            ObjectNode meta = Metadata.metadata(next);
-            meta.put("deletionTimestamp", ObjectSemantics.timestamp(clock.instant()));
-            meta.put("deletionGracePeriodSeconds", 0);
-            if (!finalizers.isEmpty()) {
-                var arr = meta.putArray("finalizers");
-                finalizers.forEach(arr::add);
-            }
-            if (def.tracksGeneration()) {
-                meta.put("generation", meta.path("generation").asLong(0) + 1);
-            }
-            if (isNamespace) {
-                (next.get("status") instanceof ObjectNode s ? s : next.putObject("status")).put("phase", "Terminating");
-            }
-            return ctx.dryRun() ? new Change.DryRun(next, false) : Change.put(next);
+            return DeletionDecision.decide(def, cur, opts, ctx.dryRun(), clock.instant());
         });
         if (isNamespace && r.committed() && !r.deleted()) {
             namespaces.terminate(name);

@@ -31,6 +31,8 @@ public final class ResourceRegistry {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final AtomicLong revision = new AtomicLong(1);
+    /** Called after every change of the served set, on the changing thread. */
+    private final List<Runnable> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** Replaced wholesale under {@link #lock}: "group/version/plural" -> definition, in serving order. */
     private volatile Map<String, ResourceDefinition> byPath;
 
@@ -112,6 +114,22 @@ public final class ResourceRegistry {
         } finally {
             lock.unlock();
         }
+        for (Runnable listener : listeners) {
+            listener.run();
+        }
+    }
+
+    /**
+     * Calls {@code listener} after every change of the served set (a CRD served, changed or removed), on the
+     * thread that made the change, outside the registry's lock. It must be quick and must not throw.
+     */
+    public void addListener(Runnable listener) {
+        listeners.add(java.util.Objects.requireNonNull(listener, "listener"));
+    }
+
+    /** Stops calling {@code listener}. */
+    public void removeListener(Runnable listener) {
+        listeners.remove(listener);
     }
 
     /** Stops serving the custom resource {@code plural.group}. */

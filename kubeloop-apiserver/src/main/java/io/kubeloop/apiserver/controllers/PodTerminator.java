@@ -1,0 +1,155 @@
+package io.kubeloop.apiserver.controllers;
+
+import io.kubeloop.api.errors.ConflictException;
+import io.kubeloop.api.errors.NotFoundException;
+import io.kubeloop.apiserver.registry.DeleteParams;
+import io.kubeloop.apiserver.registry.FieldValidation;
+import io.kubeloop.apiserver.registry.ObjectRegistry;
+import io.kubeloop.apiserver.registry.ResourceDefinition;
+import io.kubeloop.apiserver.registry.WriteContext;
+import io.kubeloop.apiserver.storage.Metadata;
+import io.kubeloop.apiserver.storage.StoredObject;
+import io.kubeloop.cache.ResourceEventHandler;
+import io.kubeloop.cache.SharedIndexInformer;
+import io.kubeloop.workqueue.DelayingQueue;
+import io.kubeloop.workqueue.WorkQueueConfig;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Stands in for the kubelet at the end of a graceful Pod deletion: a Pod whose DELETE left it terminating with
+ * {@code deletionGracePeriodSeconds > 0} (it is bound to a node) is deleted with grace period 0 and a uid
+ * precondition once its {@code deletionTimestamp} has passed — what a kubelet does at the latest, when the
+ * containers ignore SIGTERM until killed. An earlier DELETE with a shorter grace period (e.g. {@code 0} from
+ * {@code kubectl delete --force --grace-period=0}) still ends it earlier. Pods with finalizers left then wait for
+ * them, as on a real cluster.
+ *
+ * <p>Driven by the Pod metadata informer: each terminating Pod is put on a {@link DelayingQueue} for its
+ * deletionTimestamp; one worker deletes what is due.
+ *
+ * <p><b>Thread safety.</b> Thread-safe; {@link #close()} stops the worker and waits for it.
+ */
+public final class PodTerminator implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PodTerminator.class);
+
+    /** A terminating Pod. */
+    private record PodKey(String namespace, String name, String uid) {
+    }
+
+    private final ObjectRegistry registry;
+    private final InstantSource clock;
+    private final DelayingQueue<PodKey> queue = DelayingQueue.create(WorkQueueConfig.builder().name("pod_terminator").build());
+    private volatile ResourceDefinition pods;
+    private Thread worker;
+
+    PodTerminator(ObjectRegistry registry, InstantSource clock, MetadataInformers informers) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        informers.subscribe(this::monitor);
+    }
+
+    private void monitor(ResourceDefinition def, SharedIndexInformer<ObjectMetadata> informer) {
+        if (!def.group().isEmpty() || !def.plural().equals("pods")) {
+            return;
+        }
+        pods = def;
+        informer.addEventHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(ObjectMetadata pod, boolean isInInitialList) {
+                schedule(pod);
+            }
+
+            @Override
+            public void onUpdate(ObjectMetadata oldPod, ObjectMetadata newPod) {
+                schedule(newPod);
+            }
+        });
+    }
+
+    private void schedule(ObjectMetadata pod) {
+        Instant at = pod.metadata().deletionTimestamp();
+        Long grace = pod.metadata().deletionGracePeriodSeconds();
+        if (at != null && grace != null && grace > 0) {
+            queue.addAfter(new PodKey(pod.metadata().namespace(), pod.metadata().name(), pod.uid()),
+                    positive(Duration.between(clock.instant(), at)));
+        }
+    }
+
+    private static Duration positive(Duration d) {
+        return d.isNegative() ? Duration.ZERO : d;
+    }
+
+    void start() {
+        worker = Thread.ofVirtual().name("pod-terminator").start(this::run);
+    }
+
+    private void run() {
+        while (true) {
+            Optional<PodKey> next = queue.get();
+            if (next.isEmpty()) {
+                return;
+            }
+            try {
+                if (!queue.isShuttingDown()) {
+                    terminate(next.get());
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("finishing the deletion of pod {}/{} failed", next.get().namespace(), next.get().name(), e);
+            } finally {
+                queue.done(next.get());
+            }
+        }
+    }
+
+    private void terminate(PodKey key) {
+        ResourceDefinition def = pods;
+        Optional<StoredObject> pod = registry.store().get(def.storageId(), Metadata.key(key.namespace(), key.name()))
+                .filter(p -> Metadata.text(p.object(), "uid").equals(key.uid()));
+        if (pod.isEmpty()) {
+            return;
+        }
+        JsonNode meta = pod.get().object().path("metadata");
+        if (!meta.has("deletionTimestamp") || meta.path("deletionGracePeriodSeconds").asLong(0) <= 0) {
+            return;
+        }
+        Instant at = Instant.parse(meta.path("deletionTimestamp").asString());
+        Duration left = Duration.between(clock.instant(), at);
+        if (left.isPositive()) {
+            queue.addAfter(key, left);
+            return;
+        }
+        try {
+            registry.delete(def, key.namespace(), key.name(), new DeleteParams(null, null, key.uid(), null, 0L),
+                    new WriteContext(null, "kubelet/kubeloop", false, FieldValidation.IGNORE, false));
+        } catch (NotFoundException | ConflictException e) {
+            // gone meanwhile, or the name belongs to a new pod
+        }
+    }
+
+    /** Stops the worker (pending deadlines are dropped) and waits for it. */
+    @Override
+    public void close() {
+        queue.shutDown();
+        Thread t = worker;
+        if (t != null) {
+            boolean interrupted = false;
+            while (t.isAlive() && t != Thread.currentThread()) {
+                try {
+                    t.join();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}
