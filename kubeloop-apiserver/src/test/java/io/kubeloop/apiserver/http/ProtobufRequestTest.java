@@ -166,6 +166,17 @@ class ProtobufRequestTest {
     }
 
     @Test
+    void acceptOfProtobufAloneIsNotAcceptableAndWithJsonIsAnsweredInJson() {
+        HttpResponse<String> onlyProtobuf = http.get("/api/v1/namespaces/default/configmaps", PROTOBUF);
+        HttpResponse<String> either = http.get("/api/v1/namespaces/default/configmaps", ACCEPT);
+
+        assertThat(onlyProtobuf.statusCode()).as(onlyProtobuf.body()).isEqualTo(406);
+        assertThat(either.statusCode()).isEqualTo(200);
+        assertThat(either.headers().firstValue("Content-Type")).hasValue("application/json");
+        assertThat(RawHttp.json(either).path("kind").asString()).isEqualTo("ConfigMapList");
+    }
+
+    @Test
     void malformedProtobufIsBadRequest() {
         HttpResponse<String> r = send("POST", "/api/v1/namespaces/default/configmaps", "{\"kind\":1}".getBytes());
 
