@@ -268,14 +268,14 @@ public final class ApiHandler extends Handler.Abstract {
                 "All".equals(dryRun), FieldValidation.parse(q.getValue("fieldValidation")), bool(q.getValue("force")));
     }
 
-    static DeleteParams deleteParams(Fields q, byte[] body) {
+    static DeleteParams deleteParams(Fields q, byte[] body, String contentType) {
         String policy = q.getValue("propagationPolicy");
         String orphan = q.getValue("orphanDependents");
         String grace = q.getValue("gracePeriodSeconds");
         String uid = null;
         String rv = null;
         if (body.length > 0) {
-            ObjectNode opts = Bodies.object(body, JSON);
+            ObjectNode opts = Bodies.object(body, contentType == null || contentType.isBlank() ? JSON : contentType);
             policy = opts.path("propagationPolicy").isString() ? opts.get("propagationPolicy").asString() : policy;
             orphan = opts.path("orphanDependents").isBoolean() ? opts.get("orphanDependents").asString() : orphan;
             grace = opts.path("gracePeriodSeconds").isNumber() ? opts.get("gracePeriodSeconds").asString() : grace;

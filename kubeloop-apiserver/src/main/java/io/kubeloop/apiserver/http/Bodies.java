@@ -3,6 +3,7 @@ package io.kubeloop.apiserver.http;
 import io.kubeloop.api.errors.RequestEntityTooLargeException;
 import io.kubeloop.api.errors.Status;
 import io.kubeloop.api.json.KubeJson;
+import io.kubeloop.apiserver.protobuf.ProtobufBodies;
 import io.kubeloop.apiserver.registry.ApiErrors;
 import io.kubeloop.apiserver.registry.FieldValidation;
 import io.kubeloop.apiserver.registry.WriteContext;
@@ -16,7 +17,7 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
  * Request bodies: bounded reading (413 over the limit) and decoding of JSON or YAML objects (400 when
- * malformed, 415 for other media types).
+ * malformed, 415 for other media types) or Kubernetes protobuf ({@link ProtobufBodies}).
  *
  * <p>Stateless and thread-safe.
  */
@@ -51,9 +52,12 @@ final class Bodies {
         return contentType == null ? "" : contentType.split(";", 2)[0].strip().toLowerCase(Locale.ROOT);
     }
 
-    /** Decodes an object body of a create or update (JSON, or YAML). */
+    /** Decodes an object body of a create or update (JSON, YAML, or Kubernetes protobuf). */
     static ObjectNode object(byte[] body, String contentType) {
         String mt = mediaType(contentType);
+        if (ProtobufBodies.isProtobuf(mt)) {
+            return ProtobufBodies.decode(body);
+        }
         boolean yaml = isYaml(contentType);
         if (!yaml && !mt.isEmpty() && !mt.equals("application/json") && !mt.equals("*/*")) {
             throw ApiErrors.unsupportedMediaType("the body of the request was in an unknown format - accepted media "

@@ -1,6 +1,7 @@
 package io.kubeloop.apiserver.http;
 
 import io.kubeloop.api.json.KubeJson;
+import io.kubeloop.apiserver.protobuf.ProtobufBodies;
 import io.kubeloop.apiserver.registry.ApiErrors;
 import io.kubeloop.apiserver.registry.DeleteParams;
 import io.kubeloop.apiserver.registry.ListParams;
@@ -141,7 +142,7 @@ final class ResourceRequest {
             }
             case "DELETE" -> {
                 WriteContext ctx = ApiHandler.writeContext(query, request);
-                DeleteParams opts = ApiHandler.deleteParams(query, body());
+                DeleteParams opts = ApiHandler.deleteParams(query, body(), contentType());
                 if (!item) {
                     List<StoredObject> gone = registry.deleteCollection(def, ns, ApiHandler.listParams(query, false), opts,
                             ctx);
@@ -212,7 +213,16 @@ final class ResourceRequest {
         return request.getHeaders().get(HttpHeader.CONTENT_TYPE);
     }
 
+    /** Custom resources take no protobuf (their scale subresource, a built-in Scale, does), as on a real server. */
+    private void refuseProtobufForCustomResources() {
+        if (def.custom() && !route.subresource().equals("scale")
+                && ProtobufBodies.isProtobuf(Bodies.mediaType(contentType()))) {
+            throw ApiErrors.unsupportedMediaType(ProtobufBodies.UNSUPPORTED);
+        }
+    }
+
     private byte[] body() {
+        refuseProtobufForCustomResources();
         return Bodies.read(Request.asInputStream(request), handler.options().maxBodyBytes());
     }
 }
