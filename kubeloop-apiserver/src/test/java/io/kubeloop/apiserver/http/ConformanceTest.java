@@ -9,7 +9,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -21,7 +20,6 @@ class ConformanceTest {
     private static final String AGG = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,"
             + "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json";
     private static final String TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json";
-    private static final AtomicInteger NS = new AtomicInteger();
 
     static EmbeddedApiServer server;
     static RawHttp http;
@@ -35,12 +33,6 @@ class ConformanceTest {
     @AfterAll
     static void stop() {
         server.close();
-    }
-
-    private static String newNamespace() {
-        String ns = "t" + NS.incrementAndGet();
-        assertThat(http.post("/api/v1/namespaces", "{\"metadata\":{\"name\":\"" + ns + "\"}}").statusCode()).isEqualTo(201);
-        return ns;
     }
 
     private static String cm(String name, String labels) {
@@ -117,7 +109,7 @@ class ConformanceTest {
 
     @Test
     void item09TableHasKindAndCellsPerColumn() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("t");
         create(ns, "a", null);
         JsonNode t = RawHttp.json(http.get("/api/v1/namespaces/" + ns + "/configmaps", TABLE));
         assertThat(t.path("kind").asString()).isEqualTo("Table");
@@ -127,7 +119,7 @@ class ConformanceTest {
 
     @Test
     void item10TableRowsArePartialObjectMetadataAndNoneOmitsThem() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("t");
         create(ns, "a", null);
         JsonNode t = RawHttp.json(http.get("/api/v1/namespaces/" + ns + "/configmaps", TABLE));
         assertThat(t.path("rows").get(0).path("object").path("kind").asString()).isEqualTo("PartialObjectMetadata");
@@ -137,7 +129,7 @@ class ConformanceTest {
 
     @Test
     void item12ListIsKindListWithResourceVersionEvenWhenEmpty() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("t");
         JsonNode l = RawHttp.json(http.get("/api/v1/namespaces/" + ns + "/configmaps"));
         assertThat(l.path("kind").asString()).isEqualTo("ConfigMapList");
         assertThat(l.path("metadata").path("resourceVersion").asString("")).isNotEmpty();
@@ -146,7 +138,7 @@ class ConformanceTest {
 
     @Test
     void item13LimitTwoOverFiveWalksAllAtOneResourceVersion() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("t");
         for (int i = 0; i < 5; i++) {
             create(ns, "c" + i, null);
         }
@@ -169,7 +161,7 @@ class ConformanceTest {
 
     @Test
     void item14CorruptContinueIs400AndExpiredIs410() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("t");
         for (int i = 0; i < 3; i++) {
             create(ns, "c" + i, null);
         }
@@ -200,7 +192,7 @@ class ConformanceTest {
 
     @Test
     void item17SetBasedAndNotEqualSelectorsAreCorrect() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("t");
         create(ns, "x", "{\"a\":\"x\"}");
         create(ns, "y", "{\"a\":\"y\",\"b\":\"1\"}");
         create(ns, "z", "{\"a\":\"z\"}");
@@ -227,7 +219,7 @@ class ConformanceTest {
 
     @Test
     void item19to22WatchIsChunkedLinesWithIncreasingRvsAndNoSyntheticAdds() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("t");
         create(ns, "pre", null);
         String listRv = RawHttp.json(http.get("/api/v1/namespaces/" + ns + "/configmaps")).path("metadata")
                 .path("resourceVersion").asString();
@@ -257,7 +249,7 @@ class ConformanceTest {
 
     @Test
     void item21WatchWithRvZeroStartsWithAddedPerObject() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("t");
         create(ns, "a", null);
         create(ns, "b", null);
         try (RawHttp.Lines w = http.watch("/api/v1/namespaces/" + ns + "/configmaps?watch=1&resourceVersion=0")) {
@@ -268,7 +260,7 @@ class ConformanceTest {
 
     @Test
     void item24LeavingAndEnteringSelectorAreDeletedAndAdded() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("t");
         JsonNode a = create(ns, "a", "{\"app\":\"x\"}");
         try (RawHttp.Lines w = http.watch("/api/v1/namespaces/" + ns + "/configmaps?watch=1&labelSelector=app%3Dx&resourceVersion="
                 + rv(a))) {
@@ -283,7 +275,7 @@ class ConformanceTest {
 
     @Test
     void item25PreHistoryRvGivesErrorExpiredAndEnds() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("t");
         JsonNode a = create(ns, "a", null);
         create(ns, "b", null);
         server.store().compact();
@@ -300,7 +292,7 @@ class ConformanceTest {
 
     @Test
     void item26BookmarksOnlyWhenAllowedAndCarryOnlyRv() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("t");
         JsonNode a = create(ns, "a", null);
         try (RawHttp.Lines w = http.watch("/api/v1/namespaces/" + ns + "/configmaps?watch=1&allowWatchBookmarks=true"
                 + "&resourceVersion=" + rv(a) + "&timeoutSeconds=2")) {
@@ -328,7 +320,7 @@ class ConformanceTest {
 
     @Test
     void item28WatchListSendsAddedThenInitialEventsEndBookmark() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("t");
         create(ns, "a", null);
         create(ns, "b", null);
         try (RawHttp.Lines w = http.watch("/api/v1/namespaces/" + ns + "/configmaps?watch=1&sendInitialEvents=true"
@@ -349,7 +341,7 @@ class ConformanceTest {
 
     @Test
     void item30CreateIs201WithUidTimestampRvAndManagedFields() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("t");
         JsonNode o = create(ns, "a", null);
         JsonNode m = o.path("metadata");
         assertThat(m.path("uid").asString("")).isNotEmpty();
@@ -364,7 +356,7 @@ class ConformanceTest {
 
     @Test
     void item31DuplicatePostIs409AlreadyExistsWithPluralKind() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("t");
         create(ns, "a", null);
         HttpResponse<String> r = http.post("/api/v1/namespaces/" + ns + "/configmaps", cm("a", null));
         assertThat(r.statusCode()).isEqualTo(409);
@@ -376,7 +368,7 @@ class ConformanceTest {
 
     @Test
     void item32GenerateNameAppendsFiveChars() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("t");
         JsonNode o = RawHttp.json(http.post("/api/v1/namespaces/" + ns + "/configmaps",
                 "{\"metadata\":{\"generateName\":\"web-\"}}"));
         assertThat(o.path("metadata").path("name").asString()).matches("web-[bcdfghjklmnpqrstvwxz2456789]{5}");
@@ -405,7 +397,7 @@ class ConformanceTest {
 
     @Test
     void item36StalePutIs409AndChangesNothing() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("t");
         JsonNode a = create(ns, "a", null);
         http.patch("/api/v1/namespaces/" + ns + "/configmaps/a", "application/merge-patch+json", "{\"data\":{\"k\":\"2\"}}");
         long before = server.store().currentRevision();
@@ -418,14 +410,14 @@ class ConformanceTest {
 
     @Test
     void item37PutWithoutRvIsFineForConfigMaps() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("t");
         create(ns, "a", null);
         assertThat(http.put("/api/v1/namespaces/" + ns + "/configmaps/a", cm("a", "{\"z\":\"1\"}")).statusCode()).isEqualTo(200);
     }
 
     @Test
     void item38IdenticalPutKeepsRv() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("t");
         JsonNode a = create(ns, "a", null);
         JsonNode again = RawHttp.json(http.put("/api/v1/namespaces/" + ns + "/configmaps/a", cm("a", null)));
         assertThat(rv(again)).isEqualTo(rv(a));
@@ -433,7 +425,7 @@ class ConformanceTest {
 
     @Test
     void item41MergePatchNullDeletesKey() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("t");
         create(ns, "a", "{\"x\":\"1\",\"y\":\"2\"}");
         JsonNode p = RawHttp.json(http.patch("/api/v1/namespaces/" + ns + "/configmaps/a", "application/merge-patch+json",
                 "{\"metadata\":{\"labels\":{\"x\":null}}}"));
@@ -443,7 +435,7 @@ class ConformanceTest {
 
     @Test
     void item42JsonPatchFailingTestIs422AndMalformedIs400() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("t");
         create(ns, "a", null);
         assertThat(http.patch("/api/v1/namespaces/" + ns + "/configmaps/a", "application/json-patch+json",
                 "[{\"op\":\"test\",\"path\":\"/data/k\",\"value\":\"nope\"}]").statusCode()).isEqualTo(422);
@@ -464,7 +456,7 @@ class ConformanceTest {
 
     @Test
     void item47DryRunCreateIs201ButNotStoredAndBadDryRunIs422() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("t");
         long before = server.store().currentRevision();
         HttpResponse<String> r = http.post("/api/v1/namespaces/" + ns + "/configmaps?dryRun=All", cm("a", null));
         assertThat(r.statusCode()).isEqualTo(201);
@@ -476,7 +468,7 @@ class ConformanceTest {
 
     @Test
     void item48DeleteWithoutFinalizersIs200ThenGone() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("t");
         create(ns, "a", null);
         HttpResponse<String> r = http.delete("/api/v1/namespaces/" + ns + "/configmaps/a");
         assertThat(r.statusCode()).isEqualTo(200);
@@ -487,7 +479,7 @@ class ConformanceTest {
 
     @Test
     void item49and50FinalizersDelayDeletionUntilRemovedAndNoNewOnes() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("t");
         http.post("/api/v1/namespaces/" + ns + "/configmaps",
                 "{\"metadata\":{\"name\":\"f\",\"finalizers\":[\"example.com/x\"]}}");
         JsonNode d = RawHttp.json(http.delete("/api/v1/namespaces/" + ns + "/configmaps/f"));
@@ -503,7 +495,7 @@ class ConformanceTest {
 
     @Test
     void item51WrongPreconditionUidIs409() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("t");
         create(ns, "a", null);
         assertThat(http.delete("/api/v1/namespaces/" + ns + "/configmaps/a",
                 "{\"preconditions\":{\"uid\":\"wrong\"}}").statusCode()).isEqualTo(409);
@@ -529,7 +521,7 @@ class ConformanceTest {
 
     @Test
     void item58NamespaceDeleteTerminatesBlocksCreatesThenGoes() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("t");
         http.post("/api/v1/namespaces/" + ns + "/configmaps", "{\"metadata\":{\"name\":\"f\",\"finalizers\":[\"x/y\"]}}");
         JsonNode d = RawHttp.json(http.delete("/api/v1/namespaces/" + ns));
         assertThat(d.path("status").path("phase").asString()).isEqualTo("Terminating");
@@ -572,7 +564,7 @@ class ConformanceTest {
 
     @Test
     void watchOverWebSocketDeliversOneEventPerTextMessage() throws Exception {
-        String ns = newNamespace();
+        String ns = http.newNamespace("t");
         create(ns, "a", null);
         java.util.concurrent.LinkedBlockingQueue<String> messages = new java.util.concurrent.LinkedBlockingQueue<>();
         java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder()

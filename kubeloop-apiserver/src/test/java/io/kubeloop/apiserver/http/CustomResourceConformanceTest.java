@@ -9,7 +9,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,7 +23,6 @@ class CustomResourceConformanceTest {
     private static final String TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json";
     private static final String CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
     private static final String FOO_V = "samplecontroller.k8s.io/v1alpha1";
-    private static final AtomicInteger NS = new AtomicInteger();
 
     static EmbeddedApiServer server;
     static RawHttp http;
@@ -41,12 +39,6 @@ class CustomResourceConformanceTest {
     @AfterAll
     static void stop() {
         server.close();
-    }
-
-    private static String newNamespace() {
-        String ns = "crd" + NS.incrementAndGet();
-        assertThat(http.post("/api/v1/namespaces", "{\"metadata\":{\"name\":\"" + ns + "\"}}").statusCode()).isEqualTo(201);
-        return ns;
     }
 
     private static String foos(String ns) {
@@ -77,7 +69,7 @@ class CustomResourceConformanceTest {
 
     @Test
     void item11CustomResourceTableIsNamePlusPrinterColumnsOrNameAndAge() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("crd");
         createWidget(ns, "w", "{\"replicas\":2,\"color\":\"red\"}");
         JsonNode t = RawHttp.json(http.get(widgets("v1", ns), TABLE));
         assertThat(columnNames(t)).containsExactly("Name", "Replicas", "Color", "Ready", "Age");
@@ -97,7 +89,7 @@ class CustomResourceConformanceTest {
 
     @Test
     void printerColumnFiltersSelectTheMatchingCondition() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("crd");
         createWidget(ns, "w", "{\"replicas\":1}");
         JsonNode w = RawHttp.json(http.get(widgets("v1", ns) + "/w"));
         String status = "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"w\","
@@ -110,7 +102,7 @@ class CustomResourceConformanceTest {
 
     @Test
     void item37PutWithoutResourceVersionIs422ForCustomResources() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("crd");
         createFoo(ns, "f", "{\"replicas\":1}");
         HttpResponse<String> r = http.put(foos(ns) + "/f", CrdFixtures.object(FOO_V, "Foo", "f", "{\"replicas\":2}"));
         assertThat(r.statusCode()).isEqualTo(422);
@@ -119,7 +111,7 @@ class CustomResourceConformanceTest {
 
     @Test
     void item39LabelOnlyChangeKeepsGenerationSpecChangeBumpsIt() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("crd");
         JsonNode f = createFoo(ns, "f", "{\"replicas\":1}");
         assertThat(f.path("metadata").path("generation").asLong()).isEqualTo(1);
         JsonNode labelled = RawHttp.json(http.patch(foos(ns) + "/f", "application/merge-patch+json",
@@ -132,7 +124,7 @@ class CustomResourceConformanceTest {
 
     @Test
     void item40StatusSubresourceSplitsMainAndStatusWithoutGenerationBump() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("crd");
         HttpResponse<String> created = http.post(foos(ns), "{\"apiVersion\":\"" + FOO_V + "\",\"kind\":\"Foo\","
                 + "\"metadata\":{\"name\":\"f\"},\"spec\":{\"replicas\":1},\"status\":{\"availableReplicas\":5}}");
         assertThat(RawHttp.json(created).has("status")).isFalse();
@@ -148,7 +140,7 @@ class CustomResourceConformanceTest {
 
     @Test
     void item43StrategicMergePatchOnCustomResourceIs415() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("crd");
         createFoo(ns, "f", "{\"replicas\":1}");
         HttpResponse<String> r = http.patch(foos(ns) + "/f", "application/strategic-merge-patch+json",
                 "{\"spec\":{\"replicas\":2}}");
@@ -188,7 +180,7 @@ class CustomResourceConformanceTest {
 
     @Test
     void item56SchemaViolationIs422NamingTheFieldAndUnknownFieldsArePruned() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("crd");
         HttpResponse<String> bad = http.post(foos(ns), CrdFixtures.object(FOO_V, "Foo", "bad",
                 "{\"replicas\":\"three\",\"deploymentName\":7}"));
         assertThat(bad.statusCode()).isEqualTo(422);
@@ -210,7 +202,7 @@ class CustomResourceConformanceTest {
 
     @Test
     void strictFieldValidationRejectsUnknownFieldsWith400() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("crd");
         HttpResponse<String> r = http.post(foos(ns) + "?fieldValidation=Strict", CrdFixtures.object(FOO_V, "Foo", "s",
                 "{\"replicas\":1,\"foo\":1}"));
         assertThat(r.statusCode()).isEqualTo(400);
@@ -221,7 +213,7 @@ class CustomResourceConformanceTest {
 
     @Test
     void schemaDefaultsAreAppliedOnWrite() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("crd");
         JsonNode w = createWidget(ns, "d", "{\"replicas\":1}");
         assertThat(w.path("spec").path("color").asString()).isEqualTo("blue");
     }
@@ -229,7 +221,7 @@ class CustomResourceConformanceTest {
     @Test
     void item57CrdDeleteRemovesCustomResourcesThenItselfAndCreatesMeanwhileAre405() throws Exception {
         CrdFixtures.install(http, CrdFixtures.simple("delete.example.com", "things", "Thing"));
-        String ns = newNamespace();
+        String ns = http.newNamespace("crd");
         String things = "/apis/delete.example.com/v1/namespaces/" + ns + "/things";
         for (String n : List.of("a", "b")) {
             assertThat(http.post(things, CrdFixtures.object("delete.example.com/v1", "Thing", n, "{}")).statusCode())
@@ -322,7 +314,7 @@ class CustomResourceConformanceTest {
 
     @Test
     void versionsAreServedWithApiVersionRewrittenAndUnservedOnes404() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("crd");
         HttpResponse<String> viaBeta = http.post(widgets("v1beta1", ns),
                 CrdFixtures.object("example.com/v1beta1", "Widget", "m", "{\"replicas\":1}"));
         assertThat(viaBeta.statusCode()).isEqualTo(201);
@@ -373,7 +365,7 @@ class CustomResourceConformanceTest {
 
     @Test
     void scaleSubresourceOfCustomResourceReadsAndWritesThroughItsPaths() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("crd");
         createWidget(ns, "s", "{\"replicas\":2}");
         JsonNode w = RawHttp.json(http.get(widgets("v1", ns) + "/s"));
         String status = "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"s\","
@@ -401,7 +393,7 @@ class CustomResourceConformanceTest {
 
     @Test
     void scaleSubresourceOfDeploymentWorks() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("crd");
         String deployments = "/apis/apps/v1/namespaces/" + ns + "/deployments";
         String d = "{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":{\"name\":\"web\"},\"spec\":{"
                 + "\"replicas\":1,\"selector\":{\"matchLabels\":{\"app\":\"web\"}},\"template\":{\"metadata\":{\"labels\":"
@@ -423,7 +415,7 @@ class CustomResourceConformanceTest {
 
     @Test
     void watchOfCustomResourcesSeesWritesInTheWatchedVersion() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("crd");
         try (RawHttp.Lines watch = http.watch(widgets("v1beta1", ns) + "?watch=true")) {
             createWidget(ns, "x", "{\"replicas\":1}");
             JsonNode e = watch.next();

@@ -4,41 +4,29 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.kubeloop.apiserver.EmbeddedApiServer;
+import io.kubeloop.apiserver.junit.EmbeddedApiServerTest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /** Garbage collection by ownerReferences (reference §8), over real HTTPS against an embedded server. */
+@EmbeddedApiServerTest
 class GarbageCollectionTest {
 
-    private static final AtomicInteger NS = new AtomicInteger();
     private static final Duration GC_WAIT = Duration.ofSeconds(10);
 
     static EmbeddedApiServer server;
     static RawHttp http;
 
     @BeforeAll
-    static void start() {
-        server = EmbeddedApiServer.start();
-        http = new RawHttp(server);
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
-
-    private static String newNamespace() {
-        String ns = "gc" + NS.incrementAndGet();
-        assertThat(http.post("/api/v1/namespaces", "{\"metadata\":{\"name\":\"" + ns + "\"}}").statusCode()).isEqualTo(201);
-        return ns;
+    static void connect(EmbeddedApiServer embedded) {
+        server = embedded;
+        http = new RawHttp(embedded);
     }
 
     /** An ownerReference (JSON) to {@code owner}. */
@@ -97,7 +85,7 @@ class GarbageCollectionTest {
 
     @Test
     void backgroundDeletionCollectsTheDependentsOfTheDeletedOwner() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("gc");
         JsonNode owner = configMap(ns, "owner", null, null);
         configMap(ns, "dep1", refs(ref(owner, false)), null);
         configMap(ns, "dep2", refs(ref(owner, true)), null);
@@ -109,7 +97,7 @@ class GarbageCollectionTest {
 
     @Test
     void dependentWithALiveOwnerStaysAndOnlyLosesTheDanglingReference() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("gc");
         JsonNode a = configMap(ns, "a", null, null);
         JsonNode b = configMap(ns, "b", null, null);
         configMap(ns, "dep", refs(ref(a, false), ref(b, false)), null);
@@ -121,7 +109,7 @@ class GarbageCollectionTest {
 
     @Test
     void dependentOfAnOwnerThatNeverExistedIsCollected() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("gc");
         configMap(ns, "orphaned", refs("{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"name\":\"ghost\",\"uid\":\""
                 + UUID.randomUUID() + "\"}"), null);
         awaitGone(cmPath(ns, "orphaned"));
@@ -129,7 +117,7 @@ class GarbageCollectionTest {
 
     @Test
     void ownerWithTheSameNameButAnotherUidCountsAsVanished() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("gc");
         configMap(ns, "owner", null, null);
         configMap(ns, "dep", refs("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"name\":\"owner\",\"uid\":\""
                 + UUID.randomUUID() + "\"}"), null);
@@ -139,7 +127,7 @@ class GarbageCollectionTest {
 
     @Test
     void dependentWithALiveOwnerIsKept() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("gc");
         JsonNode owner = configMap(ns, "owner", null, null);
         configMap(ns, "dep", refs(ref(owner, true)), null);
         settle();
@@ -148,8 +136,8 @@ class GarbageCollectionTest {
 
     @Test
     void namespacedOwnerDoesNotOwnDependentsInAnotherNamespace() {
-        String ns1 = newNamespace();
-        String ns2 = newNamespace();
+        String ns1 = http.newNamespace("gc");
+        String ns2 = http.newNamespace("gc");
         JsonNode owner = configMap(ns1, "owner", null, null);
         configMap(ns2, "dep", refs(ref(owner, false)), null);
         awaitGone(cmPath(ns2, "dep"));
@@ -158,7 +146,7 @@ class GarbageCollectionTest {
 
     @Test
     void clusterScopedOwnerOwnsNamespacedDependents() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("gc");
         JsonNode node = post("/api/v1/nodes", "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"gc-node\"}}");
         configMap(ns, "dep", refs(ref(node, false)), null);
         settle();
@@ -169,7 +157,7 @@ class GarbageCollectionTest {
 
     @Test
     void foregroundDeletionRemovesAThreeLevelChainBottomUpBeforeTheOwner() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("gc");
         JsonNode deploy = post("/apis/apps/v1/namespaces/" + ns + "/deployments", Workloads.deployment("web", null));
         JsonNode rs = post("/apis/apps/v1/namespaces/" + ns + "/replicasets", Workloads.replicaSet("web-1", ref(deploy, true)));
         // the pod holds a finalizer, so the chain stops at the bottom until it is removed
@@ -197,7 +185,7 @@ class GarbageCollectionTest {
 
     @Test
     void foregroundOwnerDoesNotWaitForNonBlockingDependents() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("gc");
         JsonNode owner = configMap(ns, "owner", null, null);
         configMap(ns, "dep", refs(ref(owner, false)), "[\"example.com/hold\"]");
         http.delete(cmPath(ns, "owner"), "{\"propagationPolicy\":\"Foreground\"}");
@@ -207,7 +195,7 @@ class GarbageCollectionTest {
 
     @Test
     void orphanDeletionStripsTheReferencesThenTheOwnerGoes() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("gc");
         JsonNode owner = configMap(ns, "owner", null, null);
         JsonNode other = configMap(ns, "other", null, null);
         configMap(ns, "dep1", refs(ref(owner, true)), null);
@@ -223,7 +211,7 @@ class GarbageCollectionTest {
 
     @Test
     void deprecatedOrphanDependentsTrueOrphans() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("gc");
         JsonNode owner = configMap(ns, "owner", null, null);
         configMap(ns, "dep", refs(ref(owner, false)), null);
         assertThat(http.delete(cmPath(ns, "owner") + "?orphanDependents=true").statusCode()).isEqualTo(200);
@@ -234,7 +222,7 @@ class GarbageCollectionTest {
 
     @Test
     void deletingAnObjectWithMultipleOwnersNeedsAllOfThemGone() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("gc");
         JsonNode a = configMap(ns, "a", null, null);
         JsonNode b = configMap(ns, "b", null, null);
         configMap(ns, "dep", refs(ref(a, true), ref(b, true)), null);
@@ -246,7 +234,7 @@ class GarbageCollectionTest {
 
     @Test
     void deploymentDeletedInBackgroundTakesItsReplicaSetAndPods() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("gc");
         JsonNode deploy = post("/apis/apps/v1/namespaces/" + ns + "/deployments", Workloads.deployment("web", null));
         JsonNode rs = post("/apis/apps/v1/namespaces/" + ns + "/replicasets", Workloads.replicaSet("web-1", ref(deploy, true)));
         for (String p : List.of("a", "b", "c")) {
@@ -260,7 +248,7 @@ class GarbageCollectionTest {
 
     @Test
     void batchV1JobDeletedWithoutOptionsOrphansItsPods() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("gc");
         JsonNode job = post("/apis/batch/v1/namespaces/" + ns + "/jobs", Workloads.job("once"));
         post("/api/v1/namespaces/" + ns + "/pods", Workloads.pod("once-x", ref(job, true), null, null));
         JsonNode deleting = RawHttp.json(http.delete("/apis/batch/v1/namespaces/" + ns + "/jobs/once"));
@@ -277,7 +265,7 @@ class GarbageCollectionTest {
 
     @Test
     void repeatedDeleteWithAnotherPolicySwapsThePolicyFinalizer() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("gc");
         configMap(ns, "owner", null, "[\"example.com/hold\"]");
         JsonNode first = RawHttp.json(http.delete(cmPath(ns, "owner"), "{\"propagationPolicy\":\"Foreground\"}"));
         assertThat(first.path("metadata").path("finalizers").toString()).contains("foregroundDeletion");
@@ -289,7 +277,7 @@ class GarbageCollectionTest {
 
     @Test
     void customResourcesOwnAndAreOwned() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("gc");
         CrdFixtures.install(http, CrdFixtures.simple("gc.example.com", "things", "Thing"));
         String things = "/apis/gc.example.com/v1/namespaces/" + ns + "/things";
         JsonNode thing = post(things, CrdFixtures.object("gc.example.com/v1", "Thing", "t1", "{}"));

@@ -4,38 +4,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.kubeloop.apiserver.EmbeddedApiServer;
+import io.kubeloop.apiserver.junit.EmbeddedApiServerTest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /** Graceful deletion of node-bound Pods (reference §8), over real HTTPS against an embedded server. */
+@EmbeddedApiServerTest
 class PodGracePeriodTest {
 
-    private static final AtomicInteger NS = new AtomicInteger();
 
     static EmbeddedApiServer server;
     static RawHttp http;
 
     @BeforeAll
-    static void start() {
-        server = EmbeddedApiServer.start();
-        http = new RawHttp(server);
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
-
-    private static String newNamespace() {
-        String ns = "grace" + NS.incrementAndGet();
-        assertThat(http.post("/api/v1/namespaces", "{\"metadata\":{\"name\":\"" + ns + "\"}}").statusCode()).isEqualTo(201);
-        return ns;
+    static void connect(EmbeddedApiServer embedded) {
+        server = embedded;
+        http = new RawHttp(embedded);
     }
 
     private static String pod(String ns, String name, String specExtra, String finalizers) {
@@ -66,7 +54,7 @@ class PodGracePeriodTest {
 
     @Test
     void boundPodGetsItsSpecGracePeriodStaysReadableAndWatchersSeeModified() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("grace");
         String path = pod(ns, "p", "\"nodeName\":\"node-1\",\"terminationGracePeriodSeconds\":45", null);
         String rv = get(path).path("metadata").path("resourceVersion").asString();
         try (RawHttp.Lines w = http.watch("/api/v1/namespaces/" + ns + "/pods?watch=1&resourceVersion=" + rv)) {
@@ -83,14 +71,14 @@ class PodGracePeriodTest {
 
     @Test
     void boundPodWithoutSpecGraceWaitsThirtySeconds() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("grace");
         String path = pod(ns, "p", "\"nodeName\":\"node-1\"", null);
         assertThat(grace(delete(path, null))).isEqualTo(30);
     }
 
     @Test
     void laterDeleteWithGraceZeroRemovesTheTerminatingPod() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("grace");
         String path = pod(ns, "p", "\"nodeName\":\"node-1\"", null);
         delete(path, null);
         delete(path, "{\"gracePeriodSeconds\":0}");
@@ -99,7 +87,7 @@ class PodGracePeriodTest {
 
     @Test
     void graceCanOnlyBeShortenedAndTheTimestampMovesBackByTheDifference() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("grace");
         String path = pod(ns, "p", "\"nodeName\":\"node-1\"", null);
         JsonNode first = delete(path, "{\"gracePeriodSeconds\":60}");
         JsonNode longer = delete(path, "{\"gracePeriodSeconds\":120}");
@@ -114,7 +102,7 @@ class PodGracePeriodTest {
 
     @Test
     void unboundPodGoesAtOnce() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("grace");
         String path = pod(ns, "p", "\"terminationGracePeriodSeconds\":45", null);
         delete(path, null);
         assertThat(http.get(path).statusCode()).isEqualTo(404);
@@ -122,7 +110,7 @@ class PodGracePeriodTest {
 
     @Test
     void terminatedPodGoesAtOnce() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("grace");
         String path = pod(ns, "p", "\"nodeName\":\"node-1\"", null);
         JsonNode cur = get(path);
         ((tools.jackson.databind.node.ObjectNode) cur).putObject("status").put("phase", "Succeeded");
@@ -133,7 +121,7 @@ class PodGracePeriodTest {
 
     @Test
     void theServerFinishesTheDeletionWhenTheGracePeriodIsOver() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("grace");
         String path = pod(ns, "p", "\"nodeName\":\"node-1\"", null);
         delete(path, "{\"gracePeriodSeconds\":1}");
         assertThat(http.get(path).statusCode()).isEqualTo(200);
@@ -143,7 +131,7 @@ class PodGracePeriodTest {
 
     @Test
     void podWithAFinalizerOutlivesItsGracePeriodUntilTheFinalizerIsRemoved() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("grace");
         String path = pod(ns, "p", "\"nodeName\":\"node-1\"", "[\"example.com/hold\"]");
         delete(path, "{\"gracePeriodSeconds\":1}");
         await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
@@ -155,7 +143,7 @@ class PodGracePeriodTest {
 
     @Test
     void removingTheLastFinalizerDuringAPendingGracePeriodDoesNotDeleteYet() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("grace");
         String path = pod(ns, "p", "\"nodeName\":\"node-1\"", "[\"example.com/hold\"]");
         delete(path, "{\"gracePeriodSeconds\":60}");
         assertThat(http.patch(path, "application/merge-patch+json", "{\"metadata\":{\"finalizers\":null}}").statusCode())

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Message;
 import io.kubeloop.apiserver.EmbeddedApiServer;
-import io.kubeloop.apiserver.ServerOptions;
+import io.kubeloop.apiserver.junit.EmbeddedApiServerTest;
 import io.kubernetes.client.proto.IntStr;
 import io.kubernetes.client.proto.Meta;
 import io.kubernetes.client.proto.Runtime;
@@ -15,7 +15,6 @@ import io.kubernetes.client.proto.V1Autoscaling;
 import java.io.ByteArrayOutputStream;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -25,6 +24,7 @@ import tools.jackson.databind.JsonNode;
  * client encodes them, sent over HTTPS: creates, updates, the scale subresource and DeleteOptions are decoded to
  * the stored JSON; answers are JSON; kinds without a message and custom resources get a 415 Status.
  */
+@EmbeddedApiServerTest
 class ProtobufRequestTest {
 
     private static final String PROTOBUF = "application/vnd.kubernetes.protobuf";
@@ -34,14 +34,9 @@ class ProtobufRequestTest {
     static RawHttp http;
 
     @BeforeAll
-    static void start() {
-        server = EmbeddedApiServer.start(ServerOptions.defaults());
-        http = new RawHttp(server);
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
+    static void connect(EmbeddedApiServer embedded) {
+        server = embedded;
+        http = new RawHttp(embedded);
     }
 
     private static byte[] body(String apiVersion, String kind, Message m) {

@@ -11,6 +11,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 import tools.jackson.databind.JsonNode;
 
 /** Exact-bytes HTTP against an embedded server (test helper). */
@@ -18,11 +19,22 @@ final class RawHttp {
 
     private final EmbeddedApiServer server;
     private final HttpClient client;
+    private final AtomicInteger namespaces = new AtomicInteger();
 
     RawHttp(EmbeddedApiServer server) {
         this.server = server;
         this.client = HttpClient.newBuilder().sslContext(server.clientConfig().sslContext())
                 .version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+    }
+
+    /** Creates a namespace named {@code prefix} plus a number unique to this helper, and returns its name. */
+    String newNamespace(String prefix) {
+        String ns = prefix + namespaces.incrementAndGet();
+        HttpResponse<String> r = post("/api/v1/namespaces", "{\"metadata\":{\"name\":\"" + ns + "\"}}");
+        if (r.statusCode() != 201) {
+            throw new AssertionError("creating namespace " + ns + ": " + r.statusCode() + " " + r.body());
+        }
+        return ns;
     }
 
     HttpRequest.Builder req(String path) {

@@ -3,7 +3,7 @@ package io.kubeloop.apiserver.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubeloop.apiserver.EmbeddedApiServer;
-import io.kubeloop.apiserver.ServerOptions;
+import io.kubeloop.apiserver.junit.EmbeddedApiServerTest;
 import io.kubeloop.apiserver.registry.NameRule;
 import io.kubeloop.apiserver.registry.ResourceDefinition;
 import java.net.http.HttpRequest;
@@ -14,8 +14,6 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -24,31 +22,20 @@ import tools.jackson.databind.JsonNode;
  * The checklist items of apiserver-semantics.md §13 that the wired-in libraries serve — OpenAPI (7),
  * patches and server-side apply (41–45), field validation (46) — over real HTTPS with the default options.
  */
+@EmbeddedApiServerTest
 class WriteConformanceTest {
 
     private static final String APPLY = "application/apply-patch+yaml";
     private static final String MERGE = "application/merge-patch+json";
     private static final String SMP = "application/strategic-merge-patch+json";
-    private static final AtomicInteger NS = new AtomicInteger();
 
     static EmbeddedApiServer server;
     static RawHttp http;
 
     @BeforeAll
-    static void start() {
-        server = EmbeddedApiServer.start(ServerOptions.defaults());
-        http = new RawHttp(server);
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
-
-    private static String newNamespace() {
-        String ns = "w" + NS.incrementAndGet();
-        assertThat(http.post("/api/v1/namespaces", "{\"metadata\":{\"name\":\"" + ns + "\"}}").statusCode()).isEqualTo(201);
-        return ns;
+    static void connect(EmbeddedApiServer embedded) {
+        server = embedded;
+        http = new RawHttp(embedded);
     }
 
     private static HttpResponse<String> send(String method, String path, String contentType, String body,
@@ -143,7 +130,7 @@ class WriteConformanceTest {
 
     @Test
     void item41StrategicMergePatchMergesContainersByName() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("w");
         assertThat(http.post("/apis/apps/v1/namespaces/" + ns + "/deployments", deployment("d", "")).statusCode())
                 .isEqualTo(201);
         HttpResponse<String> r = http.patch("/apis/apps/v1/namespaces/" + ns + "/deployments/d", SMP,
@@ -158,7 +145,7 @@ class WriteConformanceTest {
 
     @Test
     void item42JsonPatchFailingTestIs422WithTheRealServersMessage() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("w");
         http.post("/api/v1/namespaces/" + ns + "/configmaps", "{\"metadata\":{\"name\":\"a\"},\"data\":{\"k\":\"v\"}}");
         HttpResponse<String> r = http.patch("/api/v1/namespaces/" + ns + "/configmaps/a", "application/json-patch+json",
                 "[{\"op\":\"test\",\"path\":\"/data/k\",\"value\":\"nope\"}]");
@@ -173,7 +160,7 @@ class WriteConformanceTest {
     @Test
     void item43StrategicMergePatchOnACustomResourceIs415() {
         serveWidgets("wire.example.com");
-        String ns = newNamespace();
+        String ns = http.newNamespace("w");
         HttpResponse<String> created = http.post("/apis/wire.example.com/v1/namespaces/" + ns + "/widgets",
                 "{\"apiVersion\":\"wire.example.com/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"w\"},\"spec\":{\"a\":1}}");
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
@@ -187,7 +174,7 @@ class WriteConformanceTest {
 
     @Test
     void item44ApplyOnAMissingObjectIs201WithAnApplyEntry() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("w");
         HttpResponse<String> r = http.patch("/api/v1/namespaces/" + ns + "/configmaps/a?fieldManager=alice", APPLY,
                 "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  k: v\n");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
@@ -200,7 +187,7 @@ class WriteConformanceTest {
 
     @Test
     void item45ConflictingApplyIs409WithFieldManagerConflictAndForceTakesOver() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("w");
         String path = "/api/v1/namespaces/" + ns + "/configmaps/a";
         String alice = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\"},\"data\":{\"k\":\"1\"}}";
         assertThat(http.patch(path + "?fieldManager=alice", APPLY, alice).statusCode()).isEqualTo(201);
@@ -224,7 +211,7 @@ class WriteConformanceTest {
 
     @Test
     void item45ApplyConflictsWithTheUpdateEntryOfAnEarlierCreate() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("w");
         String path = "/api/v1/namespaces/" + ns + "/configmaps";
         HttpResponse<String> created = send("POST", path, "application/json",
                 "{\"metadata\":{\"name\":\"a\"},\"data\":{\"k\":\"1\"}}", "kubectl/v1.32.4 (linux/amd64) kubernetes/59526cd");
@@ -241,7 +228,7 @@ class WriteConformanceTest {
 
     @Test
     void nonApplyWritesMoveOwnershipToTheWriter() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("w");
         String path = "/api/v1/namespaces/" + ns + "/configmaps/a";
         http.patch(path + "?fieldManager=alice", APPLY,
                 "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\"},\"data\":{\"k\":\"1\"}}");
@@ -253,7 +240,7 @@ class WriteConformanceTest {
 
     @Test
     void applyOfAFieldTheBuiltInKindLacksIs500LikeTheRealFieldManager() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("w");
         HttpResponse<String> r = http.patch("/api/v1/namespaces/" + ns + "/configmaps/a?fieldManager=x", APPLY,
                 "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\",\"namespace\":\"" + ns
                         + "\"},\"foo\":1}");
@@ -266,7 +253,7 @@ class WriteConformanceTest {
 
     @Test
     void item46StrictUnknownFieldOnCreateIs400() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("w");
         HttpResponse<String> r = http.post("/apis/apps/v1/namespaces/" + ns + "/deployments?fieldValidation=Strict",
                 deployment("d", "\"foo\":1,"));
         assertThat(r.statusCode()).isEqualTo(400);
@@ -277,7 +264,7 @@ class WriteConformanceTest {
 
     @Test
     void item46DefaultValidationWarnsAndDropsTheUnknownField() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("w");
         HttpResponse<String> r = http.post("/apis/apps/v1/namespaces/" + ns + "/deployments", deployment("d", "\"foo\":1,"));
         assertThat(r.statusCode()).isEqualTo(201);
         assertThat(r.headers().allValues("Warning")).containsExactly("299 - \"unknown field \\\"spec.foo\\\"\"");
@@ -290,7 +277,7 @@ class WriteConformanceTest {
 
     @Test
     void item46StrictDuplicateFieldIsReportedBeforeUnknownOnes() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("w");
         HttpResponse<String> r = http.post("/api/v1/namespaces/" + ns + "/configmaps?fieldValidation=Strict",
                 "{\"metadata\":{\"name\":\"a\"},\"data\":{\"k\":\"1\",\"k\":\"2\"},\"foo\":true}");
         assertThat(r.statusCode()).isEqualTo(400);
@@ -300,7 +287,7 @@ class WriteConformanceTest {
 
     @Test
     void item46StrictUnknownFieldOnPatchIs422() {
-        String ns = newNamespace();
+        String ns = http.newNamespace("w");
         http.post("/api/v1/namespaces/" + ns + "/configmaps", "{\"metadata\":{\"name\":\"a\"}}");
         HttpResponse<String> r = http.patch("/api/v1/namespaces/" + ns + "/configmaps/a?fieldValidation=Strict", MERGE,
                 "{\"spec\":{\"x\":1}}");
