@@ -70,7 +70,7 @@ public final class ServerBenchmark {
         }
     }
 
-    /** Runs every phase against {@code c}'s server; public for the smoke test's sake via {@link #main}. */
+    /** Runs every phase against {@code c}'s server (package-private for the smoke test). */
     static ContenderResult run(ServerContender c, Options o) throws InterruptedException {
         List<String> flags = new ArrayList<>(o.childFlags);
         if (Runtime.version().feature() >= 24) {
