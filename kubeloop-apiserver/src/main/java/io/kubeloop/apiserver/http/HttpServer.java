@@ -15,8 +15,9 @@ import org.eclipse.jetty.util.thread.VirtualThreadPool;
 import org.eclipse.jetty.websocket.core.server.WebSocketUpgradeHandler;
 
 /**
- * The Jetty server: HTTPS (TLS 1.2+, HTTP/2 via ALPN and HTTP/1.1), every request on a virtual thread,
- * WebSocket upgrades for watches in front of the {@link ApiHandler}.
+ * The Jetty server: HTTPS (TLS 1.2+, HTTP/2 via ALPN and HTTP/1.1), every request on a virtual thread
+ * (no cap on how many run at once: watches hold theirs), WebSocket upgrades for watches in front of the
+ * {@link ApiHandler}.
  *
  * <p><b>Thread safety.</b> {@link #start()} and {@link #close()} are meant for one owner thread.
  */
@@ -29,6 +30,10 @@ public final class HttpServer implements AutoCloseable {
     public HttpServer(String bind, int port, TlsMaterial tls, ApiHandler handler) {
         VirtualThreadPool pool = new VirtualThreadPool();
         pool.setName("kubeloop-apiserver");
+        // Jetty caps a virtual-thread pool at 200 concurrent tasks by default, and a chunked watch holds its
+        // request's task for its whole life: the 201st watch (and every request after it) would wait
+        // forever. kube-apiserver exempts long-running requests from its in-flight limits; so do we.
+        pool.setMaxConcurrentTasks(0);
         server = new Server(pool);
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);

@@ -75,20 +75,35 @@ final class WebSocketWatches implements WebSocketNegotiator {
             Thread.ofVirtual().name("ws-watch-" + route.definition().plural()).start(() -> {
                 WatchStream stream = new WatchStream(route.definition(), watcher, params.allowWatchBookmarks(), null,
                         handler.options().bookmarkInterval(), handler.clock());
-                stream.run(frames -> {
-                    for (byte[] f : frames) {
-                        FutureCallback cb = new FutureCallback();
-                        session.sendFrame(new Frame(OpCode.TEXT).setPayload(ByteBuffer.wrap(f, 0, f.length - 1)), cb,
-                                false);
-                        try {
-                            cb.get();
-                        } catch (Exception e) {
-                            throw new java.io.IOException(e);
-                        }
-                    }
-                }, handler.deadline(params));
+                stream.run(frames -> send(session, frames), handler.deadline(params));
                 session.close(1000, "watch ended", Callback.NOOP);
             });
+        }
+
+        /**
+         * Sends one text message per frame (without its newline). All but the last are queued as a batch,
+         * which Jetty aggregates into as few TLS records and writes as fit; then this waits until every
+         * one is written, so at most one batch per watch is ever queued in Jetty (a stuck client blocks
+         * only this pump, whose watcher then overflows; writers never wait).
+         */
+        private static void send(CoreSession session, java.util.List<byte[]> frames) throws java.io.IOException {
+            FutureCallback[] callbacks = new FutureCallback[frames.size()];
+            for (int i = 0; i < callbacks.length; i++) {
+                byte[] f = frames.get(i);
+                callbacks[i] = new FutureCallback();
+                session.sendFrame(new Frame(OpCode.TEXT).setPayload(ByteBuffer.wrap(f, 0, f.length - 1)), callbacks[i],
+                        i < callbacks.length - 1);
+            }
+            try {
+                for (FutureCallback cb : callbacks) {
+                    cb.get();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("interrupted while sending watch events");
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw new java.io.IOException(e.getCause());
+            }
         }
 
         @Override
