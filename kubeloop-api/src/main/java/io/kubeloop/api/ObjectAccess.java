@@ -19,7 +19,8 @@ import tools.jackson.databind.JsonNode;
  *
  * <p>Supported, fastest first:
  * <ol>
- *   <li>{@link DynamicObject}: namespace, name and the like straight from the JSON tree;</li>
+ *   <li>{@link DynamicObject}: namespace, name, resourceVersion and uid as read when it was decoded (compact
+ *       form) or straight from the JSON tree (tree form); its labels by parsing its metadata;</li>
  *   <li>{@link KubernetesObject} (user records): {@code metadata()};</li>
  *   <li>fabric8 model objects ({@code io.fabric8.kubernetes.api.model.HasMetadata}): fabric8's
  *       {@code ObjectMeta} fields are read directly, never through JSON;</li>
@@ -76,7 +77,7 @@ public final class ObjectAccess {
     public static String namespace(Object object) {
         String ns;
         if (object instanceof DynamicObject d) {
-            ns = metaText(d, "namespace");
+            ns = d.metaNamespace();
         } else if (object instanceof KubernetesObject k) {
             ns = k.metadata() == null ? null : k.metadata().namespace();
         } else if (object instanceof HasMetadata h) {
@@ -90,7 +91,7 @@ public final class ObjectAccess {
     /** The name; null when unset (an object to be created with {@code generateName}). */
     public static String name(Object object) {
         if (object instanceof DynamicObject d) {
-            return metaText(d, "name");
+            return d.metaName();
         } else if (object instanceof KubernetesObject k) {
             return k.metadata() == null ? null : k.metadata().name();
         } else if (object instanceof HasMetadata h) {
@@ -115,7 +116,7 @@ public final class ObjectAccess {
     /** The resourceVersion, null when unset. */
     public static String resourceVersion(Object object) {
         if (object instanceof DynamicObject d) {
-            return metaText(d, "resourceVersion");
+            return d.metaResourceVersion();
         } else if (object instanceof KubernetesObject k) {
             return k.metadata() == null ? null : k.metadata().resourceVersion();
         } else if (object instanceof HasMetadata h) {
@@ -127,7 +128,7 @@ public final class ObjectAccess {
     /** The uid, null when unset. */
     public static String uid(Object object) {
         if (object instanceof DynamicObject d) {
-            return metaText(d, "uid");
+            return d.metaUid();
         } else if (object instanceof KubernetesObject k) {
             return k.metadata() == null ? null : k.metadata().uid();
         } else if (object instanceof HasMetadata h) {
@@ -148,12 +149,6 @@ public final class ObjectAccess {
             labels = metadata(object).labels();
         }
         return labels == null ? Map.of() : labels;
-    }
-
-    private static String metaText(DynamicObject d, String field) {
-        JsonNode meta = d.node().get("metadata");
-        JsonNode v = meta == null ? null : meta.get(field);
-        return v == null || v.isNull() ? null : v.asString();
     }
 
     private static ObjectMeta slow(Object object) {

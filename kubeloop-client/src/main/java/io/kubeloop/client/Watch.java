@@ -1,8 +1,10 @@
 package io.kubeloop.client;
 
+import io.kubeloop.api.DynamicObjectReader;
 import io.kubeloop.api.errors.Status;
 import io.kubeloop.client.http.ApiResponse;
 import io.kubeloop.client.http.TransportException;
+import java.io.IOException;
 import java.net.URI;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -17,12 +19,13 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
- * An open watch: a stream of {@link WatchEvent}s decoded as they arrive. The decoder runs Jackson's
- * streaming parser straight on the response body — successive root-level JSON objects, no line
- * splitting or String copies — and maps each {@code object} into {@code T} from the parser.
+ * An open watch: a stream of {@link WatchEvent}s decoded as they arrive. The decoder reads the response
+ * body into one reusable buffer, cuts it into events (successive top-level JSON objects, see
+ * {@link EventFramer}) and runs Jackson's streaming parser over each event's bytes: a
+ * {@link io.kubeloop.api.DynamicObject} is copied out as the exact bytes of the event's {@code object}
+ * (compact form, no tree; see {@link DynamicObjectReader}), any other {@code T} is mapped by Jackson.
  *
  * <p><b>Ending.</b> {@link #next()} returns empty when the stream is over: the server closed it
  * (its {@code timeoutSeconds} ran out, or after an ERROR event) or {@link #close()} was called.
@@ -46,7 +49,8 @@ public final class Watch<T> implements AutoCloseable, Iterable<WatchEvent<T>> {
     private final ApiResponse response;
     private final ObjectCodec<T> codec;
     /** Owned by the consumer thread. */
-    private JsonParser parser;
+    private EventFramer framer;
+    private final DynamicObjectReader reader = new DynamicObjectReader();
     private volatile boolean closed;
     /** Consumer-thread state: true once the end of the stream was seen. */
     private boolean ended;
@@ -69,27 +73,40 @@ public final class Watch<T> implements AutoCloseable, Iterable<WatchEvent<T>> {
             return Optional.empty();
         }
         try {
-            if (parser == null) {
-                parser = codec.mapper().createParser(response.body());
+            if (framer == null) {
+                framer = new EventFramer(response.body());
             }
-            JsonToken token = parser.nextToken();
-            if (token == null) {
+            if (!framer.next()) {
                 return end();
             }
-            if (token != JsonToken.START_OBJECT) {
-                throw malformed("expected '{' but got " + token);
+            byte[] buf = framer.buffer();
+            int offset = framer.offset();
+            try (JsonParser parser = codec.mapper().createParser(buf, offset, framer.length())) {
+                parser.nextToken();
+                return Optional.of(readEvent(parser, buf, offset));
             }
-            return Optional.of(readEvent());
+        } catch (IOException e) {
+            if (closed) {
+                return end();
+            }
+            close();
+            throw new TransportException(uri, "watch " + uri + " broke: " + e.getMessage(), e);
         } catch (JacksonException e) {
             if (closed) {
                 return end();
             }
-            if (e.getCause() instanceof java.io.IOException io) {
+            if (e.getCause() instanceof IOException io) {
                 close();
                 throw new TransportException(uri, "watch " + uri + " broke: " + io.getMessage(), e);
             }
             close();
             throw malformed(e.getOriginalMessage());
+        } catch (IllegalArgumentException e) {
+            if (closed) {
+                return end();
+            }
+            close();
+            throw malformed(e.getMessage());
         } catch (RuntimeException e) {
             if (closed) {
                 return end();
@@ -98,19 +115,24 @@ public final class Watch<T> implements AutoCloseable, Iterable<WatchEvent<T>> {
         }
     }
 
-    private WatchEvent<T> readEvent() {
+    /** Reads one event; the parser reads {@code buf} from {@code offset} and is at the event's '{'. */
+    private WatchEvent<T> readEvent(JsonParser parser, byte[] buf, int offset) {
         String type = null;
         WatchEvent<T> event = null;
-        JsonNode deferred = null;
+        int deferredStart = -1;
+        int deferredEnd = -1;
         String field;
         while ((field = parser.nextName()) != null) {
             parser.nextToken();
             if (field.equals("type")) {
                 type = parser.getValueAsString();
             } else if (field.equals("object") && type != null) {
-                event = decode(type, null);
+                event = decode(type, parser, buf, offset);
             } else if (field.equals("object")) {
-                deferred = codec.mapper().readTree(parser);   // "object" before "type": rare, kept as a tree
+                // "object" before "type": rare; remember its span and decode it once the type is known
+                deferredStart = offset + (int) parser.currentTokenLocation().getByteOffset();
+                parser.skipChildren();
+                deferredEnd = offset + (int) parser.currentLocation().getByteOffset();
             } else {
                 parser.skipChildren();
             }
@@ -119,36 +141,34 @@ public final class Watch<T> implements AutoCloseable, Iterable<WatchEvent<T>> {
             throw malformed("event without a type");
         }
         if (event == null) {
-            if (deferred == null) {
+            if (deferredStart < 0) {
                 throw malformed(type + " event without an object");
             }
-            event = decode(type, deferred);
+            try (JsonParser objectParser = codec.mapper().createParser(buf, deferredStart, deferredEnd - deferredStart)) {
+                objectParser.nextToken();
+                event = decode(type, objectParser, buf, deferredStart);
+            }
         }
         return event;
     }
 
-    /** Decodes the object at the parser (tree == null) or from a tree read earlier. */
-    private WatchEvent<T> decode(String type, JsonNode tree) {
+    /** Decodes the event's object at the parser, which reads {@code buf} from {@code offset}. */
+    private WatchEvent<T> decode(String type, JsonParser parser, byte[] buf, int offset) {
         return switch (type) {
-            case "ADDED" -> new WatchEvent.Added<>(object(tree));
-            case "MODIFIED" -> new WatchEvent.Modified<>(object(tree));
-            case "DELETED" -> new WatchEvent.Deleted<>(object(tree));
-            case "BOOKMARK" -> bookmark(tree != null ? tree : codec.mapper().readTree(parser));
-            case "ERROR" -> new WatchEvent.Error<>(tree != null
-                    ? codec.mapper().treeToValue(tree, Status.class)
-                    : codec.mapper().readValue(parser, Status.class));
+            case "ADDED" -> new WatchEvent.Added<>(object(parser, buf, offset));
+            case "MODIFIED" -> new WatchEvent.Modified<>(object(parser, buf, offset));
+            case "DELETED" -> new WatchEvent.Deleted<>(object(parser, buf, offset));
+            case "BOOKMARK" -> bookmark(codec.mapper().readTree(parser));
+            case "ERROR" -> new WatchEvent.Error<>(codec.mapper().readValue(parser, Status.class));
             default -> throw malformed("unknown event type " + type);
         };
     }
 
-    private T object(JsonNode tree) {
-        if (tree == null) {
-            return codec.read(parser);
+    private T object(JsonParser parser, byte[] buf, int offset) {
+        if (parser.currentToken() != JsonToken.START_OBJECT) {
+            throw malformed("event object is not a JSON object");
         }
-        if (tree instanceof ObjectNode o) {
-            return codec.fromTree(o);
-        }
-        throw malformed("event object is not a JSON object");
+        return codec.read(parser, buf, offset, reader);
     }
 
     private static <T> WatchEvent<T> bookmark(JsonNode object) {
