@@ -2,15 +2,21 @@ package io.kubeloop.client;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 
 /**
- * Cuts a watch stream into its events: successive top-level JSON objects (the API server ends each with a
- * newline; any whitespace, or none, between them is accepted). Bytes are read into one reusable buffer and
- * scanned once for the object's end (brace depth outside strings, escapes honoured); the JSON itself is not
- * validated here — the event's parser does that.
+ * Cuts a watch stream into its events: successive top-level JSON objects. The API server writes each event
+ * as one line (compact JSON, which cannot hold a raw newline), so {@link #next()} offers the bytes up to the
+ * next newline, found eight bytes at a time. The caller parses that candidate and reports where the object
+ * ended with {@link #consumed} (anything after it on the line becomes the next candidate); when the
+ * candidate ends inside the object (an event spread over several lines), the caller asks for
+ * {@link #rescan()}, which finds the object's true end by brace depth outside strings, escapes honoured.
+ * Any whitespace, or none, between events is accepted. The JSON itself is validated by the caller's parser.
  *
- * <p>After {@link #next()} returns true, {@link #buffer()} holds the event at {@link #offset()} for
- * {@link #length()} bytes, valid until the next call. The buffer grows to the largest event seen and
+ * <p>After {@link #next()} or {@link #rescan()} returns, {@link #buffer()} holds the candidate at
+ * {@link #offset()} for {@link #length()} bytes, valid until the next call. The buffer grows to the largest event seen and
  * drops back to its initial size after an event larger than {@link #KEEP_MAX}.
  *
  * <p>Not thread-safe: owned by the watch's consumer thread.
@@ -20,6 +26,11 @@ final class EventFramer {
     static final int INITIAL = 64 * 1024;
     /** A buffer grown beyond this is replaced by a fresh small one once the big event is consumed. */
     static final int KEEP_MAX = 4 * 1024 * 1024;
+
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long NEWLINES = 0x0A0A0A0A0A0A0A0AL;
+    private static final long LOW_BITS = 0x0101010101010101L;
+    private static final long HIGH_BITS = 0x8080808080808080L;
 
     private final InputStream in;
     private final int initialSize;
@@ -46,27 +57,107 @@ final class EventFramer {
     }
 
     /**
-     * Reads until the next event is complete.
+     * Offers the next event candidate: from the next non-whitespace byte to the next newline (or to the end
+     * of the stream).
      *
-     * @return true with the event in {@link #buffer()}, false when the stream ended between events
+     * @return true with the candidate in {@link #buffer()}, false when the stream ended between events
      * @throws IOException when reading fails
-     * @throws IllegalArgumentException when the stream holds something other than objects, or ends inside one
+     * @throws IllegalArgumentException when the next event does not start with '{'
      */
     boolean next() throws IOException {
         while (true) {
-            if (scanAvailable()) {
-                return true;
+            while (scan < limit && isSpace(buf[scan])) {
+                scan++;
             }
-            makeRoom();
-            int n = in.read(buf, limit, buf.length - limit);
-            if (n < 0) {
-                if (frameStart >= 0) {
-                    throw new IllegalArgumentException("the stream ended inside an event");
-                }
+            if (scan < limit) {
+                break;
+            }
+            if (!fill()) {
                 return false;
             }
-            limit += n;
         }
+        if (buf[scan] != '{') {
+            throw new IllegalArgumentException("expected '{' but got '" + (char) (buf[scan] & 0xff) + "'");
+        }
+        frameStart = scan;
+        int searched = scan + 1;
+        while (true) {
+            int nl = indexOfNewline(buf, searched, limit);
+            if (nl >= 0) {
+                offset = frameStart;
+                length = nl - frameStart;
+                scan = nl + 1;
+                frameStart = -1;
+                return true;
+            }
+            searched = limit - frameStart; // relative: fill() may move the frame to the buffer's start
+            if (!fill()) {
+                offset = frameStart;
+                length = limit - frameStart;
+                scan = limit;
+                frameStart = -1;
+                return true;
+            }
+            searched += frameStart;
+        }
+    }
+
+    /** The candidate's object ended at {@code end} (an index into {@link #buffer()}): continue after it. */
+    void consumed(int end) {
+        scan = end;
+    }
+
+    /**
+     * The candidate offered last ended inside its object: finds the object's true end, reading more as needed,
+     * and offers exactly the object.
+     *
+     * @throws IOException when reading fails
+     * @throws IllegalArgumentException when the stream ends inside the object
+     */
+    void rescan() throws IOException {
+        frameStart = offset;
+        scan = offset + 1;
+        depth = 1;
+        inString = false;
+        escaped = false;
+        while (!scanAvailable()) {
+            if (!fill()) {
+                throw new IllegalArgumentException("the stream ended inside an event");
+            }
+        }
+    }
+
+    /** Makes room and reads once; false at the end of the stream. Keeps bytes from the frame start or scan. */
+    private boolean fill() throws IOException {
+        makeRoom();
+        int n = in.read(buf, limit, buf.length - limit);
+        if (n < 0) {
+            return false;
+        }
+        limit += n;
+        return true;
+    }
+
+    private static boolean isSpace(byte c) {
+        return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+    }
+
+    /** Index of the first '\n' in b[from, to), or -1; eight bytes per step (the lowest zero-byte flag is exact). */
+    static int indexOfNewline(byte[] b, int from, int to) {
+        int i = from;
+        for (; i + 8 <= to; i += 8) {
+            long v = (long) LONGS.get(b, i) ^ NEWLINES;
+            long found = (v - LOW_BITS) & ~v & HIGH_BITS;
+            if (found != 0) {
+                return i + (Long.numberOfTrailingZeros(found) >>> 3);
+            }
+        }
+        for (; i < to; i++) {
+            if (b[i] == '\n') {
+                return i;
+            }
+        }
+        return -1;
     }
 
     byte[] buffer() {
@@ -81,26 +172,13 @@ final class EventFramer {
         return length;
     }
 
-    /** Scans buf[scan, limit); true when an event ended there. */
+    /** Scans buf[scan, limit) inside the frame at frameStart; true (and the frame offered) when the object ended there. */
     private boolean scanAvailable() {
         byte[] b = buf;
         int i = scan;
         int end = limit;
         while (i < end) {
             byte c = b[i];
-            if (frameStart < 0) {
-                if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
-                    i++;
-                    continue;
-                }
-                if (c != '{') {
-                    throw new IllegalArgumentException("expected '{' but got '" + (char) (c & 0xff) + "'");
-                }
-                frameStart = i;
-                depth = 1;
-                i++;
-                continue;
-            }
             if (inString) {
                 if (escaped) {
                     escaped = false; // the escaped byte, whatever it is

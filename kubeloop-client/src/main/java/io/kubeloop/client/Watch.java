@@ -18,6 +18,7 @@ import java.util.stream.StreamSupport;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
+import tools.jackson.core.exc.UnexpectedEndOfInputException;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -79,12 +80,14 @@ public final class Watch<T> implements AutoCloseable, Iterable<WatchEvent<T>> {
             if (!framer.next()) {
                 return end();
             }
-            byte[] buf = framer.buffer();
-            int offset = framer.offset();
-            try (JsonParser parser = codec.mapper().createParser(buf, offset, framer.length())) {
-                parser.nextToken();
-                return Optional.of(readEvent(parser, buf, offset));
+            WatchEvent<T> event;
+            try {
+                event = readFrame();
+            } catch (UnexpectedEndOfInputException e) {
+                framer.rescan(); // the event goes on past its first line
+                event = readFrame();
             }
+            return Optional.of(event);
         } catch (IOException e) {
             if (closed) {
                 return end();
@@ -112,6 +115,21 @@ public final class Watch<T> implements AutoCloseable, Iterable<WatchEvent<T>> {
                 return end();
             }
             throw e;
+        }
+    }
+
+    /** Parses the framer's candidate as one event and tells the framer where it ended. */
+    private WatchEvent<T> readFrame() {
+        byte[] buf = framer.buffer();
+        int offset = framer.offset();
+        try (JsonParser parser = codec.mapper().createParser(buf, offset, framer.length())) {
+            JsonToken token = parser.nextToken();
+            if (token != JsonToken.START_OBJECT) {
+                throw malformed("expected '{' but got " + token);
+            }
+            WatchEvent<T> event = readEvent(parser, buf, offset);
+            framer.consumed(offset + (int) parser.currentLocation().getByteOffset());
+            return event;
         }
     }
 

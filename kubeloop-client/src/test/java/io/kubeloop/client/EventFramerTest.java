@@ -14,6 +14,8 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.exc.UnexpectedEndOfInputException;
 
 class EventFramerTest {
 
@@ -34,12 +36,29 @@ class EventFramerTest {
         };
     }
 
+    /** What Watch does: parse each candidate, report its end, rescan when it ended inside the object. */
     private static List<String> frames(EventFramer framer) throws IOException {
         List<String> out = new ArrayList<>();
         while (framer.next()) {
-            out.add(new String(framer.buffer(), framer.offset(), framer.length(), StandardCharsets.UTF_8));
+            int end;
+            try {
+                end = objectEnd(framer);
+            } catch (UnexpectedEndOfInputException e) {
+                framer.rescan();
+                end = objectEnd(framer);
+            }
+            out.add(new String(framer.buffer(), framer.offset(), end - framer.offset(), StandardCharsets.UTF_8));
+            framer.consumed(end);
         }
         return out;
+    }
+
+    private static int objectEnd(EventFramer framer) {
+        try (JsonParser p = ObjectCodec.STREAMING.createParser(framer.buffer(), framer.offset(), framer.length())) {
+            p.nextToken();
+            p.skipChildren();
+            return framer.offset() + (int) p.currentLocation().getByteOffset();
+        }
     }
 
     @Property(tries = 60)
@@ -85,8 +104,40 @@ class EventFramerTest {
     void aStreamEndingInsideAnEventIsRejected() throws IOException {
         EventFramer framer = new EventFramer(chunked((EVENTS.get(0) + "\n{\"type\":\"ADD").getBytes(StandardCharsets.UTF_8), 5));
 
-        assertThat(framer.next()).isTrue();
-        assertThatThrownBy(framer::next).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> frames(framer)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("the stream ended inside an event");
+    }
+
+    @Test
+    void rescanOfATruncatedEventIsRejected() throws IOException {
+        EventFramer framer = new EventFramer(chunked("{\"type\":\"ADD".getBytes(StandardCharsets.UTF_8), 5));
+
+        assertThat(framer.next()).isTrue();
+        assertThatThrownBy(framer::rescan).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("the stream ended inside an event");
+    }
+
+    @Property(tries = 40)
+    void eventsSpreadOverSeveralLinesAreFoundByRescanning(@ForAll @IntRange(min = 1, max = 50) int chunk) throws IOException {
+        String pretty = "{\n  \"type\" : \"ADDED\",\n  \"object\" : {\n    \"s\" : \"}\\\"\\n{\"\n  }\n}";
+        byte[] stream = (pretty + "\n" + EVENTS.get(0) + pretty + "\n" + pretty).getBytes(StandardCharsets.UTF_8);
+
+        assertThat(frames(new EventFramer(chunked(stream, chunk), 8))).containsExactly(pretty, EVENTS.get(0), pretty, pretty);
+    }
+
+    @Test
+    void newlineSearchFindsTheFirstNewlineAtEveryPosition() {
+        for (int len = 0; len < 40; len++) {
+            for (int at = 0; at < len; at++) {
+                byte[] b = new byte[len];
+                Arrays.fill(b, (byte) 0x0B); // one more than '\n': the false-positive case of the bit trick
+                b[at] = '\n';
+                if (at + 3 < len) {
+                    b[at + 3] = '\n';
+                }
+                assertThat(EventFramer.indexOfNewline(b, 0, len)).isEqualTo(at);
+            }
+            assertThat(EventFramer.indexOfNewline(new byte[len], 0, len)).isEqualTo(-1);
+        }
     }
 }
