@@ -19,8 +19,8 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * {@snippet :
  * try (JsonParser p = KubeJson.mapper().createParser(bytes, offset, length)) {
- *     p.nextToken();                                   // at the object's '{'
- *     DynamicObject d = reader.read(p, bytes, offset); // parser now at its '}'
+ *     p.nextToken();                                    // at the object's '{'
+ *     DynamicObject d = reader.read(p, bytes, -offset); // parser now at its '}'
  * }
  * }
  *
@@ -47,28 +47,61 @@ public final class DynamicObjectReader {
      * Reads the object at the parser's current {@code START_OBJECT} token as a compact {@link DynamicObject}
      * and leaves the parser at its {@code END_OBJECT}.
      *
-     * @param parser a parser over {@code input}, created for the range that starts at {@code inputOffset}
-     * @param input the bytes the parser reads; the object's span is copied out of them
-     * @param inputOffset where the parser's input starts in {@code input}
+     * @param parser a byte-based parser (one that reports byte offsets) over the bytes {@code input} holds
+     * @param input the bytes the parser reads (all or a window of them); the object's span is copied out
+     * @param inputPosition the parser's byte offset of {@code input[0]}: {@code -offset} for a parser created over
+     *     {@code input} from {@code offset}; the stream position of {@code input[0]} for a parser reading a stream
+     *     whose bytes {@code input} keeps
      * @throws IllegalArgumentException when the parser is not at an object of {@code input}
      * @throws tools.jackson.core.JacksonException when the JSON is malformed
      */
-    public DynamicObject read(JsonParser parser, byte[] input, int inputOffset) {
-        return read(parser, input, inputOffset, null, null);
+    public DynamicObject read(JsonParser parser, byte[] input, long inputPosition) {
+        return read(parser, input, inputPosition, null, null);
     }
 
     /**
-     * As {@link #read(JsonParser, byte[], int)}, and adds {@code apiVersion}/{@code kind} fields (at the front of
+     * As {@link #read(JsonParser, byte[], long)}, and adds {@code apiVersion}/{@code kind} fields (at the front of
      * the object) when the object has none: items of a built-in list come without them, and client-go fills
      * them in from the list's. Null defaults add nothing.
      */
-    public DynamicObject read(JsonParser parser, byte[] input, int inputOffset, String defaultApiVersion,
+    public DynamicObject read(JsonParser parser, byte[] input, long inputPosition, String defaultApiVersion,
             String defaultKind) {
+        return read(parser, new Source() {
+            @Override
+            public byte[] bytes() {
+                return input;
+            }
+
+            @Override
+            public long position() {
+                return inputPosition;
+            }
+        }, defaultApiVersion, defaultKind);
+    }
+
+    /**
+     * Where the bytes a parser reads are kept, asked only once the object has been parsed: for a parser reading
+     * a stream whose bytes are recorded into a buffer that may be replaced or shifted while the parser reads.
+     */
+    public interface Source {
+
+        /** The bytes kept, holding at least the object just parsed. */
+        byte[] bytes();
+
+        /** The parser's byte offset of {@code bytes()[0]}. */
+        long position();
+    }
+
+    /**
+     * As {@link #read(JsonParser, byte[], long, String, String)}, with the bytes taken from {@code source} after the
+     * object was parsed.
+     */
+    public DynamicObject read(JsonParser parser, Source source, String defaultApiVersion, String defaultKind) {
         if (parser.currentToken() != JsonToken.START_OBJECT) {
             throw new IllegalArgumentException("the parser is not at the start of a JSON object but at "
                     + parser.currentToken());
         }
-        int start = inputOffset + (int) parser.currentTokenLocation().getByteOffset();
+        long startOffset = parser.currentTokenLocation().getByteOffset();
         String apiVersion = null;
         String kind = null;
         boolean hasApiVersion = false;
@@ -92,15 +125,20 @@ public final class DynamicObjectReader {
                 default -> parser.skipChildren();
             }
         }
-        int end = inputOffset + (int) parser.currentLocation().getByteOffset();
-        if (start < 0 || end > input.length || input[start] != '{' || input[end - 1] != '}') {
-            throw new IllegalArgumentException("the parser does not read the given bytes from offset " + inputOffset);
+        long endOffset = parser.currentLocation().getByteOffset();
+        byte[] input = source.bytes();
+        long inputPosition = source.position();
+        long start = startOffset - inputPosition;
+        long end = endOffset - inputPosition;
+        if (startOffset < 0 || start < 0 || end > input.length || input[(int) start] != '{' || input[(int) end - 1] != '}') {
+            throw new IllegalArgumentException("the parser's bytes at offset " + startOffset + " are not input["
+                    + start + "] (input position " + inputPosition + ")");
         }
         boolean addApiVersion = !hasApiVersion && defaultApiVersion != null;
         boolean addKind = !hasKind && defaultKind != null;
         byte[] json = addApiVersion || addKind
-                ? withFields(input, start, end, empty, addKind ? defaultKind : null, addApiVersion ? defaultApiVersion : null)
-                : Arrays.copyOfRange(input, start, end);
+                ? withFields(input, (int) start, (int) end, empty, addKind ? defaultKind : null, addApiVersion ? defaultApiVersion : null)
+                : Arrays.copyOfRange(input, (int) start, (int) end);
         if (addApiVersion) {
             apiVersion = share(defaultApiVersion);
         }

@@ -139,10 +139,10 @@ class CompactDynamicObjectTest {
         try (JsonParser p = KubeJson.mapper().createParser(input, 2, input.length - 2)) {
             assertThat(p.nextToken()).isEqualTo(JsonToken.START_ARRAY);
             p.nextToken();
-            first = reader.read(p, input, 2);
+            first = reader.read(p, input, -2);
             assertThat(p.currentToken()).isEqualTo(JsonToken.END_OBJECT);
             p.nextToken();
-            second = reader.read(p, input, 2);
+            second = reader.read(p, input, -2);
         }
 
         assertThat(first.toJson()).isEqualTo(a);

@@ -45,15 +45,15 @@ final class ObjectCodec<T> {
     }
 
     /**
-     * Reads the value at the parser's current token; the parser reads {@code input} from {@code offset}
-     * (a DynamicObject copies its bytes out of it, with {@code reader}'s shared strings).
+     * Reads the value at the parser's current token. A DynamicObject copies its bytes out of {@code input} (see
+     * {@link DynamicObjectReader.Source}), with {@code reader}'s shared strings.
      */
-    T read(JsonParser parser, byte[] input, int offset, DynamicObjectReader reader) {
+    T read(JsonParser parser, DynamicObjectReader.Source input, DynamicObjectReader reader) {
         if (type == DynamicObject.class) {
             if (parser.currentToken() != JsonToken.START_OBJECT) {
                 throw new IllegalArgumentException("expected a JSON object, got " + parser.currentToken());
             }
-            return type.cast(reader.read(parser, input, offset));
+            return type.cast(reader.read(parser, input, null, null));
         }
         return mapper.readValue(parser, type);
     }
@@ -61,7 +61,17 @@ final class ObjectCodec<T> {
     T read(byte[] json) {
         try (JsonParser parser = mapper.createParser(json)) {
             parser.nextToken();
-            return read(parser, json, 0, new DynamicObjectReader());
+            return read(parser, new DynamicObjectReader.Source() {
+                @Override
+                public byte[] bytes() {
+                    return json;
+                }
+
+                @Override
+                public long position() {
+                    return 0;
+                }
+            }, new DynamicObjectReader());
         }
     }
 

@@ -1,14 +1,9 @@
 package io.kubeloop.client;
 
-import io.kubeloop.api.DynamicObjectReader;
-import io.kubeloop.api.errors.Status;
 import io.kubeloop.client.http.ApiResponse;
 import io.kubeloop.client.http.TransportException;
-import java.io.IOException;
 import java.net.URI;
-import java.util.HashMap;
 import java.util.Iterator;
-import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Spliterator;
@@ -16,17 +11,13 @@ import java.util.Spliterators;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import tools.jackson.core.JacksonException;
-import tools.jackson.core.JsonParser;
-import tools.jackson.core.JsonToken;
-import tools.jackson.core.exc.UnexpectedEndOfInputException;
-import tools.jackson.databind.JsonNode;
 
 /**
- * An open watch: a stream of {@link WatchEvent}s decoded as they arrive. The decoder reads the response
- * body into one reusable buffer, cuts it into events (successive top-level JSON objects, see
- * {@link EventFramer}) and runs Jackson's streaming parser over each event's bytes: a
- * {@link io.kubeloop.api.DynamicObject} is copied out as the exact bytes of the event's {@code object}
- * (compact form, no tree; see {@link DynamicObjectReader}), any other {@code T} is mapped by Jackson.
+ * An open watch: a stream of {@link WatchEvent}s decoded as they arrive. One Jackson streaming parser reads
+ * the response body (successive root-level JSON objects, no line splitting, no String copies) while the
+ * bytes it reads are kept until its event is decoded ({@link WatchDecoder}): a
+ * {@link io.kubeloop.api.DynamicObject} is the exact bytes of the event's {@code object} (compact form, no
+ * tree), any other {@code T} is mapped by Jackson from the parser.
  *
  * <p><b>Ending.</b> {@link #next()} returns empty when the stream is over: the server closed it
  * (its {@code timeoutSeconds} ran out, or after an ERROR event) or {@link #close()} was called.
@@ -50,8 +41,7 @@ public final class Watch<T> implements AutoCloseable, Iterable<WatchEvent<T>> {
     private final ApiResponse response;
     private final ObjectCodec<T> codec;
     /** Owned by the consumer thread. */
-    private EventFramer framer;
-    private final DynamicObjectReader reader = new DynamicObjectReader();
+    private WatchDecoder<T> decoder;
     private volatile boolean closed;
     /** Consumer-thread state: true once the end of the stream was seen. */
     private boolean ended;
@@ -74,31 +64,16 @@ public final class Watch<T> implements AutoCloseable, Iterable<WatchEvent<T>> {
             return Optional.empty();
         }
         try {
-            if (framer == null) {
-                framer = new EventFramer(response.body());
+            if (decoder == null) {
+                decoder = new WatchDecoder<>(response.body(), codec);
             }
-            if (!framer.next()) {
-                return end();
-            }
-            WatchEvent<T> event;
-            try {
-                event = readFrame();
-            } catch (UnexpectedEndOfInputException e) {
-                framer.rescan(); // the event goes on past its first line
-                event = readFrame();
-            }
-            return Optional.of(event);
-        } catch (IOException e) {
-            if (closed) {
-                return end();
-            }
-            close();
-            throw new TransportException(uri, "watch " + uri + " broke: " + e.getMessage(), e);
+            WatchEvent<T> event = decoder.next();
+            return event == null ? end() : Optional.of(event);
         } catch (JacksonException e) {
             if (closed) {
                 return end();
             }
-            if (e.getCause() instanceof IOException io) {
+            if (e.getCause() instanceof java.io.IOException io) {
                 close();
                 throw new TransportException(uri, "watch " + uri + " broke: " + io.getMessage(), e);
             }
@@ -116,85 +91,6 @@ public final class Watch<T> implements AutoCloseable, Iterable<WatchEvent<T>> {
             }
             throw e;
         }
-    }
-
-    /** Parses the framer's candidate as one event and tells the framer where it ended. */
-    private WatchEvent<T> readFrame() {
-        byte[] buf = framer.buffer();
-        int offset = framer.offset();
-        try (JsonParser parser = codec.mapper().createParser(buf, offset, framer.length())) {
-            JsonToken token = parser.nextToken();
-            if (token != JsonToken.START_OBJECT) {
-                throw malformed("expected '{' but got " + token);
-            }
-            WatchEvent<T> event = readEvent(parser, buf, offset);
-            framer.consumed(offset + (int) parser.currentLocation().getByteOffset());
-            return event;
-        }
-    }
-
-    /** Reads one event; the parser reads {@code buf} from {@code offset} and is at the event's '{'. */
-    private WatchEvent<T> readEvent(JsonParser parser, byte[] buf, int offset) {
-        String type = null;
-        WatchEvent<T> event = null;
-        int deferredStart = -1;
-        int deferredEnd = -1;
-        String field;
-        while ((field = parser.nextName()) != null) {
-            parser.nextToken();
-            if (field.equals("type")) {
-                type = parser.getValueAsString();
-            } else if (field.equals("object") && type != null) {
-                event = decode(type, parser, buf, offset);
-            } else if (field.equals("object")) {
-                // "object" before "type": rare; remember its span and decode it once the type is known
-                deferredStart = offset + (int) parser.currentTokenLocation().getByteOffset();
-                parser.skipChildren();
-                deferredEnd = offset + (int) parser.currentLocation().getByteOffset();
-            } else {
-                parser.skipChildren();
-            }
-        }
-        if (type == null) {
-            throw malformed("event without a type");
-        }
-        if (event == null) {
-            if (deferredStart < 0) {
-                throw malformed(type + " event without an object");
-            }
-            try (JsonParser objectParser = codec.mapper().createParser(buf, deferredStart, deferredEnd - deferredStart)) {
-                objectParser.nextToken();
-                event = decode(type, objectParser, buf, deferredStart);
-            }
-        }
-        return event;
-    }
-
-    /** Decodes the event's object at the parser, which reads {@code buf} from {@code offset}. */
-    private WatchEvent<T> decode(String type, JsonParser parser, byte[] buf, int offset) {
-        return switch (type) {
-            case "ADDED" -> new WatchEvent.Added<>(object(parser, buf, offset));
-            case "MODIFIED" -> new WatchEvent.Modified<>(object(parser, buf, offset));
-            case "DELETED" -> new WatchEvent.Deleted<>(object(parser, buf, offset));
-            case "BOOKMARK" -> bookmark(codec.mapper().readTree(parser));
-            case "ERROR" -> new WatchEvent.Error<>(codec.mapper().readValue(parser, Status.class));
-            default -> throw malformed("unknown event type " + type);
-        };
-    }
-
-    private T object(JsonParser parser, byte[] buf, int offset) {
-        if (parser.currentToken() != JsonToken.START_OBJECT) {
-            throw malformed("event object is not a JSON object");
-        }
-        return codec.read(parser, buf, offset, reader);
-    }
-
-    private static <T> WatchEvent<T> bookmark(JsonNode object) {
-        JsonNode meta = object.path("metadata");
-        String rv = ObjectCodec.text(meta, "resourceVersion");
-        Map<String, String> annotations = new HashMap<>();
-        meta.path("annotations").properties().forEach(e -> annotations.put(e.getKey(), e.getValue().asString()));
-        return new WatchEvent.Bookmark<>(rv == null ? "" : rv, annotations);
     }
 
     private Optional<WatchEvent<T>> end() {

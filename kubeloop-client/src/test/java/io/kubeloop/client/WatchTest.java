@@ -231,7 +231,7 @@ class WatchTest {
         try (Watch<DynamicObject> watch = pods.watch(ListOptions.none())) {
             assertThat(watch.next()).isPresent();
             assertThatThrownBy(watch::next).isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining("the stream ended inside an event");
+                    .hasMessageContaining("malformed watch stream");
         }
     }
 }
