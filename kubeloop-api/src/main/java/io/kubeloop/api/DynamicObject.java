@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import io.kubeloop.api.json.KubeJson;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -231,6 +232,11 @@ public final class DynamicObject implements KubernetesObject {
     /** The compact bytes, not copied, for this package's writers; null in tree form. */
     byte[] jsonBytes() {
         return json;
+    }
+
+    /** Compact form only: {@code metadata.labels} read from the bytes (nothing else parsed); null when absent. */
+    Map<String, String> compactLabels() {
+        return DynamicObjectReader.readLabels(json);
     }
 
     String metaNamespace() {

@@ -230,6 +230,37 @@ public final class DynamicObjectReader {
         return i;
     }
 
+    /** {@code metadata.labels} of an object's JSON, read-only; null when absent or null. */
+    static Map<String, String> readLabels(byte[] json) {
+        try (JsonParser p = STREAMING.createParser(json)) {
+            p.nextToken();
+            String field;
+            while ((field = p.nextName()) != null) {
+                JsonToken t = p.nextToken();
+                if (field.equals("metadata") && t == JsonToken.START_OBJECT) {
+                    while ((field = p.nextName()) != null) {
+                        t = p.nextToken();
+                        if (field.equals("labels")) {
+                            if (t != JsonToken.START_OBJECT) {
+                                return null;
+                            }
+                            Map<String, String> labels = new java.util.LinkedHashMap<>();
+                            String key;
+                            while ((key = p.nextName()) != null) {
+                                labels.put(key, scalar(p, p.nextToken()));
+                            }
+                            return java.util.Collections.unmodifiableMap(labels);
+                        }
+                        p.skipChildren();
+                    }
+                    return null;
+                }
+                p.skipChildren();
+            }
+        }
+        return null;
+    }
+
     /** The metadata of a compact object's JSON, parsed; an empty ObjectMeta when it has none. */
     static ObjectMeta readMetadata(byte[] json) {
         try (JsonParser p = STREAMING.createParser(json)) {

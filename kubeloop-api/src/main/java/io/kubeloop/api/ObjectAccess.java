@@ -20,7 +20,8 @@ import tools.jackson.databind.JsonNode;
  * <p>Supported, fastest first:
  * <ol>
  *   <li>{@link DynamicObject}: namespace, name, resourceVersion and uid as read when it was decoded (compact
- *       form) or straight from the JSON tree (tree form); its labels by parsing its metadata;</li>
+ *       form) or straight from the JSON tree (tree form); its labels by reading only
+ *       {@code metadata.labels} from the bytes (compact form);</li>
  *   <li>{@link KubernetesObject} (user records): {@code metadata()};</li>
  *   <li>fabric8 model objects ({@code io.fabric8.kubernetes.api.model.HasMetadata}): fabric8's
  *       {@code ObjectMeta} fields are read directly, never through JSON;</li>
@@ -140,7 +141,9 @@ public final class ObjectAccess {
     /** The labels, an empty map when none; read-only. */
     public static Map<String, String> labels(Object object) {
         Map<String, String> labels;
-        if (object instanceof KubernetesObject k) {
+        if (object instanceof DynamicObject d && d.isCompact()) {
+            labels = d.compactLabels();
+        } else if (object instanceof KubernetesObject k) {
             labels = k.metadata() == null ? null : k.metadata().labels();
         } else if (object instanceof HasMetadata h) {
             labels = h.getMetadata() == null || h.getMetadata().getLabels() == null ? null
