@@ -26,7 +26,7 @@ import tools.jackson.databind.node.ObjectNode;
  *       from a get, list or watch reply, hence everything in an informer's cache): the object's exact UTF-8
  *       JSON bytes plus its apiVersion, kind, namespace, name, resourceVersion and uid, read once when it
  *       was decoded. Everything else is parsed from the bytes when asked for: {@link #metadata()},
- *       {@link #node()}, {@link #at}, {@link #to}. A compact Pod of 4 KB of JSON costs about 4.3 KB of
+ *       {@link #node()}, {@link #at}, {@link #to}. A compact Pod of 4 KB of JSON costs about 4.5 KB of
  *       heap where its tree costs about 26 KB; the price is a parse per deep read.</li>
  * </ul>
  * Both forms answer every method the same way, and {@link #equals} compares JSON values across forms
