@@ -19,7 +19,9 @@ import tools.jackson.databind.JsonNode;
  *
  * <p>Supported, fastest first:
  * <ol>
- *   <li>{@link DynamicObject}: namespace, name and the like straight from the JSON tree;</li>
+ *   <li>{@link DynamicObject}: namespace, name, resourceVersion and uid as read when it was decoded (compact
+ *       form) or straight from the JSON tree (tree form); its labels by reading only
+ *       {@code metadata.labels} from the bytes (compact form);</li>
  *   <li>{@link KubernetesObject} (user records): {@code metadata()};</li>
  *   <li>fabric8 model objects ({@code io.fabric8.kubernetes.api.model.HasMetadata}): fabric8's
  *       {@code ObjectMeta} fields are read directly, never through JSON;</li>
@@ -76,7 +78,7 @@ public final class ObjectAccess {
     public static String namespace(Object object) {
         String ns;
         if (object instanceof DynamicObject d) {
-            ns = metaText(d, "namespace");
+            ns = d.metaNamespace();
         } else if (object instanceof KubernetesObject k) {
             ns = k.metadata() == null ? null : k.metadata().namespace();
         } else if (object instanceof HasMetadata h) {
@@ -90,7 +92,7 @@ public final class ObjectAccess {
     /** The name; null when unset (an object to be created with {@code generateName}). */
     public static String name(Object object) {
         if (object instanceof DynamicObject d) {
-            return metaText(d, "name");
+            return d.metaName();
         } else if (object instanceof KubernetesObject k) {
             return k.metadata() == null ? null : k.metadata().name();
         } else if (object instanceof HasMetadata h) {
@@ -115,7 +117,7 @@ public final class ObjectAccess {
     /** The resourceVersion, null when unset. */
     public static String resourceVersion(Object object) {
         if (object instanceof DynamicObject d) {
-            return metaText(d, "resourceVersion");
+            return d.metaResourceVersion();
         } else if (object instanceof KubernetesObject k) {
             return k.metadata() == null ? null : k.metadata().resourceVersion();
         } else if (object instanceof HasMetadata h) {
@@ -127,7 +129,7 @@ public final class ObjectAccess {
     /** The uid, null when unset. */
     public static String uid(Object object) {
         if (object instanceof DynamicObject d) {
-            return metaText(d, "uid");
+            return d.metaUid();
         } else if (object instanceof KubernetesObject k) {
             return k.metadata() == null ? null : k.metadata().uid();
         } else if (object instanceof HasMetadata h) {
@@ -139,7 +141,9 @@ public final class ObjectAccess {
     /** The labels, an empty map when none; read-only. */
     public static Map<String, String> labels(Object object) {
         Map<String, String> labels;
-        if (object instanceof KubernetesObject k) {
+        if (object instanceof DynamicObject d && d.isCompact()) {
+            labels = d.compactLabels();
+        } else if (object instanceof KubernetesObject k) {
             labels = k.metadata() == null ? null : k.metadata().labels();
         } else if (object instanceof HasMetadata h) {
             labels = h.getMetadata() == null || h.getMetadata().getLabels() == null ? null
@@ -148,12 +152,6 @@ public final class ObjectAccess {
             labels = metadata(object).labels();
         }
         return labels == null ? Map.of() : labels;
-    }
-
-    private static String metaText(DynamicObject d, String field) {
-        JsonNode meta = d.node().get("metadata");
-        JsonNode v = meta == null ? null : meta.get(field);
-        return v == null || v.isNull() ? null : v.asString();
     }
 
     private static ObjectMeta slow(Object object) {

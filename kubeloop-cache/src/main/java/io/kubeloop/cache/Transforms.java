@@ -30,9 +30,9 @@ public final class Transforms {
 
     /**
      * Drops {@code metadata.managedFields} (controller-runtime's {@code TransformStripManagedFields}),
-     * typically a third of a cached object's size. Idempotent. {@link DynamicObject}s and fabric8
-     * model objects are changed in place (a transform sees an object before anyone else does);
-     * records with an {@link ObjectMeta} {@code metadata} component are rebuilt; other objects pass
+     * typically a third of a cached object's size. Idempotent. A compact {@link DynamicObject} is
+     * replaced by a compact copy without them; a tree-form one and fabric8 model objects are changed
+     * in place (a transform sees an object before anyone else does); records with an {@link ObjectMeta} {@code metadata} component are rebuilt; other objects pass
      * unchanged.
      */
     public static <T> UnaryOperator<T> stripManagedFields() {
@@ -41,6 +41,16 @@ public final class Transforms {
 
     @SuppressWarnings("unchecked")
     private static <T> T strip(T object) {
+        if (object instanceof DynamicObject d && d.isCompact()) {
+            if (!d.toJson().contains("\"managedFields\"")) {
+                return object;
+            }
+            return (T) d.edit(n -> {
+                if (n.get("metadata") instanceof ObjectNode m) {
+                    m.remove("managedFields");
+                }
+            }).compact();
+        }
         if (object instanceof DynamicObject d) {
             JsonNode meta = d.node().get("metadata");
             if (meta instanceof ObjectNode m && m.has("managedFields")) {

@@ -268,6 +268,7 @@ class SharedIndexInformerTest {
         SharedIndexInformer<DynamicObject> i = informer();
         i.addEventHandler(new RecordingHandler());
         sync(i);
+        await().atMost(WAIT).untilAsserted(() -> assertThat(fake.watchRequests()).hasSize(1)); // the watch follows the sync
         i.start();
         assertThat(fake.watchRequests()).hasSize(1);
         i.close();
@@ -297,6 +298,11 @@ class SharedIndexInformerTest {
         assertThat(stripped.metadata().managedFields()).isNull();
         assertThat(stripped.spec()).isEqualTo("spec");
         DynamicObject d = pod("ns", "x").edit(n -> ((ObjectNode) n.get("metadata")).putArray("managedFields"));
+        DynamicObject compact = d.compact();
         assertThat(Transforms.<DynamicObject>stripManagedFields().apply(d).node().get("metadata").has("managedFields")).isFalse();
+        DynamicObject strippedCompact = Transforms.<DynamicObject>stripManagedFields().apply(compact);
+        assertThat(strippedCompact.isCompact()).isTrue();
+        assertThat(strippedCompact.node().get("metadata").has("managedFields")).isFalse();
+        assertThat(compact.node().get("metadata").has("managedFields")).isTrue();
     }
 }

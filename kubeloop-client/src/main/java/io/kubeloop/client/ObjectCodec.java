@@ -1,6 +1,7 @@
 package io.kubeloop.client;
 
 import io.kubeloop.api.DynamicObject;
+import io.kubeloop.api.DynamicObjectReader;
 import java.util.ArrayList;
 import java.util.List;
 import tools.jackson.core.JsonParser;
@@ -11,8 +12,8 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Reads and writes one Java type as Kubernetes JSON: {@link DynamicObject} through its tree, any
- * other type with Jackson. Also decodes lists, filling in {@code kind}/{@code apiVersion} of
+ * Reads and writes one Java type as Kubernetes JSON: {@link DynamicObject} in its compact form (exact
+ * bytes, decoded by a {@link DynamicObjectReader}, no tree), any other type with Jackson. Also decodes lists, filling in {@code kind}/{@code apiVersion} of
  * items that lack them (built-in lists send bare items) from the list's kind minus {@code List}
  * and its apiVersion, as client-go's unstructured list does. Immutable and thread-safe.
  */
@@ -38,10 +39,21 @@ final class ObjectCodec<T> {
         return mapper;
     }
 
-    /** Reads the value at the parser's current token. */
-    T read(JsonParser parser) {
+    /** True when T is DynamicObject: values are read compact, from the input's bytes. */
+    boolean isDynamic() {
+        return type == DynamicObject.class;
+    }
+
+    /**
+     * Reads the value at the parser's current token. A DynamicObject copies its bytes out of {@code input} (see
+     * {@link DynamicObjectReader.Source}), with {@code reader}'s shared strings.
+     */
+    T read(JsonParser parser, DynamicObjectReader.Source input, DynamicObjectReader reader) {
         if (type == DynamicObject.class) {
-            return type.cast(DynamicObject.wrap(asObject(mapper.readTree(parser))));
+            if (parser.currentToken() != JsonToken.START_OBJECT) {
+                throw new IllegalArgumentException("expected a JSON object, got " + parser.currentToken());
+            }
+            return type.cast(reader.read(parser, input, null, null));
         }
         return mapper.readValue(parser, type);
     }
@@ -49,7 +61,17 @@ final class ObjectCodec<T> {
     T read(byte[] json) {
         try (JsonParser parser = mapper.createParser(json)) {
             parser.nextToken();
-            return read(parser);
+            return read(parser, new DynamicObjectReader.Source() {
+                @Override
+                public byte[] bytes() {
+                    return json;
+                }
+
+                @Override
+                public long position() {
+                    return 0;
+                }
+            }, new DynamicObjectReader());
         }
     }
 
@@ -77,6 +99,8 @@ final class ObjectCodec<T> {
         String continueToken = null;
         Long remaining = null;
         List<ObjectNode> items = new ArrayList<>();
+        List<T> compact = new ArrayList<>();
+        DynamicObjectReader reader = new DynamicObjectReader();
         try (JsonParser p = mapper.createParser(json)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 throw new IllegalArgumentException("a list reply must be a JSON object");
@@ -96,8 +120,13 @@ final class ObjectCodec<T> {
                     }
                     case "items" -> {
                         if (t == JsonToken.START_ARRAY) {
+                            String itemKind = itemKind(kind);
                             while (p.nextToken() == JsonToken.START_OBJECT) {
-                                items.add(asObject(mapper.readTree(p)));
+                                if (isDynamic()) {
+                                    compact.add(type.cast(reader.read(p, json, 0, apiVersion, itemKind)));
+                                } else {
+                                    items.add(asObject(mapper.readTree(p)));
+                                }
                             }
                         } else {
                             p.skipChildren();
@@ -107,8 +136,15 @@ final class ObjectCodec<T> {
                 }
             }
         }
-        String itemKind = kind != null && kind.endsWith("List") && kind.length() > 4
-                ? kind.substring(0, kind.length() - 4) : null;
+        String itemKind = itemKind(kind);
+        if (isDynamic()) {
+            // kind and apiVersion normally precede items; when they came after, fill them in now (rare)
+            List<T> out = new ArrayList<>(compact.size());
+            for (T t : compact) {
+                out.add(type.cast(withTypeDefaults((DynamicObject) t, apiVersion, itemKind)));
+            }
+            return new ObjectList<>(out, resourceVersion, continueToken, remaining);
+        }
         List<T> out = new ArrayList<>(items.size());
         for (ObjectNode item : items) {
             if (itemKind != null && item.path("kind").asString("").isEmpty()) {
@@ -120,6 +156,27 @@ final class ObjectCodec<T> {
             out.add(fromTree(item));
         }
         return new ObjectList<>(out, resourceVersion, continueToken, remaining);
+    }
+
+    private static String itemKind(String listKind) {
+        return listKind != null && listKind.endsWith("List") && listKind.length() > 4
+                ? listKind.substring(0, listKind.length() - 4) : null;
+    }
+
+    private static DynamicObject withTypeDefaults(DynamicObject d, String apiVersion, String kind) {
+        boolean needsKind = kind != null && (d.kind() == null || d.kind().isEmpty());
+        boolean needsApiVersion = apiVersion != null && (d.apiVersion() == null || d.apiVersion().isEmpty());
+        if (!needsKind && !needsApiVersion) {
+            return d;
+        }
+        return d.edit(n -> {
+            if (needsKind) {
+                n.put("kind", kind);
+            }
+            if (needsApiVersion) {
+                n.put("apiVersion", apiVersion);
+            }
+        }).compact();
     }
 
     static String text(JsonNode node, String field) {

@@ -1,12 +1,9 @@
 package io.kubeloop.client;
 
-import io.kubeloop.api.errors.Status;
 import io.kubeloop.client.http.ApiResponse;
 import io.kubeloop.client.http.TransportException;
 import java.net.URI;
-import java.util.HashMap;
 import java.util.Iterator;
-import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Spliterator;
@@ -14,15 +11,13 @@ import java.util.Spliterators;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import tools.jackson.core.JacksonException;
-import tools.jackson.core.JsonParser;
-import tools.jackson.core.JsonToken;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
- * An open watch: a stream of {@link WatchEvent}s decoded as they arrive. The decoder runs Jackson's
- * streaming parser straight on the response body — successive root-level JSON objects, no line
- * splitting or String copies — and maps each {@code object} into {@code T} from the parser.
+ * An open watch: a stream of {@link WatchEvent}s decoded as they arrive. One Jackson streaming parser reads
+ * the response body (successive root-level JSON objects, no line splitting, no String copies) while the
+ * bytes it reads are kept until its event is decoded ({@link WatchDecoder}): a
+ * {@link io.kubeloop.api.DynamicObject} is the exact bytes of the event's {@code object} (compact form, no
+ * tree), any other {@code T} is mapped by Jackson from the parser.
  *
  * <p><b>Ending.</b> {@link #next()} returns empty when the stream is over: the server closed it
  * (its {@code timeoutSeconds} ran out, or after an ERROR event) or {@link #close()} was called.
@@ -46,7 +41,7 @@ public final class Watch<T> implements AutoCloseable, Iterable<WatchEvent<T>> {
     private final ApiResponse response;
     private final ObjectCodec<T> codec;
     /** Owned by the consumer thread. */
-    private JsonParser parser;
+    private WatchDecoder<T> decoder;
     private volatile boolean closed;
     /** Consumer-thread state: true once the end of the stream was seen. */
     private boolean ended;
@@ -69,17 +64,11 @@ public final class Watch<T> implements AutoCloseable, Iterable<WatchEvent<T>> {
             return Optional.empty();
         }
         try {
-            if (parser == null) {
-                parser = codec.mapper().createParser(response.body());
+            if (decoder == null) {
+                decoder = new WatchDecoder<>(response.body(), codec);
             }
-            JsonToken token = parser.nextToken();
-            if (token == null) {
-                return end();
-            }
-            if (token != JsonToken.START_OBJECT) {
-                throw malformed("expected '{' but got " + token);
-            }
-            return Optional.of(readEvent());
+            WatchEvent<T> event = decoder.next();
+            return event == null ? end() : Optional.of(event);
         } catch (JacksonException e) {
             if (closed) {
                 return end();
@@ -90,73 +79,18 @@ public final class Watch<T> implements AutoCloseable, Iterable<WatchEvent<T>> {
             }
             close();
             throw malformed(e.getOriginalMessage());
+        } catch (IllegalArgumentException e) {
+            if (closed) {
+                return end();
+            }
+            close();
+            throw malformed(e.getMessage());
         } catch (RuntimeException e) {
             if (closed) {
                 return end();
             }
             throw e;
         }
-    }
-
-    private WatchEvent<T> readEvent() {
-        String type = null;
-        WatchEvent<T> event = null;
-        JsonNode deferred = null;
-        String field;
-        while ((field = parser.nextName()) != null) {
-            parser.nextToken();
-            if (field.equals("type")) {
-                type = parser.getValueAsString();
-            } else if (field.equals("object") && type != null) {
-                event = decode(type, null);
-            } else if (field.equals("object")) {
-                deferred = codec.mapper().readTree(parser);   // "object" before "type": rare, kept as a tree
-            } else {
-                parser.skipChildren();
-            }
-        }
-        if (type == null) {
-            throw malformed("event without a type");
-        }
-        if (event == null) {
-            if (deferred == null) {
-                throw malformed(type + " event without an object");
-            }
-            event = decode(type, deferred);
-        }
-        return event;
-    }
-
-    /** Decodes the object at the parser (tree == null) or from a tree read earlier. */
-    private WatchEvent<T> decode(String type, JsonNode tree) {
-        return switch (type) {
-            case "ADDED" -> new WatchEvent.Added<>(object(tree));
-            case "MODIFIED" -> new WatchEvent.Modified<>(object(tree));
-            case "DELETED" -> new WatchEvent.Deleted<>(object(tree));
-            case "BOOKMARK" -> bookmark(tree != null ? tree : codec.mapper().readTree(parser));
-            case "ERROR" -> new WatchEvent.Error<>(tree != null
-                    ? codec.mapper().treeToValue(tree, Status.class)
-                    : codec.mapper().readValue(parser, Status.class));
-            default -> throw malformed("unknown event type " + type);
-        };
-    }
-
-    private T object(JsonNode tree) {
-        if (tree == null) {
-            return codec.read(parser);
-        }
-        if (tree instanceof ObjectNode o) {
-            return codec.fromTree(o);
-        }
-        throw malformed("event object is not a JSON object");
-    }
-
-    private static <T> WatchEvent<T> bookmark(JsonNode object) {
-        JsonNode meta = object.path("metadata");
-        String rv = ObjectCodec.text(meta, "resourceVersion");
-        Map<String, String> annotations = new HashMap<>();
-        meta.path("annotations").properties().forEach(e -> annotations.put(e.getKey(), e.getValue().asString()));
-        return new WatchEvent.Bookmark<>(rv == null ? "" : rv, annotations);
     }
 
     private Optional<WatchEvent<T>> end() {

@@ -179,4 +179,59 @@ class WatchTest {
                     .hasMessageContaining("malformed watch stream from " + server.uri() + PODS);
         }
     }
+
+    @Test
+    void dynamicObjectsKeepTheExactBytesOfEachEventEvenWhenEventsArriveSplitAcrossReads() {
+        String tricky = "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"a\",\"namespace\":\"ns\","
+                + "\"resourceVersion\":\"5\",\"uid\":\"u\",\"annotations\":{\"q\":\"}{\\\"\\\\\",\"u\":\"\\u00e9é😀\"}},"
+                + "\"spec\":{\"n\":1.50,\"list\":[{\"x\":[]},{}]}}";
+        char[] filler = new char[3 * 1024 * 1024];
+        java.util.Arrays.fill(filler, 'z');
+        String big = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"big\",\"resourceVersion\":\"6\"},"
+                + "\"data\":{\"f\":\"" + new String(filler) + "\"}}";
+        String all = event("ADDED", tricky) + event("MODIFIED", big) + event("DELETED", tricky);
+        List<String> pieces = new java.util.ArrayList<>();
+        for (int i = 0; i < all.length(); i += Math.min(7 + i % 13, 1 << 20)) {
+            pieces.add(all.substring(i, Math.min(all.length(), i + Math.min(7 + i % 13, 1 << 20))));
+        }
+        stream(pieces, false);
+        try (Watch<DynamicObject> watch = pods.watch(ListOptions.none())) {
+            List<DynamicObject> objects = watch.stream().map(e -> switch (e) {
+                case WatchEvent.Added<DynamicObject> a -> a.object();
+                case WatchEvent.Modified<DynamicObject> m -> m.object();
+                case WatchEvent.Deleted<DynamicObject> d -> d.object();
+                case WatchEvent.Bookmark<DynamicObject> b -> throw new AssertionError(b);
+                case WatchEvent.Error<DynamicObject> err -> throw new AssertionError(err);
+            }).toList();
+
+            assertThat(objects).extracting(DynamicObject::toJson).containsExactly(tricky, big, tricky);
+            assertThat(objects).allMatch(DynamicObject::isCompact);
+            assertThat(objects.get(0).key()).isEqualTo(io.kubeloop.api.ObjectKey.of("ns", "a"));
+            assertThat(objects.get(0).metadata().annotations()).containsEntry("q", "}{\"\\").containsEntry("u", "éé😀");
+            assertThat(objects.get(0)).isEqualTo(DynamicObject.parse(tricky));
+        }
+    }
+
+    @Test
+    void errorAfterObjectsIsReturnedAsAStatusAndBookmarksCarryTheirAnnotations() {
+        stream(List.of(event("ADDED", pod("a", "1")) + event("BOOKMARK", "{\"kind\":\"Pod\",\"metadata\":{\"resourceVersion\":\"9\"}}")
+                + event("ERROR", TestApiServer.status(500, "InternalError", "boom"))), false);
+        try (Watch<DynamicObject> watch = pods.watch(ListOptions.none())) {
+            assertThat(watch.next().orElseThrow()).isInstanceOf(WatchEvent.Added.class);
+            assertThat(watch.next().orElseThrow()).isEqualTo(new WatchEvent.Bookmark<>("9", Map.of()));
+            assertThat(watch.next().orElseThrow()).isInstanceOfSatisfying(WatchEvent.Error.class,
+                    err -> assertThat(err.status().code()).isEqualTo(500));
+            assertThat(watch.next()).isEmpty();
+        }
+    }
+
+    @Test
+    void aStreamEndingInsideAnEventIsReportedAsMalformed() {
+        stream(List.of(event("ADDED", pod("a", "1")), "{\"type\":\"ADDED\",\"object\":{\"metadata\""), false);
+        try (Watch<DynamicObject> watch = pods.watch(ListOptions.none())) {
+            assertThat(watch.next()).isPresent();
+            assertThatThrownBy(watch::next).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("malformed watch stream");
+        }
+    }
 }

@@ -1,0 +1,279 @@
+package io.kubeloop.api;
+
+import io.kubeloop.api.json.KubeJson;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.io.JsonStringEncoder;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Decodes compact {@link DynamicObject}s straight from JSON bytes without building a tree: one walk of the
+ * streaming parser that reads {@code apiVersion}, {@code kind} and {@code metadata}'s namespace, name,
+ * resourceVersion and uid, skips everything else, and copies the object's exact byte span out of the input.
+ * This is how kubeloop's client decodes get, list and watch replies into {@code DynamicObject}s.
+ *
+ * {@snippet :
+ * try (JsonParser p = KubeJson.mapper().createParser(bytes, offset, length)) {
+ *     p.nextToken();                                    // at the object's '{'
+ *     DynamicObject d = reader.read(p, bytes, -offset); // parser now at its '}'
+ * }
+ * }
+ *
+ * <p>Strings that repeat across objects (apiVersion, kind, namespace) are shared between the objects one
+ * reader decodes (a bounded table), so a cache of 50,000 Pods holds one {@code "default"}.
+ *
+ * <p>Not thread-safe: use one reader per stream or per thread.
+ */
+public final class DynamicObjectReader {
+
+    /** The shared-string table is cleared when it reaches this many entries. */
+    private static final int MAX_SHARED = 1024;
+    /** KubeJson's mapper without the trailing-token check, to read a value from the middle of a document. */
+    private static final JsonMapper STREAMING = KubeJson.mapper().rebuild()
+            .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+
+    private final Map<String, String> shared = new HashMap<>();
+
+    /** A reader with an empty shared-string table. */
+    public DynamicObjectReader() {
+    }
+
+    /**
+     * Reads the object at the parser's current {@code START_OBJECT} token as a compact {@link DynamicObject}
+     * and leaves the parser at its {@code END_OBJECT}.
+     *
+     * @param parser a byte-based parser (one that reports byte offsets) over the bytes {@code input} holds
+     * @param input the bytes the parser reads (all or a window of them); the object's span is copied out
+     * @param inputPosition the parser's byte offset of {@code input[0]}: {@code -offset} for a parser created over
+     *     {@code input} from {@code offset}; the stream position of {@code input[0]} for a parser reading a stream
+     *     whose bytes {@code input} keeps
+     * @throws IllegalArgumentException when the parser is not at an object of {@code input}
+     * @throws tools.jackson.core.JacksonException when the JSON is malformed
+     */
+    public DynamicObject read(JsonParser parser, byte[] input, long inputPosition) {
+        return read(parser, input, inputPosition, null, null);
+    }
+
+    /**
+     * As {@link #read(JsonParser, byte[], long)}, and adds {@code apiVersion}/{@code kind} fields (at the front of
+     * the object) when the object has none: items of a built-in list come without them, and client-go fills
+     * them in from the list's. Null defaults add nothing.
+     */
+    public DynamicObject read(JsonParser parser, byte[] input, long inputPosition, String defaultApiVersion,
+            String defaultKind) {
+        return read(parser, new Source() {
+            @Override
+            public byte[] bytes() {
+                return input;
+            }
+
+            @Override
+            public long position() {
+                return inputPosition;
+            }
+        }, defaultApiVersion, defaultKind);
+    }
+
+    /**
+     * Where the bytes a parser reads are kept, asked only once the object has been parsed: for a parser reading
+     * a stream whose bytes are recorded into a buffer that may be replaced or shifted while the parser reads.
+     */
+    public interface Source {
+
+        /** The bytes kept, holding at least the object just parsed. */
+        byte[] bytes();
+
+        /** The parser's byte offset of {@code bytes()[0]}. */
+        long position();
+    }
+
+    /**
+     * As {@link #read(JsonParser, byte[], long, String, String)}, with the bytes taken from {@code source} after the
+     * object was parsed.
+     */
+    public DynamicObject read(JsonParser parser, Source source, String defaultApiVersion, String defaultKind) {
+        if (parser.currentToken() != JsonToken.START_OBJECT) {
+            throw new IllegalArgumentException("the parser is not at the start of a JSON object but at "
+                    + parser.currentToken());
+        }
+        long startOffset = parser.currentTokenLocation().getByteOffset();
+        String apiVersion = null;
+        String kind = null;
+        boolean hasApiVersion = false;
+        boolean hasKind = false;
+        boolean empty = true;
+        String[] meta = null;
+        String field;
+        while ((field = parser.nextName()) != null) {
+            empty = false;
+            JsonToken t = parser.nextToken();
+            switch (field) {
+                case "apiVersion" -> {
+                    hasApiVersion = true;
+                    apiVersion = share(scalar(parser, t));
+                }
+                case "kind" -> {
+                    hasKind = true;
+                    kind = share(scalar(parser, t));
+                }
+                case "metadata" -> meta = t == JsonToken.START_OBJECT ? readIdentity(parser) : skip(parser);
+                default -> parser.skipChildren();
+            }
+        }
+        long endOffset = parser.currentLocation().getByteOffset();
+        byte[] input = source.bytes();
+        long inputPosition = source.position();
+        long start = startOffset - inputPosition;
+        long end = endOffset - inputPosition;
+        if (startOffset < 0 || start < 0 || end > input.length || input[(int) start] != '{' || input[(int) end - 1] != '}') {
+            throw new IllegalArgumentException("the parser's bytes at offset " + startOffset + " are not input["
+                    + start + "] (input position " + inputPosition + ")");
+        }
+        boolean addApiVersion = !hasApiVersion && defaultApiVersion != null;
+        boolean addKind = !hasKind && defaultKind != null;
+        byte[] json = addApiVersion || addKind
+                ? withFields(input, (int) start, (int) end, empty, addKind ? defaultKind : null, addApiVersion ? defaultApiVersion : null)
+                : Arrays.copyOfRange(input, (int) start, (int) end);
+        if (addApiVersion) {
+            apiVersion = share(defaultApiVersion);
+        }
+        if (addKind) {
+            kind = share(defaultKind);
+        }
+        return meta == null
+                ? new DynamicObject(json, apiVersion, kind, null, null, null, null)
+                : new DynamicObject(json, apiVersion, kind, meta[0], meta[1], meta[2], meta[3]);
+    }
+
+    /** Namespace, name, resourceVersion, uid of the metadata object at the parser; leaves it at its end. */
+    private String[] readIdentity(JsonParser parser) {
+        String[] out = new String[4];
+        String field;
+        while ((field = parser.nextName()) != null) {
+            JsonToken t = parser.nextToken();
+            switch (field) {
+                case "namespace" -> out[0] = share(scalar(parser, t));
+                case "name" -> out[1] = scalar(parser, t);
+                case "resourceVersion" -> out[2] = scalar(parser, t);
+                case "uid" -> out[3] = scalar(parser, t);
+                default -> parser.skipChildren();
+            }
+        }
+        return out;
+    }
+
+    private static String[] skip(JsonParser parser) {
+        parser.skipChildren();
+        return null;
+    }
+
+    /** The text of a scalar (as a tree's {@code asString()} gives it), null for null and containers. */
+    private static String scalar(JsonParser parser, JsonToken t) {
+        if (t == JsonToken.VALUE_NULL) {
+            return null;
+        }
+        if (!t.isScalarValue()) {
+            parser.skipChildren();
+            return null;
+        }
+        return parser.getValueAsString();
+    }
+
+    private String share(String s) {
+        if (s == null) {
+            return null;
+        }
+        String known = shared.putIfAbsent(s, s);
+        if (known != null) {
+            return known;
+        }
+        if (shared.size() > MAX_SHARED) {
+            shared.clear();
+        }
+        return s;
+    }
+
+    /** The object's bytes with {@code "kind":…,"apiVersion":…} inserted after its '{'. */
+    private static byte[] withFields(byte[] input, int start, int end, boolean empty, String kind, String apiVersion) {
+        StringBuilder prefix = new StringBuilder("{");
+        if (kind != null) {
+            prefix.append("\"kind\":\"");
+            JsonStringEncoder.getInstance().quoteAsString(kind, prefix);
+            prefix.append('"');
+        }
+        if (apiVersion != null) {
+            prefix.append(prefix.length() > 1 ? "," : "").append("\"apiVersion\":\"");
+            JsonStringEncoder.getInstance().quoteAsString(apiVersion, prefix);
+            prefix.append('"');
+        }
+        if (!empty) {
+            prefix.append(',');
+        }
+        byte[] head = prefix.toString().getBytes(StandardCharsets.UTF_8);
+        int restStart = empty ? end - 1 : nextNonSpace(input, start + 1);
+        byte[] out = new byte[head.length + end - restStart];
+        System.arraycopy(head, 0, out, 0, head.length);
+        System.arraycopy(input, restStart, out, head.length, end - restStart);
+        return out;
+    }
+
+    private static int nextNonSpace(byte[] input, int from) {
+        int i = from;
+        while (input[i] == ' ' || input[i] == '\n' || input[i] == '\r' || input[i] == '\t') {
+            i++;
+        }
+        return i;
+    }
+
+    /** {@code metadata.labels} of an object's JSON, read-only; null when absent or null. */
+    static Map<String, String> readLabels(byte[] json) {
+        try (JsonParser p = STREAMING.createParser(json)) {
+            p.nextToken();
+            String field;
+            while ((field = p.nextName()) != null) {
+                JsonToken t = p.nextToken();
+                if (field.equals("metadata") && t == JsonToken.START_OBJECT) {
+                    while ((field = p.nextName()) != null) {
+                        t = p.nextToken();
+                        if (field.equals("labels")) {
+                            if (t != JsonToken.START_OBJECT) {
+                                return null;
+                            }
+                            Map<String, String> labels = new java.util.LinkedHashMap<>();
+                            String key;
+                            while ((key = p.nextName()) != null) {
+                                labels.put(key, scalar(p, p.nextToken()));
+                            }
+                            return java.util.Collections.unmodifiableMap(labels);
+                        }
+                        p.skipChildren();
+                    }
+                    return null;
+                }
+                p.skipChildren();
+            }
+        }
+        return null;
+    }
+
+    /** The metadata of a compact object's JSON, parsed; an empty ObjectMeta when it has none. */
+    static ObjectMeta readMetadata(byte[] json) {
+        try (JsonParser p = STREAMING.createParser(json)) {
+            p.nextToken();
+            String field;
+            while ((field = p.nextName()) != null) {
+                JsonToken t = p.nextToken();
+                if (field.equals("metadata") && t == JsonToken.START_OBJECT) {
+                    return STREAMING.readValue(p, ObjectMeta.class);
+                }
+                p.skipChildren();
+            }
+        }
+        return ObjectMeta.builder().build();
+    }
+}
