@@ -96,16 +96,36 @@ public final class DynamicObjectReader {
      * @throws tools.jackson.core.JacksonException when the JSON is malformed
      */
     public DynamicObject read(byte[] input, int start, int end, String defaultApiVersion, String defaultKind) {
-        int scanned = JsonScanner.members(input, start, end, OBJECT_NAMES, objectSpans);
-        if (scanned != end) {
-            return readWithJackson(input, start, end, defaultApiVersion, defaultKind);
+        int scanned = JsonScanner.members(input, start, end, OBJECT_NAMES, objectSpans, 2, META_NAMES, metaSpans);
+        DynamicObject d = scanned == end ? fromSpans(input, start, end, defaultApiVersion, defaultKind) : null;
+        return d != null ? d : readWithJackson(input, start, end, defaultApiVersion, defaultKind);
+    }
+
+    /** A compact object read by the scanner and where it ends in the input. */
+    public record Scanned(DynamicObject object, int end) {
+    }
+
+    /**
+     * Reads the JSON object starting at {@code input[start]} with the scanner alone, when it ends before
+     * {@code limit} and the scanner accepts it: one pass over its bytes, for a caller that does not know where
+     * the object ends. Empty when the object is incomplete within {@code limit} or the scanner leaves it to
+     * Jackson (then {@link #read(byte[], int, int, String, String)} over its exact span reads it or says what is
+     * wrong).
+     */
+    public java.util.Optional<Scanned> scan(byte[] input, int start, int limit) {
+        int end = JsonScanner.members(input, start, limit, OBJECT_NAMES, objectSpans, 2, META_NAMES, metaSpans);
+        if (end < 0) {
+            return java.util.Optional.empty();
         }
+        DynamicObject d = fromSpans(input, start, end, null, null);
+        return d == null ? java.util.Optional.empty() : java.util.Optional.of(new Scanned(d, end));
+    }
+
+    /** The object at {@code input[start, end)} from the spans {@link #objectSpans} holds; null to use Jackson. */
+    private DynamicObject fromSpans(byte[] input, int start, int end, String defaultApiVersion, String defaultKind) {
         String[] meta = null;
         int metaStart = objectSpans[4];
         if (metaStart >= 0 && input[metaStart] == '{') {
-            if (JsonScanner.members(input, metaStart, objectSpans[5], META_NAMES, metaSpans) != objectSpans[5]) {
-                return readWithJackson(input, start, end, defaultApiVersion, defaultKind);
-            }
             meta = new String[4];
             for (int k = 0; k < 4; k++) {
                 meta[k] = metaSpans[2 * k] < 0 ? null : scalar(input, metaSpans[2 * k], metaSpans[2 * k + 1]);

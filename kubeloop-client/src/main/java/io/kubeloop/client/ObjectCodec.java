@@ -63,9 +63,11 @@ final class ObjectCodec<T> {
     T read(byte[] json) {
         if (type == DynamicObject.class) {
             int start = JsonScanner.skipSpace(json, 0, json.length);
-            int end = start < json.length && json[start] == '{' ? JsonScanner.valueEnd(json, start, json.length) : -1;
-            if (end > 0) {
-                return type.cast(new DynamicObjectReader().read(json, start, end, null, null));
+            if (start < json.length && json[start] == '{') {
+                var scanned = new DynamicObjectReader().scan(json, start, json.length);
+                if (scanned.isPresent()) {
+                    return type.cast(scanned.get().object());
+                }
             }
         }
         try (JsonParser parser = mapper.createParser(json)) {

@@ -1,5 +1,6 @@
 package io.kubeloop.client;
 
+import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.DynamicObjectReader;
 import io.kubeloop.api.errors.Status;
 import io.kubeloop.api.json.JsonScanner;
@@ -80,6 +81,13 @@ final class WatchDecoder<T> implements AutoCloseable {
             }
         }
         long start = cursor;
+        if (codec.isDynamic()) {
+            WatchEvent<T> fast = fastEvent(recorder.bytes(), (int) (start - recorder.position()),
+                    (int) (available - recorder.position()));
+            if (fast != null) {
+                return fast;
+            }
+        }
         int scanned = JsonScanner.members(recorder.bytes(), (int) (start - recorder.position()),
                 (int) (available - recorder.position()), EVENT_NAMES, spans);
         long end;
@@ -108,6 +116,94 @@ final class WatchDecoder<T> implements AutoCloseable {
             throw new IllegalArgumentException(type + " event without an object");
         }
         return decode(type, b, spans[2], spans[3]);
+    }
+
+    private static final byte[] TYPE = "type".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] OBJECT = "object".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[][] OBJECT_TYPES = {"ADDED".getBytes(StandardCharsets.US_ASCII),
+        "MODIFIED".getBytes(StandardCharsets.US_ASCII), "DELETED".getBytes(StandardCharsets.US_ASCII)};
+
+    /**
+     * The common event, decoded in one pass over its bytes: {@code type} (ADDED, MODIFIED or DELETED) before a
+     * DynamicObject {@code object}, the whole event within {@code b[start, limit)}, everything accepted by the
+     * scanner. Null for anything else, which {@link #next()} then frames and decodes in full; on success the
+     * cursor moves past the event.
+     */
+    private WatchEvent<T> fastEvent(byte[] b, int start, int limit) {
+        int type = -1;
+        DynamicObject object = null;
+        int i = JsonScanner.skipSpace(b, start + 1, limit);
+        while (true) {
+            if (i >= limit || b[i] != '"') {
+                return null;
+            }
+            int keyEnd = JsonScanner.stringEnd(b, i, limit);
+            if (keyEnd < 0) {
+                return null;
+            }
+            boolean isType = JsonScanner.nameEquals(b, i, keyEnd, TYPE);
+            boolean isObject = !isType && JsonScanner.nameEquals(b, i, keyEnd, OBJECT);
+            if (!isType && !isObject && JsonScanner.hasEscape(b, i, keyEnd)) {
+                return null;
+            }
+            i = JsonScanner.skipSpace(b, keyEnd, limit);
+            if (i >= limit || b[i] != ':') {
+                return null;
+            }
+            int valueStart = JsonScanner.skipSpace(b, i + 1, limit);
+            int valueEnd;
+            if (isObject) {
+                if (type < 0 || object != null || valueStart >= limit || b[valueStart] != '{') {
+                    return null;
+                }
+                var scanned = reader.scan(b, valueStart, limit);
+                if (scanned.isEmpty()) {
+                    return null;
+                }
+                object = scanned.get().object();
+                valueEnd = scanned.get().end();
+            } else {
+                valueEnd = JsonScanner.valueEnd(b, valueStart, limit);
+                if (valueEnd < 0) {
+                    return null;
+                }
+                if (isType) {
+                    if (object != null) {
+                        return null;
+                    }
+                    type = -1;
+                    for (int k = 0; k < OBJECT_TYPES.length; k++) {
+                        if (JsonScanner.nameEquals(b, valueStart, valueEnd, OBJECT_TYPES[k]) && b[valueStart] == '"') {
+                            type = k;
+                        }
+                    }
+                    if (type < 0) {
+                        return null;
+                    }
+                }
+            }
+            i = JsonScanner.skipSpace(b, valueEnd, limit);
+            if (i >= limit) {
+                return null;
+            }
+            if (b[i] == '}') {
+                break;
+            }
+            if (b[i] != ',') {
+                return null;
+            }
+            i = JsonScanner.skipSpace(b, i + 1, limit);
+        }
+        if (object == null) {
+            return null;
+        }
+        cursor = recorder.position() + i + 1;
+        T t = codec.cast(object);
+        return switch (type) {
+            case 0 -> new WatchEvent.Added<>(t);
+            case 1 -> new WatchEvent.Modified<>(t);
+            default -> new WatchEvent.Deleted<>(t);
+        };
     }
 
     /** Reads more of the body; false at its end. */

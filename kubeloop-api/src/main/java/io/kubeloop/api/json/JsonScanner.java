@@ -59,21 +59,33 @@ public final class JsonScanner {
         i++;
         while (i < limit) {
             byte c = b[i];
-            if (c == '"') {
-                return i + 1;
-            }
-            if (c == '\\') {
+            if (SPECIAL_IN_STRING[c & 0xff]) {
+                if (c == '"') {
+                    return i + 1;
+                }
+                if (c != '\\') {
+                    return FALLBACK;
+                }
                 i = escapeEnd(b, i, limit);
                 if (i < 0) {
                     return i;
                 }
-            } else if (c >= 0 && c < 0x20) {
-                return FALLBACK;
             } else {
                 i++;
             }
         }
         return NEED_MORE;
+    }
+
+    /** Bytes that end a run of plain string content: the quote, the backslash and the control characters. */
+    private static final boolean[] SPECIAL_IN_STRING = new boolean[256];
+
+    static {
+        for (int c = 0; c < 0x20; c++) {
+            SPECIAL_IN_STRING[c] = true;
+        }
+        SPECIAL_IN_STRING['"'] = true;
+        SPECIAL_IN_STRING['\\'] = true;
     }
 
     /** True when the string {@code [start, end)} (quotes included) holds a backslash. */
@@ -111,7 +123,20 @@ public final class JsonScanner {
      *     holds an escape (it might spell one of {@code names})
      */
     public static int members(byte[] b, int start, int limit, byte[][] names, int[] spans) {
+        return members(b, start, limit, names, spans, -1, null, null);
+    }
+
+    /**
+     * As {@link #members(byte[], int, int, byte[][], int[])}, and walks the members of {@code names[nested]} in the
+     * same pass when its value is an object, recording the spans of {@code nestedNames} in {@code nestedSpans}
+     * (all {@code -1} when that member is absent or not an object).
+     */
+    public static int members(byte[] b, int start, int limit, byte[][] names, int[] spans, int nested,
+            byte[][] nestedNames, int[] nestedSpans) {
         java.util.Arrays.fill(spans, 0, names.length * 2, -1);
+        if (nested >= 0) {
+            java.util.Arrays.fill(nestedSpans, 0, nestedNames.length * 2, -1);
+        }
         if (start >= limit) {
             return NEED_MORE;
         }
@@ -154,7 +179,15 @@ public final class JsonScanner {
                 return FALLBACK;
             }
             int valueStart = skipSpace(b, i + 1, limit);
-            int valueEnd = valueEnd(b, valueStart, limit);
+            int valueEnd;
+            if (matched == nested && matched >= 0) {
+                java.util.Arrays.fill(nestedSpans, 0, nestedNames.length * 2, -1);
+                valueEnd = valueStart < limit && b[valueStart] == '{'
+                        ? members(b, valueStart, limit, nestedNames, nestedSpans, -1, null, null)
+                        : valueEnd(b, valueStart, limit);
+            } else {
+                valueEnd = valueEnd(b, valueStart, limit);
+            }
             if (valueEnd < 0) {
                 return valueEnd;
             }
@@ -272,89 +305,104 @@ public final class JsonScanner {
         return c == ',' || c == '}' || c == ']' || c == ' ' || c == '\n' || c == '\r' || c == '\t' ? j : FALLBACK;
     }
 
-    // what may come next inside a container
-    private static final int KEY_OR_CLOSE = 0;
-    private static final int KEY = 1;
-    private static final int COLON = 2;
-    private static final int VALUE = 3;
-    private static final int VALUE_OR_CLOSE = 4;
-    private static final int AFTER_VALUE = 5;
-
     /**
      * The end of the object or array at {@code i}, checking its structure: matching brackets, names followed by
-     * colons, values separated by commas, closed strings, literals and number characters.
+     * colons, values separated by commas, closed strings, literals and numbers. One loop per element (not per
+     * token): a name, its colon and a scalar value are read in one iteration.
      */
     private static int containerEnd(byte[] b, int i, int limit) {
         // nesting kept as a bit stack: 1 = object, 0 = array; deeper than 64 levels goes to Jackson
-        long stack = b[i] == '{' ? 1 : 0;
-        int depth = 1;
-        int state = b[i] == '{' ? KEY_OR_CLOSE : VALUE_OR_CLOSE;
-        int j = i + 1;
+        long stack = 0;
+        int depth = 0;
+        int j = i;
+        open:
         while (true) {
-            j = skipSpace(b, j, limit);
+            // b[j] opens a container
+            boolean obj = b[j] == '{';
+            if (depth == 64) {
+                return FALLBACK;
+            }
+            stack = (stack << 1) | (obj ? 1 : 0);
+            depth++;
+            j = skipSpace(b, j + 1, limit);
             if (j >= limit) {
                 return NEED_MORE;
             }
-            byte c = b[j];
-            switch (state) {
-                case KEY_OR_CLOSE, KEY -> {
-                    if (c == '"') {
+            boolean element = b[j] != (obj ? '}' : ']');
+            if (!element) {
+                j++;
+            }
+            while (true) {
+                if (element) {
+                    if (obj) {
+                        if (b[j] != '"') {
+                            return FALLBACK;
+                        }
                         j = stringEnd(b, j, limit);
-                        state = COLON;
-                    } else if (c == '}' && state == KEY_OR_CLOSE) {
-                        j++;
-                        stack >>>= 1;
-                        depth--;
-                        state = AFTER_VALUE;
-                    } else {
-                        return FALLBACK;
+                        if (j < 0) {
+                            return j;
+                        }
+                        j = skipSpace(b, j, limit);
+                        if (j >= limit) {
+                            return NEED_MORE;
+                        }
+                        if (b[j] != ':') {
+                            return FALLBACK;
+                        }
+                        j = skipSpace(b, j + 1, limit);
+                        if (j >= limit) {
+                            return NEED_MORE;
+                        }
                     }
-                }
-                case COLON -> {
-                    if (c != ':') {
+                    byte c = b[j];
+                    if (c == '{' || c == '[') {
+                        continue open;
+                    }
+                    j = c == '"' ? stringEnd(b, j, limit) : scalarEnd(b, j, limit);
+                    if (j < 0) {
+                        return j;
+                    }
+                    j = skipSpace(b, j, limit);
+                    if (j >= limit) {
+                        return NEED_MORE;
+                    }
+                    c = b[j];
+                    if (c == ',') {
+                        j = skipSpace(b, j + 1, limit);
+                        if (j >= limit) {
+                            return NEED_MORE;
+                        }
+                        continue;
+                    }
+                    if (c != (obj ? '}' : ']')) {
                         return FALLBACK;
                     }
                     j++;
-                    state = VALUE;
                 }
-                case VALUE, VALUE_OR_CLOSE -> {
-                    if (c == '{' || c == '[') {
-                        if (depth == 64) {
-                            return FALLBACK;
-                        }
-                        stack = (stack << 1) | (c == '{' ? 1 : 0);
-                        depth++;
-                        j++;
-                        state = c == '{' ? KEY_OR_CLOSE : VALUE_OR_CLOSE;
-                    } else if (c == ']' && state == VALUE_OR_CLOSE) {
-                        j++;
-                        stack >>>= 1;
-                        depth--;
-                        state = AFTER_VALUE;
-                    } else {
-                        j = c == '"' ? stringEnd(b, j, limit) : scalarEnd(b, j, limit);
-                        state = AFTER_VALUE;
+                // the container whose closing bracket is at j - 1 is done
+                stack >>>= 1;
+                depth--;
+                if (depth == 0) {
+                    return j;
+                }
+                obj = (stack & 1) == 1;
+                j = skipSpace(b, j, limit);
+                if (j >= limit) {
+                    return NEED_MORE;
+                }
+                byte c = b[j];
+                if (c == ',') {
+                    j = skipSpace(b, j + 1, limit);
+                    if (j >= limit) {
+                        return NEED_MORE;
                     }
+                    element = true;
+                } else if (c == (obj ? '}' : ']')) {
+                    j++;
+                    element = false;
+                } else {
+                    return FALLBACK;
                 }
-                default -> { // AFTER_VALUE
-                    boolean inObject = (stack & 1) == 1;
-                    if (c == ',') {
-                        j++;
-                        state = inObject ? KEY : VALUE;
-                    } else if (c == (inObject ? '}' : ']')) {
-                        j++;
-                        stack >>>= 1;
-                        depth--;
-                    } else {
-                        return FALLBACK;
-                    }
-                }
-            }
-            if (j < 0) {
-                return j;
-            }
-            if (depth == 0) {
-                return j;
             }
         }
     }
