@@ -1,5 +1,6 @@
 package io.kubeloop.api;
 
+import io.kubeloop.api.json.JsonScanner;
 import io.kubeloop.api.json.KubeJson;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -77,6 +78,120 @@ public final class DynamicObjectReader {
                 return inputPosition;
             }
         }, defaultApiVersion, defaultKind);
+    }
+
+    private static final byte[][] OBJECT_NAMES = names("apiVersion", "kind", "metadata");
+    private static final byte[][] META_NAMES = names("namespace", "name", "resourceVersion", "uid");
+    private final int[] objectSpans = new int[6];
+    private final int[] metaSpans = new int[8];
+
+    /**
+     * Reads the JSON object that occupies exactly {@code input[start, end)} (from its '{' to its '}') as a compact
+     * {@link DynamicObject}, without tokenizing it: a {@link JsonScanner} walks its members and those of its
+     * {@code metadata}, skipping the values it does not need; what the scanner does not accept is read by
+     * Jackson, so malformed JSON fails as {@link #read(JsonParser, byte[], long)} fails. Null defaults add
+     * nothing (see {@link #read(JsonParser, byte[], long, String, String)}).
+     *
+     * @throws IllegalArgumentException when {@code input[start, end)} is not one JSON object
+     * @throws tools.jackson.core.JacksonException when the JSON is malformed
+     */
+    public DynamicObject read(byte[] input, int start, int end, String defaultApiVersion, String defaultKind) {
+        int scanned = JsonScanner.members(input, start, end, OBJECT_NAMES, objectSpans, 2, META_NAMES, metaSpans);
+        DynamicObject d = scanned == end ? fromSpans(input, start, end, defaultApiVersion, defaultKind) : null;
+        return d != null ? d : readWithJackson(input, start, end, defaultApiVersion, defaultKind);
+    }
+
+    /** A compact object read by the scanner and where it ends in the input. */
+    public record Scanned(DynamicObject object, int end) {
+    }
+
+    /**
+     * Reads the JSON object starting at {@code input[start]} with the scanner alone, when it ends before
+     * {@code limit} and the scanner accepts it: one pass over its bytes, for a caller that does not know where
+     * the object ends. Empty when the object is incomplete within {@code limit} or the scanner leaves it to
+     * Jackson (then {@link #read(byte[], int, int, String, String)} over its exact span reads it or says what is
+     * wrong).
+     */
+    public java.util.Optional<Scanned> scan(byte[] input, int start, int limit) {
+        int end = JsonScanner.members(input, start, limit, OBJECT_NAMES, objectSpans, 2, META_NAMES, metaSpans);
+        if (end < 0) {
+            return java.util.Optional.empty();
+        }
+        DynamicObject d = fromSpans(input, start, end, null, null);
+        return d == null ? java.util.Optional.empty() : java.util.Optional.of(new Scanned(d, end));
+    }
+
+    /** The object at {@code input[start, end)} from the spans {@link #objectSpans} holds; null to use Jackson. */
+    private DynamicObject fromSpans(byte[] input, int start, int end, String defaultApiVersion, String defaultKind) {
+        String[] meta = null;
+        int metaStart = objectSpans[4];
+        if (metaStart >= 0 && input[metaStart] == '{') {
+            meta = new String[4];
+            for (int k = 0; k < 4; k++) {
+                meta[k] = metaSpans[2 * k] < 0 ? null : scalar(input, metaSpans[2 * k], metaSpans[2 * k + 1]);
+            }
+            meta[0] = share(meta[0]);
+        }
+        boolean hasApiVersion = objectSpans[0] >= 0;
+        boolean hasKind = objectSpans[2] >= 0;
+        String apiVersion = hasApiVersion ? share(scalar(input, objectSpans[0], objectSpans[1])) : null;
+        String kind = hasKind ? share(scalar(input, objectSpans[2], objectSpans[3])) : null;
+        boolean addApiVersion = !hasApiVersion && defaultApiVersion != null;
+        boolean addKind = !hasKind && defaultKind != null;
+        boolean empty = input[JsonScanner.skipSpace(input, start + 1, end)] == '}';
+        byte[] json = addApiVersion || addKind
+                ? withFields(input, start, end, empty, addKind ? defaultKind : null, addApiVersion ? defaultApiVersion : null)
+                : Arrays.copyOfRange(input, start, end);
+        if (addApiVersion) {
+            apiVersion = share(defaultApiVersion);
+        }
+        if (addKind) {
+            kind = share(defaultKind);
+        }
+        return meta == null
+                ? new DynamicObject(json, apiVersion, kind, null, null, null, null)
+                : new DynamicObject(json, apiVersion, kind, meta[0], meta[1], meta[2], meta[3]);
+    }
+
+    private DynamicObject readWithJackson(byte[] input, int start, int end, String defaultApiVersion,
+            String defaultKind) {
+        try (JsonParser p = STREAMING.createParser(input, start, end - start)) {
+            JsonToken t = p.nextToken();
+            if (t != JsonToken.START_OBJECT) {
+                throw new IllegalArgumentException("expected a JSON object, got " + t);
+            }
+            DynamicObject d = read(p, input, -start, defaultApiVersion, defaultKind);
+            JsonToken after = p.nextToken();
+            if (after != null) {
+                throw new IllegalArgumentException("content after the JSON object: " + after);
+            }
+            return d;
+        }
+    }
+
+    /**
+     * The text of the scalar at {@code input[start, end)} as {@link #scalar(JsonParser, JsonToken)} gives it: a
+     * string without escapes directly, anything else through Jackson.
+     */
+    private static String scalar(byte[] input, int start, int end) {
+        byte first = input[start];
+        if (first == '"' && !JsonScanner.hasEscape(input, start, end)) {
+            return new String(input, start + 1, end - start - 2, StandardCharsets.UTF_8);
+        }
+        if (first == '{' || first == '[' || first == 'n') {
+            return null;
+        }
+        try (JsonParser p = STREAMING.createParser(input, start, end - start)) {
+            return scalar(p, p.nextToken());
+        }
+    }
+
+    private static byte[][] names(String... names) {
+        byte[][] out = new byte[names.length][];
+        for (int k = 0; k < names.length; k++) {
+            out[k] = names[k].getBytes(StandardCharsets.US_ASCII);
+        }
+        return out;
     }
 
     /**

@@ -2,6 +2,8 @@ package io.kubeloop.client;
 
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.DynamicObjectReader;
+import io.kubeloop.api.json.JsonScanner;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import tools.jackson.core.JsonParser;
@@ -59,6 +61,15 @@ final class ObjectCodec<T> {
     }
 
     T read(byte[] json) {
+        if (type == DynamicObject.class) {
+            int start = JsonScanner.skipSpace(json, 0, json.length);
+            if (start < json.length && json[start] == '{') {
+                var scanned = new DynamicObjectReader().scan(json, start, json.length);
+                if (scanned.isPresent()) {
+                    return type.cast(scanned.get().object());
+                }
+            }
+        }
         try (JsonParser parser = mapper.createParser(json)) {
             parser.nextToken();
             return read(parser, new DynamicObjectReader.Source() {
@@ -73,6 +84,11 @@ final class ObjectCodec<T> {
                 }
             }, new DynamicObjectReader());
         }
+    }
+
+    /** {@code d} as T; only when {@link #isDynamic()}. */
+    T cast(DynamicObject d) {
+        return type.cast(d);
     }
 
     T fromTree(ObjectNode node) {
@@ -91,8 +107,80 @@ final class ObjectCodec<T> {
         return mapper.writeValueAsBytes(tree);
     }
 
-    /** Decodes a list body with the streaming parser: metadata, then items. */
+    private static final byte[][] LIST_NAMES = {"kind".getBytes(StandardCharsets.US_ASCII),
+        "apiVersion".getBytes(StandardCharsets.US_ASCII), "metadata".getBytes(StandardCharsets.US_ASCII),
+        "items".getBytes(StandardCharsets.US_ASCII)};
+
+    /**
+     * Decodes a list body. DynamicObject items are found by a {@link JsonScanner} and read compact from their
+     * bytes; anything else (and a body the scanner does not accept) goes through the streaming parser.
+     */
     ObjectList<T> readList(byte[] json) {
+        if (isDynamic()) {
+            ObjectList<T> scanned = scanList(json);
+            if (scanned != null) {
+                return scanned;
+            }
+        }
+        return parseList(json);
+    }
+
+    /** The list read with the scanner, or null when the scanner does not accept it. */
+    private ObjectList<T> scanList(byte[] json) {
+        int start = JsonScanner.skipSpace(json, 0, json.length);
+        int[] spans = new int[8];
+        if (JsonScanner.members(json, start, json.length, LIST_NAMES, spans) < 0) {
+            return null;
+        }
+        String kind = spans[0] < 0 ? null : scalarText(json, spans[0], spans[1]);
+        String apiVersion = spans[2] < 0 ? null : scalarText(json, spans[2], spans[3]);
+        String resourceVersion = null;
+        String continueToken = null;
+        Long remaining = null;
+        if (spans[4] >= 0) {
+            JsonNode meta;
+            try (JsonParser p = mapper.createParser(json, spans[4], spans[5] - spans[4])) {
+                meta = mapper.readTree(p);
+            }
+            resourceVersion = text(meta, "resourceVersion");
+            continueToken = text(meta, "continue");
+            JsonNode r = meta.path("remainingItemCount");
+            remaining = r.isNumber() ? r.asLong() : null;
+        }
+        List<T> out = new ArrayList<>();
+        if (spans[6] >= 0 && json[spans[6]] == '[') {
+            String itemKind = itemKind(kind);
+            DynamicObjectReader reader = new DynamicObjectReader();
+            int i = JsonScanner.skipSpace(json, spans[6] + 1, spans[7]);
+            while (json[i] != ']') {
+                if (json[i] != '{') {
+                    return null;
+                }
+                int end = JsonScanner.valueEnd(json, i, spans[7]);
+                out.add(type.cast(withTypeDefaults(reader.read(json, i, end, apiVersion, itemKind), apiVersion,
+                        itemKind)));
+                i = JsonScanner.skipSpace(json, end, spans[7]);
+                if (json[i] == ',') {
+                    i = JsonScanner.skipSpace(json, i + 1, spans[7]);
+                }
+            }
+        }
+        return new ObjectList<>(out, resourceVersion, continueToken, remaining);
+    }
+
+    /** The text of the scalar at {@code json[start, end)} (null for null and containers). */
+    String scalarText(byte[] json, int start, int end) {
+        if (json[start] == '"' && !JsonScanner.hasEscape(json, start, end)) {
+            return new String(json, start + 1, end - start - 2, StandardCharsets.UTF_8);
+        }
+        try (JsonParser p = mapper.createParser(json, start, end - start)) {
+            JsonToken t = p.nextToken();
+            return t.isScalarValue() && t != JsonToken.VALUE_NULL ? p.getValueAsString() : null;
+        }
+    }
+
+    /** Decodes a list body with the streaming parser: metadata, then items. */
+    private ObjectList<T> parseList(byte[] json) {
         String kind = null;
         String apiVersion = null;
         String resourceVersion = null;
