@@ -65,6 +65,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
     private final VersionedStore store;
     private final ObjectRegistry registry;
     private final CustomResourceDefinitions crds;
+    /** Null when {@link ServerOptions#builtinControllers()} is off. */
     private final BuiltinControllers controllers;
     private final TlsMaterial tls;
     private final HttpServer http;
@@ -93,7 +94,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
             // CRDs found in the store (after a restart) are served again before HTTP opens.
             started = CustomResourceDefinitions.start(registry, InstantSource.system());
             this.crds = started;
-            running = BuiltinControllers.start(registry, InstantSource.system());
+            running = options.builtinControllers() ? BuiltinControllers.start(registry, InstantSource.system()) : null;
             this.controllers = running;
             this.http = new HttpServer(options.bindAddress(), options.port(), tls,
                     new ApiHandler(registry, token, options.http(), options.openApi().apply(registry.resources()),
@@ -244,7 +245,9 @@ public final class EmbeddedApiServer implements AutoCloseable {
             if (c != null) {
                 c.close();
             }
-            controllers.close();
+            if (controllers != null) {
+                controllers.close();
+            }
             crds.close();
             store.closeAllWatchers();
             try {

@@ -37,11 +37,12 @@ import java.util.function.Function;
  * @param openApi OpenAPI seam: builds the documents over the served resources (default:
  *        {@link LibraryOpenApiDocuments}: v3, v2 as JSON and protobuf, custom resources with their CRD schemas)
  * @param http HTTP tuning
+ * @param builtinControllers whether the garbage collector and the Pod grace-period controller run (default true)
  */
 public record ServerOptions(int port, String bindAddress, String token, int historySize, int watchBufferSize,
                             Path dataDir, Function<Path, Journal> journalFactory, ObjectValidator validator,
                             PatchApplier patcher, Function<ResourceRegistry, OpenApiDocuments> openApi,
-                            HttpOptions http) {
+                            HttpOptions http, boolean builtinControllers) {
 
     public ServerOptions {
         if (port < 0 || port > 65535) {
@@ -64,7 +65,7 @@ public record ServerOptions(int port, String bindAddress, String token, int hist
                 new BuiltinFieldValidator(), new LibraryPatchApplier(),
                 registry -> new LibraryOpenApiDocuments(registry, CustomResourceSchemas.fromDefinitions(), OpenApiV2::protobuf,
                         InstantSource.system()),
-                HttpOptions.defaults());
+                HttpOptions.defaults(), true);
     }
 
     /** The default journal factory: the write-ahead log in {@code DATA_DIR/wal} with default tuning. */
@@ -75,66 +76,76 @@ public record ServerOptions(int port, String bindAddress, String token, int hist
     /** With a fixed port. */
     public ServerOptions withPort(int p) {
         return new ServerOptions(p, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory, validator,
-                patcher, openApi, http);
+                patcher, openApi, http, builtinControllers);
     }
 
     /** With another bind address. */
     public ServerOptions withBindAddress(String a) {
         return new ServerOptions(port, a, token, historySize, watchBufferSize, dataDir, journalFactory, validator,
-                patcher, openApi, http);
+                patcher, openApi, http, builtinControllers);
     }
 
     /** With a fixed token. */
     public ServerOptions withToken(String t) {
         return new ServerOptions(port, bindAddress, t, historySize, watchBufferSize, dataDir, journalFactory, validator,
-                patcher, openApi, http);
+                patcher, openApi, http, builtinControllers);
     }
 
     /** With another history window. */
     public ServerOptions withHistorySize(int n) {
         return new ServerOptions(port, bindAddress, token, n, watchBufferSize, dataDir, journalFactory, validator,
-                patcher, openApi, http);
+                patcher, openApi, http, builtinControllers);
     }
 
     /** With another per-watcher buffer. */
     public ServerOptions withWatchBufferSize(int n) {
         return new ServerOptions(port, bindAddress, token, historySize, n, dataDir, journalFactory, validator, patcher,
-                openApi, http);
+                openApi, http, builtinControllers);
     }
 
     /** With a data directory (requires a journal factory). */
     public ServerOptions withDataDir(Path dir) {
         return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dir, journalFactory, validator,
-                patcher, openApi, http);
+                patcher, openApi, http, builtinControllers);
     }
 
     /** With the WAL seam. */
     public ServerOptions withJournalFactory(Function<Path, Journal> f) {
         return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, f, validator, patcher,
-                openApi, http);
+                openApi, http, builtinControllers);
     }
 
     /** With the schema seam. */
     public ServerOptions withValidator(ObjectValidator v) {
         return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory, v,
-                patcher, openApi, http);
+                patcher, openApi, http, builtinControllers);
     }
 
     /** With the patch seam. */
     public ServerOptions withPatcher(PatchApplier p) {
         return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory,
-                validator, p, openApi, http);
+                validator, p, openApi, http, builtinControllers);
     }
 
     /** With the OpenAPI seam. */
     public ServerOptions withOpenApi(Function<ResourceRegistry, OpenApiDocuments> o) {
         return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory,
-                validator, patcher, o, http);
+                validator, patcher, o, http, builtinControllers);
     }
 
     /** With a bookmark interval (tests use short ones). */
     public ServerOptions withBookmarkInterval(Duration d) {
         return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory,
-                validator, patcher, openApi, http.withBookmarkInterval(d));
+                validator, patcher, openApi, http.withBookmarkInterval(d), builtinControllers);
+    }
+
+    /**
+     * With or without the built-in controllers (on by default): the garbage collector and the end of
+     * node-bound Pods' grace periods. Off, the server behaves like a bare kube-apiserver (as envtest's):
+     * policy finalizers stay until someone removes them and objects whose owners are absent are kept.
+     */
+    public ServerOptions withBuiltinControllers(boolean on) {
+        return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory,
+                validator, patcher, openApi, http, on);
     }
 }

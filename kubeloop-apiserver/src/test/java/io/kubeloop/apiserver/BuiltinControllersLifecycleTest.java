@@ -11,7 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The built-in controllers start with the server and leave no thread behind when it closes. */
+/** The built-in controllers start with the server (unless turned off) and leave no thread behind when it closes. */
 class BuiltinControllersLifecycleTest {
 
     private static final List<String> CONTROLLER_THREADS = List.of("gc-graph-builder", "gc-attempt-to-delete",
@@ -40,6 +40,17 @@ class BuiltinControllersLifecycleTest {
         String closed = threadDump(dir, "closed");
         for (String name : CONTROLLER_THREADS) {
             assertThat(closed).as("thread %s after close", name).doesNotContain("\"" + name);
+        }
+    }
+
+    @Test
+    void withoutBuiltinControllersNoControllerThreadRuns(@TempDir Path dir) throws IOException {
+        String running;
+        try (EmbeddedApiServer ignored = EmbeddedApiServer.start(ServerOptions.defaults().withBuiltinControllers(false))) {
+            running = threadDump(dir, "without");
+        }
+        for (String name : CONTROLLER_THREADS) {
+            assertThat(running).as("thread %s without built-in controllers", name).doesNotContain("\"" + name);
         }
     }
 }

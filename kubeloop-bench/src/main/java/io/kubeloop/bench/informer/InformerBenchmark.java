@@ -57,7 +57,8 @@ public final class InformerBenchmark {
         List<RunResult> results = new ArrayList<>();
         StringBuilder notes = new StringBuilder();
         int window = (int) o.events + 10_000;
-        ServerOptions serverOptions = ServerOptions.defaults().withWatchBufferSize(window).withHistorySize(window);
+        ServerOptions serverOptions = ServerOptions.defaults().withWatchBufferSize(window).withHistorySize(window)
+                .withBuiltinControllers(false); // the Pods name ReplicaSets that are not stored: no garbage collection
         try (EmbeddedApiServer server = EmbeddedApiServer.start(serverOptions)) {
             Path kubeconfig = server.writeKubeconfig(o.out.resolve("kubeconfig").toAbsolutePath());
             PodWriter writer = new PodWriter(server);
