@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -146,16 +145,6 @@ public final class InformerPeer implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            process.getOutputStream().close();
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-        } catch (IOException e) {
-            process.destroyForcibly();
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
+        ChildProcesses.stop(process);
     }
 }

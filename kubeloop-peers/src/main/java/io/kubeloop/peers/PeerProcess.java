@@ -95,16 +95,6 @@ public record PeerProcess(URI url, Process process) implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            process.getOutputStream().close();
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-        } catch (IOException e) {
-            process.destroyForcibly();
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
+        ChildProcesses.stop(process);
     }
 }

@@ -1,5 +1,6 @@
 package io.kubeloop.bench.informer;
 
+import io.kubeloop.peers.ChildProcesses;
 import io.kubeloop.peers.InformerBenchReporter;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -122,16 +123,6 @@ final class ChildJvm implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            process.getOutputStream().close();
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-        } catch (IOException e) {
-            process.destroyForcibly();
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
+        ChildProcesses.stop(process);
     }
 }

@@ -1,5 +1,6 @@
 package io.kubeloop.bench.server;
 
+import io.kubeloop.peers.ChildProcesses;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -110,16 +111,6 @@ final class ServerProcess implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            process.getOutputStream().close();
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-        } catch (IOException e) {
-            process.destroyForcibly();
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
+        ChildProcesses.stop(process);
     }
 }
