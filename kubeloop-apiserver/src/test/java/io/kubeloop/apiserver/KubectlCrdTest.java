@@ -5,12 +5,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.kubeloop.apiserver.junit.EmbeddedApiServerTest;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -94,37 +90,22 @@ class KubectlCrdTest {
 
     @TempDir
     static Path dir;
-    static Path kubeconfig;
+
+    static Kubectl runner;
 
     @BeforeAll
     static void setUp(EmbeddedApiServer server) {
-        assumeTrue(kubectlAvailable(), "kubectl is not on PATH: kubectl CRD test skipped");
-        kubeconfig = server.writeKubeconfig(dir.resolve("kubeconfig"));
+        Path binary = Kubectl.onPath().orElse(null);
+        assumeTrue(binary != null, "kubectl is not on PATH: kubectl CRD test skipped");
+        runner = new Kubectl(binary, "PATH", server.writeKubeconfig(dir.resolve("kubeconfig")), dir.resolve("cache"));
     }
 
-    private static boolean kubectlAvailable() {
-        try {
-            return new ProcessBuilder("kubectl", "version", "--client").redirectErrorStream(true).start()
-                    .waitFor(20, TimeUnit.SECONDS);
-        } catch (IOException | InterruptedException e) {
-            return false;
-        }
+    private static Kubectl.Result kubectl(String... args) {
+        return runner.run(args);
     }
 
-    private record Result(int code, String out) {
-    }
-
-    private static Result kubectl(String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("kubectl", "--kubeconfig", kubeconfig.toString(), "--cache-dir",
-                dir.resolve("cache").toString()));
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("kubectl %s finished", String.join(" ", args)).isTrue();
-        return new Result(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
-    }
-
-    private static Result ok(String... args) throws Exception {
-        Result r = kubectl(args);
+    private static Kubectl.Result ok(String... args) throws Exception {
+        Kubectl.Result r = kubectl(args);
         assertThat(r.code()).as("kubectl %s: %s", String.join(" ", args), r.out()).isZero();
         return r;
     }
@@ -152,7 +133,7 @@ class KubectlCrdTest {
                 """);
         assertThat(ok("apply", "-f", foo.toString(), "--validate=false").out())
                 .contains("foo.samplecontroller.k8s.io/example-foo created");
-        Result foos = ok("get", "foos");
+        Kubectl.Result foos = ok("get", "foos");
         assertThat(foos.out().lines().findFirst().orElse("")).matches("NAME\\s+AGE\\s*");
         assertThat(foos.out()).contains("example-foo");
 
@@ -166,9 +147,9 @@ class KubectlCrdTest {
                   color: red
                 """);
         ok("apply", "-f", dial.toString(), "--validate=false");
-        Result narrow = ok("get", "dials");
+        Kubectl.Result narrow = ok("get", "dials");
         assertThat(narrow.out().lines().findFirst().orElse("")).matches("NAME\\s+REPLICAS\\s*");
-        Result wide = ok("get", "dl", "-o", "wide");
+        Kubectl.Result wide = ok("get", "dl", "-o", "wide");
         assertThat(wide.out().lines().findFirst().orElse("")).matches("NAME\\s+REPLICAS\\s+COLOR\\s*");
         assertThat(wide.out()).containsPattern("d1\\s+2\\s+red");
         assertThat(ok("scale", "dial/d1", "--replicas=4").out()).contains("dial.example.com/d1 scaled");
@@ -176,7 +157,7 @@ class KubectlCrdTest {
 
         assertThat(ok("delete", "crd", "foos.samplecontroller.k8s.io").out())
                 .contains("customresourcedefinition.apiextensions.k8s.io \"foos.samplecontroller.k8s.io\" deleted");
-        Result gone = kubectl("get", "foos");
+        Kubectl.Result gone = kubectl("get", "foos");
         assertThat(gone.code()).isNotZero();
         // kubectl's discovery cache still maps "foos"; the list then gets the plain 404 of an unserved path
         assertThat(gone.out()).containsAnyOf("the server doesn't have a resource type \"foos\"",
