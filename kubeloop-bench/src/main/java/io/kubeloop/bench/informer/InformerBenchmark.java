@@ -28,7 +28,8 @@ import java.util.Locale;
  *     io.kubeloop.bench.informer.InformerBenchmark [options]
  * </pre>
  * Options: {@code --pods 10000,50000}, {@code --events 100000}, {@code --contenders
- * kubeloop,kubeloop-list,fabric8,k8s-java,floor,floor-list}, {@code --repeat 1}, {@code --child-flags
+ * kubeloop,kubeloop-list,fabric8,k8s-java,floor,floor-list}, {@code --repeat 1}, {@code --warmup 1} (unmeasured runs of the first contender
+ * per size, so that no measured contender meets a server whose code the JIT has not compiled yet), {@code --child-flags
  * "-Xmx2g -XX:+UseG1GC"}, {@code --histogram} (a class histogram of
  * the kubeloop, fabric8 and k8s-java children after sync), {@code --jfr kubeloop} (a JFR recording of that contender),
  * {@code --markdown BENCHMARKS.md} (where to write the results; {@code none} to skip), {@code
@@ -80,6 +81,13 @@ public final class InformerBenchmark {
                         bytes / n, bytes / 1e6, load, alone);
                 System.out.println(note);
                 notes.append("- ").append(note).append('\n');
+                for (int w = 0; w < o.warmups; w++) {
+                    // Unmeasured: the server's LIST, watch-list and watch fan-out paths are compiled by the JIT
+                    // here, not while the first measured contender is timed.
+                    RunResult warm = run(o.contenders.get(0), o, kubeconfig, n, writer);
+                    System.out.printf(Locale.ROOT, "(warm-up %s, not counted: sync %.2f s, %,.0f events/s)%n",
+                            warm.contender().label(), warm.syncSeconds(), warm.eventsPerSecond());
+                }
                 for (int r = 0; r < o.repeat; r++) {
                     for (Contender c : o.contenders) {
                         RunResult result = run(c, o, kubeconfig, n, writer);
@@ -176,16 +184,16 @@ public final class InformerBenchmark {
     private static String header(Options o, Instant started, String loadBefore, String loadAfter, String notes) {
         return String.format(Locale.ROOT, """
                 Run started %s: %d cores, load average (1/5/15 min) %s at the start and %s at the end; \
-                child JVMs: `%s` on Java %s; %,d MODIFIED events per run; %d repeat(s), medians \
-                (range) shown.
+                child JVMs: `%s` on Java %s; %,d MODIFIED events per run; %d unmeasured warm-up run(s) \
+                of the first contender per size, then %d repeat(s), medians (range) shown.
 
                 %s""", started.toString().substring(0, 16).replace('T', ' ') + " UTC",
                 Runtime.getRuntime().availableProcessors(), loadBefore, loadAfter, String.join(" ", o.childFlags),
-                Runtime.version().feature(), o.events, o.repeat, notes);
+                Runtime.version().feature(), o.events, o.warmups, o.repeat, notes);
     }
 
     /** The command line. */
-    private record Options(List<Integer> pods, long events, List<Contender> contenders, int repeat,
+    private record Options(List<Integer> pods, long events, List<Contender> contenders, int repeat, int warmups,
                            List<String> childFlags, boolean histogram, List<Contender> jfr, Path markdown,
                            Path out) {
 
@@ -195,6 +203,7 @@ public final class InformerBenchmark {
             List<Contender> contenders = List.of(Contender.KUBELOOP, Contender.KUBELOOP_LIST, Contender.FABRIC8,
                     Contender.K8S_JAVA, Contender.FLOOR, Contender.FLOOR_LIST);
             int repeat = 1;
+            int warmups = 1;
             List<String> childFlags = List.of("-Xmx2g", "-XX:+UseG1GC");
             boolean histogram = false;
             List<Contender> jfr = List.of();
@@ -216,6 +225,7 @@ public final class InformerBenchmark {
                     case "--events" -> events = Long.parseLong(v.replace("_", ""));
                     case "--contenders" -> contenders = Arrays.stream(v.split(",")).map(s -> Contender.of(s.trim())).toList();
                     case "--repeat" -> repeat = Integer.parseInt(v);
+                    case "--warmup" -> warmups = Integer.parseInt(v);
                     case "--child-flags" -> childFlags = List.of(v.trim().split("\\s+"));
                     case "--jfr" -> jfr = Arrays.stream(v.split(",")).map(s -> Contender.of(s.trim())).toList();
                     case "--markdown" -> markdown = v.equals("none") ? null : Path.of(v);
@@ -223,7 +233,7 @@ public final class InformerBenchmark {
                     default -> throw new IllegalArgumentException("unknown option " + a);
                 }
             }
-            return new Options(pods, events, contenders, repeat, childFlags, histogram, jfr, markdown, out);
+            return new Options(pods, events, contenders, repeat, warmups, childFlags, histogram, jfr, markdown, out);
         }
     }
 }
