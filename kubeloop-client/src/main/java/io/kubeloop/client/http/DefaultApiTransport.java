@@ -14,7 +14,8 @@ import javax.net.ssl.SSLParameters;
 
 /**
  * The {@link ApiTransport} of kubeloop: one JDK {@link HttpClient} (HTTP/2 preferred, HTTP/1.1 when
- * the server does not offer h2 in ALPN) behind this interceptor pipeline, outermost first:
+ * the server does not offer h2 in ALPN) and, for watches, a connection each, behind this
+ * interceptor pipeline, outermost first:
  * <ol>
  * <li>the application interceptors of {@link ClientOptions#interceptors()}</li>
  * <li>retry of GET/HEAD on 429/5xx with Retry-After ({@link ClientOptions#maxRetries()})</li>
@@ -22,7 +23,9 @@ import javax.net.ssl.SSLParameters;
  * <li>User-Agent</li>
  * <li>authentication from {@link ClientConfig#auth()}, one retry after a 401</li>
  * <li>request logging at {@link ClientOptions#verbosity()} (sees final headers, masked)</li>
- * <li>the HttpClient call</li>
+ * <li>the call: streaming GETs (watches) on a dedicated HTTP/1.1 connection each
+ *     ({@link ClientOptions#dedicatedWatchConnections()}, see {@code SocketStreamSender}), everything
+ *     else through the HttpClient</li>
  * </ol>
  *
  * <p>TLS: the {@link ClientConfig#sslContext()} carries trust, client certificate and hostname
@@ -38,11 +41,14 @@ public final class DefaultApiTransport implements ApiTransport {
 
     private final URI server;
     private final HttpClient client;
+    private final SocketStreamSender streams;
     private final List<Interceptor> interceptors;
 
-    private DefaultApiTransport(URI server, HttpClient client, List<Interceptor> interceptors) {
+    private DefaultApiTransport(URI server, HttpClient client, SocketStreamSender streams,
+                                List<Interceptor> interceptors) {
         this.server = server;
         this.client = client;
+        this.streams = streams;
         this.interceptors = List.copyOf(interceptors);
     }
 
@@ -77,8 +83,15 @@ public final class DefaultApiTransport implements ApiTransport {
         if (options.verbosity() >= 6) {
             chain.add(new LoggingInterceptor(options.verbosity(), options.logSink(), options.ticker()));
         }
-        chain.add(new HttpClientSender(client, options.requestTimeout(), options.connectTimeout()));
-        return new DefaultApiTransport(stripTrailingSlash(config.server()), client, chain);
+        Interceptor sender = new HttpClientSender(client, options.requestTimeout(), options.connectTimeout());
+        SocketStreamSender streams = null;
+        if (options.dedicatedWatchConnections() && config.proxy() == null) {
+            streams = new SocketStreamSender(sender, config.sslContext(), config.tlsServerName(),
+                    options.connectTimeout(), options.requestTimeout());
+            sender = streams;
+        }
+        chain.add(sender);
+        return new DefaultApiTransport(stripTrailingSlash(config.server()), client, streams, chain);
     }
 
     /** The User-Agent kubeloop sends unless told otherwise. */
@@ -98,6 +111,9 @@ public final class DefaultApiTransport implements ApiTransport {
 
     @Override
     public void close() {
+        if (streams != null) {
+            streams.closeAll();
+        }
         client.shutdownNow();
     }
 

@@ -2,20 +2,15 @@ package io.kubeloop.client.http;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.ConnectException;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import javax.net.ssl.SSLException;
 
 /**
  * The last stage: sends the request with the JDK {@link HttpClient}. Non-streaming responses are
@@ -33,12 +28,12 @@ final class HttpClientSender implements Interceptor {
 
     private final HttpClient client;
     private final Duration requestTimeout;
-    private final Duration connectTimeout;
+    private final TransportFailures failures;
 
     HttpClientSender(HttpClient client, Duration requestTimeout, Duration connectTimeout) {
         this.client = client;
         this.requestTimeout = requestTimeout;
-        this.connectTimeout = connectTimeout;
+        this.failures = new TransportFailures(connectTimeout, requestTimeout);
     }
 
     @Override
@@ -70,7 +65,7 @@ final class HttpClientSender implements Interceptor {
             Thread.currentThread().interrupt();
             throw new TransportException(request.uri(), request.method() + " " + request.uri() + ": interrupted", e);
         } catch (IOException | UnresolvedAddressException e) {
-            throw failure(request, e);
+            throw failures.of(request, e, false);
         }
     }
 
@@ -78,51 +73,4 @@ final class HttpClientSender implements Interceptor {
         return r.headers().map();
     }
 
-    private TransportException failure(ApiRequest request, Exception e) {
-        URI uri = request.uri();
-        String server = uri.getScheme() + "://" + uri.getRawAuthority();
-        String message;
-        if (e instanceof HttpConnectTimeoutException) {
-            message = "cannot reach " + server + ": connect timed out after " + seconds(connectTimeout);
-        } else if (e instanceof HttpTimeoutException) {
-            message = request.method() + " " + uri + ": no response within " + seconds(requestTimeout);
-        } else if (e instanceof ConnectException) {
-            message = "cannot reach " + server + ": " + describe(e, "connection refused");
-        } else if (e instanceof UnresolvedAddressException || causedBy(e, UnresolvedAddressException.class)) {
-            message = "cannot reach " + server + ": unknown host " + uri.getHost();
-        } else if (e instanceof SSLException || causedBy(e, SSLException.class)) {
-            message = "TLS handshake with " + server + " failed: " + describe(e, e.getClass().getSimpleName());
-        } else {
-            message = request.method() + " " + uri + " failed: " + describe(e, e.getClass().getSimpleName());
-        }
-        return new TransportException(uri, message, e);
-    }
-
-    private static String seconds(Duration d) {
-        return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
-    }
-
-    private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (type.isInstance(t)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** The innermost non-empty message, first letter lower-cased, or the fallback. */
-    private static String describe(Throwable e, String fallback) {
-        String found = null;
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t.getMessage() != null && !t.getMessage().isBlank()) {
-                found = t.getMessage();
-            }
-        }
-        if (found == null) {
-            return fallback;
-        }
-        found = found.strip();
-        return Character.toLowerCase(found.charAt(0)) + found.substring(1);
-    }
 }

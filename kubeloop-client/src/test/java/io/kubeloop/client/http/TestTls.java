@@ -30,10 +30,12 @@ public final class TestTls {
 
     private final SSLContext serverContext;
     private final SSLContext clientContext;
+    private final X509Certificate certificate;
 
-    private TestTls(SSLContext serverContext, SSLContext clientContext) {
+    private TestTls(SSLContext serverContext, SSLContext clientContext, X509Certificate certificate) {
         this.serverContext = serverContext;
         this.clientContext = clientContext;
+        this.certificate = certificate;
     }
 
     public static TestTls create() {
@@ -68,7 +70,7 @@ public final class TestTls {
             tmf.init(trustStore);
             SSLContext client = SSLContext.getInstance("TLS");
             client.init(null, tmf.getTrustManagers(), null);
-            return new TestTls(server, client);
+            return new TestTls(server, client, cert);
         } catch (Exception e) {
             throw new IllegalStateException("cannot make test TLS material", e);
         }
@@ -80,5 +82,10 @@ public final class TestTls {
 
     public SSLContext clientContext() {
         return clientContext;
+    }
+
+    /** The server's self-signed certificate, to trust through kubeloop's own TLS set-up. */
+    public X509Certificate certificate() {
+        return certificate;
     }
 }

@@ -1,0 +1,277 @@
+package io.kubeloop.client.http;
+
+import java.io.BufferedInputStream;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.net.ssl.SNIHostName;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+
+/**
+ * The last stage for streaming GETs (watches): each gets a connection of its own, HTTP/1.1 over a
+ * TLS socket (plain TCP for {@code http://} servers), and its body is read straight from that
+ * socket by the thread that consumes it — no hand-off between threads, one copy from the TLS
+ * layer into the caller's buffer. Everything else goes to the {@code fallback} stage (the JDK
+ * HttpClient, HTTP/2).
+ *
+ * <p>Why: a watch that starts with the initial events of a large collection moves hundreds of
+ * megabytes at once. Read through the JDK HttpClient, every 16 KB HTTP/2 frame passes its
+ * selector thread, a worker, a flow-control window update and a queue to the reading thread; on
+ * the informer benchmark's 2-core machine that costs about 1.5× the CPU of reading the same bytes
+ * from a socket (BENCHMARKS.md). One connection per watch is what kubectl and client-go do when
+ * HTTP/2 is off, and what the API server expects of HTTP/1.1 clients.
+ *
+ * <p>TLS: the same {@link SSLContext} as the HttpClient, so the same trust, client certificate and
+ * server-name check (kubeloop's trust managers do it themselves against {@code tlsServerName} or the
+ * host; others through the {@code HTTPS} endpoint identification set here, as the HttpClient sets
+ * it); {@code tlsServerName} is sent as SNI. ALPN offers {@code http/1.1} only.
+ *
+ * <p>The response: status line and headers as {@link Http1ResponseHead}; the body chunked
+ * ({@link ChunkedInputStream}), of a {@code Content-Length}, or up to the end of the connection.
+ * Closing the body closes the socket, which also ends a read blocked in another thread; so does
+ * {@link #closeAll()}.
+ *
+ * <p>Thread-safe: connections are per call; the set of open sockets is concurrent.
+ */
+final class SocketStreamSender implements Interceptor {
+
+    /** Headers this stage writes itself; a caller's are dropped (as the JDK client refuses them). */
+    private static final Set<String> OWN = Set.of("connection", "content-length", "expect", "host", "upgrade",
+            "transfer-encoding", "te", "keep-alive");
+
+    private final Interceptor fallback;
+    private final SSLContext sslContext;
+    private final String tlsServerName;
+    private final Duration connectTimeout;
+    private final TransportFailures failures;
+    private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+
+    /**
+     * @param fallback the stage for every request this one does not take
+     * @param tlsServerName SNI and certificate name override, or null
+     */
+    SocketStreamSender(Interceptor fallback, SSLContext sslContext, String tlsServerName, Duration connectTimeout,
+                       Duration requestTimeout) {
+        this.fallback = fallback;
+        this.sslContext = sslContext;
+        this.tlsServerName = tlsServerName == null || tlsServerName.isEmpty() ? null : tlsServerName;
+        this.connectTimeout = connectTimeout;
+        this.failures = new TransportFailures(connectTimeout, requestTimeout);
+    }
+
+    @Override
+    public ApiResponse intercept(Chain chain) {
+        ApiRequest request = chain.request();
+        String scheme = request.uri().getScheme() == null ? "" : request.uri().getScheme().toLowerCase(Locale.ROOT);
+        if (!request.streaming() || !request.method().equals("GET") || request.body() != null
+                || !(scheme.equals("https") || scheme.equals("http"))) {
+            return fallback.intercept(chain);
+        }
+        byte[] head = requestHead(request); // bad header values fail here, before connecting
+        Socket socket = connect(request, scheme.equals("https"));
+        try {
+            OutputStream out = socket.getOutputStream();
+            out.write(head);
+            out.flush();
+            InputStream in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
+            Http1ResponseHead response = Http1ResponseHead.read(in);
+            return new ApiResponse(request, response.status(), response.headers(), body(response, in, socket));
+        } catch (IOException | RuntimeException e) {
+            release(socket);
+            if (e instanceof RuntimeException r) {
+                throw r;
+            }
+            throw failures.of(request, (IOException) e, false);
+        }
+    }
+
+    /** Closes every open streaming connection, ending their reads. */
+    void closeAll() {
+        for (Socket s : List.copyOf(open)) {
+            release(s);
+        }
+    }
+
+    /** How many streaming connections are open (for tests). */
+    int openConnections() {
+        return open.size();
+    }
+
+    private Socket connect(ApiRequest request, boolean tls) {
+        URI uri = request.uri();
+        String host = hostOf(uri);
+        int port = uri.getPort() != -1 ? uri.getPort() : tls ? 443 : 80;
+        int timeoutMillis = (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis());
+        Socket raw = new Socket();
+        Socket socket = raw;
+        open.add(raw); // closeAll() during the handshake ends it too
+        try {
+            raw.connect(new InetSocketAddress(host, port), timeoutMillis);
+            raw.setTcpNoDelay(true);
+            if (tls) {
+                SSLSocket ssl = (SSLSocket) sslContext.getSocketFactory().createSocket(raw, host, port, true);
+                socket = ssl;
+                open.add(ssl);
+                open.remove(raw);
+                SSLParameters params = ssl.getSSLParameters();
+                params.setApplicationProtocols(new String[] {"http/1.1"});
+                // as the JDK HttpClient: the standard trust managers check the name only when asked;
+                // kubeloop's own (ClientConfig) check it themselves either way
+                params.setEndpointIdentificationAlgorithm("HTTPS");
+                if (tlsServerName != null) {
+                    params.setServerNames(List.of(new SNIHostName(tlsServerName)));
+                }
+                ssl.setSSLParameters(params);
+                raw.setSoTimeout(timeoutMillis);
+                ssl.startHandshake();
+                raw.setSoTimeout(0); // the server's timeoutSeconds ends a watch, not the client
+            }
+            return socket;
+        } catch (IOException e) {
+            release(socket);
+            release(raw);
+            throw failures.of(request, e, true);
+        }
+    }
+
+    private InputStream body(Http1ResponseHead response, InputStream in, Socket socket) throws IOException {
+        String encoding = response.header("Transfer-Encoding");
+        InputStream body;
+        if (encoding != null && encoding.toLowerCase(Locale.ROOT).contains("chunked")) {
+            body = new ChunkedInputStream(in);
+        } else if (response.header("Content-Length") != null) {
+            long length;
+            try {
+                length = Long.parseLong(response.header("Content-Length").strip());
+            } catch (NumberFormatException e) {
+                throw new IOException("malformed Content-Length: " + response.header("Content-Length"));
+            }
+            body = new LimitedInputStream(in, length);
+        } else {
+            body = in; // delimited by the end of the connection
+        }
+        return new FilterInputStream(body) {
+            @Override
+            public void close() {
+                release(socket);
+            }
+        };
+    }
+
+    private void release(Socket socket) {
+        closeQuietly(socket);
+        open.remove(socket);
+    }
+
+    private static void closeQuietly(Socket s) {
+        try {
+            s.close();
+        } catch (IOException ignored) {
+            // closing: nothing left to do
+        }
+    }
+
+    /** The request line and header fields, ISO-8859-1, ending with the empty line. */
+    static byte[] requestHead(ApiRequest request) {
+        URI uri = request.uri();
+        String target = (uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath())
+                + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
+        StringBuilder sb = new StringBuilder(256);
+        sb.append("GET ").append(target).append(" HTTP/1.1\r\n");
+        String authority = uri.getRawAuthority();
+        int at = authority.lastIndexOf('@');
+        sb.append("Host: ").append(at >= 0 ? authority.substring(at + 1) : authority).append("\r\n");
+        List<String> names = new ArrayList<>(request.headers().keySet());
+        for (String name : names) {
+            if (OWN.contains(name.toLowerCase(Locale.ROOT))) {
+                continue;
+            }
+            requireToken(name);
+            for (String value : request.headers().get(name)) {
+                requireFieldValue(name, value);
+                sb.append(name).append(": ").append(value).append("\r\n");
+            }
+        }
+        sb.append("Connection: close\r\n\r\n");
+        return sb.toString().getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    private static void requireToken(String name) {
+        if (name.isEmpty()) {
+            throw new IllegalArgumentException("empty header name");
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            boolean ok = c > 32 && c < 127 && "\"(),/:;<=>?@[\\]{}".indexOf(c) < 0;
+            if (!ok) {
+                throw new IllegalArgumentException("invalid header name " + name);
+            }
+        }
+    }
+
+    private static void requireFieldValue(String name, String value) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c == '\r' || c == '\n' || c == 0 || c > 255) {
+                throw new IllegalArgumentException("invalid value for header " + name);
+            }
+        }
+    }
+
+    private static String hostOf(URI uri) {
+        String host = uri.getHost();
+        if (host == null) {
+            throw new IllegalArgumentException("no host in " + uri);
+        }
+        return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+    }
+
+    /** A body of known length: end of stream after {@code length} bytes; a short connection is an error. */
+    private static final class LimitedInputStream extends FilterInputStream {
+
+        private long left;
+
+        LimitedInputStream(InputStream in, long length) {
+            super(in);
+            this.left = length;
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            int n = read(one, 0, 1);
+            return n < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            if (left == 0) {
+                return -1;
+            }
+            int n = in.read(b, off, (int) Math.min(len, left));
+            if (n < 0) {
+                throw new java.io.EOFException("the connection ended " + left + " bytes before the body's end");
+            }
+            left -= n;
+            return n;
+        }
+
+        @Override
+        public int available() throws IOException {
+            return (int) Math.min(left, in.available());
+        }
+    }
+}
