@@ -121,6 +121,7 @@ public final class InformerBenchmark {
                     + ",settings=profile");
         }
         Duration timeout = Duration.ofMinutes(10);
+        settleServerHeap();
         try (ChildJvm child = ChildJvm.start(c, classPath(c), flags, kubeconfig, pods, o.events)) {
             child.expect("BASELINE", timeout);
             String[] synced = child.expect("SYNCED", timeout);
@@ -140,6 +141,17 @@ public final class InformerBenchmark {
             return new RunResult(c, pods, Long.parseLong(synced[0]), Long.parseLong(adds[0]), Long.parseLong(synced[1]),
                     Long.parseLong(heap[0]), Long.parseLong(events[0]), Long.parseLong(events[1]), writerRate);
         }
+    }
+
+    /**
+     * A full collection in this (the server's) JVM before each contender starts. The writer leaves up
+     * to {@code events} fresh object versions in the server's history window; until they are tenured,
+     * every young collection copies them again (pauses of 0.1–0.5 s were logged during syncs), and
+     * whichever contender runs next would pay for the writer's garbage. After a full collection they
+     * sit in the old generation and the server's pauses during a sync are its own.
+     */
+    private static void settleServerHeap() {
+        System.gc();
     }
 
     private static String classPath(Contender c) {
