@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.net.ssl.SNIHostName;
@@ -23,12 +24,13 @@ import javax.net.ssl.SSLSocket;
 /**
  * The last stage for streaming GETs (watches): each gets a connection of its own, HTTP/1.1 over a
  * TLS socket (plain TCP for {@code http://} servers), and its body is read straight from that
- * socket by the thread that consumes it — no hand-off between threads, one copy from the TLS
- * layer into the caller's buffer. Everything else goes to the {@code fallback} stage (the JDK
+ * socket: over TLS by a reader thread that decrypts ahead in 64 KB chunks while the consuming
+ * thread decodes, otherwise by the consuming thread itself. Everything else goes to the {@code fallback} stage (the JDK
  * HttpClient, HTTP/2).
  *
  * <p>Why: a watch that starts with the initial events of a large collection moves hundreds of
- * megabytes at once. Read through the JDK HttpClient, every 16 KB HTTP/2 frame passes its
+ * megabytes at once. Over TLS, a reader thread decrypts ahead while the consumer decodes
+ * ({@link PrefetchingInputStream}). Read through the JDK HttpClient, every 16 KB HTTP/2 frame passes its
  * selector thread, a worker, a flow-control window update and a queue to the reading thread; on
  * the informer benchmark's 2-core machine that costs about 1.5× the CPU of reading the same bytes
  * from a socket (BENCHMARKS.md). One connection per watch is what kubectl and client-go do when
@@ -58,6 +60,7 @@ final class SocketStreamSender implements Interceptor {
     private final Duration connectTimeout;
     private final TransportFailures failures;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+    private final Map<Socket, InputStream> readers = new ConcurrentHashMap<>();
 
     /**
      * @param fallback the stage for every request this one does not take
@@ -86,7 +89,15 @@ final class SocketStreamSender implements Interceptor {
             OutputStream out = socket.getOutputStream();
             out.write(head);
             out.flush();
-            InputStream in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
+            // TLS: decrypting overlaps with decoding (a reader thread); plain TCP: buffered in place
+            InputStream in;
+            if (socket instanceof SSLSocket) {
+                PrefetchingInputStream ahead = new PrefetchingInputStream(socket.getInputStream());
+                readers.put(socket, ahead); // release(socket) stops its reader thread too
+                in = ahead;
+            } else {
+                in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
+            }
             Http1ResponseHead response = Http1ResponseHead.read(in);
             return new ApiResponse(request, response.status(), response.headers(), body(response, in, socket));
         } catch (IOException | RuntimeException e) {
@@ -174,6 +185,14 @@ final class SocketStreamSender implements Interceptor {
     private void release(Socket socket) {
         closeQuietly(socket);
         open.remove(socket);
+        InputStream reader = readers.remove(socket);
+        if (reader != null) {
+            try {
+                reader.close();
+            } catch (IOException ignored) {
+                // the socket is closed already
+            }
+        }
     }
 
     private static void closeQuietly(Socket s) {
