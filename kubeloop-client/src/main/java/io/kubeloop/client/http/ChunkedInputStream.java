@@ -13,28 +13,22 @@ import java.io.InputStream;
  *
  * <p>Invariant: {@code remaining} is the number of data bytes of the current chunk not yet
  * returned; 0 between chunks. A chunk's data is handed out as soon as it arrived: the line end
- * that follows it is consumed with the next size line, never waited for on its own. Not thread-safe (one reader, as any stream); {@link #close()} closes
- * the connection's stream and may be called from another thread to end a blocked read.
+ * that follows it is consumed with the next size line, never waited for on its own.
+ *
+ * <p>Not thread-safe (one reader, as any stream); {@link #close()} closes the connection's stream
+ * and may be called from another thread to end a blocked read.
  */
-final class ChunkedInputStream extends InputStream {
+final class ChunkedInputStream extends BodyInputStream {
 
     private static final int MAX_LINE = 8192;
 
-    private final InputStream in;
     private long remaining;
     private boolean inChunks;
     private boolean finished;
 
     /** @param in the connection's stream, positioned at the first chunk-size line */
     ChunkedInputStream(InputStream in) {
-        this.in = in;
-    }
-
-    @Override
-    public int read() throws IOException {
-        byte[] one = new byte[1];
-        int n = read(one, 0, 1);
-        return n < 0 ? -1 : one[0] & 0xff;
+        super(in);
     }
 
     @Override
@@ -56,11 +50,6 @@ final class ChunkedInputStream extends InputStream {
     @Override
     public int available() throws IOException {
         return (int) Math.min(remaining, in.available());
-    }
-
-    @Override
-    public void close() throws IOException {
-        in.close();
     }
 
     /** Reads the next chunk-size line; false after the last chunk (its trailers consumed). */

@@ -259,20 +259,13 @@ final class SocketStreamSender implements Interceptor {
     }
 
     /** A body of known length: end of stream after {@code length} bytes; a short connection is an error. */
-    private static final class LimitedInputStream extends FilterInputStream {
+    private static final class LimitedInputStream extends BodyInputStream {
 
         private long left;
 
         LimitedInputStream(InputStream in, long length) {
             super(in);
             this.left = length;
-        }
-
-        @Override
-        public int read() throws IOException {
-            byte[] one = new byte[1];
-            int n = read(one, 0, 1);
-            return n < 0 ? -1 : one[0] & 0xff;
         }
 
         @Override
