@@ -42,9 +42,21 @@ final class RawHttp {
                 .timeout(Duration.ofSeconds(20));
     }
 
+    /**
+     * Sends once more when a pooled keep-alive connection turns out to have been closed by the server
+     * before any byte of the answer came back (the request never reached a handler), as Go's and
+     * kubectl's transports do for a reused connection; the JDK client retries only GETs by itself.
+     */
     HttpResponse<String> send(HttpRequest r) {
         try {
-            return client.send(r, HttpResponse.BodyHandlers.ofString());
+            try {
+                return client.send(r, HttpResponse.BodyHandlers.ofString());
+            } catch (java.io.IOException e) {
+                if (e.getMessage() == null || !e.getMessage().contains("received no bytes")) {
+                    throw e;
+                }
+                return client.send(r, HttpResponse.BodyHandlers.ofString());
+            }
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
