@@ -1,8 +1,6 @@
 package io.kubeloop.bench.informer;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import io.kubeloop.bench.report.GeneratedBlock;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -126,25 +124,11 @@ final class ResultsReport {
     }
 
     static double median(List<RunResult> rs, ToDoubleFunction<RunResult> metric) {
-        double[] v = rs.stream().mapToDouble(metric).sorted().toArray();
-        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+        return GeneratedBlock.median(rs, metric);
     }
 
-    /** Replaces the generated block in {@code file} (appending one when absent). */
+    /** Replaces the generated block in {@code file} (appending an "Informers" section when absent). */
     static void writeInto(Path file, String block) {
-        try {
-            String text = Files.exists(file) ? Files.readString(file) : "";
-            String generated = BEGIN + "\n" + block + END;
-            int b = text.indexOf(BEGIN);
-            int e = text.indexOf(END);
-            if (b >= 0 && e > b) {
-                text = text.substring(0, b) + generated + text.substring(e + END.length());
-            } else {
-                text = text + (text.endsWith("\n") ? "" : "\n") + "\n## Informers\n\n" + generated + "\n";
-            }
-            Files.writeString(file, text);
-        } catch (IOException ex) {
-            throw new UncheckedIOException("cannot update " + file + ": " + ex.getMessage(), ex);
-        }
+        new GeneratedBlock(BEGIN, END, "Informers").writeInto(file, block);
     }
 }

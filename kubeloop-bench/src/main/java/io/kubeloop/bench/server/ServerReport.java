@@ -1,11 +1,8 @@
 package io.kubeloop.bench.server;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import io.kubeloop.bench.report.GeneratedBlock;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -130,26 +127,11 @@ final class ServerReport {
     }
 
     static double median(List<ListResult> rs, ToDoubleFunction<ListResult> metric) {
-        double[] v = rs.stream().mapToDouble(metric).toArray();
-        Arrays.sort(v);
-        return v.length == 0 ? Double.NaN : v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+        return GeneratedBlock.median(rs, metric);
     }
 
     /** Replaces the generated block in {@code file} (appending an "API server" section when absent). */
     static void writeInto(Path file, String block) {
-        try {
-            String text = Files.exists(file) ? Files.readString(file) : "";
-            String generated = BEGIN + "\n" + block + END;
-            int b = text.indexOf(BEGIN);
-            int e = text.indexOf(END);
-            if (b >= 0 && e > b) {
-                text = text.substring(0, b) + generated + text.substring(e + END.length());
-            } else {
-                text = text + (text.endsWith("\n") ? "" : "\n") + "\n## API server\n\n" + generated + "\n";
-            }
-            Files.writeString(file, text);
-        } catch (IOException ex) {
-            throw new UncheckedIOException("cannot update " + file + ": " + ex.getMessage(), ex);
-        }
+        new GeneratedBlock(BEGIN, END, "API server").writeInto(file, block);
     }
 }
