@@ -45,6 +45,9 @@ public final class HttpServer implements AutoCloseable {
         ssl.setKeyStore(tls.serverKeyStore());
         ssl.setKeyStorePassword(new String(tls.keyStorePassword()));
         ssl.setIncludeProtocols("TLSv1.3", "TLSv1.2");
+        // The client's cipher preference decides, as with kube-apiserver: Go's crypto/tls picks
+        // ChaCha20-Poly1305 for a client that lists it first (Jetty's default is the server's order).
+        ssl.setUseCipherSuitesOrder(false);
         HttpConnectionFactory h1 = new HttpConnectionFactory(http);
         HTTP2ServerConnectionFactory h2 = new HTTP2ServerConnectionFactory(http);
         ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory();

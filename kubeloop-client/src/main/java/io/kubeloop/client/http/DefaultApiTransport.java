@@ -63,11 +63,14 @@ public final class DefaultApiTransport implements ApiTransport {
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .connectTimeout(options.connectTimeout())
                 .sslContext(config.sslContext());
+        SSLParameters params = config.sslContext().getDefaultSSLParameters();
         if (config.tlsServerName() != null && !config.tlsServerName().isEmpty()) {
-            SSLParameters params = config.sslContext().getDefaultSSLParameters();
             params.setServerNames(List.of(new SNIHostName(config.tlsServerName())));
-            b.sslParameters(params);
         }
+        if (options.preferChaCha20()) {
+            params.setCipherSuites(CipherSuites.chaCha20First(params.getCipherSuites()));
+        }
+        b.sslParameters(params);
         if (config.proxy() != null) {
             b.proxy(proxySelector(config.proxy()));
         }
@@ -87,7 +90,7 @@ public final class DefaultApiTransport implements ApiTransport {
         SocketStreamSender streams = null;
         if (options.dedicatedWatchConnections() && config.proxy() == null) {
             streams = new SocketStreamSender(sender, config.sslContext(), config.tlsServerName(),
-                    options.connectTimeout(), options.requestTimeout());
+                    options.preferChaCha20(), options.connectTimeout(), options.requestTimeout());
             sender = streams;
         }
         chain.add(sender);

@@ -39,7 +39,8 @@ import javax.net.ssl.SSLSocket;
  * <p>TLS: the same {@link SSLContext} as the HttpClient, so the same trust, client certificate and
  * server-name check (kubeloop's trust managers do it themselves against {@code tlsServerName} or the
  * host; others through the {@code HTTPS} endpoint identification set here, as the HttpClient sets
- * it); {@code tlsServerName} is sent as SNI. ALPN offers {@code http/1.1} only.
+ * it); {@code tlsServerName} is sent as SNI. ALPN offers {@code http/1.1} only. Cipher suites are
+ * offered ChaCha20-Poly1305 first when asked ({@link CipherSuites}), as the HttpClient's.
  *
  * <p>The response: status line and headers as {@link Http1ResponseHead}; the body chunked
  * ({@link ChunkedInputStream}), of a {@code Content-Length}, or up to the end of the connection.
@@ -57,6 +58,7 @@ final class SocketStreamSender implements Interceptor {
     private final Interceptor fallback;
     private final SSLContext sslContext;
     private final String tlsServerName;
+    private final boolean preferChaCha20;
     private final Duration connectTimeout;
     private final TransportFailures failures;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
@@ -65,12 +67,14 @@ final class SocketStreamSender implements Interceptor {
     /**
      * @param fallback the stage for every request this one does not take
      * @param tlsServerName SNI and certificate name override, or null
+     * @param preferChaCha20 true to offer ChaCha20-Poly1305 cipher suites first
      */
-    SocketStreamSender(Interceptor fallback, SSLContext sslContext, String tlsServerName, Duration connectTimeout,
-                       Duration requestTimeout) {
+    SocketStreamSender(Interceptor fallback, SSLContext sslContext, String tlsServerName, boolean preferChaCha20,
+                       Duration connectTimeout, Duration requestTimeout) {
         this.fallback = fallback;
         this.sslContext = sslContext;
         this.tlsServerName = tlsServerName == null || tlsServerName.isEmpty() ? null : tlsServerName;
+        this.preferChaCha20 = preferChaCha20;
         this.connectTimeout = connectTimeout;
         this.failures = new TransportFailures(connectTimeout, requestTimeout);
     }
@@ -144,6 +148,9 @@ final class SocketStreamSender implements Interceptor {
                 params.setEndpointIdentificationAlgorithm("HTTPS");
                 if (tlsServerName != null) {
                     params.setServerNames(List.of(new SNIHostName(tlsServerName)));
+                }
+                if (preferChaCha20) {
+                    params.setCipherSuites(CipherSuites.chaCha20First(params.getCipherSuites()));
                 }
                 ssl.setSSLParameters(params);
                 raw.setSoTimeout(timeoutMillis);

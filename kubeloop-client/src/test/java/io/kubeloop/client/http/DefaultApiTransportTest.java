@@ -233,6 +233,19 @@ class DefaultApiTransportTest {
     }
 
     @Test
+    void chaCha20IsOfferedFirstUnlessTurnedOff() {
+        server.reply("GET", "/version", 200, "{}");
+        try (var t = DefaultApiTransport.create(server.config(), options().build())) {
+            get(t, "/version").close();
+        }
+        assertThat(server.lastRequest().cipherSuite()).contains("CHACHA20_POLY1305");
+        try (var t = DefaultApiTransport.create(server.config(), options().preferChaCha20(false).build())) {
+            get(t, "/version").close();
+        }
+        assertThat(server.lastRequest().cipherSuite()).contains("AES").doesNotContain("CHACHA20");
+    }
+
+    @Test
     void withoutTlsServerNameNoSniIsSentToAnIpLiteral() {
         server.reply("GET", "/version", 200, "{}");
         try (var t = DefaultApiTransport.create(server.config(), options().build())) {

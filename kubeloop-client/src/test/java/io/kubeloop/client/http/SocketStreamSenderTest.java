@@ -42,8 +42,12 @@ class SocketStreamSenderTest {
     }
 
     private SocketStreamSender sender(ClientConfig config) {
-        return new SocketStreamSender(fallback, config.sslContext(), config.tlsServerName(), Duration.ofSeconds(5),
-                Duration.ofSeconds(5));
+        return sender(config, true);
+    }
+
+    private SocketStreamSender sender(ClientConfig config, boolean preferChaCha20) {
+        return new SocketStreamSender(fallback, config.sslContext(), config.tlsServerName(), preferChaCha20,
+                Duration.ofSeconds(5), Duration.ofSeconds(5));
     }
 
     private static ApiResponse send(SocketStreamSender s, ApiRequest r) {
@@ -168,6 +172,15 @@ class SocketStreamSenderTest {
                 AuthProvider.none(), null, null, null);
         send(sender(config), watch("/api/v1/pods?watch=true")).close();
         assertThat(server.lastRequest().sniNames()).containsExactly(TestTls.ALT_NAME);
+    }
+
+    @Test
+    void aWatchConnectionOffersChaCha20FirstUnlessTurnedOff() throws IOException {
+        server.reply("GET", "/api/v1/pods", 200, "{}");
+        send(sender(server.config(), true), watch("/api/v1/pods?watch=true")).close();
+        assertThat(server.lastRequest().cipherSuite()).contains("CHACHA20_POLY1305");
+        send(sender(server.config(), false), watch("/api/v1/pods?watch=true")).close();
+        assertThat(server.lastRequest().cipherSuite()).contains("AES").doesNotContain("CHACHA20");
     }
 
     @Test

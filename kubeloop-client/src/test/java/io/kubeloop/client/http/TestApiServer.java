@@ -2,6 +2,7 @@ package io.kubeloop.client.http;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsParameters;
 import com.sun.net.httpserver.HttpsExchange;
 import com.sun.net.httpserver.HttpsServer;
 import io.kubeloop.client.config.AuthProvider;
@@ -19,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import javax.net.ssl.SSLParameters;
 import javax.net.ssl.ExtendedSSLSession;
 import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SNIServerName;
@@ -32,7 +34,7 @@ public final class TestApiServer implements AutoCloseable {
 
     /** One request as the server saw it. */
     public record Recorded(String method, String path, String rawQuery, Map<String, List<String>> headers,
-                           byte[] body, List<String> sniNames) {
+                           byte[] body, List<String> sniNames, String cipherSuite) {
 
         public String header(String name) {
             for (Map.Entry<String, List<String>> e : headers.entrySet()) {
@@ -85,7 +87,14 @@ public final class TestApiServer implements AutoCloseable {
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
-        server.setHttpsConfigurator(new HttpsConfigurator(tls.serverContext()));
+        server.setHttpsConfigurator(new HttpsConfigurator(tls.serverContext()) {
+            @Override
+            public void configure(HttpsParameters params) {
+                SSLParameters p = getSSLContext().getDefaultSSLParameters();
+                p.setUseCipherSuitesOrder(false); // the client's preference decides, as in Go's crypto/tls
+                params.setSSLParameters(p);
+            }
+        });
         server.setExecutor(executor);
         server.createContext("/", this::dispatch);
         server.start();
@@ -147,6 +156,7 @@ public final class TestApiServer implements AutoCloseable {
     private void dispatch(HttpExchange ex) throws IOException {
         try {
             List<String> sni = new ArrayList<>();
+            String cipherSuite = ex instanceof HttpsExchange https ? https.getSSLSession().getCipherSuite() : null;
             if (ex instanceof HttpsExchange https && https.getSSLSession() instanceof ExtendedSSLSession s) {
                 for (SNIServerName n : s.getRequestedServerNames()) {
                     if (n instanceof SNIHostName h) {
@@ -156,7 +166,7 @@ public final class TestApiServer implements AutoCloseable {
             }
             Recorded r = new Recorded(ex.getRequestMethod(), ex.getRequestURI().getRawPath(),
                     ex.getRequestURI().getRawQuery(), Map.copyOf(ex.getRequestHeaders()),
-                    ex.getRequestBody().readAllBytes(), List.copyOf(sni));
+                    ex.getRequestBody().readAllBytes(), List.copyOf(sni), cipherSuite);
             requests.add(r);
             for (Route route : routes) {
                 if (route.method().equals(r.method()) && route.path().equals(r.path())) {

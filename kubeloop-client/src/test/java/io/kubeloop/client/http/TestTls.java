@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.Date;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.Extension;
@@ -29,12 +30,12 @@ public final class TestTls {
     public static final String ALT_NAME = "kubernetes.local";
 
     private final SSLContext serverContext;
-    private final SSLContext clientContext;
+    private final TrustManager[] clientTrust;
     private final X509Certificate certificate;
 
-    private TestTls(SSLContext serverContext, SSLContext clientContext, X509Certificate certificate) {
+    private TestTls(SSLContext serverContext, TrustManager[] clientTrust, X509Certificate certificate) {
         this.serverContext = serverContext;
-        this.clientContext = clientContext;
+        this.clientTrust = clientTrust;
         this.certificate = certificate;
     }
 
@@ -68,9 +69,7 @@ public final class TestTls {
             trustStore.setCertificateEntry("ca", cert);
             TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             tmf.init(trustStore);
-            SSLContext client = SSLContext.getInstance("TLS");
-            client.init(null, tmf.getTrustManagers(), null);
-            return new TestTls(server, client, cert);
+            return new TestTls(server, tmf.getTrustManagers(), cert);
         } catch (Exception e) {
             throw new IllegalStateException("cannot make test TLS material", e);
         }
@@ -80,8 +79,18 @@ public final class TestTls {
         return serverContext;
     }
 
+    /**
+     * A new client context trusting the server, each call: contexts share no TLS session cache, so
+     * a connection made through a fresh one negotiates anew (its cipher suite included).
+     */
     public SSLContext clientContext() {
-        return clientContext;
+        try {
+            SSLContext client = SSLContext.getInstance("TLS");
+            client.init(null, clientTrust, null);
+            return client;
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException("cannot make a client TLS context", e);
+        }
     }
 
     /** The server's self-signed certificate, to trust through kubeloop's own TLS set-up. */
