@@ -30,9 +30,15 @@ final class EntryTable<T> {
     private QueueEntry<T> free;
     private int freeCount;
 
-    /** The spread hash of an item, as {@code HashMap}'s: high bits folded into the low ones. */
+    /**
+     * The spread hash of an item: its hash code multiplied by 2<sup>32</sup>/φ (Fibonacci hashing),
+     * then the high half folded into the low one. The multiplication matters for regular keys:
+     * with {@code HashMap}'s fold alone, keys that differ by multiples of the table size (such as
+     * per-worker sequences {@code n * 64 + worker}) keep one bucket per worker, which cost a
+     * quarter of the throughput with 16 workers on 2 cores (BENCHMARKS.md).
+     */
     static int hash(Object item) {
-        int h = item.hashCode();
+        int h = item.hashCode() * 0x9E3779B9;
         return h ^ (h >>> 16);
     }
 
