@@ -34,8 +34,9 @@ final class EntryTable<T> {
      * The spread hash of an item: its hash code multiplied by 2<sup>32</sup>/φ (Fibonacci hashing),
      * then the high half folded into the low one. The multiplication matters for regular keys:
      * with {@code HashMap}'s fold alone, keys that differ by multiples of the table size (such as
-     * per-worker sequences {@code n * 64 + worker}) keep one bucket per worker, which cost a
-     * quarter of the throughput with 16 workers on 2 cores (BENCHMARKS.md).
+     * the benchmark's per-worker sequences {@code n * 64 + worker}) put each worker's keys in one
+     * bucket for a thousand operations at a time, and that measured about a quarter slower with 16
+     * workers on 2 cores (BENCHMARKS.md; why exactly was not pinned down).
      */
     static int hash(Object item) {
         int h = item.hashCode() * 0x9E3779B9;
