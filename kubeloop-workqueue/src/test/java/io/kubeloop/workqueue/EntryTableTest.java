@@ -102,4 +102,67 @@ class EntryTableTest {
         long recycled = removed.stream().filter(reused::contains).count();
         assertThat(recycled).isEqualTo(EntryTable.MAX_FREE);
     }
+
+    private QueueEntry<Key> processing(Key k) {
+        QueueEntry<Key> e = insert(k);
+        e.setState(QueueEntry.PROCESSING);
+        return e;
+    }
+
+    @Test
+    void anEntryDoneWithoutTheLockIsAbsentToFindWhichUnlinksAndRecyclesIt() {
+        Key k = new Key(1, 7);
+        Key neighbour = new Key(2, 7);
+        processing(neighbour);
+        QueueEntry<Key> e = processing(k);
+        assertThat(e.casState(QueueEntry.PROCESSING, QueueEntry.DONE)).isTrue();
+        assertThat(table.size()).as("still linked until a lock holder meets it").isEqualTo(2);
+
+        assertThat(find(k)).isNull();
+        assertThat(e.state()).isEqualTo(QueueEntry.REMOVED);
+        assertThat(e.item).as("no removed item stays reachable").isNull();
+        assertThat(table.size()).isEqualTo(1);
+        assertThat(find(neighbour).item).isEqualTo(neighbour);
+        assertThat(table.insert(new Key(3, 3), EntryTable.hash(new Key(3, 3)))).as("recycled").isSameAs(e);
+    }
+
+    @Test
+    void findUnlockedFindsTheEntryOfAnItemInAnyStateAndNothingForOthers() {
+        Key k = new Key(1, 7);
+        QueueEntry<Key> e = processing(k);
+        processing(new Key(2, 7));
+        assertThat(table.findUnlocked(k, EntryTable.hash(k))).isSameAs(e);
+        assertThat(table.findUnlocked(new Key(9, 7), EntryTable.hash(new Key(9, 7)))).isNull();
+        e.casState(QueueEntry.PROCESSING, QueueEntry.DONE);
+        assertThat(table.findUnlocked(k, EntryTable.hash(k))).isSameAs(e);
+    }
+
+    @Test
+    void findUnlockedGivesUpOnALongChainInsteadOfWalkingItAll() {
+        for (int i = 0; i < 20; i++) {
+            processing(new Key(i, 5)); // each new one at the head: key 0 is at the tail
+        }
+        assertThat(table.findUnlocked(new Key(19, 5), EntryTable.hash(new Key(19, 5)))).isNotNull();
+        assertThat(table.findUnlocked(new Key(0, 5), EntryTable.hash(new Key(0, 5)))).isNull();
+        assertThat(find(new Key(0, 5))).as("the locked find walks it all").isNotNull();
+    }
+
+    @Test
+    void doneEntriesAreUnlinkedInsteadOfGrowingTheTable() {
+        int capacity = table.capacity();
+        for (int round = 0; round < 20; round++) {
+            for (int i = 0; i < capacity / 2; i++) {
+                QueueEntry<Key> e = processing(new Key(round * capacity + i, round * capacity + i));
+                e.casState(QueueEntry.PROCESSING, QueueEntry.DONE);
+            }
+        }
+        assertThat(table.capacity()).isEqualTo(capacity);
+        assertThat(table.size()).isLessThanOrEqualTo(capacity - capacity / 4 + 1);
+        List<Key> live = new ArrayList<>();
+        table.forEach(e -> live.add(e.item));
+        assertThat(live).as("forEach skips DONE entries").isEmpty();
+        assertThat(table.anyProcessing()).isFalse();
+        processing(new Key(-1, 1));
+        assertThat(table.anyProcessing()).isTrue();
+    }
 }
