@@ -17,25 +17,20 @@ import java.util.concurrent.locks.Condition;
  * ready list ({@link #readyHead} … {@link #readyTail}, linked through the entries) plays the role
  * of {@code queue}. The fields' invariants, all guarded by {@link #lock}:
  * <ul>
- *   <li>the entries of {@code entries} that are not DONE are exactly the items that are dirty or
- *       processing (client-go: dirty ∪ processing);</li>
+ *   <li>{@code entries} holds exactly the items that are dirty or processing (client-go:
+ *       dirty ∪ processing);</li>
  *   <li>an entry is in the ready list exactly when its state is QUEUED, and then once;
- *       {@link #readyCount} is the list's length.</li>
+ *       {@link #readyCount} is the list's length;</li>
+ *   <li>{@link #processing} is the number of entries in state PROCESSING or PROCESSING_DIRTY.</li>
  * </ul>
  * Critical sections are one hash probe and a linked-list operation. Entries are intrusive (they
  * are the table's and the list's nodes) and recycled by the {@link EntryTable}, so a work item's
  * whole life (add, get, done) allocates nothing in steady state, and adding an already-queued
- * item never does. The lock is a {@link QueueLock} (a non-reentrant AQS mutex), taken once by
- * {@code add} and {@code get}. {@code done} usually takes no lock at all: the worker finds its
- * entry without the lock and moves it PROCESSING → DONE by compare-and-set, leaving the unlinking
- * to the next lock holder that meets it; only when the item was added again meanwhile
- * (PROCESSING_DIRTY, so it must go back to the ready list) or during a drain does {@code done}
- * lock. With more workers than cores, that matters: a worker preempted while holding the lock
- * stalls every other, and {@code done} was a third of the lock's hold periods. Measured on a
- * 2-core machine against a lock-free variant (ConcurrentHashMap + ConcurrentLinkedQueue + CAS per
- * entry) and a flat-combining variant (both in git history), the one lock is faster at 1, 4 and
- * 16 threads: it moves fewer cache lines between cores than many CASes do, and combining's
- * publication slots cost more than they save (see BENCHMARKS.md).
+ * item never does. The lock is a {@link QueueLock} (a non-reentrant AQS mutex), taken once per
+ * call. Measured on a 2-core machine against a lock-free variant (ConcurrentHashMap +
+ * ConcurrentLinkedQueue + CAS per entry) and a flat-combining variant (both in git history),
+ * this is faster at 1, 4 and 16 threads: one lock moves fewer cache lines between cores than many
+ * CASes do, and combining's publication slots cost more than they save (see BENCHMARKS.md).
  *
  * <p><b>Thread safety:</b> all methods are thread-safe; see {@link WorkQueue}.
  *
@@ -46,7 +41,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
     private final QueueLock lock = new QueueLock();
     /** Signalled when the ready list gets an entry while {@link #waiters} is non-zero, and on shutdown. */
     private final Condition notEmpty = lock.newCondition();
-    /** Signalled after every {@code done} during a drain, and on shutdown. */
+    /** Signalled when {@link #processing} drops to zero during a drain, and on shutdown. */
     private final Condition drained = lock.newCondition();
 
     /** Every item that is dirty or processing, by item; guarded by {@link #lock}. */
@@ -57,17 +52,14 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
     private QueueEntry<T> readyTail;
     /** Length of the ready list; guarded by {@link #lock}. */
     private int readyCount;
+    /** Entries handed out and not done; guarded by {@link #lock}. */
+    private int processing;
     /** Getters waiting on {@link #notEmpty}; guarded by {@link #lock}. */
     private int waiters;
     /** Once true, stays true; written under {@link #lock}, read freely. */
     private volatile boolean shuttingDown;
-    /**
-     * True while a {@link #shutDownWithDrain()} should keep waiting; written under {@link #lock},
-     * read freely: a lock-free {@code done} reads it after its compare-and-set and the drainer
-     * reads the entries' states after writing it, so at least one of them sees the other (and the
-     * done signals, or the drainer does not wait).
-     */
-    private volatile boolean draining;
+    /** True while a {@link #shutDownWithDrain()} should keep waiting; guarded by {@link #lock}. */
+    private boolean draining;
 
     private final QueueMetrics metrics;
 
@@ -111,18 +103,13 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
                 return;
             }
             QueueEntry<T> e = entries.find(item, hash);
-            if (e != null && e.state() == QueueEntry.PROCESSING) {
-                if (e.casState(QueueEntry.PROCESSING, QueueEntry.PROCESSING_DIRTY)) {
-                    metrics.added(e); // done() queues it again
-                    return;
-                }
-                entries.remove(e); // its worker's lock-free done won the race: DONE, so unknown
-                e = null;
-            }
             if (e == null) {
                 e = entries.insert(item, hash);
                 metrics.added(e);
                 enqueueLocked(e);
+            } else if (e.state() == QueueEntry.PROCESSING) {
+                e.setState(QueueEntry.PROCESSING_DIRTY); // done() queues it again
+                metrics.added(e);
             }
             // QUEUED or PROCESSING_DIRTY: already dirty, coalesce
         } finally {
@@ -187,6 +174,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
         e.nextReady = null;
         readyCount--;
         e.setState(QueueEntry.PROCESSING);
+        processing++;
         metrics.handedOut(e);
         return e.item;
     }
@@ -197,19 +185,6 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
             return; // never processed, so ignored like any other such item
         }
         int hash = EntryTable.hash(item);
-        // The common case without the lock: the item is PROCESSING and was not added again. Its
-        // entry stays linked as DONE until a lock holder unlinks it (see EntryTable).
-        QueueEntry<T> fast = entries.findUnlocked(item, hash);
-        if (fast != null) {
-            long started = fast.startedAtNanos;
-            if (fast.casState(QueueEntry.PROCESSING, QueueEntry.DONE)) {
-                metrics.done(started);
-                if (draining) {
-                    signalDrained();
-                }
-                return;
-            }
-        }
         lock.lock();
         try {
             QueueEntry<T> e = entries.find(item, hash);
@@ -218,27 +193,18 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
             }
             int s = e.state();
             if (s == QueueEntry.PROCESSING) {
-                metrics.done(e.startedAtNanos);
+                metrics.done(e);
                 entries.remove(e); // REMOVED; may be reused for another item from here on
             } else if (s == QueueEntry.PROCESSING_DIRTY) {
-                metrics.done(e.startedAtNanos);
+                metrics.done(e);
                 e.setState(QueueEntry.QUEUED);
                 enqueueLocked(e);
             } else {
                 return; // not being processed: ignore
             }
-            if (draining) {
+            if (--processing == 0 && draining) {
                 drained.signalAll();
             }
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private void signalDrained() {
-        lock.lock();
-        try {
-            drained.signalAll();
         } finally {
             lock.unlock();
         }
@@ -274,7 +240,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
             draining = true;
             shuttingDown = true;
             notEmpty.signalAll();
-            while (draining && entries.anyProcessing()) {
+            while (draining && processing != 0) {
                 drained.await();
             }
         } catch (InterruptedException e) {
@@ -299,14 +265,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
     int inFlight() {
         lock.lock();
         try {
-            int[] n = new int[1];
-            entries.forEach(e -> {
-                int s = e.state();
-                if (s == QueueEntry.PROCESSING || s == QueueEntry.PROCESSING_DIRTY) {
-                    n[0]++;
-                }
-            });
-            return n[0];
+            return processing;
         } finally {
             lock.unlock();
         }

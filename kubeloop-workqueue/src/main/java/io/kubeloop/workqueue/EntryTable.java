@@ -9,20 +9,12 @@ import java.util.function.Consumer;
  * and does one hash probe per call, where a {@code HashMap<T, QueueEntry<T>>} allocates a map node
  * and an entry per new item.
  *
- * <p>Entries that {@code done} finished without the lock stay linked, in state DONE, until a lock
- * holder meets them: {@link #find} unlinks those in the chain it walks, and when the table fills
- * up all of them are unlinked before it is made bigger. For every other purpose a DONE entry is
- * absent. (So a done item stays reachable from the table until then: at most about
- * {@code table.length} of them.)
+ * <p>Invariants: {@code table.length} is a power of two; every live entry is in the chain of
+ * bucket {@code hash & (table.length - 1)} exactly once, with {@code hash} its item's spread hash
+ * code; {@link #size} counts live entries; entries of the free list are REMOVED, hold no item
+ * (so the table never keeps a removed item reachable) and number at most {@link #MAX_FREE}.
  *
- * <p>Invariants: {@code table.length} is a power of two; every linked entry (live or DONE) is in
- * the chain of bucket {@code hash & (table.length - 1)} exactly once, with {@code hash} its item's
- * spread hash code; {@link #size} counts linked entries; at most one linked entry that is not DONE
- * holds a given item; entries of the free list are REMOVED, hold no item and number at most
- * {@link #MAX_FREE}.
- *
- * <p><b>Thread safety:</b> the owning queue guards it with its lock; the one exception is
- * {@link #findUnlocked}, made for racing with lock holders.
+ * <p><b>Thread safety:</b> none; the owning queue guards it with its lock.
  *
  * @param <T> the item type
  */
@@ -30,8 +22,6 @@ final class EntryTable<T> {
 
     /** Most removed entries kept for reuse: enough for every worker's in-flight item. */
     static final int MAX_FREE = 256;
-    /** Most entries {@link #findUnlocked} visits before it gives up. */
-    private static final int MAX_UNLOCKED_STEPS = 8;
     private static final int INITIAL_CAPACITY = 64;
 
     @SuppressWarnings("unchecked")
@@ -53,49 +43,10 @@ final class EntryTable<T> {
         return h ^ (h >>> 16);
     }
 
-    /**
-     * The live (not DONE) entry of {@code item}, or null; unlinks the DONE entries of the chain on
-     * the way. {@code hash} must be {@link #hash}{@code (item)}.
-     */
+    /** The live entry of {@code item}, or null; {@code hash} must be {@link #hash}{@code (item)}. */
     QueueEntry<T> find(Object item, int hash) {
-        int i = hash & (table.length - 1);
-        QueueEntry<T> prev = null;
-        QueueEntry<T> e = table[i];
+        QueueEntry<T> e = table[hash & (table.length - 1)];
         while (e != null) {
-            QueueEntry<T> next = e.nextInBucket;
-            if (e.state() == QueueEntry.DONE) {
-                if (prev == null) {
-                    table[i] = next;
-                } else {
-                    prev.nextInBucket = next;
-                }
-                release(e);
-            } else {
-                if (e.hash == hash) {
-                    Object k = e.item;
-                    if (k == item || item.equals(k)) {
-                        return e;
-                    }
-                }
-                prev = e;
-            }
-            e = next;
-        }
-        return null;
-    }
-
-    /**
-     * Without the lock: the entry holding {@code item}, or null when not found within a few steps.
-     * Reads race with lock holders, so the walk may miss the entry or stray into other chains or
-     * the free list (hence the bound); a caller acts on a found entry only through
-     * {@link QueueEntry#casState}. Sound for an item the calling thread holds in PROCESSING: from
-     * the lock acquisition that handed it out until its own {@code done}, no other entry can hold
-     * that item, and no other thread can move that entry out of PROCESSING but to PROCESSING_DIRTY.
-     */
-    QueueEntry<T> findUnlocked(Object item, int hash) {
-        QueueEntry<T>[] t = table;
-        QueueEntry<T> e = t[hash & (t.length - 1)];
-        for (int steps = 0; e != null && steps < MAX_UNLOCKED_STEPS; steps++) {
             if (e.hash == hash) {
                 Object k = e.item;
                 if (k == item || item.equals(k)) {
@@ -123,10 +74,7 @@ final class EntryTable<T> {
         }
         e.hash = hash;
         if (++size > table.length - (table.length >>> 2)) {
-            unlinkAllDone();
-            if (size > table.length >>> 1) {
-                grow();
-            }
+            grow();
         }
         int i = hash & (table.length - 1);
         e.nextInBucket = table[i];
@@ -134,7 +82,7 @@ final class EntryTable<T> {
         return e;
     }
 
-    /** Unlinks a linked entry, marks it REMOVED and keeps it for reuse if the free list has room. */
+    /** Unlinks a live entry, marks it REMOVED and keeps it for reuse if the free list has room. */
     void remove(QueueEntry<T> e) {
         int i = e.hash & (table.length - 1);
         QueueEntry<T> p = table[i];
@@ -146,11 +94,6 @@ final class EntryTable<T> {
             }
             p.nextInBucket = e.nextInBucket;
         }
-        release(e);
-    }
-
-    /** Marks an entry just unlinked REMOVED, counts it out, and keeps it for reuse if there is room. */
-    private void release(QueueEntry<T> e) {
         size--;
         e.setState(QueueEntry.REMOVED);
         e.item = null;
@@ -164,61 +107,16 @@ final class EntryTable<T> {
         }
     }
 
-    /** Number of buckets; for tests. */
-    int capacity() {
-        return table.length;
-    }
-
-    /** Number of linked entries, DONE ones included. */
+    /** Number of live entries. */
     int size() {
         return size;
     }
 
-    /** Calls {@code action} with every linked entry that is not DONE. */
+    /** Calls {@code action} with every live entry. */
     void forEach(Consumer<QueueEntry<T>> action) {
         for (QueueEntry<T> head : table) {
             for (QueueEntry<T> e = head; e != null; e = e.nextInBucket) {
-                if (e.state() != QueueEntry.DONE) {
-                    action.accept(e);
-                }
-            }
-        }
-    }
-
-    /**
-     * True when some entry is PROCESSING or PROCESSING_DIRTY, its state read as a volatile (a
-     * drain's check, which races with lock-free done).
-     */
-    boolean anyProcessing() {
-        for (QueueEntry<T> head : table) {
-            for (QueueEntry<T> e = head; e != null; e = e.nextInBucket) {
-                int s = e.stateVolatile();
-                if (s == QueueEntry.PROCESSING || s == QueueEntry.PROCESSING_DIRTY) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
-    /** Unlinks every DONE entry. */
-    private void unlinkAllDone() {
-        for (int i = 0; i < table.length; i++) {
-            QueueEntry<T> prev = null;
-            QueueEntry<T> e = table[i];
-            while (e != null) {
-                QueueEntry<T> next = e.nextInBucket;
-                if (e.state() == QueueEntry.DONE) {
-                    if (prev == null) {
-                        table[i] = next;
-                    } else {
-                        prev.nextInBucket = next;
-                    }
-                    release(e);
-                } else {
-                    prev = e;
-                }
-                e = next;
+                action.accept(e);
             }
         }
     }

@@ -92,8 +92,8 @@ final class MicrometerQueueMetrics implements QueueMetrics {
     }
 
     @Override
-    public void done(long startedAtNanos) {
-        workDuration.record(Math.max(0, ticker.nanoTime() - startedAtNanos), TimeUnit.NANOSECONDS);
+    public void done(QueueEntry<?> entry) {
+        workDuration.record(Math.max(0, ticker.nanoTime() - entry.startedAtNanos), TimeUnit.NANOSECONDS);
     }
 
     @Override

@@ -5,9 +5,9 @@ package io.kubeloop.workqueue;
  * {@link #NOOP}, whose empty methods the JIT removes (queues without metrics pay nothing, not even a
  * clock read), and {@link MicrometerQueueMetrics}.
  *
- * <p>{@code added} and {@code handedOut} are called with the queue's lock held, so they must be
- * short and must not call back into the queue; {@code done} and {@code retried} may be called
- * without it, possibly by several threads at once. Implementations must be thread-safe.
+ * <p>The work-queue hooks ({@code added}, {@code handedOut}, {@code done}) are called with the
+ * queue's lock held, so they must be short and must not call back into the queue; {@code retried}
+ * is called without it, possibly by several threads at once. Implementations must be thread-safe.
  */
 interface QueueMetrics {
 
@@ -22,7 +22,7 @@ interface QueueMetrics {
         }
 
         @Override
-        public void done(long startedAtNanos) {
+        public void done(QueueEntry<?> entry) {
         }
 
         @Override
@@ -36,11 +36,8 @@ interface QueueMetrics {
     /** The entry was handed to a worker by {@code get}. */
     void handedOut(QueueEntry<?> entry);
 
-    /**
-     * A worker called {@code done} for an entry handed out at {@code startedAtNanos} (read before
-     * the entry could be reused).
-     */
-    void done(long startedAtNanos);
+    /** A worker called {@code done} for the entry. */
+    void done(QueueEntry<?> entry);
 
     /** {@code addAfter} was called on a running delaying queue (client-go counts every call). */
     void retried();
