@@ -44,19 +44,21 @@ class TlsCipherPreferenceTest {
         }
     }
 
+    /** The suite negotiated when {@code first} leads the client's TLS 1.3 suites. */
+    private static String negotiatedWhenListedFirst(String first) throws IOException {
+        List<String> suites = tls13Suites();
+        suites.remove(first);
+        suites.addFirst(first);
+        return negotiated(suites);
+    }
+
     @Test
     void aClientListingChaCha20FirstGetsChaCha20() throws IOException {
-        List<String> suites = tls13Suites();
-        suites.remove("TLS_CHACHA20_POLY1305_SHA256");
-        suites.addFirst("TLS_CHACHA20_POLY1305_SHA256");
-        assertThat(negotiated(suites)).isEqualTo("TLS_CHACHA20_POLY1305_SHA256");
+        assertThat(negotiatedWhenListedFirst("TLS_CHACHA20_POLY1305_SHA256")).isEqualTo("TLS_CHACHA20_POLY1305_SHA256");
     }
 
     @Test
     void aClientListingAesGcmFirstGetsAesGcm() throws IOException {
-        List<String> suites = tls13Suites();
-        suites.remove("TLS_AES_128_GCM_SHA256");
-        suites.addFirst("TLS_AES_128_GCM_SHA256");
-        assertThat(negotiated(suites)).isEqualTo("TLS_AES_128_GCM_SHA256");
+        assertThat(negotiatedWhenListedFirst("TLS_AES_128_GCM_SHA256")).isEqualTo("TLS_AES_128_GCM_SHA256");
     }
 }
