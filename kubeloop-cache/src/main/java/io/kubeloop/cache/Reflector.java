@@ -3,15 +3,10 @@ package io.kubeloop.cache;
 import io.kubeloop.api.ObjectAccess;
 import io.kubeloop.api.ObjectKey;
 import io.kubeloop.api.errors.ApiException;
-import io.kubeloop.api.errors.GoneException;
-import io.kubeloop.api.errors.Status;
 import io.kubeloop.api.errors.TooManyRequestsException;
 import io.kubeloop.client.ListOptions;
-import io.kubeloop.client.ObjectList;
 import io.kubeloop.client.ResourceVersionMatch;
 import io.kubeloop.client.WatchEvent;
-import io.kubeloop.client.http.TransportException;
-import java.net.ConnectException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -43,7 +38,7 @@ import org.slf4j.LoggerFactory;
  *       "too large resource version" (retried at once). Pages of 500 follow continue tokens;
  *       resourceVersions other than "" and "0" are listed unpaginated unless an earlier "0" list
  *       came back paginated; an expired continue token gives one unpaginated list at the original
- *       resourceVersion. The result replaces the store.</li>
+ *       resourceVersion ({@link ListPager}). The result replaces the store.</li>
  *   <li><b>Watch</b> from the last synced resourceVersion with {@code allowWatchBookmarks} and a
  *       {@code timeoutSeconds} drawn from [min, 2·min) (5–10 minutes); every event, bookmarks
  *       included, advances the last synced resourceVersion. A clean close re-watches at once;
@@ -64,22 +59,13 @@ public final class Reflector<T> implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Reflector.class);
 
-    /** The default error handler: logs (410 at debug level, as it is routine). */
-    static final WatchErrorHandler LOGGING_ERROR_HANDLER = (reflector, error) -> {
-        if (error instanceof GoneException) {
-            LOG.debug("{}: watch closed with 410, relisting: {}", reflector.name(), error.getMessage());
-        } else {
-            LOG.warn("{}: list-and-watch failed: {}", reflector.name(), error.toString());
-        }
-    };
-
     private static final Duration VERY_SHORT_WATCH = Duration.ofSeconds(1);
-    private static final long DEFAULT_PAGE_SIZE = 500;
 
     private final ListerWatcher<T> listerWatcher;
     private final ReflectorStore<T> store;
     private final ReflectorOptions options;
     private final KeyFunction keyFunction = KeyFunction.metaNamespace();
+    private final ListPager<T> pager;
 
     private final ReentrantLock lifecycle = new ReentrantLock();
     /** Guarded by lifecycle. */
@@ -91,8 +77,6 @@ public final class Reflector<T> implements AutoCloseable {
     private volatile String lastSyncResourceVersion = "";
     /** Runner thread only: the last list failed with 410/too large, so list with "" next. */
     private boolean lastSyncResourceVersionUnavailable;
-    /** Runner thread only: a list at "0" came back paginated (no watch cache): keep paging. */
-    private boolean paginatedResult;
     /** Set by the resync thread when a resync fails; ends the watch. */
     private final AtomicReference<RuntimeException> resyncError = new AtomicReference<>();
 
@@ -100,6 +84,7 @@ public final class Reflector<T> implements AutoCloseable {
         this.listerWatcher = Objects.requireNonNull(listerWatcher, "listerWatcher");
         this.store = Objects.requireNonNull(store, "store");
         this.options = Objects.requireNonNull(options, "options");
+        this.pager = new ListPager<>(listerWatcher, options.pageSize(), this::checkStopped);
     }
 
     /** The reflector's name (from its options). */
@@ -256,18 +241,18 @@ public final class Reflector<T> implements AutoCloseable {
         List<T> items;
         String listRv;
         try {
-            Page<T> p = listAt(rv);
-            items = p.items;
-            listRv = p.resourceVersion;
+            ListPager.Page<T> p = pager.list(rv);
+            items = p.items();
+            listRv = p.resourceVersion();
         } catch (ApiException e) {
             checkStopped();
-            if (!isExpiredOrTooLarge(e)) {
+            if (!ReflectorErrors.isExpiredOrTooLarge(e)) {
                 throw e;
             }
             lastSyncResourceVersionUnavailable = true;
-            Page<T> p = listAt(relistResourceVersion()); // retry at once with a quorum read
-            items = p.items;
-            listRv = p.resourceVersion;
+            ListPager.Page<T> p = pager.list(relistResourceVersion()); // retry at once with a quorum read
+            items = p.items();
+            listRv = p.resourceVersion();
         }
         checkStopped();
         lastSyncResourceVersionUnavailable = false;
@@ -275,63 +260,11 @@ public final class Reflector<T> implements AutoCloseable {
         lastSyncResourceVersion = listRv == null ? "" : listRv;
     }
 
-    private record Page<T>(List<T> items, String resourceVersion) {
-    }
-
-    private Page<T> listAt(String rv) {
-        long pageSize;
-        if (options.pageSize() > 0) {
-            pageSize = options.pageSize();
-        } else if (paginatedResult) {
-            pageSize = DEFAULT_PAGE_SIZE;
-        } else if (!rv.isEmpty() && !rv.equals("0")) {
-            pageSize = 0; // let the watch cache serve it
-        } else {
-            pageSize = DEFAULT_PAGE_SIZE;
-        }
-        ListOptions first = ListOptions.builder().resourceVersion(rv).limit(pageSize).build();
-        ObjectList<T> page = listerWatcher.list(first);
-        if (!page.hasMore()) {
-            return new Page<>(page.items(), page.resourceVersion());
-        }
-        if (rv.equals("0")) {
-            paginatedResult = true;
-        }
-        List<T> items = new ArrayList<>(page.items());
-        String token = page.continueToken();
-        while (token != null) {
-            checkStopped();
-            ObjectList<T> next;
-            try {
-                next = listerWatcher.list(ListOptions.builder().limit(pageSize).continueToken(token).build());
-            } catch (GoneException e) {
-                // expired continue token: one full list at the original resourceVersion
-                ObjectList<T> full = listerWatcher.list(ListOptions.builder().resourceVersion(rv).build());
-                return new Page<>(full.items(), full.resourceVersion());
-            }
-            items.addAll(next.items());
-            token = next.continueToken();
-        }
-        return new Page<>(items, page.resourceVersion());
-    }
-
     private String relistResourceVersion() {
         if (lastSyncResourceVersionUnavailable) {
             return "";
         }
         return lastSyncResourceVersion.isEmpty() ? "0" : lastSyncResourceVersion;
-    }
-
-    static boolean isExpiredOrTooLarge(Throwable e) {
-        if (e instanceof GoneException) {
-            return true;
-        }
-        if (e instanceof ApiException a && a.code() == 504) {
-            Status s = a.status();
-            boolean cause = s.causes().stream().anyMatch(c -> "ResourceVersionTooLarge".equals(c.reason()));
-            return cause || (s.message() != null && s.message().contains("Too large resource version"));
-        }
-        return false;
     }
 
     // ---- watch-list -----------------------------------------------------------------------------
@@ -349,13 +282,13 @@ public final class Reflector<T> implements AutoCloseable {
                 w = listerWatcher.watch(opts);
             } catch (RuntimeException e) {
                 checkStopped();
-                if (isRetriableStartError(e)) {
+                if (ReflectorErrors.isRetriableStartError(e)) {
                     if (!sleep(backoff.next())) {
                         throw new Stopped();
                     }
                     continue;
                 }
-                if (isExpiredOrTooLarge(e)) {
+                if (ReflectorErrors.isExpiredOrTooLarge(e)) {
                     lastSyncResourceVersionUnavailable = true;
                     continue;
                 }
@@ -371,7 +304,7 @@ public final class Reflector<T> implements AutoCloseable {
                 synced = initialEvents(w);
             } catch (RuntimeException e) {
                 checkStopped();
-                if (isExpiredOrTooLarge(e)) {
+                if (ReflectorErrors.isExpiredOrTooLarge(e)) {
                     lastSyncResourceVersionUnavailable = true;
                     continue;
                 }
@@ -432,7 +365,7 @@ public final class Reflector<T> implements AutoCloseable {
                     w = listerWatcher.watch(opts);
                 } catch (RuntimeException e) {
                     checkStopped();
-                    if (isRetriableStartError(e)) {
+                    if (ReflectorErrors.isRetriableStartError(e)) {
                         LOG.debug("{}: watch could not start, backing off: {}", name(), e.toString());
                         if (!sleep(backoff.next())) {
                             throw new Stopped();
@@ -514,21 +447,6 @@ public final class Reflector<T> implements AutoCloseable {
     private Duration watchTimeout() {
         long minSeconds = options.minWatchTimeout().toSeconds();
         return Duration.ofSeconds((long) (minSeconds * (options.random().nextDouble() + 1.0)));
-    }
-
-    /** Connection refused or 429: back off and watch again without a list. */
-    static boolean isRetriableStartError(Throwable e) {
-        if (e instanceof TooManyRequestsException) {
-            return true;
-        }
-        if (e instanceof TransportException) {
-            for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
-                if (c instanceof ConnectException) {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 
     // ---- resync ---------------------------------------------------------------------------------

@@ -78,7 +78,7 @@ public record ReflectorOptions(String name, Duration resyncPeriod, BooleanSuppli
         private Ticker ticker = Ticker.system();
         private RandomGenerator random;
         private ThreadFactory threadFactory;
-        private WatchErrorHandler watchErrorHandler = Reflector.LOGGING_ERROR_HANDLER;
+        private WatchErrorHandler watchErrorHandler = ReflectorErrors.LOGGING_ERROR_HANDLER;
 
         private Builder() {
         }
