@@ -1,5 +1,9 @@
 package io.kubeloop.apiserver.storage;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NavigableMap;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
@@ -73,6 +77,28 @@ final class HistoryRing {
                 action.accept(e);
             }
         }
+    }
+
+    /**
+     * A key range of {@code resource} as it was at revision {@code at}: {@code current} (its state
+     * now) with every newer event of this ring undone, sorted by key. Only objects of
+     * {@code namespace} (null: all) at or after {@code startKey} (null: from the first) count.
+     */
+    List<StoredObject> stateAt(String resource, NavigableMap<String, StoredObject> current, long at,
+                               String namespace, String startKey) {
+        TreeMap<String, StoredObject> snap = new TreeMap<>(current);
+        forEachAfterReversed(resource, at, e -> {
+            StoredObject o = e.object();
+            if (namespace != null && !namespace.equals(o.namespace()) || startKey != null && o.key().compareTo(startKey) < 0) {
+                return;
+            }
+            if (e.type() == EventType.ADDED) {
+                snap.remove(e.key());
+            } else {
+                snap.put(e.key(), e.previous());
+            }
+        });
+        return new ArrayList<>(snap.values());
     }
 
     /** Binary search: logical index of the first event with revision > {@code after}. */

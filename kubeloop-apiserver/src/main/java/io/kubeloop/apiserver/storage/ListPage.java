@@ -1,5 +1,6 @@
 package io.kubeloop.apiserver.storage;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -17,5 +18,31 @@ public record ListPage(List<StoredObject> items, long resourceVersion, String co
 
     public ListPage {
         items = List.copyOf(items);
+    }
+
+    /**
+     * The page of {@code candidates} (one snapshot at revision {@code at}, sorted by key, starting
+     * at the query's continue key) that {@code q} asks for: the first {@code limit} that pass its
+     * filter, and a continue token at the first candidate left over.
+     */
+    static ListPage of(ListQuery q, long at, List<StoredObject> candidates) {
+        List<StoredObject> items = new ArrayList<>(q.limit() == 0 ? candidates.size() : Math.min(q.limit(), 1024));
+        int i = 0;
+        for (; i < candidates.size(); i++) {
+            StoredObject o = candidates.get(i);
+            if (!q.filter().test(o)) {
+                continue;
+            }
+            if (q.limit() > 0 && items.size() == q.limit()) {
+                break;
+            }
+            items.add(o);
+        }
+        if (i >= candidates.size()) {
+            return new ListPage(items, at, null, null);
+        }
+        String token = new ContinueToken(at, candidates.get(i).key()).encode();
+        Long remaining = q.filtered() ? null : (long) (candidates.size() - i);
+        return new ListPage(items, at, token, remaining);
     }
 }

@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.locks.Condition;
@@ -251,7 +250,7 @@ public final class VersionedStore implements AutoCloseable {
         Set<Watcher> ws = watchers.get(event.resource());
         if (ws != null) {
             for (Watcher w : ws) {
-                WatchItem item = itemFor(event, w.request());
+                WatchItem item = w.request().itemFor(event);
                 if (item != null) {
                     w.offerLocked(item);
                 }
@@ -299,25 +298,6 @@ public final class VersionedStore implements AutoCloseable {
     private record PendingKey(String resource, String key) {
     }
 
-    /** What {@code request} sees of {@code e}, or null (enter = ADDED, leave = DELETED). */
-    private static WatchItem itemFor(StoreEvent e, WatchRequest request) {
-        if (!request.initialEvents() && e.resourceVersion() <= request.fromRevision()) {
-            return null;
-        }
-        boolean before = request.selects(e.previous());
-        return switch (e.type()) {
-            case ADDED -> request.selects(e.object()) ? new WatchItem.Event(EventType.ADDED, e.object()) : null;
-            case DELETED -> before ? new WatchItem.Event(EventType.DELETED, e.object()) : null;
-            case MODIFIED -> {
-                boolean now = request.selects(e.object());
-                if (now) {
-                    yield new WatchItem.Event(before ? EventType.MODIFIED : EventType.ADDED, e.object());
-                }
-                yield before ? new WatchItem.Event(EventType.DELETED, e.leaveObjectLocked()) : null;
-            }
-        };
-    }
-
     /**
      * One page of a list; see {@link ListQuery}.
      *
@@ -359,51 +339,12 @@ public final class VersionedStore implements AutoCloseable {
             if (at == revision) {
                 candidates = new ArrayList<>(view.values());
             } else {
-                candidates = snapshotLocked(q.resource(), view, at, q.namespace(), ct == null ? null : ct.startKey());
+                candidates = history.stateAt(q.resource(), view, at, q.namespace(), ct == null ? null : ct.startKey());
             }
         } finally {
             lock.unlock();
         }
-        return page(q, at, candidates);
-    }
-
-    private static ListPage page(ListQuery q, long at, List<StoredObject> candidates) {
-        List<StoredObject> items = new ArrayList<>(q.limit() == 0 ? candidates.size() : Math.min(q.limit(), 1024));
-        int i = 0;
-        for (; i < candidates.size(); i++) {
-            StoredObject o = candidates.get(i);
-            if (!q.filter().test(o)) {
-                continue;
-            }
-            if (q.limit() > 0 && items.size() == q.limit()) {
-                break;
-            }
-            items.add(o);
-        }
-        if (i >= candidates.size()) {
-            return new ListPage(items, at, null, null);
-        }
-        String token = new ContinueToken(at, candidates.get(i).key()).encode();
-        Long remaining = q.filtered() ? null : (long) (candidates.size() - i);
-        return new ListPage(items, at, token, remaining);
-    }
-
-    /** The key range's state at revision {@code at}: the current state with newer events undone. */
-    private List<StoredObject> snapshotLocked(String resource, NavigableMap<String, StoredObject> view, long at,
-                                              String namespace, String startKey) {
-        TreeMap<String, StoredObject> snap = new TreeMap<>(view);
-        history.forEachAfterReversed(resource, at, e -> {
-            StoredObject o = e.object();
-            if (namespace != null && !namespace.equals(o.namespace()) || startKey != null && o.key().compareTo(startKey) < 0) {
-                return;
-            }
-            if (e.type() == EventType.ADDED) {
-                snap.remove(e.key());
-            } else {
-                snap.put(e.key(), e.previous());
-            }
-        });
-        return new ArrayList<>(snap.values());
+        return ListPage.of(q, at, candidates);
     }
 
     private void awaitRevisionLocked(long wanted) {
@@ -468,7 +409,7 @@ public final class VersionedStore implements AutoCloseable {
                     throw StoreErrors.tooOldWatch(r.fromRevision(), history.compactedRevision() + 1);
                 }
                 history.forEachAfter(r.resource(), r.fromRevision(), e -> {
-                    WatchItem item = itemFor(e, r);
+                    WatchItem item = r.itemFor(e);
                     if (item != null) {
                         replay.add(item);
                     }
@@ -491,15 +432,12 @@ public final class VersionedStore implements AutoCloseable {
         }
     }
 
+    /** Forgets a closed watcher; with or without the store's lock (the watcher set is concurrent). */
     void unregister(Watcher w) {
         Set<Watcher> ws = watchers.get(w.request().resource());
         if (ws != null) {
             ws.remove(w);
         }
-    }
-
-    void unregisterLocked(Watcher w) {
-        unregister(w);
     }
 
     /** Number of open watches of a resource (for tests and metrics). */

@@ -29,4 +29,26 @@ public record WatchRequest(String resource, String namespace, Predicate<StoredOb
     boolean selects(StoredObject o) {
         return o != null && (namespace == null || namespace.equals(o.namespace())) && filter.test(o);
     }
+
+    /**
+     * What this watch sees of {@code e}, or null: an object entering the selection is ADDED to it,
+     * one leaving it DELETED. Called with the store's lock held (it may build the leaving object).
+     */
+    WatchItem itemFor(StoreEvent e) {
+        if (!initialEvents && e.resourceVersion() <= fromRevision) {
+            return null;
+        }
+        boolean before = selects(e.previous());
+        return switch (e.type()) {
+            case ADDED -> selects(e.object()) ? new WatchItem.Event(EventType.ADDED, e.object()) : null;
+            case DELETED -> before ? new WatchItem.Event(EventType.DELETED, e.object()) : null;
+            case MODIFIED -> {
+                boolean now = selects(e.object());
+                if (now) {
+                    yield new WatchItem.Event(before ? EventType.MODIFIED : EventType.ADDED, e.object());
+                }
+                yield before ? new WatchItem.Event(EventType.DELETED, e.leaveObjectLocked()) : null;
+            }
+        };
+    }
 }

@@ -107,7 +107,7 @@ public final class Watcher implements AutoCloseable {
         }
         if (live.size() >= capacity) {
             closed = true;
-            store.unregisterLocked(this);
+            store.unregister(this);
             live.offer(OVERFLOW);
             return;
         }
