@@ -127,7 +127,7 @@ public final class InformerBenchmark {
             String[] synced = child.expect("SYNCED", timeout);
             String[] adds = child.expect("ADDS", timeout);
             String[] heap = child.expect("HEAP", timeout);
-            if (o.histogram && (c == Contender.KUBELOOP || c == Contender.FABRIC8 || c == Contender.K8S_JAVA)) {
+            if (o.histogram && c != Contender.FLOOR && c != Contender.FLOOR_LIST) {
                 histogram(child.pid(), o.out.resolve("histogram-" + c.label() + "-" + pods + ".txt"));
             }
             child.freeze(true);

@@ -15,7 +15,8 @@ import java.util.Set;
 /**
  * The last stage: sends the request with the JDK {@link HttpClient}. Non-streaming responses are
  * read whole within {@code requestTimeout}; streaming responses get no client timeout (the server's
- * {@code timeoutSeconds} ends them) and their body is handed over unread. Failures to get an HTTP
+ * {@code timeoutSeconds} ends them) and their body is handed over unread; whole bodies are received
+ * through {@link HandoffBody}, so the client keeps none of them. Failures to get an HTTP
  * answer become a one-line {@link TransportException}, e.g.
  * {@code cannot reach https://127.0.0.1:6443: connection refused}.
  *
@@ -59,8 +60,8 @@ final class HttpClientSender implements Interceptor {
                 HttpResponse<InputStream> r = client.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
                 return new ApiResponse(request, r.statusCode(), headers(r), r.body());
             }
-            HttpResponse<byte[]> r = client.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
-            return ApiResponse.buffered(request, r.statusCode(), headers(r), r.body());
+            HttpResponse<HandoffBody> r = client.send(b.build(), HandoffBody.handler());
+            return ApiResponse.buffered(request, r.statusCode(), headers(r), r.body().take());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new TransportException(request.uri(), request.method() + " " + request.uri() + ": interrupted", e);
