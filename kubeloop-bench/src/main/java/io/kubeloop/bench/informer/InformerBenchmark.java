@@ -31,7 +31,7 @@ import java.util.Locale;
  * kubeloop,kubeloop-list,fabric8,k8s-java,floor,floor-list}, {@code --repeat 1}, {@code --warmup 1} (unmeasured runs of the first contender
  * per size, so that no measured contender meets a server whose code the JIT has not compiled yet), {@code --child-flags
  * "-Xmx2g -XX:+UseG1GC"}, {@code --histogram} (a class histogram of
- * the kubeloop, fabric8 and k8s-java children after sync), {@code --jfr kubeloop} (a JFR recording of that contender),
+ * every informer child (not the floors) after sync), {@code --jfr kubeloop} (a JFR recording of that contender),
  * {@code --markdown BENCHMARKS.md} (where to write the results; {@code none} to skip), {@code
  * --out target/informer-bench}.
  *
