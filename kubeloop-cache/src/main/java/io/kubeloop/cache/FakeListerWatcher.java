@@ -5,8 +5,6 @@ import io.kubeloop.api.ObjectAccess;
 import io.kubeloop.api.ObjectKey;
 import io.kubeloop.api.errors.ApiExceptions;
 import io.kubeloop.api.errors.Status;
-import io.kubeloop.api.selector.FieldSelector;
-import io.kubeloop.api.selector.LabelSelector;
 import io.kubeloop.client.ListOptions;
 import io.kubeloop.client.ObjectList;
 import io.kubeloop.client.WatchEvent;
@@ -359,7 +357,7 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
                 throw ApiExceptions.from(expired("too old resource version: " + rv + " (" + compactedBefore + ")"));
             }
             List<T> items = new ArrayList<>();
-            Filter filter = new Filter(options);
+            SelectorFilter filter = SelectorFilter.of(options);
             for (T o : objects.values()) {
                 if (filter.test(o)) {
                     items.add(o);
@@ -442,31 +440,15 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
         return Status.failure(410, "Expired", message);
     }
 
-    /** Label and field selectors of a request. */
-    private final class Filter {
-        private final LabelSelector labels;
-        private final FieldSelector fields;
-
-        Filter(ListOptions options) {
-            this.labels = options.labelSelector() == null ? null : LabelSelector.parse(options.labelSelector());
-            this.fields = options.fieldSelector() == null ? null : FieldSelector.parse(options.fieldSelector());
-        }
-
-        boolean test(T object) {
-            return (labels == null || labels.matches(ObjectAccess.labels(object)))
-                    && (fields == null || fields.matchesMetadata(object));
-        }
-    }
-
     private final class FakeWatch implements WatchStream<T> {
         private final ListOptions options;
-        private final Filter filter;
+        private final SelectorFilter filter;
         private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
         private volatile boolean closed;
 
         FakeWatch(ListOptions options) {
             this.options = options;
-            this.filter = new Filter(options);
+            this.filter = SelectorFilter.of(options);
         }
 
         boolean matches(WatchEvent<T> event) {
