@@ -62,6 +62,7 @@ public final class StoreEvent {
     StoredObject leaveObjectLocked() {
         if (leave == null) {
             leave = previous.withResourceVersion(resourceVersion());
+            leave.releaseTree(); // only its bytes are sent
         }
         return leave;
     }

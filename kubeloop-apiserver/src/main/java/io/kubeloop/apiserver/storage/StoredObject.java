@@ -5,28 +5,43 @@ import java.util.Objects;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * One committed version of an object: its JSON tree and the very same JSON serialized once at commit.
+ * One committed version of an object: its JSON serialized once at commit, and its JSON tree while
+ * the version is current.
  *
  * <p>List responses and every watcher write {@link #json()} as is; nothing re-serializes an object per
- * reader. The tree is for the resource layer (selectors, semantics, tables).
+ * reader. The tree is for the resource layer (selectors, semantics, tables). A tree of a 4 KB Pod
+ * takes about 25 KB of heap, so the store {@linkplain #releaseTree() lets go of it} once a version
+ * is only history (superseded or deleted, kept for watches from older revisions); {@link #object()}
+ * of such a version parses the bytes again, each call. What a reader sees never changes: the bytes
+ * and the tree are the same content.
  *
  * <p><b>Thread safety.</b> Immutable by contract: neither the {@link #object() tree} nor the
  * {@link #json() bytes} may be modified by anyone after construction (they are shared by all readers
- * and watchers). Copy the tree ({@code deepCopy()}) before changing it.
- *
- * @param resource the store's resource id (e.g. {@code apps/deployments})
- * @param key {@code namespace/name}, or {@code name} for cluster-scoped objects
- * @param resourceVersion the global revision that wrote this version (0 for a dry-run result)
- * @param object the JSON tree; {@code metadata.resourceVersion} equals {@code resourceVersion}
- * @param json the compact JSON of {@code object}
+ * and watchers). Copy the tree ({@code deepCopy()}) before changing it. {@link #releaseTree()} may
+ * race with readers; they get the kept tree or a fresh parse of the same bytes.
  */
-public record StoredObject(String resource, String key, long resourceVersion, ObjectNode object, byte[] json) {
+public final class StoredObject {
 
-    public StoredObject {
-        Objects.requireNonNull(resource, "resource");
-        Objects.requireNonNull(key, "key");
-        Objects.requireNonNull(object, "object");
-        Objects.requireNonNull(json, "json");
+    private final String resource;
+    private final String key;
+    private final long resourceVersion;
+    private final byte[] json;
+    /** The tree, or null once released. */
+    private volatile ObjectNode tree;
+
+    /**
+     * @param resource the store's resource id (e.g. {@code apps/deployments})
+     * @param key {@code namespace/name}, or {@code name} for cluster-scoped objects
+     * @param resourceVersion the global revision that wrote this version (0 for a dry-run result)
+     * @param object the JSON tree; {@code metadata.resourceVersion} equals {@code resourceVersion}
+     * @param json the compact JSON of {@code object}
+     */
+    public StoredObject(String resource, String key, long resourceVersion, ObjectNode object, byte[] json) {
+        this.resource = Objects.requireNonNull(resource, "resource");
+        this.key = Objects.requireNonNull(key, "key");
+        this.resourceVersion = resourceVersion;
+        this.tree = Objects.requireNonNull(object, "object");
+        this.json = Objects.requireNonNull(json, "json");
     }
 
     /** Serializes {@code object} (which must already carry its resourceVersion). */
@@ -34,9 +49,48 @@ public record StoredObject(String resource, String key, long resourceVersion, Ob
         return new StoredObject(resource, key, resourceVersion, object, KubeJson.mapper().writeValueAsBytes(object));
     }
 
+    /** The store's resource id (e.g. {@code apps/deployments}). */
+    public String resource() {
+        return resource;
+    }
+
+    /** {@code namespace/name}, or {@code name} for cluster-scoped objects. */
+    public String key() {
+        return key;
+    }
+
+    /** The global revision that wrote this version (0 for a dry-run result). */
+    public long resourceVersion() {
+        return resourceVersion;
+    }
+
+    /**
+     * The JSON tree; {@code metadata.resourceVersion} equals {@link #resourceVersion()}. After
+     * {@link #releaseTree()}, a new tree parsed from {@link #json()} on each call.
+     */
+    public ObjectNode object() {
+        ObjectNode t = tree;
+        return t != null ? t : (ObjectNode) KubeJson.mapper().readTree(json);
+    }
+
+    /** The compact JSON of {@link #object()}. */
+    public byte[] json() {
+        return json;
+    }
+
+    /** Drops the kept tree (the version became history); {@link #object()} parses from now on. */
+    void releaseTree() {
+        tree = null;
+    }
+
+    /** True while the tree is kept (for tests). */
+    boolean holdsTree() {
+        return tree != null;
+    }
+
     /** A copy of this object's content stamped with another resourceVersion (used for DELETED events). */
     public StoredObject withResourceVersion(long rv) {
-        ObjectNode copy = object.deepCopy();
+        ObjectNode copy = object().deepCopy();
         Metadata.setResourceVersion(copy, rv);
         return of(resource, key, rv, copy);
     }

@@ -256,6 +256,13 @@ public final class VersionedStore implements AutoCloseable {
                 }
             }
         }
+        // what is history now keeps its bytes only (a tree is several times the JSON's size)
+        if (event.previous() != null) {
+            event.previous().releaseTree();
+        }
+        if (event.type() == EventType.DELETED) {
+            event.object().releaseTree();
+        }
         advanced.signalAll();
     }
 

@@ -52,6 +52,23 @@ class VersionedStoreTest {
     }
 
     @Test
+    void aVersionThatBecameHistoryKeepsOnlyItsBytesAndStillReadsTheSame() {
+        StoredObject first = put("default", "a", "one").object();
+        assertThat(first.holdsTree()).as("current").isTrue();
+        StoredObject second = put("default", "a", "two").object();
+        assertThat(first.holdsTree()).as("superseded").isFalse();
+        assertThat(second.holdsTree()).isTrue();
+        assertThat(first.object().path("metadata").path("labels").path("app").asString()).isEqualTo("one");
+        assertThat(first.object().path("metadata").path("resourceVersion").asString())
+                .isEqualTo(Long.toString(first.resourceVersion()));
+
+        StoredObject deleted = store.write("cm", "default/a", cur -> Change.delete()).object();
+        assertThat(second.holdsTree()).as("deleted").isFalse();
+        assertThat(deleted.holdsTree()).as("the DELETED event's object").isFalse();
+        assertThat(label("two").test(deleted)).isTrue();
+    }
+
+    @Test
     void keepCommitsNothing() {
         put("default", "a", null);
         long rv = store.currentRevision();
