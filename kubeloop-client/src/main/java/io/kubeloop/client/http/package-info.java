@@ -4,8 +4,11 @@
  * {@link io.kubeloop.client.http.Interceptor}s — application interceptors, retry of safe requests
  * on 429/5xx with Retry-After, a client-side token-bucket limiter, User-Agent, authentication
  * (one retry after 401), kubectl-style {@code -v} request logging with masked credentials — and
- * finally the JDK {@link java.net.http.HttpClient} (HTTP/2 preferred, TLS from the
- * {@link io.kubeloop.client.config.ClientConfig}).
+ * finally the sender: streaming GETs (watches) on an HTTP/1.1 TLS connection of their own each
+ * ({@code SocketStreamSender}), everything else through the JDK {@link java.net.http.HttpClient}
+ * (HTTP/2 preferred; whole bodies received by {@code HandoffBody}, which the client does not keep).
+ * TLS comes from the {@link io.kubeloop.client.config.ClientConfig}; cipher suites are offered
+ * ChaCha20-Poly1305 first ({@code CipherSuites}).
  *
  * <p>{@link io.kubeloop.client.http.DefaultApiTransport} is the implementation; the individual
  * interceptors are package-private. Failures to get an HTTP answer are
@@ -13,7 +16,9 @@
  * are returned as responses and turned into typed API exceptions by
  * {@link io.kubeloop.client.http.ApiResponse#requireSuccess()}.
  *
- * <p>Threads: the transport is thread-safe and holds no threads of its own beyond the HttpClient's;
- * the rate limiter and retries block the calling thread (virtual threads are the intended callers).
+ * <p>Threads: the transport is thread-safe; beyond the HttpClient's threads it starts one virtual
+ * thread per open TLS watch, which decrypts ahead of the reader ({@code PrefetchingInputStream})
+ * and ends with the watch. The rate limiter and retries block the calling thread (virtual threads
+ * are the intended callers).
  */
 package io.kubeloop.client.http;
