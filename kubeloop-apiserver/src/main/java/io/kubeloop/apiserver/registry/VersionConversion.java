@@ -20,7 +20,7 @@ public final class VersionConversion {
 
     /** True when {@code stored} must be rewritten before it is served as {@code def}. */
     public static boolean needed(ResourceDefinition def, StoredObject stored) {
-        return def.custom() && !def.apiVersion().equals(stored.object().path("apiVersion").asString(""));
+        return def.custom() && !def.apiVersion().equals(stored.apiVersion());
     }
 
     /** The JSON of {@code stored} as {@code def}'s version serves it (the stored bytes when unchanged). */

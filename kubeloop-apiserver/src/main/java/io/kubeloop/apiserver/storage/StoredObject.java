@@ -26,6 +26,8 @@ public final class StoredObject {
     private final String key;
     private final long resourceVersion;
     private final byte[] json;
+    /** {@code apiVersion} of the object, kept apart so that version checks need no tree. */
+    private final String apiVersion;
     /** The tree, or null once released. */
     private volatile ObjectNode tree;
 
@@ -42,6 +44,7 @@ public final class StoredObject {
         this.resourceVersion = resourceVersion;
         this.tree = Objects.requireNonNull(object, "object");
         this.json = Objects.requireNonNull(json, "json");
+        this.apiVersion = object.path("apiVersion").asString("");
     }
 
     /** Serializes {@code object} (which must already carry its resourceVersion). */
@@ -71,6 +74,11 @@ public final class StoredObject {
     public ObjectNode object() {
         ObjectNode t = tree;
         return t != null ? t : (ObjectNode) KubeJson.mapper().readTree(json);
+    }
+
+    /** The object's {@code apiVersion}, or {@code ""}; needs no tree. */
+    public String apiVersion() {
+        return apiVersion;
     }
 
     /** The compact JSON of {@link #object()}. */
