@@ -3,14 +3,10 @@ package io.kubeloop.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.sun.net.httpserver.HttpExchange;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.errors.GoneException;
 import io.kubeloop.client.http.TestApiServer;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -49,37 +45,7 @@ class WatchTest {
 
     /** Streams the events chunk by chunk (flushing each), then optionally blocks until released, then ends. */
     private void stream(List<String> events, boolean holdOpen) {
-        server.on("GET", PODS, (r, ex) -> {
-            ex.getResponseHeaders().set("Content-Type", "application/json");
-            ex.sendResponseHeaders(200, 0);
-            OutputStream out = ex.getResponseBody();
-            out.flush(); // headers first, as the API server does
-            for (String e : events) {
-                out.write(e.getBytes(StandardCharsets.UTF_8));
-                out.flush();
-            }
-            if (holdOpen) {
-                await(release);
-            }
-            close(ex, out);
-        });
-    }
-
-    private static void await(CountDownLatch latch) {
-        try {
-            latch.await(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static void close(HttpExchange ex, OutputStream out) {
-        try {
-            out.close();
-        } catch (IOException e) {
-            // client went away
-        }
-        ex.close();
+        server.stream(PODS, events, holdOpen ? release : null);
     }
 
     @Test

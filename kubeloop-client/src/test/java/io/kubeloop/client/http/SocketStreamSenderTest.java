@@ -3,7 +3,6 @@ package io.kubeloop.client.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.sun.net.httpserver.HttpExchange;
 import io.kubeloop.client.ClientOptions;
 import io.kubeloop.client.config.AuthProvider;
 import io.kubeloop.client.config.ClientConfig;
@@ -61,31 +60,7 @@ class SocketStreamSenderTest {
 
     /** Sends the lines one flushed chunk each, then waits for the test to release it. */
     private void streamThenHold(String path, String... lines) {
-        server.on("GET", path, (r, ex) -> {
-            ex.getResponseHeaders().set("Content-Type", "application/json");
-            ex.sendResponseHeaders(200, 0);
-            OutputStream out = ex.getResponseBody();
-            out.flush(); // headers first, as the API server does
-            for (String line : lines) {
-                out.write(line.getBytes(StandardCharsets.UTF_8));
-                out.flush();
-            }
-            try {
-                release.await(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            closeQuietly(ex, out);
-        });
-    }
-
-    private static void closeQuietly(HttpExchange ex, OutputStream out) {
-        try {
-            out.close();
-        } catch (IOException e) {
-            // the client went away
-        }
-        ex.close();
+        server.stream(path, List.of(lines), release);
     }
 
     @Test

@@ -7,6 +7,8 @@ import com.sun.net.httpserver.HttpsExchange;
 import com.sun.net.httpserver.HttpsServer;
 import io.kubeloop.client.config.AuthProvider;
 import io.kubeloop.client.config.ClientConfig;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.CountDownLatch;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -104,6 +106,37 @@ public final class TestApiServer implements AutoCloseable {
     public TestApiServer on(String method, String path, Handler handler) {
         routes.add(new Route(method, path, handler));
         return this;
+    }
+
+    /**
+     * Routes {@code GET path} to a streaming reply: headers first, then each chunk written and
+     * flushed on its own (as the API server sends watch events), then, when {@code holdUntil} is not
+     * null, the response stays open until it is counted down (at most 10 s); then it ends.
+     */
+    public TestApiServer stream(String path, List<String> chunks, CountDownLatch holdUntil) {
+        return on("GET", path, (r, ex) -> {
+            ex.getResponseHeaders().set("Content-Type", "application/json");
+            ex.sendResponseHeaders(200, 0);
+            OutputStream out = ex.getResponseBody();
+            out.flush(); // headers first, as the API server does
+            for (String chunk : chunks) {
+                out.write(chunk.getBytes(StandardCharsets.UTF_8));
+                out.flush();
+            }
+            if (holdUntil != null) {
+                try {
+                    holdUntil.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            try {
+                out.close();
+            } catch (IOException e) {
+                // the client went away
+            }
+            ex.close();
+        });
     }
 
     /** Routes to a fixed JSON reply. */
