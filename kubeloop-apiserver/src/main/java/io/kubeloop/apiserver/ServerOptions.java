@@ -140,6 +140,15 @@ public record ServerOptions(int port, String bindAddress, String token, int hist
     }
 
     /**
+     * With another LIST chunk size: a LIST body larger than this is streamed in chunks of about this
+     * size (default 256 KiB; see {@link HttpOptions#listChunkBytes()}).
+     */
+    public ServerOptions withListChunkBytes(int bytes) {
+        return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory,
+                validator, patcher, openApi, http.withListChunkBytes(bytes), builtinControllers);
+    }
+
+    /**
      * With or without the built-in controllers (on by default): the garbage collector and the end of
      * node-bound Pods' grace periods. Off, the server behaves like a bare kube-apiserver (as envtest's):
      * policy finalizers stay until someone removes them and objects whose owners are absent are kept.

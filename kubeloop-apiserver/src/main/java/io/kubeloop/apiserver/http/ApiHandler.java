@@ -291,44 +291,6 @@ public final class ApiHandler extends Handler.Abstract {
         }
     }
 
-    /**
-     * A {@code <Kind>List} with the stored bytes of every item, assembled into one array of the exact
-     * size (no growing buffer, no final copy: a LIST of 50,000 objects allocates its body once).
-     */
-    static byte[] listBytes(ResourceDefinition def, ListPage page) {
-        StringBuilder head = new StringBuilder("{\"kind\":\"").append(def.listKind()).append("\",\"apiVersion\":\"")
-                .append(def.apiVersion()).append("\",\"metadata\":{\"resourceVersion\":\"").append(page.resourceVersion())
-                .append('"');
-        if (page.continueToken() != null) {
-            head.append(",\"continue\":\"").append(page.continueToken()).append('"');
-        }
-        if (page.remainingItemCount() != null) {
-            head.append(",\"remainingItemCount\":").append(page.remainingItemCount());
-        }
-        head.append("},\"items\":[");
-        byte[] headBytes = head.toString().getBytes(StandardCharsets.UTF_8);
-        List<StoredObject> objects = page.items();
-        byte[][] items = new byte[objects.size()][];
-        long size = headBytes.length + 2L + Math.max(0, items.length - 1);
-        for (int i = 0; i < items.length; i++) {
-            items[i] = VersionConversion.json(def, objects.get(i));
-            size += items[i].length;
-        }
-        byte[] out = new byte[Math.toIntExact(size)]; // over 2 GiB: a 500, use limit and continue
-        System.arraycopy(headBytes, 0, out, 0, headBytes.length);
-        int at = headBytes.length;
-        for (int i = 0; i < items.length; i++) {
-            if (i > 0) {
-                out[at++] = ',';
-            }
-            System.arraycopy(items[i], 0, out, at, items[i].length);
-            at += items[i].length;
-        }
-        out[at++] = ']';
-        out[at] = '}';
-        return out;
-    }
-
     /** Serves a watch on this thread until it ends; the response is chunked. */
     void streamWatch(ResourceRoute route, ListParams params, Tables.Include table, Response response, Callback callback) {
         Watcher watcher;

@@ -11,12 +11,15 @@ import io.kubeloop.apiserver.registry.VersionConversion;
 import io.kubeloop.apiserver.registry.WriteContext;
 import io.kubeloop.apiserver.storage.ListPage;
 import io.kubeloop.apiserver.storage.StoredObject;
+import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Blocker;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Fields;
 import tools.jackson.databind.node.ObjectNode;
@@ -89,7 +92,7 @@ final class ResourceRequest {
                     if (accepts.table()) {
                         table(page.items(), page);
                     } else {
-                        ok(200, ApiHandler.listBytes(def, page), Map.of());
+                        sendList(page);
                     }
                 }
             }
@@ -146,8 +149,7 @@ final class ResourceRequest {
                 if (!item) {
                     List<StoredObject> gone = registry.deleteCollection(def, ns, ApiHandler.listParams(query, false), opts,
                             ctx);
-                    ok(200, ApiHandler.listBytes(def, new ListPage(gone, registry.store().currentRevision(), null, null)),
-                            Map.of());
+                    sendList(new ListPage(gone, registry.store().currentRevision(), null, null));
                     return;
                 }
                 if (!route.subresource().isEmpty()) {
@@ -207,6 +209,38 @@ final class ResourceRequest {
 
     private void ok(int code, byte[] body, Map<String, String> headers) {
         ApiHandler.send(response, callback, code, JSON, body, headers);
+    }
+
+    /**
+     * Sends a LIST body: in one piece with a {@code Content-Length} when it fits in one
+     * {@link ListBody} chunk, else chunk by chunk (chunked transfer encoding on HTTP/1.1), each chunk
+     * written before the one after the next is encoded, so a large list is never whole in memory. Up to
+     * the first write a failure still becomes a Status; after it the response can only be aborted (the
+     * client sees a truncated body and a broken stream), as with kube-apiserver's streaming encoder.
+     */
+    private void sendList(ListPage page) {
+        ListBody body = new ListBody(def, page, handler.options().listChunkBytes());
+        byte[] chunk = body.next();
+        byte[] following = body.next();
+        if (following == null) {
+            ok(200, chunk, Map.of());
+            return;
+        }
+        response.setStatus(200);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, JSON);
+        try {
+            while (following != null) {
+                try (Blocker.Callback written = Blocker.callback()) {
+                    response.write(false, ByteBuffer.wrap(chunk), written);
+                    written.block();
+                }
+                chunk = following;
+                following = body.next();
+            }
+            response.write(true, ByteBuffer.wrap(chunk), callback);
+        } catch (IOException | RuntimeException e) {
+            callback.failed(e);
+        }
     }
 
     private String contentType() {
