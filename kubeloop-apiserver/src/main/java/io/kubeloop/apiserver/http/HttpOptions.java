@@ -12,7 +12,7 @@ import java.time.Duration;
  * @param minWatchTimeout watches without timeoutSeconds end after a random time in
  *        [min, 2*min) (default 30 min, as the real server)
  * @param listChunkBytes a LIST body larger than this is streamed in chunks of about this size
- *        (chunked transfer encoding), each sent before the one after the next is encoded; smaller
+ *        (chunked transfer encoding), at most two in memory at a time; smaller
  *        bodies go in one piece with a Content-Length (default 256 KiB; must be positive)
  */
 public record HttpOptions(long maxBodyBytes, Duration bookmarkInterval, Duration minWatchTimeout, int listChunkBytes) {

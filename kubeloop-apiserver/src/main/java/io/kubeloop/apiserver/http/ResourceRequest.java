@@ -213,8 +213,8 @@ final class ResourceRequest {
 
     /**
      * Sends a LIST body: in one piece with a {@code Content-Length} when it fits in one
-     * {@link ListBody} chunk, else chunk by chunk (chunked transfer encoding on HTTP/1.1), each chunk
-     * written before the one after the next is encoded, so a large list is never whole in memory. Up to
+     * {@link ListBody} chunk, else chunk by chunk (chunked transfer encoding on HTTP/1.1) with the next
+     * chunk encoded while one is written (at most two in memory), so a large list is never whole in memory. Up to
      * the first write a failure still becomes a Status; after it the response can only be aborted (the
      * client sees a truncated body and a broken stream), as with kube-apiserver's streaming encoder.
      */

@@ -11,7 +11,8 @@ import java.io.IOException;
  *
  * <p>Arguments: {@code <watchBufferSize>}, the number of events buffered per watcher before the server
  * ends a watch that does not keep up (the benchmark sizes it to hold a whole fan-out, since fabric8's
- * mock buffers without bound).
+ * mock buffers without bound). The system property {@code kubeloop.bench.listChunkBytes} (pass it with
+ * {@code --child-flags}) sets the LIST chunk size, to compare streamed and one-piece LIST bodies.
  */
 public final class KubeloopServerMain {
 
@@ -25,6 +26,10 @@ public final class KubeloopServerMain {
         }
         int buffer = Integer.parseInt(args[0]);
         ServerOptions options = ServerOptions.defaults().withWatchBufferSize(buffer);
+        String chunk = System.getProperty("kubeloop.bench.listChunkBytes");
+        if (chunk != null) {
+            options = options.withListChunkBytes(Integer.parseInt(chunk));
+        }
         try (EmbeddedApiServer server = EmbeddedApiServer.start(options)) {
             System.out.println("READY " + server.url() + " " + server.token());
             System.out.flush();
