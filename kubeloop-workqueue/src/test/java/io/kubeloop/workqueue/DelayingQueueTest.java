@@ -36,6 +36,7 @@ class DelayingQueueTest {
         return registry.get("workqueue.retries").tag("name", "q").counter().count();
     }
 
+    // controller-semantics.md, test matrix line 43
     @Test
     void secondAddAfterWithAShorterDelayMakesTheItemReadyOnceAtTheEarlierTime() {
         queue.addAfter("x", Duration.ofSeconds(1));
@@ -62,6 +63,7 @@ class DelayingQueueTest {
         assertThat(queue.len()).isEqualTo(1);
     }
 
+    // controller-semantics.md, test matrix line 44
     @Test
     void zeroDelayAddsImmediatelyAndCountsARetry() {
         queue.addAfter("x", Duration.ZERO);

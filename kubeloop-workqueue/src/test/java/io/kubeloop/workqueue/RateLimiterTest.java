@@ -14,6 +14,7 @@ class RateLimiterTest {
         return Duration.ofMillis(ms);
     }
 
+    // controller-semantics.md, test matrix line 45
     @Test
     void itemExponentialDoublesFromTheBaseAndForgetStartsOver() {
         RateLimiter<String> limiter = RateLimiter.itemExponentialFailure(ms(5), Duration.ofSeconds(1000));
@@ -62,6 +63,7 @@ class RateLimiterTest {
         assertThat(limiter.when("x")).isEqualTo(ms(2));
     }
 
+    // controller-semantics.md, test matrix line 46
     @Test
     void defaultControllerLimiterMakesThe101stNewItemWait100Milliseconds() {
         FakeTicker ticker = new FakeTicker();
@@ -110,6 +112,7 @@ class RateLimiterTest {
         }
     }
 
+    // controller-semantics.md, test matrix line 47
     @Test
     void fastSlowGivesTheFastDelayForTheFirstAttemptsThenTheSlowOne() {
         RateLimiter<String> limiter = RateLimiter.itemFastSlow(ms(5), Duration.ofSeconds(10), 3);
