@@ -1,8 +1,7 @@
 package io.kubeloop.workqueue;
 
-import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * An overall token bucket, as Go's {@code rate.Limiter} used through {@code Reserve().Delay()}:
@@ -11,21 +10,30 @@ import java.util.concurrent.locks.ReentrantLock;
  * delay is the time until the bucket is back at zero. Items are not told apart, so
  * {@link #numRequeues} is always 0 and {@link #forget} does nothing.
  *
- * <p><b>Thread safety:</b> thread-safe; token arithmetic happens under one short lock.
+ * <p>Kept as one number, the bucket's theoretical arrival time ({@code tat}, as in the generic cell
+ * rate algorithm): the instant at which the bucket would be full again. Tokens at {@code now} are
+ * {@code burst - (tat - now) / interval} when {@code tat} is after {@code now}, else {@code burst}; a
+ * request moves {@code tat} one interval past {@code max(tat, now)} and waits for whatever of that
+ * lies beyond {@code burst} intervals. This is exactly Go's reservation arithmetic, in whole
+ * nanoseconds (the interval is {@code 1e9 / qps} rounded, at least 1 ns).
+ *
+ * <p><b>Thread safety:</b> thread-safe and lock-free: a request is one compare-and-set of
+ * {@code tat}.
  *
  * @param <T> the item type
  * @see <a href="https://github.com/kubernetes/client-go/blob/master/util/workqueue/default_rate_limiters.go">client-go BucketRateLimiter</a>
  */
-final class BucketRateLimiter<T> implements RateLimiter<T> {
+final class BucketRateLimiter<T> implements NanosRateLimiter<T> {
 
     private final double qps;
     private final int burst;
     private final Ticker ticker;
-    private final ReentrantLock lock = new ReentrantLock();
-    /** Tokens available at {@link #last}; guarded by {@link #lock}. */
-    private double tokens;
-    /** Ticker instant of the last update; guarded by {@link #lock}. */
-    private long last;
+    /** Nanoseconds per token, at least 1; 0 when qps is infinite (no limit at all). */
+    private final long interval;
+    /** {@code burst × interval}, saturated: how far {@code tat} may run ahead of now before requests wait. */
+    private final long tolerance;
+    /** Theoretical arrival time: the ticker instant at which the bucket is full again. */
+    private final AtomicLong tat;
 
     BucketRateLimiter(double qps, int burst, Ticker ticker) {
         if (!(qps > 0)) {
@@ -37,34 +45,25 @@ final class BucketRateLimiter<T> implements RateLimiter<T> {
         this.qps = qps;
         this.burst = burst;
         this.ticker = Objects.requireNonNull(ticker, "ticker");
-        this.tokens = burst;
-        this.last = ticker.nanoTime();
+        this.interval = qps == Double.POSITIVE_INFINITY ? 0 : Math.max(1, Math.round(1e9 / qps));
+        this.tolerance = interval > Long.MAX_VALUE / burst ? Long.MAX_VALUE : interval * burst;
+        this.tat = new AtomicLong(ticker.nanoTime()); // starts full
     }
 
     @Override
-    public Duration when(T item) {
-        if (qps == Double.POSITIVE_INFINITY) {
-            return Duration.ZERO;
+    public long whenNanos(T item) {
+        if (interval == 0) {
+            return 0;
         }
-        double left;
-        lock.lock();
-        try {
-            long now = ticker.nanoTime();
-            long elapsed = now - last;
-            if (elapsed > 0) {
-                tokens = Math.min(burst, tokens + elapsed / 1e9 * qps);
-                last = now;
+        long now = ticker.nanoTime();
+        for (;;) {
+            long t = tat.get();
+            long next = Durations.saturatedAdd(t - now > 0 ? t : now, interval);
+            if (tat.compareAndSet(t, next)) {
+                long wait = (next - now) - tolerance; // next - now ≥ interval > 0, so no overflow
+                return wait > 0 ? wait : 0;
             }
-            tokens -= 1;
-            left = tokens;
-        } finally {
-            lock.unlock();
         }
-        if (left >= 0) {
-            return Duration.ZERO;
-        }
-        double nanos = -left / qps * 1e9;
-        return Duration.ofNanos(nanos >= Long.MAX_VALUE ? Long.MAX_VALUE : (long) nanos);
     }
 
     @Override

@@ -50,17 +50,30 @@ final class DefaultDelayingQueue<T> implements DelayingQueue<T> {
 
     @Override
     public void addAfter(T item, Duration delay) {
-        Objects.requireNonNull(item, "work queue item must not be null");
         Objects.requireNonNull(delay, "delay");
+        addAfterNanos(item, Durations.toNanosSaturated(delay));
+    }
+
+    /**
+     * {@link #addAfter} in nanoseconds (what the rate-limited path calls, without a {@code Duration}).
+     * An item already waiting for an earlier or equal time is left as it is without taking the lock:
+     * that read linearizes the call before the loop moves the item, and the earliest time wins.
+     */
+    void addAfterNanos(T item, long delayNanos) {
+        Objects.requireNonNull(item, "work queue item must not be null");
         if (queue.isShuttingDown()) {
             return;
         }
         metrics.retried();
-        if (delay.isZero() || delay.isNegative()) {
+        if (delayNanos <= 0) {
             queue.add(item);
             return;
         }
-        long readyAt = Durations.saturatedAdd(ticker.nanoTime(), Durations.toNanosSaturated(delay));
+        long readyAt = Durations.saturatedAdd(ticker.nanoTime(), delayNanos);
+        DelayHeap.Node<T> waitingNode = waiting.find(item);
+        if (waitingNode != null && waitingNode.readyAt - readyAt <= 0) {
+            return;
+        }
         boolean head;
         lock.lock();
         try {

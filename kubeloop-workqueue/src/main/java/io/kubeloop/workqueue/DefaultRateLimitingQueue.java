@@ -24,7 +24,12 @@ final class DefaultRateLimitingQueue<T> implements RateLimitingQueue<T> {
     @Override
     public void addRateLimited(T item) {
         Objects.requireNonNull(item, "work queue item must not be null");
-        queue.addAfter(item, rateLimiter.when(item));
+        long delay = NanosRateLimiter.delayNanos(rateLimiter, item);
+        if (queue instanceof DefaultDelayingQueue<T> delaying) {
+            delaying.addAfterNanos(item, delay);
+        } else {
+            queue.addAfter(item, Duration.ofNanos(delay));
+        }
     }
 
     @Override

@@ -1,8 +1,7 @@
 package io.kubeloop.workqueue;
 
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The waiting items of a delaying queue: a binary min-heap by ready time plus an index by item, so
@@ -12,7 +11,10 @@ import java.util.Map;
  * {@code index} is its position in {@code heap}; {@code byItem} maps exactly the items in the heap
  * to their nodes.
  *
- * <p><b>Thread safety:</b> none; the owning {@link DefaultDelayingQueue} guards it with its lock.
+ * <p><b>Thread safety:</b> the owning {@link DefaultDelayingQueue} guards every method with its lock,
+ * except {@link #find}, which may be called without it: the index is a concurrent map and a node's
+ * {@code readyAt} is volatile, so a reader sees a node that is, or was a moment ago, waiting, with
+ * its current or an earlier-published ready time (ready times only ever move earlier).
  *
  * @param <T> the item type
  */
@@ -21,7 +23,9 @@ final class DelayHeap<T> {
     /** One waiting item. */
     static final class Node<T> {
         final T item;
-        long readyAt;
+        /** Ticker instant at which the item is due; only ever moves earlier; written under the lock. */
+        volatile long readyAt;
+        /** Position in the heap; guarded by the owner's lock. */
         int index;
 
         Node(T item, long readyAt) {
@@ -30,7 +34,7 @@ final class DelayHeap<T> {
         }
     }
 
-    private final Map<T, Node<T>> byItem = new HashMap<>();
+    private final ConcurrentHashMap<T, Node<T>> byItem = new ConcurrentHashMap<>();
     @SuppressWarnings("unchecked")
     private Node<T>[] heap = new Node[16];
     private int size;
@@ -59,6 +63,14 @@ final class DelayHeap<T> {
         heap[size++] = node;
         siftUp(node.index);
         return heap[0] == node;
+    }
+
+    /**
+     * The node of {@code item} while it waits, or null; safe without the lock (see the class comment).
+     * A node returned may have been taken out by the waiting loop a moment ago.
+     */
+    Node<T> find(T item) {
+        return byItem.get(item);
     }
 
     /** Returns the earliest node, or null when empty. */

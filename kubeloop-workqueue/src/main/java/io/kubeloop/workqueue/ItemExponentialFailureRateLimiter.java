@@ -3,7 +3,6 @@ package io.kubeloop.workqueue;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Per-item exponential backoff: the n-th request of an item (n counted from 0 since it was last
@@ -11,15 +10,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  * reaches the cap at the 19th request. The computation saturates instead of overflowing, for any
  * count, and the count itself stops at {@link Integer#MAX_VALUE}.
  *
- * <p><b>Thread safety:</b> thread-safe; one atomic counter per item in a concurrent map. A
- * {@code when} racing with {@code forget} of the same item may be lost.
+ * <p><b>Thread safety:</b> thread-safe; one count per item in a concurrent map, changed atomically
+ * by {@code merge}, so a {@code when} racing with {@code forget} of the same item is ordered before
+ * or after it, never lost.
  *
  * @param <T> the item type
  * @see <a href="https://github.com/kubernetes/client-go/blob/master/util/workqueue/default_rate_limiters.go">client-go ItemExponentialFailureRateLimiter</a>
  */
-final class ItemExponentialFailureRateLimiter<T> implements RateLimiter<T> {
+final class ItemExponentialFailureRateLimiter<T> implements NanosRateLimiter<T> {
 
-    private final ConcurrentHashMap<T, AtomicInteger> failures = new ConcurrentHashMap<>();
+    /** Requests per item since it was last forgotten (absent = 0), at most {@link Integer#MAX_VALUE}. */
+    private final ConcurrentHashMap<T, Integer> failures = new ConcurrentHashMap<>();
     private final long baseNanos;
     private final long maxNanos;
     private final Duration max;
@@ -40,10 +41,13 @@ final class ItemExponentialFailureRateLimiter<T> implements RateLimiter<T> {
     }
 
     @Override
-    public Duration when(T item) {
-        int n = failures.computeIfAbsent(item, k -> new AtomicInteger())
-                .getAndUpdate(c -> c == Integer.MAX_VALUE ? c : c + 1);
-        return Duration.ofNanos(delayNanos(n));
+    public long whenNanos(T item) {
+        return delayNanos(failures.merge(item, 1, ItemExponentialFailureRateLimiter::countOneMore) - 1);
+    }
+
+    /** A failure count plus one, stopping at {@link Integer#MAX_VALUE}; the second argument is the 1 merged in. */
+    static Integer countOneMore(Integer count, Integer one) {
+        return count == Integer.MAX_VALUE ? count : count + 1;
     }
 
     /** {@code base × 2^n} capped at max, without overflow. */
@@ -64,8 +68,8 @@ final class ItemExponentialFailureRateLimiter<T> implements RateLimiter<T> {
 
     @Override
     public int numRequeues(T item) {
-        AtomicInteger n = failures.get(item);
-        return n == null ? 0 : n.get();
+        Integer n = failures.get(item);
+        return n == null ? 0 : n;
     }
 
     @Override

@@ -2,22 +2,24 @@ package io.kubeloop.workqueue;
 
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Per-item two-speed retry: the first {@code maxFastAttempts} requests of an item (since it was
  * last forgotten) wait {@code fast}, later ones {@code slow}.
  *
- * <p><b>Thread safety:</b> thread-safe; one atomic counter per item in a concurrent map.
+ * <p><b>Thread safety:</b> thread-safe; one count per item in a concurrent map, changed atomically by {@code merge}.
  *
  * @param <T> the item type
  * @see <a href="https://github.com/kubernetes/client-go/blob/master/util/workqueue/default_rate_limiters.go">client-go ItemFastSlowRateLimiter</a>
  */
-final class ItemFastSlowRateLimiter<T> implements RateLimiter<T> {
+final class ItemFastSlowRateLimiter<T> implements NanosRateLimiter<T> {
 
-    private final ConcurrentHashMap<T, AtomicInteger> failures = new ConcurrentHashMap<>();
+    /** Requests per item since it was last forgotten (absent = 0), at most {@link Integer#MAX_VALUE}. */
+    private final ConcurrentHashMap<T, Integer> failures = new ConcurrentHashMap<>();
     private final Duration fast;
     private final Duration slow;
+    private final long fastNanos;
+    private final long slowNanos;
     private final int maxFastAttempts;
 
     ItemFastSlowRateLimiter(Duration fast, Duration slow, int maxFastAttempts) {
@@ -28,14 +30,15 @@ final class ItemFastSlowRateLimiter<T> implements RateLimiter<T> {
         }
         this.fast = fast;
         this.slow = slow;
+        this.fastNanos = Durations.toNanosSaturated(fast);
+        this.slowNanos = Durations.toNanosSaturated(slow);
         this.maxFastAttempts = maxFastAttempts;
     }
 
     @Override
-    public Duration when(T item) {
-        int n = failures.computeIfAbsent(item, k -> new AtomicInteger())
-                .updateAndGet(c -> c == Integer.MAX_VALUE ? c : c + 1);
-        return n <= maxFastAttempts ? fast : slow;
+    public long whenNanos(T item) {
+        int n = failures.merge(item, 1, ItemExponentialFailureRateLimiter::countOneMore);
+        return n <= maxFastAttempts ? fastNanos : slowNanos;
     }
 
     @Override
@@ -45,8 +48,8 @@ final class ItemFastSlowRateLimiter<T> implements RateLimiter<T> {
 
     @Override
     public int numRequeues(T item) {
-        AtomicInteger n = failures.get(item);
-        return n == null ? 0 : n.get();
+        Integer n = failures.get(item);
+        return n == null ? 0 : n;
     }
 
     @Override

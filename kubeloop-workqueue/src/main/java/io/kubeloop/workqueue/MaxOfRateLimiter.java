@@ -1,6 +1,5 @@
 package io.kubeloop.workqueue;
 
-import java.time.Duration;
 import java.util.List;
 
 /**
@@ -14,7 +13,7 @@ import java.util.List;
  * @param <T> the item type
  * @see <a href="https://github.com/kubernetes/client-go/blob/master/util/workqueue/default_rate_limiters.go">client-go MaxOfRateLimiter</a>
  */
-final class MaxOfRateLimiter<T> implements RateLimiter<T> {
+final class MaxOfRateLimiter<T> implements NanosRateLimiter<T> {
 
     private final List<RateLimiter<T>> limiters;
 
@@ -26,13 +25,10 @@ final class MaxOfRateLimiter<T> implements RateLimiter<T> {
     }
 
     @Override
-    public Duration when(T item) {
-        Duration max = Duration.ZERO;
+    public long whenNanos(T item) {
+        long max = 0;
         for (RateLimiter<T> limiter : limiters) {
-            Duration d = limiter.when(item);
-            if (d.compareTo(max) > 0) {
-                max = d;
-            }
+            max = Math.max(max, NanosRateLimiter.delayNanos(limiter, item));
         }
         return max;
     }

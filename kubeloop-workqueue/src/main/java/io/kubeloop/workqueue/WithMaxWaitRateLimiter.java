@@ -11,21 +11,22 @@ import java.util.Objects;
  * @param <T> the item type
  * @see <a href="https://github.com/kubernetes/client-go/blob/master/util/workqueue/default_rate_limiters.go">client-go WithMaxWaitRateLimiter</a>
  */
-final class WithMaxWaitRateLimiter<T> implements RateLimiter<T> {
+final class WithMaxWaitRateLimiter<T> implements NanosRateLimiter<T> {
 
     private final RateLimiter<T> limiter;
     private final Duration maxWait;
+    private final long maxWaitNanos;
 
     WithMaxWaitRateLimiter(RateLimiter<T> limiter, Duration maxWait) {
         this.limiter = Objects.requireNonNull(limiter, "limiter");
         ItemExponentialFailureRateLimiter.requireNotNegative(maxWait, "max wait");
         this.maxWait = maxWait;
+        this.maxWaitNanos = Durations.toNanosSaturated(maxWait);
     }
 
     @Override
-    public Duration when(T item) {
-        Duration d = limiter.when(item);
-        return d.compareTo(maxWait) > 0 ? maxWait : d;
+    public long whenNanos(T item) {
+        return Math.max(0, Math.min(NanosRateLimiter.delayNanos(limiter, item), maxWaitNanos));
     }
 
     @Override
