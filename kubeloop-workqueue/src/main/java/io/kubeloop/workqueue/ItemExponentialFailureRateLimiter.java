@@ -2,7 +2,6 @@ package io.kubeloop.workqueue;
 
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Per-item exponential backoff: the n-th request of an item (n counted from 0 since it was last
@@ -10,17 +9,17 @@ import java.util.concurrent.ConcurrentHashMap;
  * reaches the cap at the 19th request. The computation saturates instead of overflowing, for any
  * count, and the count itself stops at {@link Integer#MAX_VALUE}.
  *
- * <p><b>Thread safety:</b> thread-safe; one count per item in a concurrent map, changed atomically
- * by {@code merge}, so a {@code when} racing with {@code forget} of the same item is ordered before
- * or after it, never lost.
+ * <p><b>Thread safety:</b> thread-safe and lock-free in the usual fail/forget cycle; counts are kept
+ * by {@link FailureCounts}, so a {@code when} racing with {@code forget} of the same item is ordered
+ * before or after it, never lost.
  *
  * @param <T> the item type
  * @see <a href="https://github.com/kubernetes/client-go/blob/master/util/workqueue/default_rate_limiters.go">client-go ItemExponentialFailureRateLimiter</a>
  */
 final class ItemExponentialFailureRateLimiter<T> implements NanosRateLimiter<T> {
 
-    /** Requests per item since it was last forgotten (absent = 0), at most {@link Integer#MAX_VALUE}. */
-    private final ConcurrentHashMap<T, Integer> failures = new ConcurrentHashMap<>();
+    /** Requests per item since it was last forgotten. */
+    private final FailureCounts<T> failures = new FailureCounts<>();
     private final long baseNanos;
     private final long maxNanos;
     private final Duration max;
@@ -42,12 +41,7 @@ final class ItemExponentialFailureRateLimiter<T> implements NanosRateLimiter<T> 
 
     @Override
     public long whenNanos(T item) {
-        return delayNanos(failures.merge(item, 1, ItemExponentialFailureRateLimiter::countOneMore) - 1);
-    }
-
-    /** A failure count plus one, stopping at {@link Integer#MAX_VALUE}; the second argument is the 1 merged in. */
-    static Integer countOneMore(Integer count, Integer one) {
-        return count == Integer.MAX_VALUE ? count : count + 1;
+        return delayNanos(failures.increment(item));
     }
 
     /** {@code base × 2^n} capped at max, without overflow. */
@@ -63,13 +57,12 @@ final class ItemExponentialFailureRateLimiter<T> implements NanosRateLimiter<T> 
 
     @Override
     public void forget(T item) {
-        failures.remove(item);
+        failures.reset(item);
     }
 
     @Override
     public int numRequeues(T item) {
-        Integer n = failures.get(item);
-        return n == null ? 0 : n;
+        return failures.count(item);
     }
 
     @Override

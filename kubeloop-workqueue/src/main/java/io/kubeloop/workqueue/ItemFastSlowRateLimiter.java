@@ -1,21 +1,20 @@
 package io.kubeloop.workqueue;
 
 import java.time.Duration;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Per-item two-speed retry: the first {@code maxFastAttempts} requests of an item (since it was
  * last forgotten) wait {@code fast}, later ones {@code slow}.
  *
- * <p><b>Thread safety:</b> thread-safe; one count per item in a concurrent map, changed atomically by {@code merge}.
+ * <p><b>Thread safety:</b> thread-safe; counts are kept by {@link FailureCounts} (lock-free in the usual fail/forget cycle).
  *
  * @param <T> the item type
  * @see <a href="https://github.com/kubernetes/client-go/blob/master/util/workqueue/default_rate_limiters.go">client-go ItemFastSlowRateLimiter</a>
  */
 final class ItemFastSlowRateLimiter<T> implements NanosRateLimiter<T> {
 
-    /** Requests per item since it was last forgotten (absent = 0), at most {@link Integer#MAX_VALUE}. */
-    private final ConcurrentHashMap<T, Integer> failures = new ConcurrentHashMap<>();
+    /** Requests per item since it was last forgotten. */
+    private final FailureCounts<T> failures = new FailureCounts<>();
     private final Duration fast;
     private final Duration slow;
     private final long fastNanos;
@@ -37,19 +36,17 @@ final class ItemFastSlowRateLimiter<T> implements NanosRateLimiter<T> {
 
     @Override
     public long whenNanos(T item) {
-        int n = failures.merge(item, 1, ItemExponentialFailureRateLimiter::countOneMore);
-        return n <= maxFastAttempts ? fastNanos : slowNanos;
+        return failures.increment(item) < maxFastAttempts ? fastNanos : slowNanos; // the n-th request, n ≤ max: fast
     }
 
     @Override
     public void forget(T item) {
-        failures.remove(item);
+        failures.reset(item);
     }
 
     @Override
     public int numRequeues(T item) {
-        Integer n = failures.get(item);
-        return n == null ? 0 : n;
+        return failures.count(item);
     }
 
     @Override

@@ -1,0 +1,89 @@
+package io.kubeloop.workqueue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(30)
+class FailureCountsTest {
+
+    private final FailureCounts<Integer> counts = new FailureCounts<>();
+
+    @Test
+    void incrementAnswersTheCountBeforeAndResetStartsOver() {
+        assertThat(counts.increment(1)).isZero();
+        assertThat(counts.increment(1)).isEqualTo(1);
+        assertThat(counts.count(1)).isEqualTo(2);
+        counts.reset(1);
+        assertThat(counts.count(1)).isZero();
+        assertThat(counts.increment(1)).isZero();
+        assertThat(counts.count(2)).isZero();
+        counts.reset(2); // unknown: nothing to do
+        assertThat(counts.size()).isEqualTo(1);
+    }
+
+    @Test
+    void resetCountersAreSweptOnceTheMapDoubles() {
+        int many = 4 * FailureCounts.MIN_SWEEP_SIZE;
+        for (int i = 0; i < many; i++) {
+            counts.increment(i);
+            counts.reset(i); // the usual cycle: fail, then succeed
+        }
+
+        assertThat(counts.size()).as("reset counters do not pile up").isLessThanOrEqualTo(2 * FailureCounts.MIN_SWEEP_SIZE);
+    }
+
+    @Test
+    void aSweepKeepsEveryCounterThatIsNotZero() {
+        int many = 4 * FailureCounts.MIN_SWEEP_SIZE;
+        for (int i = 0; i < many; i++) {
+            counts.increment(i);
+            if (i % 2 == 0) {
+                counts.reset(i);
+            }
+        }
+
+        for (int i = 1; i < many; i += 2) {
+            assertThat(counts.count(i)).as("item %d", i).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void incrementsRacingWithResetsAndSweepsAreNeverLost() throws InterruptedException {
+        int threads = 4;
+        int perThread = 20_000;
+        CountDownLatch go = new CountDownLatch(1);
+        List<Thread> running = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int id = t;
+            running.add(Thread.ofPlatform().start(() -> {
+                try {
+                    go.await();
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+                for (int i = 0; i < perThread; i++) {
+                    int churn = 1_000_000 + id * perThread + i; // new items: insertions, resets, sweeps
+                    counts.increment(churn);
+                    counts.reset(churn);
+                    counts.increment(-1 - (i & 7)); // shared items, never reset
+                }
+            }));
+        }
+        go.countDown();
+        for (Thread t : running) {
+            t.join();
+        }
+
+        int total = 0;
+        for (int k = 1; k <= 8; k++) {
+            total += counts.count(-k);
+        }
+        assertThat(total).isEqualTo(threads * perThread);
+        assertThat(counts.size()).isLessThan(threads * perThread / 2);
+    }
+}
