@@ -16,7 +16,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * earliest. The loop adds every due item, then parks on the {@link Ticker} until the earliest ready
  * time, at most {@link #HEARTBEAT} (client-go's 10 s insurance), or until unparked.
  *
- * <p><b>Thread safety:</b> all methods are thread-safe; the heap is guarded by {@link #lock}, which
+ * <p><b>Thread safety:</b> all methods are thread-safe; the heap is guarded by {@link #lock} (only
+ * {@link DelayHeap#find}, the fast path of {@link #addAfterNanos}, reads it without), which
  * is never held while parking or while calling user code (there is none).
  *
  * @param <T> the item type

@@ -27,14 +27,18 @@
  *       when a getter waits. Each delaying queue has one {@code ReentrantLock} guarding its heap of
  *       waiting items, held for O(log n) by {@code addAfter} and by the loop while it moves due
  *       items into the work queue (so the work queue's lock is taken inside it, never the other
- *       way round); the loop parks only after releasing it. The bucket limiter has one short
- *       lock; per-item limiters use concurrent maps. No lock is held while calling user code, and
+ *       way round); the loop parks only after releasing it. An {@code addAfter} for an item that
+ *       already waits for an earlier time takes no lock (the heap's index is a concurrent map).
+ *       The bucket limiter is lock-free (one compare-and-set of its theoretical arrival time per
+ *       request); per-item limiters keep counters in a concurrent map that a {@code forget} only
+ *       zeroes (swept later), so a fail/forget cycle changes no map. No lock is held while calling user code, and
  *       metrics hooks are short. There is no combining layer and no lock-free variant: flat
  *       combining and a lock-free queue (concurrent map of per-item CAS states plus a concurrent
  *       linked queue) were built and measured slower on a 2-core machine (see BENCHMARKS.md).</li>
  *   <li><b>Allocation.</b> Adding an item that is already queued allocates nothing. Entries are
  *       intrusive (table chain and ready list) and up to 256 removed ones are reused, so a work
- *       item's whole life (add, get, done) allocates nothing in steady state.</li>
+ *       item's whole life (add, get, done) allocates nothing in steady state, and neither does an
+ *       {@code addRateLimited}/{@code forget} cycle of a known item with the built-in limiters.</li>
  *   <li><b>Blocking.</b> {@code get} and {@code shutDownWithDrain} block and are cancelled by
  *       interruption ({@link java.util.concurrent.CancellationException}); nothing else blocks
  *       except {@code shutDown} of a delaying queue joining its loop thread, which exits at
