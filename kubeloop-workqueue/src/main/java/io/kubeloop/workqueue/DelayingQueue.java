@@ -12,8 +12,8 @@ import java.time.Duration;
  * pending delayed add. Ready times are measured with the configured {@link Ticker}.
  *
  * <p><b>Threads:</b> each delaying queue owns one waiting-loop thread, made by the configured
- * thread factory (a virtual thread by default) when the queue is created. {@link #shutDown()}
- * stops and joins it; items still waiting are dropped.
+ * thread factory (a virtual thread by default) when the queue is created. {@link #shutDown()} and
+ * {@link #shutDownWithDrain()} (after its drain) stop and join it; items still waiting are dropped.
  *
  * <p><b>Thread safety:</b> as {@link WorkQueue}; {@code addAfter} never blocks beyond a short
  * internal lock.
@@ -58,7 +58,8 @@ public interface DelayingQueue<T> extends WorkQueue<T> {
 
     /**
      * Shuts down the queue (see {@link WorkQueue#shutDown()}) and stops the waiting loop, waiting
-     * for its thread to end; items still waiting for their time are dropped.
+     * for its thread to end; items still waiting for their time are dropped. Idempotent,
+     * thread-safe; when called from the waiting-loop thread itself it does not wait for itself.
      */
     @Override
     void shutDown();

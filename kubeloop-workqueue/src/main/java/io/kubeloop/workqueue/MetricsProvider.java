@@ -26,7 +26,9 @@ import java.util.Objects;
  *   <li>{@code workqueue.retries} ({@code workqueue_retries_total}): calls of
  *       {@code addAfter}/{@code addRateLimited} on a running queue, whatever the delay.</li>
  * </ul>
- * The two durations are histograms with client-go's buckets (10 ns to 10 s, ×10 each). The two
+ * The two durations are histograms with client-go's buckets (10 ns to 10 s, ×10 each); being
+ * Micrometer timers, they also export a {@code _max} series (the longest recent duration), which
+ * client-go has not. The two
  * "unfinished" gauges are computed when the registry reads them (client-go refreshes them every
  * 500 ms), so they cost nothing between scrapes. Only named queues may report metrics, and a name
  * must be unique per registry: a second queue with the same name would share the counters and
@@ -39,7 +41,8 @@ import java.util.Objects;
 public sealed interface MetricsProvider permits MetricsProvider.None, MetricsProvider.Micrometer {
 
     /**
-     * Returns the provider that reports nothing and costs nothing.
+     * Returns the provider that reports nothing and costs nothing: the queue reads no clock and
+     * touches no meter on its hot path. Thread-safe (a constant).
      *
      * @return the no-op provider
      */
@@ -48,7 +51,8 @@ public sealed interface MetricsProvider permits MetricsProvider.None, MetricsPro
     }
 
     /**
-     * Returns a provider registering the meters described above in {@code registry}.
+     * Returns a provider registering the meters described above in {@code registry}. Thread-safe;
+     * the provider is an immutable value.
      *
      * @param registry where to register; not null
      * @return the provider

@@ -20,24 +20,27 @@ public interface RateLimiter<T> {
 
     /**
      * Returns how long {@code item} should wait now, and records the request (for per-item
-     * limiters a failure, for a bucket a token).
+     * limiters a failure, for a bucket a token). Thread-safe: concurrent requests are each
+     * recorded once.
      *
-     * @param item the item
+     * @param item the item; not null (per-item limiters throw {@link NullPointerException})
      * @return the delay; never negative
      */
     Duration when(T item);
 
     /**
-     * Stops tracking {@code item}: its failure count returns to zero.
+     * Stops tracking {@code item}: its failure count returns to zero. Thread-safe; a concurrent
+     * {@link #when} of the same item is counted before or after it, never lost.
      *
-     * @param item the item
+     * @param item the item; not null (per-item limiters throw {@link NullPointerException})
      */
     void forget(T item);
 
     /**
      * Returns how many times {@link #when} was called for {@code item} since it was last forgotten.
+     * Thread-safe.
      *
-     * @param item the item
+     * @param item the item; not null (per-item limiters throw {@link NullPointerException})
      * @return the count; 0 for limiters that do not count per item
      */
     int numRequeues(T item);

@@ -86,8 +86,10 @@ public interface WorkQueue<T> extends AutoCloseable {
 
     /**
      * Marks {@code item} as processed. If it was added again while being processed it is queued
-     * again (even after shutdown). Ignored if {@code item} is not being processed. Never blocks;
-     * thread-safe.
+     * again (even after shutdown). Ignored if {@code item} is not being processed (null too).
+     * Unlike client-go, whose {@code Done} of an item that is queued but not being processed
+     * queues it a second time (so it could then reach two workers at once), this keeps the
+     * invariant that an item is never handed to two workers at once. Never blocks; thread-safe.
      *
      * @param item the item returned by {@link #get}
      */
@@ -102,8 +104,10 @@ public interface WorkQueue<T> extends AutoCloseable {
     int len();
 
     /**
-     * Makes the queue ignore new items and wakes every blocked {@link #get}; returns at once.
-     * Idempotent, thread-safe; also aborts a {@link #shutDownWithDrain()} waiting in another thread.
+     * Makes the queue ignore new items and wakes every blocked {@link #get}; does not wait for
+     * workers (a {@link DelayingQueue} also stops its waiting-loop thread and joins it, which takes
+     * no longer than that thread needs to notice). Idempotent, thread-safe; also aborts a
+     * {@link #shutDownWithDrain()} waiting in another thread.
      */
     void shutDown();
 

@@ -99,11 +99,64 @@ class MetricsTest {
     }
 
     @Test
-    void queueWithoutMetricsRegistersNothing() {
-        SimpleMeterRegistry other = new SimpleMeterRegistry();
-        WorkQueue<String> q = WorkQueue.create(WorkQueueConfig.builder().name("quiet").build());
-        q.add("x");
-        assertThat(other.getMeters()).isEmpty();
-        assertThat(registry.find("workqueue.adds").tag("name", "quiet").counter()).isNull();
+    void aQueueWithoutMetricsRegistersNothingInMicrometersGlobalRegistry() {
+        SimpleMeterRegistry global = new SimpleMeterRegistry();
+        io.micrometer.core.instrument.Metrics.addRegistry(global);
+        try (RateLimitingQueue<String> q = RateLimitingQueue.create(RateLimiter.defaultControllerRateLimiter(),
+                WorkQueueConfig.builder().name("quiet").build())) {
+            q.add("x");
+            q.done(q.get().orElseThrow());
+            q.addAfter("y", Duration.ofHours(1));
+            q.addRateLimited("z");
+            q.forget("z");
+
+            assertThat(global.getMeters()).noneMatch(m -> m.getId().getName().startsWith("workqueue"));
+            assertThat(registry.find("workqueue.adds").tag("name", "quiet").counter()).isNull();
+        } finally {
+            io.micrometer.core.instrument.Metrics.removeRegistry(global);
+        }
+    }
+
+    /** A ticker that counts how often it is read. */
+    private static final class CountingTicker implements Ticker {
+        final FakeTicker time = new FakeTicker();
+        final java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+
+        @Override
+        public long nanoTime() {
+            reads.incrementAndGet();
+            return time.nanoTime();
+        }
+
+        @Override
+        public void parkUntil(long deadlineNanos) {
+            time.parkUntil(deadlineNanos);
+        }
+    }
+
+    private static int clockReadsOfAddGetDone(WorkQueueConfig.Builder config, CountingTicker ticker) {
+        WorkQueue<String> q = WorkQueue.create(config.ticker(ticker).build());
+        try {
+            int before = ticker.reads.get();
+            for (int i = 0; i < 100; i++) {
+                q.add("item-" + i);
+                q.done(q.get().orElseThrow());
+            }
+            return ticker.reads.get() - before;
+        } finally {
+            q.shutDown();
+        }
+    }
+
+    @Test
+    void withoutMetricsAddGetAndDoneNeverReadTheClock() {
+        CountingTicker off = new CountingTicker();
+        CountingTicker on = new CountingTicker();
+
+        int readsWithout = clockReadsOfAddGetDone(WorkQueueConfig.builder().name("off"), off);
+        int readsWith = clockReadsOfAddGetDone(WorkQueueConfig.builder().name("on").meterRegistry(registry), on);
+
+        assertThat(readsWithout).isZero();
+        assertThat(readsWith).as("with metrics the same calls time the items").isGreaterThanOrEqualTo(300);
     }
 }
