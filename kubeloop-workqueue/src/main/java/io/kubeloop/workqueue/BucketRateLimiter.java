@@ -60,7 +60,8 @@ final class BucketRateLimiter<T> implements NanosRateLimiter<T> {
             long t = tat.get();
             long next = Durations.saturatedAdd(t - now > 0 ? t : now, interval);
             if (tat.compareAndSet(t, next)) {
-                long wait = (next - now) - tolerance; // next - now ≥ interval > 0, so no overflow
+                long ahead = next - now; // at least one interval; negative only if it overflowed
+                long wait = (ahead < 0 ? Long.MAX_VALUE : ahead) - tolerance;
                 return wait > 0 ? wait : 0;
             }
         }
