@@ -51,11 +51,11 @@ final class BucketRateLimiter<T> implements NanosRateLimiter<T> {
     }
 
     @Override
-    public long whenNanos(T item) {
+    public long whenNanos(T item, Ticker clock, long clockNow) {
         if (interval == 0) {
             return 0;
         }
-        long now = ticker.nanoTime();
+        long now = clock == ticker ? clockNow : ticker.nanoTime();
         for (;;) {
             long t = tat.get();
             long next = Durations.saturatedAdd(t - now > 0 ? t : now, interval);

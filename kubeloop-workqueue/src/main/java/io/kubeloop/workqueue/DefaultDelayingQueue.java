@@ -61,16 +61,42 @@ final class DefaultDelayingQueue<T> implements DelayingQueue<T> {
      * that read linearizes the call before the loop moves the item, and the earliest time wins.
      */
     void addAfterNanos(T item, long delayNanos) {
+        if (!addedAtOnce(item, delayNanos)) {
+            waitUntil(item, Durations.saturatedAdd(ticker.nanoTime(), delayNanos));
+        }
+    }
+
+    /**
+     * {@link #addAfterNanos(Object, long)} for a caller that has just read this queue's
+     * {@link #ticker()} ({@code now}): the ready time is {@code now + delayNanos}, with no second
+     * clock read. The rate-limited add reads the clock once for the limiter and the queue.
+     */
+    void addAfterNanos(T item, long delayNanos, long now) {
+        if (!addedAtOnce(item, delayNanos)) {
+            waitUntil(item, Durations.saturatedAdd(now, delayNanos));
+        }
+    }
+
+    /** The clock ready times are measured on. */
+    Ticker ticker() {
+        return ticker;
+    }
+
+    /** Counts the retry; true when nothing is left to do (shutting down, or added with no delay). */
+    private boolean addedAtOnce(T item, long delayNanos) {
         Objects.requireNonNull(item, "work queue item must not be null");
         if (queue.isShuttingDown()) {
-            return;
+            return true;
         }
         metrics.retried();
         if (delayNanos <= 0) {
             queue.add(item);
-            return;
+            return true;
         }
-        long readyAt = Durations.saturatedAdd(ticker.nanoTime(), delayNanos);
+        return false;
+    }
+
+    private void waitUntil(T item, long readyAt) {
         DelayHeap.Node<T> waitingNode = waiting.find(item);
         if (waitingNode != null && waitingNode.readyAt - readyAt <= 0) {
             return;

@@ -24,11 +24,13 @@ final class DefaultRateLimitingQueue<T> implements RateLimitingQueue<T> {
     @Override
     public void addRateLimited(T item) {
         Objects.requireNonNull(item, "work queue item must not be null");
-        long delay = NanosRateLimiter.delayNanos(rateLimiter, item);
         if (queue instanceof DefaultDelayingQueue<T> delaying) {
-            delaying.addAfterNanos(item, delay);
+            // one clock read: the limiter reserves at this instant, the item is ready at it + delay
+            Ticker clock = delaying.ticker();
+            long now = clock.nanoTime();
+            delaying.addAfterNanos(item, NanosRateLimiter.delayNanos(rateLimiter, item, clock, now), now);
         } else {
-            queue.addAfter(item, Duration.ofNanos(delay));
+            queue.addAfter(item, Duration.ofNanos(NanosRateLimiter.delayNanos(rateLimiter, item, null, 0)));
         }
     }
 

@@ -40,7 +40,7 @@ final class ItemExponentialFailureRateLimiter<T> implements NanosRateLimiter<T> 
     }
 
     @Override
-    public long whenNanos(T item) {
+    public long whenNanos(T item, Ticker clock, long clockNow) {
         return delayNanos(failures.increment(item));
     }
 

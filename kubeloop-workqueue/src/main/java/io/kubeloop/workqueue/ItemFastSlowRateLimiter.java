@@ -35,7 +35,7 @@ final class ItemFastSlowRateLimiter<T> implements NanosRateLimiter<T> {
     }
 
     @Override
-    public long whenNanos(T item) {
+    public long whenNanos(T item, Ticker clock, long clockNow) {
         return failures.increment(item) < maxFastAttempts ? fastNanos : slowNanos; // the n-th request, n ≤ max: fast
     }
 

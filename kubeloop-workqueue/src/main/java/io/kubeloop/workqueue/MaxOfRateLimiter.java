@@ -25,10 +25,10 @@ final class MaxOfRateLimiter<T> implements NanosRateLimiter<T> {
     }
 
     @Override
-    public long whenNanos(T item) {
+    public long whenNanos(T item, Ticker clock, long clockNow) {
         long max = 0;
         for (RateLimiter<T> limiter : limiters) {
-            max = Math.max(max, NanosRateLimiter.delayNanos(limiter, item));
+            max = Math.max(max, NanosRateLimiter.delayNanos(limiter, item, clock, clockNow));
         }
         return max;
     }

@@ -14,26 +14,36 @@ import java.time.Duration;
 interface NanosRateLimiter<T> extends RateLimiter<T> {
 
     /**
-     * As {@link #when}, in nanoseconds: records the request and returns the delay, never negative,
-     * saturated at {@link Long#MAX_VALUE}. Thread-safe.
+     * As {@link #when}, in nanoseconds, for a request made at {@code clockNow} on {@code clock}:
+     * records the request and returns the delay, never negative, saturated at
+     * {@link Long#MAX_VALUE}. A limiter that keeps time (the token bucket) and whose ticker
+     * <em>is</em> {@code clock} takes {@code clockNow} as the current instant instead of reading
+     * its ticker again; with any other {@code clock}, or {@code null}, it reads its own ticker.
+     * This is what lets a rate-limited add read the clock once: the queue reads it, the limiter
+     * reserves at that instant, and the item's ready time is that instant plus the delay (on this
+     * machine a clock read was over half the cost of an {@code addRateLimited}; BENCHMARKS.md).
+     * Thread-safe.
      *
      * @param item the item
+     * @param clock the ticker {@code clockNow} was read from, or {@code null} if none was read
+     * @param clockNow the reading of {@code clock}; ignored when {@code clock} is not the limiter's
      * @return the delay in nanoseconds
      */
-    long whenNanos(T item);
+    long whenNanos(T item, Ticker clock, long clockNow);
 
     @Override
     default Duration when(T item) {
-        return Duration.ofNanos(whenNanos(item));
+        return Duration.ofNanos(whenNanos(item, null, 0));
     }
 
     /**
      * The delay {@code limiter} asks for {@code item} (recording the request), in nanoseconds:
      * without a {@link Duration} for built-in limiters, through {@link #when} for others (then
-     * saturated, and negative when the limiter answers a negative delay). Thread-safe.
+     * saturated, and negative when the limiter answers a negative delay). {@code clock} and
+     * {@code clockNow} as in {@link #whenNanos}. Thread-safe.
      */
-    static <T> long delayNanos(RateLimiter<T> limiter, T item) {
-        return limiter instanceof NanosRateLimiter<T> n ? n.whenNanos(item)
+    static <T> long delayNanos(RateLimiter<T> limiter, T item, Ticker clock, long clockNow) {
+        return limiter instanceof NanosRateLimiter<T> n ? n.whenNanos(item, clock, clockNow)
                 : Durations.toNanosSaturated(limiter.when(item));
     }
 }

@@ -25,8 +25,8 @@ final class WithMaxWaitRateLimiter<T> implements NanosRateLimiter<T> {
     }
 
     @Override
-    public long whenNanos(T item) {
-        return Math.max(0, Math.min(NanosRateLimiter.delayNanos(limiter, item), maxWaitNanos));
+    public long whenNanos(T item, Ticker clock, long clockNow) {
+        return Math.max(0, Math.min(NanosRateLimiter.delayNanos(limiter, item, clock, clockNow), maxWaitNanos));
     }
 
     @Override

@@ -117,23 +117,6 @@ class MetricsTest {
         }
     }
 
-    /** A ticker that counts how often it is read. */
-    private static final class CountingTicker implements Ticker {
-        final FakeTicker time = new FakeTicker();
-        final java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
-
-        @Override
-        public long nanoTime() {
-            reads.incrementAndGet();
-            return time.nanoTime();
-        }
-
-        @Override
-        public void parkUntil(long deadlineNanos) {
-            time.parkUntil(deadlineNanos);
-        }
-    }
-
     private static int clockReadsOfAddGetDone(WorkQueueConfig.Builder config, CountingTicker ticker) {
         WorkQueue<String> q = WorkQueue.create(config.ticker(ticker).build());
         try {

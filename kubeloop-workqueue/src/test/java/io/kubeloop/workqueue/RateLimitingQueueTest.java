@@ -67,4 +67,39 @@ class RateLimitingQueueTest {
             assertThat(q.get()).contains("x"); // 5 ms of real time
         }
     }
+
+    @Test
+    void addRateLimitedReadsTheClockOnceWhenTheLimiterKeepsTimeByTheQueuesTicker() {
+        CountingTicker clock = new CountingTicker();
+        try (RateLimitingQueue<String> q = RateLimitingQueue.create(
+                RateLimiter.defaultControllerRateLimiter(clock), WorkQueueConfig.builder().ticker(clock).build())) {
+            int before = clock.reads.get();
+            for (int i = 0; i < 150; i++) { // past the bucket's burst of 100: its delays count too
+                q.addRateLimited("item-" + i);
+            }
+            assertThat(clock.reads.get() - before).as("one read per call, shared by bucket and queue").isEqualTo(150);
+
+            DefaultDelayingQueue<String> d =
+                    (DefaultDelayingQueue<String>) ((DefaultRateLimitingQueue<String>) q).delegate();
+            clock.time.step(Duration.ofMillis(5)); // the first 100: 5 ms (exponential, bucket free)
+            await().atMost(Duration.ofSeconds(5)).until(() -> d.waitingCount() == 50);
+            clock.time.step(Duration.ofMillis(95)); // the 101st: one bucket interval, 100 ms
+            await().atMost(Duration.ofSeconds(5)).until(() -> d.waitingCount() == 49);
+            assertThat(q.len()).isEqualTo(101);
+        }
+    }
+
+    @Test
+    void aBucketOnAnotherTickerReservesByItsOwnClockNotTheQueues() {
+        FakeTicker bucketClock = new FakeTicker();
+        try (RateLimitingQueue<String> q = RateLimitingQueue.create(
+                RateLimiter.bucket(1, 1, bucketClock), WorkQueueConfig.builder().ticker(ticker).build())) {
+            q.addRateLimited("a"); // the one token: no delay
+            q.addRateLimited("b"); // waits one second by the bucket's clock; the next token is b's
+            bucketClock.step(Duration.ofSeconds(2)); // by the bucket's clock a token is back; the queue's stands still
+            q.addRateLimited("c"); // no delay, as the bucket read its own clock (by the queue's: 2 s)
+
+            assertThat(q.len()).as("a and c added at once, b waiting").isEqualTo(2);
+        }
+    }
 }
