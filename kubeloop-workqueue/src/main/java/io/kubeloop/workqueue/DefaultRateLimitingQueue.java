@@ -14,11 +14,11 @@ import java.util.Optional;
 final class DefaultRateLimitingQueue<T> implements RateLimitingQueue<T> {
 
     private final DelayingQueue<T> queue;
-    private final RateLimiter<T> rateLimiter;
+    private final NanosRateLimiter<T> rateLimiter;
 
     DefaultRateLimitingQueue(DelayingQueue<T> queue, RateLimiter<T> rateLimiter) {
         this.queue = queue;
-        this.rateLimiter = Objects.requireNonNull(rateLimiter, "rateLimiter");
+        this.rateLimiter = NanosRateLimiter.of(Objects.requireNonNull(rateLimiter, "rateLimiter"));
     }
 
     @Override
@@ -28,9 +28,9 @@ final class DefaultRateLimitingQueue<T> implements RateLimitingQueue<T> {
             // one clock read: the limiter reserves at this instant, the item is ready at it + delay
             Ticker clock = delaying.ticker();
             long now = clock.nanoTime();
-            delaying.addAfterNanos(item, NanosRateLimiter.delayNanos(rateLimiter, item, clock, now), now);
+            delaying.addAfterNanos(item, rateLimiter.whenNanos(item, clock, now), now);
         } else {
-            queue.addAfter(item, Duration.ofNanos(NanosRateLimiter.delayNanos(rateLimiter, item, null, 0)));
+            queue.addAfter(item, Duration.ofNanos(rateLimiter.whenNanos(item, null, 0)));
         }
     }
 

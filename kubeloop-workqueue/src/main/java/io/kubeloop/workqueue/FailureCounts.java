@@ -8,9 +8,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Per-item failure counts of the per-item rate limiters, built so that the usual cycle — a failure
  * or two, then {@link #reset} — changes no map: a reset sets the item's counter to zero and leaves
  * it in place, so the next failure of the same item only increments it. Counters at zero are
- * removed in sweeps, run when an insertion finds the map at twice its size after the last sweep
- * (and at least {@link #MIN_SWEEP_SIZE}), so memory stays within about twice the items counted or
- * recently reset, and a sweep's cost is paid for by the insertions since the one before.
+ * removed in sweeps, run when an insertion finds the map at twice the number of counters the last
+ * sweep left in use (and at least twice {@link #MIN_SWEEP_SIZE}), so memory stays within about
+ * twice the items counted plus those reset since the last sweep, and a sweep's cost is paid for by
+ * the insertions since the one before. (The threshold once came from the map's size when a sweep
+ * ended; counters that other threads inserted and reset meanwhile then raised it, and under heavy
+ * churn the map grew well past twice what was in use.)
  *
  * <p>Invariants: a counter holds a count ≥ 0 while it is in the map; a sweep removes a counter only
  * after changing it from 0 to {@link #GONE}, and an {@link #increment} that meets {@code GONE}
@@ -24,7 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class FailureCounts<T> {
 
-    /** Map size below which no sweep runs. */
+    /** Sweeps run only once the map holds at least twice this many counters. */
     static final int MIN_SWEEP_SIZE = 1024;
     /** Counter value of one that a sweep is removing. */
     private static final int GONE = -1;
@@ -95,12 +98,18 @@ final class FailureCounts<T> {
             return;
         }
         try {
-            counts.forEach((item, c) -> {
+            int inUse = 0;
+            for (var e : counts.entrySet()) {
+                AtomicInteger c = e.getValue();
                 if (c.compareAndSet(0, GONE)) {
-                    counts.remove(item, c);
+                    counts.remove(e.getKey(), c);
+                } else {
+                    inUse++;
                 }
-            });
-            sweepAt = Math.max(2 * MIN_SWEEP_SIZE, 2 * counts.size());
+            }
+            // from the counters in use, not the map's size now: counters inserted (and reset) by
+            // other threads while this sweep ran must not raise the next threshold
+            sweepAt = Math.max(2 * MIN_SWEEP_SIZE, 2 * inUse);
         } finally {
             sweeping.set(false);
         }

@@ -16,26 +16,30 @@ import java.util.List;
 final class MaxOfRateLimiter<T> implements NanosRateLimiter<T> {
 
     private final List<RateLimiter<T>> limiters;
+    /** {@link #limiters}, each in nanoseconds; never empty. */
+    private final NanosRateLimiter<T>[] nanos;
 
+    @SuppressWarnings("unchecked")
     MaxOfRateLimiter(List<RateLimiter<T>> limiters) {
         if (limiters.isEmpty()) {
             throw new IllegalArgumentException("maxOf needs at least one rate limiter");
         }
         this.limiters = limiters;
+        this.nanos = limiters.stream().map(NanosRateLimiter::of).toArray(NanosRateLimiter[]::new);
     }
 
     @Override
     public long whenNanos(T item, Ticker clock, long clockNow) {
         long max = 0;
-        for (RateLimiter<T> limiter : limiters) {
-            max = Math.max(max, NanosRateLimiter.delayNanos(limiter, item, clock, clockNow));
+        for (NanosRateLimiter<T> limiter : nanos) {
+            max = Math.max(max, limiter.whenNanos(item, clock, clockNow));
         }
         return max;
     }
 
     @Override
     public void forget(T item) {
-        for (RateLimiter<T> limiter : limiters) {
+        for (NanosRateLimiter<T> limiter : nanos) {
             limiter.forget(item);
         }
     }
@@ -43,7 +47,7 @@ final class MaxOfRateLimiter<T> implements NanosRateLimiter<T> {
     @Override
     public int numRequeues(T item) {
         int max = 0;
-        for (RateLimiter<T> limiter : limiters) {
+        for (NanosRateLimiter<T> limiter : nanos) {
             max = Math.max(max, limiter.numRequeues(item));
         }
         return max;

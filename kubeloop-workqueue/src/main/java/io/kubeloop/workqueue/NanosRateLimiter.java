@@ -37,13 +37,46 @@ interface NanosRateLimiter<T> extends RateLimiter<T> {
     }
 
     /**
-     * The delay {@code limiter} asks for {@code item} (recording the request), in nanoseconds:
-     * without a {@link Duration} for built-in limiters, through {@link #when} for others (then
-     * saturated, and negative when the limiter answers a negative delay). {@code clock} and
-     * {@code clockNow} as in {@link #whenNanos}. Thread-safe.
+     * {@code limiter} itself if it answers in nanoseconds (every built-in one does), else an adapter
+     * that asks its {@link #when} and converts the answer (saturated; negative when the limiter
+     * answers a negative delay). Composite limiters and the queue convert once, when they are built,
+     * so that each keeps a call site of its own for the JIT: one shared helper that tested the type
+     * on every call saw every limiter class and dispatched through the interface table.
+     *
+     * @param limiter the limiter
+     * @param <T> the item type
+     * @return {@code limiter} in nanoseconds
      */
-    static <T> long delayNanos(RateLimiter<T> limiter, T item, Ticker clock, long clockNow) {
-        return limiter instanceof NanosRateLimiter<T> n ? n.whenNanos(item, clock, clockNow)
-                : Durations.toNanosSaturated(limiter.when(item));
+    static <T> NanosRateLimiter<T> of(RateLimiter<T> limiter) {
+        return limiter instanceof NanosRateLimiter<T> n ? n : new Adapter<>(limiter);
+    }
+
+    /** A limiter that answers in {@link Duration}s, seen in nanoseconds. Thread-safe as {@code limiter}. */
+    record Adapter<T>(RateLimiter<T> limiter) implements NanosRateLimiter<T> {
+
+        @Override
+        public long whenNanos(T item, Ticker clock, long clockNow) {
+            return Durations.toNanosSaturated(limiter.when(item));
+        }
+
+        @Override
+        public Duration when(T item) {
+            return limiter.when(item);
+        }
+
+        @Override
+        public void forget(T item) {
+            limiter.forget(item);
+        }
+
+        @Override
+        public int numRequeues(T item) {
+            return limiter.numRequeues(item);
+        }
+
+        @Override
+        public String toString() {
+            return limiter.toString();
+        }
     }
 }

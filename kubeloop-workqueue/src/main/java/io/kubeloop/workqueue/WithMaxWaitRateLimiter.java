@@ -13,12 +13,12 @@ import java.util.Objects;
  */
 final class WithMaxWaitRateLimiter<T> implements NanosRateLimiter<T> {
 
-    private final RateLimiter<T> limiter;
+    private final NanosRateLimiter<T> limiter;
     private final Duration maxWait;
     private final long maxWaitNanos;
 
     WithMaxWaitRateLimiter(RateLimiter<T> limiter, Duration maxWait) {
-        this.limiter = Objects.requireNonNull(limiter, "limiter");
+        this.limiter = NanosRateLimiter.of(Objects.requireNonNull(limiter, "limiter"));
         ItemExponentialFailureRateLimiter.requireNotNegative(maxWait, "max wait");
         this.maxWait = maxWait;
         this.maxWaitNanos = Durations.toNanosSaturated(maxWait);
@@ -26,7 +26,7 @@ final class WithMaxWaitRateLimiter<T> implements NanosRateLimiter<T> {
 
     @Override
     public long whenNanos(T item, Ticker clock, long clockNow) {
-        return Math.max(0, Math.min(NanosRateLimiter.delayNanos(limiter, item, clock, clockNow), maxWaitNanos));
+        return Math.max(0, Math.min(limiter.whenNanos(item, clock, clockNow), maxWaitNanos));
     }
 
     @Override

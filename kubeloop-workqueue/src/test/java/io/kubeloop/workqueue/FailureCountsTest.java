@@ -84,6 +84,10 @@ class FailureCountsTest {
             total += counts.count(-k);
         }
         assertThat(total).isEqualTo(threads * perThread);
-        assertThat(counts.size()).isLessThan(threads * perThread / 2);
+        // 80,000 counters were inserted and reset; sweeps keep the map near their threshold (2,048
+        // here), where a threshold taken from the map's size at the end of a sweep let it keep
+        // 13,000 to 65,000 in about one run in eight
+        assertThat(counts.size()).as("counters left after the churn")
+                .isLessThanOrEqualTo(8 * FailureCounts.MIN_SWEEP_SIZE);
     }
 }
