@@ -31,7 +31,10 @@
  *       already waits for an earlier time takes no lock (the heap's index is a concurrent map).
  *       The bucket limiter is lock-free (one compare-and-set of its theoretical arrival time per
  *       request); per-item limiters keep counters in a concurrent map that a {@code forget} only
- *       zeroes (swept later), so a fail/forget cycle changes no map. No lock is held while calling user code, and
+ *       zeroes (swept later), so a fail/forget cycle changes no map. An {@code addRateLimited}
+ *       reads the clock once: the limiter reserves at the queue's reading when its ticker is the
+ *       queue's, and the item is ready at that reading plus the delay. No lock is held while
+ *       calling user code, and
  *       metrics hooks are short. There is no combining layer and no lock-free variant: flat
  *       combining and a lock-free queue (concurrent map of per-item CAS states plus a concurrent
  *       linked queue) were built and measured slower on a 2-core machine (see BENCHMARKS.md).</li>
