@@ -51,32 +51,26 @@ interface NanosRateLimiter<T> extends RateLimiter<T> {
         return limiter instanceof NanosRateLimiter<T> n ? n : new Adapter<>(limiter);
     }
 
-    /** A limiter that answers in {@link Duration}s, seen in nanoseconds. Thread-safe as {@code limiter}. */
-    record Adapter<T>(RateLimiter<T> limiter) implements NanosRateLimiter<T> {
+    /** A limiter that answers in {@link Duration}s, seen in nanoseconds. Thread-safe as the limiter. */
+    final class Adapter<T> extends ForwardingRateLimiter<T> {
+
+        Adapter(RateLimiter<T> limiter) {
+            super(limiter);
+        }
 
         @Override
         public long whenNanos(T item, Ticker clock, long clockNow) {
-            return Durations.toNanosSaturated(limiter.when(item));
+            return Durations.toNanosSaturated(delegate.when(item));
         }
 
         @Override
         public Duration when(T item) {
-            return limiter.when(item);
-        }
-
-        @Override
-        public void forget(T item) {
-            limiter.forget(item);
-        }
-
-        @Override
-        public int numRequeues(T item) {
-            return limiter.numRequeues(item);
+            return delegate.when(item);
         }
 
         @Override
         public String toString() {
-            return limiter.toString();
+            return delegate.toString();
         }
     }
 }

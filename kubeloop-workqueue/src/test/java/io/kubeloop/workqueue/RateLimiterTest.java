@@ -173,4 +173,60 @@ class RateLimiterTest {
         assertThatThrownBy(() -> RateLimiter.<String>maxOf(List.of()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("maxOf needs at least one rate limiter");
     }
+
+    /** A user's limiter that answers in Durations only: a fixed delay, counting requests per item. */
+    private static final class FixedDelay implements RateLimiter<String> {
+        final java.util.Map<String, Integer> counts = new java.util.concurrent.ConcurrentHashMap<>();
+        final Duration delay;
+
+        FixedDelay(Duration delay) {
+            this.delay = delay;
+        }
+
+        @Override
+        public Duration when(String item) {
+            counts.merge(item, 1, Integer::sum);
+            return delay;
+        }
+
+        @Override
+        public void forget(String item) {
+            counts.remove(item);
+        }
+
+        @Override
+        public int numRequeues(String item) {
+            return counts.getOrDefault(item, 0);
+        }
+
+        @Override
+        public String toString() {
+            return "FixedDelay";
+        }
+    }
+
+    @Test
+    void aUsersLimiterWorksInsideTheCompositesAndTheQueue() {
+        FixedDelay custom = new FixedDelay(Duration.ofSeconds(3));
+        RateLimiter<String> capped = RateLimiter.withMaxWait(custom, Duration.ofSeconds(2));
+        RateLimiter<String> max = RateLimiter.maxOf(RateLimiter.itemExponentialFailure(ms(5), ms(50)), custom);
+
+        assertThat(capped.when("x")).isEqualTo(Duration.ofSeconds(2));
+        assertThat(max.when("x")).isEqualTo(Duration.ofSeconds(3));
+        assertThat(custom.numRequeues("x")).as("asked through both").isEqualTo(2);
+        assertThat(capped.numRequeues("x")).isEqualTo(2);
+        assertThat(max.numRequeues("x")).isEqualTo(2);
+        capped.forget("x");
+        assertThat(custom.numRequeues("x")).isZero();
+        assertThat(max.toString()).isEqualTo("MaxOfRateLimiter[ItemExponentialFailureRateLimiter[base=PT0.005S, max=PT0.05S], FixedDelay]");
+
+        FakeTicker ticker = new FakeTicker();
+        try (RateLimitingQueue<String> q = RateLimitingQueue.create(custom, WorkQueueConfig.builder().ticker(ticker).build())) {
+            q.addRateLimited("y");
+            assertThat(q.numRequeues("y")).isEqualTo(1);
+            assertThat(q.len()).as("waits the user's 3 s").isZero();
+            ticker.step(Duration.ofSeconds(3));
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> q.len() == 1);
+        }
+    }
 }
