@@ -49,8 +49,20 @@ class SharedIndexInformerTest {
         assertThat(i.waitForCacheSync(WAIT)).isTrue();
     }
 
-    /** Ends the watch with 410 and lets the reflector's back-off pass: it relists. */
+    /**
+     * Syncs {@code i} and waits for its watch to be open. A sync only says the list is in: a
+     * {@code setSilently} (which compacts the history) before the watch opens makes that watch fail
+     * with 410 and the reflector back off on the fake clock, and a {@code forceGone} before it opens
+     * ends nothing — both left {@link #relist} waiting (races lost on a fast machine).
+     */
+    private void syncAndWatch(SharedIndexInformer<?> i) {
+        sync(i);
+        await().atMost(WAIT).until(() -> fake.openWatches() == 1);
+    }
+
+    /** Ends the open watch with 410 and lets the reflector's back-off pass: it relists. */
     private void relist() {
+        assertThat(fake.openWatches()).as("a watch to end").isEqualTo(1);
         int lists = fake.listRequests().size();
         int sleeps = ticker.sleeps().size();
         fake.forceGone();
@@ -98,7 +110,7 @@ class SharedIndexInformerTest {
         SharedIndexInformer<DynamicObject> i = informer(queue, Duration.ZERO);
         RecordingHandler h = new RecordingHandler();
         i.addEventHandler(h);
-        sync(i);
+        syncAndWatch(i);
         fake.setSilently(List.of(pod("ns", "a"), pod("ns", "b")));
         relist();
         await().atMost(WAIT).until(() -> h.events.size() == 3);
@@ -112,7 +124,7 @@ class SharedIndexInformerTest {
         SharedIndexInformer<DynamicObject> i = informer(queue, Duration.ZERO);
         RecordingHandler h = new RecordingHandler();
         i.addEventHandler(h);
-        sync(i);
+        syncAndWatch(i);
         fake.setSilently(List.of());
         relist();
         await().atMost(WAIT).until(() -> h.events.size() == 2);
@@ -126,7 +138,7 @@ class SharedIndexInformerTest {
         SharedIndexInformer<DynamicObject> i = informer();
         RecordingHandler h = new RecordingHandler();
         i.addEventHandler(h);
-        sync(i);
+        syncAndWatch(i);
         relist();
         await().atMost(WAIT).until(() -> h.events.size() == 2);
         assertThat(h.events).containsExactly("add a@2 initial", "update a@2->a@2");
@@ -140,7 +152,7 @@ class SharedIndexInformerTest {
         RecordingHandler never = new RecordingHandler();
         i.addEventHandler(due, Duration.ofSeconds(30));
         i.addEventHandler(never, Duration.ZERO);
-        sync(i);
+        syncAndWatch(i);
         ticker.awaitSleepers(1); // the resync timer
         ticker.advance(Duration.ofSeconds(30));
         await().atMost(WAIT).until(() -> due.events.size() == 2);
