@@ -17,8 +17,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * lies beyond {@code burst} intervals. This is exactly Go's reservation arithmetic, in whole
  * nanoseconds (the interval is {@code 1e9 / qps} rounded, at least 1 ns).
  *
- * <p><b>Thread safety:</b> thread-safe and lock-free: a request is one compare-and-set of
- * {@code tat}.
+ * <p><b>Thread safety:</b> thread-safe and lock-free: a request is one fetch-and-add of
+ * {@code tat} while the bucket is in debt ({@code tat} after now, the state of a busy queue:
+ * {@code tat} only grows, so it stays after now and the new value is exactly {@code tat +
+ * interval}), otherwise a compare-and-set loop. A fetch-and-add cannot fail, so threads that
+ * request at once do not retry each other's updates.
  *
  * @param <T> the item type
  * @see <a href="https://github.com/kubernetes/client-go/blob/master/util/workqueue/default_rate_limiters.go">client-go BucketRateLimiter</a>
@@ -32,6 +35,12 @@ final class BucketRateLimiter<T> implements NanosRateLimiter<T> {
     private final long interval;
     /** {@code burst × interval}, saturated: how far {@code tat} may run ahead of now before requests wait. */
     private final long tolerance;
+    /**
+     * Below this {@code tat} a fetch-and-add cannot overflow: it leaves 2^62 ns (146 years) of
+     * headroom for concurrent requests. Above it (a ticker near the end of its range) every
+     * request takes the saturating compare-and-set path.
+     */
+    private static final long FETCH_ADD_LIMIT = Long.MAX_VALUE - (1L << 62);
     /** Theoretical arrival time: the ticker instant at which the bucket is full again. */
     private final AtomicLong tat;
 
@@ -56,6 +65,14 @@ final class BucketRateLimiter<T> implements NanosRateLimiter<T> {
             return 0;
         }
         long now = clock == ticker ? clockNow : ticker.nanoTime();
+        long seen = tat.get();
+        if (seen - now > 0 && seen < FETCH_ADD_LIMIT) {
+            // In debt (the usual state of a busy queue): max(tat, now) is tat, and stays so because
+            // tat only grows, so the request is a plain fetch-and-add, which cannot fail and retry.
+            long ahead = tat.getAndAdd(interval) + interval - now;
+            long wait = ahead - tolerance;
+            return wait > 0 ? wait : 0;
+        }
         for (;;) {
             long t = tat.get();
             long next = Durations.saturatedAdd(t - now > 0 ? t : now, interval);

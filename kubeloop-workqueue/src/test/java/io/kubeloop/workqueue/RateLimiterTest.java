@@ -104,6 +104,23 @@ class RateLimiterTest {
         assertThat(bucket.when("c")).isEqualTo(Duration.ofSeconds(1));
     }
 
+    /** A ticker near the end of its range: the bucket's instant saturates and never wraps around. */
+    @Test
+    void bucketNearTheEndOfTheTickerRangeKeepsWaitingInsteadOfWrappingAround() {
+        FakeTicker ticker = new FakeTicker();
+        ticker.step(Duration.ofNanos(Long.MAX_VALUE - ticker.nanoTime() - Duration.ofSeconds(10).toNanos()));
+        RateLimiter<String> bucket = RateLimiter.bucket(1, 1, ticker);
+        assertThat(bucket.when("x")).isZero();
+        Duration previous = Duration.ZERO;
+        for (int i = 1; i < 1000; i++) {
+            Duration delay = bucket.when("x");
+            assertThat(delay).as("request %d", i).isGreaterThanOrEqualTo(previous).isPositive();
+            previous = delay;
+        }
+        assertThat(previous).as("saturated: the bucket is full again at the ticker's last instant")
+                .isEqualTo(Duration.ofSeconds(9));
+    }
+
     @Test
     void infiniteQpsBucketNeverWaits() {
         RateLimiter<String> bucket = RateLimiter.bucket(Double.POSITIVE_INFINITY, 1);
