@@ -27,14 +27,60 @@ class FailureCountsTest {
     }
 
     @Test
-    void resetCountersAreSweptOnceTheMapDoubles() {
-        int many = 4 * FailureCounts.MIN_SWEEP_SIZE;
+    void resetCountersOfItemsNeverSeenAgainAreSwept() {
+        int many = 16 * FailureCounts.MIN_SWEEP_SIZE;
         for (int i = 0; i < many; i++) {
             counts.increment(i);
-            counts.reset(i); // the usual cycle: fail, then succeed
+            counts.reset(i); // the usual cycle: fail, then succeed; every item new
         }
 
-        assertThat(counts.size()).as("reset counters do not pile up").isLessThanOrEqualTo(2 * FailureCounts.MIN_SWEEP_SIZE);
+        // twice the counters touched in one interval: the first sweep (at 2 x MIN) keeps all it
+        // sees for a second chance, so the map then settles between 2 x MIN and 4 x MIN
+        assertThat(counts.size()).as("reset counters do not pile up").isLessThanOrEqualTo(4 * FailureCounts.MIN_SWEEP_SIZE);
+    }
+
+    @Test
+    void aWorkingSetOfItemsThatFailAndAreForgottenAgainAndAgainStopsCostingInsertions() {
+        int workingSet = 3 * FailureCounts.MIN_SWEEP_SIZE; // more than the first sweep's threshold
+        for (int round = 0; round < 4; round++) {
+            cycle(workingSet);
+        }
+        long insertedBefore = counts.insertions();
+
+        for (int round = 0; round < 20; round++) {
+            cycle(workingSet);
+        }
+
+        assertThat(counts.insertions() - insertedBefore).as("counters inserted again").isZero();
+        assertThat(counts.size()).isEqualTo(workingSet);
+    }
+
+    private void cycle(int items) {
+        for (int i = 0; i < items; i++) {
+            assertThat(counts.increment(i)).as("item %d was reset", i).isZero();
+            counts.reset(i);
+        }
+    }
+
+    @Test
+    void aCounterLeftUntouchedForAWholeIntervalIsRemoved() {
+        counts.increment(-1);
+        counts.reset(-1);
+        int next = 0;
+        // three sweeps of new items: the first gives -1 its second chance, the second removes it
+        for (int sweeps = 0; sweeps < 3; sweeps++) {
+            int size;
+            do {
+                size = counts.size();
+                counts.increment(next);
+                counts.reset(next++);
+            } while (counts.size() > size);
+        }
+        long inserted = counts.insertions();
+
+        assertThat(counts.increment(-1)).isZero();
+
+        assertThat(counts.insertions() - inserted).as("-1 needed a new counter").isEqualTo(1);
     }
 
     @Test
