@@ -29,9 +29,10 @@
  *       items into the work queue (so the work queue's lock is taken inside it, never the other
  *       way round); the loop parks only after releasing it. An {@code addAfter} for an item that
  *       already waits for an earlier time takes no lock (the heap's index is a concurrent map).
- *       The bucket limiter is lock-free (one compare-and-set of its theoretical arrival time per
- *       request); per-item limiters keep counters in a concurrent map that a {@code forget} only
- *       zeroes (swept later), so a fail/forget cycle changes no map. An {@code addRateLimited}
+ *       The bucket limiter is lock-free (one fetch-and-add of its theoretical arrival time per
+ *       request while it is in debt, else a compare-and-set); per-item limiters keep counters in a
+ *       concurrent map that a {@code forget} only zeroes (swept once untouched for a whole interval
+ *       between sweeps), so a fail/forget cycle of a recurring item changes no map. An {@code addRateLimited}
  *       reads the clock once: the limiter reserves at the queue's reading when its ticker is the
  *       queue's, and the item is ready at that reading plus the delay. No lock is held while
  *       calling user code, and
