@@ -1,4 +1,17 @@
 /**
- * The controller runtime: Reconciler, builder, manager, predicates, leader election and events. (Arrives with the controller issue.)
+ * The controller layer, after controller-runtime: a {@link io.kubeloop.controller.Reconciler} is
+ * asked to reconcile {@link io.kubeloop.controller.Request}s (object keys, level-based), answers
+ * with a {@link io.kubeloop.controller.Result} or throws, and a
+ * {@link io.kubeloop.controller.Controller} runs it on worker threads fed by a rate-limited work
+ * queue from {@code io.kubeloop.workqueue}.
+ *
+ * <p>What is here today: the reconcile contract and the controller's worker loop with
+ * controller-runtime's requeue rules, terminal errors, recovered panics, bounded concurrency and
+ * metrics. Not yet: the builder that wires informers to a controller ({@code forResource},
+ * {@code owns}, {@code watches}, predicates), the manager, leader election and events.
+ *
+ * <p>Threads: each controller owns one work queue (with its waiting-loop thread) and
+ * {@code maxConcurrentReconciles} virtual worker threads; the reconciler runs on the workers and no
+ * lock is held while it runs.
  */
 package io.kubeloop.controller;

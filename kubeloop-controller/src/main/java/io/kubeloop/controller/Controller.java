@@ -1,0 +1,70 @@
+package io.kubeloop.controller;
+
+import io.kubeloop.workqueue.RateLimitingQueue;
+import java.util.Optional;
+
+/**
+ * Runs a {@link Reconciler}: worker threads take {@link Request}s from a rate-limited work queue,
+ * reconcile them, and requeue them as the outcome asks (see {@link Reconciler} for the rules).
+ * Event sources put requests on {@link #queue()}; the queue collapses repeated requests for one
+ * object and never hands one request to two workers at once.
+ *
+ * <p>Lifecycle: created stopped; {@link #start()} starts
+ * {@link ControllerOptions#maxConcurrentReconciles()} workers (virtual threads named
+ * {@code <name>-worker-<n>}); {@link #close()} stops them. A controller runs once: it cannot be
+ * started twice nor restarted after it stopped.
+ *
+ * <p><b>Thread safety:</b> all methods are thread-safe.
+ *
+ * @see <a href="https://github.com/kubernetes-sigs/controller-runtime/blob/main/pkg/internal/controller/controller.go">controller-runtime's controller</a>
+ */
+public interface Controller extends AutoCloseable {
+
+    /**
+     * Creates a stopped controller.
+     *
+     * @param reconciler what each request runs
+     * @param options how it runs
+     * @return the controller; start it with {@link #start()}
+     */
+    static Controller create(Reconciler reconciler, ControllerOptions options) {
+        return new DefaultController(reconciler, options);
+    }
+
+    /** The controller's name (see {@link ControllerOptions#name()}). */
+    String name();
+
+    /**
+     * The work queue of this controller's requests. Event handlers {@code add} requests to it;
+     * requests added before {@link #start()} wait for the workers. Once the controller stops, adds
+     * are ignored.
+     *
+     * @return the queue
+     */
+    RateLimitingQueue<Request> queue();
+
+    /**
+     * Starts the workers and returns at once.
+     *
+     * @throws IllegalStateException if the controller was started or closed before
+     */
+    void start();
+
+    /**
+     * Stops the controller and waits for it: no reconcile starts after this is called, requests
+     * still queued are dropped, and reconciles in progress run to their end before this returns
+     * (it does not interrupt them). Idempotent; a controller never started just stops. If the
+     * calling thread is interrupted while waiting, the wait goes on and the interrupt flag is set
+     * again on return.
+     */
+    @Override
+    void close();
+
+    /**
+     * What stopped the controller on its own, if anything: an {@link Error} thrown by the reconciler
+     * with {@link ControllerOptions#recoverPanic()} off.
+     *
+     * @return the failure, or empty
+     */
+    Optional<Throwable> failure();
+}

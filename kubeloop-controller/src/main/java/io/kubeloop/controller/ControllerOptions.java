@@ -1,0 +1,146 @@
+package io.kubeloop.controller;
+
+import io.kubeloop.workqueue.RateLimiter;
+import io.kubeloop.workqueue.Ticker;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * How a {@link Controller} runs: its name, how many requests it reconciles at once, how failures
+ * are retried, whether panics are recovered, and where metrics go.
+ *
+ * <p>Defaults, as controller-runtime's with its priority queue switched off: one worker; the
+ * default controller rate limiter (the slower of a per-request exponential back-off from 5 ms to
+ * 1000 s and an overall bucket of 10 per second, burst 100) on the system ticker; panics
+ * recovered; no metrics.
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @param name the controller's name: names its work queue, its worker threads, and the
+ *     {@code controller} tag of its metrics; not blank
+ * @param maxConcurrentReconciles how many worker threads reconcile at once (each a different
+ *     request); at least 1
+ * @param rateLimiter the back-off of failed requests; its ticker should be {@code ticker}
+ * @param ticker the time source of the work queue's delays
+ * @param recoverPanic whether an {@link Error} thrown by the reconciler is counted and retried
+ *     (true) or stops the controller (false); see {@link Reconciler}
+ * @param meterRegistry where the controller's and its work queue's metrics go, if anywhere
+ */
+public record ControllerOptions(
+        String name,
+        int maxConcurrentReconciles,
+        RateLimiter<Request> rateLimiter,
+        Ticker ticker,
+        boolean recoverPanic,
+        Optional<MeterRegistry> meterRegistry) {
+
+    /** Validates the options; see the record components for the rules. */
+    public ControllerOptions {
+        Objects.requireNonNull(name, "name");
+        if (name.isBlank()) {
+            throw new IllegalArgumentException("a controller needs a name");
+        }
+        if (maxConcurrentReconciles < 1) {
+            throw new IllegalArgumentException("maxConcurrentReconciles must be at least 1, got " + maxConcurrentReconciles);
+        }
+        Objects.requireNonNull(rateLimiter, "rateLimiter");
+        Objects.requireNonNull(ticker, "ticker");
+        Objects.requireNonNull(meterRegistry, "meterRegistry");
+    }
+
+    /**
+     * A builder holding the defaults for a controller named {@code name}.
+     *
+     * @param name the controller's name
+     * @return a new builder
+     */
+    public static Builder builder(String name) {
+        return new Builder(name);
+    }
+
+    /** Builds {@link ControllerOptions}. Not thread-safe. */
+    public static final class Builder {
+        private final String name;
+        private int maxConcurrentReconciles = 1;
+        private RateLimiter<Request> rateLimiter;
+        private Ticker ticker = Ticker.system();
+        private boolean recoverPanic = true;
+        private MeterRegistry meterRegistry;
+
+        private Builder(String name) {
+            this.name = name;
+        }
+
+        /**
+         * How many requests are reconciled at once; default 1.
+         *
+         * @param workers at least 1
+         * @return this builder
+         */
+        public Builder maxConcurrentReconciles(int workers) {
+            this.maxConcurrentReconciles = workers;
+            return this;
+        }
+
+        /**
+         * The back-off of failed requests; default
+         * {@link RateLimiter#defaultControllerRateLimiter(Ticker)} on the builder's ticker.
+         *
+         * @param rateLimiter the limiter
+         * @return this builder
+         */
+        public Builder rateLimiter(RateLimiter<Request> rateLimiter) {
+            this.rateLimiter = rateLimiter;
+            return this;
+        }
+
+        /**
+         * The time source of delays (and of the default rate limiter); tests pass a
+         * {@link io.kubeloop.workqueue.FakeTicker}. Default {@link Ticker#system()}.
+         *
+         * @param ticker the ticker
+         * @return this builder
+         */
+        public Builder ticker(Ticker ticker) {
+            this.ticker = ticker;
+            return this;
+        }
+
+        /**
+         * Whether a thrown {@link Error} is recovered (counted, retried) or stops the controller;
+         * default true.
+         *
+         * @param recover true to recover
+         * @return this builder
+         */
+        public Builder recoverPanic(boolean recover) {
+            this.recoverPanic = recover;
+            return this;
+        }
+
+        /**
+         * Where metrics go (the controller's and its work queue's); default none.
+         *
+         * @param registry the registry, or null for none
+         * @return this builder
+         */
+        public Builder meterRegistry(MeterRegistry registry) {
+            this.meterRegistry = registry;
+            return this;
+        }
+
+        /**
+         * Builds the options.
+         *
+         * @return the options
+         * @throws IllegalArgumentException if a value breaks a rule stated on {@link ControllerOptions}
+         */
+        public ControllerOptions build() {
+            Objects.requireNonNull(ticker, "ticker");
+            RateLimiter<Request> limiter = rateLimiter != null ? rateLimiter : RateLimiter.defaultControllerRateLimiter(ticker);
+            return new ControllerOptions(name, maxConcurrentReconciles, limiter, ticker, recoverPanic,
+                    Optional.ofNullable(meterRegistry));
+        }
+    }
+}

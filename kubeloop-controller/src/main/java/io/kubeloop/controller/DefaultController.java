@@ -1,0 +1,204 @@
+package io.kubeloop.controller;
+
+import io.kubeloop.workqueue.RateLimitingQueue;
+import io.kubeloop.workqueue.Ticker;
+import io.kubeloop.workqueue.WorkQueueConfig;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@link Controller} implementation: a {@link RateLimitingQueue} of requests and a fixed set of
+ * worker threads, each looping get → reconcile → requeue as the outcome asks → done.
+ *
+ * <p>Invariants: a request is reconciled by at most one worker at a time (the queue hands a request
+ * to one worker until its {@code done}, and {@code done} follows every {@code get}); no reconcile
+ * starts once {@link #stopping} is set; the state moves only NEW → RUNNING → STOPPED or NEW →
+ * STOPPED.
+ *
+ * <p><b>Thread safety:</b> all methods are thread-safe; the state is one atomic reference, the
+ * worker list is written once by the thread that wins the start and read after the state says so.
+ */
+final class DefaultController implements Controller {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Controller.class);
+
+    private enum State { NEW, RUNNING, STOPPED }
+
+    private final String name;
+    private final Reconciler reconciler;
+    private final int workers;
+    private final boolean recoverPanic;
+    private final Ticker ticker;
+    private final ReconcileMetrics metrics;
+    private final RateLimitingQueue<Request> queue;
+    private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    /** The worker threads; set by {@link #start()} before the state becomes RUNNING. */
+    private volatile List<Thread> threads = List.of();
+    /** Set when stopping begins; workers start no reconcile after seeing it. */
+    private volatile boolean stopping;
+
+    DefaultController(Reconciler reconciler, ControllerOptions options) {
+        this.reconciler = Objects.requireNonNull(reconciler, "reconciler");
+        this.name = options.name();
+        this.workers = options.maxConcurrentReconciles();
+        this.recoverPanic = options.recoverPanic();
+        this.ticker = options.ticker();
+        WorkQueueConfig.Builder queueConfig = WorkQueueConfig.builder().name(name).ticker(ticker);
+        options.meterRegistry().ifPresent(queueConfig::meterRegistry);
+        this.queue = RateLimitingQueue.create(options.rateLimiter(), queueConfig.build());
+        this.metrics = options.meterRegistry()
+                .<ReconcileMetrics>map(r -> new MicrometerReconcileMetrics(name, workers, r))
+                .orElse(ReconcileMetrics.NOOP);
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public RateLimitingQueue<Request> queue() {
+        return queue;
+    }
+
+    @Override
+    public void start() {
+        synchronized (state) {
+            State was = state.get();
+            if (was != State.NEW) {
+                throw new IllegalStateException("controller " + name + " cannot start: it "
+                        + (was == State.RUNNING ? "was already started" : "has stopped"));
+            }
+            List<Thread> started = new ArrayList<>(workers);
+            for (int i = 0; i < workers; i++) {
+                started.add(Thread.ofVirtual().name(name + "-worker-" + i).unstarted(this::work));
+            }
+            threads = List.copyOf(started);
+            state.set(State.RUNNING);
+            started.forEach(Thread::start);
+        }
+        LOG.info("controller {} started with {} worker(s)", name, workers);
+    }
+
+    @Override
+    public void close() {
+        synchronized (state) {
+            state.set(State.STOPPED);
+        }
+        stop();
+        boolean interrupted = false;
+        for (Thread t : threads) {
+            if (t == Thread.currentThread()) {
+                continue; // a reconciler closing its own controller: the others are joined
+            }
+            for (;;) {
+                try {
+                    t.join();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public Optional<Throwable> failure() {
+        return Optional.ofNullable(failure.get());
+    }
+
+    /** Starts stopping: no new reconciles, the queue refuses adds and lets idle workers go. */
+    private void stop() {
+        stopping = true;
+        queue.shutDown();
+    }
+
+    private void work() {
+        for (;;) {
+            Optional<Request> next = queue.get();
+            if (next.isEmpty()) {
+                return; // shut down and empty
+            }
+            Request request = next.get();
+            try {
+                if (!stopping) {
+                    reconcileOnce(request);
+                }
+            } finally {
+                queue.done(request);
+            }
+        }
+    }
+
+    /** Runs the reconciler for {@code request} and requeues as its outcome asks. */
+    private void reconcileOnce(Request request) {
+        metrics.activeWorkers(1);
+        long start = metrics.timed() ? ticker.nanoTime() : 0;
+        ReconcileMetrics.Outcome outcome = ReconcileMetrics.Outcome.ERROR;
+        try {
+            Result result = reconciler.reconcile(request);
+            if (result == null) {
+                throw new NullPointerException("reconciler of controller " + name + " returned no Result for "
+                        + request + "; return Result.done() when there is nothing more to do");
+            }
+            outcome = switch (result) {
+                case Result.Done d -> {
+                    queue.forget(request);
+                    yield ReconcileMetrics.Outcome.SUCCESS;
+                }
+                case Result.RequeueAfter after -> {
+                    queue.forget(request);
+                    queue.addAfter(request, after.delay());
+                    yield ReconcileMetrics.Outcome.REQUEUE_AFTER;
+                }
+                case Result.Requeue r -> {
+                    queue.addRateLimited(request);
+                    yield ReconcileMetrics.Outcome.REQUEUE;
+                }
+            };
+        } catch (VirtualMachineError e) {
+            throw e;
+        } catch (Error e) {
+            if (!recoverPanic) {
+                failure.compareAndSet(null, e);
+                LOG.error("controller {}: reconcile of {} threw {}; stopping the controller (recoverPanic is off)",
+                        name, request, e.toString(), e);
+                stop();
+                throw e;
+            }
+            metrics.panic();
+            failed(request, e, "panic (recovered)");
+        } catch (Exception e) {
+            failed(request, e, "error");
+        } finally {
+            metrics.reconciled(outcome, metrics.timed() ? ticker.nanoTime() - start : 0);
+            metrics.activeWorkers(-1);
+        }
+    }
+
+    private void failed(Request request, Throwable e, String kind) {
+        metrics.error();
+        if (TerminalException.isTerminal(e)) {
+            metrics.terminalError();
+            LOG.error("controller {}: reconcile of {} failed terminally, not requeued: {}", name, request, e.toString(), e);
+            return;
+        }
+        queue.addRateLimited(request);
+        LOG.error("controller {}: reconcile of {} failed ({}), requeued after back-off: {}", name, request, kind,
+                e.toString(), e);
+    }
+
+    @Override
+    public String toString() {
+        return "Controller[" + name + ", " + state.get() + ", workers=" + workers + "]";
+    }
+}

@@ -1,0 +1,84 @@
+package io.kubeloop.controller;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * What a successful {@link Reconciler#reconcile} asks of its controller next: nothing (the usual
+ * answer), another run after the item's rate-limited back-off, or another run after a fixed delay.
+ * A reconcile that fails throws instead; see {@link Reconciler} for how each outcome is handled.
+ *
+ * <p>Values are immutable and thread-safe.
+ *
+ * @see <a href="https://github.com/kubernetes-sigs/controller-runtime/blob/main/pkg/reconcile/reconcile.go">controller-runtime reconcile.Result</a>
+ */
+public sealed interface Result permits Result.Done, Result.Requeue, Result.RequeueAfter {
+
+    /**
+     * Done: the object is as it should be. The controller forgets the request's failure count.
+     *
+     * @return the done result (a constant)
+     */
+    static Result done() {
+        return Done.INSTANCE;
+    }
+
+    /**
+     * Run again after the request's rate-limited back-off, as if it had failed but without logging
+     * an error (controller-runtime's deprecated {@code Requeue: true}; prefer
+     * {@link #requeueAfter(Duration)} or throwing).
+     *
+     * @return the requeue result (a constant)
+     */
+    static Result requeue() {
+        return Requeue.INSTANCE;
+    }
+
+    /**
+     * Run again after {@code delay}: the failure count is forgotten and the request is added after
+     * the delay — unless it is added sooner by an event, in which case it runs then (once).
+     *
+     * @param delay how long to wait; must be positive
+     * @return the result
+     * @throws IllegalArgumentException if {@code delay} is zero or negative
+     */
+    static Result requeueAfter(Duration delay) {
+        return new RequeueAfter(delay);
+    }
+
+    /** Nothing more to do. */
+    enum Done implements Result {
+        INSTANCE;
+
+        @Override
+        public String toString() {
+            return "Result.done()";
+        }
+    }
+
+    /** Run again after the rate-limited back-off. */
+    enum Requeue implements Result {
+        INSTANCE;
+
+        @Override
+        public String toString() {
+            return "Result.requeue()";
+        }
+    }
+
+    /**
+     * Run again after a fixed delay.
+     *
+     * @param delay how long to wait; positive
+     */
+    record RequeueAfter(Duration delay) implements Result {
+
+        public RequeueAfter {
+            Objects.requireNonNull(delay, "delay");
+            if (delay.isZero() || delay.isNegative()) {
+                throw new IllegalArgumentException("requeueAfter needs a positive delay, got " + delay
+                        + "; return Result.done() or Result.requeue() instead");
+            }
+        }
+    }
+}

@@ -1,0 +1,379 @@
+package io.kubeloop.controller;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.kubeloop.workqueue.FakeTicker;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(30)
+class ControllerTest {
+
+    private static final Request FOO = Request.of("default", "foo");
+
+    private final FakeTicker ticker = new FakeTicker();
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final ScriptedReconciler reconciler = new ScriptedReconciler();
+    private Controller controller;
+
+    @AfterEach
+    void close() {
+        if (controller != null) {
+            controller.close();
+        }
+    }
+
+    /** Answers each call with the next scripted outcome (done when the script is empty); records calls. */
+    static final class ScriptedReconciler implements Reconciler {
+        interface Outcome {
+            Result run() throws Exception;
+        }
+
+        final Deque<Outcome> script = new ArrayDeque<>();
+        final List<Request> calls = new CopyOnWriteArrayList<>();
+
+        synchronized ScriptedReconciler then(Outcome outcome) {
+            script.add(outcome);
+            return this;
+        }
+
+        @Override
+        public Result reconcile(Request request) throws Exception {
+            calls.add(request);
+            Outcome next;
+            synchronized (this) {
+                next = script.poll();
+            }
+            return next == null ? Result.done() : next.run();
+        }
+    }
+
+    private Controller start(ControllerOptions.Builder options) {
+        controller = Controller.create(reconciler, options.ticker(ticker).meterRegistry(registry).build());
+        controller.start();
+        return controller;
+    }
+
+    private void awaitCalls(int n) {
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1))
+                .until(() -> reconciler.calls.size() >= n);
+    }
+
+    /** Waits until the queue holds nothing waiting, queued or in flight (everything settled). */
+    private void awaitIdle() {
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1))
+                .until(() -> controller.queue().len() == 0 && activeWorkers() == 0);
+    }
+
+    private double count(String name, String... tags) {
+        return registry.get(name).tag("controller", "test").tags(tags).counter().count();
+    }
+
+    private double activeWorkers() {
+        return registry.get("controller_runtime.active_workers").tag("controller", "test").gauge().value();
+    }
+
+    // controller-semantics.md, test matrix line 48
+    @Test
+    void anErrorRequeuesWithGrowingBackOffAndSuccessForgetsTheFailures() {
+        reconciler.then(() -> {
+            throw new IllegalStateException("boom 1");
+        }).then(() -> {
+            throw new java.io.IOException("boom 2");
+        });
+        start(ControllerOptions.builder("test"));
+        controller.queue().add(FOO);
+
+        awaitCalls(1);
+        awaitIdle();
+        assertThat(controller.queue().numRequeues(FOO)).isEqualTo(1);
+        ticker.step(Duration.ofMillis(4));
+        assertThat(ticker.awaitParked(1, Duration.ofSeconds(5))).isTrue();
+        assertThat(reconciler.calls).as("the first back-off is 5 ms").hasSize(1);
+        ticker.step(Duration.ofMillis(1));
+        awaitCalls(2);
+        awaitIdle();
+        assertThat(controller.queue().numRequeues(FOO)).isEqualTo(2);
+
+        ticker.step(Duration.ofMillis(9));
+        assertThat(ticker.awaitParked(1, Duration.ofSeconds(5))).isTrue();
+        assertThat(reconciler.calls).as("the second back-off is 10 ms").hasSize(2);
+        ticker.step(Duration.ofMillis(1));
+        awaitCalls(3);
+        awaitIdle();
+
+        assertThat(controller.queue().numRequeues(FOO)).as("success forgets the failures").isZero();
+        assertThat(count("controller_runtime.reconcile", "result", "error")).isEqualTo(2);
+        assertThat(count("controller_runtime.reconcile", "result", "success")).isEqualTo(1);
+        assertThat(count("controller_runtime.reconcile_errors")).isEqualTo(2);
+    }
+
+    // controller-semantics.md, test matrix line 49
+    @Test
+    void requeueAfterRunsAgainAfterTheDelayWithTheFailuresForgotten() {
+        reconciler.then(() -> {
+            throw new IllegalStateException("first attempt fails");
+        }).then(() -> Result.requeueAfter(Duration.ofSeconds(5)));
+        start(ControllerOptions.builder("test"));
+        controller.queue().add(FOO);
+        awaitCalls(1);
+        awaitIdle();
+        ticker.step(Duration.ofMillis(5));
+        awaitCalls(2);
+        awaitIdle();
+        assertThat(controller.queue().numRequeues(FOO)).as("requeueAfter forgets").isZero();
+
+        ticker.step(Duration.ofMillis(4_999));
+        assertThat(ticker.awaitParked(1, Duration.ofSeconds(5))).isTrue();
+        assertThat(reconciler.calls).as("not before 5 s").hasSize(2);
+        ticker.step(Duration.ofMillis(1));
+        awaitCalls(3);
+        awaitIdle();
+        assertThat(count("controller_runtime.reconcile", "result", "requeue_after")).isEqualTo(1);
+    }
+
+    @Test
+    void requeueUsesTheRateLimitedBackOffWithoutCountingAnError() {
+        reconciler.then(Result::requeue);
+        start(ControllerOptions.builder("test"));
+        controller.queue().add(FOO);
+        awaitCalls(1);
+        awaitIdle();
+        assertThat(controller.queue().numRequeues(FOO)).isEqualTo(1);
+        ticker.step(Duration.ofMillis(5));
+        awaitCalls(2);
+        awaitIdle();
+        assertThat(count("controller_runtime.reconcile", "result", "requeue")).isEqualTo(1);
+        assertThat(count("controller_runtime.reconcile_errors")).isZero();
+    }
+
+    // controller-semantics.md, test matrix line 50 (terminal part)
+    @Test
+    void aTerminalFailureIsNotRequeuedEvenWhenWrapped() {
+        reconciler.then(() -> {
+            throw new TerminalException("spec.replicas must not be negative");
+        }).then(() -> {
+            throw new IllegalStateException("wrapped", new TerminalException("bad spec"));
+        });
+        start(ControllerOptions.builder("test"));
+        controller.queue().add(FOO);
+        awaitCalls(1);
+        awaitIdle();
+        ticker.step(Duration.ofHours(1));
+        assertThat(ticker.awaitParked(1, Duration.ofSeconds(5))).isTrue();
+        assertThat(reconciler.calls).as("not retried").hasSize(1);
+
+        controller.queue().add(FOO); // an event brings it back
+        awaitCalls(2);
+        awaitIdle();
+        ticker.step(Duration.ofHours(1));
+        assertThat(ticker.awaitParked(1, Duration.ofSeconds(5))).isTrue();
+        assertThat(reconciler.calls).hasSize(2);
+        assertThat(count("controller_runtime.terminal_reconcile_errors")).isEqualTo(2);
+        assertThat(count("controller_runtime.reconcile_errors")).isEqualTo(2);
+    }
+
+    // controller-semantics.md, test matrix line 50 (panic part)
+    @Test
+    void anErrorThrownByTheReconcilerIsRecoveredCountedAsAPanicAndRequeued() {
+        reconciler.then(() -> {
+            throw new AssertionError("a bug");
+        });
+        start(ControllerOptions.builder("test"));
+        controller.queue().add(FOO);
+        awaitCalls(1);
+        awaitIdle();
+        assertThat(count("controller_runtime.reconcile_panics")).isEqualTo(1);
+        ticker.step(Duration.ofMillis(5));
+        awaitCalls(2);
+        assertThat(controller.failure()).isEmpty();
+    }
+
+    @Test
+    void withRecoverPanicOffAnErrorStopsTheController() {
+        AssertionError bug = new AssertionError("a bug");
+        reconciler.then(() -> {
+            throw bug;
+        });
+        start(ControllerOptions.builder("test").maxConcurrentReconciles(2).recoverPanic(false));
+        controller.queue().add(FOO);
+        await().atMost(Duration.ofSeconds(10)).until(() -> controller.failure().isPresent());
+
+        assertThat(controller.failure()).containsSame(bug);
+        assertThat(controller.queue().isShuttingDown()).isTrue();
+        controller.queue().add(Request.of("default", "bar"));
+        controller.close();
+        assertThat(reconciler.calls).containsExactly(FOO);
+    }
+
+    @Test
+    void aNullResultIsAnErrorThatNamesTheMistake() {
+        reconciler.then(() -> null);
+        start(ControllerOptions.builder("test"));
+        controller.queue().add(FOO);
+        awaitCalls(1);
+        awaitIdle();
+        assertThat(count("controller_runtime.reconcile_errors")).isEqualTo(1);
+        assertThat(controller.queue().numRequeues(FOO)).isEqualTo(1);
+    }
+
+    // controller-semantics.md, test matrix line 51
+    @Test
+    void fourWorkersOverAHundredHotKeysNeverReconcileOneKeyTwiceAtOnce() throws Exception {
+        Map<Request, AtomicInteger> running = new ConcurrentHashMap<>();
+        AtomicInteger overlaps = new AtomicInteger();
+        AtomicInteger concurrent = new AtomicInteger();
+        AtomicInteger maxConcurrent = new AtomicInteger();
+        AtomicInteger calls = new AtomicInteger();
+        Reconciler checking = request -> {
+            calls.incrementAndGet();
+            int now = concurrent.incrementAndGet();
+            maxConcurrent.accumulateAndGet(now, Math::max);
+            if (running.computeIfAbsent(request, r -> new AtomicInteger()).incrementAndGet() > 1) {
+                overlaps.incrementAndGet();
+            }
+            Thread.sleep(0, 200_000);
+            running.get(request).decrementAndGet();
+            concurrent.decrementAndGet();
+            return Result.done();
+        };
+        controller = Controller.create(checking, ControllerOptions.builder("test").maxConcurrentReconciles(4)
+                .ticker(ticker).meterRegistry(registry).build());
+        controller.start();
+        List<Thread> producers = new java.util.ArrayList<>();
+        CountDownLatch go = new CountDownLatch(1);
+        for (int p = 0; p < 4; p++) {
+            int seed = p;
+            producers.add(Thread.ofPlatform().start(() -> {
+                java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+                try {
+                    go.await();
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+                for (int i = 0; i < 5_000; i++) {
+                    controller.queue().add(Request.of("ns", "key-" + random.nextInt(100)));
+                }
+            }));
+        }
+        go.countDown();
+        for (Thread t : producers) {
+            t.join();
+        }
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(1))
+                .until(() -> controller.queue().len() == 0 && concurrent.get() == 0);
+
+        assertThat(overlaps.get()).as("reconciles of one key that overlapped").isZero();
+        assertThat(maxConcurrent.get()).as("at most four at once").isLessThanOrEqualTo(4).isGreaterThan(1);
+        assertThat(calls.get()).as("adds collapse while a key waits").isBetween(100, 20_000);
+        assertThat(registry.get("controller_runtime.max_concurrent_reconciles").tag("controller", "test").gauge()
+                .value()).isEqualTo(4);
+    }
+
+    @Test
+    void requestsAddedBeforeStartWaitForTheWorkers() {
+        controller = Controller.create(reconciler, ControllerOptions.builder("test").ticker(ticker).build());
+        controller.queue().add(FOO);
+        controller.queue().add(FOO);
+
+        controller.start();
+
+        awaitCalls(1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> controller.queue().len() == 0);
+        assertThat(reconciler.calls).containsExactly(FOO);
+    }
+
+    @Test
+    void aControllerStartsOnceAndNeverAfterItStopped() {
+        start(ControllerOptions.builder("test"));
+        assertThatThrownBy(controller::start).isInstanceOf(IllegalStateException.class)
+                .hasMessage("controller test cannot start: it was already started");
+        controller.close();
+        assertThatThrownBy(controller::start).isInstanceOf(IllegalStateException.class)
+                .hasMessage("controller test cannot start: it has stopped");
+
+        Controller never = Controller.create(reconciler, ControllerOptions.builder("never").build());
+        never.close();
+        never.close();
+        assertThatThrownBy(never::start).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void closeWaitsForTheReconcileInProgressAndDropsTheQueuedRequests() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger finished = new AtomicInteger();
+        Reconciler slow = request -> {
+            if (request.equals(FOO)) {
+                entered.countDown();
+                release.await();
+            }
+            finished.incrementAndGet();
+            return Result.done();
+        };
+        controller = Controller.create(slow, ControllerOptions.builder("test").ticker(ticker).build());
+        controller.start();
+        controller.queue().add(FOO);
+        assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+        controller.queue().add(Request.of("default", "queued"));
+
+        Thread closing = Thread.ofPlatform().start(controller::close);
+        await().atMost(Duration.ofSeconds(5)).until(() -> controller.queue().isShuttingDown());
+        assertThat(closing.join(Duration.ofMillis(100))).as("close waits for the reconcile").isFalse();
+        release.countDown();
+        assertThat(closing.join(Duration.ofSeconds(10))).isTrue();
+
+        assertThat(finished.get()).as("the queued request was dropped").isEqualTo(1);
+        controller.queue().add(FOO);
+        assertThat(controller.queue().len()).as("adds after close are ignored").isZero();
+    }
+
+    @Test
+    void metricsAreExportedUnderControllerRuntimeNames() {
+        var prometheus = new io.micrometer.prometheusmetrics.PrometheusMeterRegistry(
+                io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT);
+        controller = Controller.create(reconciler, ControllerOptions.builder("foo-controller").ticker(ticker)
+                .maxConcurrentReconciles(3).meterRegistry(prometheus).build());
+        controller.start();
+        controller.queue().add(FOO);
+        awaitCalls(1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> prometheus.scrape()
+                .contains("controller_runtime_reconcile_total{controller=\"foo-controller\",result=\"success\"} 1.0"));
+
+        String scrape = prometheus.scrape();
+        assertThat(scrape).contains(
+                "controller_runtime_reconcile_total{controller=\"foo-controller\",result=\"error\"} 0.0",
+                "controller_runtime_reconcile_errors_total{controller=\"foo-controller\"} 0.0",
+                "controller_runtime_terminal_reconcile_errors_total{controller=\"foo-controller\"} 0.0",
+                "controller_runtime_reconcile_panics_total{controller=\"foo-controller\"} 0.0",
+                "controller_runtime_reconcile_time_seconds_bucket{controller=\"foo-controller\",le=\"0.005\"}",
+                "controller_runtime_max_concurrent_reconciles{controller=\"foo-controller\"} 3.0",
+                "controller_runtime_active_workers{controller=\"foo-controller\"}",
+                "workqueue_adds_total{name=\"foo-controller\"} 1.0");
+    }
+
+    @Test
+    void optionsRejectMistakesWithAClearMessage() {
+        assertThatThrownBy(() -> ControllerOptions.builder(" ").build()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("a controller needs a name");
+        assertThatThrownBy(() -> ControllerOptions.builder("c").maxConcurrentReconciles(0).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("maxConcurrentReconciles must be at least 1, got 0");
+        assertThatThrownBy(() -> Result.requeueAfter(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("positive delay");
+    }
+}
