@@ -1,7 +1,10 @@
 package io.kubeloop.controller;
 
+import io.kubeloop.api.KubernetesObject;
+import io.kubeloop.cache.SharedIndexInformer;
 import io.kubeloop.workqueue.RateLimitingQueue;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * Runs a {@link Reconciler}: worker threads take {@link Request}s from a rate-limited work queue,
@@ -44,9 +47,40 @@ public interface Controller extends AutoCloseable {
     RateLimitingQueue<Request> queue();
 
     /**
-     * Starts the workers and returns at once.
+     * Feeds this controller from {@code informer}: every event the informer delivers (through a
+     * handler registration of its own) that {@code filter} accepts goes to {@code handler}, which
+     * adds requests to {@link #queue()}. The informer is the caller's: it may be shared with other
+     * controllers, and the caller starts and closes it. Must be called before {@link #start()}.
+     *
+     * @param informer the source of events
+     * @param handler maps events to requests, e.g. {@link EventHandler#forObject()}
+     * @param filter which events reach the handler, e.g. {@link Predicates#generationChanged()}
+     * @param <T> the object type
+     * @throws IllegalStateException if the controller was started or closed
+     */
+    <T extends KubernetesObject> void watch(SharedIndexInformer<T> informer, EventHandler<T> handler,
+            Predicate<? super Event<T>> filter);
+
+    /**
+     * {@link #watch(SharedIndexInformer, EventHandler, Predicate)} without a filter.
+     *
+     * @param informer the source of events
+     * @param handler maps events to requests
+     * @param <T> the object type
+     * @throws IllegalStateException if the controller was started or closed
+     */
+    default <T extends KubernetesObject> void watch(SharedIndexInformer<T> informer, EventHandler<T> handler) {
+        watch(informer, handler, event -> true);
+    }
+
+    /**
+     * Waits until the informer of every watch has synced and its registration has delivered the
+     * initial list, then starts the workers and returns. Without watches it starts the workers at
+     * once.
      *
      * @throws IllegalStateException if the controller was started or closed before
+     * @throws CacheSyncTimeoutException if the watches did not sync within
+     *     {@link ControllerOptions#cacheSyncTimeout()}; the controller is then stopped
      */
     void start();
 

@@ -3,6 +3,7 @@ package io.kubeloop.controller;
 import io.kubeloop.workqueue.RateLimiter;
 import io.kubeloop.workqueue.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -13,7 +14,7 @@ import java.util.Optional;
  * <p>Defaults, as controller-runtime's with its priority queue switched off: one worker; the
  * default controller rate limiter (the slower of a per-request exponential back-off from 5 ms to
  * 1000 s and an overall bucket of 10 per second, burst 100) on the system ticker; panics
- * recovered; no metrics.
+ * recovered; no metrics; two minutes for the caches to sync.
  *
  * <p>Immutable and thread-safe.
  *
@@ -26,6 +27,8 @@ import java.util.Optional;
  * @param recoverPanic whether an {@link Error} thrown by the reconciler is counted and retried
  *     (true) or stops the controller (false); see {@link Reconciler}
  * @param meterRegistry where the controller's and its work queue's metrics go, if anywhere
+ * @param cacheSyncTimeout how long {@link Controller#start()} waits for the informers of its
+ *     watches to sync before it gives up; positive
  */
 public record ControllerOptions(
         String name,
@@ -33,7 +36,8 @@ public record ControllerOptions(
         RateLimiter<Request> rateLimiter,
         Ticker ticker,
         boolean recoverPanic,
-        Optional<MeterRegistry> meterRegistry) {
+        Optional<MeterRegistry> meterRegistry,
+        Duration cacheSyncTimeout) {
 
     /** Validates the options; see the record components for the rules. */
     public ControllerOptions {
@@ -47,6 +51,10 @@ public record ControllerOptions(
         Objects.requireNonNull(rateLimiter, "rateLimiter");
         Objects.requireNonNull(ticker, "ticker");
         Objects.requireNonNull(meterRegistry, "meterRegistry");
+        Objects.requireNonNull(cacheSyncTimeout, "cacheSyncTimeout");
+        if (cacheSyncTimeout.isZero() || cacheSyncTimeout.isNegative()) {
+            throw new IllegalArgumentException("cacheSyncTimeout must be positive, got " + cacheSyncTimeout);
+        }
     }
 
     /**
@@ -67,6 +75,7 @@ public record ControllerOptions(
         private Ticker ticker = Ticker.system();
         private boolean recoverPanic = true;
         private MeterRegistry meterRegistry;
+        private Duration cacheSyncTimeout = Duration.ofMinutes(2);
 
         private Builder(String name) {
             this.name = name;
@@ -131,6 +140,18 @@ public record ControllerOptions(
         }
 
         /**
+         * How long {@link Controller#start()} waits for the informers of the controller's watches
+         * to sync; default 2 minutes (controller-runtime's {@code CacheSyncTimeout}).
+         *
+         * @param timeout positive
+         * @return this builder
+         */
+        public Builder cacheSyncTimeout(Duration timeout) {
+            this.cacheSyncTimeout = timeout;
+            return this;
+        }
+
+        /**
          * Builds the options.
          *
          * @return the options
@@ -140,7 +161,7 @@ public record ControllerOptions(
             Objects.requireNonNull(ticker, "ticker");
             RateLimiter<Request> limiter = rateLimiter != null ? rateLimiter : RateLimiter.defaultControllerRateLimiter(ticker);
             return new ControllerOptions(name, maxConcurrentReconciles, limiter, ticker, recoverPanic,
-                    Optional.ofNullable(meterRegistry));
+                    Optional.ofNullable(meterRegistry), cacheSyncTimeout);
         }
     }
 }

@@ -1,5 +1,9 @@
 package io.kubeloop.controller;
 
+import io.kubeloop.api.KubernetesObject;
+import io.kubeloop.cache.ResourceEventHandler;
+import io.kubeloop.cache.ResourceEventHandlerRegistration;
+import io.kubeloop.cache.SharedIndexInformer;
 import io.kubeloop.workqueue.RateLimitingQueue;
 import io.kubeloop.workqueue.Ticker;
 import io.kubeloop.workqueue.WorkQueueConfig;
@@ -7,7 +11,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.time.Duration;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,8 +25,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Invariants: a request is reconciled by at most one worker at a time (the queue hands a request
  * to one worker until its {@code done}, and {@code done} follows every {@code get}); no reconcile
- * starts once {@link #stopping} is set; the state moves only NEW → RUNNING → STOPPED or NEW →
- * STOPPED.
+ * starts once {@link #stopping} is set; the state moves only forward, NEW → STARTING → RUNNING →
+ * STOPPED, skipping any but the last; watches are added only while NEW.
  *
  * <p><b>Thread safety:</b> all methods are thread-safe; the state is one atomic reference, the
  * worker list is written once by the thread that wins the start and read after the state says so.
@@ -27,7 +35,11 @@ final class DefaultController implements Controller {
 
     private static final Logger LOG = LoggerFactory.getLogger(Controller.class);
 
-    private enum State { NEW, RUNNING, STOPPED }
+    private enum State { NEW, STARTING, RUNNING, STOPPED }
+
+    /** A watch: the informer and this controller's registration on it. */
+    private record Watch(SharedIndexInformer<?> informer, ResourceEventHandlerRegistration registration) {
+    }
 
     private final String name;
     private final Reconciler reconciler;
@@ -38,6 +50,8 @@ final class DefaultController implements Controller {
     private final RateLimitingQueue<Request> queue;
     private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private final Duration cacheSyncTimeout;
+    private final List<Watch> watches = new CopyOnWriteArrayList<>();
     /** The worker threads; set by {@link #start()} before the state becomes RUNNING. */
     private volatile List<Thread> threads = List.of();
     /** Set when stopping begins; workers start no reconcile after seeing it. */
@@ -49,6 +63,7 @@ final class DefaultController implements Controller {
         this.workers = options.maxConcurrentReconciles();
         this.recoverPanic = options.recoverPanic();
         this.ticker = options.ticker();
+        this.cacheSyncTimeout = options.cacheSyncTimeout();
         WorkQueueConfig.Builder queueConfig = WorkQueueConfig.builder().name(name).ticker(ticker);
         options.meterRegistry().ifPresent(queueConfig::meterRegistry);
         this.queue = RateLimitingQueue.create(options.rateLimiter(), queueConfig.build());
@@ -68,12 +83,57 @@ final class DefaultController implements Controller {
     }
 
     @Override
+    public <T extends KubernetesObject> void watch(SharedIndexInformer<T> informer, EventHandler<T> handler,
+            Predicate<? super Event<T>> filter) {
+        Objects.requireNonNull(informer, "informer");
+        Objects.requireNonNull(handler, "handler");
+        Objects.requireNonNull(filter, "filter");
+        synchronized (state) {
+            if (state.get() != State.NEW) {
+                throw new IllegalStateException("controller " + name + ": watches must be added before start");
+            }
+            ResourceEventHandler<T> bridge = new ResourceEventHandler<>() {
+                @Override
+                public void onAdd(T object, boolean isInInitialList) {
+                    deliver(new Event.Create<>(object, isInInitialList));
+                }
+
+                @Override
+                public void onUpdate(T oldObject, T newObject) {
+                    deliver(new Event.Update<>(oldObject, newObject));
+                }
+
+                @Override
+                public void onDelete(T object, boolean finalStateUnknown) {
+                    deliver(new Event.Delete<>(object, finalStateUnknown));
+                }
+
+                private void deliver(Event<T> event) {
+                    if (filter.test(event)) {
+                        handler.handle(event, queue);
+                    }
+                }
+            };
+            watches.add(new Watch(informer, informer.addEventHandler(bridge)));
+        }
+    }
+
+    @Override
     public void start() {
         synchronized (state) {
             State was = state.get();
             if (was != State.NEW) {
                 throw new IllegalStateException("controller " + name + " cannot start: it "
-                        + (was == State.RUNNING ? "was already started" : "has stopped"));
+                        + (was == State.STOPPED ? "has stopped" : "was already started"));
+            }
+            state.set(State.STARTING);
+        }
+        if (!awaitWatchesSynced()) {
+            return; // closed while waiting
+        }
+        synchronized (state) {
+            if (state.get() != State.STARTING) {
+                return; // closed while waiting
             }
             List<Thread> started = new ArrayList<>(workers);
             for (int i = 0; i < workers; i++) {
@@ -86,12 +146,47 @@ final class DefaultController implements Controller {
         LOG.info("controller {} started with {} worker(s)", name, workers);
     }
 
+    /**
+     * Waits (in real time) until every watch's registration has synced.
+     *
+     * @return true when synced, false when the controller was closed meanwhile
+     * @throws CacheSyncTimeoutException after {@link #cacheSyncTimeout}; the controller is closed
+     */
+    private boolean awaitWatchesSynced() {
+        long deadline = System.nanoTime() + cacheSyncTimeout.toNanos();
+        for (;;) {
+            if (stopping) {
+                return false;
+            }
+            List<Watch> unsynced = watches.stream().filter(w -> !w.registration().hasSynced()).toList();
+            if (unsynced.isEmpty()) {
+                return true;
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                close();
+                throw new CacheSyncTimeoutException("controller " + name + ": caches did not sync within "
+                        + cacheSyncTimeout + " (is the informer started, and can it list?): "
+                        + unsynced.stream().map(w -> w.informer().toString()).toList());
+            }
+            try {
+                TimeUnit.MILLISECONDS.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                close();
+                throw new IllegalStateException("controller " + name + ": interrupted while waiting for caches to sync", e);
+            }
+        }
+    }
+
     @Override
     public void close() {
         synchronized (state) {
             state.set(State.STOPPED);
         }
         stop();
+        for (Watch w : watches) {
+            w.informer().removeEventHandler(w.registration());
+        }
         boolean interrupted = false;
         for (Thread t : threads) {
             if (t == Thread.currentThread()) {

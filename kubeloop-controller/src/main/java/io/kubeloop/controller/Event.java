@@ -1,0 +1,71 @@
+package io.kubeloop.controller;
+
+import io.kubeloop.api.KubernetesObject;
+import java.util.Objects;
+
+/**
+ * A change an informer saw, as a controller's {@link EventHandler}s and predicates see it
+ * (controller-runtime's {@code event} package). Objects are the informer cache's shared instances:
+ * read-only.
+ *
+ * <p>Values are immutable records.
+ *
+ * @param <T> the object type
+ */
+public sealed interface Event<T extends KubernetesObject>
+        permits Event.Create, Event.Update, Event.Delete, Event.Generic {
+
+    /**
+     * An object appeared in the cache.
+     *
+     * @param object the object
+     * @param isInInitialList whether it came with the informer's first list (or the synthetic adds a
+     *     late handler receives)
+     * @param <T> the object type
+     */
+    record Create<T extends KubernetesObject>(T object, boolean isInInitialList) implements Event<T> {
+        public Create {
+            Objects.requireNonNull(object, "object");
+        }
+    }
+
+    /**
+     * An object changed, or was resynced (then both have the same resourceVersion).
+     *
+     * @param oldObject the state before
+     * @param newObject the state after
+     * @param <T> the object type
+     */
+    record Update<T extends KubernetesObject>(T oldObject, T newObject) implements Event<T> {
+        public Update {
+            Objects.requireNonNull(oldObject, "oldObject");
+            Objects.requireNonNull(newObject, "newObject");
+        }
+    }
+
+    /**
+     * An object was deleted.
+     *
+     * @param object its last known state
+     * @param deleteStateUnknown true when a relist inferred the deletion: the object may be stale
+     * @param <T> the object type
+     */
+    record Delete<T extends KubernetesObject>(T object, boolean deleteStateUnknown) implements Event<T> {
+        public Delete {
+            Objects.requireNonNull(object, "object");
+        }
+    }
+
+    /**
+     * Something outside the cluster concerns an object (a channel source in controller-runtime);
+     * kubeloop's informers never send it, user code may.
+     *
+     * @param object the object
+     * @param <T> the object type
+     */
+    record Generic<T extends KubernetesObject>(T object) implements Event<T> {
+        public Generic {
+            Objects.requireNonNull(object, "object");
+        }
+    }
+}

@@ -1,0 +1,91 @@
+package io.kubeloop.controller;
+
+import io.kubeloop.api.KubernetesObject;
+import io.kubeloop.api.ObjectMeta;
+import io.kubeloop.api.selector.LabelSelector;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * Event filters of a watch (controller-runtime's {@code predicate} package): an event reaches the
+ * watch's {@link EventHandler} only if the predicate accepts it. Combine them with
+ * {@link Predicate#and}, {@link Predicate#or} and {@link Predicate#negate}.
+ *
+ * <p>The "changed" predicates filter updates only and let creates, deletes and generic events
+ * through, as controller-runtime's do; {@link #labelSelector} filters every event.
+ *
+ * <p>All predicates returned here are stateless and thread-safe.
+ */
+public final class Predicates {
+
+    private Predicates() {
+    }
+
+    /**
+     * Passes updates whose resourceVersion changed: drops the resyncs and relists that re-deliver
+     * an unchanged object.
+     *
+     * @param <T> the object type
+     * @return the predicate
+     */
+    public static <T extends KubernetesObject> Predicate<Event<T>> resourceVersionChanged() {
+        return onUpdate(ObjectMeta::resourceVersion);
+    }
+
+    /**
+     * Passes updates whose {@code metadata.generation} changed: the spec changed. Drops updates of
+     * status or metadata only (the API server does not bump generation for them), and resyncs. Some
+     * kinds also bump generation on annotation writes.
+     *
+     * @param <T> the object type
+     * @return the predicate
+     */
+    public static <T extends KubernetesObject> Predicate<Event<T>> generationChanged() {
+        return onUpdate(ObjectMeta::generation);
+    }
+
+    /**
+     * Passes updates whose labels changed (absent labels equal empty ones).
+     *
+     * @param <T> the object type
+     * @return the predicate
+     */
+    public static <T extends KubernetesObject> Predicate<Event<T>> labelChanged() {
+        return onUpdate(ObjectMeta::labelsOrEmpty);
+    }
+
+    /**
+     * Passes updates whose annotations changed (absent annotations equal empty ones).
+     *
+     * @param <T> the object type
+     * @return the predicate
+     */
+    public static <T extends KubernetesObject> Predicate<Event<T>> annotationChanged() {
+        return onUpdate(ObjectMeta::annotationsOrEmpty);
+    }
+
+    /**
+     * Passes every event whose object's labels match {@code selector}; for an update, the new
+     * object's.
+     *
+     * @param selector the selector
+     * @param <T> the object type
+     * @return the predicate
+     */
+    public static <T extends KubernetesObject> Predicate<Event<T>> labelSelector(LabelSelector selector) {
+        Objects.requireNonNull(selector, "selector");
+        return event -> selector.matches(switch (event) {
+            case Event.Create<T> c -> c.object().metadata().labelsOrEmpty();
+            case Event.Update<T> u -> u.newObject().metadata().labelsOrEmpty();
+            case Event.Delete<T> d -> d.object().metadata().labelsOrEmpty();
+            case Event.Generic<T> g -> g.object().metadata().labelsOrEmpty();
+        });
+    }
+
+    /** Passes an update when {@code field} of its old and new metadata differ; passes other events. */
+    private static <T extends KubernetesObject> Predicate<Event<T>> onUpdate(Function<ObjectMeta, ?> field) {
+        return event -> !(event instanceof Event.Update<T> u)
+                || !Objects.equals(field.apply(u.oldObject().metadata()), field.apply(u.newObject().metadata()));
+    }
+}

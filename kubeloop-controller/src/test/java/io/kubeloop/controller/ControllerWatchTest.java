@@ -1,0 +1,137 @@
+package io.kubeloop.controller;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.kubeloop.api.DynamicObject;
+import io.kubeloop.api.ObjectKey;
+import io.kubeloop.cache.FakeListerWatcher;
+import io.kubeloop.cache.InformerOptions;
+import io.kubeloop.cache.SharedIndexInformer;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** A controller fed by a real informer over a {@link FakeListerWatcher}. */
+@Timeout(30)
+class ControllerWatchTest {
+
+    private final FakeListerWatcher<DynamicObject> foos = FakeListerWatcher.dynamic();
+    private final SharedIndexInformer<DynamicObject> informer = SharedIndexInformer.create(foos, InformerOptions.defaults());
+    private final List<Request> reconciled = new CopyOnWriteArrayList<>();
+    private Controller controller;
+
+    @AfterEach
+    void close() {
+        if (controller != null) {
+            controller.close();
+        }
+        informer.close();
+    }
+
+    static DynamicObject foo(String namespace, String name, long generation) {
+        return DynamicObject.parse("{\"apiVersion\":\"samplecontroller.k8s.io/v1alpha1\",\"kind\":\"Foo\","
+                + "\"metadata\":{\"namespace\":\"" + namespace + "\",\"name\":\"" + name + "\",\"generation\":"
+                + generation + "},\"spec\":{\"replicas\":" + generation + "}}");
+    }
+
+    private Controller controller(ControllerOptions.Builder options) {
+        controller = Controller.create(request -> {
+            reconciled.add(request);
+            return Result.done();
+        }, options.build());
+        return controller;
+    }
+
+    @Test
+    void startWaitsForTheCacheThenReconcilesEveryObjectAndEveryLaterChange() {
+        foos.add(foo("default", "a", 1));
+        foos.add(foo("other", "b", 1));
+        controller(ControllerOptions.builder("foo"));
+        controller.watch(informer, EventHandler.forObject());
+        informer.start();
+
+        controller.start();
+
+        assertThat(informer.hasSynced()).as("start returned after the sync").isTrue();
+        await().atMost(Duration.ofSeconds(10)).until(() -> reconciled.size() == 2);
+        assertThat(reconciled).containsExactlyInAnyOrder(Request.of("default", "a"), Request.of("other", "b"));
+
+        foos.modify(foo("default", "a", 2));
+        await().atMost(Duration.ofSeconds(10)).until(() -> reconciled.size() == 3);
+        foos.delete(new ObjectKey("other", "b"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> reconciled.size() == 4);
+        assertThat(reconciled.subList(2, 4)).containsExactly(Request.of("default", "a"), Request.of("other", "b"));
+    }
+
+    // controller-semantics.md, test matrix line 53 (through a real informer)
+    @Test
+    void aGenerationChangedFilterDropsStatusOnlyUpdates() {
+        foos.add(foo("default", "a", 1));
+        controller(ControllerOptions.builder("foo"));
+        controller.watch(informer, EventHandler.forObject(), Predicates.generationChanged());
+        informer.start();
+        controller.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> reconciled.size() == 1);
+
+        DynamicObject statusOnly = DynamicObject.parse("{\"apiVersion\":\"samplecontroller.k8s.io/v1alpha1\","
+                + "\"kind\":\"Foo\",\"metadata\":{\"namespace\":\"default\",\"name\":\"a\",\"generation\":1},"
+                + "\"spec\":{\"replicas\":1},\"status\":{\"availableReplicas\":1}}");
+        String statusVersion = foos.modify(statusOnly).metadata().resourceVersion();
+        await().atMost(Duration.ofSeconds(10)).until(() -> statusVersion.equals(informer.lastSyncResourceVersion()));
+        // without the filter the update is reconciled within milliseconds; give it 300
+        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(() -> reconciled.size() == 1);
+
+        foos.modify(foo("default", "a", 2)); // a spec change
+        await().atMost(Duration.ofSeconds(10)).until(() -> reconciled.size() == 2);
+    }
+
+    @Test
+    void startGivesUpWithAClearErrorWhenTheInformerNeverSyncs() {
+        controller(ControllerOptions.builder("foo").cacheSyncTimeout(Duration.ofMillis(200)));
+        controller.watch(informer, EventHandler.forObject());
+        // the informer is never started
+
+        assertThatThrownBy(controller::start).isInstanceOf(CacheSyncTimeoutException.class)
+                .hasMessageStartingWith("controller foo: caches did not sync within PT0.2S (is the informer started, and can it list?)");
+        assertThat(controller.queue().isShuttingDown()).as("the controller stopped").isTrue();
+        assertThatThrownBy(controller::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("has stopped");
+    }
+
+    @Test
+    void watchesMustBeAddedBeforeStart() {
+        controller(ControllerOptions.builder("foo"));
+        controller.start();
+        assertThatThrownBy(() -> controller.watch(informer, EventHandler.forObject()))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("controller foo: watches must be added before start");
+    }
+
+    @Test
+    void closeRemovesTheControllersHandlerFromTheSharedInformer() {
+        foos.add(foo("default", "a", 1));
+        controller(ControllerOptions.builder("foo"));
+        controller.watch(informer, EventHandler.forObject());
+        List<String> otherHandler = new CopyOnWriteArrayList<>();
+        informer.addEventHandler(new io.kubeloop.cache.ResourceEventHandler<>() {
+            @Override
+            public void onUpdate(DynamicObject oldObject, DynamicObject newObject) {
+                otherHandler.add(newObject.metadata().name());
+            }
+        });
+        informer.start();
+        controller.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> reconciled.size() == 1);
+
+        controller.close();
+        foos.modify(foo("default", "a", 2));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> otherHandler.size() == 1);
+        assertThat(informer.isStopped()).as("the informer is the caller's and keeps running").isFalse();
+        assertThat(reconciled).hasSize(1);
+    }
+}
