@@ -5,13 +5,17 @@
  * {@link io.kubeloop.controller.Controller} runs it on worker threads fed by a rate-limited work
  * queue from {@code io.kubeloop.workqueue}.
  *
- * <p>What is here today: the reconcile contract and the controller's worker loop with
+ * <p>What is here today: the reconcile contract; the controller's worker loop with
  * controller-runtime's requeue rules, terminal errors, recovered panics, bounded concurrency and
- * metrics. Not yet: the builder that wires informers to a controller ({@code forResource},
- * {@code owns}, {@code watches}, predicates), the manager, leader election and events.
+ * metrics; and watches, which bridge a shared informer's notifications into
+ * {@link io.kubeloop.controller.Event}s, filter them with predicates
+ * ({@link io.kubeloop.controller.Predicates}) and map them to requests with an
+ * {@link io.kubeloop.controller.EventHandler}. Not yet: a builder on top ({@code forResource},
+ * {@code owns}), the manager, leader election and events.
  *
  * <p>Threads: each controller owns one work queue (with its waiting-loop thread) and
  * {@code maxConcurrentReconciles} virtual worker threads; the reconciler runs on the workers and no
- * lock is held while it runs.
+ * lock is held while it runs. Event handlers and predicates run on the informer's thread for the
+ * controller's registration.
  */
 package io.kubeloop.controller;
