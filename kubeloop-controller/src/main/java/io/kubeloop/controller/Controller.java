@@ -1,6 +1,5 @@
 package io.kubeloop.controller;
 
-import io.kubeloop.api.KubernetesObject;
 import io.kubeloop.cache.SharedIndexInformer;
 import io.kubeloop.workqueue.RateLimitingQueue;
 import java.util.Optional;
@@ -58,7 +57,7 @@ public interface Controller extends AutoCloseable {
      * @param <T> the object type
      * @throws IllegalStateException if the controller was started or closed
      */
-    <T extends KubernetesObject> void watch(SharedIndexInformer<T> informer, EventHandler<T> handler,
+    <T> void watch(SharedIndexInformer<T> informer, EventHandler<T> handler,
             Predicate<? super Event<T>> filter);
 
     /**
@@ -69,7 +68,7 @@ public interface Controller extends AutoCloseable {
      * @param <T> the object type
      * @throws IllegalStateException if the controller was started or closed
      */
-    default <T extends KubernetesObject> void watch(SharedIndexInformer<T> informer, EventHandler<T> handler) {
+    default <T> void watch(SharedIndexInformer<T> informer, EventHandler<T> handler) {
         watch(informer, handler, event -> true);
     }
 

@@ -1,6 +1,5 @@
 package io.kubeloop.controller;
 
-import io.kubeloop.api.KubernetesObject;
 import io.kubeloop.cache.ResourceEventHandler;
 import io.kubeloop.cache.ResourceEventHandlerRegistration;
 import io.kubeloop.cache.SharedIndexInformer;
@@ -83,7 +82,7 @@ final class DefaultController implements Controller {
     }
 
     @Override
-    public <T extends KubernetesObject> void watch(SharedIndexInformer<T> informer, EventHandler<T> handler,
+    public <T> void watch(SharedIndexInformer<T> informer, EventHandler<T> handler,
             Predicate<? super Event<T>> filter) {
         Objects.requireNonNull(informer, "informer");
         Objects.requireNonNull(handler, "handler");

@@ -1,6 +1,5 @@
 package io.kubeloop.controller;
 
-import io.kubeloop.api.KubernetesObject;
 import java.util.Objects;
 
 /**
@@ -12,7 +11,7 @@ import java.util.Objects;
  *
  * @param <T> the object type
  */
-public sealed interface Event<T extends KubernetesObject>
+public sealed interface Event<T>
         permits Event.Create, Event.Update, Event.Delete, Event.Generic {
 
     /**
@@ -23,7 +22,7 @@ public sealed interface Event<T extends KubernetesObject>
      *     late handler receives)
      * @param <T> the object type
      */
-    record Create<T extends KubernetesObject>(T object, boolean isInInitialList) implements Event<T> {
+    record Create<T>(T object, boolean isInInitialList) implements Event<T> {
         public Create {
             Objects.requireNonNull(object, "object");
         }
@@ -36,7 +35,7 @@ public sealed interface Event<T extends KubernetesObject>
      * @param newObject the state after
      * @param <T> the object type
      */
-    record Update<T extends KubernetesObject>(T oldObject, T newObject) implements Event<T> {
+    record Update<T>(T oldObject, T newObject) implements Event<T> {
         public Update {
             Objects.requireNonNull(oldObject, "oldObject");
             Objects.requireNonNull(newObject, "newObject");
@@ -50,7 +49,7 @@ public sealed interface Event<T extends KubernetesObject>
      * @param deleteStateUnknown true when a relist inferred the deletion: the object may be stale
      * @param <T> the object type
      */
-    record Delete<T extends KubernetesObject>(T object, boolean deleteStateUnknown) implements Event<T> {
+    record Delete<T>(T object, boolean deleteStateUnknown) implements Event<T> {
         public Delete {
             Objects.requireNonNull(object, "object");
         }
@@ -63,7 +62,7 @@ public sealed interface Event<T extends KubernetesObject>
      * @param object the object
      * @param <T> the object type
      */
-    record Generic<T extends KubernetesObject>(T object) implements Event<T> {
+    record Generic<T>(T object) implements Event<T> {
         public Generic {
             Objects.requireNonNull(object, "object");
         }

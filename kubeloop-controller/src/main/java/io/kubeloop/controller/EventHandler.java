@@ -1,7 +1,7 @@
 package io.kubeloop.controller;
 
 import io.kubeloop.api.GroupKind;
-import io.kubeloop.api.KubernetesObject;
+import io.kubeloop.api.ObjectAccess;
 import io.kubeloop.workqueue.RateLimitingQueue;
 import java.util.Collection;
 import java.util.Objects;
@@ -13,6 +13,9 @@ import java.util.function.Function;
  * controller: {@link #forObject()} for the kind the controller reconciles, {@link #forOwner} for
  * the kinds it creates, {@link #fromMapFunction} for anything else.
  *
+ * <p>Objects may be of any type {@link ObjectAccess} reads: {@link io.kubeloop.api.DynamicObject},
+ * records implementing {@link io.kubeloop.api.KubernetesObject}, fabric8 model classes.
+ *
  * <p><b>Thread safety:</b> called sequentially per watch, on that watch's handler thread (one per
  * informer registration); different watches call at the same time. The built-in handlers are
  * stateless.
@@ -20,7 +23,7 @@ import java.util.function.Function;
  * @param <T> the object type
  */
 @FunctionalInterface
-public interface EventHandler<T extends KubernetesObject> {
+public interface EventHandler<T> {
 
     /**
      * Adds the requests {@code event} concerns to {@code queue}.
@@ -37,13 +40,13 @@ public interface EventHandler<T extends KubernetesObject> {
      * @param <T> the object type
      * @return the handler
      */
-    static <T extends KubernetesObject> EventHandler<T> forObject() {
-        return (event, queue) -> queue.add(new Request(switch (event) {
-            case Event.Create<T> c -> c.object().key();
-            case Event.Update<T> u -> u.newObject().key();
-            case Event.Delete<T> d -> d.object().key();
-            case Event.Generic<T> g -> g.object().key();
-        }));
+    static <T> EventHandler<T> forObject() {
+        return (event, queue) -> queue.add(new Request(ObjectAccess.key(switch (event) {
+            case Event.Create<T> c -> c.object();
+            case Event.Update<T> u -> u.newObject();
+            case Event.Delete<T> d -> d.object();
+            case Event.Generic<T> g -> g.object();
+        })));
     }
 
     /**
@@ -58,7 +61,7 @@ public interface EventHandler<T extends KubernetesObject> {
      * @param <T> the object type
      * @return the handler
      */
-    static <T extends KubernetesObject> EventHandler<T> forOwner(GroupKind ownerKind, boolean ownerNamespaced) {
+    static <T> EventHandler<T> forOwner(GroupKind ownerKind, boolean ownerNamespaced) {
         return new OwnerEventHandler<>(ownerKind, ownerNamespaced, true);
     }
 
@@ -71,7 +74,7 @@ public interface EventHandler<T extends KubernetesObject> {
      * @param <T> the object type
      * @return the handler
      */
-    static <T extends KubernetesObject> EventHandler<T> forEveryOwner(GroupKind ownerKind, boolean ownerNamespaced) {
+    static <T> EventHandler<T> forEveryOwner(GroupKind ownerKind, boolean ownerNamespaced) {
         return new OwnerEventHandler<>(ownerKind, ownerNamespaced, false);
     }
 
@@ -84,7 +87,7 @@ public interface EventHandler<T extends KubernetesObject> {
      * @param <T> the object type
      * @return the handler
      */
-    static <T extends KubernetesObject> EventHandler<T> fromMapFunction(
+    static <T> EventHandler<T> fromMapFunction(
             Function<? super T, ? extends Collection<Request>> map) {
         Objects.requireNonNull(map, "map");
         return (event, queue) -> {

@@ -1,7 +1,7 @@
 package io.kubeloop.controller;
 
 import io.kubeloop.api.GroupKind;
-import io.kubeloop.api.KubernetesObject;
+import io.kubeloop.api.ObjectAccess;
 import io.kubeloop.api.ObjectKey;
 import io.kubeloop.api.OwnerReference;
 import io.kubeloop.workqueue.RateLimitingQueue;
@@ -19,7 +19,7 @@ import java.util.Set;
  *
  * @param <T> the object type
  */
-final class OwnerEventHandler<T extends KubernetesObject> implements EventHandler<T> {
+final class OwnerEventHandler<T> implements EventHandler<T> {
 
     private final GroupKind ownerKind;
     private final boolean ownerNamespaced;
@@ -47,7 +47,7 @@ final class OwnerEventHandler<T extends KubernetesObject> implements EventHandle
     }
 
     private void owners(T object, Set<Request> into) {
-        var meta = object.metadata();
+        var meta = ObjectAccess.metadata(object);
         for (OwnerReference ref : meta.ownerReferencesOrEmpty()) {
             if (onlyController && !ref.isController()) {
                 continue;

@@ -1,6 +1,6 @@
 package io.kubeloop.controller;
 
-import io.kubeloop.api.KubernetesObject;
+import io.kubeloop.api.ObjectAccess;
 import io.kubeloop.api.ObjectMeta;
 import io.kubeloop.api.selector.LabelSelector;
 import java.util.Objects;
@@ -29,7 +29,7 @@ public final class Predicates {
      * @param <T> the object type
      * @return the predicate
      */
-    public static <T extends KubernetesObject> Predicate<Event<T>> resourceVersionChanged() {
+    public static <T> Predicate<Event<T>> resourceVersionChanged() {
         return onUpdate(ObjectMeta::resourceVersion);
     }
 
@@ -41,7 +41,7 @@ public final class Predicates {
      * @param <T> the object type
      * @return the predicate
      */
-    public static <T extends KubernetesObject> Predicate<Event<T>> generationChanged() {
+    public static <T> Predicate<Event<T>> generationChanged() {
         return onUpdate(ObjectMeta::generation);
     }
 
@@ -51,7 +51,7 @@ public final class Predicates {
      * @param <T> the object type
      * @return the predicate
      */
-    public static <T extends KubernetesObject> Predicate<Event<T>> labelChanged() {
+    public static <T> Predicate<Event<T>> labelChanged() {
         return onUpdate(ObjectMeta::labelsOrEmpty);
     }
 
@@ -61,7 +61,7 @@ public final class Predicates {
      * @param <T> the object type
      * @return the predicate
      */
-    public static <T extends KubernetesObject> Predicate<Event<T>> annotationChanged() {
+    public static <T> Predicate<Event<T>> annotationChanged() {
         return onUpdate(ObjectMeta::annotationsOrEmpty);
     }
 
@@ -73,19 +73,20 @@ public final class Predicates {
      * @param <T> the object type
      * @return the predicate
      */
-    public static <T extends KubernetesObject> Predicate<Event<T>> labelSelector(LabelSelector selector) {
+    public static <T> Predicate<Event<T>> labelSelector(LabelSelector selector) {
         Objects.requireNonNull(selector, "selector");
-        return event -> selector.matches(switch (event) {
-            case Event.Create<T> c -> c.object().metadata().labelsOrEmpty();
-            case Event.Update<T> u -> u.newObject().metadata().labelsOrEmpty();
-            case Event.Delete<T> d -> d.object().metadata().labelsOrEmpty();
-            case Event.Generic<T> g -> g.object().metadata().labelsOrEmpty();
-        });
+        return event -> selector.matches(ObjectAccess.labels(switch (event) {
+            case Event.Create<T> c -> c.object();
+            case Event.Update<T> u -> u.newObject();
+            case Event.Delete<T> d -> d.object();
+            case Event.Generic<T> g -> g.object();
+        }));
     }
 
     /** Passes an update when {@code field} of its old and new metadata differ; passes other events. */
-    private static <T extends KubernetesObject> Predicate<Event<T>> onUpdate(Function<ObjectMeta, ?> field) {
+    private static <T> Predicate<Event<T>> onUpdate(Function<ObjectMeta, ?> field) {
         return event -> !(event instanceof Event.Update<T> u)
-                || !Objects.equals(field.apply(u.oldObject().metadata()), field.apply(u.newObject().metadata()));
+                || !Objects.equals(field.apply(ObjectAccess.metadata(u.oldObject())),
+                        field.apply(ObjectAccess.metadata(u.newObject())));
     }
 }

@@ -113,4 +113,20 @@ class EventHandlerTest {
         assertThat(mapped).as("both objects mapped").hasSize(2);
         assertThat(drain()).containsExactly(Request.of("ns", "for-d"), Request.of("ns", "shared"));
     }
+
+    @Test
+    void handlersReadFabric8ModelObjectsToo() {
+        var deployment = new io.fabric8.kubernetes.api.model.apps.DeploymentBuilder()
+                .withNewMetadata().withNamespace("ns").withName("d")
+                .addNewOwnerReference().withApiVersion("samplecontroller.k8s.io/v1alpha1").withKind("Foo")
+                .withName("foo").withUid("u1").withController(true).endOwnerReference()
+                .endMetadata().build();
+
+        EventHandler.<io.fabric8.kubernetes.api.model.apps.Deployment>forOwner(FOO, true)
+                .handle(new Event.Create<>(deployment, false), queue);
+        EventHandler.<io.fabric8.kubernetes.api.model.apps.Deployment>forObject()
+                .handle(new Event.Create<>(deployment, false), queue);
+
+        assertThat(drain()).containsExactly(Request.of("ns", "foo"), Request.of("ns", "d"));
+    }
 }
