@@ -1,4 +1,5 @@
 /**
- * sample-controller: the Foo custom resource that owns a Deployment. (Arrives with the controller issue.)
+ * Samples: {@code tour} (the client in a few calls) and {@code samplecontroller} (the Foo custom
+ * resource that owns a Deployment, after Go's sample-controller).
  */
 package io.kubeloop.samples;

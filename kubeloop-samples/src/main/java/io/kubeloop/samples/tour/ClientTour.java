@@ -10,6 +10,7 @@ import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.ListOptions;
 import io.kubeloop.client.PatchType;
 import io.kubeloop.client.ResourceClient;
+import io.kubeloop.samples.samplecontroller.Foo;
 import java.io.PrintStream;
 
 /**

@@ -1,4 +1,4 @@
-package io.kubeloop.samples.tour;
+package io.kubeloop.samples.samplecontroller;
 
 import io.kubeloop.api.Kind;
 import io.kubeloop.api.KubernetesObject;
@@ -17,6 +17,16 @@ public record Foo(String apiVersion, String kind, ObjectMeta metadata, Spec spec
     /** A new Foo asking for a Deployment of {@code replicas} replicas. */
     public static Foo of(String namespace, String name, String deploymentName, int replicas) {
         return new Foo(API_VERSION, "Foo", ObjectMeta.of(namespace, name), new Spec(deploymentName, replicas), null);
+    }
+
+    /**
+     * This Foo with {@code status} (same metadata, so an update carries its resourceVersion).
+     *
+     * @param status the new status
+     * @return a new record
+     */
+    public Foo withStatus(Status status) {
+        return new Foo(apiVersion, kind, metadata, spec, status);
     }
 
     /** What the user wants. */

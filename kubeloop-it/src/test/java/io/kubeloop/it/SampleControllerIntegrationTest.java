@@ -1,0 +1,138 @@
+package io.kubeloop.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.kubeloop.api.DynamicObject;
+import io.kubeloop.api.GroupVersionResource;
+import io.kubeloop.api.ObjectMeta;
+import io.kubeloop.api.errors.NotFoundException;
+import io.kubeloop.apiserver.EmbeddedApiServer;
+import io.kubeloop.client.ClientOptions;
+import io.kubeloop.client.KubeClient;
+import io.kubeloop.client.PatchOptions;
+import io.kubeloop.client.PatchType;
+import io.kubeloop.client.ResourceClient;
+import io.kubeloop.client.WriteOptions;
+import io.kubeloop.controller.Request;
+import io.kubeloop.samples.samplecontroller.Foo;
+import io.kubeloop.samples.samplecontroller.FooCrd;
+import io.kubeloop.samples.samplecontroller.SampleController;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The sample-controller against kubeloop's embedded API server over HTTPS: informers, controller,
+ * reconciler and client together, with the server's garbage collector.
+ */
+@Timeout(120)
+class SampleControllerIntegrationTest {
+
+    private static final String NS = "samples";
+
+    private EmbeddedApiServer server;
+    private KubeClient client;
+    private SampleController sample;
+    private ResourceClient<Foo> foos;
+    private ResourceClient<Deployment> deployments;
+
+    @BeforeEach
+    void start() {
+        server = EmbeddedApiServer.start();
+        client = KubeClient.create(server.clientConfig(), ClientOptions.defaults());
+        client.resource(new GroupVersionResource("", "v1", "namespaces"), false, DynamicObject.class)
+                .create(DynamicObject.of("v1", "Namespace", ObjectMeta.of(null, NS)), WriteOptions.none());
+        FooCrd.install(client, Duration.ofSeconds(30));
+        sample = new SampleController(client, null);
+        sample.start();
+        foos = client.resource(Foo.class).inNamespace(NS);
+        deployments = client.resource(Deployment.class).inNamespace(NS);
+    }
+
+    @AfterEach
+    void stop() {
+        if (sample != null) {
+            sample.close();
+        }
+        if (client != null) {
+            client.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private Deployment awaitDeployment(String name, java.util.function.Predicate<Deployment> condition) {
+        Deployment[] seen = new Deployment[1];
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).until(() -> {
+            try {
+                seen[0] = deployments.get(name);
+                return condition.test(seen[0]);
+            } catch (NotFoundException e) {
+                return false;
+            }
+        });
+        return seen[0];
+    }
+
+    @Test
+    void aFooGetsItsDeploymentWhichFollowsTheFooAndReportsBackAndGoesWithIt() {
+        Foo foo = foos.create(Foo.of(NS, "example-foo", "example-deploy", 1));
+
+        Deployment created = awaitDeployment("example-deploy", d -> true);
+        assertThat(created.getSpec().getReplicas()).isEqualTo(1);
+        assertThat(created.getMetadata().getOwnerReferences()).singleElement().satisfies(ref -> {
+            assertThat(ref.getKind()).isEqualTo("Foo");
+            assertThat(ref.getUid()).isEqualTo(foo.metadata().uid());
+            assertThat(ref.getController()).isTrue();
+        });
+
+        Foo current = foos.get("example-foo");
+        foos.update(new Foo(current.apiVersion(), current.kind(), current.metadata(),
+                new Foo.Spec("example-deploy", 3), current.status()));
+        awaitDeployment("example-deploy", d -> d.getSpec().getReplicas() == 3);
+
+        deployments.patchStatus("example-deploy", PatchType.MERGE, "{\"status\":{\"availableReplicas\":3}}",
+                PatchOptions.none());
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).until(() -> {
+            Foo f = foos.get("example-foo");
+            return f.status() != null && Integer.valueOf(3).equals(f.status().availableReplicas());
+        });
+
+        foos.delete("example-foo");
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> {
+            try {
+                deployments.get("example-deploy");
+                return false;
+            } catch (NotFoundException gone) {
+                return true;
+            }
+        });
+        assertThat(sample.controller().failure()).isEmpty();
+    }
+
+    @Test
+    void aFooNeverTakesOverADeploymentItDoesNotControlAndKeepsRetrying() {
+        deployments.create(new DeploymentBuilder()
+                .withNewMetadata().withName("taken").withNamespace(NS).endMetadata()
+                .withNewSpec().withReplicas(2)
+                .withNewSelector().addToMatchLabels("app", "other").endSelector()
+                .withNewTemplate().withNewMetadata().addToLabels("app", "other").endMetadata()
+                .withNewSpec().addNewContainer().withName("c").withImage("busybox").endContainer().endSpec()
+                .endTemplate().endSpec().build());
+
+        foos.create(Foo.of(NS, "thief", "taken", 5));
+
+        Request thief = Request.of(NS, "thief");
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20))
+                .until(() -> sample.controller().queue().numRequeues(thief) >= 2);
+        Deployment untouched = deployments.get("taken");
+        assertThat(untouched.getSpec().getReplicas()).isEqualTo(2);
+        assertThat(untouched.getMetadata().getOwnerReferences()).isEmpty();
+    }
+}
