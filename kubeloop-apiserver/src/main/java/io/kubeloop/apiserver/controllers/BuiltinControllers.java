@@ -6,11 +6,12 @@ import java.time.InstantSource;
 
 /**
  * The controllers the embedded server runs in-process, started after its storage and stopped before it:
- * the {@link GarbageCollector} and the {@link PodTerminator}, sharing one set of {@link MetadataInformers}.
+ * the {@link GarbageCollector}, the {@link PodTerminator} and the {@link DeploymentSimulator}, sharing one set
+ * of {@link MetadataInformers}.
  *
  * <p><b>Threads.</b> Per watched resource an informer's reflector, queue consumer and one handler thread per
- * controller; the collector's graph thread and three workers; the terminator's worker and its queue's delay
- * loop. All are virtual threads; {@link #close()} ends every one of them before it returns.
+ * controller; the collector's graph thread and three workers; the terminator's and the simulator's worker and
+ * their queues' delay loops. All are virtual threads; {@link #close()} ends every one of them before it returns.
  *
  * <p><b>Thread safety.</b> Thread-safe; {@link #close()} is idempotent.
  */
@@ -19,11 +20,13 @@ public final class BuiltinControllers implements AutoCloseable {
     private final MetadataInformers informers;
     private final GarbageCollector gc;
     private final PodTerminator pods;
+    private final DeploymentSimulator deployments;
 
     private BuiltinControllers(ObjectRegistry registry, InstantSource clock) {
         this.informers = new MetadataInformers(registry.store(), registry.resources());
         this.gc = new GarbageCollector(new LiveObjects(registry), informers);
         this.pods = new PodTerminator(registry, clock, informers);
+        this.deployments = new DeploymentSimulator(registry, informers);
     }
 
     /** Starts the controllers over {@code registry}'s storage and served resources. */
@@ -31,6 +34,7 @@ public final class BuiltinControllers implements AutoCloseable {
         BuiltinControllers c = new BuiltinControllers(registry, clock);
         c.gc.start();
         c.pods.start();
+        c.deployments.start();
         c.informers.start();
         return c;
     }
@@ -51,5 +55,6 @@ public final class BuiltinControllers implements AutoCloseable {
         informers.close();
         gc.close();
         pods.close();
+        deployments.close();
     }
 }
