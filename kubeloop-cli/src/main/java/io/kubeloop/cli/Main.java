@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
         subcommands = {
             ApiResourcesCommand.class,
             ApiVersionsCommand.class,
+            DemoCommand.class,
             GetCommand.class,
             ServeCommand.class,
             CommandLine.HelpCommand.class

@@ -1,0 +1,243 @@
+package io.kubeloop.cli;
+
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.kubeloop.api.errors.NotFoundException;
+import io.kubeloop.cache.InformerFactory;
+import io.kubeloop.cache.InformerOptions;
+import io.kubeloop.cache.InformerScope;
+import io.kubeloop.cache.ResourceEventHandler;
+import io.kubeloop.client.ClientOptions;
+import io.kubeloop.client.KubeClient;
+import io.kubeloop.samples.samplecontroller.Foo;
+import io.kubeloop.samples.samplecontroller.FooCrd;
+import io.kubeloop.samples.samplecontroller.SampleController;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code kubeloop demo}: the whole loop on a laptop. Starts the embedded API server, installs the Foo
+ * CRD, starts the sample-controller, creates a Foo, and prints — as it happens — the Deployment being
+ * created, the workload simulator making it available, and the Foo's status catching up. Then it
+ * keeps serving (until Ctrl-C) and says how to point kubectl at it; with {@code --once} it checks the
+ * end state instead and exits: 0 when every check holds, 1 with one line naming the first that does
+ * not.
+ *
+ * <p>Not thread-safe: picocli runs it once on the main thread; the informer handlers that print run
+ * on their own threads and print through the (synchronized) {@link PrintWriter}.
+ */
+@Command(name = "demo", description = "Run the API server, the sample-controller and a Foo, and show the loop at work.")
+final class DemoCommand implements Callable<Integer> {
+
+    static final String NAMESPACE = "default";
+    static final String FOO = "example-foo";
+    static final String DEPLOYMENT = "example-foo-nginx";
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--once", description = "Check the end state and exit (0 when the loop worked) instead of serving.")
+    boolean once;
+
+    @Option(names = "--port", paramLabel = "PORT", defaultValue = "0",
+            description = "HTTPS port of the API server; 0 picks a free one (default).")
+    int port;
+
+    @Option(names = "--kubeconfig-out", paramLabel = "FILE",
+            description = "Where to write the kubeconfig (default: a new temporary directory).")
+    Path kubeconfigOut;
+
+    @Option(names = "--replicas", paramLabel = "N", defaultValue = "2",
+            description = "Replicas the Foo asks for, 1..10 (default: ${DEFAULT-VALUE}).")
+    int replicas;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "60",
+            description = "How long to wait for the Foo's status to catch up (default: ${DEFAULT-VALUE}).")
+    int timeoutSeconds;
+
+    @Override
+    public Integer call() {
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("--port must be 0..65535, got " + port);
+        }
+        if (replicas < 1 || replicas > 10) {
+            throw new IllegalArgumentException("--replicas must be 1..10 (the Foo CRD's range), got " + replicas);
+        }
+        if (timeoutSeconds < 1) {
+            throw new IllegalArgumentException("--timeout must be at least 1 second, got " + timeoutSeconds);
+        }
+        Path kubeconfig = kubeconfigPath();
+        PrintWriter out = spec.commandLine().getOut();
+        ServerLifetime lifetime = ServerLifetime.start(ServeCommand.baseOptions().withPort(port));
+        try (KubeClient client = KubeClient.create(lifetime.server().clientConfig(), ClientOptions.defaults())) {
+            lifetime.server().writeKubeconfig(kubeconfig);
+            say(out, "API server ready at " + lifetime.server().url() + "; kubeconfig: " + kubeconfig);
+            FooCrd.install(client, Duration.ofSeconds(30));
+            say(out, "installed CRD " + FooCrd.NAME);
+            try (InformerFactory watch = InformerFactory.create(client, InformerOptions.defaults());
+                 SampleController controller = new SampleController(client, null)) {
+                CountDownLatch narrated = new CountDownLatch(2); // the deployment available, the foo in sync
+                narrate(watch, out, narrated);
+                watch.start();
+                controller.start();
+                say(out, "sample-controller started: watching foos and deployments, 2 workers");
+                client.resource(Foo.class).inNamespace(NAMESPACE).create(Foo.of(NAMESPACE, FOO, DEPLOYMENT, replicas));
+                say(out, "created foo " + NAMESPACE + "/" + FOO + " (deploymentName " + DEPLOYMENT + ", replicas "
+                        + replicas + ")");
+                boolean synced = awaitFooInSync(client, Duration.ofSeconds(timeoutSeconds));
+                awaitQuietly(narrated, Duration.ofSeconds(5)); // let the narration catch up before the verdict
+                if (once) {
+                    return verify(client, controller, synced, out);
+                }
+                if (!synced) {
+                    say(out, "warning: the foo's status did not catch up within " + timeoutSeconds + " s; still serving");
+                }
+                say(out, "try: kubectl --kubeconfig " + kubeconfig + " get foos,deployments");
+                say(out, "serving until Ctrl-C");
+                lifetime.awaitStopSignal();
+            }
+        } finally {
+            lifetime.stop();
+        }
+        say(out, "demo stopped");
+        return 0;
+    }
+
+    private Path kubeconfigPath() {
+        if (kubeconfigOut != null) {
+            return kubeconfigOut.toAbsolutePath().normalize();
+        }
+        try {
+            return Files.createTempDirectory("kubeloop-demo").resolve("kubeconfig");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a temporary directory for the kubeconfig: " + e.getMessage(), e);
+        }
+    }
+
+    /** Prints each step of the loop as the informers see it; counts {@code narrated} down at the last two. */
+    private void narrate(InformerFactory watch, PrintWriter out, CountDownLatch narrated) {
+        watch.informerFor(Deployment.class, InformerScope.namespace(NAMESPACE)).addEventHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Deployment d, boolean initial) {
+                say(out, "deployment " + NAMESPACE + "/" + d.getMetadata().getName() + " created by "
+                        + owner(d) + ": " + available(d) + "/" + d.getSpec().getReplicas() + " replicas available");
+            }
+
+            @Override
+            public void onUpdate(Deployment before, Deployment after) {
+                if (!Objects.equals(available(before), available(after))) {
+                    say(out, "deployment " + NAMESPACE + "/" + after.getMetadata().getName() + ": " + available(after)
+                            + "/" + after.getSpec().getReplicas() + " replicas available (workload simulator)");
+                    if (available(after) == replicas) {
+                        narrated.countDown();
+                    }
+                }
+            }
+        });
+        watch.informerFor(Foo.class, InformerScope.namespace(NAMESPACE)).addEventHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onUpdate(Foo before, Foo after) {
+                if (!Objects.equals(before.status(), after.status()) && after.status() != null) {
+                    say(out, "foo " + NAMESPACE + "/" + after.metadata().name() + ": status.availableReplicas = "
+                            + after.status().availableReplicas() + " (sample-controller)");
+                    if (Integer.valueOf(replicas).equals(after.status().availableReplicas())) {
+                        narrated.countDown();
+                    }
+                }
+            }
+        });
+    }
+
+    private static void awaitQuietly(CountDownLatch latch, Duration timeout) {
+        try {
+            latch.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static String owner(Deployment d) {
+        return d.getMetadata().getOwnerReferences().stream().filter(r -> Boolean.TRUE.equals(r.getController()))
+                .map(r -> r.getKind().toLowerCase(java.util.Locale.ROOT) + " " + r.getName()).findFirst()
+                .orElse("nobody");
+    }
+
+    private static int available(Deployment d) {
+        return d.getStatus() == null || d.getStatus().getAvailableReplicas() == null ? 0 : d.getStatus().getAvailableReplicas();
+    }
+
+    private boolean awaitFooInSync(KubeClient client, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() - deadline < 0) {
+            Foo foo = client.resource(Foo.class).inNamespace(NAMESPACE).get(FOO);
+            if (foo.status() != null && Integer.valueOf(replicas).equals(foo.status().availableReplicas())) {
+                return true;
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return false;
+    }
+
+    /** {@code --once}: every check of the end state, or one line naming the first that failed. */
+    private int verify(KubeClient client, SampleController controller, boolean synced, PrintWriter out) {
+        Foo foo = client.resource(Foo.class).inNamespace(NAMESPACE).get(FOO);
+        Deployment deployment;
+        try {
+            deployment = client.resource(Deployment.class).inNamespace(NAMESPACE).get(DEPLOYMENT);
+        } catch (NotFoundException e) {
+            return fail("deployment " + NAMESPACE + "/" + DEPLOYMENT + " was not created");
+        }
+        boolean owned = deployment.getMetadata().getOwnerReferences().stream().anyMatch(
+                r -> Boolean.TRUE.equals(r.getController()) && r.getUid().equals(foo.metadata().uid()));
+        if (!owned) {
+            return fail("deployment " + DEPLOYMENT + " is not controlled by foo " + FOO);
+        }
+        if (!Integer.valueOf(replicas).equals(deployment.getSpec().getReplicas())) {
+            return fail("deployment " + DEPLOYMENT + " asks for " + deployment.getSpec().getReplicas()
+                    + " replicas, the foo for " + replicas);
+        }
+        if (available(deployment) != replicas) {
+            return fail("deployment " + DEPLOYMENT + " has " + available(deployment) + " of " + replicas
+                    + " replicas available");
+        }
+        if (!synced) {
+            return fail("foo " + FOO + " status did not catch up within " + timeoutSeconds + " s: " + foo.status());
+        }
+        if (controller.controller().failure().isPresent()) {
+            return fail("the controller failed: " + controller.controller().failure().get());
+        }
+        say(out, "demo succeeded: foo " + NAMESPACE + "/" + FOO + " owns deployment " + DEPLOYMENT + " with "
+                + replicas + "/" + replicas + " replicas available, and its status says so");
+        return 0;
+    }
+
+    private int fail(String why) {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("demo failed: " + why);
+        err.flush();
+        return 1;
+    }
+
+    private static void say(PrintWriter out, String line) {
+        synchronized (out) {
+            out.println(line);
+            out.flush();
+        }
+    }
+}
