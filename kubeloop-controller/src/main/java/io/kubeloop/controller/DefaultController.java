@@ -1,16 +1,17 @@
 package io.kubeloop.controller;
 
+import io.kubeloop.api.errors.ApiException;
 import io.kubeloop.cache.ResourceEventHandler;
 import io.kubeloop.cache.ResourceEventHandlerRegistration;
 import io.kubeloop.cache.SharedIndexInformer;
 import io.kubeloop.workqueue.RateLimitingQueue;
 import io.kubeloop.workqueue.Ticker;
 import io.kubeloop.workqueue.WorkQueueConfig;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.time.Duration;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -287,8 +288,16 @@ final class DefaultController implements Controller {
             return;
         }
         queue.addRateLimited(request);
-        LOG.error("controller {}: reconcile of {} failed ({}), requeued after back-off: {}", name, request, kind,
-                e.toString(), e);
+        if (e instanceof ApiException) {
+            // an answer of the API server (a conflict with a stale cache, a missing object): expected in
+            // operation and retried, so one line; the stack trace only at debug level
+            LOG.error("controller {}: reconcile of {} failed ({}), requeued after back-off: {}", name, request, kind,
+                    e.toString());
+            LOG.debug("controller {}: reconcile of {} failed", name, request, e);
+        } else {
+            LOG.error("controller {}: reconcile of {} failed ({}), requeued after back-off: {}", name, request, kind,
+                    e.toString(), e);
+        }
     }
 
     @Override
