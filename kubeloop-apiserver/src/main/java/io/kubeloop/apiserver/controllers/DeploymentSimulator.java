@@ -10,14 +10,10 @@ import io.kubeloop.apiserver.storage.Metadata;
 import io.kubeloop.apiserver.storage.StoredObject;
 import io.kubeloop.cache.ResourceEventHandler;
 import io.kubeloop.cache.SharedIndexInformer;
-import io.kubeloop.workqueue.DelayingQueue;
-import io.kubeloop.workqueue.WorkQueueConfig;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -28,8 +24,8 @@ import tools.jackson.databind.JsonNode;
  * {@code observedGeneration} catches up, and it gets the conditions {@code Available} and
  * {@code Progressing} (reason {@code NewReplicaSetAvailable}).
  *
- * <p>Driven by the Deployment metadata informer: each added or updated Deployment is put on a
- * {@link DelayingQueue}; one worker reads it from storage and writes the status subresource when it
+ * <p>Driven by the Deployment metadata informer: each added or updated Deployment is put on the
+ * delaying queue of a {@link QueueWorker}, whose one thread reads it from storage and writes the status subresource when it
  * differs from the simulated one (so its own write ends the loop).
  *
  * <p><b>Thread safety.</b> Thread-safe; {@link #close()} stops the worker and waits for it.
@@ -39,17 +35,13 @@ public final class DeploymentSimulator implements AutoCloseable {
     /** How long a rollout takes. */
     static final Duration ROLLOUT = Duration.ofMillis(300);
 
-    private static final Logger LOG = LoggerFactory.getLogger(DeploymentSimulator.class);
-
     /** A Deployment to look at. */
     private record Key(String namespace, String name) {
     }
 
     private final ObjectRegistry registry;
-    private final DelayingQueue<Key> queue =
-            DelayingQueue.create(WorkQueueConfig.builder().name("deployment_simulator").build());
+    private final QueueWorker<Key> worker = new QueueWorker<>("deployment_simulator", this::simulate);
     private volatile ResourceDefinition deployments;
-    private Thread worker;
 
     DeploymentSimulator(ObjectRegistry registry, MetadataInformers informers) {
         this.registry = Objects.requireNonNull(registry, "registry");
@@ -64,41 +56,29 @@ public final class DeploymentSimulator implements AutoCloseable {
         informer.addEventHandler(new ResourceEventHandler<>() {
             @Override
             public void onAdd(ObjectMetadata d, boolean isInInitialList) {
-                queue.addAfter(new Key(d.metadata().namespace(), d.metadata().name()), ROLLOUT);
+                worker.queue().addAfter(new Key(d.metadata().namespace(), d.metadata().name()), ROLLOUT);
             }
 
             @Override
             public void onUpdate(ObjectMetadata oldD, ObjectMetadata newD) {
-                queue.addAfter(new Key(newD.metadata().namespace(), newD.metadata().name()), ROLLOUT);
+                worker.queue().addAfter(new Key(newD.metadata().namespace(), newD.metadata().name()), ROLLOUT);
             }
         });
     }
 
     void start() {
-        worker = Thread.ofVirtual().name("deployment-simulator").start(this::run);
-    }
-
-    private void run() {
-        while (true) {
-            Optional<Key> next = queue.get();
-            if (next.isEmpty()) {
-                return;
-            }
-            try {
-                if (!queue.isShuttingDown()) {
-                    simulate(next.get());
-                }
-            } catch (NotFoundException | ConflictException e) {
-                // deleted meanwhile, or changed: the change brings it back
-            } catch (RuntimeException e) {
-                LOG.warn("simulating the rollout of deployment {}/{} failed", next.get().namespace(), next.get().name(), e);
-            } finally {
-                queue.done(next.get());
-            }
-        }
+        worker.start();
     }
 
     private void simulate(Key key) {
+        try {
+            rollOut(key);
+        } catch (NotFoundException | ConflictException e) {
+            // deleted meanwhile, or changed: the change brings it back
+        }
+    }
+
+    private void rollOut(Key key) {
         ResourceDefinition def = deployments;
         Optional<StoredObject> stored = registry.store().get(def.storageId(), Metadata.key(key.namespace(), key.name()));
         if (stored.isEmpty()) {
@@ -135,20 +115,6 @@ public final class DeploymentSimulator implements AutoCloseable {
     /** Stops the worker (pending rollouts are dropped) and waits for it. */
     @Override
     public void close() {
-        queue.shutDown();
-        Thread t = worker;
-        if (t != null) {
-            boolean interrupted = false;
-            while (t.isAlive() && t != Thread.currentThread()) {
-                try {
-                    t.join();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        worker.close();
     }
 }

@@ -302,19 +302,7 @@ public final class GarbageCollector implements AutoCloseable {
         attemptToDelete.shutDown();
         attemptToOrphan.shutDown();
         graphChanges.add(STOP);
-        boolean interrupted = false;
-        for (Thread t : threads) {
-            // a worker's write can fail the journal, which closes the server on that very thread
-            while (t.isAlive() && t != Thread.currentThread()) {
-                try {
-                    t.join();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        // a worker's write can fail the journal, which closes the server on that very thread
+        QueueWorker.joinUninterruptibly(threads);
     }
 }

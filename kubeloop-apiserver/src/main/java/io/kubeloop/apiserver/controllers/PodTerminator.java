@@ -11,15 +11,11 @@ import io.kubeloop.apiserver.storage.Metadata;
 import io.kubeloop.apiserver.storage.StoredObject;
 import io.kubeloop.cache.ResourceEventHandler;
 import io.kubeloop.cache.SharedIndexInformer;
-import io.kubeloop.workqueue.DelayingQueue;
-import io.kubeloop.workqueue.WorkQueueConfig;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Objects;
 import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -30,14 +26,12 @@ import tools.jackson.databind.JsonNode;
  * {@code kubectl delete --force --grace-period=0}) still ends it earlier. Pods with finalizers left then wait for
  * them, as on a real cluster.
  *
- * <p>Driven by the Pod metadata informer: each terminating Pod is put on a {@link DelayingQueue} for its
+ * <p>Driven by the Pod metadata informer: each terminating Pod is put on a {@link QueueWorker}'s delaying queue for its
  * deletionTimestamp; one worker deletes what is due.
  *
  * <p><b>Thread safety.</b> Thread-safe; {@link #close()} stops the worker and waits for it.
  */
 public final class PodTerminator implements AutoCloseable {
-
-    private static final Logger LOG = LoggerFactory.getLogger(PodTerminator.class);
 
     /** A terminating Pod. */
     private record PodKey(String namespace, String name, String uid) {
@@ -45,9 +39,8 @@ public final class PodTerminator implements AutoCloseable {
 
     private final ObjectRegistry registry;
     private final InstantSource clock;
-    private final DelayingQueue<PodKey> queue = DelayingQueue.create(WorkQueueConfig.builder().name("pod_terminator").build());
+    private final QueueWorker<PodKey> worker = new QueueWorker<>("pod_terminator", this::terminate);
     private volatile ResourceDefinition pods;
-    private Thread worker;
 
     PodTerminator(ObjectRegistry registry, InstantSource clock, MetadataInformers informers) {
         this.registry = Objects.requireNonNull(registry, "registry");
@@ -77,7 +70,7 @@ public final class PodTerminator implements AutoCloseable {
         Instant at = pod.metadata().deletionTimestamp();
         Long grace = pod.metadata().deletionGracePeriodSeconds();
         if (at != null && grace != null && grace > 0) {
-            queue.addAfter(new PodKey(pod.metadata().namespace(), pod.metadata().name(), pod.uid()),
+            worker.queue().addAfter(new PodKey(pod.metadata().namespace(), pod.metadata().name(), pod.uid()),
                     positive(Duration.between(clock.instant(), at)));
         }
     }
@@ -87,25 +80,7 @@ public final class PodTerminator implements AutoCloseable {
     }
 
     void start() {
-        worker = Thread.ofVirtual().name("pod-terminator").start(this::run);
-    }
-
-    private void run() {
-        while (true) {
-            Optional<PodKey> next = queue.get();
-            if (next.isEmpty()) {
-                return;
-            }
-            try {
-                if (!queue.isShuttingDown()) {
-                    terminate(next.get());
-                }
-            } catch (RuntimeException e) {
-                LOG.warn("finishing the deletion of pod {}/{} failed", next.get().namespace(), next.get().name(), e);
-            } finally {
-                queue.done(next.get());
-            }
-        }
+        worker.start();
     }
 
     private void terminate(PodKey key) {
@@ -122,7 +97,7 @@ public final class PodTerminator implements AutoCloseable {
         Instant at = Instant.parse(meta.path("deletionTimestamp").asString());
         Duration left = Duration.between(clock.instant(), at);
         if (left.isPositive()) {
-            queue.addAfter(key, left);
+            worker.queue().addAfter(key, left);
             return;
         }
         try {
@@ -136,20 +111,6 @@ public final class PodTerminator implements AutoCloseable {
     /** Stops the worker (pending deadlines are dropped) and waits for it. */
     @Override
     public void close() {
-        queue.shutDown();
-        Thread t = worker;
-        if (t != null) {
-            boolean interrupted = false;
-            while (t.isAlive() && t != Thread.currentThread()) {
-                try {
-                    t.join();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        worker.close();
     }
 }
