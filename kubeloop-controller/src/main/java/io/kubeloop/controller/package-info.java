@@ -10,8 +10,9 @@
  * metrics; and watches, which bridge a shared informer's notifications into
  * {@link io.kubeloop.controller.Event}s, filter them with predicates
  * ({@link io.kubeloop.controller.Predicates}) and map them to requests with an
- * {@link io.kubeloop.controller.EventHandler}. Not yet: a builder on top ({@code forResource},
- * {@code owns}), the manager, leader election and events.
+ * {@link io.kubeloop.controller.EventHandler}; and {@link io.kubeloop.controller.ControllerBuilder},
+ * which builds a controller and its watches from types. Not yet: the manager, leader election and
+ * events.
  *
  * <p>Threads: each controller owns one work queue (with its waiting-loop thread) and
  * {@code maxConcurrentReconciles} virtual worker threads; the reconciler runs on the workers and no

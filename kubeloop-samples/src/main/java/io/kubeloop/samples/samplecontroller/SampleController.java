@@ -1,15 +1,12 @@
 package io.kubeloop.samples.samplecontroller;
 
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.kubeloop.api.GroupKind;
 import io.kubeloop.cache.InformerFactory;
 import io.kubeloop.cache.InformerOptions;
 import io.kubeloop.cache.InformerScope;
-import io.kubeloop.cache.SharedIndexInformer;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.controller.Controller;
-import io.kubeloop.controller.ControllerOptions;
-import io.kubeloop.controller.EventHandler;
+import io.kubeloop.controller.ControllerBuilder;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Objects;
 
@@ -48,16 +45,15 @@ public final class SampleController implements AutoCloseable {
     public SampleController(KubeClient client, MeterRegistry meterRegistry) {
         Objects.requireNonNull(client, "client");
         this.informers = InformerFactory.create(client, InformerOptions.defaults());
-        SharedIndexInformer<Foo> foos = informers.informerFor(Foo.class, InformerScope.all());
-        SharedIndexInformer<Deployment> deployments = informers.informerFor(Deployment.class, InformerScope.all());
         FooReconciler reconciler = new FooReconciler(
                 informers.listerFor(Foo.class, InformerScope.all()),
                 informers.listerFor(Deployment.class, InformerScope.all()),
                 client.resource(Foo.class), client.resource(Deployment.class));
-        this.controller = Controller.create(reconciler,
-                ControllerOptions.builder(NAME).maxConcurrentReconciles(2).meterRegistry(meterRegistry).build());
-        controller.watch(foos, EventHandler.forObject());
-        controller.watch(deployments, EventHandler.forOwner(new GroupKind("samplecontroller.k8s.io", "Foo"), true));
+        this.controller = ControllerBuilder.forResource(Foo.class)
+                .owns(Deployment.class)
+                .named(NAME)
+                .withOptions(o -> o.maxConcurrentReconciles(2).meterRegistry(meterRegistry))
+                .build(informers, reconciler);
     }
 
     /**

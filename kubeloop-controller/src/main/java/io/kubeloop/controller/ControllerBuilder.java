@@ -1,0 +1,219 @@
+package io.kubeloop.controller;
+
+import io.kubeloop.api.ResourceMapping;
+import io.kubeloop.api.Scheme;
+import io.kubeloop.cache.InformerFactory;
+import io.kubeloop.cache.InformerScope;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+
+/**
+ * Builds a {@link Controller} from what it reconciles and what it watches, with shared informers
+ * from an {@link InformerFactory} (controller-runtime's {@code builder}):
+ *
+ * {@snippet :
+ * Controller controller = ControllerBuilder.forResource(Foo.class)   // Foo events enqueue the Foo
+ *         .owns(Deployment.class)                                    // Deployment events enqueue their controlling Foo
+ *         .withOptions(o -> o.maxConcurrentReconciles(2))
+ *         .build(informers, new FooReconciler(...));
+ * informers.start();
+ * controller.start();
+ * }
+ *
+ * <p>The reconciled type comes first, so the mistakes controller-runtime reports when building
+ * (no watch, {@code Owns} without {@code For}, {@code For} twice) cannot be written. Types are
+ * resolved through a {@link Scheme} ({@link Scheme#defaults()} unless {@link #scheme} says
+ * otherwise): built-in kinds, fabric8 model classes, records annotated with
+ * {@link io.kubeloop.api.Kind}. Informers are the factory's shared ones over all namespaces; the
+ * caller starts the factory. The controller's name defaults to the reconciled kind in lower case.
+ *
+ * <p>Not thread-safe: build on one thread, then share the controller.
+ *
+ * @param <T> the reconciled type
+ */
+public final class ControllerBuilder<T> {
+
+    /** One watch to register at build time. */
+    private record WatchSpec<U>(Class<U> type, EventHandler<U> handler, Predicate<? super Event<U>> filter) {
+        void register(Controller controller, InformerFactory informers, Predicate<? super Event<?>> global) {
+            Predicate<? super Event<U>> local = filter;
+            controller.watch(informers.informerFor(type, InformerScope.all()), handler,
+                    event -> global.test(event) && local.test(event));
+        }
+    }
+
+    private final Class<T> type;
+    private final List<WatchSpec<?>> watches = new ArrayList<>();
+    private final List<Class<?>> owned = new ArrayList<>();
+    private final List<Predicate<? super Event<?>>> ownedFilters = new ArrayList<>();
+    private Predicate<? super Event<T>> forFilter = event -> true;
+    private Predicate<? super Event<?>> eventFilter = event -> true;
+    private Scheme scheme = Scheme.defaults();
+    private String name;
+    private Consumer<ControllerOptions.Builder> options = o -> { };
+
+    private ControllerBuilder(Class<T> type) {
+        this.type = Objects.requireNonNull(type, "type");
+    }
+
+    /**
+     * Starts a builder for a controller that reconciles {@code type}: every event of a {@code type}
+     * object enqueues that object ({@link EventHandler#forObject()}).
+     *
+     * @param type the reconciled type
+     * @param <T> the reconciled type
+     * @return a new builder
+     */
+    public static <T> ControllerBuilder<T> forResource(Class<T> type) {
+        return new ControllerBuilder<>(type);
+    }
+
+    /**
+     * Filters the reconciled type's own events, e.g. {@link Predicates#generationChanged()}.
+     *
+     * @param filter which events enqueue the object
+     * @return this builder
+     */
+    public ControllerBuilder<T> withPredicate(Predicate<? super Event<T>> filter) {
+        this.forFilter = Objects.requireNonNull(filter, "filter");
+        return this;
+    }
+
+    /**
+     * Watches {@code ownedType}: its events enqueue the object of the reconciled type that controls it
+     * ({@link EventHandler#forOwner}, controller owner references only).
+     *
+     * @param ownedType a type the reconciler creates and marks as controlled
+     * @return this builder
+     */
+    public ControllerBuilder<T> owns(Class<?> ownedType) {
+        return owns(ownedType, event -> true);
+    }
+
+    /**
+     * {@link #owns(Class)} with a filter on the owned type's events.
+     *
+     * @param ownedType a type the reconciler creates and marks as controlled
+     * @param filter which of its events count
+     * @return this builder
+     */
+    public ControllerBuilder<T> owns(Class<?> ownedType, Predicate<? super Event<?>> filter) {
+        owned.add(Objects.requireNonNull(ownedType, "ownedType"));
+        ownedFilters.add(Objects.requireNonNull(filter, "filter"));
+        return this;
+    }
+
+    /**
+     * Watches {@code watchedType} with any handler, e.g. {@link EventHandler#fromMapFunction}.
+     *
+     * @param watchedType the watched type
+     * @param handler maps its events to requests
+     * @param filter which of its events reach the handler
+     * @param <U> the watched type
+     * @return this builder
+     */
+    public <U> ControllerBuilder<T> watches(Class<U> watchedType, EventHandler<U> handler,
+            Predicate<? super Event<U>> filter) {
+        watches.add(new WatchSpec<>(Objects.requireNonNull(watchedType, "watchedType"),
+                Objects.requireNonNull(handler, "handler"), Objects.requireNonNull(filter, "filter")));
+        return this;
+    }
+
+    /**
+     * A filter applied to the events of every watch, in addition to each watch's own
+     * (controller-runtime's {@code WithEventFilter}).
+     *
+     * @param filter which events count at all
+     * @return this builder
+     */
+    public ControllerBuilder<T> withEventFilter(Predicate<? super Event<?>> filter) {
+        this.eventFilter = Objects.requireNonNull(filter, "filter");
+        return this;
+    }
+
+    /**
+     * The controller's name; default the reconciled kind in lower case.
+     *
+     * @param name not blank
+     * @return this builder
+     */
+    public ControllerBuilder<T> named(String name) {
+        this.name = Objects.requireNonNull(name, "name");
+        return this;
+    }
+
+    /**
+     * Sets options other than the name (workers, rate limiter, metrics...).
+     *
+     * @param options called with the options builder before the controller is built
+     * @return this builder
+     */
+    public ControllerBuilder<T> withOptions(Consumer<ControllerOptions.Builder> options) {
+        this.options = Objects.requireNonNull(options, "options");
+        return this;
+    }
+
+    /**
+     * The scheme that maps types to kinds and resources; default {@link Scheme#defaults()}.
+     *
+     * @param scheme the scheme
+     * @return this builder
+     */
+    public ControllerBuilder<T> scheme(Scheme scheme) {
+        this.scheme = Objects.requireNonNull(scheme, "scheme");
+        return this;
+    }
+
+    /**
+     * The name the controller will get: {@link #named} or the reconciled kind in lower case.
+     *
+     * @return the name
+     * @throws IllegalArgumentException if the reconciled type is not a kind of the scheme
+     */
+    public String name() {
+        return name != null ? name : mapping(type).gvk().kind().toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * Builds the controller and registers its watches on {@code informers}' shared informers (which
+     * the caller starts, before or after {@link Controller#start()} is called — it waits for them).
+     *
+     * @param informers where the informers come from
+     * @param reconciler what each request runs
+     * @return the controller, not started
+     * @throws IllegalArgumentException if a type is not a kind of the scheme
+     */
+    public Controller build(InformerFactory informers, Reconciler reconciler) {
+        Objects.requireNonNull(informers, "informers");
+        Objects.requireNonNull(reconciler, "reconciler");
+        ResourceMapping reconciled = mapping(type);
+        owned.forEach(this::mapping); // fail before anything is registered
+        watches.forEach(w -> mapping(w.type()));
+        ControllerOptions.Builder builder = ControllerOptions.builder(name());
+        options.accept(builder);
+        Controller controller = Controller.create(reconciler, builder.build());
+        new WatchSpec<>(type, EventHandler.<T>forObject(), forFilter).register(controller, informers, eventFilter);
+        for (int i = 0; i < owned.size(); i++) {
+            registerOwned(owned.get(i), ownedFilters.get(i), reconciled, controller, informers);
+        }
+        for (WatchSpec<?> w : watches) {
+            w.register(controller, informers, eventFilter);
+        }
+        return controller;
+    }
+
+    private <U> void registerOwned(Class<U> ownedType, Predicate<? super Event<?>> filter, ResourceMapping owner,
+            Controller controller, InformerFactory informers) {
+        new WatchSpec<U>(ownedType, EventHandler.forOwner(owner.gvk().groupKind(), owner.namespaced()), filter::test)
+                .register(controller, informers, eventFilter);
+    }
+
+    private ResourceMapping mapping(Class<?> t) {
+        return scheme.mappingOf(t).orElseThrow(() -> new IllegalArgumentException(t.getName()
+                + " is not a Kubernetes kind of the scheme: register it in the Scheme or annotate it with @Kind"));
+    }
+}
