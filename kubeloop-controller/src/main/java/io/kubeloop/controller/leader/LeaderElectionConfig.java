@@ -1,0 +1,84 @@
+package io.kubeloop.controller.leader;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How a {@link LeaderElector} competes for a Lease ({@code coordination.k8s.io/v1}), with
+ * controller-runtime's defaults: lease duration 15 s, renew deadline 10 s, retry period 2 s, no
+ * release on stop.
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @param namespace the Lease's namespace
+ * @param name the Lease's name (the election's ID)
+ * @param identity this candidate's identity, unique among candidates (controller-runtime uses
+ *     {@code <hostname>_<uuid>})
+ * @param leaseDuration how long a Lease is valid after its holder last renewed it, as seen by the
+ *     other candidates (measured on their own clocks from when they saw the renewal)
+ * @param renewDeadline how long the leader keeps trying to renew before it gives up leadership
+ * @param retryPeriod how often candidates try to acquire and the leader renews
+ * @param releaseOnStop whether {@link LeaderElector#stop()} hands the Lease back (holder
+ *     {@code ""}), so another candidate takes over at once instead of after {@code leaseDuration}
+ */
+public record LeaderElectionConfig(String namespace, String name, String identity, Duration leaseDuration,
+        Duration renewDeadline, Duration retryPeriod, boolean releaseOnStop) {
+
+    /** Validates: names not blank; leaseDuration > renewDeadline > 1.2 × retryPeriod > 0 (client-go's rule). */
+    public LeaderElectionConfig {
+        for (var e : new String[][] {{"namespace", namespace}, {"name", name}, {"identity", identity}}) {
+            if (e[1] == null || e[1].isBlank()) {
+                throw new IllegalArgumentException("leader election needs a " + e[0]);
+            }
+        }
+        Objects.requireNonNull(leaseDuration, "leaseDuration");
+        Objects.requireNonNull(renewDeadline, "renewDeadline");
+        Objects.requireNonNull(retryPeriod, "retryPeriod");
+        if (!retryPeriod.isPositive()) {
+            throw new IllegalArgumentException("retryPeriod must be positive, got " + retryPeriod);
+        }
+        if (leaseDuration.compareTo(renewDeadline) <= 0) {
+            throw new IllegalArgumentException("leaseDuration (" + leaseDuration + ") must be greater than renewDeadline ("
+                    + renewDeadline + ")");
+        }
+        if (renewDeadline.toNanos() <= retryPeriod.toNanos() * 12 / 10) {
+            throw new IllegalArgumentException("renewDeadline (" + renewDeadline + ") must be greater than 1.2 × retryPeriod ("
+                    + retryPeriod + ")");
+        }
+    }
+
+    /**
+     * The defaults for a Lease {@code namespace/name} and a candidate {@code identity}.
+     *
+     * @param namespace the Lease's namespace
+     * @param name the Lease's name
+     * @param identity this candidate's identity
+     * @return the configuration
+     */
+    public static LeaderElectionConfig defaults(String namespace, String name, String identity) {
+        return new LeaderElectionConfig(namespace, name, identity, Duration.ofSeconds(15), Duration.ofSeconds(10),
+                Duration.ofSeconds(2), false);
+    }
+
+    /**
+     * These settings with other timings.
+     *
+     * @param leaseDuration the lease duration
+     * @param renewDeadline the renew deadline
+     * @param retryPeriod the retry period
+     * @return a new configuration
+     */
+    public LeaderElectionConfig withTimings(Duration leaseDuration, Duration renewDeadline, Duration retryPeriod) {
+        return new LeaderElectionConfig(namespace, name, identity, leaseDuration, renewDeadline, retryPeriod, releaseOnStop);
+    }
+
+    /**
+     * These settings, releasing the Lease on stop or not.
+     *
+     * @param release whether to release
+     * @return a new configuration
+     */
+    public LeaderElectionConfig withReleaseOnStop(boolean release) {
+        return new LeaderElectionConfig(namespace, name, identity, leaseDuration, renewDeadline, retryPeriod, release);
+    }
+}

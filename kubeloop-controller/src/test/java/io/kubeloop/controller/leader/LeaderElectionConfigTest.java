@@ -1,0 +1,36 @@
+package io.kubeloop.controller.leader;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class LeaderElectionConfigTest {
+
+    @Test
+    void defaultsAreControllerRuntimes() {
+        LeaderElectionConfig c = LeaderElectionConfig.defaults("ns", "lock", "me");
+        assertThat(c.leaseDuration()).isEqualTo(Duration.ofSeconds(15));
+        assertThat(c.renewDeadline()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(c.retryPeriod()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(c.releaseOnStop()).isFalse();
+    }
+
+    @Test
+    void timingsMustBeLeaseAboveRenewAboveOnePointTwoRetries() {
+        LeaderElectionConfig c = LeaderElectionConfig.defaults("ns", "lock", "me");
+        assertThatThrownBy(() -> c.withTimings(Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ofSeconds(2)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("leaseDuration (PT10S) must be greater than renewDeadline (PT10S)");
+        assertThatThrownBy(() -> c.withTimings(Duration.ofSeconds(15), Duration.ofMillis(2400), Duration.ofSeconds(2)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("renewDeadline (PT2.4S) must be greater than 1.2 × retryPeriod (PT2S)");
+        assertThat(c.withTimings(Duration.ofSeconds(15), Duration.ofMillis(2401), Duration.ofSeconds(2)).renewDeadline())
+                .isEqualTo(Duration.ofMillis(2401));
+        assertThatThrownBy(() -> c.withTimings(Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("retryPeriod must be positive");
+        assertThatThrownBy(() -> LeaderElectionConfig.defaults("ns", " ", "me"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("leader election needs a name");
+    }
+}

@@ -1,0 +1,153 @@
+package io.kubeloop.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.kubeloop.api.DynamicObject;
+import io.kubeloop.api.GroupVersionResource;
+import io.kubeloop.apiserver.EmbeddedApiServer;
+import io.kubeloop.client.ClientOptions;
+import io.kubeloop.client.KubeClient;
+import io.kubeloop.controller.leader.LeaderCallbacks;
+import io.kubeloop.controller.leader.LeaderElectionConfig;
+import io.kubeloop.controller.leader.LeaderElector;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import tools.jackson.databind.JsonNode;
+
+/** Leader election on a Lease of the embedded API server (controller-semantics.md, test matrix lines 54 and 55). */
+@Timeout(120)
+class LeaderElectionIntegrationTest {
+
+    private static final Duration LEASE = Duration.ofSeconds(2);
+    private static final Duration RENEW = Duration.ofMillis(1500);
+    private static final Duration RETRY = Duration.ofMillis(300);
+
+    private EmbeddedApiServer server;
+    private KubeClient client;
+    private final List<LeaderElector> electors = new ArrayList<>();
+
+    @BeforeEach
+    void start() {
+        server = EmbeddedApiServer.start();
+        client = KubeClient.create(server.clientConfig(), ClientOptions.defaults());
+    }
+
+    @AfterEach
+    void stop() {
+        electors.forEach(LeaderElector::stop);
+        client.close();
+        server.close();
+    }
+
+    /** Records the callbacks of one candidate. */
+    static final class Recorder implements LeaderCallbacks {
+        final List<String> calls = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void onStartedLeading() {
+            calls.add("started");
+        }
+
+        @Override
+        public void onStoppedLeading() {
+            calls.add("stopped");
+        }
+
+        @Override
+        public void onNewLeader(String identity) {
+            calls.add("leader " + identity);
+        }
+    }
+
+    private LeaderElector candidate(String identity, boolean release, Recorder recorder) {
+        LeaderElectionConfig config = LeaderElectionConfig.defaults("default", "demo-lock", identity)
+                .withTimings(LEASE, RENEW, RETRY).withReleaseOnStop(release);
+        LeaderElector elector = new LeaderElector(client, config, recorder);
+        electors.add(elector);
+        return elector;
+    }
+
+    private JsonNode lease() {
+        return client.resource(new GroupVersionResource("coordination.k8s.io", "v1", "leases"), true, DynamicObject.class)
+                .inNamespace("default").get("demo-lock").node().path("spec");
+    }
+
+    // controller-semantics.md, test matrix line 54
+    @Test
+    void theSecondNeverLeadsWhileTheFirstRenewsAndTakesOverAfterTheLeaseRunsOut() throws Exception {
+        Recorder ra = new Recorder();
+        Recorder rb = new Recorder();
+        LeaderElector a = candidate("a", false, ra);
+        LeaderElector b = candidate("b", false, rb);
+        Thread ta = a.start();
+        await().atMost(Duration.ofSeconds(10)).until(a::isLeader);
+        b.start();
+
+        long until = System.nanoTime() + 2 * LEASE.toNanos();
+        while (System.nanoTime() < until) {
+            assertThat(b.isLeader()).as("b leads while a renews").isFalse();
+            Thread.sleep(50);
+        }
+        assertThat(b.leader()).contains("a");
+        assertThat(lease().path("leaseTransitions").asInt()).isZero();
+
+        long stoppedAt = System.nanoTime();
+        a.stop();
+        ta.join(Duration.ofSeconds(10));
+        assertThat(ra.calls).contains("started").endsWith("stopped");
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20)).until(b::isLeader);
+        Duration takeOver = Duration.ofNanos(System.nanoTime() - stoppedAt);
+
+        // LeaseDuration + 2 × 2.2 × RetryPeriod, plus a second for the test's own polling and the server
+        assertThat(takeOver).isLessThan(LEASE.plus(RETRY.multipliedBy(44).dividedBy(10)).plusSeconds(1));
+        assertThat(lease().path("holderIdentity").asString()).isEqualTo("b");
+        assertThat(lease().path("leaseTransitions").asInt()).as("one change of holder").isEqualTo(1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> rb.calls.contains("started") && rb.calls.contains("leader b"));
+    }
+
+    // controller-semantics.md, test matrix line 55 (release)
+    @Test
+    void releaseOnStopEmptiesTheHolderSoAnotherCandidateTakesOverAtOnce() throws Exception {
+        LeaderElector a = candidate("a", true, new Recorder());
+        Thread ta = a.start();
+        await().atMost(Duration.ofSeconds(10)).until(a::isLeader);
+
+        a.stop();
+        ta.join(Duration.ofSeconds(10));
+
+        assertThat(lease().path("holderIdentity").asString()).isEmpty();
+        assertThat(lease().path("leaseDurationSeconds").asInt()).isEqualTo(1);
+        LeaderElector b = candidate("b", false, new Recorder());
+        long start = System.nanoTime();
+        b.start();
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).until(b::isLeader);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("no wait for the old lease to run out")
+                .isLessThan(LEASE);
+    }
+
+    // controller-semantics.md, test matrix line 55 (renewal failing)
+    @Test
+    void aLeaderThatCannotRenewForTheRenewDeadlineStopsLeading() throws Exception {
+        Recorder ra = new Recorder();
+        LeaderElector a = candidate("a", false, ra);
+        Thread ta = a.start();
+        await().atMost(Duration.ofSeconds(10)).until(a::isLeader);
+
+        long cutAt = System.nanoTime();
+        server.close(); // every renewal fails from now on
+
+        assertThat(ta.join(Duration.ofSeconds(20))).as("run returned").isTrue();
+        Duration held = Duration.ofNanos(System.nanoTime() - cutAt);
+        assertThat(a.isLeader()).isFalse();
+        assertThat(ra.calls).endsWith("stopped");
+        assertThat(held).as("gave up after the renew deadline, not before").isGreaterThanOrEqualTo(RENEW.minus(RETRY));
+        server = EmbeddedApiServer.start(); // for stop()
+    }
+}
