@@ -1,0 +1,94 @@
+package io.kubeloop.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.kubeloop.api.DynamicObject;
+import io.kubeloop.api.GroupVersionResource;
+import io.kubeloop.api.ObjectMeta;
+import io.kubeloop.apiserver.EmbeddedApiServer;
+import io.kubeloop.client.ClientOptions;
+import io.kubeloop.client.KubeClient;
+import io.kubeloop.client.ResourceClient;
+import io.kubeloop.client.WriteOptions;
+import io.kubeloop.controller.events.EventBroadcaster;
+import io.kubeloop.controller.events.EventRecorder;
+import io.kubeloop.controller.events.EventType;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import tools.jackson.databind.JsonNode;
+
+/** Events recorded through an {@link EventBroadcaster} as the embedded API server stores them. */
+@Timeout(60)
+class EventRecorderIntegrationTest {
+
+    private EmbeddedApiServer server;
+    private KubeClient client;
+    private EventBroadcaster broadcaster;
+    private ResourceClient<DynamicObject> events;
+    private DynamicObject configMap;
+
+    @BeforeEach
+    void start() {
+        server = EmbeddedApiServer.start();
+        client = KubeClient.create(server.clientConfig(), ClientOptions.builder().rateLimitingEnabled(false).build());
+        broadcaster = new EventBroadcaster(client);
+        events = client.resource(new GroupVersionResource("", "v1", "events"), true, DynamicObject.class)
+                .inNamespace("default");
+        configMap = client.resource(new GroupVersionResource("", "v1", "configmaps"), true, DynamicObject.class)
+                .inNamespace("default")
+                .create(DynamicObject.of("v1", "ConfigMap", ObjectMeta.of("default", "watched")), WriteOptions.none());
+    }
+
+    @AfterEach
+    void stop() {
+        broadcaster.close();
+        client.close();
+        server.close();
+    }
+
+    private List<DynamicObject> eventsAbout(String name) {
+        return events.list().items().stream()
+                .filter(e -> name.equals(e.node().path("involvedObject").path("name").asString()))
+                .toList();
+    }
+
+    // controller-semantics.md, test matrix line 56
+    @Test
+    void thirtyIdenticalEventsAtOnceAreOneServerEventCountedTwentyFiveTimes() {
+        EventRecorder recorder = broadcaster.recorderFor("test-controller");
+        for (int i = 0; i < 30; i++) {
+            recorder.event(configMap, EventType.NORMAL, "Synced", "ConfigMap synced successfully");
+        }
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> broadcaster.written() + broadcaster.dropped() == 30);
+        List<DynamicObject> stored = eventsAbout("watched");
+        assertThat(stored).hasSize(1);
+        JsonNode e = stored.getFirst().node();
+        assertThat(e.path("count").asInt()).isEqualTo(25);
+        assertThat(broadcaster.dropped()).isEqualTo(5);
+        assertThat(e.path("type").asString()).isEqualTo("Normal");
+        assertThat(e.path("reason").asString()).isEqualTo("Synced");
+        assertThat(e.path("source").path("component").asString()).isEqualTo("test-controller");
+        assertThat(e.path("involvedObject").path("kind").asString()).isEqualTo("ConfigMap");
+        assertThat(e.path("involvedObject").path("uid").asString()).isEqualTo(configMap.metadata().uid());
+        assertThat(e.path("metadata").path("name").asString()).startsWith("watched.");
+    }
+
+    @Test
+    void aWarningAboutAClusterScopedObjectGoesToTheDefaultNamespace() {
+        DynamicObject ns = client.resource(new GroupVersionResource("", "v1", "namespaces"), false, DynamicObject.class)
+                .create(DynamicObject.of("v1", "Namespace", ObjectMeta.of(null, "team-a")), WriteOptions.none());
+        broadcaster.recorderFor("test-controller").eventf(ns, EventType.WARNING, "QuotaLow", "%d%% used", 95);
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> broadcaster.written() == 1);
+        JsonNode e = eventsAbout("team-a").getFirst().node();
+        assertThat(e.path("type").asString()).isEqualTo("Warning");
+        assertThat(e.path("message").asString()).isEqualTo("95% used");
+        assertThat(e.path("involvedObject").has("namespace")).isFalse();
+    }
+}
