@@ -103,7 +103,7 @@ final class DemoCommand implements Callable<Integer> {
                 if (!synced) {
                     say(out, "warning: the foo's status did not catch up within " + timeoutSeconds + " s; still serving");
                 }
-                say(out, "try: kubectl --kubeconfig " + kubeconfig + " get foos,deployments");
+                say(out, "try: kubectl --kubeconfig " + kubeconfig + " get foos,deployments,events");
                 say(out, "serving until Ctrl-C");
                 lifetime.awaitStopSignal();
             }

@@ -12,7 +12,8 @@
  * ({@link io.kubeloop.controller.Predicates}) and map them to requests with an
  * {@link io.kubeloop.controller.EventHandler}; and {@link io.kubeloop.controller.ControllerBuilder},
  * which builds a controller and its watches from types. Leader election on Leases is in
- * {@code io.kubeloop.controller.leader}. Not yet: the manager and events.
+ * {@code io.kubeloop.controller.leader}, Events in {@code io.kubeloop.controller.events}. Not yet:
+ * the manager.
  *
  * <p>Threads: each controller owns one work queue (with its waiting-loop thread) and
  * {@code maxConcurrentReconciles} virtual worker threads; the reconciler runs on the workers and no

@@ -104,6 +104,13 @@ class SampleControllerIntegrationTest {
             return f.status() != null && Integer.valueOf(3).equals(f.status().availableReplicas());
         });
 
+        ResourceClient<DynamicObject> events = client.resource(new GroupVersionResource("", "v1", "events"), true,
+                DynamicObject.class).inNamespace(NS);
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> events.list().items()
+                .stream().anyMatch(e -> "Synced".equals(e.node().path("reason").asString())
+                        && "example-foo".equals(e.node().path("involvedObject").path("name").asString())
+                        && "Foo synced successfully".equals(e.node().path("message").asString())));
+
         foos.delete("example-foo");
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> {
             try {
@@ -131,6 +138,12 @@ class SampleControllerIntegrationTest {
         Request thief = Request.of(NS, "thief");
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20))
                 .until(() -> sample.controller().queue().numRequeues(thief) >= 2);
+        ResourceClient<DynamicObject> events = client.resource(new GroupVersionResource("", "v1", "events"), true,
+                DynamicObject.class).inNamespace(NS);
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> events.list().items()
+                .stream().anyMatch(e -> "ErrResourceExists".equals(e.node().path("reason").asString())
+                        && "Warning".equals(e.node().path("type").asString())
+                        && "thief".equals(e.node().path("involvedObject").path("name").asString())));
         Deployment untouched = deployments.get("taken");
         assertThat(untouched.getSpec().getReplicas()).isEqualTo(2);
         assertThat(untouched.getMetadata().getOwnerReferences()).isEmpty();

@@ -44,13 +44,17 @@ final class Tables {
         t.put("apiVersion", "meta.k8s.io/v1");
         t.putObject("metadata");
         ArrayNode cols = t.putArray("columnDefinitions");
-        if (withColumns) {
+        // a resource may place the name itself (events: last, hidden); else it comes first
+        boolean implicitName = def.columns().stream().noneMatch(c -> "name".equals(c.format()));
+        if (withColumns && implicitName) {
             cols.addObject().put("name", "Name").put("type", "string").put("format", "name")
                     .put("description", "Name must be unique within a namespace. Is required when creating resources, "
                             + "although some resources may allow a client to request the generation of an appropriate "
                             + "name automatically. Name is primarily intended for creation idempotence and configuration "
                             + "definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/"
                             + "working-with-objects/names#names").put("priority", 0);
+        }
+        if (withColumns) {
             for (PrinterColumn c : def.columns()) {
                 cols.addObject().put("name", c.name()).put("type", c.type()).put("format", c.format())
                         .put("description", c.description()).put("priority", c.priority());
@@ -60,7 +64,9 @@ final class Tables {
         for (StoredObject o : objects) {
             ObjectNode row = rows.addObject();
             ArrayNode cells = row.putArray("cells");
-            cells.add(o.name());
+            if (implicitName) {
+                cells.add(o.name());
+            }
             for (PrinterColumn c : def.columns()) {
                 Object v = c.cell().apply(o.object());
                 switch (v) {

@@ -166,11 +166,52 @@ public final class BuiltinColumns {
                     col("Version", 0, o -> text(o, ".status.nodeInfo.kubeletVersion")));
             case "serviceaccounts" -> List.of(intCol("Secrets", o -> (long) size(o, ".secrets")), age());
             case "endpoints" -> List.of(col("Endpoints", 0, o -> "<none>"), age());
+            case "events" -> eventColumns();
             case "leases" -> List.of(col("Holder", 0, o -> text(o, ".spec.holderIdentity")), age());
             case "customresourcedefinitions" -> List.of(new PrinterColumn("Created At", "date", "",
                     "CreationTimestamp", 0, o -> text(o, ".metadata.creationTimestamp")));
             default -> List.of(age());
         };
+    }
+
+    /**
+     * kube-apiserver's Event columns: Last Seen, Type, Reason, Object, Message shown; Subobject, Source,
+     * First Seen, Count and the Name (last, not first) with priority 1. Read from core/v1 fields, falling back
+     * to events.k8s.io/v1's ({@code regarding}, {@code note}, {@code reportingController}...).
+     */
+    private static List<PrinterColumn> eventColumns() {
+        return List.of(
+                col("Last Seen", 0, o -> HumanDuration.since(first(o, ".lastTimestamp", ".deprecatedLastTimestamp",
+                        ".eventTime", ".metadata.creationTimestamp"), Instant.now())),
+                col("Type", 0, o -> text(o, ".type")),
+                col("Reason", 0, o -> text(o, ".reason")),
+                col("Object", 0, o -> first(o, ".involvedObject.kind", ".regarding.kind").toLowerCase(java.util.Locale.ROOT)
+                        + "/" + first(o, ".involvedObject.name", ".regarding.name")),
+                col("Subobject", 1, o -> first(o, ".involvedObject.fieldPath", ".regarding.fieldPath")),
+                col("Source", 1, o -> {
+                    String component = first(o, ".source.component", ".deprecatedSource.component", ".reportingController");
+                    String host = first(o, ".source.host", ".deprecatedSource.host");
+                    return host.isEmpty() ? component : component + ", " + host;
+                }),
+                col("Message", 0, o -> first(o, ".message", ".note")),
+                col("First Seen", 1, o -> HumanDuration.since(first(o, ".firstTimestamp", ".deprecatedFirstTimestamp",
+                        ".eventTime", ".metadata.creationTimestamp"), Instant.now())),
+                col("Count", 1, o -> {
+                    String count = first(o, ".count", ".deprecatedCount", ".series.count");
+                    return count.isEmpty() ? "1" : count;
+                }),
+                new PrinterColumn("Name", "string", "name", "Name of the event.", 1, o -> text(o, ".metadata.name")));
+    }
+
+    /** The first non-empty text at one of {@code paths}, or {@code ""}. */
+    private static String first(ObjectNode o, String... paths) {
+        for (String p : paths) {
+            String t = text(o, p);
+            if (!t.isEmpty() && !t.equals("null")) {
+                return t;
+            }
+        }
+        return "";
     }
 
     private static String orPending(String s) {

@@ -10,6 +10,8 @@ import io.kubeloop.controller.Reconciler;
 import io.kubeloop.controller.Request;
 import io.kubeloop.controller.Result;
 import io.kubeloop.controller.TerminalException;
+import io.kubeloop.controller.events.EventRecorder;
+import io.kubeloop.controller.events.EventType;
 import java.util.Map;
 import java.util.Objects;
 
@@ -23,7 +25,9 @@ import java.util.Objects;
  * Foo; fails (and is retried with back-off) when a Deployment of that name exists but is not
  * controlled by this Foo — it never takes over someone else's object; updates the Deployment's
  * replicas when they differ from the Foo's; and writes the Foo's status when it changed (only then,
- * so its own status write does not start another round).
+ * so its own status write does not start another round). Like Go's, it records a {@code Synced}
+ * Event on the Foo after each successful round and an {@code ErrResourceExists} warning when the
+ * Deployment's name is taken.
  *
  * <p>Reads come from the informers' caches (listers), writes go to the API server. A stale cache
  * shows up as a conflict or an already-exists error, which is retried.
@@ -37,6 +41,7 @@ public final class FooReconciler implements Reconciler {
     private final Lister<Deployment> deployments;
     private final ResourceClient<Foo> fooClient;
     private final ResourceClient<Deployment> deploymentClient;
+    private final EventRecorder events;
 
     /**
      * A reconciler reading through the listers and writing through the clients.
@@ -45,13 +50,15 @@ public final class FooReconciler implements Reconciler {
      * @param deployments the Deployment cache
      * @param fooClient Foos in any namespace
      * @param deploymentClient Deployments in any namespace
+     * @param events where to record {@code Synced} and {@code ErrResourceExists} Events about Foos
      */
     public FooReconciler(Lister<Foo> foos, Lister<Deployment> deployments, ResourceClient<Foo> fooClient,
-            ResourceClient<Deployment> deploymentClient) {
+            ResourceClient<Deployment> deploymentClient, EventRecorder events) {
         this.foos = Objects.requireNonNull(foos, "foos");
         this.deployments = Objects.requireNonNull(deployments, "deployments");
         this.fooClient = Objects.requireNonNull(fooClient, "fooClient");
         this.deploymentClient = Objects.requireNonNull(deploymentClient, "deploymentClient");
+        this.events = Objects.requireNonNull(events, "events");
     }
 
     @Override
@@ -74,8 +81,9 @@ public final class FooReconciler implements Reconciler {
             deployment = inNamespace.create(newDeployment(foo));
         }
         if (!isControlledBy(deployment, foo)) {
-            throw new IllegalStateException("Resource \"" + deploymentName
-                    + "\" already exists and is not managed by Foo " + request);
+            String message = "Resource \"" + deploymentName + "\" already exists and is not managed by Foo";
+            events.event(foo, EventType.WARNING, "ErrResourceExists", message);
+            throw new IllegalStateException(message + " " + request);
         }
         Integer wanted = foo.spec().replicas();
         if (wanted != null && !wanted.equals(deployment.getSpec().getReplicas())) {
@@ -88,6 +96,7 @@ public final class FooReconciler implements Reconciler {
         if (!status.equals(foo.status())) {
             fooClient.inNamespace(request.namespace()).updateStatus(foo.withStatus(status), WriteOptions.none());
         }
+        events.event(foo, EventType.NORMAL, "Synced", "Foo synced successfully");
         return Result.done();
     }
 

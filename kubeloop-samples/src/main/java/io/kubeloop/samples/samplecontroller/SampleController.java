@@ -7,13 +7,15 @@ import io.kubeloop.cache.InformerScope;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.controller.Controller;
 import io.kubeloop.controller.ControllerBuilder;
+import io.kubeloop.controller.events.EventBroadcaster;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Objects;
 
 /**
  * The sample-controller, wired: shared informers for Foos and Deployments in every namespace, and a
- * controller named {@code foo-controller} with two workers running {@link FooReconciler}. A Foo's
- * own changes enqueue it; a Deployment's changes enqueue the Foo that controls it.
+ * controller named {@code foo-controller} with two workers running {@link FooReconciler}, and an
+ * {@link EventBroadcaster} for its Events. A Foo's own changes enqueue it; a Deployment's changes
+ * enqueue the Foo that controls it.
  *
  * {@snippet :
  * try (KubeClient client = KubeClient.create();
@@ -33,6 +35,7 @@ public final class SampleController implements AutoCloseable {
     public static final String NAME = "foo-controller";
 
     private final InformerFactory informers;
+    private final EventBroadcaster events;
     private final Controller controller;
 
     /**
@@ -45,10 +48,11 @@ public final class SampleController implements AutoCloseable {
     public SampleController(KubeClient client, MeterRegistry meterRegistry) {
         Objects.requireNonNull(client, "client");
         this.informers = InformerFactory.create(client, InformerOptions.defaults());
+        this.events = new EventBroadcaster(client);
         FooReconciler reconciler = new FooReconciler(
                 informers.listerFor(Foo.class, InformerScope.all()),
                 informers.listerFor(Deployment.class, InformerScope.all()),
-                client.resource(Foo.class), client.resource(Deployment.class));
+                client.resource(Foo.class), client.resource(Deployment.class), events.recorderFor(NAME));
         this.controller = ControllerBuilder.forResource(Foo.class)
                 .owns(Deployment.class)
                 .named(NAME)
@@ -73,13 +77,17 @@ public final class SampleController implements AutoCloseable {
         return controller;
     }
 
-    /** Stops the controller (waiting for reconciles in progress), then the informers. */
+    /** Stops the controller (waiting for reconciles in progress), then the informers, then writes the Events left. */
     @Override
     public void close() {
         try {
             controller.close();
         } finally {
-            informers.close();
+            try {
+                informers.close();
+            } finally {
+                events.close();
+            }
         }
     }
 }
