@@ -12,8 +12,9 @@
  * ({@link io.kubeloop.controller.Predicates}) and map them to requests with an
  * {@link io.kubeloop.controller.EventHandler}; and {@link io.kubeloop.controller.ControllerBuilder},
  * which builds a controller and its watches from types. Leader election on Leases is in
- * {@code io.kubeloop.controller.leader}, Events in {@code io.kubeloop.controller.events}. Not yet:
- * the manager.
+ * {@code io.kubeloop.controller.leader}, Events in {@code io.kubeloop.controller.events};
+ * {@link io.kubeloop.controller.Manager} runs controllers over shared informers behind leader
+ * election. Not yet: health and metrics endpoints.
  *
  * <p>Threads: each controller owns one work queue (with its waiting-loop thread) and
  * {@code maxConcurrentReconciles} virtual worker threads; the reconciler runs on the workers and no

@@ -1,0 +1,114 @@
+package io.kubeloop.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.kubeloop.apiserver.EmbeddedApiServer;
+import io.kubeloop.client.ClientOptions;
+import io.kubeloop.client.KubeClient;
+import io.kubeloop.controller.ControllerBuilder;
+import io.kubeloop.controller.Manager;
+import io.kubeloop.controller.Request;
+import io.kubeloop.controller.Result;
+import io.kubeloop.controller.leader.LeaderElectionConfig;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Managers against the embedded API server: controllers over shared informers, and leader-only controllers. */
+@Timeout(120)
+class ManagerIntegrationTest {
+
+    private EmbeddedApiServer server;
+    private KubeClient client;
+    private final List<Manager> managers = new CopyOnWriteArrayList<>();
+    private final List<String> reconciled = new CopyOnWriteArrayList<>();
+
+    @BeforeEach
+    void start() {
+        server = EmbeddedApiServer.start();
+        client = KubeClient.create(server.clientConfig(), ClientOptions.defaults());
+    }
+
+    @AfterEach
+    void stop() {
+        managers.forEach(Manager::close);
+        client.close();
+        server.close();
+    }
+
+    private Manager manager(String id, Optional<LeaderElectionConfig> election) {
+        Manager m = Manager.create(client, election);
+        m.add(ControllerBuilder.forResource(ConfigMap.class)
+                .build(m.informers(), (Request r) -> {
+                    reconciled.add(id + ":" + r.name());
+                    return Result.done();
+                }));
+        managers.add(m);
+        return m;
+    }
+
+    private static LeaderElectionConfig election(String id) {
+        return LeaderElectionConfig.defaults("default", "configmap-controller", id)
+                .withTimings(Duration.ofSeconds(2), Duration.ofMillis(1500), Duration.ofMillis(300));
+    }
+
+    private void createConfigMap(String name) {
+        client.resource(ConfigMap.class).inNamespace("default")
+                .create(new ConfigMapBuilder().withNewMetadata().withName(name).endMetadata().build());
+    }
+
+    @Test
+    void withoutLeaderElectionTheControllersRunAtOnceAndCloseEndsThem() throws Exception {
+        Manager m = manager("solo", Optional.empty());
+        m.start();
+        createConfigMap("one");
+        await().atMost(Duration.ofSeconds(20)).until(() -> reconciled.contains("solo:one"));
+        assertThat(m.isLeader()).isTrue();
+
+        m.close();
+        assertThat(m.awaitTermination(Duration.ofSeconds(10))).isTrue();
+        assertThat(m.failure()).isEmpty();
+    }
+
+    @Test
+    void onlyTheLeadersControllersRunAndAnotherManagerTakesOverWhenTheLeaderStops() throws Exception {
+        Manager a = manager("a", Optional.of(election("a")));
+        a.start();
+        await().atMost(Duration.ofSeconds(10)).until(a::isLeader);
+        Manager b = manager("b", Optional.of(election("b")));
+        b.start();
+
+        createConfigMap("first");
+        await().atMost(Duration.ofSeconds(20)).until(() -> reconciled.contains("a:first"));
+        Thread.sleep(1_000);
+        assertThat(reconciled).as("b only watches").noneMatch(r -> r.startsWith("b:"));
+        assertThat(b.isLeader()).isFalse();
+
+        a.close();
+        await().atMost(Duration.ofSeconds(20)).until(b::isLeader);
+        createConfigMap("second");
+        await().atMost(Duration.ofSeconds(20)).until(() -> reconciled.contains("b:second"));
+        assertThat(reconciled).as("b's caches were warm: it reconciled what existed too").contains("b:first");
+    }
+
+    @Test
+    void aLeaderCutOffFromTheServerStopsWithLeaderElectionLost() throws Exception {
+        Manager a = manager("a", Optional.of(election("a")));
+        a.start();
+        await().atMost(Duration.ofSeconds(10)).until(a::isLeader);
+
+        server.close();
+
+        assertThat(a.awaitTermination(Duration.ofSeconds(20))).isTrue();
+        assertThat(a.failure()).hasValueSatisfying(f -> assertThat(f).hasMessage("leader election lost"));
+        server = EmbeddedApiServer.start(); // for stop()
+    }
+}
