@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
             ApiResourcesCommand.class,
             ApiVersionsCommand.class,
             DemoCommand.class,
+            SampleControllerCommand.class,
             GetCommand.class,
             ServeCommand.class,
             CommandLine.HelpCommand.class

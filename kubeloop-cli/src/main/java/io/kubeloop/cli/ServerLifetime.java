@@ -2,7 +2,6 @@ package io.kubeloop.cli;
 
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.apiserver.ServerOptions;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -10,10 +9,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * the main thread after SIGINT/SIGTERM, or by a JVM shutdown hook when the process ends any other
  * way (System.exit elsewhere, SIGHUP).
  *
- * <p>SIGINT and SIGTERM are caught (where the JVM lets us: {@code sun.misc.Signal}) so that the
- * command can stop the server, print its last line and exit 0 — a plain shutdown hook would leave
- * the JVM's exit status at 128+signal. Where signals cannot be caught, the shutdown hook still
- * closes the server.
+ * <p>SIGINT and SIGTERM are caught ({@link StopSignal}) so that the command can stop the server,
+ * print its last line and exit 0. Where signals cannot be caught, the shutdown hook still closes the
+ * server.
  *
  * <p><b>Thread safety.</b> {@link #stop()} may be called from any thread, any number of times; only
  * the first call closes the server.
@@ -21,12 +19,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class ServerLifetime {
 
     private final EmbeddedApiServer server;
-    private final CountDownLatch stopRequested = new CountDownLatch(1);
+    private final StopSignal stopSignal;
     private final AtomicBoolean stopped = new AtomicBoolean();
     private final Thread hook;
 
-    private ServerLifetime(EmbeddedApiServer server) {
+    private ServerLifetime(EmbeddedApiServer server, StopSignal stopSignal) {
         this.server = server;
+        this.stopSignal = stopSignal;
         this.hook = Thread.ofPlatform().name("kubeloop-server-shutdown").unstarted(this::stop);
     }
 
@@ -47,10 +46,8 @@ final class ServerLifetime {
         } catch (RuntimeException e) {
             throw new IllegalStateException("cannot start the API server: " + rootMessage(e), e);
         }
-        ServerLifetime lifetime = new ServerLifetime(server);
+        ServerLifetime lifetime = new ServerLifetime(server, StopSignal.install());
         Runtime.getRuntime().addShutdownHook(lifetime.hook);
-        lifetime.catchSignal("INT");
-        lifetime.catchSignal("TERM");
         return lifetime;
     }
 
@@ -60,11 +57,7 @@ final class ServerLifetime {
 
     /** Blocks until SIGINT or SIGTERM arrives (or the thread is interrupted). */
     void awaitStopSignal() {
-        try {
-            stopRequested.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        stopSignal.await();
     }
 
     /** Closes the server (watches ended, data flushed) unless it is already closed. */
@@ -82,13 +75,6 @@ final class ServerLifetime {
         server.close();
     }
 
-    private void catchSignal(String name) {
-        try {
-            sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> stopRequested.countDown());
-        } catch (IllegalArgumentException | UnsupportedOperationException e) {
-            // the JVM reserves this signal (e.g. -Xrs): the shutdown hook still closes the server
-        }
-    }
 
     /** The exception's message, plus its root cause's (e.g. "Address already in use") when that adds something. */
     private static String rootMessage(Throwable e) {
