@@ -71,6 +71,8 @@ final class EventCorrelator {
     private final Map<String, Similar> similar = lru();
     private final Map<String, Seen> seen = lru();
     private final Map<String, Bucket> buckets = lru();
+    /** The nanosecond stamp of the last name given out. */
+    private long lastNanos = Long.MIN_VALUE;
 
     private static <V> Map<String, V> lru() {
         return new LinkedHashMap<>(16, 0.75f, true) {
@@ -88,8 +90,10 @@ final class EventCorrelator {
         Seen before = seen.get(key);
         Decision decision;
         if (before == null) {
-            String name = event.object().name() + "." + Long.toHexString(
-                    event.time().getEpochSecond() * 1_000_000_000L + event.time().getNano());
+            // client-go's <name>.<hex unix nanos>, kept unique when two Events share an instant
+            long nanos = Math.max(event.time().getEpochSecond() * 1_000_000_000L + event.time().getNano(), lastNanos + 1);
+            lastNanos = nanos;
+            String name = event.object().name() + "." + Long.toHexString(nanos);
             seen.put(key, new Seen(name, 1, event.time()));
             decision = new Create(aggregated, name);
         } else {

@@ -78,4 +78,12 @@ class EventCorrelatorTest {
                 .isInstanceOfSatisfying(EventCorrelator.Create.class,
                         c -> assertThat(c.event().message()).isEqualTo("attempt 9"));
     }
+
+    @Test
+    void twoNewEventsAtTheSameInstantGetDifferentNames() {
+        EventCorrelator.Decision synced = correlator.correlate(event("Synced", "ok", T0));
+        EventCorrelator.Decision scaled = correlator.correlate(event("Scaled", "to 3", T0));
+
+        assertThat(((EventCorrelator.Create) synced).name()).isNotEqualTo(((EventCorrelator.Create) scaled).name());
+    }
 }
