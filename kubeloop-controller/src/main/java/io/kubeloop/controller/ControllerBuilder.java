@@ -46,10 +46,13 @@ public final class ControllerBuilder<T> {
         }
     }
 
+    /** An owned type and the filter on its events. */
+    private record Owned(Class<?> type, Predicate<? super Event<?>> filter) {
+    }
+
     private final Class<T> type;
     private final List<WatchSpec<?>> watches = new ArrayList<>();
-    private final List<Class<?>> owned = new ArrayList<>();
-    private final List<Predicate<? super Event<?>>> ownedFilters = new ArrayList<>();
+    private final List<Owned> owned = new ArrayList<>();
     private Predicate<? super Event<T>> forFilter = event -> true;
     private Predicate<? super Event<?>> eventFilter = event -> true;
     private Scheme scheme = Scheme.defaults();
@@ -102,8 +105,7 @@ public final class ControllerBuilder<T> {
      * @return this builder
      */
     public ControllerBuilder<T> owns(Class<?> ownedType, Predicate<? super Event<?>> filter) {
-        owned.add(Objects.requireNonNull(ownedType, "ownedType"));
-        ownedFilters.add(Objects.requireNonNull(filter, "filter"));
+        owned.add(new Owned(Objects.requireNonNull(ownedType, "ownedType"), Objects.requireNonNull(filter, "filter")));
         return this;
     }
 
@@ -191,14 +193,14 @@ public final class ControllerBuilder<T> {
         Objects.requireNonNull(informers, "informers");
         Objects.requireNonNull(reconciler, "reconciler");
         ResourceMapping reconciled = mapping(type);
-        owned.forEach(this::mapping); // fail before anything is registered
+        owned.forEach(o -> mapping(o.type())); // fail before anything is registered
         watches.forEach(w -> mapping(w.type()));
         ControllerOptions.Builder builder = ControllerOptions.builder(name());
         options.accept(builder);
         Controller controller = Controller.create(reconciler, builder.build());
         new WatchSpec<>(type, EventHandler.<T>forObject(), forFilter).register(controller, informers, eventFilter);
-        for (int i = 0; i < owned.size(); i++) {
-            registerOwned(owned.get(i), ownedFilters.get(i), reconciled, controller, informers);
+        for (Owned o : owned) {
+            registerOwned(o.type(), o.filter(), reconciled, controller, informers);
         }
         for (WatchSpec<?> w : watches) {
             w.register(controller, informers, eventFilter);

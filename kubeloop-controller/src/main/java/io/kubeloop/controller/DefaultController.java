@@ -28,8 +28,8 @@ import org.slf4j.LoggerFactory;
  * starts once {@link #stopping} is set; the state moves only forward, NEW → STARTING → RUNNING →
  * STOPPED, skipping any but the last; watches are added only while NEW.
  *
- * <p><b>Thread safety:</b> all methods are thread-safe; the state is one atomic reference, the
- * worker list is written once by the thread that wins the start and read after the state says so.
+ * <p><b>Thread safety:</b> all methods are thread-safe; the state is changed under one lock and read
+ * without it (volatile); the worker list is written once by the thread that wins the start.
  */
 final class DefaultController implements Controller {
 
@@ -48,7 +48,9 @@ final class DefaultController implements Controller {
     private final Ticker ticker;
     private final ReconcileMetrics metrics;
     private final RateLimitingQueue<Request> queue;
-    private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
+    /** Guards the state changes (reads need no lock). */
+    private final Object lifecycle = new Object();
+    private volatile State state = State.NEW;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final Duration cacheSyncTimeout;
     private final List<Watch> watches = new CopyOnWriteArrayList<>();
@@ -88,8 +90,8 @@ final class DefaultController implements Controller {
         Objects.requireNonNull(informer, "informer");
         Objects.requireNonNull(handler, "handler");
         Objects.requireNonNull(filter, "filter");
-        synchronized (state) {
-            if (state.get() != State.NEW) {
+        synchronized (lifecycle) {
+            if (state != State.NEW) {
                 throw new IllegalStateException("controller " + name + ": watches must be added before start");
             }
             ResourceEventHandler<T> bridge = new ResourceEventHandler<>() {
@@ -120,19 +122,19 @@ final class DefaultController implements Controller {
 
     @Override
     public void start() {
-        synchronized (state) {
-            State was = state.get();
+        synchronized (lifecycle) {
+            State was = state;
             if (was != State.NEW) {
                 throw new IllegalStateException("controller " + name + " cannot start: it "
                         + (was == State.STOPPED ? "has stopped" : "was already started"));
             }
-            state.set(State.STARTING);
+            state = State.STARTING;
         }
         if (!awaitWatchesSynced()) {
             return; // closed while waiting
         }
-        synchronized (state) {
-            if (state.get() != State.STARTING) {
+        synchronized (lifecycle) {
+            if (state != State.STARTING) {
                 return; // closed while waiting
             }
             List<Thread> started = new ArrayList<>(workers);
@@ -140,7 +142,7 @@ final class DefaultController implements Controller {
                 started.add(Thread.ofVirtual().name(name + "-worker-" + i).unstarted(this::work));
             }
             threads = List.copyOf(started);
-            state.set(State.RUNNING);
+            state = State.RUNNING;
             started.forEach(Thread::start);
         }
         LOG.info("controller {} started with {} worker(s)", name, workers);
@@ -180,8 +182,8 @@ final class DefaultController implements Controller {
 
     @Override
     public void close() {
-        synchronized (state) {
-            state.set(State.STOPPED);
+        synchronized (lifecycle) {
+            state = State.STOPPED;
         }
         stop();
         for (Watch w : watches) {
@@ -302,6 +304,6 @@ final class DefaultController implements Controller {
 
     @Override
     public String toString() {
-        return "Controller[" + name + ", " + state.get() + ", workers=" + workers + "]";
+        return "Controller[" + name + ", " + state + ", workers=" + workers + "]";
     }
 }

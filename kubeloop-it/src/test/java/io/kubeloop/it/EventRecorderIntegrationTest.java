@@ -6,9 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.ObjectMeta;
-import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.client.ClientOptions;
-import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.ResourceClient;
 import io.kubeloop.client.WriteOptions;
 import io.kubeloop.controller.events.EventBroadcaster;
@@ -24,18 +22,19 @@ import tools.jackson.databind.JsonNode;
 
 /** Events recorded through an {@link EventBroadcaster} as the embedded API server stores them. */
 @Timeout(60)
-class EventRecorderIntegrationTest {
+class EventRecorderIntegrationTest extends EmbeddedServerTestBase {
 
-    private EmbeddedApiServer server;
-    private KubeClient client;
     private EventBroadcaster broadcaster;
     private ResourceClient<DynamicObject> events;
     private DynamicObject configMap;
 
+    @Override
+    protected ClientOptions clientOptions() {
+        return ClientOptions.builder().rateLimitingEnabled(false).build(); // 30 writes at once
+    }
+
     @BeforeEach
-    void start() {
-        server = EmbeddedApiServer.start();
-        client = KubeClient.create(server.clientConfig(), ClientOptions.builder().rateLimitingEnabled(false).build());
+    void startBroadcaster() {
         broadcaster = new EventBroadcaster(client);
         events = client.resource(new GroupVersionResource("", "v1", "events"), true, DynamicObject.class)
                 .inNamespace("default");
@@ -45,10 +44,8 @@ class EventRecorderIntegrationTest {
     }
 
     @AfterEach
-    void stop() {
+    void closeBroadcaster() {
         broadcaster.close();
-        client.close();
-        server.close();
     }
 
     private List<DynamicObject> eventsAbout(String name) {

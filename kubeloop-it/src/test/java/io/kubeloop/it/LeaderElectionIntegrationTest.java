@@ -6,8 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.apiserver.EmbeddedApiServer;
-import io.kubeloop.client.ClientOptions;
-import io.kubeloop.client.KubeClient;
 import io.kubeloop.controller.leader.LeaderCallbacks;
 import io.kubeloop.controller.leader.LeaderElectionConfig;
 import io.kubeloop.controller.leader.LeaderElector;
@@ -16,34 +14,23 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import tools.jackson.databind.JsonNode;
 
 /** Leader election on a Lease of the embedded API server (controller-semantics.md, test matrix lines 54 and 55). */
 @Timeout(120)
-class LeaderElectionIntegrationTest {
+class LeaderElectionIntegrationTest extends EmbeddedServerTestBase {
 
     private static final Duration LEASE = Duration.ofSeconds(2);
     private static final Duration RENEW = Duration.ofMillis(1500);
     private static final Duration RETRY = Duration.ofMillis(300);
 
-    private EmbeddedApiServer server;
-    private KubeClient client;
     private final List<LeaderElector> electors = new ArrayList<>();
 
-    @BeforeEach
-    void start() {
-        server = EmbeddedApiServer.start();
-        client = KubeClient.create(server.clientConfig(), ClientOptions.defaults());
-    }
-
     @AfterEach
-    void stop() {
+    void stopElectors() {
         electors.forEach(LeaderElector::stop);
-        client.close();
-        server.close();
     }
 
     /** Records the callbacks of one candidate. */
@@ -148,6 +135,6 @@ class LeaderElectionIntegrationTest {
         assertThat(a.isLeader()).isFalse();
         assertThat(ra.calls).endsWith("stopped");
         assertThat(held).as("gave up after the renew deadline, not before").isGreaterThanOrEqualTo(RENEW.minus(RETRY));
-        server = EmbeddedApiServer.start(); // for stop()
+        server = EmbeddedApiServer.start(); // for the teardown
     }
 }

@@ -6,8 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.kubeloop.apiserver.EmbeddedApiServer;
-import io.kubeloop.client.ClientOptions;
-import io.kubeloop.client.KubeClient;
 import io.kubeloop.controller.ControllerBuilder;
 import io.kubeloop.controller.Manager;
 import io.kubeloop.controller.Request;
@@ -18,30 +16,19 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** Managers against the embedded API server: controllers over shared informers, and leader-only controllers. */
 @Timeout(120)
-class ManagerIntegrationTest {
+class ManagerIntegrationTest extends EmbeddedServerTestBase {
 
-    private EmbeddedApiServer server;
-    private KubeClient client;
     private final List<Manager> managers = new CopyOnWriteArrayList<>();
     private final List<String> reconciled = new CopyOnWriteArrayList<>();
 
-    @BeforeEach
-    void start() {
-        server = EmbeddedApiServer.start();
-        client = KubeClient.create(server.clientConfig(), ClientOptions.defaults());
-    }
-
     @AfterEach
-    void stop() {
+    void closeManagers() {
         managers.forEach(Manager::close);
-        client.close();
-        server.close();
     }
 
     private Manager manager(String id, Optional<LeaderElectionConfig> election) {
@@ -109,6 +96,6 @@ class ManagerIntegrationTest {
 
         assertThat(a.awaitTermination(Duration.ofSeconds(20))).isTrue();
         assertThat(a.failure()).hasValueSatisfying(f -> assertThat(f).hasMessage("leader election lost"));
-        server = EmbeddedApiServer.start(); // for stop()
+        server = EmbeddedApiServer.start(); // for the teardown
     }
 }

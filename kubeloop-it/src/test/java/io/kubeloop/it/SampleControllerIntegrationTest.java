@@ -9,9 +9,6 @@ import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.ObjectMeta;
 import io.kubeloop.api.errors.NotFoundException;
-import io.kubeloop.apiserver.EmbeddedApiServer;
-import io.kubeloop.client.ClientOptions;
-import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.PatchOptions;
 import io.kubeloop.client.PatchType;
 import io.kubeloop.client.ResourceClient;
@@ -31,20 +28,16 @@ import org.junit.jupiter.api.Timeout;
  * reconciler and client together, with the server's garbage collector.
  */
 @Timeout(120)
-class SampleControllerIntegrationTest {
+class SampleControllerIntegrationTest extends EmbeddedServerTestBase {
 
     private static final String NS = "samples";
 
-    private EmbeddedApiServer server;
-    private KubeClient client;
     private SampleController sample;
     private ResourceClient<Foo> foos;
     private ResourceClient<Deployment> deployments;
 
     @BeforeEach
-    void start() {
-        server = EmbeddedApiServer.start();
-        client = KubeClient.create(server.clientConfig(), ClientOptions.defaults());
+    void startSampleController() {
         client.resource(new GroupVersionResource("", "v1", "namespaces"), false, DynamicObject.class)
                 .create(DynamicObject.of("v1", "Namespace", ObjectMeta.of(null, NS)), WriteOptions.none());
         FooCrd.install(client, Duration.ofSeconds(30));
@@ -55,15 +48,9 @@ class SampleControllerIntegrationTest {
     }
 
     @AfterEach
-    void stop() {
+    void stopSampleController() {
         if (sample != null) {
             sample.close();
-        }
-        if (client != null) {
-            client.close();
-        }
-        if (server != null) {
-            server.close();
         }
     }
 

@@ -1,7 +1,6 @@
 package io.kubeloop.controller.leader;
 
 import io.kubeloop.client.KubeClient;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Objects;
