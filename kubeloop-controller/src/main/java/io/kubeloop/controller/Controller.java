@@ -100,4 +100,15 @@ public interface Controller extends AutoCloseable {
      * @return the failure, or empty
      */
     Optional<Throwable> failure();
+
+    /**
+     * Calls {@code listener} once with the {@link #failure()} when the controller stops on its own —
+     * at once, on the calling thread, if it already has; otherwise later, on the thread that
+     * failed (keep it short, do not {@link #close()} on it: hand that to another thread). A
+     * {@link Manager} uses it to stop everything, as controller-runtime's process exits on a panic
+     * it does not recover.
+     *
+     * @param listener told of the failure; exceptions it throws are logged and ignored
+     */
+    void onFailure(java.util.function.Consumer<? super Throwable> listener);
 }

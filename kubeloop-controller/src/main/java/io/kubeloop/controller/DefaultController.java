@@ -14,7 +14,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,7 +51,10 @@ final class DefaultController implements Controller {
     /** Guards the state changes (reads need no lock). */
     private final Object lifecycle = new Object();
     private volatile State state = State.NEW;
-    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    /** What stopped the controller on its own; set once, under {@link #lifecycle}. */
+    private volatile Throwable failure;
+    /** Told of the failure; guarded by {@link #lifecycle}, emptied when the failure is set. */
+    private final List<Consumer<? super Throwable>> failureListeners = new ArrayList<>();
     private final Duration cacheSyncTimeout;
     private final List<Watch> watches = new CopyOnWriteArrayList<>();
     /** The worker threads; set by {@link #start()} before the state becomes RUNNING. */
@@ -210,7 +213,43 @@ final class DefaultController implements Controller {
 
     @Override
     public Optional<Throwable> failure() {
-        return Optional.ofNullable(failure.get());
+        return Optional.ofNullable(failure);
+    }
+
+    @Override
+    public void onFailure(Consumer<? super Throwable> listener) {
+        Objects.requireNonNull(listener, "listener");
+        Throwable already;
+        synchronized (lifecycle) {
+            already = failure;
+            if (already == null) {
+                failureListeners.add(listener);
+                return;
+            }
+        }
+        tell(listener, already);
+    }
+
+    /** Records the first failure and tells the listeners (outside the lock). */
+    private void stoppedBy(Throwable e) {
+        List<Consumer<? super Throwable>> listeners;
+        synchronized (lifecycle) {
+            if (failure != null) {
+                return;
+            }
+            failure = e;
+            listeners = List.copyOf(failureListeners);
+            failureListeners.clear();
+        }
+        listeners.forEach(l -> tell(l, e));
+    }
+
+    private void tell(Consumer<? super Throwable> listener, Throwable e) {
+        try {
+            listener.accept(e);
+        } catch (RuntimeException listenerFailure) {
+            LOG.error("controller {}: a failure listener threw", name, listenerFailure);
+        }
     }
 
     /** Starts stopping: no new reconciles, the queue refuses adds and lets idle workers go. */
@@ -266,11 +305,14 @@ final class DefaultController implements Controller {
             throw e;
         } catch (Error e) {
             if (!recoverPanic) {
-                failure.compareAndSet(null, e);
+                // stop first, so whoever sees the failure also sees the controller stopping; the error
+                // is not rethrown: logged here once and kept in failure(), the worker ends as the queue
+                // drains (an uncaught rethrow would only print it again from the thread's handler)
+                stop();
                 LOG.error("controller {}: reconcile of {} threw {}; stopping the controller (recoverPanic is off)",
                         name, request, e.toString(), e);
-                stop();
-                throw e;
+                stoppedBy(e);
+                return;
             }
             metrics.panic();
             failed(request, e, "panic (recovered)");

@@ -89,6 +89,12 @@ public final class Manager implements AutoCloseable {
             throw new IllegalStateException("controllers must be added before the manager starts");
         }
         controllers.add(Objects.requireNonNull(controller, "controller"));
+        controller.onFailure(e -> {
+            if (failure.compareAndSet(null, e)) {
+                LOG.error("controller {} failed; stopping the manager", controller.name());
+            }
+            Thread.ofVirtual().name("manager-stop").start(this::close);
+        });
     }
 
     /**
@@ -123,7 +129,7 @@ public final class Manager implements AutoCloseable {
     }
 
     /**
-     * Waits until the manager stops (closed, or leadership lost).
+     * Waits until the manager stops (closed, leadership lost, or a controller failed).
      *
      * @throws InterruptedException if interrupted while waiting
      */

@@ -204,20 +204,51 @@ class ControllerTest {
     }
 
     @Test
-    void withRecoverPanicOffAnErrorStopsTheController() {
+    void withRecoverPanicOffAnErrorStopsTheControllerAndIsReportedOnlyThroughFailure() {
         AssertionError bug = new AssertionError("a bug");
         reconciler.then(() -> {
             throw bug;
         });
-        start(ControllerOptions.builder("test").maxConcurrentReconciles(2).recoverPanic(false));
-        controller.queue().add(FOO);
-        await().atMost(Duration.ofSeconds(10)).until(() -> controller.failure().isPresent());
+        List<Throwable> uncaught = new CopyOnWriteArrayList<>();
+        Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
+        // worker threads are virtual: an error escaping one goes to the default handler
+        Thread.setDefaultUncaughtExceptionHandler((thread, e) -> uncaught.add(e));
+        try {
+            start(ControllerOptions.builder("test").maxConcurrentReconciles(2).recoverPanic(false));
+            controller.queue().add(FOO);
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1))
+                    .dontCatchUncaughtExceptions().until(() -> controller.failure().isPresent());
 
-        assertThat(controller.failure()).containsSame(bug);
-        assertThat(controller.queue().isShuttingDown()).isTrue();
-        controller.queue().add(Request.of("default", "bar"));
-        controller.close();
+            assertThat(controller.failure()).containsSame(bug);
+            assertThat(controller.queue().isShuttingDown()).as("stopping is visible with the failure").isTrue();
+            controller.queue().add(Request.of("default", "bar"));
+            controller.close(); // joins the workers: an error escaping one has reached the handler by now
+        } finally {
+            Thread.setDefaultUncaughtExceptionHandler(previous);
+        }
         assertThat(reconciler.calls).containsExactly(FOO);
+        assertThat(uncaught).as("the error is not rethrown out of the worker thread").isEmpty();
+    }
+
+    @Test
+    void failureListenersAreToldOnceWhetherAddedBeforeOrAfterTheFailure() {
+        AssertionError bug = new AssertionError("a bug");
+        reconciler.then(() -> {
+            throw bug;
+        });
+        List<Throwable> before = new CopyOnWriteArrayList<>();
+        controller = Controller.create(reconciler,
+                ControllerOptions.builder("test").recoverPanic(false).ticker(ticker).meterRegistry(registry).build());
+        controller.onFailure(before::add);
+        controller.start();
+        controller.queue().add(FOO);
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1)).until(() -> !before.isEmpty());
+
+        List<Throwable> after = new CopyOnWriteArrayList<>();
+        controller.onFailure(after::add);
+        assertThat(after).as("told at once").containsExactly(bug);
+        controller.close();
+        assertThat(before).containsExactly(bug);
     }
 
     @Test

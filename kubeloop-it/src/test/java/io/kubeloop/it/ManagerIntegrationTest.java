@@ -87,6 +87,23 @@ class ManagerIntegrationTest extends EmbeddedServerTestBase {
     }
 
     @Test
+    void aControllerStoppedByAnUnrecoveredErrorStopsTheManagerWithThatFailure() throws Exception {
+        AssertionError bug = new AssertionError("a bug in the reconciler");
+        Manager m = Manager.create(client, Optional.empty());
+        managers.add(m);
+        m.add(ControllerBuilder.forResource(ConfigMap.class)
+                .named("failing").withOptions(o -> o.recoverPanic(false))
+                .build(m.informers(), (Request r) -> {
+                    throw bug;
+                }));
+        m.start();
+        createConfigMap("trigger");
+
+        assertThat(m.awaitTermination(Duration.ofSeconds(20))).isTrue();
+        assertThat(m.failure()).containsSame(bug);
+    }
+
+    @Test
     void aLeaderCutOffFromTheServerStopsWithLeaderElectionLost() throws Exception {
         Manager a = manager("a", Optional.of(election("a")));
         a.start();
