@@ -1,0 +1,417 @@
+package io.kubeloop.it.faults;
+
+import io.kubeloop.apiserver.http.TlsMaterial;
+import io.kubeloop.client.config.AuthProvider;
+import io.kubeloop.client.config.ClientConfig;
+import io.kubeloop.client.config.SslContextBuilder;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+
+/**
+ * An HTTPS proxy in front of an API server that injects {@link Fault}s, for tests that prove clients
+ * lose nothing when the network and the server misbehave. It terminates TLS with a certificate of its
+ * own (trusted by {@link #clientConfig(String)}), speaks HTTP/1.1 only (ALPN offers nothing else), and
+ * serves one request per connection: it forwards the request upstream with {@code Connection: close}
+ * and relays the response, applying the fault its {@link FaultPlan} chose. Every fault it carried out
+ * is counted by kind ({@link #injected()}).
+ *
+ * <p>A reset connection is a real TCP reset (linger 0 on the plain socket under TLS), so the client
+ * sees a broken stream, not a clean end.
+ *
+ * <p><b>Thread safety:</b> thread-safe; each connection runs on a virtual thread of its own.
+ */
+public final class FaultInjectingProxy implements AutoCloseable {
+
+    private static final byte[] CRLF = "\r\n".getBytes(StandardCharsets.US_ASCII);
+
+    private final URI upstream;
+    private final SSLContext upstreamTls;
+    private final TlsMaterial tls;
+    private final SSLContext serverTls;
+    private final ServerSocket listener;
+    private final Thread acceptor;
+    private volatile FaultPlan plan;
+    private final long maxWatchSeconds;
+    private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+    private final Map<String, AtomicLong> injected = new ConcurrentHashMap<>();
+    private volatile boolean closed;
+
+    private FaultInjectingProxy(URI upstream, SSLContext upstreamTls, FaultPlan plan, java.time.Duration maxWatch)
+            throws IOException {
+        this.maxWatchSeconds = Math.max(1, maxWatch.toSeconds());
+        this.upstream = upstream;
+        this.upstreamTls = upstreamTls;
+        this.plan = plan;
+        this.tls = TlsMaterial.generate();
+        this.serverTls = serverContext(tls);
+        this.listener = new ServerSocket(0, 200, InetAddress.getLoopbackAddress());
+        this.acceptor = Thread.ofVirtual().name("fault-proxy-accept").start(this::accept);
+    }
+
+    /**
+     * Starts a proxy on a free loopback port.
+     *
+     * @param upstream the API server's URL (https)
+     * @param upstreamTls trusts the API server's certificate
+     * @param plan the faults to inject
+     * @param maxWatch the longest a watch may run: the proxy lowers (or sets) each watch's
+     *     {@code timeoutSeconds} to this, so the server ends watches that no fault ended and clients
+     *     keep coming back (whole seconds, at least one)
+     * @return the running proxy
+     */
+    public static FaultInjectingProxy start(URI upstream, SSLContext upstreamTls, FaultPlan plan,
+            java.time.Duration maxWatch) {
+        try {
+            return new FaultInjectingProxy(upstream, upstreamTls, plan, maxWatch);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static SSLContext serverContext(TlsMaterial tls) {
+        try {
+            KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            kmf.init(tls.serverKeyStore(), tls.keyStorePassword());
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(kmf.getKeyManagers(), null, null);
+            return context;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The proxy's URL. */
+    public URI url() {
+        return URI.create("https://127.0.0.1:" + listener.getLocalPort());
+    }
+
+    /**
+     * A client configuration that reaches the API server through this proxy.
+     *
+     * @param token the API server's bearer token
+     * @return the configuration
+     */
+    public ClientConfig clientConfig(String token) {
+        return new ClientConfig(url(), SslContextBuilder.create().trustCertificates(List.of(tls.caCertificate())).build(),
+                null, AuthProvider.bearer(token), "default", null, "fault-injecting proxy " + url() + " to " + upstream);
+    }
+
+    /** Replaces the plan for requests from now on (e.g. {@link FaultPlan#none()} to let a test settle). */
+    public void plan(FaultPlan newPlan) {
+        this.plan = newPlan;
+    }
+
+    /** How many faults of each {@link Fault#kind()} were carried out so far (passes not counted). */
+    public Map<String, Long> injected() {
+        Map<String, Long> out = new java.util.TreeMap<>();
+        injected.forEach((k, v) -> out.put(k, v.get()));
+        return out;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        try {
+            listener.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+        open.forEach(FaultInjectingProxy::reset);
+        try {
+            acceptor.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void accept() {
+        while (!closed) {
+            Socket plain;
+            try {
+                plain = listener.accept();
+            } catch (IOException e) {
+                return; // closed
+            }
+            open.add(plain);
+            Thread.ofVirtual().name("fault-proxy-conn").start(() -> {
+                try {
+                    serve(plain);
+                } catch (IOException | RuntimeException e) {
+                    // a broken connection on either side ends this exchange; the client sees it
+                } finally {
+                    reset(plain);
+                    open.remove(plain);
+                }
+            });
+        }
+    }
+
+    private void count(Fault fault) {
+        if (!(fault instanceof Fault.Pass)) {
+            injected.computeIfAbsent(fault.kind(), k -> new AtomicLong()).incrementAndGet();
+        }
+    }
+
+    private void serve(Socket plain) throws IOException {
+        SSLSocket client = (SSLSocket) serverTls.getSocketFactory().createSocket(plain, null, plain.getLocalPort(), false);
+        client.setUseClientMode(false);
+        SSLParameters params = client.getSSLParameters();
+        params.setApplicationProtocols(new String[] {"http/1.1"});
+        client.setSSLParameters(params);
+        InputStream in = client.getInputStream();
+        OutputStream out = client.getOutputStream();
+
+        List<String> head = readHead(in);
+        if (head.isEmpty()) {
+            return;
+        }
+        String[] requestLine = head.getFirst().split(" ");
+        if (requestLine.length != 3) {
+            return;
+        }
+        FaultPlan.ProxiedRequest request = new FaultPlan.ProxiedRequest(requestLine[0], requestLine[1]);
+        long contentLength = 0;
+        for (String h : head.subList(1, head.size())) {
+            String name = headerName(h);
+            if (name.equals("content-length")) {
+                contentLength = Long.parseLong(headerValue(h));
+            } else if (name.equals("transfer-encoding")) {
+                respond(out, 501, "NotImplemented", "the fault proxy takes request bodies with Content-Length only", null);
+                return;
+            }
+        }
+        byte[] body = in.readNBytes((int) contentLength);
+
+        Fault fault = plan.choose(request);
+        if (fault instanceof Fault.WatchGone && !request.isWatch()) {
+            fault = new Fault.Pass();
+        }
+        count(fault);
+        switch (fault) {
+            case Fault.Reject r -> respond(out, r.code(), r.reason(), "injected by the fault proxy", r.retryAfter().toSeconds());
+            case Fault.WatchGone g -> watchGone(out);
+            default -> forward(client, plain, head, body, fault);
+        }
+    }
+
+    private void forward(SSLSocket client, Socket plain, List<String> head, byte[] body, Fault fault) throws IOException {
+        try (SSLSocket up = (SSLSocket) upstreamTls.getSocketFactory().createSocket(upstream.getHost(), upstream.getPort())) {
+            open.add(up);
+            try {
+                SSLParameters params = up.getSSLParameters();
+                params.setApplicationProtocols(new String[] {"http/1.1"});
+                up.setSSLParameters(params);
+                OutputStream upOut = up.getOutputStream();
+                ByteArrayOutputStream request = new ByteArrayOutputStream();
+                request.write(requestLine(head.getFirst()).getBytes(StandardCharsets.US_ASCII));
+                request.write(CRLF);
+                for (String h : head.subList(1, head.size())) {
+                    if (!isHopByHop(headerName(h))) {
+                        request.write(h.getBytes(StandardCharsets.ISO_8859_1));
+                        request.write(CRLF);
+                    }
+                }
+                request.write("Connection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                request.write(body);
+                upOut.write(request.toByteArray());
+                upOut.flush();
+
+                // the client hanging up (an informer stopping its watch) ends the exchange
+                Thread.ofVirtual().name("fault-proxy-hangup").start(() -> {
+                    try {
+                        while (client.getInputStream().read() >= 0) {
+                            // a request per connection: nothing more is expected
+                        }
+                    } catch (IOException ignored) {
+                        // broken: same as a hang-up
+                    }
+                    reset(up);
+                });
+
+                InputStream upIn = up.getInputStream();
+                List<String> responseHead = readHead(upIn);
+                if (responseHead.isEmpty()) {
+                    return;
+                }
+                OutputStream out = client.getOutputStream();
+                ByteArrayOutputStream response = new ByteArrayOutputStream();
+                for (int i = 0; i < responseHead.size(); i++) {
+                    String h = responseHead.get(i);
+                    if (i == 0 || !isHopByHop(headerName(h))) {
+                        response.write(h.getBytes(StandardCharsets.ISO_8859_1));
+                        response.write(CRLF);
+                    }
+                }
+                response.write("Connection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                out.write(response.toByteArray());
+                out.flush();
+                relay(upIn, out, plain, fault);
+            } finally {
+                open.remove(up);
+            }
+        }
+    }
+
+    /** Copies the response body, cutting or stalling where the fault says. */
+    private void relay(InputStream upIn, OutputStream out, Socket plain, Fault fault) throws IOException {
+        long limit = switch (fault) {
+            case Fault.Cut c -> c.afterBytes();
+            case Fault.Stall s -> s.afterBytes();
+            default -> Long.MAX_VALUE;
+        };
+        byte[] buffer = new byte[8192];
+        long relayed = 0;
+        boolean acted = false;
+        for (;;) {
+            int max = acted || limit - relayed >= buffer.length ? buffer.length : (int) Math.max(1, limit - relayed);
+            int n = upIn.read(buffer, 0, max);
+            if (n < 0) {
+                out.flush();
+                return;
+            }
+            out.write(buffer, 0, n);
+            out.flush();
+            relayed += n;
+            if (!acted && relayed >= limit) {
+                acted = true;
+                if (fault instanceof Fault.Cut) {
+                    reset(plain);
+                    return;
+                }
+                if (fault instanceof Fault.Stall s) {
+                    try {
+                        Thread.sleep(s.pause());
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /** The request line, with a watch's {@code timeoutSeconds} capped at {@link #maxWatchSeconds}. */
+    private String requestLine(String line) {
+        String[] parts = line.split(" ");
+        if (!new FaultPlan.ProxiedRequest(parts[0], parts[1]).isWatch()) {
+            return line;
+        }
+        String target = parts[1];
+        int q = target.indexOf('?');
+        StringBuilder query = new StringBuilder();
+        long timeout = maxWatchSeconds;
+        if (q >= 0) {
+            for (String param : target.substring(q + 1).split("&")) {
+                if (param.startsWith("timeoutSeconds=")) {
+                    timeout = Math.min(timeout, Long.parseLong(param.substring("timeoutSeconds=".length())));
+                } else if (!param.isEmpty()) {
+                    query.append(param).append('&');
+                }
+            }
+        }
+        query.append("timeoutSeconds=").append(timeout);
+        return parts[0] + " " + (q < 0 ? target : target.substring(0, q)) + "?" + query + " " + parts[2];
+    }
+
+    private static void respond(OutputStream out, int code, String reason, String message, Long retryAfterSeconds)
+            throws IOException {
+        String details = retryAfterSeconds == null ? "" : ",\"details\":{\"retryAfterSeconds\":" + retryAfterSeconds + "}";
+        byte[] body = ("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\",\"message\":\""
+                + message + "\",\"reason\":\"" + reason + "\"" + details + ",\"code\":" + code + "}")
+                .getBytes(StandardCharsets.UTF_8);
+        String head = "HTTP/1.1 " + code + " " + reason + "\r\n"
+                + "Content-Type: application/json\r\n"
+                + (retryAfterSeconds == null ? "" : "Retry-After: " + retryAfterSeconds + "\r\n")
+                + "Content-Length: " + body.length + "\r\n"
+                + "Connection: close\r\n\r\n";
+        out.write(head.getBytes(StandardCharsets.US_ASCII));
+        out.write(body);
+        out.flush();
+    }
+
+    private static void watchGone(OutputStream out) throws IOException {
+        byte[] event = ("{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
+                + "\"status\":\"Failure\",\"message\":\"too old resource version (injected by the fault proxy)\","
+                + "\"reason\":\"Expired\",\"code\":410}}\n").getBytes(StandardCharsets.UTF_8);
+        String head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
+                + "Connection: close\r\n\r\n" + Integer.toHexString(event.length) + "\r\n";
+        out.write(head.getBytes(StandardCharsets.US_ASCII));
+        out.write(event);
+        out.write("\r\n0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+    }
+
+    /** Reads header lines up to the empty line; empty when the stream ended first. */
+    private static List<String> readHead(InputStream in) throws IOException {
+        List<String> lines = new ArrayList<>();
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        int previous = -1;
+        for (;;) {
+            int b = in.read();
+            if (b < 0) {
+                return List.of();
+            }
+            if (b == '\n' && previous == '\r') {
+                byte[] bytes = line.toByteArray();
+                String text = new String(bytes, 0, bytes.length - 1, StandardCharsets.ISO_8859_1);
+                if (text.isEmpty()) {
+                    return lines;
+                }
+                lines.add(text);
+                line.reset();
+            } else {
+                line.write(b);
+            }
+            previous = b;
+        }
+    }
+
+    private static String headerName(String line) {
+        int colon = line.indexOf(':');
+        return (colon < 0 ? line : line.substring(0, colon)).trim().toLowerCase(Locale.ROOT);
+    }
+
+    private static String headerValue(String line) {
+        return line.substring(line.indexOf(':') + 1).trim();
+    }
+
+    private static boolean isHopByHop(String name) {
+        return name.equals("connection") || name.equals("keep-alive") || name.equals("proxy-connection")
+                || name.equals("upgrade") || name.equals("http2-settings");
+    }
+
+    /** Closes at once; for a plain socket with a TCP reset (linger 0). */
+    private static void reset(Socket socket) {
+        try {
+            if (!(socket instanceof SSLSocket)) {
+                socket.setSoLinger(true, 0);
+            }
+            socket.close();
+        } catch (SocketException ignored) {
+            // already closed
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+    }
+}
