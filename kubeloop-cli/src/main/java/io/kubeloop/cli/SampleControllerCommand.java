@@ -1,22 +1,31 @@
 package io.kubeloop.cli;
 
 import io.kubeloop.client.KubeClient;
+import io.kubeloop.controller.Manager;
+import io.kubeloop.controller.ManagerOptions;
+import io.kubeloop.controller.endpoints.HealthCheck;
+import io.kubeloop.controller.events.EventBroadcaster;
 import io.kubeloop.samples.samplecontroller.FooCrd;
 import io.kubeloop.samples.samplecontroller.SampleController;
 import java.io.PrintWriter;
+import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code kubeloop sample-controller}: runs the sample-controller against the cluster of the
- * kubeconfig (any Kubernetes API server, the embedded one included) until SIGINT or SIGTERM, after
- * installing the Foo CRD unless {@code --no-install-crd}. Prints one line when it runs and one when it
- * stopped; a connection or permission problem is one line on stderr and exit 1.
+ * {@code kubeloop sample-controller}: runs the sample-controller under a {@link Manager} against the
+ * cluster of the kubeconfig (any Kubernetes API server, the embedded one included) until SIGINT or
+ * SIGTERM, after installing the Foo CRD unless {@code --no-install-crd}; serves Prometheus metrics and
+ * health probes where {@code --metrics-bind-address} and {@code --health-probe-bind-address} say
+ * (kubebuilder's flags; {@code 0} turns one off). Prints one line when it runs and one when it
+ * stopped; a connection or permission problem, or an address in use, is one line on stderr and exit 1.
  *
  * <p>Not thread-safe: picocli runs it once on the main thread.
  */
@@ -34,29 +43,94 @@ final class SampleControllerCommand implements Callable<Integer>, ConnectedComma
             description = "Install the Foo CRD first if it is missing (default: true; --no-install-crd to skip).")
     boolean installCrd;
 
+    @Option(names = "--metrics-bind-address", defaultValue = "0", paramLabel = "[HOST]:PORT",
+            description = "Serve Prometheus metrics on /metrics here, e.g. :8080 (default 0: off).")
+    String metricsAddress;
+
+    @Option(names = "--health-probe-bind-address", defaultValue = "0", paramLabel = "[HOST]:PORT",
+            description = "Serve /healthz and /readyz here, e.g. :8081 (default 0: off).")
+    String probeAddress;
+
     @Override
     public ConnectionOptions connection() {
         return connection;
     }
 
+    /**
+     * Parses a Go-style bind address: {@code 0} (off), {@code :8080} (all interfaces),
+     * {@code host:port}.
+     */
+    static Optional<InetSocketAddress> bindAddress(String option, String value) {
+        if (value.equals("0")) {
+            return Optional.empty();
+        }
+        int colon = value.lastIndexOf(':');
+        if (colon < 0) {
+            throw new IllegalArgumentException(option + " must be [HOST]:PORT or 0, got \"" + value + "\"");
+        }
+        String host = value.substring(0, colon);
+        int port;
+        try {
+            port = Integer.parseInt(value.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            port = -1;
+        }
+        if (port < 0 || port > 65_535) {
+            throw new IllegalArgumentException(option + ": \"" + value.substring(colon + 1) + "\" is not a port (0-65535)");
+        }
+        return Optional.of(host.isEmpty() ? new InetSocketAddress(port) : new InetSocketAddress(host, port));
+    }
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
+        ManagerOptions options = ManagerOptions.defaults();
+        try {
+            Optional<InetSocketAddress> metrics = bindAddress("--metrics-bind-address", metricsAddress);
+            Optional<InetSocketAddress> probes = bindAddress("--health-probe-bind-address", probeAddress);
+            options = metrics.map(options::withMetricsAddress).orElse(options);
+            options = probes.map(options::withHealthProbeAddress).orElse(options);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
         StopSignal stop = StopSignal.install();
         try (KubeClient client = connection.connect(spec.commandLine().getErr())) {
             if (installCrd) {
                 FooCrd.install(client, Duration.ofSeconds(30));
                 out.println("Foo CRD " + FooCrd.NAME + " installed");
             }
-            try (SampleController sample = new SampleController(client, null)) {
-                sample.start();
+            try (EventBroadcaster events = new EventBroadcaster(client);
+                    Manager manager = Manager.create(client, options)) {
+                SampleController.addTo(manager, client, events);
+                manager.addHealthzCheck("ping", HealthCheck.ping());
+                manager.addReadyzCheck("informers", manager.informersSynced());
+                manager.start();
+                manager.metricsAddress().ifPresent(a -> out.println("metrics on http://" + hostPort(a) + "/metrics"));
+                manager.healthProbeAddress().ifPresent(a -> out.println("health probes on http://" + hostPort(a)
+                        + "/healthz and /readyz"));
                 out.println("sample-controller running: watching foos and deployments in all namespaces; Ctrl-C to stop");
                 out.flush();
+                Thread.ofVirtual().start(() -> {
+                    try {
+                        manager.awaitTermination();
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    stop.trigger();
+                });
                 stop.await();
+                manager.failure().ifPresent(f -> {
+                    throw new IllegalStateException("the manager stopped: " + f.getMessage(), f);
+                });
             }
         }
         out.println("sample-controller stopped");
         out.flush();
         return 0;
+    }
+
+    private static String hostPort(InetSocketAddress a) {
+        String host = a.getAddress().isAnyLocalAddress() ? "127.0.0.1" : a.getHostString();
+        return host + ":" + a.getPort();
     }
 }

@@ -34,6 +34,11 @@ final class StopSignal {
         }
     }
 
+    /** Stops as a signal would: for a command whose work ended on its own. */
+    void trigger() {
+        requested.countDown();
+    }
+
     private void handle(String name) {
         try {
             sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> requested.countDown());

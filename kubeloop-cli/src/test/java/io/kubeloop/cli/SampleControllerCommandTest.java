@@ -11,9 +11,15 @@ import io.kubeloop.client.KubeClient;
 import io.kubeloop.samples.samplecontroller.Foo;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,7 +32,7 @@ class SampleControllerCommandTest {
     Path dir;
 
     @Test
-    void itInstallsTheCrdReconcilesFoosAndStopsCleanly() throws Exception {
+    void itInstallsTheCrdReconcilesFoosServesMetricsAndProbesAndStopsCleanly() throws Exception {
         try (EmbeddedApiServer server = EmbeddedApiServer.start();
              KubeClient client = KubeClient.create(server.clientConfig(), ClientOptions.defaults())) {
             Path kubeconfig = dir.resolve("kubeconfig");
@@ -35,7 +41,8 @@ class SampleControllerCommandTest {
             StringWriter err = new StringWriter();
             AtomicInteger exit = new AtomicInteger(-1);
             Thread command = Thread.ofPlatform().start(() -> exit.set(Main.run(new PrintWriter(out), new PrintWriter(err),
-                    "sample-controller", "--kubeconfig", kubeconfig.toString(), "--cache-dir", dir.resolve("cache").toString())));
+                    "sample-controller", "--kubeconfig", kubeconfig.toString(), "--cache-dir", dir.resolve("cache").toString(),
+                    "--metrics-bind-address", "127.0.0.1:0", "--health-probe-bind-address", "127.0.0.1:0")));
             await().atMost(Duration.ofSeconds(60)).until(() -> out.toString().contains("sample-controller running"));
             assertThat(out.toString()).startsWith("Foo CRD foos.samplecontroller.k8s.io installed\n");
 
@@ -48,11 +55,36 @@ class SampleControllerCommandTest {
                 }
             });
 
+            Matcher metrics = Pattern.compile("metrics on (http://\\S+/metrics)").matcher(out.toString());
+            Matcher probes = Pattern.compile("health probes on (http://\\S+)/healthz").matcher(out.toString());
+            assertThat(metrics.find()).as(out.toString()).isTrue();
+            assertThat(probes.find()).as(out.toString()).isTrue();
+            try (HttpClient http = HttpClient.newHttpClient()) {
+                await().atMost(Duration.ofSeconds(30)).until(() -> http.send(HttpRequest.newBuilder(URI.create(metrics.group(1)))
+                        .build(), HttpResponse.BodyHandlers.ofString()).body()
+                        .contains("controller_runtime_reconcile_total{controller=\"foo-controller\",result=\"success\"}"));
+                HttpResponse<String> ready = http.send(HttpRequest.newBuilder(URI.create(probes.group(1) + "/readyz?verbose"))
+                        .build(), HttpResponse.BodyHandlers.ofString());
+                assertThat(ready.statusCode()).isEqualTo(200);
+                assertThat(ready.body()).isEqualTo("[+]informers ok\nhealthz check passed\n");
+            }
+
             command.interrupt(); // what SIGINT does to its wait
             command.join(Duration.ofSeconds(30));
             assertThat(exit.get()).as(err.toString()).isZero();
             assertThat(out.toString()).endsWith("sample-controller stopped\n");
         }
+    }
+
+    @Test
+    void aBindAddressThatIsNotHostColonPortIsAUsageError() {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = Main.run(new PrintWriter(out), new PrintWriter(err), "sample-controller",
+                "--metrics-bind-address", "8080");
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString().strip()).doesNotContain("\n")
+                .startsWith("error: --metrics-bind-address must be [HOST]:PORT or 0, got \"8080\"");
     }
 
     @Test

@@ -149,13 +149,14 @@ public final class ControllerBuilder<T> {
     }
 
     /**
-     * Sets options other than the name (workers, rate limiter, metrics...).
+     * Sets options other than the name (workers, rate limiter, metrics...). Calls add up: each
+     * consumer runs after those of earlier calls, so a later one wins where both set an option.
      *
      * @param options called with the options builder before the controller is built
      * @return this builder
      */
     public ControllerBuilder<T> withOptions(Consumer<ControllerOptions.Builder> options) {
-        this.options = Objects.requireNonNull(options, "options");
+        this.options = this.options.andThen(Objects.requireNonNull(options, "options"));
         return this;
     }
 
@@ -206,6 +207,34 @@ public final class ControllerBuilder<T> {
             w.register(controller, informers, eventFilter);
         }
         return controller;
+    }
+
+    /**
+     * Builds the controller over {@code manager}'s informers, with its metrics in the manager's
+     * registry (unless {@link #withOptions} sets another), and adds it to the manager — which starts
+     * it when it leads (controller-runtime's {@code NewControllerManagedBy(mgr)…Complete(r)}).
+     *
+     * @param manager the manager, not started
+     * @param reconciler what each request runs
+     * @return the controller, added to the manager
+     * @throws IllegalArgumentException if a type is not a kind of the scheme
+     * @throws IllegalStateException if the manager has started
+     */
+    public Controller build(Manager manager, Reconciler reconciler) {
+        Objects.requireNonNull(manager, "manager");
+        manager.requireNotStarted();
+        Consumer<ControllerOptions.Builder> own = options;
+        options = o -> {
+            o.meterRegistry(manager.meterRegistry());
+            own.accept(o);
+        };
+        try {
+            Controller controller = build(manager.informers(), reconciler);
+            manager.add(controller);
+            return controller;
+        } finally {
+            options = own;
+        }
     }
 
     private <U> void registerOwned(Class<U> ownedType, Predicate<? super Event<?>> filter, ResourceMapping owner,

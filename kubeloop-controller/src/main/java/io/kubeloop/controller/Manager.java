@@ -5,7 +5,19 @@ import io.kubeloop.cache.InformerOptions;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.controller.leader.LeaderCallbacks;
 import io.kubeloop.controller.leader.LeaderElectionConfig;
+import io.kubeloop.controller.endpoints.EndpointServer;
+import io.kubeloop.controller.endpoints.HealthCheck;
+import io.kubeloop.controller.endpoints.HealthEndpoint;
 import io.kubeloop.controller.leader.LeaderElector;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -22,7 +34,16 @@ import org.slf4j.LoggerFactory;
  * candidate's caches are warm when it becomes leader — and the controllers start when this process
  * leads (at once without leader election). When leadership is lost, the manager stops everything and
  * records the failure {@code "leader election lost"} (controller-runtime exits the process then; here
- * {@link #awaitTermination} returns and {@link #failure()} says why).
+ * {@link #awaitTermination} returns and {@link #failure()} says why); a controller stopped by an error
+ * it did not recover stops the manager the same way.
+ *
+ * <p>Metrics of the controllers built with {@link ControllerBuilder#build(Manager, Reconciler)} (and
+ * of their work queues, and of the JVM) go to {@link #meterRegistry()}, served as Prometheus text on
+ * {@code /metrics} when {@link ManagerOptions#metricsAddress()} is set. With
+ * {@link ManagerOptions#healthProbeAddress()} set, {@code /healthz} and {@code /readyz} answer the
+ * checks added with {@link #addHealthzCheck} and {@link #addReadyzCheck} as controller-runtime's do
+ * (see {@link HealthEndpoint}). Both servers start with {@link #start()} — before leadership, so a
+ * candidate answers probes — and stop last.
  *
  * {@snippet :
  * try (Manager manager = Manager.create(client, Optional.of(LeaderElectionConfig.defaults("ns", "foo-lock", id)))) {
@@ -43,13 +64,28 @@ public final class Manager implements AutoCloseable {
     private final List<Controller> controllers = new ArrayList<>();
     private final CountDownLatch terminated = new CountDownLatch(1);
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private final ManagerOptions options;
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    /** Listens to GC notifications until closed. */
+    private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
+    private final HealthEndpoint healthz = new HealthEndpoint("healthz");
+    private final HealthEndpoint readyz = new HealthEndpoint("readyz");
+    private final List<EndpointServer> servers = new ArrayList<>();
+    private volatile Optional<InetSocketAddress> metricsAddress = Optional.empty();
+    private volatile Optional<InetSocketAddress> healthProbeAddress = Optional.empty();
     private boolean started;
     private boolean closed;
 
-    private Manager(KubeClient client, Optional<LeaderElectionConfig> leaderElection) {
+    private Manager(KubeClient client, ManagerOptions options) {
         Objects.requireNonNull(client, "client");
+        this.options = Objects.requireNonNull(options, "options");
         this.informers = InformerFactory.create(client, InformerOptions.defaults());
-        this.elector = leaderElection.map(config -> new LeaderElector(client, config, new LeaderCallbacks() {
+        new JvmMemoryMetrics().bindTo(registry);
+        gcMetrics.bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        new UptimeMetrics().bindTo(registry);
+        this.elector = options.leaderElection().map(config -> new LeaderElector(client, config, new LeaderCallbacks() {
             @Override
             public void onStartedLeading() {
                 startControllers();
@@ -70,7 +106,84 @@ public final class Manager implements AutoCloseable {
      * @return a manager, not started
      */
     public static Manager create(KubeClient client, Optional<LeaderElectionConfig> leaderElection) {
-        return new Manager(client, leaderElection);
+        ManagerOptions options = ManagerOptions.defaults();
+        return new Manager(client, leaderElection.map(options::withLeaderElection).orElse(options));
+    }
+
+    /**
+     * A manager over {@code client} with leader election and servers as {@code options} say.
+     *
+     * @param client the cluster
+     * @param options leader election, metrics and health probe addresses
+     * @return a manager, not started
+     */
+    public static Manager create(KubeClient client, ManagerOptions options) {
+        return new Manager(client, options);
+    }
+
+    /**
+     * Where this manager's metrics go: its controllers' (when built with
+     * {@link ControllerBuilder#build(Manager, Reconciler)}), their work queues', and the JVM's.
+     * Served on {@code /metrics} when a metrics address is set.
+     */
+    public MeterRegistry meterRegistry() {
+        return registry;
+    }
+
+    /** The metrics text a scrape of {@code /metrics} returns now (Prometheus text format 0.0.4). */
+    public String scrape() {
+        return registry.scrape();
+    }
+
+    /**
+     * Adds a liveness check, answered on {@code /healthz} and {@code /healthz/<name>}.
+     *
+     * @param name the check's name: non-empty, no {@code /}
+     * @param check the check, e.g. {@link HealthCheck#ping()}
+     * @throws IllegalArgumentException if the name is invalid or taken
+     */
+    public void addHealthzCheck(String name, HealthCheck check) {
+        healthz.add(name, check);
+    }
+
+    /**
+     * Adds a readiness check, answered on {@code /readyz} and {@code /readyz/<name>}.
+     *
+     * @param name the check's name: non-empty, no {@code /}
+     * @param check the check, e.g. {@link #informersSynced()}
+     * @throws IllegalArgumentException if the name is invalid or taken
+     */
+    public void addReadyzCheck(String name, HealthCheck check) {
+        readyz.add(name, check);
+    }
+
+    /**
+     * A check that passes once the manager started and every informer it started has synced, naming
+     * the ones that have not.
+     */
+    public HealthCheck informersSynced() {
+        return () -> {
+            synchronized (this) {
+                if (!started) {
+                    throw new IllegalStateException("the manager has not started");
+                }
+            }
+            List<String> unsynced = informers.waitForCacheSync(java.time.Duration.ZERO).entrySet().stream()
+                    .filter(e -> !e.getValue()).map(e -> e.getKey().resource().toString()).toList();
+            if (!unsynced.isEmpty()) {
+                throw new IllegalStateException("informers not synced: " + unsynced);
+            }
+        };
+    }
+
+    /** The address metrics are served on, once started with a metrics address. */
+    public Optional<InetSocketAddress> metricsAddress() {
+        return metricsAddress;
+    }
+
+    /** The address health probes are served on, once started with a probe address. */
+    public Optional<InetSocketAddress> healthProbeAddress() {
+        return healthProbeAddress;
     }
 
     /** The shared informers (and listers) for the controllers of this manager. */
@@ -83,18 +196,28 @@ public final class Manager implements AutoCloseable {
      *
      * @param controller a controller built over {@link #informers()}, not started
      * @throws IllegalStateException once the manager started
+     * @throws IllegalArgumentException if it was added before
      */
     public synchronized void add(Controller controller) {
-        if (started || closed) {
-            throw new IllegalStateException("controllers must be added before the manager starts");
+        requireNotStarted();
+        Objects.requireNonNull(controller, "controller");
+        if (controllers.contains(controller)) {
+            throw new IllegalArgumentException("controller " + controller.name() + " was already added");
         }
-        controllers.add(Objects.requireNonNull(controller, "controller"));
+        controllers.add(controller);
         controller.onFailure(e -> {
             if (failure.compareAndSet(null, e)) {
                 LOG.error("controller {} failed; stopping the manager", controller.name());
             }
             Thread.ofVirtual().name("manager-stop").start(this::close);
         });
+    }
+
+    /** @throws IllegalStateException once the manager started or closed */
+    synchronized void requireNotStarted() {
+        if (started || closed) {
+            throw new IllegalStateException("controllers must be added before the manager starts");
+        }
     }
 
     /**
@@ -109,6 +232,15 @@ public final class Manager implements AutoCloseable {
                 throw new IllegalStateException("a manager starts once");
             }
             started = true;
+        }
+        try {
+            options.metricsAddress().ifPresent(address -> metricsAddress = Optional.of(serve(new EndpointServer("metrics")
+                    .text("/metrics", "text/plain; version=0.0.4; charset=utf-8", registry::scrape), address)));
+            options.healthProbeAddress().ifPresent(address -> healthProbeAddress = Optional.of(serve(
+                    new EndpointServer("health probes").health("/healthz", healthz).health("/readyz", readyz), address)));
+        } catch (RuntimeException e) {
+            close();
+            throw e;
         }
         informers.start();
         if (elector.isPresent()) {
@@ -161,6 +293,15 @@ public final class Manager implements AutoCloseable {
         stopAll();
     }
 
+    private InetSocketAddress serve(EndpointServer server, InetSocketAddress address) {
+        synchronized (servers) {
+            servers.add(server);
+        }
+        InetSocketAddress bound = server.start(address);
+        LOG.info("manager serving on http://{}:{}", bound.getHostString(), bound.getPort());
+        return bound;
+    }
+
     private void startControllers() {
         List<Controller> toStart;
         synchronized (this) {
@@ -202,6 +343,10 @@ public final class Manager implements AutoCloseable {
             }
         } finally {
             informers.close();
+            synchronized (servers) {
+                servers.forEach(EndpointServer::close);
+            }
+            gcMetrics.close();
             terminated.countDown();
         }
     }

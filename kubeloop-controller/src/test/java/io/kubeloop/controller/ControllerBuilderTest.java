@@ -64,7 +64,8 @@ class ControllerBuilderTest {
         Controller controller = ControllerBuilder.forResource(Foo.class)
                 .owns(Deployment.class)
                 .watches(ConfigMap.class, EventHandler.fromMapFunction(cm -> java.util.List.of()), e -> true)
-                .withOptions(o -> o.maxConcurrentReconciles(3).cacheSyncTimeout(Duration.ofMillis(100)))
+                .withOptions(o -> o.maxConcurrentReconciles(3))
+                .withOptions(o -> o.cacheSyncTimeout(Duration.ofMillis(100))) // calls add up
                 .build(informers, r -> Result.done());
 
         assertThat(controller.name()).isEqualTo("foo");

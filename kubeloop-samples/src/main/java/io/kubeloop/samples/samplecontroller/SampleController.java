@@ -53,11 +53,33 @@ public final class SampleController implements AutoCloseable {
                 informers.listerFor(Foo.class, InformerScope.all()),
                 informers.listerFor(Deployment.class, InformerScope.all()),
                 client.resource(Foo.class), client.resource(Deployment.class), events.recorderFor(NAME));
-        this.controller = ControllerBuilder.forResource(Foo.class)
-                .owns(Deployment.class)
-                .named(NAME)
-                .withOptions(o -> o.maxConcurrentReconciles(2).meterRegistry(meterRegistry))
+        this.controller = builder()
+                .withOptions(o -> o.meterRegistry(meterRegistry))
                 .build(informers, reconciler);
+    }
+
+    /**
+     * Adds the sample-controller to {@code manager}: over the manager's informers, with its metrics
+     * in the manager's registry, started when the manager leads. The caller owns {@code events} and
+     * closes it after the manager.
+     *
+     * @param manager a manager over {@code client}, not started
+     * @param client the cluster (for the reconciler's writes)
+     * @param events where the controller's Events go
+     * @return the controller, added to the manager
+     */
+    public static Controller addTo(io.kubeloop.controller.Manager manager, KubeClient client, EventBroadcaster events) {
+        InformerFactory informers = manager.informers();
+        FooReconciler reconciler = new FooReconciler(
+                informers.listerFor(Foo.class, InformerScope.all()),
+                informers.listerFor(Deployment.class, InformerScope.all()),
+                client.resource(Foo.class), client.resource(Deployment.class), events.recorderFor(NAME));
+        return builder().build(manager, reconciler);
+    }
+
+    private static ControllerBuilder<Foo> builder() {
+        return ControllerBuilder.forResource(Foo.class).owns(Deployment.class).named(NAME)
+                .withOptions(o -> o.maxConcurrentReconciles(2));
     }
 
     /**

@@ -1,0 +1,6 @@
+/**
+ * What a {@link io.kubeloop.controller.Manager} serves over plain HTTP, as controller-runtime's
+ * manager does: health probes ({@code /healthz}, {@code /readyz}) made of named
+ * {@link io.kubeloop.controller.endpoints.HealthCheck}s, and Prometheus metrics ({@code /metrics}).
+ */
+package io.kubeloop.controller.endpoints;
