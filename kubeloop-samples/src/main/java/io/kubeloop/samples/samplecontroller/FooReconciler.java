@@ -2,6 +2,7 @@ package io.kubeloop.samples.samplecontroller;
 
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.kubeloop.api.Scheme;
 import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.cache.Lister;
 import io.kubeloop.client.ResourceClient;
@@ -12,6 +13,7 @@ import io.kubeloop.controller.Result;
 import io.kubeloop.controller.TerminalException;
 import io.kubeloop.controller.events.EventRecorder;
 import io.kubeloop.controller.events.EventType;
+import io.kubeloop.controller.util.OwnerReferences;
 import java.util.Map;
 import java.util.Objects;
 
@@ -36,6 +38,9 @@ import java.util.Objects;
  * several workers.
  */
 public final class FooReconciler implements Reconciler {
+
+    /** Maps Foo (a {@code @Kind} record) to its apiVersion and kind for owner references. */
+    private static final Scheme SCHEME = Scheme.defaults();
 
     private final Lister<Foo> foos;
     private final Lister<Deployment> deployments;
@@ -102,21 +107,18 @@ public final class FooReconciler implements Reconciler {
 
     /** Whether {@code deployment}'s controller owner reference points at {@code foo} (by uid). */
     static boolean isControlledBy(Deployment deployment, Foo foo) {
-        return deployment.getMetadata().getOwnerReferences().stream()
-                .anyMatch(ref -> Boolean.TRUE.equals(ref.getController()) && "Foo".equals(ref.getKind())
-                        && Objects.equals(ref.getUid(), foo.metadata().uid()));
+        return OwnerReferences.controllerOf(deployment)
+                .filter(ref -> "Foo".equals(ref.kind()) && Objects.equals(ref.uid(), foo.metadata().uid()))
+                .isPresent();
     }
 
     /** The Deployment a Foo asks for: nginx Pods labelled for this Foo, controlled by it. */
     static Deployment newDeployment(Foo foo) {
         Map<String, String> labels = Map.of("app", "nginx", "controller", foo.metadata().name());
-        return new DeploymentBuilder()
+        Deployment deployment = new DeploymentBuilder()
                 .withNewMetadata()
                     .withName(foo.spec().deploymentName())
                     .withNamespace(foo.metadata().namespace())
-                    .addNewOwnerReference().withApiVersion(Foo.API_VERSION).withKind("Foo")
-                        .withName(foo.metadata().name()).withUid(foo.metadata().uid()).withController(true)
-                        .withBlockOwnerDeletion(true).endOwnerReference()
                 .endMetadata()
                 .withNewSpec()
                     .withReplicas(foo.spec().replicas() == null ? 1 : foo.spec().replicas())
@@ -127,5 +129,6 @@ public final class FooReconciler implements Reconciler {
                     .endTemplate()
                 .endSpec()
                 .build();
+        return OwnerReferences.setControllerReference(foo, deployment, SCHEME);
     }
 }
