@@ -7,6 +7,7 @@ import io.kubeloop.api.errors.TooManyRequestsException;
 import io.kubeloop.client.ListOptions;
 import io.kubeloop.client.ResourceVersionMatch;
 import io.kubeloop.client.WatchEvent;
+import io.kubeloop.client.http.TransportException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -328,7 +329,7 @@ public final class Reflector<T> implements AutoCloseable {
         int count = 0;
         Map<ObjectKey, T> temp = new LinkedHashMap<>();
         while (true) {
-            Optional<WatchEvent<T>> next = w.next();
+            Optional<WatchEvent<T>> next = nextOrEnd(w);
             if (next.isEmpty()) {
                 checkStopped();
                 checkVeryShort(start, count);
@@ -404,7 +405,7 @@ public final class Reflector<T> implements AutoCloseable {
         long start = options.ticker().nanoTime();
         int count = 0;
         while (true) {
-            Optional<WatchEvent<T>> next = w.next();
+            Optional<WatchEvent<T>> next = nextOrEnd(w);
             if (next.isEmpty()) {
                 checkStopped();
                 if (resyncError.get() != null) {
@@ -434,6 +435,23 @@ public final class Reflector<T> implements AutoCloseable {
             if (rv != null && !rv.isEmpty()) {
                 lastSyncResourceVersion = rv;
             }
+        }
+    }
+
+    /**
+     * The watch's next event; empty when it ended — also when its connection broke or its body was
+     * cut off mid-event, which client-go's StreamWatcher treats as a clean close: the caller then
+     * watches again from the last resourceVersion instead of relisting (a relist of a large cache per
+     * network blip is what this avoids). Malformed data and server-sent errors still end it with an
+     * exception.
+     */
+    private Optional<WatchEvent<T>> nextOrEnd(WatchStream<T> w) {
+        try {
+            return w.next();
+        } catch (TransportException broken) {
+            checkStopped();
+            LOG.debug("{}: watch stream broke, treated as closed: {}", name(), broken.toString());
+            return Optional.empty();
         }
     }
 

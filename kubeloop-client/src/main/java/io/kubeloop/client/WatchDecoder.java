@@ -14,6 +14,7 @@ import java.util.Map;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.core.exc.JacksonIOException;
+import tools.jackson.core.exc.UnexpectedEndOfInputException;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -255,11 +256,17 @@ final class WatchDecoder<T> implements AutoCloseable {
             // i may be limit + 1 after a backslash at the end: resume after the escaped byte
             pos = recorder.position() + i;
             if (!fill()) {
-                // the body ended inside the event: let Jackson say what is wrong
+                // the body ended inside the event: malformed if Jackson finds something wrong before
+                // the end, otherwise the stream was cut off (client-go's io.ErrUnexpectedEOF: a broken
+                // stream, not bad data)
                 byte[] bytes = recorder.bytes();
                 int from = (int) (start - recorder.position());
-                parseEvent(bytes, from, (int) (available - recorder.position()));
-                throw new IllegalArgumentException("the watch body ended inside an event");
+                try {
+                    parseEvent(bytes, from, (int) (available - recorder.position()));
+                } catch (UnexpectedEndOfInputException cutOff) {
+                    // as expected of a prefix of a valid event
+                }
+                throw JacksonIOException.construct(new java.io.EOFException("the watch body ended inside an event"));
             }
         }
     }

@@ -191,9 +191,20 @@ class WatchTest {
         }
     }
 
+    // client-go: io.ErrUnexpectedEOF ends the watch as a broken stream (the reflector re-watches), not as bad data
     @Test
-    void aStreamEndingInsideAnEventIsReportedAsMalformed() {
+    void aStreamEndingInsideAnEventIsABrokenStreamNotMalformedData() {
         stream(List.of(event("ADDED", pod("a", "1")), "{\"type\":\"ADDED\",\"object\":{\"metadata\""), false);
+        try (Watch<DynamicObject> watch = pods.watch(ListOptions.none())) {
+            assertThat(watch.next()).isPresent();
+            assertThatThrownBy(watch::next).isInstanceOf(io.kubeloop.client.http.TransportException.class)
+                    .hasMessageContaining("broke: the watch body ended inside an event");
+        }
+    }
+
+    @Test
+    void garbageBeforeTheStreamEndsInsideAnEventIsStillMalformed() {
+        stream(List.of(event("ADDED", pod("a", "1")), "{\"type\":\"ADDED\",\"object\":{\"metadata\":]"), false);
         try (Watch<DynamicObject> watch = pods.watch(ListOptions.none())) {
             assertThat(watch.next()).isPresent();
             assertThatThrownBy(watch::next).isInstanceOf(IllegalStateException.class)

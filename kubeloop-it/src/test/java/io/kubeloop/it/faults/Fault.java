@@ -54,12 +54,20 @@ public sealed interface Fault {
     }
 
     /**
-     * Forward the request, relay {@code afterBytes} of the response body, then reset the connection
-     * (TCP RST, no TLS close_notify): a response cut off, often in the middle of a chunk or an object.
+     * Forward the request, relay {@code afterBytes} of the response body — and go on relaying until
+     * the response has run for {@code notBefore} — then reset the connection (TCP RST, no TLS
+     * close_notify): a response cut off, often in the middle of a chunk or an object. A watch cut
+     * after a second or more is one a client resumes rather than relists (it is not a "very short
+     * watch").
      *
      * @param afterBytes body bytes relayed before the cut
+     * @param notBefore how long after the response began the cut comes at the earliest
      */
-    record Cut(long afterBytes) implements Fault {
+    record Cut(long afterBytes, Duration notBefore) implements Fault {
+        public Cut {
+            Objects.requireNonNull(notBefore, "notBefore");
+        }
+
         @Override
         public String kind() {
             return "cut";

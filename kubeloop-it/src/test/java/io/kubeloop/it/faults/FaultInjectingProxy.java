@@ -52,7 +52,7 @@ public final class FaultInjectingProxy implements AutoCloseable {
     private final ServerSocket listener;
     private final Thread acceptor;
     private volatile FaultPlan plan;
-    private final long maxWatchSeconds;
+    private volatile long maxWatchSeconds;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private final Map<String, AtomicLong> injected = new ConcurrentHashMap<>();
     private volatile boolean closed;
@@ -117,6 +117,11 @@ public final class FaultInjectingProxy implements AutoCloseable {
                 null, AuthProvider.bearer(token), "default", null, "fault-injecting proxy " + url() + " to " + upstream);
     }
 
+    /** Changes the longest watch for watches started from now on (whole seconds, at least one). */
+    public void maxWatch(java.time.Duration maxWatch) {
+        this.maxWatchSeconds = Math.max(1, maxWatch.toSeconds());
+    }
+
     /** Replaces the plan for requests from now on (e.g. {@link FaultPlan#none()} to let a test settle). */
     public void plan(FaultPlan newPlan) {
         this.plan = newPlan;
@@ -160,7 +165,7 @@ public final class FaultInjectingProxy implements AutoCloseable {
                 } catch (IOException | RuntimeException e) {
                     // a broken connection on either side ends this exchange; the client sees it
                 } finally {
-                    reset(plain);
+                    close(plain); // a graceful end (FIN): a reset could discard a response the client has not read yet
                     open.remove(plain);
                 }
             });
@@ -208,10 +213,16 @@ public final class FaultInjectingProxy implements AutoCloseable {
             fault = new Fault.Pass();
         }
         count(fault);
+        if (Boolean.getBoolean("kubeloop.faults.trace")) {
+            System.err.printf("PROXY %tT.%<tL %s %s -> %s%n", new java.util.Date(), request.method(), request.target(), fault);
+        }
         switch (fault) {
             case Fault.Reject r -> respond(out, r.code(), r.reason(), "injected by the fault proxy", r.retryAfter().toSeconds());
             case Fault.WatchGone g -> watchGone(out);
             default -> forward(client, plain, head, body, fault);
+        }
+        if (!plain.isClosed()) {
+            client.close(); // TLS close_notify; the plain socket is closed after
         }
     }
 
@@ -280,6 +291,8 @@ public final class FaultInjectingProxy implements AutoCloseable {
             case Fault.Stall s -> s.afterBytes();
             default -> Long.MAX_VALUE;
         };
+        long began = System.nanoTime();
+        long notBeforeNanos = fault instanceof Fault.Cut c ? c.notBefore().toNanos() : 0;
         byte[] buffer = new byte[8192];
         long relayed = 0;
         boolean acted = false;
@@ -293,7 +306,7 @@ public final class FaultInjectingProxy implements AutoCloseable {
             out.write(buffer, 0, n);
             out.flush();
             relayed += n;
-            if (!acted && relayed >= limit) {
+            if (!acted && relayed >= limit && System.nanoTime() - began >= notBeforeNanos) {
                 acted = true;
                 if (fault instanceof Fault.Cut) {
                     reset(plain);
@@ -399,6 +412,14 @@ public final class FaultInjectingProxy implements AutoCloseable {
     private static boolean isHopByHop(String name) {
         return name.equals("connection") || name.equals("keep-alive") || name.equals("proxy-connection")
                 || name.equals("upgrade") || name.equals("http2-settings");
+    }
+
+    private static void close(Socket socket) {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
     }
 
     /** Closes at once; for a plain socket with a TCP reset (linger 0). */

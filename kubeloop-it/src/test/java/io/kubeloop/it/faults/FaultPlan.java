@@ -46,10 +46,17 @@ public interface FaultPlan {
     }
 
     /**
+     * The kinds {@link #random} can choose from: {@link Fault#kind()}s, and {@code late-cut}, a
+     * {@link Fault.Cut} no sooner than 1.2 s into the response (counted as {@code cut}).
+     */
+    java.util.List<String> KINDS = java.util.List.of("cut", "late-cut", "stall", "reject-429", "reject-500", "watch-gone");
+
+    /** The kinds of {@link #random(long, double, int, Duration)}: every kind but {@code late-cut}. */
+    java.util.List<String> ALL_AT_ONCE = java.util.List.of("cut", "stall", "reject-429", "reject-500", "watch-gone");
+
+    /**
      * Faults at random, reproducibly for a seed: each request is faulted with probability
-     * {@code rate}, the fault drawn evenly from those that fit it — for a watch 410, cut, stall,
-     * 429 and 500; for anything else cut, stall, 429 and 500. Cuts fall within the first
-     * {@code maxCutBytes} of the body; stalls last up to {@code maxStall}.
+     * {@code rate}, the fault drawn evenly from {@link #ALL_AT_ONCE} (410s for watches only).
      *
      * @param seed the random seed (print it with a failure to reproduce the run)
      * @param rate the share of requests faulted, 0 to 1
@@ -58,21 +65,42 @@ public interface FaultPlan {
      * @return the plan
      */
     static FaultPlan random(long seed, double rate, int maxCutBytes, Duration maxStall) {
+        return random(seed, rate, maxCutBytes, maxStall, ALL_AT_ONCE);
+    }
+
+    /**
+     * Faults at random, drawn evenly from {@code kinds} that fit the request ({@code watch-gone}
+     * only for watches). Cuts fall within the first {@code maxCutBytes} of the body; stalls last up
+     * to {@code maxStall}; refusals advise a 1 s {@code Retry-After}.
+     *
+     * @param seed the random seed (print it with a failure to reproduce the run)
+     * @param rate the share of requests faulted, 0 to 1
+     * @param maxCutBytes the latest point of a cut or stall
+     * @param maxStall the longest stall
+     * @param kinds the kinds to choose from, a subset of {@link #KINDS}
+     * @return the plan
+     */
+    static FaultPlan random(long seed, double rate, int maxCutBytes, Duration maxStall, java.util.List<String> kinds) {
+        if (kinds.isEmpty() || !KINDS.containsAll(kinds)) {
+            throw new IllegalArgumentException("kinds must be a non-empty subset of " + KINDS + ", got " + kinds);
+        }
         SplittableRandom random = new SplittableRandom(seed);
+        java.util.List<String> forOthers = kinds.stream().filter(k -> !k.equals("watch-gone")).toList();
         return request -> {
             SplittableRandom r;
             synchronized (random) {
                 r = random.split();
             }
-            if (r.nextDouble() >= rate) {
+            java.util.List<String> fitting = request.isWatch() ? kinds : forOthers;
+            if (fitting.isEmpty() || r.nextDouble() >= rate) {
                 return new Fault.Pass();
             }
-            int choice = r.nextInt(request.isWatch() ? 5 : 4);
-            return switch (choice) {
-                case 0 -> new Fault.Cut(r.nextInt(maxCutBytes));
-                case 1 -> new Fault.Stall(r.nextInt(maxCutBytes), Duration.ofMillis(r.nextLong(maxStall.toMillis() + 1)));
-                case 2 -> new Fault.Reject(429, "TooManyRequests", Duration.ofSeconds(1));
-                case 3 -> new Fault.Reject(500, "InternalError", Duration.ofSeconds(1));
+            return switch (fitting.get(r.nextInt(fitting.size()))) {
+                case "cut" -> new Fault.Cut(r.nextInt(maxCutBytes), Duration.ZERO);
+                case "late-cut" -> new Fault.Cut(r.nextInt(maxCutBytes), Duration.ofMillis(1200));
+                case "stall" -> new Fault.Stall(r.nextInt(maxCutBytes), Duration.ofMillis(r.nextLong(maxStall.toMillis() + 1)));
+                case "reject-429" -> new Fault.Reject(429, "TooManyRequests", Duration.ofSeconds(1));
+                case "reject-500" -> new Fault.Reject(500, "InternalError", Duration.ofSeconds(1));
                 default -> new Fault.WatchGone();
             };
         };
