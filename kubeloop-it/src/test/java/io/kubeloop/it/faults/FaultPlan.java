@@ -55,8 +55,8 @@ public interface FaultPlan {
     java.util.List<String> ALL_AT_ONCE = java.util.List.of("cut", "stall", "reject-429", "reject-500", "watch-gone");
 
     /**
-     * Faults at random, reproducibly for a seed: each request is faulted with probability
-     * {@code rate}, the fault drawn evenly from {@link #ALL_AT_ONCE} (410s for watches only).
+     * Faults at random, as {@link #random(long, double, int, Duration, java.util.List)} with the
+     * kinds of {@link #ALL_AT_ONCE} (410s for watches only).
      *
      * @param seed the random seed (print it with a failure to reproduce the run)
      * @param rate the share of requests faulted, 0 to 1
@@ -69,8 +69,10 @@ public interface FaultPlan {
     }
 
     /**
-     * Faults at random, drawn evenly from {@code kinds} that fit the request ({@code watch-gone}
-     * only for watches). Cuts fall within the first {@code maxCutBytes} of the body; stalls last up
+     * Faults at random: each request is faulted with probability {@code rate}; faulted requests take
+     * the {@code kinds} in turn (the next that fits: {@code watch-gone} only for watches), so every
+     * kind comes within a few faulted requests while which requests are hit, and where a cut or stall
+     * falls, stay random. Cuts fall within the first {@code maxCutBytes} of the body; stalls last up
      * to {@code maxStall}; refusals advise a 1 s {@code Retry-After}.
      *
      * @param seed the random seed (print it with a failure to reproduce the run)
@@ -85,17 +87,21 @@ public interface FaultPlan {
             throw new IllegalArgumentException("kinds must be a non-empty subset of " + KINDS + ", got " + kinds);
         }
         SplittableRandom random = new SplittableRandom(seed);
-        java.util.List<String> forOthers = kinds.stream().filter(k -> !k.equals("watch-gone")).toList();
+        java.util.concurrent.atomic.AtomicInteger turn = new java.util.concurrent.atomic.AtomicInteger();
         return request -> {
             SplittableRandom r;
             synchronized (random) {
                 r = random.split();
             }
-            java.util.List<String> fitting = request.isWatch() ? kinds : forOthers;
-            if (fitting.isEmpty() || r.nextDouble() >= rate) {
+            boolean fits = request.isWatch() || kinds.stream().anyMatch(k -> !k.equals("watch-gone"));
+            if (!fits || r.nextDouble() >= rate) {
                 return new Fault.Pass();
             }
-            return switch (fitting.get(r.nextInt(fitting.size()))) {
+            String kind;
+            do {
+                kind = kinds.get(Math.floorMod(turn.getAndIncrement(), kinds.size()));
+            } while (kind.equals("watch-gone") && !request.isWatch());
+            return switch (kind) {
                 case "cut" -> new Fault.Cut(r.nextInt(maxCutBytes), Duration.ZERO);
                 case "late-cut" -> new Fault.Cut(r.nextInt(maxCutBytes), Duration.ofMillis(1200));
                 case "stall" -> new Fault.Stall(r.nextInt(maxCutBytes), Duration.ofMillis(r.nextLong(maxStall.toMillis() + 1)));
