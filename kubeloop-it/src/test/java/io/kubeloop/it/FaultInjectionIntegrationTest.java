@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
-import io.kubeloop.api.ObjectAccess;
 import io.kubeloop.api.ObjectKey;
 import io.kubeloop.api.ObjectMeta;
 import io.kubeloop.api.errors.ApiException;
@@ -16,7 +15,6 @@ import io.kubeloop.cache.InformerOptions;
 import io.kubeloop.cache.InformerScope;
 import io.kubeloop.cache.ListerWatcher;
 import io.kubeloop.cache.Lister;
-import io.kubeloop.cache.ResourceEventHandler;
 import io.kubeloop.cache.SharedIndexInformer;
 import io.kubeloop.client.ClientOptions;
 import io.kubeloop.client.DeleteOptions;
@@ -36,12 +34,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Nothing is lost when the path between clients and the API server misbehaves: an informer and a
@@ -98,47 +94,8 @@ class FaultInjectionIntegrationTest extends EmbeddedServerTestBase {
         }
     }
 
-    /** Handler-fed model (key → resourceVersion) that also records updates going back in time. */
-    static final class Model implements ResourceEventHandler<DynamicObject> {
-        final Map<ObjectKey, String> state = new ConcurrentHashMap<>();
-        final List<String> backwards = new CopyOnWriteArrayList<>();
 
-        @Override
-        public void onAdd(DynamicObject o, boolean initial) {
-            state.put(ObjectAccess.key(o), ObjectAccess.resourceVersion(o));
-        }
 
-        @Override
-        public void onUpdate(DynamicObject old, DynamicObject o) {
-            String was = ObjectAccess.resourceVersion(old);
-            String now = ObjectAccess.resourceVersion(o);
-            if (ObjectAccess.uid(old).equals(ObjectAccess.uid(o)) && Long.parseLong(now) < Long.parseLong(was)) {
-                backwards.add(ObjectAccess.key(o) + ": " + was + " -> " + now);
-            }
-            state.put(ObjectAccess.key(o), now);
-        }
-
-        @Override
-        public void onDelete(DynamicObject o, boolean unknown) {
-            state.remove(ObjectAccess.key(o));
-        }
-    }
-
-    private Map<ObjectKey, String> serverState() {
-        Map<ObjectKey, String> out = new HashMap<>();
-        for (DynamicObject o : cms.list().items()) {
-            out.put(ObjectAccess.key(o), ObjectAccess.resourceVersion(o));
-        }
-        return out;
-    }
-
-    private static Map<ObjectKey, String> cacheState(SharedIndexInformer<DynamicObject> informer) {
-        Map<ObjectKey, String> out = new HashMap<>();
-        for (DynamicObject o : informer.indexer().list()) {
-            out.put(ObjectAccess.key(o), ObjectAccess.resourceVersion(o));
-        }
-        return out;
-    }
 
     private void write(SplittableRandom random) {
         String name = "cm-" + random.nextInt(NAMES);
@@ -159,12 +116,12 @@ class FaultInjectionIntegrationTest extends EmbeddedServerTestBase {
         return EVERY_KIND.stream().allMatch(kind -> injected.getOrDefault(kind, 0L) >= times);
     }
 
-    private void awaitConvergence(SharedIndexInformer<DynamicObject> informer, Model model,
+    private void awaitConvergence(SharedIndexInformer<DynamicObject> informer, ResourceVersions.HandlerModel model,
             Map<ObjectKey, String> reconciled, long seed, String when) {
-        Map<ObjectKey, String> expected = serverState();
+        Map<ObjectKey, String> expected = ResourceVersions.of(cms.list().items());
         await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
                 .untilAsserted(() -> {
-                    assertThat(cacheState(informer)).as("informer cache %s (seed %d)", when, seed).isEqualTo(expected);
+                    assertThat(ResourceVersions.of(informer.indexer().list())).as("informer cache %s (seed %d)", when, seed).isEqualTo(expected);
                     assertThat(model.state).as("handler-fed model %s (seed %d)", when, seed).isEqualTo(expected);
                     Map<ObjectKey, String> last = new HashMap<>(expected);
                     reconciled.forEach((key, seen) -> {
@@ -185,7 +142,7 @@ class FaultInjectionIntegrationTest extends EmbeddedServerTestBase {
                 FaultPlan.random(seed, 0.5, 16 * 1024, Duration.ofSeconds(2)), Duration.ofSeconds(1));
         throughProxy = KubeClient.create(proxy.clientConfig(server.token()), ClientOptions.builder().rateLimitingEnabled(false).build());
 
-        Model model = new Model();
+        ResourceVersions.HandlerModel model = new ResourceVersions.HandlerModel();
         Map<ObjectKey, String> reconciled = new ConcurrentHashMap<>();
         ResourceClient<DynamicObject> proxiedCms = throughProxy.resource(CONFIGMAPS, true, DynamicObject.class).inNamespace(NAMESPACE);
         try (SharedIndexInformer<DynamicObject> informer = SharedIndexInformer.create(ListerWatcher.of(proxiedCms),

@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
-import io.kubeloop.api.ObjectAccess;
 import io.kubeloop.api.ObjectKey;
 import io.kubeloop.api.ObjectMeta;
 import io.kubeloop.api.errors.ApiException;
@@ -13,7 +12,6 @@ import io.kubeloop.api.errors.Status;
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.cache.InformerOptions;
 import io.kubeloop.cache.ListerWatcher;
-import io.kubeloop.cache.ResourceEventHandler;
 import io.kubeloop.cache.SharedIndexInformer;
 import io.kubeloop.cache.WatchStream;
 import io.kubeloop.client.ClientOptions;
@@ -25,11 +23,9 @@ import io.kubeloop.client.ResourceClient;
 import io.kubeloop.client.WatchEvent;
 import io.kubeloop.client.WriteOptions;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -80,25 +76,6 @@ class InformerServerIntegrationTest {
         }
     }
 
-    /** Handler-fed model: key to resourceVersion. */
-    static final class Model implements ResourceEventHandler<DynamicObject> {
-        final Map<ObjectKey, String> state = new ConcurrentHashMap<>();
-
-        @Override
-        public void onAdd(DynamicObject o, boolean initial) {
-            state.put(ObjectAccess.key(o), ObjectAccess.resourceVersion(o));
-        }
-
-        @Override
-        public void onUpdate(DynamicObject old, DynamicObject o) {
-            state.put(ObjectAccess.key(o), ObjectAccess.resourceVersion(o));
-        }
-
-        @Override
-        public void onDelete(DynamicObject o, boolean unknown) {
-            state.remove(ObjectAccess.key(o));
-        }
-    }
 
     /**
      * Wraps a ListerWatcher so that the next watch ends with an ERROR 410 once {@link #gone} is set,
@@ -142,21 +119,7 @@ class InformerServerIntegrationTest {
         }
     }
 
-    private Map<ObjectKey, String> serverState() {
-        Map<ObjectKey, String> out = new HashMap<>();
-        for (DynamicObject o : cms.list().items()) {
-            out.put(ObjectAccess.key(o), ObjectAccess.resourceVersion(o));
-        }
-        return out;
-    }
 
-    private static Map<ObjectKey, String> cacheState(SharedIndexInformer<DynamicObject> informer) {
-        Map<ObjectKey, String> out = new HashMap<>();
-        for (DynamicObject o : informer.indexer().list()) {
-            out.put(ObjectAccess.key(o), ObjectAccess.resourceVersion(o));
-        }
-        return out;
-    }
 
     private void randomWrites(long seed) throws Exception {
         ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor();
@@ -194,21 +157,21 @@ class InformerServerIntegrationTest {
     void convergesToTheServersStateAfterThousandsOfConcurrentWritesAndAfterAForced410() throws Exception {
         GoneInjector lw = new GoneInjector(ListerWatcher.of(cms));
         try (SharedIndexInformer<DynamicObject> informer = SharedIndexInformer.create(lw, InformerOptions.defaults())) {
-            Model model = new Model();
+            ResourceVersions.HandlerModel model = new ResourceVersions.HandlerModel();
             informer.addEventHandler(model);
             informer.start();
             assertThat(informer.waitForCacheSync(Duration.ofSeconds(30))).isTrue();
 
             randomWrites(1);
-            Map<ObjectKey, String> expected = serverState();
-            await().atMost(Duration.ofSeconds(60)).until(() -> cacheState(informer).equals(expected));
+            Map<ObjectKey, String> expected = ResourceVersions.of(cms.list().items());
+            await().atMost(Duration.ofSeconds(60)).until(() -> ResourceVersions.of(informer.indexer().list()).equals(expected));
             await().atMost(Duration.ofSeconds(60)).until(() -> model.state.equals(expected));
 
             int listsBefore = lw.lists.get();
             lw.gone.set(true);
             randomWrites(2);
-            Map<ObjectKey, String> after = serverState();
-            await().atMost(Duration.ofSeconds(90)).until(() -> lw.lists.get() > listsBefore && cacheState(informer).equals(after));
+            Map<ObjectKey, String> after = ResourceVersions.of(cms.list().items());
+            await().atMost(Duration.ofSeconds(90)).until(() -> lw.lists.get() > listsBefore && ResourceVersions.of(informer.indexer().list()).equals(after));
             await().atMost(Duration.ofSeconds(60)).until(() -> model.state.equals(after));
             assertThat(informer.handlerErrors()).isZero();
         }

@@ -1,16 +1,17 @@
 package io.kubeloop.controller.util;
 
 import io.kubeloop.api.DynamicObject;
+import io.kubeloop.api.GroupVersion;
 import io.kubeloop.api.GroupVersionKind;
 import io.kubeloop.api.ObjectAccess;
 import io.kubeloop.api.OwnerReference;
 import io.kubeloop.api.Scheme;
+import io.kubeloop.api.json.KubeJson;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Owner references as controller-runtime's {@code controllerutil} sets them, for objects of any Java
@@ -140,19 +141,7 @@ public final class OwnerReferences {
         }
         return MetadataEdit.copyWith(object, metadata -> {
             ArrayNode array = metadata.putArray("ownerReferences");
-            for (OwnerReference r : refs) {
-                ObjectNode n = array.addObject();
-                n.put("apiVersion", r.apiVersion());
-                n.put("kind", r.kind());
-                n.put("name", r.name());
-                n.put("uid", r.uid());
-                if (r.controller() != null) {
-                    n.put("controller", r.controller());
-                }
-                if (r.blockOwnerDeletion() != null) {
-                    n.put("blockOwnerDeletion", r.blockOwnerDeletion());
-                }
-            }
+            refs.forEach(r -> array.add(KubeJson.mapper().<tools.jackson.databind.JsonNode>valueToTree(r)));
         });
     }
 
@@ -179,10 +168,6 @@ public final class OwnerReferences {
     }
 
     private static String group(String apiVersion) {
-        if (apiVersion == null) {
-            return "";
-        }
-        int slash = apiVersion.indexOf('/');
-        return slash < 0 ? "" : apiVersion.substring(0, slash);
+        return apiVersion == null || apiVersion.isEmpty() ? "" : GroupVersion.parse(apiVersion).group();
     }
 }
