@@ -70,7 +70,8 @@ public interface FaultPlan {
 
     /**
      * Faults at random: each request is faulted with probability {@code rate}; faulted requests take
-     * the {@code kinds} in turn (the next that fits: {@code watch-gone} only for watches), so every
+     * the {@code kinds} in turn, watches and other requests each their own turns (the next kind that
+     * fits: {@code watch-gone} only for watches), so every
      * kind comes within a few faulted requests while which requests are hit, and where a cut or stall
      * falls, stay random. Cuts fall within the first {@code maxCutBytes} of the body; stalls last up
      * to {@code maxStall}; refusals advise a 1 s {@code Retry-After}.
@@ -87,7 +88,9 @@ public interface FaultPlan {
             throw new IllegalArgumentException("kinds must be a non-empty subset of " + KINDS + ", got " + kinds);
         }
         SplittableRandom random = new SplittableRandom(seed);
-        java.util.concurrent.atomic.AtomicInteger turn = new java.util.concurrent.atomic.AtomicInteger();
+        // watches and other requests take turns separately: watches are the few, and 410s are theirs
+        java.util.concurrent.atomic.AtomicInteger watchTurn = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger otherTurn = new java.util.concurrent.atomic.AtomicInteger();
         return request -> {
             SplittableRandom r;
             synchronized (random) {
@@ -98,6 +101,7 @@ public interface FaultPlan {
                 return new Fault.Pass();
             }
             String kind;
+            java.util.concurrent.atomic.AtomicInteger turn = request.isWatch() ? watchTurn : otherTurn;
             do {
                 kind = kinds.get(Math.floorMod(turn.getAndIncrement(), kinds.size()));
             } while (kind.equals("watch-gone") && !request.isWatch());
