@@ -29,6 +29,9 @@ import java.util.Optional;
  * @param meterRegistry where the controller's and its work queue's metrics go, if anywhere
  * @param cacheSyncTimeout how long {@link Controller#start()} waits for the informers of its
  *     watches to sync before it gives up; positive
+ * @param usePriorityQueue whether requests go through controller-runtime's priority queue
+ *     ({@link io.kubeloop.workqueue.PriorityQueue}; the initial list and resyncs at low priority,
+ *     default limiter the per-item exponential back-off alone) instead of client-go's queue
  */
 public record ControllerOptions(
         String name,
@@ -37,7 +40,8 @@ public record ControllerOptions(
         Ticker ticker,
         boolean recoverPanic,
         Optional<MeterRegistry> meterRegistry,
-        Duration cacheSyncTimeout) {
+        Duration cacheSyncTimeout,
+        boolean usePriorityQueue) {
 
     /** Validates the options; see the record components for the rules. */
     public ControllerOptions {
@@ -73,6 +77,7 @@ public record ControllerOptions(
         private int maxConcurrentReconciles = 1;
         private RateLimiter<Request> rateLimiter;
         private Ticker ticker = Ticker.system();
+        private boolean usePriorityQueue;
         private boolean recoverPanic = true;
         private MeterRegistry meterRegistry;
         private Duration cacheSyncTimeout = Duration.ofMinutes(2);
@@ -159,9 +164,27 @@ public record ControllerOptions(
          */
         public ControllerOptions build() {
             Objects.requireNonNull(ticker, "ticker");
-            RateLimiter<Request> limiter = rateLimiter != null ? rateLimiter : RateLimiter.defaultControllerRateLimiter(ticker);
+            RateLimiter<Request> limiter = rateLimiter != null ? rateLimiter
+                    : usePriorityQueue ? RateLimiter.itemExponentialFailure(Duration.ofMillis(5), Duration.ofSeconds(1000))
+                    : RateLimiter.defaultControllerRateLimiter(ticker);
             return new ControllerOptions(name, maxConcurrentReconciles, limiter, ticker, recoverPanic,
-                    Optional.ofNullable(meterRegistry), cacheSyncTimeout);
+                    Optional.ofNullable(meterRegistry), cacheSyncTimeout, usePriorityQueue);
+        }
+
+        /**
+         * Whether requests go through controller-runtime's priority queue (its default since
+         * v0.23): objects of an informer's initial list and unchanged resyncs are reconciled after
+         * real changes, a request waiting for its back-off is made ready by a new event, and the
+         * default rate limiter is the per-item exponential back-off (5 ms … 1000 s) without the
+         * overall 10 qps bucket. Default false: client-go's queue, as controller-runtime with the
+         * priority queue switched off.
+         *
+         * @param use true for the priority queue
+         * @return this builder
+         */
+        public Builder usePriorityQueue(boolean use) {
+            this.usePriorityQueue = use;
+            return this;
         }
     }
 }

@@ -4,6 +4,8 @@ import io.kubeloop.api.errors.ApiException;
 import io.kubeloop.cache.ResourceEventHandler;
 import io.kubeloop.cache.ResourceEventHandlerRegistration;
 import io.kubeloop.cache.SharedIndexInformer;
+import io.kubeloop.api.ObjectAccess;
+import io.kubeloop.workqueue.PriorityQueue;
 import io.kubeloop.workqueue.RateLimitingQueue;
 import io.kubeloop.workqueue.Ticker;
 import io.kubeloop.workqueue.WorkQueueConfig;
@@ -71,7 +73,9 @@ final class DefaultController implements Controller {
         this.cacheSyncTimeout = options.cacheSyncTimeout();
         WorkQueueConfig.Builder queueConfig = WorkQueueConfig.builder().name(name).ticker(ticker);
         options.meterRegistry().ifPresent(queueConfig::meterRegistry);
-        this.queue = RateLimitingQueue.create(options.rateLimiter(), queueConfig.build());
+        this.queue = options.usePriorityQueue()
+                ? PriorityQueue.create(options.rateLimiter(), queueConfig.build())
+                : RateLimitingQueue.create(options.rateLimiter(), queueConfig.build());
         this.metrics = options.meterRegistry()
                 .<ReconcileMetrics>map(r -> new MicrometerReconcileMetrics(name, workers, r))
                 .orElse(ReconcileMetrics.NOOP);
@@ -115,12 +119,32 @@ final class DefaultController implements Controller {
 
                 private void deliver(Event<T> event) {
                     if (filter.test(event)) {
-                        handler.handle(event, queue);
+                        handler.handle(event, queue instanceof PriorityQueue<Request> pq && isUnchanged(event)
+                                ? lowPriority(pq) : queue);
                     }
                 }
             };
             watches.add(new Watch(informer, informer.addEventHandler(bridge)));
         }
+    }
+
+    /**
+     * controller-runtime's {@code WithLowPriorityWhenUnchanged}: an object of the informer's initial
+     * list, or an update that changed nothing (a resync: same resourceVersion).
+     */
+    private static boolean isUnchanged(Event<?> event) {
+        return switch (event) {
+            case Event.Create<?> c -> c.isInInitialList();
+            case Event.Update<?> u -> Objects.equals(ObjectAccess.resourceVersion(u.oldObject()),
+                    ObjectAccess.resourceVersion(u.newObject()));
+            case Event.Delete<?> d -> false;
+            case Event.Generic<?> g -> false;
+        };
+    }
+
+    /** The queue as a handler sees it for an unchanged object: its adds go in at low priority. */
+    private static RateLimitingQueue<Request> lowPriority(PriorityQueue<Request> pq) {
+        return new LowPriorityQueueView(pq);
     }
 
     @Override

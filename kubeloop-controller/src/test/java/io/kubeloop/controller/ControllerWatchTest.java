@@ -68,6 +68,39 @@ class ControllerWatchTest {
         assertThat(reconciled.subList(2, 4)).containsExactly(Request.of("default", "a"), Request.of("other", "b"));
     }
 
+    // controller-semantics.md 8.2: with the priority queue the initial list waits behind real changes
+    @Test
+    void withThePriorityQueueANewObjectIsReconciledBeforeTheRestOfTheInitialList() throws Exception {
+        for (int i = 0; i < 20; i++) {
+            foos.add(foo("default", "initial-" + i, 1));
+        }
+        java.util.concurrent.CountDownLatch firstRunning = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        controller = Controller.create(request -> {
+            reconciled.add(request);
+            if (reconciled.size() == 1) {
+                firstRunning.countDown();
+                release.await(); // one worker: the queue fills up meanwhile
+            }
+            return Result.done();
+        }, ControllerOptions.builder("foo").usePriorityQueue(true).build());
+        assertThat(controller.queue()).isInstanceOf(io.kubeloop.workqueue.PriorityQueue.class);
+        controller.watch(informer, EventHandler.forObject());
+        informer.start();
+        controller.start();
+        assertThat(firstRunning.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().len() == 19);
+        foos.add(foo("default", "new", 1)); // a real change, after the initial list
+        await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().len() == 20);
+        release.countDown();
+        await().atMost(Duration.ofSeconds(10)).until(() -> reconciled.size() == 21);
+
+        assertThat(reconciled.get(1)).as("the new object jumps the initial list").isEqualTo(Request.of("default", "new"));
+        assertThat(reconciled.subList(2, 21)).as("then the rest of the initial list")
+                .doesNotContain(reconciled.get(0), Request.of("default", "new")).doesNotHaveDuplicates().hasSize(19);
+    }
+
     // controller-semantics.md, test matrix line 53 (through a real informer)
     @Test
     void aGenerationChangedFilterDropsStatusOnlyUpdates() {
