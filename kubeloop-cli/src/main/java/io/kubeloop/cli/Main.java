@@ -11,6 +11,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "kubeloop",
         mixinStandardHelpOptions = true,
+        scope = CommandLine.ScopeType.INHERIT, // -h/--help and -V/--version on every subcommand too
         versionProvider = VersionProvider.class,
         description = "Kubernetes controllers in Java, with an embedded API server.",
         subcommands = {
@@ -19,6 +20,7 @@ import picocli.CommandLine.Command;
             DemoCommand.class,
             SampleControllerCommand.class,
             GetCommand.class,
+            WatchCommand.class,
             ServeCommand.class,
             CommandLine.HelpCommand.class
         })

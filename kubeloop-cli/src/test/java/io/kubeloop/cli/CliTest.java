@@ -79,6 +79,18 @@ class CliTest {
         assertThat(out).contains("create,delete,deletecollection,get,list,patch,update,watch   all");
     }
 
+    // usage errors point at "kubeloop <command> --help": every subcommand must answer it
+    @Test
+    void everySubcommandAnswersHelpWithItsUsage() {
+        for (String command : List.of("api-resources", "api-versions", "demo", "sample-controller", "get", "watch", "server")) {
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            int exit = Main.run(new PrintWriter(out), new PrintWriter(err), command, "--help");
+            assertThat(exit).as(command + ": " + err).isZero();
+            assertThat(out.toString()).as(command).startsWith("Usage: kubeloop " + command);
+        }
+    }
+
     @Test
     void apiVersionsListsEveryGroupVersion() {
         Result r = kubeloop("api-versions");
