@@ -1,4 +1,4 @@
-package io.kubeloop.it.faults;
+package io.kubeloop.apiserver.faults;
 
 import java.time.Duration;
 import java.util.SplittableRandom;

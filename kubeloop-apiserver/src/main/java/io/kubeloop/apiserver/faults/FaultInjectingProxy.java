@@ -1,4 +1,4 @@
-package io.kubeloop.it.faults;
+package io.kubeloop.apiserver.faults;
 
 import io.kubeloop.apiserver.http.TlsMaterial;
 import io.kubeloop.client.config.AuthProvider;
@@ -30,14 +30,15 @@ import javax.net.ssl.SSLSocket;
 
 /**
  * An HTTPS proxy in front of an API server that injects {@link Fault}s, for tests that prove clients
- * lose nothing when the network and the server misbehave. It terminates TLS with a certificate of its
+ * and controllers lose nothing when the network and the server misbehave. It terminates TLS with a certificate of its
  * own (trusted by {@link #clientConfig(String)}), speaks HTTP/1.1 only (ALPN offers nothing else), and
  * serves one request per connection: it forwards the request upstream with {@code Connection: close}
  * and relays the response, applying the fault its {@link FaultPlan} chose. Every fault it carried out
  * is counted by kind ({@link #injected()}).
  *
  * <p>A reset connection is a real TCP reset (linger 0 on the plain socket under TLS), so the client
- * sees a broken stream, not a clean end.
+ * sees a broken stream, not a clean end; every other exchange ends gracefully. With the system
+ * property {@code kubeloop.faults.trace=true} each request is printed to stderr with its fault.
  *
  * <p><b>Thread safety:</b> thread-safe; each connection runs on a virtual thread of its own.
  */
@@ -57,8 +58,12 @@ public final class FaultInjectingProxy implements AutoCloseable {
     private final Map<String, AtomicLong> injected = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
-    private FaultInjectingProxy(URI upstream, SSLContext upstreamTls, FaultPlan plan, java.time.Duration maxWatch)
-            throws IOException {
+    /** The embedded server's bearer token, when started for one; null otherwise. */
+    private final String token;
+
+    private FaultInjectingProxy(URI upstream, SSLContext upstreamTls, FaultPlan plan, java.time.Duration maxWatch,
+            String token) throws IOException {
+        this.token = token;
         this.maxWatchSeconds = Math.max(1, maxWatch.toSeconds());
         this.upstream = upstream;
         this.upstreamTls = upstreamTls;
@@ -82,8 +87,27 @@ public final class FaultInjectingProxy implements AutoCloseable {
      */
     public static FaultInjectingProxy start(URI upstream, SSLContext upstreamTls, FaultPlan plan,
             java.time.Duration maxWatch) {
+        return start(upstream, upstreamTls, plan, maxWatch, null);
+    }
+
+    /**
+     * Starts a proxy in front of an embedded API server; watches last at most 10 s (see
+     * {@link #start(URI, SSLContext, FaultPlan, java.time.Duration)}), and {@link #clientConfig()}
+     * carries the server's token.
+     *
+     * @param server the API server
+     * @param plan the faults to inject
+     * @return the running proxy
+     */
+    public static FaultInjectingProxy start(io.kubeloop.apiserver.EmbeddedApiServer server, FaultPlan plan) {
+        return start(server.url(), server.clientConfig().sslContext(), plan, java.time.Duration.ofSeconds(10),
+                server.token());
+    }
+
+    private static FaultInjectingProxy start(URI upstream, SSLContext upstreamTls, FaultPlan plan,
+            java.time.Duration maxWatch, String token) {
         try {
-            return new FaultInjectingProxy(upstream, upstreamTls, plan, maxWatch);
+            return new FaultInjectingProxy(upstream, upstreamTls, plan, maxWatch, token);
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -120,6 +144,19 @@ public final class FaultInjectingProxy implements AutoCloseable {
     /** Changes the longest watch for watches started from now on (whole seconds, at least one). */
     public void maxWatch(java.time.Duration maxWatch) {
         this.maxWatchSeconds = Math.max(1, maxWatch.toSeconds());
+    }
+
+    /**
+     * A client configuration that reaches the embedded API server this proxy was started for.
+     *
+     * @return the configuration, with the server's token
+     * @throws IllegalStateException if the proxy was started for a URL, not an embedded server
+     */
+    public ClientConfig clientConfig() {
+        if (token == null) {
+            throw new IllegalStateException("started for a URL: use clientConfig(token)");
+        }
+        return clientConfig(token);
     }
 
     /** Replaces the plan for requests from now on (e.g. {@link FaultPlan#none()} to let a test settle). */
@@ -213,7 +250,7 @@ public final class FaultInjectingProxy implements AutoCloseable {
             fault = new Fault.Pass();
         }
         count(fault);
-        if (Boolean.getBoolean("kubeloop.faults.trace")) {
+        if (Boolean.getBoolean("kubeloop.faults.trace")) { // a debugging aid: every request and its fault
             System.err.printf("PROXY %tT.%<tL %s %s -> %s%n", new java.util.Date(), request.method(), request.target(), fault);
         }
         switch (fault) {

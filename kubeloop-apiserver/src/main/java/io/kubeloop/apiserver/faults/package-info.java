@@ -1,0 +1,15 @@
+/**
+ * Fault injection for controller tests: {@link io.kubeloop.apiserver.faults.FaultInjectingProxy}, an
+ * HTTPS proxy to put between the code under test and an {@link io.kubeloop.apiserver.EmbeddedApiServer},
+ * which cuts responses off mid-stream, stalls them, refuses requests with 429 or 500, and ends watches
+ * with 410 Expired as a {@link io.kubeloop.apiserver.faults.FaultPlan} chooses.
+ *
+ * {@snippet :
+ * try (EmbeddedApiServer server = EmbeddedApiServer.start();
+ *      FaultInjectingProxy proxy = FaultInjectingProxy.start(server, FaultPlan.random(seed, 0.3, 16 * 1024, Duration.ofSeconds(1)));
+ *      KubeClient flaky = KubeClient.create(proxy.clientConfig(), ClientOptions.defaults())) {
+ *     // run the controller on `flaky`, change objects through server.client(), then check the end state
+ * }
+ * }
+ */
+package io.kubeloop.apiserver.faults;

@@ -1,0 +1,114 @@
+package io.kubeloop.apiserver.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.kubeloop.api.DynamicObject;
+import io.kubeloop.api.errors.InternalErrorException;
+import io.kubeloop.api.errors.TooManyRequestsException;
+import io.kubeloop.apiserver.EmbeddedApiServer;
+import io.kubeloop.client.ClientOptions;
+import io.kubeloop.client.KubeClient;
+import io.kubeloop.client.ListOptions;
+import io.kubeloop.client.ResourceClient;
+import io.kubeloop.client.Watch;
+import io.kubeloop.client.WatchEvent;
+import io.kubeloop.client.http.TransportException;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Each kind of fault as a real client meets it, through the proxy in front of an embedded server. */
+@Timeout(60)
+class FaultInjectingProxyTest {
+
+    private EmbeddedApiServer server;
+    private FaultInjectingProxy proxy;
+    private KubeClient client;
+    private volatile Fault next = new Fault.Pass();
+
+    @BeforeEach
+    void start() {
+        server = EmbeddedApiServer.start();
+        for (int i = 0; i < 50; i++) {
+            server.client().resource("configmaps").inNamespace("default").create(DynamicObject.parse(
+                    "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"cm-" + i + "\"},"
+                            + "\"data\":{\"k\":\"" + "v".repeat(200) + "\"}}"));
+        }
+        proxy = FaultInjectingProxy.start(server, request -> next);
+        client = KubeClient.create(proxy.clientConfig(), ClientOptions.builder().rateLimitingEnabled(false).build());
+    }
+
+    @AfterEach
+    void stop() {
+        client.close();
+        proxy.close();
+        server.close();
+    }
+
+    private ResourceClient<DynamicObject> configMaps() {
+        return client.resource("configmaps").inNamespace("default");
+    }
+
+    @Test
+    void passForwardsEverything() {
+        assertThat(configMaps().list().items()).hasSize(50);
+        assertThat(proxy.injected()).isEmpty();
+    }
+
+    @Test
+    void rejectionsAreStatusesWithRetryAfterThatTheClientRetriesThenReports() {
+        var cms = configMaps(); // discovery passes
+        next = new Fault.Reject(500, "InternalError", Duration.ofSeconds(0));
+        assertThatThrownBy(cms::list).isInstanceOf(InternalErrorException.class)
+                .hasMessageContaining("injected by the fault proxy");
+        next = new Fault.Reject(429, "TooManyRequests", Duration.ofSeconds(0));
+        assertThatThrownBy(cms::list).isInstanceOf(TooManyRequestsException.class);
+        assertThat(proxy.injected().get("reject-429")).as("retried as client-go retries 429s").isGreaterThan(1);
+    }
+
+    @Test
+    void aCutResponseIsABrokenConnectionForTheClient() {
+        var cms = configMaps();
+        next = new Fault.Cut(4096, Duration.ZERO);
+        assertThatThrownBy(cms::list).isInstanceOf(TransportException.class);
+        assertThat(proxy.injected()).containsEntry("cut", 1L);
+    }
+
+    @Test
+    void aStalledResponseArrivesWholeAfterThePause() {
+        var cms = configMaps();
+        next = new Fault.Stall(1024, Duration.ofMillis(500));
+        long start = System.nanoTime();
+        assertThat(cms.list().items()).hasSize(50);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(500));
+    }
+
+    @Test
+    void watchGoneIsAnExpiredErrorEventAndOnlyForWatches() {
+        var cms = configMaps();
+        next = new Fault.WatchGone();
+        assertThat(cms.list().items()).as("not a watch: passed").hasSize(50);
+        try (Watch<DynamicObject> w = cms.watch(ListOptions.builder().resourceVersion("1").build())) {
+            assertThat(w.next()).hasValueSatisfying(e -> assertThat(e).isInstanceOfSatisfying(WatchEvent.Error.class,
+                    err -> assertThat(err.status().code()).isEqualTo(410)));
+            assertThat(w.next()).isEmpty();
+        }
+        assertThat(proxy.injected()).isEqualTo(Map.of("watch-gone", 1L));
+    }
+
+    @Test
+    void watchesAreEndedByTheServerAtTheProxysLimit() {
+        proxy.maxWatch(Duration.ofSeconds(1));
+        var cms = configMaps();
+        long start = System.nanoTime();
+        try (Watch<DynamicObject> w = cms.watch(ListOptions.builder().resourceVersion(cms.list().resourceVersion())
+                .timeout(Duration.ofMinutes(5)).build())) {
+            assertThat(w.next()).isEmpty();
+        }
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+    }
+}
