@@ -194,20 +194,7 @@ final class DefaultDelayingQueue<T> implements DelayingQueue<T> {
     private void stopLoop() {
         stopped = true;
         LockSupport.unpark(loop);
-        if (Thread.currentThread() == loop) {
-            return;
-        }
-        boolean interrupted = false;
-        while (loop.isAlive()) {
-            try {
-                loop.join();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        Joins.joinUninterruptibly(loop);
     }
 
     @Override

@@ -316,17 +316,6 @@ final class DefaultPriorityQueue<T> implements PriorityQueue<T> {
     @Override
     public void close() {
         shutDown();
-        boolean interrupted = false;
-        for (;;) {
-            try {
-                timer.join();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        Joins.joinUninterruptibly(timer);
     }
 }

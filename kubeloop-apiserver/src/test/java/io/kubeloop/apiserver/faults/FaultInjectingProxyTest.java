@@ -75,7 +75,7 @@ class FaultInjectingProxyTest {
         var cms = configMaps();
         next = new Fault.Cut(4096, Duration.ZERO);
         assertThatThrownBy(cms::list).isInstanceOf(TransportException.class);
-        assertThat(proxy.injected()).containsEntry("cut", 1L);
+        assertThat(proxy.injected().get("cut")).as("cut at least once (a transport may retry a GET)").isPositive();
     }
 
     @Test
