@@ -19,14 +19,9 @@ import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.config.AuthProvider;
 import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.client.config.SslContextBuilder;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.InstantSource;
-import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
@@ -166,46 +161,12 @@ public final class EmbeddedApiServer implements AutoCloseable {
 
     /** A kubeconfig (YAML) with CA data, server URL, token and a current context named {@code kubeloop}. */
     public String kubeconfig() {
-        String ca = Base64.getEncoder().encodeToString(caPem().getBytes(StandardCharsets.UTF_8));
-        return """
-                apiVersion: v1
-                kind: Config
-                clusters:
-                - name: kubeloop
-                  cluster:
-                    server: %s
-                    certificate-authority-data: %s
-                users:
-                - name: kubeloop
-                  user:
-                    token: %s
-                contexts:
-                - name: kubeloop
-                  context:
-                    cluster: kubeloop
-                    user: kubeloop
-                    namespace: default
-                current-context: kubeloop
-                """.formatted(url(), ca, token);
+        return Kubeconfig.render(url(), caPem(), token);
     }
 
     /** Writes {@link #kubeconfig()} to {@code file} (owner-readable only where supported). */
     public Path writeKubeconfig(Path file) {
-        try {
-            Path parent = file.toAbsolutePath().getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
-            Files.writeString(file, kubeconfig());
-            try {
-                Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
-            } catch (UnsupportedOperationException ignored) {
-                // not a POSIX file system
-            }
-            return file;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write kubeconfig " + file + ": " + e.getMessage(), e);
-        }
+        return Kubeconfig.write(kubeconfig(), file);
     }
 
     /** A client configuration for this server (CA trust + bearer token, namespace default). */

@@ -159,6 +159,21 @@ public final class FaultInjectingProxy implements AutoCloseable {
         return clientConfig(token);
     }
 
+    /**
+     * {@link #clientConfig()} as a kubeconfig file, for clients in other processes (kubectl, other
+     * Java clients).
+     *
+     * @param file where to write it
+     * @return the file
+     * @throws IllegalStateException if the proxy was started for a URL, not an embedded server
+     */
+    public java.nio.file.Path writeKubeconfig(java.nio.file.Path file) {
+        if (token == null) {
+            throw new IllegalStateException("started for a URL: no token to write");
+        }
+        return io.kubeloop.apiserver.Kubeconfig.write(io.kubeloop.apiserver.Kubeconfig.render(url(), tls.caPem(), token), file);
+    }
+
     /** Replaces the plan for requests from now on (e.g. {@link FaultPlan#none()} to let a test settle). */
     public void plan(FaultPlan newPlan) {
         this.plan = newPlan;

@@ -1,0 +1,77 @@
+package io.kubeloop.apiserver;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Base64;
+
+/**
+ * The kubeconfig a client of an embedded API server (or of a proxy in front of one) needs: one
+ * cluster with CA data, one user with a bearer token, one context named {@code kubeloop} with
+ * namespace {@code default}. Stateless.
+ */
+public final class Kubeconfig {
+
+    private Kubeconfig() {
+    }
+
+    /**
+     * The kubeconfig as YAML.
+     *
+     * @param server the server URL
+     * @param caPem the CA certificate that signed the server's, PEM
+     * @param token the bearer token
+     * @return the YAML text
+     */
+    public static String render(URI server, String caPem, String token) {
+        String ca = Base64.getEncoder().encodeToString(caPem.getBytes(StandardCharsets.UTF_8));
+        return """
+                apiVersion: v1
+                kind: Config
+                clusters:
+                - name: kubeloop
+                  cluster:
+                    server: %s
+                    certificate-authority-data: %s
+                users:
+                - name: kubeloop
+                  user:
+                    token: %s
+                contexts:
+                - name: kubeloop
+                  context:
+                    cluster: kubeloop
+                    user: kubeloop
+                    namespace: default
+                current-context: kubeloop
+                """.formatted(server, ca, token);
+    }
+
+    /**
+     * Writes {@code yaml} to {@code file}, creating parent directories, owner-readable only where
+     * the file system supports it.
+     *
+     * @return the file
+     * @throws UncheckedIOException when it cannot be written
+     */
+    public static Path write(String yaml, Path file) {
+        try {
+            Path parent = file.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            Files.writeString(file, yaml);
+            try {
+                Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+            } catch (UnsupportedOperationException ignored) {
+                // not a POSIX file system
+            }
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write kubeconfig " + file + ": " + e.getMessage(), e);
+        }
+    }
+}
