@@ -101,6 +101,16 @@ class FaultInjectingProxyTest {
     }
 
     @Test
+    void itsKubeconfigIsAllAClientInAnotherProcessNeeds(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        java.nio.file.Path file = proxy.writeKubeconfig(dir.resolve("kubeconfig"));
+        try (KubeClient fromFile = KubeClient.create(io.kubeloop.client.config.ClientConfig.fromKubeconfig(file),
+                ClientOptions.defaults())) {
+            assertThat(fromFile.resource("configmaps").inNamespace("default").list().items()).hasSize(50);
+        }
+        assertThat(proxy.url().getPort()).isNotEqualTo(server.url().getPort());
+    }
+
+    @Test
     void watchesAreEndedByTheServerAtTheProxysLimit() {
         proxy.maxWatch(Duration.ofSeconds(1));
         var cms = configMaps();
