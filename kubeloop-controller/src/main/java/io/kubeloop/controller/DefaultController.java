@@ -1,10 +1,10 @@
 package io.kubeloop.controller;
 
+import io.kubeloop.api.ObjectAccess;
 import io.kubeloop.api.errors.ApiException;
 import io.kubeloop.cache.ResourceEventHandler;
 import io.kubeloop.cache.ResourceEventHandlerRegistration;
 import io.kubeloop.cache.SharedIndexInformer;
-import io.kubeloop.api.ObjectAccess;
 import io.kubeloop.workqueue.PriorityQueue;
 import io.kubeloop.workqueue.RateLimitingQueue;
 import io.kubeloop.workqueue.Ticker;
@@ -50,6 +50,11 @@ final class DefaultController implements Controller {
     private final Ticker ticker;
     private final ReconcileMetrics metrics;
     private final RateLimitingQueue<Request> queue;
+    /**
+     * The queue as handlers see it for an unchanged object (initial list, resync): with the priority
+     * queue a view whose adds go in at low priority, otherwise {@link #queue} itself.
+     */
+    private final RateLimitingQueue<Request> unchangedQueue;
     /** Guards the state changes (reads need no lock). */
     private final Object lifecycle = new Object();
     private volatile State state = State.NEW;
@@ -73,9 +78,14 @@ final class DefaultController implements Controller {
         this.cacheSyncTimeout = options.cacheSyncTimeout();
         WorkQueueConfig.Builder queueConfig = WorkQueueConfig.builder().name(name).ticker(ticker);
         options.meterRegistry().ifPresent(queueConfig::meterRegistry);
-        this.queue = options.usePriorityQueue()
-                ? PriorityQueue.create(options.rateLimiter(), queueConfig.build())
-                : RateLimitingQueue.create(options.rateLimiter(), queueConfig.build());
+        if (options.usePriorityQueue()) {
+            PriorityQueue<Request> pq = PriorityQueue.create(options.rateLimiter(), queueConfig.build());
+            this.queue = pq;
+            this.unchangedQueue = new LowPriorityQueueView(pq);
+        } else {
+            this.queue = RateLimitingQueue.create(options.rateLimiter(), queueConfig.build());
+            this.unchangedQueue = queue;
+        }
         this.metrics = options.meterRegistry()
                 .<ReconcileMetrics>map(r -> new MicrometerReconcileMetrics(name, workers, r))
                 .orElse(ReconcileMetrics.NOOP);
@@ -119,8 +129,7 @@ final class DefaultController implements Controller {
 
                 private void deliver(Event<T> event) {
                     if (filter.test(event)) {
-                        handler.handle(event, queue instanceof PriorityQueue<Request> pq && isUnchanged(event)
-                                ? lowPriority(pq) : queue);
+                        handler.handle(event, unchangedQueue != queue && isUnchanged(event) ? unchangedQueue : queue);
                     }
                 }
             };
@@ -140,11 +149,6 @@ final class DefaultController implements Controller {
             case Event.Delete<?> d -> false;
             case Event.Generic<?> g -> false;
         };
-    }
-
-    /** The queue as a handler sees it for an unchanged object: its adds go in at low priority. */
-    private static RateLimitingQueue<Request> lowPriority(PriorityQueue<Request> pq) {
-        return new LowPriorityQueueView(pq);
     }
 
     @Override
