@@ -67,6 +67,11 @@ final class DefaultPriorityQueue<T> implements PriorityQueue<T> {
     private final Map<T, QueueEntry<T>> inFlight = new HashMap<>();
     private long nextSequence;
     private boolean shuttingDown;
+    /**
+     * The ticker instant the timer thread parks until ({@link Long#MAX_VALUE}: no delayed entry);
+     * an add wakes it only for an earlier ready time. Guarded by {@link #lock}.
+     */
+    private long timerDeadline = Long.MAX_VALUE;
     private final Thread timer;
 
     DefaultPriorityQueue(RateLimiter<T> rateLimiter, WorkQueueConfig config) {
@@ -132,7 +137,10 @@ final class DefaultPriorityQueue<T> implements PriorityQueue<T> {
             if (afterNanos > 0) {
                 readyAt = Durations.saturatedAdd(ticker.nanoTime(), afterNanos);
                 metrics.retried();
-                wakeTimer = true;
+                if (timerDeadline == Long.MAX_VALUE || readyAt - timerDeadline < 0) {
+                    timerDeadline = readyAt; // the timer parks too long: wake it (once per earlier time)
+                    wakeTimer = true;
+                }
             }
             Entry<T> e = queued.get(item);
             if (e == null) {
@@ -237,6 +245,7 @@ final class DefaultPriorityQueue<T> implements PriorityQueue<T> {
                 if (someReady) {
                     changed.signalAll();
                 }
+                timerDeadline = deadline;
             } finally {
                 lock.unlock();
             }

@@ -1,6 +1,7 @@
 package io.kubeloop.bench.workqueue;
 
 import io.kubeloop.workqueue.RateLimiter;
+import io.kubeloop.workqueue.PriorityQueue;
 import io.kubeloop.workqueue.RateLimitingQueue;
 import io.kubeloop.workqueue.WorkQueueConfig;
 import io.kubernetes.client.extended.workqueue.DefaultRateLimitingQueue;
@@ -28,6 +29,7 @@ sealed interface BenchQueue {
     static BenchQueue create(String impl) {
         return switch (impl) {
             case "kubeloop" -> new Kubeloop();
+            case "kubeloop-priority" -> new KubeloopPriority();
             case "k8s-java" -> new KubernetesClientJava();
             default -> throw new IllegalArgumentException("unknown queue implementation: " + impl);
         };
@@ -37,6 +39,42 @@ sealed interface BenchQueue {
     final class Kubeloop implements BenchQueue {
         private final RateLimitingQueue<Long> queue =
                 RateLimitingQueue.create(RateLimiter.defaultControllerRateLimiter(), WorkQueueConfig.defaults());
+
+        @Override
+        public void add(Long item) {
+            queue.add(item);
+        }
+
+        @Override
+        public Long get() {
+            return queue.get().orElseThrow();
+        }
+
+        @Override
+        public void done(Long item) {
+            queue.done(item);
+        }
+
+        @Override
+        public void addRateLimited(Long item) {
+            queue.addRateLimited(item);
+        }
+
+        @Override
+        public void forget(Long item) {
+            queue.forget(item);
+        }
+
+        @Override
+        public void shutDown() {
+            queue.shutDown();
+        }
+    }
+
+    /** kubeloop's PriorityQueue (controller-runtime's) with the default controller rate limiter, no metrics. */
+    final class KubeloopPriority implements BenchQueue {
+        private final PriorityQueue<Long> queue =
+                PriorityQueue.create(RateLimiter.defaultControllerRateLimiter(), WorkQueueConfig.defaults());
 
         @Override
         public void add(Long item) {

@@ -42,7 +42,7 @@ public class WorkQueueBenchmark {
     /** The queue under test, shared by all threads of one benchmark. */
     @State(Scope.Benchmark)
     public static class Queue {
-        @Param({"kubeloop", "k8s-java"})
+        @Param({"kubeloop", "kubeloop-priority", "k8s-java"})
         public String impl;
 
         BenchQueue queue;
