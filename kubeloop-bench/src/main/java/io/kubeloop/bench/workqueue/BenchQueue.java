@@ -28,53 +28,25 @@ sealed interface BenchQueue {
 
     static BenchQueue create(String impl) {
         return switch (impl) {
-            case "kubeloop" -> new Kubeloop();
-            case "kubeloop-priority" -> new KubeloopPriority();
+            case "kubeloop" -> new Kubeloop(
+                    RateLimitingQueue.create(RateLimiter.defaultControllerRateLimiter(), WorkQueueConfig.defaults()));
+            case "kubeloop-priority" -> new Kubeloop(
+                    PriorityQueue.create(RateLimiter.defaultControllerRateLimiter(), WorkQueueConfig.defaults()));
             case "k8s-java" -> new KubernetesClientJava();
             default -> throw new IllegalArgumentException("unknown queue implementation: " + impl);
         };
     }
 
-    /** kubeloop: RateLimitingQueue with the default controller rate limiter, no metrics. */
+    /**
+     * kubeloop: the client-go queue or the priority queue, with the default controller rate limiter and
+     * no metrics (one fork sees one queue class, so the calls stay monomorphic).
+     */
     final class Kubeloop implements BenchQueue {
-        private final RateLimitingQueue<Long> queue =
-                RateLimitingQueue.create(RateLimiter.defaultControllerRateLimiter(), WorkQueueConfig.defaults());
+        private final RateLimitingQueue<Long> queue;
 
-        @Override
-        public void add(Long item) {
-            queue.add(item);
+        Kubeloop(RateLimitingQueue<Long> queue) {
+            this.queue = queue;
         }
-
-        @Override
-        public Long get() {
-            return queue.get().orElseThrow();
-        }
-
-        @Override
-        public void done(Long item) {
-            queue.done(item);
-        }
-
-        @Override
-        public void addRateLimited(Long item) {
-            queue.addRateLimited(item);
-        }
-
-        @Override
-        public void forget(Long item) {
-            queue.forget(item);
-        }
-
-        @Override
-        public void shutDown() {
-            queue.shutDown();
-        }
-    }
-
-    /** kubeloop's PriorityQueue (controller-runtime's) with the default controller rate limiter, no metrics. */
-    final class KubeloopPriority implements BenchQueue {
-        private final PriorityQueue<Long> queue =
-                PriorityQueue.create(RateLimiter.defaultControllerRateLimiter(), WorkQueueConfig.defaults());
 
         @Override
         public void add(Long item) {
