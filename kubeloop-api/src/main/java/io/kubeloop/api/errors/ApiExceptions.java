@@ -14,7 +14,7 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Maps a server reply to the right {@link ApiException}: by {@code reason} first, then, for an
- * empty or unknown reason, by HTTP code — apimachinery's {@code errors.IsNotFound} & co. rules.
+ * empty or unknown reason, by HTTP code — apimachinery's {@code errors.IsNotFound} &amp; co. rules.
  *
  * <table>
  *   <caption>reason and code to exception</caption>
