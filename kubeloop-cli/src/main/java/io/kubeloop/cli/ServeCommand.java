@@ -20,7 +20,8 @@ import picocli.CommandLine.Spec;
  * script may use the file as soon as it sees that line. SIGINT (Ctrl-C) and SIGTERM stop it
  * cleanly — watches ended, data flushed — and the process exits 0; a bad flag, a port in use, an
  * unwritable kubeconfig path or a data directory that cannot be opened print one line on stderr and
- * exit 1 (2 for flag syntax errors, as picocli does for every command).
+ * exit 1 (a flag the parser cannot take, such as a missing {@code --port}, is a usage error: that line
+ * and where help is, exit 1 too; see {@link UsageErrors}).
  *
  * <p>Not thread-safe: picocli runs it once on the main thread.
  */

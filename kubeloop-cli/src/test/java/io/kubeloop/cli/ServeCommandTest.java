@@ -175,10 +175,11 @@ class ServeCommandTest {
     }
 
     @Test
-    void missingFlagsAreOneLineAndExitCode2() {
+    void missingFlagsAreAUsageErrorWithExitCode1() {
         Run r = inProcess("server", "--port", "0");
-        assertThat(r.exit()).isEqualTo(2);
-        assertThat(r.err()).isEqualTo("error: Missing required option: '--kubeconfig-out=FILE' (see 'kubeloop server --help')\n");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.err()).isEqualTo("error: Missing required option: '--kubeconfig-out=FILE'\n"
+                + "Run 'kubeloop server --help' for usage.\n");
         assertThat(r.out()).isEmpty();
     }
 
