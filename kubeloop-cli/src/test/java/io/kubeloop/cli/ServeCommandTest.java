@@ -81,6 +81,14 @@ class ServeCommandTest {
     }
 
     @Test
+    void theKubeconfigAndTheDirectoryCreatedForItAreOwnerOnly() throws Exception {
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(kubeconfig)))
+                .isEqualTo("rw-------");
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(kubeconfig.getParent()))).isEqualTo("rwx------");
+    }
+
+    @Test
     void kubeloopClientUsesTheWrittenKubeconfig() {
         try (KubeClient client = client(kubeconfig)) {
             assertThat(client.resource("namespaces").list(ListOptions.none()).items())
