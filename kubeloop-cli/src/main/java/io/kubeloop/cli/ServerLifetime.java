@@ -3,6 +3,7 @@ package io.kubeloop.cli;
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.apiserver.ServerOptions;
 import java.util.Deque;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -15,7 +16,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>SIGINT and SIGTERM are caught ({@link StopSignal}) so that the command can stop the server,
  * print its last line and exit 0. Where signals cannot be caught, the shutdown hook still closes the
- * server.
+ * server. A server that closes itself because its write-ahead log failed (disk full, I/O error) ends
+ * the wait for a signal too, and {@link #failure()} then says why, so the command can exit non-zero.
  *
  * <p><b>Thread safety.</b> {@link #stop()} may be called from any thread, any number of times; only
  * the first call closes the server and runs the stop actions. {@link #onStop} may be called from any
@@ -26,6 +28,7 @@ final class ServerLifetime {
     private final EmbeddedApiServer server;
     private final StopSignal stopSignal;
     private final AtomicBoolean stopped = new AtomicBoolean();
+    private volatile RuntimeException failure;
     private final Thread hook;
     /** Run after the server closed, last registered first. */
     private final Deque<Runnable> onStop = new ConcurrentLinkedDeque<>();
@@ -55,6 +58,10 @@ final class ServerLifetime {
         }
         ServerLifetime lifetime = new ServerLifetime(server, StopSignal.install());
         Runtime.getRuntime().addShutdownHook(lifetime.hook);
+        Thread.ofVirtual().name("kubeloop-server-stopped").start(() -> server.awaitStopped().ifPresent(f -> {
+            lifetime.failure = f; // the server closed itself: stop waiting for a signal
+            lifetime.stopSignal.trigger();
+        }));
         return lifetime;
     }
 
@@ -62,7 +69,12 @@ final class ServerLifetime {
         return server;
     }
 
-    /** Blocks until SIGINT or SIGTERM arrives (or the thread is interrupted). */
+    /** The write-ahead-log failure that made the server close itself, if it did. */
+    Optional<RuntimeException> failure() {
+        return Optional.ofNullable(failure);
+    }
+
+    /** Blocks until SIGINT or SIGTERM arrives, the server closes itself after a failure, or the thread is interrupted. */
     void awaitStopSignal() {
         stopSignal.await();
     }
