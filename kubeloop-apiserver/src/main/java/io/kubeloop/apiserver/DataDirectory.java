@@ -1,15 +1,12 @@
 package io.kubeloop.apiserver;
 
+import io.kubeloop.apiserver.fs.PrivateFiles;
 import io.kubeloop.apiserver.http.TlsMaterial;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.Objects;
@@ -20,9 +17,13 @@ import java.util.Objects;
  * <pre>
  * DATA_DIR/
  *   wal/      the write-ahead log: wal.lock, segments NNN.wal, snapshot-NNN.snap (see storage.wal)
- *   pki/      ca.crt, ca.key, server.crt, server.key (keys 0600, directory 0700)
- *   token     the bearer token (0600), generated on first start unless one is given
+ *   pki/      ca.crt, ca.key, server.crt, server.key
+ *   token     the bearer token, generated on first start unless one is given
  * </pre>
+ *
+ * <p>Every file the server creates here is owner-only (0600) and every directory it creates 0700, from the
+ * start, where the file system has POSIX permissions ({@link PrivateFiles}); a data directory that exists
+ * already keeps its permissions.
  *
  * <p>The write-ahead log's lock ({@code wal/wal.lock}) is what keeps a second process off the directory;
  * the server opens the log before it touches {@code pki/} or {@code token}.
@@ -60,7 +61,7 @@ public record DataDirectory(Path root) {
 
     /**
      * The bearer token: {@code given} when not null (the file is left alone), else the one stored in
-     * {@link #tokenFile()}, generated and stored (mode 0600) on first use.
+     * {@link #tokenFile()}, generated and stored (owner-only, 0600) on first use.
      */
     public String token(String given) {
         if (given != null) {
@@ -76,19 +77,7 @@ public record DataDirectory(Path root) {
                 return stored;
             }
             String token = randomToken();
-            Files.createDirectories(root);
-            Path tmp = file.resolveSibling("token.tmp");
-            Files.deleteIfExists(tmp);
-            try {
-                Files.createFile(tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-            } catch (UnsupportedOperationException notPosix) {
-                Files.createFile(tmp);
-            }
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-                ch.write(java.nio.ByteBuffer.wrap((token + "\n").getBytes(StandardCharsets.US_ASCII)));
-                ch.force(true);
-            }
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
+            PrivateFiles.write(file, (token + "\n").getBytes(StandardCharsets.US_ASCII));
             return token;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read or write the token file " + file + ": " + e.getMessage(), e);

@@ -164,7 +164,10 @@ public final class EmbeddedApiServer implements AutoCloseable {
         return Kubeconfig.render(url(), caPem(), token);
     }
 
-    /** Writes {@link #kubeconfig()} to {@code file} (owner-readable only where supported). */
+    /**
+     * Writes {@link #kubeconfig()} to {@code file}: created {@code 0600}, missing parent directories {@code 0700},
+     * where the file system has POSIX permissions ({@link Kubeconfig#write}).
+     */
     public Path writeKubeconfig(Path file) {
         return Kubeconfig.write(kubeconfig(), file);
     }

@@ -1,10 +1,10 @@
 package io.kubeloop.apiserver;
 
+import io.kubeloop.apiserver.fs.PrivateFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
 
@@ -51,25 +51,16 @@ public final class Kubeconfig {
     }
 
     /**
-     * Writes {@code yaml} to {@code file}, creating parent directories, owner-readable only where
-     * the file system supports it.
+     * Writes {@code yaml} to {@code file}, owner-only: the file is created {@code 0600} and missing parent
+     * directories {@code 0700} where the file system has POSIX permissions ({@link PrivateFiles#write}: a
+     * file that was readable by others before is replaced by one that is not).
      *
      * @return the file
      * @throws UncheckedIOException when it cannot be written
      */
     public static Path write(String yaml, Path file) {
         try {
-            Path parent = file.toAbsolutePath().getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
-            Files.writeString(file, yaml);
-            try {
-                Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
-            } catch (UnsupportedOperationException ignored) {
-                // not a POSIX file system
-            }
-            return file;
+            return PrivateFiles.write(file, yaml.getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write kubeconfig " + file + ": " + e.getMessage(), e);
         }

@@ -18,7 +18,7 @@ class DataDirectoryTest {
     Path tmp;
 
     @Test
-    void tlsMaterialIsCreatedOnceAndLoadedAfterwardsWithOwnerOnlyKeys() throws Exception {
+    void tlsMaterialIsCreatedOnceAndLoadedAfterwardsOwnerOnly() throws Exception {
         DataDirectory data = new DataDirectory(tmp.resolve("data"));
         TlsMaterial first = data.tls();
         TlsMaterial second = data.tls();
@@ -27,12 +27,37 @@ class DataDirectoryTest {
         X509Certificate s2 = (X509Certificate) second.serverKeyStore().getCertificate("server");
         assertThat(s2).isEqualTo(s1);
         s2.verify(second.caCertificate().getPublicKey());
-        for (String key : new String[] {"ca.key", "server.key"}) {
-            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(data.pki().resolve(key))))
-                    .as(key).isEqualTo("rw-------");
+        for (String file : new String[] {"ca.key", "server.key", "ca.crt", "server.crt"}) {
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(data.pki().resolve(file))))
+                    .as(file).isEqualTo("rw-------");
         }
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(data.pki()))).isEqualTo("rwx------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(data.root()))).isEqualTo("rwx------");
+        try (var files = Files.list(data.pki())) {
+            assertThat(files.map(p -> p.getFileName().toString()).sorted().toList())
+                    .containsExactly("ca.crt", "ca.key", "server.crt", "server.key"); // no temporary file left
+        }
         assertThat(new DataDirectory(tmp.resolve("other")).tls().caCertificate()).isNotEqualTo(first.caCertificate());
+    }
+
+    @Test
+    void everyFileAndDirectoryAServerCreatesInItsDataDirectoryIsOwnerOnly() throws Exception {
+        Path root = tmp.resolve("new/data");
+        try (EmbeddedApiServer server = EmbeddedApiServer.start(ServerOptions.defaults().withDataDir(root))) {
+            server.client().resource("secrets").inNamespace("default").create(io.kubeloop.api.DynamicObject.parse(
+                    "{\"apiVersion\":\"v1\",\"kind\":\"Secret\",\"metadata\":{\"name\":\"s\"},"
+                            + "\"stringData\":{\"password\":\"hunter2\"}}"));
+        }
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(tmp.resolve("new")))).isEqualTo("rwx------");
+        try (var all = Files.walk(root)) {
+            var paths = all.toList();
+            assertThat(paths).extracting(p -> root.relativize(p).toString().replaceAll("\\d{20}", "N"))
+                    .contains("wal", "wal/wal.lock", "wal/N.wal", "pki", "pki/ca.key", "token");
+            for (Path p : paths) {
+                assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(p))).as(p.toString())
+                        .isEqualTo(Files.isDirectory(p) ? "rwx------" : "rw-------");
+            }
+        }
     }
 
     @Test

@@ -33,8 +33,16 @@ final class ApiResourcesCommand implements Callable<Integer>, ConnectedCommand {
             description = "true: only namespaced resources; false: only cluster-scoped ones.")
     Boolean namespaced;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", description = "wide or name.")
+    @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", completionCandidates = Formats.class,
+            description = OutputFormats.DESCRIPTION + "kubectl's columns NAME SHORTNAMES APIVERSION NAMESPACED KIND.")
     String output;
+
+    /** wide (plus VERBS and CATEGORIES) and name (resource.group), as kubectl's. */
+    static final class Formats extends OutputFormats {
+        Formats() {
+            super("wide", "name");
+        }
+    }
 
     @Option(names = "--no-headers", description = "Do not print the header line.")
     boolean noHeaders;
@@ -49,9 +57,7 @@ final class ApiResourcesCommand implements Callable<Integer>, ConnectedCommand {
 
     @Override
     public Integer call() {
-        if (output != null && !output.equals("wide") && !output.equals("name")) {
-            throw new IllegalArgumentException("--output must be 'wide' or 'name', got '" + output + "'");
-        }
+        new Formats().check(output);
         try (KubeClient client = connection.connect(spec.commandLine().getErr())) {
             DiscoveryClient discovery = client.discovery();
             if (!cached) {

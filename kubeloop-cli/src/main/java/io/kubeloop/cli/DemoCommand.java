@@ -2,6 +2,7 @@ package io.kubeloop.cli;
 
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.kubeloop.api.errors.NotFoundException;
+import io.kubeloop.apiserver.fs.PrivateFiles;
 import io.kubeloop.cache.InformerFactory;
 import io.kubeloop.cache.InformerOptions;
 import io.kubeloop.cache.InformerScope;
@@ -17,10 +18,12 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -33,6 +36,13 @@ import picocli.CommandLine.Spec;
  * keeps serving (until Ctrl-C) and says how to point kubectl at it; with {@code --once} it checks the
  * end state instead and exits: 0 when every check holds, 1 with one line naming the first that does
  * not.
+ *
+ * <p>The kubeconfig holds the server's token: it is written owner-only (0600). Without
+ * {@code --kubeconfig-out} it goes to a new owner-only temporary directory (0700), which is removed with
+ * it when the demo ends — after success, after a failure, after SIGINT or SIGTERM, and from the shutdown
+ * hook on any other exit but {@code kill -9} ({@link ServerLifetime#onStop}). A file named with
+ * {@code --kubeconfig-out} is the user's and stays. SIGINT or SIGTERM while the loop is still being set
+ * up ends the setup early: the serving demo then stops, and {@code --once} fails.
  *
  * <p>Not thread-safe: picocli runs it once on the main thread; the informer handlers that print run
  * on their own threads and print through the (synchronized) {@link PrintWriter}.
@@ -77,10 +87,10 @@ final class DemoCommand implements Callable<Integer> {
         if (timeoutSeconds < 1) {
             throw new IllegalArgumentException("--timeout must be at least 1 second, got " + timeoutSeconds);
         }
-        Path kubeconfig = kubeconfigPath();
         PrintWriter out = spec.commandLine().getOut();
         ServerLifetime lifetime = ServerLifetime.start(ServeCommand.baseOptions().withPort(port));
         try (KubeClient client = KubeClient.create(lifetime.server().clientConfig(), ClientOptions.defaults())) {
+            Path kubeconfig = kubeconfigPath(lifetime);
             lifetime.server().writeKubeconfig(kubeconfig);
             say(out, "API server ready at " + lifetime.server().url() + "; kubeconfig: " + kubeconfig);
             FooCrd.install(client, Duration.ofSeconds(30));
@@ -95,17 +105,23 @@ final class DemoCommand implements Callable<Integer> {
                 client.resource(Foo.class).inNamespace(NAMESPACE).create(Foo.of(NAMESPACE, FOO, DEPLOYMENT, replicas));
                 say(out, "created foo " + NAMESPACE + "/" + FOO + " (deploymentName " + DEPLOYMENT + ", replicas "
                         + replicas + ")");
-                boolean synced = awaitFooInSync(client, Duration.ofSeconds(timeoutSeconds));
-                awaitQuietly(narrated, Duration.ofSeconds(5)); // let the narration catch up before the verdict
+                boolean synced = awaitFooInSync(client, Duration.ofSeconds(timeoutSeconds), lifetime);
+                if (!lifetime.stopRequested()) {
+                    awaitQuietly(narrated, Duration.ofSeconds(5)); // let the narration catch up before the verdict
+                }
                 if (once) {
-                    return verify(client, controller, synced, out);
+                    return lifetime.stopRequested() ? fail("stopped before the end state was checked")
+                            : verify(client, controller, synced, out);
                 }
-                if (!synced) {
-                    say(out, "warning: the foo's status did not catch up within " + timeoutSeconds + " s; still serving");
+                if (!lifetime.stopRequested()) {
+                    if (!synced) {
+                        say(out, "warning: the foo's status did not catch up within " + timeoutSeconds
+                                + " s; still serving");
+                    }
+                    say(out, "try: kubectl --kubeconfig " + kubeconfig + " get foos,deployments,events");
+                    say(out, "serving until Ctrl-C");
+                    lifetime.awaitStopSignal();
                 }
-                say(out, "try: kubectl --kubeconfig " + kubeconfig + " get foos,deployments,events");
-                say(out, "serving until Ctrl-C");
-                lifetime.awaitStopSignal();
             }
         } finally {
             lifetime.stop();
@@ -114,14 +130,28 @@ final class DemoCommand implements Callable<Integer> {
         return 0;
     }
 
-    private Path kubeconfigPath() {
+    /** {@code --kubeconfig-out}, or a kubeconfig in a new temporary directory that {@code lifetime}'s stop removes. */
+    private Path kubeconfigPath(ServerLifetime lifetime) {
         if (kubeconfigOut != null) {
             return kubeconfigOut.toAbsolutePath().normalize();
         }
         try {
-            return Files.createTempDirectory("kubeloop-demo").resolve("kubeconfig");
+            Path dir = PrivateFiles.createTempDirectory("kubeloop-demo");
+            lifetime.onStop(() -> deleteTree(dir));
+            return dir.resolve("kubeconfig");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a temporary directory for the kubeconfig: " + e.getMessage(), e);
+        }
+    }
+
+    /** Removes {@code dir} and everything in it, as far as it can (this runs on the way out). */
+    private static void deleteTree(Path dir) {
+        try (Stream<Path> all = Files.walk(dir)) {
+            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException | UncheckedIOException e) {
+            // already gone, or not ours to remove any more
         }
     }
 
@@ -177,10 +207,19 @@ final class DemoCommand implements Callable<Integer> {
         return d.getStatus() == null || d.getStatus().getAvailableReplicas() == null ? 0 : d.getStatus().getAvailableReplicas();
     }
 
-    private boolean awaitFooInSync(KubeClient client, Duration timeout) {
+    /** Whether the foo's status caught up within {@code timeout}; false at once when a stop is requested. */
+    private boolean awaitFooInSync(KubeClient client, Duration timeout, ServerLifetime lifetime) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() - deadline < 0) {
-            Foo foo = client.resource(Foo.class).inNamespace(NAMESPACE).get(FOO);
+        while (System.nanoTime() - deadline < 0 && !lifetime.stopRequested()) {
+            Foo foo;
+            try {
+                foo = client.resource(Foo.class).inNamespace(NAMESPACE).get(FOO);
+            } catch (RuntimeException e) {
+                if (lifetime.stopRequested()) {
+                    return false; // the request was cut short by the stop
+                }
+                throw e;
+            }
             if (foo.status() != null && Integer.valueOf(replicas).equals(foo.status().availableReplicas())) {
                 return true;
             }

@@ -6,8 +6,10 @@ import picocli.CommandLine.Command;
 
 /**
  * The {@code kubeloop} command. Each subcommand is one class; failures of the user's making
- * (unreachable server, bad kubeconfig, 401/403, unknown resource) print one line on stderr and exit
- * non-zero — stack traces only with {@code --debug} or {@code -v 9}.
+ * (unreachable server, bad kubeconfig, 401/403, unknown resource, a bad flag value) print one line on
+ * stderr and exit 1 — stack traces only with {@code --debug} or {@code -v 9}. A command line the parser
+ * cannot take (unknown command or flag, missing option) is a usage error ({@link UsageErrors}): the same
+ * first line, kubectl's "Did you mean this?" suggestions and where help is, and exit 1 too, as kubectl.
  */
 @Command(name = "kubeloop",
         mixinStandardHelpOptions = true,
@@ -38,21 +40,27 @@ public final class Main implements Runnable {
         System.exit(run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
     }
 
-    /** A usage error is one line naming what is wrong and where help is; exit code 2. */
-    private static int reportBadArguments(CommandLine.ParameterException ex, String[] args) {
-        CommandLine cmd = ex.getCommandLine();
-        cmd.getErr().println("error: " + ex.getMessage() + " (see '" + cmd.getCommandSpec().qualifiedName() + " --help')");
-        cmd.getErr().flush();
-        return cmd.getCommandSpec().exitCodeOnInvalidInput();
-    }
-
     /** Runs the command line with the given streams and returns the exit code (for tests). */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
         CommandLine cli = new CommandLine(new Main());
         cli.setOut(out);
         cli.setErr(err);
+        cli.setExecutionStrategy(Main::executeUnlessUnmatched);
         cli.setExecutionExceptionHandler(new ErrorReporter());
-        cli.setParameterExceptionHandler(Main::reportBadArguments);
+        cli.setParameterExceptionHandler(new UsageErrors());
         return cli.execute(args);
+    }
+
+    /**
+     * picocli keeps quiet about an unknown command or flag when {@code --help} is also given (it prints
+     * the help of the command it did recognize and exits 0): report it as the usage error it is.
+     */
+    private static int executeUnlessUnmatched(CommandLine.ParseResult parsed) {
+        for (CommandLine.ParseResult p = parsed; p != null; p = p.subcommand()) {
+            if (!p.unmatched().isEmpty()) {
+                throw new CommandLine.UnmatchedArgumentException(p.commandSpec().commandLine(), p.unmatched());
+            }
+        }
+        return new CommandLine.RunLast().execute(parsed);
     }
 }

@@ -16,7 +16,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -85,14 +84,10 @@ final class SampleControllerCommand implements Callable<Integer>, ConnectedComma
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         ManagerOptions options = ManagerOptions.defaults();
-        try {
-            Optional<InetSocketAddress> metrics = bindAddress("--metrics-bind-address", metricsAddress);
-            Optional<InetSocketAddress> probes = bindAddress("--health-probe-bind-address", probeAddress);
-            options = metrics.map(options::withMetricsAddress).orElse(options);
-            options = probes.map(options::withHealthProbeAddress).orElse(options);
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
-        }
+        Optional<InetSocketAddress> metrics = bindAddress("--metrics-bind-address", metricsAddress);
+        Optional<InetSocketAddress> probes = bindAddress("--health-probe-bind-address", probeAddress);
+        options = metrics.map(options::withMetricsAddress).orElse(options);
+        options = probes.map(options::withHealthProbeAddress).orElse(options);
         StopSignal stop = StopSignal.install();
         try (KubeClient client = connection.connect(spec.commandLine().getErr())) {
             if (installCrd) {

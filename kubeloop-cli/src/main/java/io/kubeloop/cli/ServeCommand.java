@@ -20,7 +20,9 @@ import picocli.CommandLine.Spec;
  * script may use the file as soon as it sees that line. SIGINT (Ctrl-C) and SIGTERM stop it
  * cleanly — watches ended, data flushed — and the process exits 0; a bad flag, a port in use, an
  * unwritable kubeconfig path or a data directory that cannot be opened print one line on stderr and
- * exit 1 (2 for flag syntax errors, as picocli does for every command).
+ * exit 1, and so does a server that closed itself because its write-ahead log failed. A flag the
+ * parser cannot take (a missing {@code --port}) is a usage error: that line, where help is, and exit 1
+ * too ({@link UsageErrors}).
  *
  * <p>Not thread-safe: picocli runs it once on the main thread.
  */
@@ -72,6 +74,10 @@ final class ServeCommand implements Callable<Integer> {
         out.flush();
         lifetime.awaitStopSignal();
         lifetime.stop();
+        lifetime.failure().ifPresent(f -> {
+            throw new IllegalStateException("the API server stopped after a write-ahead log failure: "
+                    + f.getMessage(), f);
+        });
         out.println("kubeloop API server stopped");
         out.flush();
         return 0;

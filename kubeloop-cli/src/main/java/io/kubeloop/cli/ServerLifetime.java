@@ -2,26 +2,36 @@ package io.kubeloop.cli;
 
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.apiserver.ServerOptions;
+import java.util.Deque;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The life of the server run by {@code kubeloop server}: started once, stopped exactly once — by
- * the main thread after SIGINT/SIGTERM, or by a JVM shutdown hook when the process ends any other
- * way (System.exit elsewhere, SIGHUP).
+ * The life of the server run by {@code kubeloop server} and {@code kubeloop demo}: started once,
+ * stopped exactly once — by the main thread after SIGINT/SIGTERM or a failure, or by a JVM shutdown
+ * hook when the process ends any other way (System.exit elsewhere, SIGHUP). Stopping closes the server,
+ * then runs what was registered with {@link #onStop} (e.g. removing a temporary kubeconfig), so that runs
+ * on every way out but {@code kill -9}.
  *
  * <p>SIGINT and SIGTERM are caught ({@link StopSignal}) so that the command can stop the server,
  * print its last line and exit 0. Where signals cannot be caught, the shutdown hook still closes the
- * server.
+ * server. A server that closes itself because its write-ahead log failed (disk full, I/O error) ends
+ * the wait for a signal too, and {@link #failure()} then says why, so the command can exit non-zero.
  *
  * <p><b>Thread safety.</b> {@link #stop()} may be called from any thread, any number of times; only
- * the first call closes the server.
+ * the first call closes the server and runs the stop actions. {@link #onStop} may be called from any
+ * thread before the stop.
  */
 final class ServerLifetime {
 
     private final EmbeddedApiServer server;
     private final StopSignal stopSignal;
     private final AtomicBoolean stopped = new AtomicBoolean();
+    private volatile RuntimeException failure;
     private final Thread hook;
+    /** Run after the server closed, last registered first. */
+    private final Deque<Runnable> onStop = new ConcurrentLinkedDeque<>();
 
     private ServerLifetime(EmbeddedApiServer server, StopSignal stopSignal) {
         this.server = server;
@@ -48,6 +58,10 @@ final class ServerLifetime {
         }
         ServerLifetime lifetime = new ServerLifetime(server, StopSignal.install());
         Runtime.getRuntime().addShutdownHook(lifetime.hook);
+        Thread.ofVirtual().name("kubeloop-server-stopped").start(() -> server.awaitStopped().ifPresent(f -> {
+            lifetime.failure = f; // the server closed itself: stop waiting for a signal
+            lifetime.stopSignal.trigger();
+        }));
         return lifetime;
     }
 
@@ -55,12 +69,37 @@ final class ServerLifetime {
         return server;
     }
 
-    /** Blocks until SIGINT or SIGTERM arrives (or the thread is interrupted). */
+    /** The write-ahead-log failure that made the server close itself, if it did. */
+    Optional<RuntimeException> failure() {
+        return Optional.ofNullable(failure);
+    }
+
+    /** Blocks until SIGINT or SIGTERM arrives, the server closes itself after a failure, or the thread is interrupted. */
     void awaitStopSignal() {
         stopSignal.await();
     }
 
-    /** Closes the server (watches ended, data flushed) unless it is already closed. */
+    /** Whether SIGINT or SIGTERM arrived, or the calling thread was interrupted (which a signal's wait ends on too). */
+    boolean stopRequested() {
+        return stopSignal.requested() || Thread.currentThread().isInterrupted();
+    }
+
+    /**
+     * Runs {@code action} when this lifetime stops, after the server closed — at once if it has stopped
+     * already. An action that fails does not keep the others from running.
+     */
+    void onStop(Runnable action) {
+        onStop.push(action);
+        if (stopped.get()) {
+            runStopActions();
+        }
+    }
+
+    /**
+     * Closes the server (watches ended, data flushed) unless it is already closed, then runs the stop actions.
+     * The calling thread's interrupt flag (set when it was interrupted instead of signalled) is cleared while
+     * the server closes, so the close runs to its end, and set again afterwards.
+     */
     void stop() {
         if (!stopped.compareAndSet(false, true)) {
             return;
@@ -72,7 +111,25 @@ final class ServerLifetime {
                 // the hook is running or about to: it will find the server already closed
             }
         }
-        server.close();
+        boolean interrupted = Thread.interrupted(); // an interrupt ends the wait for a signal; it must not cut the close short
+        try {
+            server.close();
+        } finally {
+            runStopActions();
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void runStopActions() {
+        for (Runnable action = onStop.poll(); action != null; action = onStop.poll()) {
+            try {
+                action.run();
+            } catch (RuntimeException e) {
+                // best effort on the way out: the remaining actions still run
+            }
+        }
     }
 
 

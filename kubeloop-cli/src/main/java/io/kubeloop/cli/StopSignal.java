@@ -34,6 +34,11 @@ final class StopSignal {
         }
     }
 
+    /** Whether SIGINT or SIGTERM arrived (or {@link #trigger()} was called). */
+    boolean requested() {
+        return requested.getCount() == 0;
+    }
+
     /** Stops as a signal would: for a command whose work ended on its own. */
     void trigger() {
         requested.countDown();

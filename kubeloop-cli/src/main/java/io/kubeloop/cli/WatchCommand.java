@@ -45,9 +45,17 @@ final class WatchCommand implements Callable<Integer>, ConnectedCommand {
     @Option(names = {"-A", "--all-namespaces"}, description = "Watch all namespaces (namespaced resources).")
     boolean allNamespaces;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "line",
-            description = "line (default): EVENT NAMESPACE/NAME RESOURCEVERSION; json: each event as one JSON line.")
+    @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "line", completionCandidates = Formats.class,
+            description = OutputFormats.DESCRIPTION + "line: EVENT OBJECT RESOURCEVERSION columns; json: each event "
+                    + "as one JSON line.")
     String output;
+
+    /** line: {@code EVENT NAMESPACE/NAME RESOURCEVERSION} under a header; json: each event as one JSON line. */
+    static final class Formats extends OutputFormats {
+        Formats() {
+            super("line", "json");
+        }
+    }
 
     /** Set when the user stops the command; the watch loop then ends quietly. */
     private volatile boolean stopping;
@@ -59,10 +67,7 @@ final class WatchCommand implements Callable<Integer>, ConnectedCommand {
 
     @Override
     public Integer call() throws Exception {
-        if (!output.equals("line") && !output.equals("json")) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                    "--output must be line or json, got \"" + output + "\"");
-        }
+        new Formats().check(output);
         PrintWriter out = spec.commandLine().getOut();
         StopSignal stop = StopSignal.install();
         try (KubeClient client = connection.connect(spec.commandLine().getErr())) {

@@ -77,12 +77,12 @@ class SampleControllerCommandTest {
     }
 
     @Test
-    void aBindAddressThatIsNotHostColonPortIsAUsageError() {
+    void aBindAddressThatIsNotHostColonPortIsOneLineAndExitOne() {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int exit = Main.run(new PrintWriter(out), new PrintWriter(err), "sample-controller",
                 "--metrics-bind-address", "8080");
-        assertThat(exit).isEqualTo(2);
+        assertThat(exit).isEqualTo(1);
         assertThat(err.toString().strip()).doesNotContain("\n")
                 .startsWith("error: --metrics-bind-address must be [HOST]:PORT or 0, got \"8080\"");
     }

@@ -81,6 +81,14 @@ class ServeCommandTest {
     }
 
     @Test
+    void theKubeconfigAndTheDirectoryCreatedForItAreOwnerOnly() throws Exception {
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(kubeconfig)))
+                .isEqualTo("rw-------");
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(kubeconfig.getParent()))).isEqualTo("rwx------");
+    }
+
+    @Test
     void kubeloopClientUsesTheWrittenKubeconfig() {
         try (KubeClient client = client(kubeconfig)) {
             assertThat(client.resource("namespaces").list(ListOptions.none()).items())
@@ -142,11 +150,44 @@ class ServeCommandTest {
         }
     }
 
+    // protobuf-java before 4.36 called sun.misc.Unsafe's terminally deprecated methods: JDK 24+ then printed
+    // four WARNING lines on stderr at the first protobuf body
     @Test
-    void missingFlagsAreOneLineAndExitCode2() {
+    void decodingAProtobufBodyPrintsNothingOnStderr() throws Exception {
+        Path file = dir.resolve("protobuf/kubeconfig");
+        try (ServerProcess own = ServerProcess.start("--port", "0", "--kubeconfig-out", file.toString(),
+                "--token", "protobuf-token")) {
+            URI base = own.awaitReady(START);
+            io.kubernetes.client.proto.V1.ConfigMap cm = io.kubernetes.client.proto.V1.ConfigMap.newBuilder()
+                    .setMetadata(io.kubernetes.client.proto.Meta.ObjectMeta.newBuilder().setName("pb"))
+                    .putData("k", "v").build();
+            java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+            body.writeBytes(new byte[] {'k', '8', 's', 0});
+            body.writeBytes(io.kubernetes.client.proto.Runtime.Unknown.newBuilder()
+                    .setTypeMeta(io.kubernetes.client.proto.Runtime.TypeMeta.newBuilder().setApiVersion("v1")
+                            .setKind("ConfigMap"))
+                    .setRaw(cm.toByteString()).build().toByteArray());
+            try (HttpClient http = HttpClient.newBuilder().sslContext(io.kubeloop.client.config.SslContextBuilder.create()
+                    .trustCertificates(caFrom(file)).build()).build()) {
+                HttpResponse<String> created = http.send(HttpRequest.newBuilder(
+                                base.resolve("/api/v1/namespaces/default/configmaps"))
+                        .header("Authorization", "Bearer protobuf-token")
+                        .header("Content-Type", "application/vnd.kubernetes.protobuf")
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+            }
+            assertThat(own.terminate(Duration.ofSeconds(30))).isZero();
+            assertThat(own.stderr()).isEmpty();
+        }
+    }
+
+    @Test
+    void missingFlagsAreAUsageErrorWithExitCode1() {
         Run r = inProcess("server", "--port", "0");
-        assertThat(r.exit()).isEqualTo(2);
-        assertThat(r.err()).isEqualTo("error: Missing required option: '--kubeconfig-out=FILE' (see 'kubeloop server --help')\n");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.err()).isEqualTo("error: Missing required option: '--kubeconfig-out=FILE'\n"
+                + "Run 'kubeloop server --help' for usage.\n");
         assertThat(r.out()).isEmpty();
     }
 

@@ -161,7 +161,7 @@ public final class FaultInjectingProxy implements AutoCloseable {
 
     /**
      * {@link #clientConfig()} as a kubeconfig file, for clients in other processes (kubectl, other
-     * Java clients).
+     * Java clients); owner-only, as {@link io.kubeloop.apiserver.Kubeconfig#write} writes it.
      *
      * @param file where to write it
      * @return the file

@@ -1,16 +1,12 @@
 package io.kubeloop.apiserver.http;
 
+import io.kubeloop.apiserver.fs.PrivateFiles;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.PrivateKey;
@@ -20,14 +16,13 @@ import java.security.spec.PKCS8EncodedKeySpec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
-import java.util.Set;
 
 /**
  * TLS material kept in a directory across runs: {@code ca.crt} + {@code ca.key} (the CA) and
  * {@code server.crt} + {@code server.key} (the serving certificate and its key). Certificates are PEM;
- * keys are unencrypted PKCS#8 PEM ({@code PRIVATE KEY}) created with mode 0600 in a 0700 directory. Each
- * file is written to a temporary name, forced and renamed, so a crash leaves either the old or the new
- * file.
+ * keys are unencrypted PKCS#8 PEM ({@code PRIVATE KEY}). Every file is created owner-only (0600) in a
+ * directory created 0700 ({@link PrivateFiles}), written to a temporary name, forced and renamed, so a
+ * crash leaves either the old or the new file.
  *
  * <p>Stateless; not safe for two processes creating material in one directory at the same time (the
  * data directory's write-ahead-log lock, taken first, prevents that).
@@ -36,8 +31,6 @@ final class PkiDirectory {
 
     /** A server certificate that expires sooner than this is re-issued at start. */
     static final Duration RENEW_BEFORE = Duration.ofDays(30);
-    private static final Set<java.nio.file.attribute.PosixFilePermission> OWNER_ONLY =
-            PosixFilePermissions.fromString("rw-------");
 
     private PkiDirectory() {
     }
@@ -57,8 +50,8 @@ final class PkiDirectory {
                 ca = new CertificateAuthority(readKey(caKey), readCertificate(caCrt));
             } else {
                 ca = CertificateAuthority.generate();
-                writeFile(caKey, keyPem(ca.privateKey()), true);
-                writeFile(caCrt, TlsMaterial.pem(ca.certificate()), false);
+                writeFile(caKey, keyPem(ca.privateKey()));
+                writeFile(caCrt, TlsMaterial.pem(ca.certificate()));
             }
             if (Files.exists(serverCrt) && Files.exists(serverKey)) {
                 X509Certificate cert = readCertificate(serverCrt);
@@ -67,8 +60,8 @@ final class PkiDirectory {
                 }
             }
             CertificateAuthority.Issued issued = ca.issueServer();
-            writeFile(serverKey, keyPem(issued.privateKey()), true);
-            writeFile(serverCrt, TlsMaterial.pem(issued.certificate()), false);
+            writeFile(serverKey, keyPem(issued.privateKey()));
+            writeFile(serverCrt, TlsMaterial.pem(issued.certificate()));
             return TlsMaterial.of(ca.certificate(), issued.privateKey(), issued.certificate());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read or write TLS material in " + dir + ": " + e.getMessage(), e);
@@ -86,14 +79,7 @@ final class PkiDirectory {
     }
 
     private static void createPrivateDirectory(Path dir) throws IOException {
-        if (Files.isDirectory(dir)) {
-            return;
-        }
-        try {
-            Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-        } catch (UnsupportedOperationException notPosix) {
-            Files.createDirectories(dir);
-        }
+        PrivateFiles.createDirectories(dir);
     }
 
     static X509Certificate readCertificate(Path file) throws IOException {
@@ -127,30 +113,8 @@ final class PkiDirectory {
                 + "\n-----END PRIVATE KEY-----\n";
     }
 
-    /** Writes atomically (temporary file, force, rename); {@code secret} files are created 0600. */
-    static void writeFile(Path file, String content, boolean secret) throws IOException {
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.deleteIfExists(tmp);
-        try {
-            if (secret) {
-                Files.createFile(tmp, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
-            } else {
-                Files.createFile(tmp);
-            }
-        } catch (UnsupportedOperationException notPosix) {
-            Files.createFile(tmp);
-        } catch (FileAlreadyExistsException raced) {
-            throw new IOException("another process is writing " + tmp, raced);
-        }
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-            ch.write(java.nio.ByteBuffer.wrap(content.getBytes(StandardCharsets.US_ASCII)));
-            ch.force(true);
-        }
-        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        try (FileChannel d = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
-            d.force(true);
-        } catch (IOException ignored) {
-            // directories cannot be forced on every platform; the rename is still atomic
-        }
+    /** Writes atomically (temporary file, force, rename), owner-only (0600). */
+    static void writeFile(Path file, String content) throws IOException {
+        PrivateFiles.write(file, content.getBytes(StandardCharsets.US_ASCII));
     }
 }

@@ -103,6 +103,10 @@ class FaultInjectingProxyTest {
     @Test
     void itsKubeconfigIsAllAClientInAnotherProcessNeeds(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
         java.nio.file.Path file = proxy.writeKubeconfig(dir.resolve("kubeconfig"));
+        if (io.kubeloop.apiserver.fs.PrivateFiles.posix(file)) { // it holds the token: owner-only
+            assertThat(file).satisfies(f -> assertThat(java.nio.file.attribute.PosixFilePermissions.toString(
+                    java.nio.file.Files.getPosixFilePermissions(f))).isEqualTo("rw-------"));
+        }
         try (KubeClient fromFile = KubeClient.create(io.kubeloop.client.config.ClientConfig.fromKubeconfig(file),
                 ClientOptions.defaults())) {
             assertThat(fromFile.resource("configmaps").inNamespace("default").list().items()).hasSize(50);

@@ -1,5 +1,6 @@
 package io.kubeloop.apiserver.storage.wal;
 
+import io.kubeloop.apiserver.fs.PrivateFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -97,7 +98,7 @@ final class DefaultWriteAheadLog implements WriteAheadLog {
         Objects.requireNonNull(options, "options");
         Path dir = directory.toAbsolutePath().normalize();
         try {
-            Files.createDirectories(dir);
+            PrivateFiles.createDirectories(dir);
             return new DefaultWriteAheadLog(dir, options, DirectoryLock.acquire(dir));
         } catch (IOException e) {
             throw new WalException("cannot open write-ahead log in " + dir + ": " + e, e);

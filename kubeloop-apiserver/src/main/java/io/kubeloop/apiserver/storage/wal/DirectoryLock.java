@@ -1,5 +1,6 @@
 package io.kubeloop.apiserver.storage.wal;
 
+import io.kubeloop.apiserver.fs.PrivateFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -30,8 +31,8 @@ final class DirectoryLock implements AutoCloseable {
 
     static DirectoryLock acquire(Path dir) throws IOException {
         Path file = dir.resolve(FILE_NAME);
-        FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.READ);
+        FileChannel channel = FileChannel.open(file, java.util.Set.of(StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE, StandardOpenOption.READ), PrivateFiles.fileAttributes(dir));
         FileLock lock;
         try {
             lock = channel.tryLock();

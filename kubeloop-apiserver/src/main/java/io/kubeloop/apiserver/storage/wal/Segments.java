@@ -1,5 +1,6 @@
 package io.kubeloop.apiserver.storage.wal;
 
+import io.kubeloop.apiserver.fs.PrivateFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -50,7 +51,8 @@ final class Segments {
      */
     static FileChannel create(Path dir, long number) throws IOException {
         Path file = dir.resolve(name(number));
-        FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        FileChannel ch = FileChannel.open(file, java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+                PrivateFiles.fileAttributes(dir));
         try {
             ByteBuffer header = ByteBuffer.allocate(RecordFrame.SEGMENT_HEADER_SIZE);
             RecordFrame.putSegmentHeader(header);

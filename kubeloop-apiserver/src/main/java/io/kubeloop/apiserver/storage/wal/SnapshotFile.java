@@ -1,5 +1,6 @@
 package io.kubeloop.apiserver.storage.wal;
 
+import io.kubeloop.apiserver.fs.PrivateFiles;
 import java.io.BufferedOutputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
@@ -73,8 +74,9 @@ final class SnapshotFile {
         Path target = dir.resolve(name(sequence));
         Path temp = dir.resolve(name(sequence) + TEMP_SUFFIX);
         boolean published = false;
-        try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
+        Files.deleteIfExists(temp); // a crash's leftover: created anew, owner-only
+        try (FileChannel ch = FileChannel.open(temp, java.util.Set.of(StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.WRITE), PrivateFiles.fileAttributes(dir))) {
             CRC32C crc = new CRC32C();
             ByteBuffer header = ByteBuffer.allocate(HEADER_SIZE).put(MAGIC).putInt(1).putInt(0).putLong(sequence);
             crc.update(header.array());

@@ -4,7 +4,9 @@
  * compaction, and a directory lock. {@link io.kubeloop.apiserver.storage.wal.WriteAheadLog} is the
  * entry point; its Javadoc states the on-disk format, the durability guarantee and the recovery
  * policy. The store above assigns sequences (resourceVersions) and owns the data; this package
- * persists opaque records and gives them back, in sequence order, after a restart.
+ * persists opaque records and gives them back, in sequence order, after a restart. The records are the
+ * objects themselves, Secrets included: the directories it creates are owner-only (0700) and so are its
+ * files (0600), where the file system has POSIX permissions.
  *
  * <h2>Concurrency</h2>
  * <ul>
