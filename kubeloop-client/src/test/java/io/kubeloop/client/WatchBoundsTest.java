@@ -28,9 +28,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * A watch never blocks its consumer forever: the client ends a watch whose server went silent — by
  * its idle timeout, or by its deadline ({@code timeoutSeconds} plus the margin) — on both transports
  * (a dedicated HTTP/1.1 connection, or the JDK HttpClient), and only then. Real but short bounds
- * against a real server; the deadline's arithmetic on the fake ticker.
+ * against a real server; the deadline's arithmetic on the fake ticker. Each test runs in a thread of
+ * its own, so that one whose watch did block forever fails at its timeout instead of hanging the build.
  */
-@Timeout(60)
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class WatchBoundsTest {
 
     private static final String PODS = "/api/v1/namespaces/default/pods";

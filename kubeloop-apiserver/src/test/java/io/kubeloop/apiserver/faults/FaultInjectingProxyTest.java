@@ -102,6 +102,7 @@ class FaultInjectingProxyTest {
     }
 
     @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // a watch that never ends fails, not hangs
     void aBlackholedWatchGoesSilentAfterItsBytesAndStaysOpenPastTheServersEndUntilTheClientGivesUp() {
         proxy.maxWatch(Duration.ofSeconds(1)); // the server ends the watch after 1 s: the client must not see it
         var cms = configMaps();
@@ -125,6 +126,7 @@ class FaultInjectingProxyTest {
     }
 
     @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void aRequestBlackholedBeforeForwardingIsNeverAnswered() {
         var cms = configMaps();
         next = new Fault.Blackhole(-1);
