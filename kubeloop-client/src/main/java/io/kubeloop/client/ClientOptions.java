@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  *     minute watches of informers.</li>
  * <li>{@code watchIdleTimeout} 3 minutes, for watches that ask for bookmarks and set no
  *     {@link ListOptions#idleTimeout()} of their own: API servers send such a watch a BOOKMARK about
- *     every minute, so one that received nothing for three is dead; the client ends it. Zero turns it
+ *     every minute, so one that received nothing for three is presumed dead; the client ends it. Zero turns it
  *     off (for servers that never send bookmarks). See {@link Watch} for both bounds.</li>
  * <li>TCP keepalive (30 s idle, 30 s between probes, as client-go's dialer) on the connections
  *     kubeloop opens itself (the dedicated watch connections); the JDK HttpClient's connections

@@ -48,6 +48,8 @@ final class WatchWatchdog {
 
     static final long PAUSE_MILLIS = 1000;
     private static final long PAUSE_NANOS = PAUSE_MILLIS * 1_000_000;
+    /** Longer bounds are this (about 73 years), so that ticker arithmetic cannot overflow. */
+    private static final long MAX_WAIT_NANOS = Long.MAX_VALUE / 4;
     /** {@link #waitingSince} when the consumer is not in a read. */
     private static final long NOT_WAITING = Long.MIN_VALUE;
     private static final VarHandle WAITING_SINCE;
@@ -123,10 +125,18 @@ final class WatchWatchdog {
                   BiConsumer<WatchTimeoutException.Kind, Duration> onExpiry) {
         this.ticker = ticker;
         this.deadlineAfter = deadlineAfter;
-        this.deadline = ticker.nanoTime() + deadlineAfter.toNanos();
+        this.deadline = ticker.nanoTime() + Math.min(saturatedNanos(deadlineAfter), MAX_WAIT_NANOS);
         this.idle = idle;
-        this.idleNanos = idle.isPositive() ? idle.toNanos() : 0;
+        this.idleNanos = idle.isPositive() ? Math.min(saturatedNanos(idle), MAX_WAIT_NANOS) : 0;
         this.onExpiry = onExpiry;
+    }
+
+    private static long saturatedNanos(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE;
+        }
     }
 
     /** Starts the checks. */
