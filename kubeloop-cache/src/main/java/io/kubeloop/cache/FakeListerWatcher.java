@@ -5,11 +5,14 @@ import io.kubeloop.api.ObjectAccess;
 import io.kubeloop.api.ObjectKey;
 import io.kubeloop.api.errors.ApiExceptions;
 import io.kubeloop.api.errors.Status;
+import io.kubeloop.client.ClientOptions;
 import io.kubeloop.client.ListOptions;
 import io.kubeloop.client.ObjectList;
 import io.kubeloop.client.WatchEvent;
+import io.kubeloop.client.WatchTimeoutException;
 import io.kubeloop.client.http.TransportException;
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -26,7 +29,7 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * An in-memory API collection for unit tests of reflectors, informers and controllers: tests
  * drive it ({@link #add}, {@link #modify}, {@link #delete}) and inject faults ({@link #forceGone},
- * {@link #breakWatches}, {@link #failNextList}…), and it answers list and watch as an API server
+ * {@link #breakWatches}, {@link #timeOutWatches}, {@link #failNextList}…), and it answers list and watch as an API server
  * would: a global resourceVersion counter, a watch history to resume from, pagination with
  * continue tokens, selectors, bookmarks, and optionally the streaming watch-list.
  *
@@ -44,6 +47,7 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
     private static final URI FAKE = URI.create("fake://lister-watcher");
     private static final Object END = new Object();
     private static final Object BROKEN = new Object();
+    private static final Object TIMED_OUT = new Object();
 
     private record Recorded<T>(long resourceVersion, WatchEvent<T> event) {
     }
@@ -222,6 +226,15 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
     /** Breaks every open watch: their next read throws a {@link TransportException}. */
     public void breakWatches() {
         endWatches(BROKEN);
+    }
+
+    /**
+     * Ends every open watch as the client ends a watch whose connection went silent: their next read
+     * throws a {@link WatchTimeoutException} ({@link WatchTimeoutException.Kind#IDLE}, the watch's
+     * idle timeout, else the client's default).
+     */
+    public void timeOutWatches() {
+        endWatches(TIMED_OUT);
     }
 
     /** Ends every open watch cleanly, as a server does when a watch's timeout runs out. */
@@ -482,6 +495,12 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
             if (item == BROKEN) {
                 closed = true;
                 throw new TransportException(FAKE, "watch " + FAKE + " broke: connection reset (injected)", null);
+            }
+            if (item == TIMED_OUT) {
+                closed = true;
+                Duration idle = options.idleTimeout() != null && options.idleTimeout().isPositive()
+                        ? options.idleTimeout() : ClientOptions.defaults().watchIdleTimeout();
+                throw new WatchTimeoutException(FAKE, WatchTimeoutException.Kind.IDLE, idle);
             }
             return Optional.of((WatchEvent<T>) item);
         }

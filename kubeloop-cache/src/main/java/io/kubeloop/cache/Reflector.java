@@ -7,6 +7,7 @@ import io.kubeloop.api.errors.TooManyRequestsException;
 import io.kubeloop.client.ListOptions;
 import io.kubeloop.client.ResourceVersionMatch;
 import io.kubeloop.client.WatchEvent;
+import io.kubeloop.client.WatchTimeoutException;
 import io.kubeloop.client.http.TransportException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -51,6 +52,15 @@ import org.slf4j.LoggerFactory;
  * the {@link ReflectorOptions#shouldResync()} check agrees. Errors ending a cycle go to the
  * {@link WatchErrorHandler}.
  *
+ * <p><b>Broken and silent watches.</b> A watch whose connection broke, or went silent, ends like a
+ * clean close (the very-short-watch rule included): it is resumed at once from the last synced
+ * resourceVersion, without a list unless the server then answers 410. Silent: the client ends a watch
+ * that received nothing — not even the BOOKMARK the server sends about every minute — for its idle
+ * timeout ({@link ReflectorOptions#watchIdleTimeout()}, by default the client's 3 minutes), or that
+ * the server did not end by its {@code timeoutSeconds} plus the client's margin
+ * ({@link io.kubeloop.client.WatchTimeoutException}). Each silent watch is logged at INFO with its
+ * reason and the reflector's running count of them.
+ *
  * <p><b>Thread safety.</b> Thread-safe. The reflector owns its threads (made by the options'
  * thread factory); {@link #close()} stops them and waits for them.
  *
@@ -78,6 +88,8 @@ public final class Reflector<T> implements AutoCloseable {
     private volatile String lastSyncResourceVersion = "";
     /** Runner thread only: the last list failed with 410/too large, so list with "" next. */
     private boolean lastSyncResourceVersionUnavailable;
+    /** Runner thread only: how many watches the client ended because they went silent. */
+    private long silentWatches;
     /** Set by the resync thread when a resync fails; ends the watch. */
     private final AtomicReference<RuntimeException> resyncError = new AtomicReference<>();
 
@@ -277,7 +289,7 @@ public final class Reflector<T> implements AutoCloseable {
             String rv = lastSyncResourceVersionUnavailable ? "" : lastSyncResourceVersion;
             ListOptions opts = ListOptions.builder().sendInitialEvents(true)
                     .resourceVersionMatch(ResourceVersionMatch.NOT_OLDER_THAN).resourceVersion(rv)
-                    .allowWatchBookmarks(true).timeout(watchTimeout()).build();
+                    .allowWatchBookmarks(true).timeout(watchTimeout()).idleTimeout(options.watchIdleTimeout()).build();
             WatchStream<T> w;
             try {
                 w = listerWatcher.watch(opts);
@@ -361,7 +373,8 @@ public final class Reflector<T> implements AutoCloseable {
             checkStopped();
             if (w == null) {
                 ListOptions opts = ListOptions.builder().resourceVersion(lastSyncResourceVersion)
-                        .allowWatchBookmarks(true).timeout(watchTimeout()).build();
+                        .allowWatchBookmarks(true).timeout(watchTimeout()).idleTimeout(options.watchIdleTimeout())
+                        .build();
                 try {
                     w = listerWatcher.watch(opts);
                 } catch (RuntimeException e) {
@@ -439,15 +452,21 @@ public final class Reflector<T> implements AutoCloseable {
     }
 
     /**
-     * The watch's next event; empty when it ended — also when its connection broke or its body was
-     * cut off mid-event, which client-go's StreamWatcher treats as a clean close: the caller then
-     * watches again from the last resourceVersion instead of relisting (a relist of a large cache per
-     * network blip is what this avoids). Malformed data and server-sent errors still end it with an
-     * exception.
+     * The watch's next event; empty when it ended — also when its connection broke, its body was
+     * cut off mid-event, or the client ended it because it went silent, which client-go's StreamWatcher
+     * treats as a clean close: the caller then watches again from the last resourceVersion instead of
+     * relisting (a relist of a large cache per network blip is what this avoids). Malformed data and
+     * server-sent errors still end it with an exception.
      */
     private Optional<WatchEvent<T>> nextOrEnd(WatchStream<T> w) {
         try {
             return w.next();
+        } catch (WatchTimeoutException silent) {
+            checkStopped();
+            silentWatches++;
+            LOG.info("{}: {}; resuming from resourceVersion \"{}\" ({} silent watch{} so far)", name(),
+                    silent.getMessage(), lastSyncResourceVersion, silentWatches, silentWatches == 1 ? "" : "es");
+            return Optional.empty();
         } catch (TransportException broken) {
             checkStopped();
             LOG.debug("{}: watch stream broke, treated as closed: {}", name(), broken.toString());

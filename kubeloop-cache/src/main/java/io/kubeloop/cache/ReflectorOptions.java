@@ -11,7 +11,8 @@ import java.util.random.RandomGenerator;
 /**
  * How a {@link Reflector} behaves. Defaults (client-go's): no resync, list pages of 500
  * ({@code pageSize} 0) under client-go's paging rules, streaming watch-list on with fallback,
- * watches of 5–10 minutes, the system clock, virtual threads.
+ * watches of 5–10 minutes, the system clock, virtual threads; and the client's watch idle timeout
+ * ({@code ClientOptions.watchIdleTimeout}, 3 minutes by default).
  *
  * <p>Immutable and thread-safe; build with {@link #builder()}, derive with {@link #toBuilder()}.
  *
@@ -25,10 +26,16 @@ import java.util.random.RandomGenerator;
  * @param random randomness of jitter and watch timeouts
  * @param threadFactory makes the reflector's threads (default: virtual threads)
  * @param watchErrorHandler called when a cycle ends with an error; default logs
+ * @param watchIdleTimeout each watch's idle timeout ({@link io.kubeloop.client.ListOptions#idleTimeout()}):
+ *        a watch that received nothing for this long while the reflector waited — not even one of the
+ *        bookmarks the server sends about every minute — is ended by the client and resumed from the
+ *        last resourceVersion; null (the default) for the client's {@code watchIdleTimeout}; zero for
+ *        none; else at least 1 s
  */
 public record ReflectorOptions(String name, Duration resyncPeriod, BooleanSupplier shouldResync, long pageSize,
                                boolean useWatchList, Duration minWatchTimeout, Ticker ticker, RandomGenerator random,
-                               ThreadFactory threadFactory, WatchErrorHandler watchErrorHandler) {
+                               ThreadFactory threadFactory, WatchErrorHandler watchErrorHandler,
+                               Duration watchIdleTimeout) {
 
     /** The default minimum watch timeout, 5 minutes. */
     public static final Duration DEFAULT_MIN_WATCH_TIMEOUT = Duration.ofMinutes(5);
@@ -50,6 +57,9 @@ public record ReflectorOptions(String name, Duration resyncPeriod, BooleanSuppli
         Objects.requireNonNull(random, "random");
         Objects.requireNonNull(threadFactory, "threadFactory");
         Objects.requireNonNull(watchErrorHandler, "watchErrorHandler");
+        if (watchIdleTimeout != null && !watchIdleTimeout.isZero() && watchIdleTimeout.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw new IllegalArgumentException("watchIdleTimeout must be zero or at least 1s, got " + watchIdleTimeout);
+        }
     }
 
     /** The defaults. */
@@ -64,7 +74,7 @@ public record ReflectorOptions(String name, Duration resyncPeriod, BooleanSuppli
     public Builder toBuilder() {
         return new Builder().name(name).resyncPeriod(resyncPeriod).shouldResync(shouldResync).pageSize(pageSize)
                 .useWatchList(useWatchList).minWatchTimeout(minWatchTimeout).ticker(ticker).random(random)
-                .threadFactory(threadFactory).watchErrorHandler(watchErrorHandler);
+                .threadFactory(threadFactory).watchErrorHandler(watchErrorHandler).watchIdleTimeout(watchIdleTimeout);
     }
 
     /** Mutable builder; not thread-safe. */
@@ -79,6 +89,7 @@ public record ReflectorOptions(String name, Duration resyncPeriod, BooleanSuppli
         private RandomGenerator random;
         private ThreadFactory threadFactory;
         private WatchErrorHandler watchErrorHandler = ReflectorErrors.LOGGING_ERROR_HANDLER;
+        private Duration watchIdleTimeout;
 
         private Builder() {
         }
@@ -133,11 +144,20 @@ public record ReflectorOptions(String name, Duration resyncPeriod, BooleanSuppli
             return this;
         }
 
+        /**
+         * End (and resume) a watch that received nothing for this long; null (the default) for the
+         * client's {@code watchIdleTimeout}; zero for never.
+         */
+        public Builder watchIdleTimeout(Duration watchIdleTimeout) {
+            this.watchIdleTimeout = watchIdleTimeout;
+            return this;
+        }
+
         public ReflectorOptions build() {
             return new ReflectorOptions(name, resyncPeriod, shouldResync, pageSize, useWatchList, minWatchTimeout,
                     ticker, random != null ? random : new SplittableRandom(),
                     threadFactory != null ? threadFactory : Thread.ofVirtual().name("kubeloop-" + name + "-", 0).factory(),
-                    watchErrorHandler);
+                    watchErrorHandler, watchIdleTimeout);
         }
     }
 }

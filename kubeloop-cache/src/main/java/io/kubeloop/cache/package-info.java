@@ -8,7 +8,8 @@
  *       ({@link io.kubeloop.cache.ListerWatcher#of} over a client's {@code ResourceClient};
  *       {@link io.kubeloop.cache.FakeListerWatcher} in memory for tests).</li>
  *   <li>{@link io.kubeloop.cache.Reflector} — keeps a {@link io.kubeloop.cache.ReflectorStore} in
- *       step: (watch-)list, watch, bookmarks, 410 relists, back-off, resync.</li>
+ *       step: (watch-)list, watch, bookmarks, 410 relists, back-off, resync; broken and silent watches
+ *       are resumed from the last resourceVersion.</li>
  *   <li>{@link io.kubeloop.cache.InformerQueue} — between reflector and cache:
  *       {@link io.kubeloop.cache.RealFifo} (in order, atomic relists; the default) or
  *       {@link io.kubeloop.cache.DeltaFifo} (per-key {@link io.kubeloop.cache.Delta}s).</li>

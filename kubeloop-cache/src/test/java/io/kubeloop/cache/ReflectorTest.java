@@ -256,6 +256,36 @@ class ReflectorTest {
     }
 
     @Test
+    void everyWatchAsksTheClientForTheReflectorsIdleTimeoutOrLeavesItToTheClient() {
+        fake.supportWatchList(true);
+        start(options().useWatchList(true).watchIdleTimeout(Duration.ofSeconds(90)));
+        awaitWatches(1);
+        ticker.advance(Duration.ofSeconds(2)); // not a very short watch
+        fake.closeWatches();
+        awaitWatches(2);
+        assertThat(fake.watchRequests()).extracting(ListOptions::idleTimeout)
+                .containsOnly(Duration.ofSeconds(90));
+        assertThat(ReflectorOptions.defaults().watchIdleTimeout()).as("the client's default").isNull();
+    }
+
+    @Test
+    void aWatchTheClientEndedBecauseItWentSilentIsResumedAtOnceFromTheLastResourceVersionWithoutAList() {
+        start(options());
+        awaitWatches(1);
+        fake.add(pod("ns", "a"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> store.calls.contains("add a"));
+        String seen = reflector.lastSyncResourceVersion();
+        fake.timeOutWatches();
+        fake.add(pod("ns", "b")); // never reached the silent watch
+        awaitWatches(2);
+        await().atMost(Duration.ofSeconds(10)).until(() -> store.calls.contains("add b"));
+        assertThat(fake.watchRequests().get(1).resourceVersion()).isEqualTo(seen);
+        assertThat(fake.listRequests()).as("no relist").hasSize(1);
+        assertThat(ticker.sleeps()).as("no back-off").isEmpty();
+        assertThat(errors).as("a silent watch is an ending, not an error").isEmpty();
+    }
+
+    @Test
     void aWatchThatBreaksAtOnceWithoutEventsIsAVeryShortWatchAndRelistsAfterBackoff() {
         start(options());
         awaitWatches(1);

@@ -8,6 +8,7 @@ import io.kubeloop.client.ObjectList;
 import io.kubeloop.client.ResourceClient;
 import io.kubeloop.client.Watch;
 import io.kubeloop.client.WatchEvent;
+import io.kubeloop.client.http.TransportException;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -24,14 +25,20 @@ import picocli.CommandLine.Spec;
  * per event ({@code EVENT NAMESPACE/NAME RESOURCEVERSION}, or the event as a JSON line with
  * {@code -o json}), until SIGINT or SIGTERM — {@code kubectl get -w --output-watch-events} for any
  * resource the server has (names as kubectl takes them: {@code deploy}, {@code foos.samplecontroller.k8s.io}).
- * It lists, then watches from the list's resourceVersion; a watch the server ends is resumed from
- * the last version seen, and a 410 (the version left the server's window) lists again.
+ * It lists, then watches from the list's resourceVersion; a watch the server ends, or whose
+ * connection breaks or goes silent, is resumed from the last version seen, and a 410 (the version
+ * left the server's window) lists again. Silent: nothing arrived, not even the bookmark the server
+ * sends about every minute, for {@code --idle-timeout} (3 minutes by default), or the server did not
+ * end the watch by its 5 minute timeout plus the client's margin (see {@link Watch}).
  *
  * <p>Not thread-safe: picocli runs it once; the watch loop runs on one virtual thread, stopped by
  * closing its current watch.
  */
 @Command(name = "watch", description = "Print a resource's objects, then every change, until stopped: kubeloop watch deployments -A")
 final class WatchCommand implements Callable<Integer>, ConnectedCommand {
+
+    /** A watch that broke within this, without an event, is resumed only after this much time. */
+    private static final Duration VERY_SHORT = Duration.ofSeconds(1);
 
     @Mixin
     ConnectionOptions connection;
@@ -57,6 +64,10 @@ final class WatchCommand implements Callable<Integer>, ConnectedCommand {
         }
     }
 
+    @Option(names = "--idle-timeout", paramLabel = "SECONDS", defaultValue = "180",
+            description = "Resume a watch that received nothing, not even a bookmark, for this long (default 180; 0: never).")
+    long idleTimeoutSeconds;
+
     /** Set when the user stops the command; the watch loop then ends quietly. */
     private volatile boolean stopping;
 
@@ -68,6 +79,10 @@ final class WatchCommand implements Callable<Integer>, ConnectedCommand {
     @Override
     public Integer call() throws Exception {
         new Formats().check(output);
+        if (idleTimeoutSeconds < 0) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--idle-timeout must not be negative, got " + idleTimeoutSeconds);
+        }
         PrintWriter out = spec.commandLine().getOut();
         StopSignal stop = StopSignal.install();
         try (KubeClient client = connection.connect(spec.commandLine().getErr())) {
@@ -124,27 +139,38 @@ final class WatchCommand implements Callable<Integer>, ConnectedCommand {
             boolean relist = false;
             while (!relist && !stopping) {
                 try (Watch<DynamicObject> watch = client.watch(ListOptions.builder().resourceVersion(rv)
-                        .allowWatchBookmarks(true).timeout(Duration.ofMinutes(5)).build())) {
+                        .allowWatchBookmarks(true).timeout(Duration.ofMinutes(5))
+                        .idleTimeout(Duration.ofSeconds(idleTimeoutSeconds)).build())) {
                     current.set(watch);
                     if (stopping) {
                         return; // stopped while this watch was being opened: close it and end
                     }
-                    for (var next = watch.next(); next.isPresent(); next = watch.next()) {
-                        switch (next.get()) {
-                            case WatchEvent.Added<DynamicObject> a -> rv = print(out, "ADDED", a.object());
-                            case WatchEvent.Modified<DynamicObject> m -> rv = print(out, "MODIFIED", m.object());
-                            case WatchEvent.Deleted<DynamicObject> d -> rv = print(out, "DELETED", d.object());
-                            case WatchEvent.Bookmark<DynamicObject> b -> rv = b.resourceVersion();
-                            case WatchEvent.Error<DynamicObject> e -> {
-                                if (e.exception() instanceof GoneException) {
-                                    relist = true;
-                                } else {
-                                    throw e.exception();
+                    long started = System.nanoTime();
+                    boolean received = false;
+                    try {
+                        for (var next = watch.next(); next.isPresent(); next = watch.next()) {
+                            received = true;
+                            switch (next.get()) {
+                                case WatchEvent.Added<DynamicObject> a -> rv = print(out, "ADDED", a.object());
+                                case WatchEvent.Modified<DynamicObject> m -> rv = print(out, "MODIFIED", m.object());
+                                case WatchEvent.Deleted<DynamicObject> d -> rv = print(out, "DELETED", d.object());
+                                case WatchEvent.Bookmark<DynamicObject> b -> rv = b.resourceVersion();
+                                case WatchEvent.Error<DynamicObject> e -> {
+                                    if (e.exception() instanceof GoneException) {
+                                        relist = true;
+                                    } else {
+                                        throw e.exception();
+                                    }
                                 }
                             }
+                            if (relist) {
+                                break;
+                            }
                         }
-                        if (relist) {
-                            break;
+                    } catch (TransportException brokenOrSilent) {
+                        // resumed from rv as a reflector does; one that broke at once waits a second first
+                        if (!received && System.nanoTime() - started < VERY_SHORT.toNanos()) {
+                            pause(VERY_SHORT);
                         }
                     }
                 } catch (GoneException gone) {
@@ -154,6 +180,14 @@ final class WatchCommand implements Callable<Integer>, ConnectedCommand {
             if (relist) {
                 list = client.list();
             }
+        }
+    }
+
+    private static void pause(Duration d) {
+        try {
+            Thread.sleep(d);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

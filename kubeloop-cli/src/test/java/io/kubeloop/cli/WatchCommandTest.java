@@ -5,6 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.apiserver.EmbeddedApiServer;
+import io.kubeloop.apiserver.ServerOptions;
+import io.kubeloop.apiserver.faults.Fault;
+import io.kubeloop.apiserver.faults.FaultInjectingProxy;
 import io.kubeloop.client.ClientOptions;
 import io.kubeloop.client.KubeClient;
 import java.io.PrintWriter;
@@ -53,6 +56,38 @@ class WatchCommandTest {
             assertThat(out.toString().lines().map(l -> l.replaceAll("\\s+\\d+$", "").strip()).toList()).containsExactly(
                     "EVENT     OBJECT                                             RESOURCEVERSION",
                     "ADDED     default/before", "ADDED     default/hello", "MODIFIED  default/hello", "DELETED   default/hello");
+        }
+    }
+
+    @Test
+    void aWatchThatWentSilentIsResumedFromTheLastVersionSeenAndNothingIsLostOrRepeated() throws Exception {
+        AtomicInteger watches = new AtomicInteger();
+        try (EmbeddedApiServer server = EmbeddedApiServer.start(ServerOptions.defaults()
+                        .withBookmarkInterval(Duration.ofMillis(500)));
+             FaultInjectingProxy proxy = FaultInjectingProxy.start(server, request ->
+                     request.isWatch() && watches.incrementAndGet() == 1 ? new Fault.Blackhole(0) : new Fault.Pass())) {
+            Path kubeconfig = proxy.writeKubeconfig(dir.resolve("kubeconfig"));
+            var cms = server.client().resource("configmaps").inNamespace("default");
+            cms.create(configMap("before", "1"));
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            AtomicInteger exit = new AtomicInteger(-1);
+            Thread command = Thread.ofPlatform().start(() -> exit.set(Main.run(new PrintWriter(out), new PrintWriter(err),
+                    "watch", "cm", "--idle-timeout", "2", "--kubeconfig", kubeconfig.toString(),
+                    "--cache-dir", dir.resolve("cache").toString())));
+            await().atMost(Duration.ofSeconds(30)).until(() -> out.toString().contains("default/before") && watches.get() == 1);
+
+            cms.create(configMap("during-the-silence", "1")); // the first watch never delivers it
+            await().atMost(Duration.ofSeconds(20)).until(() -> out.toString().contains("ADDED     default/during-the-silence"));
+            assertThat(watches.get()).as("resumed after the 2 s idle timeout").isGreaterThanOrEqualTo(2);
+            assertThat(proxy.injected()).containsEntry("blackhole", 1L);
+
+            command.interrupt();
+            command.join(Duration.ofSeconds(30));
+            assertThat(exit.get()).as(err.toString()).isZero();
+            assertThat(out.toString().lines().map(l -> l.replaceAll("\\s+\\d+$", "").strip()).toList()).containsExactly(
+                    "EVENT     OBJECT                                             RESOURCEVERSION",
+                    "ADDED     default/before", "ADDED     default/during-the-silence");
         }
     }
 

@@ -21,8 +21,19 @@ import org.slf4j.LoggerFactory;
  *     resources at start-up, and 5 QPS throttles them where servers with priority and fairness
  *     (which answer 429 with Retry-After, handled by retries) no longer need client-side
  *     protection that strict.</li>
- * <li>{@code connectTimeout} 10 s; {@code requestTimeout} 60 s for each non-streaming call
- *     (watches have no client timeout: the server's {@code timeoutSeconds} ends them).</li>
+ * <li>{@code connectTimeout} 10 s; {@code requestTimeout} 60 s for each non-streaming call, and for
+ *     a watch's response head.</li>
+ * <li>{@code watchTimeoutMargin} 30 s: a watch the server has not ended by its
+ *     {@code timeoutSeconds} plus this (one hour plus this without {@code timeoutSeconds}) is ended by
+ *     the client. Generous against server and network delays and pauses, short against the 5–10
+ *     minute watches of informers.</li>
+ * <li>{@code watchIdleTimeout} 3 minutes, for watches that ask for bookmarks and set no
+ *     {@link ListOptions#idleTimeout()} of their own: API servers send such a watch a BOOKMARK about
+ *     every minute, so one that received nothing for three is presumed dead; the client ends it. Zero turns it
+ *     off (for servers that never send bookmarks). See {@link Watch} for both bounds.</li>
+ * <li>TCP keepalive (30 s idle, 30 s between probes, as client-go's dialer) on the connections
+ *     kubeloop opens itself (the dedicated watch connections); the JDK HttpClient's connections
+ *     are the JDK's.</li>
  * <li>{@code maxRetries} 10 (client-go's), {@code maxRetryWait} 30 s: GET/HEAD answered 429 or 5xx
  *     with {@code Retry-After} are re-sent after the asked delay, capped at {@code maxRetryWait}.</li>
  * <li>{@code verbosity} 0 (no request logging); lines go to {@code logSink}, by default SLF4J
@@ -32,7 +43,8 @@ import org.slf4j.LoggerFactory;
  * <li>{@code dedicatedWatchConnections} true: each watch reads its own HTTP/1.1 connection on the
  *     consuming thread (about a third less CPU for large initial event streams than the shared
  *     HTTP/2 client); other requests share one HTTP/2 connection. Off, or with a proxy, watches are
- *     multiplexed on the HTTP/2 connection too.</li>
+ *     multiplexed on the HTTP/2 connection too, where only the watch bounds above find a silent
+ *     connection (the JDK HttpClient offers no socket options such as keepalive).</li>
  * <li>{@code preferChaCha20} true: TLS cipher suites are offered ChaCha20-Poly1305 first (all
  *     others still offered), because the JDK's AES-GCM runs without its CPU intrinsics until the JIT
  *     has compiled its callers, which makes a fresh JVM's first large list or watch-list about three
@@ -46,26 +58,31 @@ import org.slf4j.LoggerFactory;
  * @param burst requests allowed at once before the limiter makes callers wait, &ge; 1
  * @param rateLimitingEnabled false turns the client-side limiter off
  * @param connectTimeout time allowed to open a connection
- * @param requestTimeout time allowed for a non-streaming call, from sending to the whole body
+ * @param requestTimeout time allowed for a non-streaming call, from sending to the whole body, and for
+ *        the response head of a watch
  * @param maxRetries how often a safe request is re-sent after 429/5xx with Retry-After, &ge; 0
  * @param maxRetryWait upper bound of one wait before a retry
  * @param verbosity kubectl's {@code -v} level for request logging, 0 = off; 6–10 log more
  * @param logSink receives each request-log line
  * @param userAgent the User-Agent header, or null for kubeloop's default
- * @param ticker time source and sleeper of the limiter and the retries
+ * @param ticker time source and sleeper of the limiter, the retries and the watch bounds
  * @param interceptors application interceptors, run first (outermost) in this order
  * @param scheme the Java types mapped to kinds, for {@link KubeClient#resource(Class)}
  * @param discoveryCacheDir kubectl-layout disk cache for discovery, or null for memory only
  * @param discoveryCacheTtl how long disk-cached discovery stays fresh
  * @param dedicatedWatchConnections true to give each watch an HTTP/1.1 connection of its own
  * @param preferChaCha20 true to offer ChaCha20-Poly1305 TLS cipher suites before the others
+ * @param watchTimeoutMargin how long after its {@code timeoutSeconds} the client ends a watch the
+ *        server has not ended, &ge; 0
+ * @param watchIdleTimeout how long a watch that asks for bookmarks may receive nothing while its
+ *        consumer waits before the client ends it, &ge; 0; zero for never
  */
 public record ClientOptions(double qps, int burst, boolean rateLimitingEnabled, Duration connectTimeout,
                             Duration requestTimeout, int maxRetries, Duration maxRetryWait, int verbosity,
                             Consumer<String> logSink, String userAgent, Ticker ticker,
                             List<Interceptor> interceptors, Scheme scheme, Path discoveryCacheDir,
                             Duration discoveryCacheTtl, boolean dedicatedWatchConnections,
-                            boolean preferChaCha20) {
+                            boolean preferChaCha20, Duration watchTimeoutMargin, Duration watchIdleTimeout) {
 
     public ClientOptions {
         if (!(qps > 0) || Double.isInfinite(qps)) {
@@ -82,15 +99,14 @@ public record ClientOptions(double qps, int burst, boolean rateLimitingEnabled, 
         }
         requirePositive(connectTimeout, "connectTimeout");
         requirePositive(requestTimeout, "requestTimeout");
-        Objects.requireNonNull(maxRetryWait, "maxRetryWait");
-        if (maxRetryWait.isNegative()) {
-            throw new IllegalArgumentException("maxRetryWait must not be negative, got " + maxRetryWait);
-        }
+        requireNotNegative(maxRetryWait, "maxRetryWait");
         Objects.requireNonNull(logSink, "logSink");
         Objects.requireNonNull(ticker, "ticker");
         interceptors = List.copyOf(interceptors);
         Objects.requireNonNull(scheme, "scheme");
         requirePositive(discoveryCacheTtl, "discoveryCacheTtl");
+        requireNotNegative(watchTimeoutMargin, "watchTimeoutMargin");
+        requireNotNegative(watchIdleTimeout, "watchIdleTimeout");
     }
 
     /** The defaults listed above. */
@@ -122,7 +138,16 @@ public record ClientOptions(double qps, int burst, boolean rateLimitingEnabled, 
         b.discoveryCacheTtl = discoveryCacheTtl;
         b.dedicatedWatchConnections = dedicatedWatchConnections;
         b.preferChaCha20 = preferChaCha20;
+        b.watchTimeoutMargin = watchTimeoutMargin;
+        b.watchIdleTimeout = watchIdleTimeout;
         return b;
+    }
+
+    private static void requireNotNegative(Duration d, String name) {
+        Objects.requireNonNull(d, name);
+        if (d.isNegative()) {
+            throw new IllegalArgumentException(name + " must not be negative, got " + d);
+        }
     }
 
     private static void requirePositive(Duration d, String name) {
@@ -151,6 +176,8 @@ public record ClientOptions(double qps, int burst, boolean rateLimitingEnabled, 
         private Duration discoveryCacheTtl = Duration.ofHours(6);
         private boolean dedicatedWatchConnections = true;
         private boolean preferChaCha20 = true;
+        private Duration watchTimeoutMargin = Duration.ofSeconds(30);
+        private Duration watchIdleTimeout = Duration.ofMinutes(3);
 
         private Builder() {
         }
@@ -255,10 +282,30 @@ public record ClientOptions(double qps, int burst, boolean rateLimitingEnabled, 
             return this;
         }
 
+        /**
+         * How long after its {@code timeoutSeconds} (after one hour without) the client ends a watch the
+         * server has not ended; default 30 s.
+         */
+        public Builder watchTimeoutMargin(Duration margin) {
+            this.watchTimeoutMargin = margin;
+            return this;
+        }
+
+        /**
+         * How long a watch that asks for bookmarks (and sets no {@link ListOptions#idleTimeout()}) may
+         * receive nothing while its consumer waits before the client ends it; default 3 minutes (the
+         * server sends a bookmark about every minute); zero for never.
+         */
+        public Builder watchIdleTimeout(Duration idleTimeout) {
+            this.watchIdleTimeout = idleTimeout;
+            return this;
+        }
+
         public ClientOptions build() {
             return new ClientOptions(qps, burst, rateLimitingEnabled, connectTimeout, requestTimeout, maxRetries,
                     maxRetryWait, verbosity, logSink, userAgent, ticker, interceptors, scheme,
-                    discoveryCacheDir, discoveryCacheTtl, dedicatedWatchConnections, preferChaCha20);
+                    discoveryCacheDir, discoveryCacheTtl, dedicatedWatchConnections, preferChaCha20,
+                    watchTimeoutMargin, watchIdleTimeout);
         }
     }
 }

@@ -28,6 +28,7 @@ final class DefaultKubeClient implements KubeClient {
     private final ApiTransport transport;
     private final String namespace;
     private final ClientOptions options;
+    private final WatchWatchdog.Limits watchLimits;
     private final RawClient raw = new Raw();
     private final ReentrantLock lock = new ReentrantLock();
     /** Guarded by {@link #lock} for writes; null until first use. */
@@ -39,12 +40,13 @@ final class DefaultKubeClient implements KubeClient {
         this.transport = Objects.requireNonNull(transport, "transport");
         this.namespace = namespace == null || namespace.isEmpty() ? "default" : namespace;
         this.options = Objects.requireNonNull(options, "options");
+        this.watchLimits = WatchWatchdog.Limits.of(options);
     }
 
     @Override
     public <T> ResourceClient<T> resource(GroupVersionResource gvr, boolean namespaced, Class<T> type) {
         return new DefaultResourceClient<>(transport, new ObjectCodec<>(type), gvr, namespaced,
-                namespaced ? namespace : null, false);
+                namespaced ? namespace : null, false, watchLimits);
     }
 
     @Override

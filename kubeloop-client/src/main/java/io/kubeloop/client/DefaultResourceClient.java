@@ -31,11 +31,13 @@ final class DefaultResourceClient<T> implements ResourceClient<T> {
     private final String namespace;
     /** True when {@link #namespace} was chosen with inNamespace (not the default). */
     private final boolean explicitNamespace;
+    private final WatchWatchdog.Limits watchLimits;
 
     DefaultResourceClient(ApiTransport transport, ObjectCodec<T> codec, GroupVersionResource gvr, boolean namespaced,
-                          String namespace, boolean explicitNamespace) {
+                          String namespace, boolean explicitNamespace, WatchWatchdog.Limits watchLimits) {
         this.transport = transport;
         this.codec = codec;
+        this.watchLimits = Objects.requireNonNull(watchLimits, "watchLimits");
         this.gvr = Objects.requireNonNull(gvr, "gvr");
         this.namespaced = namespaced;
         this.namespace = namespaced ? namespace : null;
@@ -65,12 +67,12 @@ final class DefaultResourceClient<T> implements ResourceClient<T> {
         if (ns == null || ns.isEmpty()) {
             throw new IllegalArgumentException("namespace must not be empty; use inAnyNamespace() for all namespaces");
         }
-        return new DefaultResourceClient<>(transport, codec, gvr, true, ns, true);
+        return new DefaultResourceClient<>(transport, codec, gvr, true, ns, true, watchLimits);
     }
 
     @Override
     public ResourceClient<T> inAnyNamespace() {
-        return new DefaultResourceClient<>(transport, codec, gvr, namespaced, null, false);
+        return new DefaultResourceClient<>(transport, codec, gvr, namespaced, null, false, watchLimits);
     }
 
     @Override
@@ -102,7 +104,8 @@ final class DefaultResourceClient<T> implements ResourceClient<T> {
         query.put("watch", "true");
         ApiRequest request = new ApiRequest("GET", uri(namespace, null, null, query), ACCEPT_JSON, null, true);
         ApiResponse response = transport.send(request).requireSuccess();
-        return new Watch<>(response, codec);
+        return new Watch<>(response, codec, watchLimits.ticker(), watchLimits.deadlineAfter(options),
+                watchLimits.idleAfter(options));
     }
 
     @Override
@@ -267,8 +270,7 @@ final class DefaultResourceClient<T> implements ResourceClient<T> {
             q.put("resourceVersionMatch", o.resourceVersionMatch().value());
         }
         if (o.timeout() != null) {
-            long seconds = o.timeout().toSeconds() + (o.timeout().toNanosPart() > 0 ? 1 : 0);
-            q.put("timeoutSeconds", Long.toString(seconds));
+            q.put("timeoutSeconds", Long.toString(timeoutSeconds(o.timeout())));
         }
         if (o.allowWatchBookmarks()) {
             q.put("allowWatchBookmarks", "true");
@@ -277,6 +279,11 @@ final class DefaultResourceClient<T> implements ResourceClient<T> {
             q.put("sendInitialEvents", o.sendInitialEvents().toString());
         }
         return q;
+    }
+
+    /** A watch timeout as sent: whole seconds, rounded up. */
+    static long timeoutSeconds(java.time.Duration timeout) {
+        return timeout.toSeconds() + (timeout.toNanosPart() > 0 ? 1 : 0);
     }
 
     private static Map<String, String> writeQuery(WriteOptions o) {

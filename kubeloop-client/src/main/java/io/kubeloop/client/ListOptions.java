@@ -9,6 +9,7 @@ import java.time.Duration;
  * ({@code labelSelector}, {@code fieldSelector}, {@code limit}, {@code continue},
  * {@code resourceVersion}, {@code resourceVersionMatch}, {@code timeoutSeconds},
  * {@code allowWatchBookmarks}, {@code sendInitialEvents}). Null or zero means "not sent".
+ * {@code idleTimeout} is the one client-side option: it is never sent.
  * Build with {@link #builder()}; {@link #none()} sends nothing.
  *
  * <p>Immutable and thread-safe.
@@ -22,10 +23,15 @@ import java.time.Duration;
  * @param timeout for watches: the server ends the watch after this (whole seconds, rounded up)
  * @param allowWatchBookmarks for watches: ask for BOOKMARK events
  * @param sendInitialEvents for watch-list: {@code true} to get the current state as ADDED events first
+ * @param idleTimeout for watches, client-side (not sent): the client ends the watch with a
+ *        {@link WatchTimeoutException} when its consumer waited this long for data and not a byte
+ *        arrived; zero for never; null for the client's default, which is
+ *        {@link ClientOptions#watchIdleTimeout()} for a watch that asks for bookmarks and never for
+ *        others (see {@link Watch})
  */
 public record ListOptions(String labelSelector, String fieldSelector, long limit, String continueToken,
                           String resourceVersion, ResourceVersionMatch resourceVersionMatch, Duration timeout,
-                          boolean allowWatchBookmarks, Boolean sendInitialEvents) {
+                          boolean allowWatchBookmarks, Boolean sendInitialEvents, Duration idleTimeout) {
 
     private static final ListOptions NONE = builder().build();
 
@@ -35,6 +41,9 @@ public record ListOptions(String labelSelector, String fieldSelector, long limit
         }
         if (timeout != null && timeout.isNegative()) {
             throw new IllegalArgumentException("timeout must not be negative, got " + timeout);
+        }
+        if (idleTimeout != null && idleTimeout.isNegative()) {
+            throw new IllegalArgumentException("idleTimeout must not be negative, got " + idleTimeout);
         }
     }
 
@@ -51,7 +60,7 @@ public record ListOptions(String labelSelector, String fieldSelector, long limit
         return new Builder().labelSelector(labelSelector).fieldSelector(fieldSelector).limit(limit)
                 .continueToken(continueToken).resourceVersion(resourceVersion)
                 .resourceVersionMatch(resourceVersionMatch).timeout(timeout)
-                .allowWatchBookmarks(allowWatchBookmarks).sendInitialEvents(sendInitialEvents);
+                .allowWatchBookmarks(allowWatchBookmarks).sendInitialEvents(sendInitialEvents).idleTimeout(idleTimeout);
     }
 
     /** Mutable builder; not thread-safe. */
@@ -65,6 +74,7 @@ public record ListOptions(String labelSelector, String fieldSelector, long limit
         private Duration timeout;
         private boolean allowWatchBookmarks;
         private Boolean sendInitialEvents;
+        private Duration idleTimeout;
 
         private Builder() {
         }
@@ -124,9 +134,18 @@ public record ListOptions(String labelSelector, String fieldSelector, long limit
             return this;
         }
 
+        /**
+         * For watches, client-side: end the watch when nothing arrived for this long while its consumer
+         * waited; zero for never; null (the default) for the client's default. Not sent.
+         */
+        public Builder idleTimeout(Duration idleTimeout) {
+            this.idleTimeout = idleTimeout;
+            return this;
+        }
+
         public ListOptions build() {
             return new ListOptions(labelSelector, fieldSelector, limit, continueToken, resourceVersion,
-                    resourceVersionMatch, timeout, allowWatchBookmarks, sendInitialEvents);
+                    resourceVersionMatch, timeout, allowWatchBookmarks, sendInitialEvents, idleTimeout);
         }
     }
 }

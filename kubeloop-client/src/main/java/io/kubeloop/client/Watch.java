@@ -1,8 +1,12 @@
 package io.kubeloop.client;
 
 import io.kubeloop.client.http.ApiResponse;
+import io.kubeloop.client.http.Ticker;
 import io.kubeloop.client.http.TransportException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.URI;
+import java.time.Duration;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import java.util.Optional;
@@ -28,6 +32,23 @@ import tools.jackson.core.JacksonException;
  * when the connection breaks, IllegalStateException for malformed JSON). An HTTP error reply to the
  * watch request (e.g. a plain 410) is thrown by {@link ResourceClient#watch} before a Watch exists.
  *
+ * <p><b>Silent connections.</b> A watch never blocks its consumer forever. The client ends it, and
+ * {@code next()} throws a {@link WatchTimeoutException} (a TransportException), when
+ * <ul>
+ *   <li>the server has not ended it by its {@code timeoutSeconds} plus
+ *       {@link ClientOptions#watchTimeoutMargin()} (30 s by default), counted from the response head; a
+ *       watch without {@code timeoutSeconds} is given one hour (the longest an API server keeps such a
+ *       watch by default) plus the margin; or</li>
+ *   <li>it has an idle timeout and the consumer waited that long for data without a byte arriving.
+ *       A watch has the idle timeout of its {@link ListOptions#idleTimeout()}, else, when it asks for
+ *       bookmarks (which the server sends about every minute, so silence means a dead connection),
+ *       {@link ClientOptions#watchIdleTimeout()} (3 minutes by default); else none.</li>
+ * </ul>
+ * Resume such a watch from the last resourceVersion seen, as after a broken connection. The bounds
+ * are enforced by a watchdog (one virtual thread per watch, on the client's {@link ClientOptions#ticker()
+ * ticker}) that closes the response body, which ends a blocked read on either transport; over the
+ * dedicated connections TCP keepalive (30 s) finds dead peers too.
+ *
  * <p><b>Thread safety.</b> One consumer thread reads ({@link #next()}, the iterator, the stream).
  * {@link #close()} may be called from any thread, also while the consumer is blocked in
  * {@code next()}: that read then ends promptly and returns empty. Always close the watch; closing
@@ -37,41 +58,70 @@ import tools.jackson.core.JacksonException;
  */
 public final class Watch<T> implements AutoCloseable, Iterable<WatchEvent<T>> {
 
+    private static final int OPEN = 0;
+    private static final int CLOSED = 1;
+    private static final int TIMED_OUT = 2;
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(Watch.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final URI uri;
     private final ApiResponse response;
     private final ObjectCodec<T> codec;
+    private final WatchWatchdog watchdog;
     /** Owned by the consumer thread. */
     private WatchDecoder<T> decoder;
-    private volatile boolean closed;
-    /** Consumer-thread state: true once the end of the stream was seen. */
+    /** OPEN, then CLOSED (closed, or the stream ended) or TIMED_OUT (the watchdog ended it); set by CAS. */
+    private volatile int state = OPEN;
+    /** Which bound ended the watch and its length; written before {@link #state} becomes TIMED_OUT. */
+    private WatchTimeoutException.Kind timeoutKind;
+    private Duration timeoutLimit;
+    /** Consumer-thread state: true once the end of the stream was seen (or the timeout reported). */
     private boolean ended;
 
-    Watch(ApiResponse response, ObjectCodec<T> codec) {
+    /**
+     * @param deadlineAfter from now (the response head) to the watch's deadline
+     * @param idle the watch's idle timeout; zero for none
+     */
+    Watch(ApiResponse response, ObjectCodec<T> codec, Ticker ticker, Duration deadlineAfter, Duration idle) {
         this.uri = response.request().uri();
         this.response = response;
         this.codec = codec;
+        this.watchdog = new WatchWatchdog(ticker, deadlineAfter, idle, this::expire);
+        watchdog.start();
     }
 
     /**
      * Blocks until the next event arrives or the stream ends.
      *
      * @return the event, or empty when the stream is over (then every later call returns empty too)
+     * @throws WatchTimeoutException when the client ended the watch because its connection went
+     *         silent (see the class comment); later calls return empty
      * @throws TransportException when the connection breaks mid-stream
      * @throws IllegalStateException when the server sends something that is not a watch event
      */
     public Optional<WatchEvent<T>> next() {
-        if (ended || closed) {
+        if (ended) {
             return Optional.empty();
+        }
+        if (state != OPEN) {
+            return stopped();
         }
         try {
             if (decoder == null) {
-                decoder = new WatchDecoder<>(response.body(), codec);
+                decoder = new WatchDecoder<>(watchdog.watching(response.body()), codec);
             }
             WatchEvent<T> event = decoder.next();
             return event == null ? end() : Optional.of(event);
         } catch (JacksonException e) {
-            if (closed) {
-                return end();
+            if (state != OPEN) {
+                return stopped();
             }
             if (e.getCause() instanceof java.io.IOException io) {
                 close();
@@ -80,23 +130,44 @@ public final class Watch<T> implements AutoCloseable, Iterable<WatchEvent<T>> {
             close();
             throw malformed(e.getOriginalMessage());
         } catch (IllegalArgumentException e) {
-            if (closed) {
-                return end();
+            if (state != OPEN) {
+                return stopped();
             }
             close();
             throw malformed(e.getMessage());
         } catch (RuntimeException e) {
-            if (closed) {
-                return end();
+            if (state != OPEN) {
+                return stopped();
             }
             throw e;
         }
     }
 
     private Optional<WatchEvent<T>> end() {
+        if (state == TIMED_OUT) {
+            return stopped(); // the watchdog's close ended the body
+        }
         ended = true;
         close();
         return Optional.empty();
+    }
+
+    /** After a close or a timeout: empty, or the timeout (thrown once). */
+    private Optional<WatchEvent<T>> stopped() {
+        ended = true;
+        if (state == TIMED_OUT) {
+            throw new WatchTimeoutException(uri, timeoutKind, timeoutLimit);
+        }
+        return Optional.empty();
+    }
+
+    /** The watchdog's action when a bound runs out: ends the watch unless it is over already. */
+    private void expire(WatchTimeoutException.Kind kind, Duration limit) {
+        timeoutKind = kind;
+        timeoutLimit = limit;
+        if (STATE.compareAndSet(this, OPEN, TIMED_OUT)) {
+            response.close(); // ends a read blocked in the consumer's thread
+        }
     }
 
     private IllegalStateException malformed(String what) {
@@ -135,15 +206,16 @@ public final class Watch<T> implements AutoCloseable, Iterable<WatchEvent<T>> {
                 false).onClose(this::close);
     }
 
-    /** True once closed (by the consumer, another thread, or the end of the stream). */
+    /** True once closed (by the consumer, another thread, the end of the stream, or a timeout). */
     public boolean isClosed() {
-        return closed;
+        return state != OPEN;
     }
 
     /** Ends the watch and releases its connection; unblocks a blocked {@link #next()}. Idempotent. */
     @Override
     public void close() {
-        closed = true;
+        STATE.compareAndSet(this, OPEN, CLOSED);
+        watchdog.stop();
         response.close();
     }
 }

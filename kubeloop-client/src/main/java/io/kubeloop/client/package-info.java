@@ -6,7 +6,9 @@
  * list (pages and {@code listAll}), watch, create, update, updateStatus, the four patch types,
  * delete and deleteCollection, with options records that map one to one onto the API's query
  * parameters. {@link io.kubeloop.client.Watch} decodes a watch stream into the sealed
- * {@link io.kubeloop.client.WatchEvent} family with Jackson's streaming parser.
+ * {@link io.kubeloop.client.WatchEvent} family with Jackson's streaming parser, and never blocks
+ * forever on a silent connection: a deadline and, for watches with bookmarks, an idle timeout end it
+ * with a {@link io.kubeloop.client.WatchTimeoutException}.
  *
  * <p>Everything here is immutable and thread-safe except a {@code Watch}, which has one consumer
  * (and may be closed from any thread).

@@ -1,6 +1,7 @@
 package io.kubeloop.it;
 
 import io.kubeloop.apiserver.EmbeddedApiServer;
+import io.kubeloop.apiserver.ServerOptions;
 import io.kubeloop.client.ClientOptions;
 import io.kubeloop.client.KubeClient;
 import org.junit.jupiter.api.AfterEach;
@@ -18,8 +19,13 @@ abstract class EmbeddedServerTestBase {
 
     @BeforeEach
     void startServerAndClient() {
-        server = EmbeddedApiServer.start();
+        server = EmbeddedApiServer.start(serverOptions());
         client = KubeClient.create(server.clientConfig(), clientOptions());
+    }
+
+    /** The server's options; default {@link ServerOptions#defaults()}. */
+    protected ServerOptions serverOptions() {
+        return ServerOptions.defaults();
     }
 
     /** The client's options; default {@link ClientOptions#defaults()}. */

@@ -6,7 +6,8 @@ import java.util.Objects;
 /**
  * What {@link FaultInjectingProxy} does to one request. Each value is one failure a client of a real
  * API server meets: a refusal with back-off advice, a watch whose resource version is too old, a
- * connection that breaks in the middle of a response, a response that stops flowing for a while.
+ * connection that breaks in the middle of a response, a response that stops flowing for a while, a
+ * connection that goes silent for good.
  */
 public sealed interface Fault {
 
@@ -89,6 +90,26 @@ public sealed interface Fault {
         @Override
         public String kind() {
             return "stall";
+        }
+    }
+
+    /**
+     * A connection that goes silent and stays open: what a client meets behind a proxy or load
+     * balancer that stops forwarding, or when its peer vanished without a reset (a half-open TCP
+     * connection). With {@code afterBytes} of zero or more the proxy forwards the request and relays
+     * the response head and {@code afterBytes} of the body; with a negative {@code afterBytes} it
+     * accepts the request and forwards nothing at all (no response head either). From then on nothing
+     * passes in either direction — not the server's further events or bookmarks, not the end of its
+     * response — and the proxy never closes the connection: it lets go of it only when the client
+     * hangs up (or the proxy is closed). A client notices only through its own timeouts. Usually for
+     * watches; on any other request it holds that request's client until its request timeout.
+     *
+     * @param afterBytes body bytes relayed before the silence; negative: the request is never forwarded
+     */
+    record Blackhole(long afterBytes) implements Fault {
+        @Override
+        public String kind() {
+            return "blackhole";
         }
     }
 }

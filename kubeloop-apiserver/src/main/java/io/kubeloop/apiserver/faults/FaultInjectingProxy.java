@@ -22,6 +22,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
@@ -37,7 +38,8 @@ import javax.net.ssl.SSLSocket;
  * is counted by kind ({@link #injected()}).
  *
  * <p>A reset connection is a real TCP reset (linger 0 on the plain socket under TLS), so the client
- * sees a broken stream, not a clean end; every other exchange ends gracefully. With the system
+ * sees a broken stream, not a clean end; a {@link Fault.Blackhole blackholed} one never ends until
+ * the client hangs up; every other exchange ends gracefully. With the system
  * property {@code kubeloop.faults.trace=true} each request is printed to stderr with its fault.
  *
  * <p><b>Thread safety:</b> thread-safe; each connection runs on a virtual thread of its own.
@@ -271,6 +273,7 @@ public final class FaultInjectingProxy implements AutoCloseable {
         switch (fault) {
             case Fault.Reject r -> respond(out, r.code(), r.reason(), "injected by the fault proxy", r.retryAfter().toSeconds());
             case Fault.WatchGone g -> watchGone(out);
+            case Fault.Blackhole b when b.afterBytes() < 0 -> awaitHangUp(client); // accepted, never forwarded
             default -> forward(client, plain, head, body, fault);
         }
         if (!plain.isClosed()) {
@@ -301,15 +304,11 @@ public final class FaultInjectingProxy implements AutoCloseable {
                 upOut.flush();
 
                 // the client hanging up (an informer stopping its watch) ends the exchange
+                CountDownLatch hungUp = new CountDownLatch(1);
                 Thread.ofVirtual().name("fault-proxy-hangup").start(() -> {
-                    try {
-                        while (client.getInputStream().read() >= 0) {
-                            // a request per connection: nothing more is expected
-                        }
-                    } catch (IOException ignored) {
-                        // broken: same as a hang-up
-                    }
+                    awaitHangUp(client);
                     reset(up);
+                    hungUp.countDown();
                 });
 
                 InputStream upIn = up.getInputStream();
@@ -329,10 +328,45 @@ public final class FaultInjectingProxy implements AutoCloseable {
                 response.write("Connection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
                 out.write(response.toByteArray());
                 out.flush();
+                if (fault instanceof Fault.Blackhole b) {
+                    blackhole(upIn, out, b.afterBytes(), hungUp);
+                    return;
+                }
                 relay(upIn, out, plain, fault);
             } finally {
                 open.remove(up);
             }
+        }
+    }
+
+    /** Returns when the client has hung up (or its connection broke): a request per connection, so nothing more is read. */
+    private static void awaitHangUp(SSLSocket client) {
+        try {
+            while (client.getInputStream().read() >= 0) {
+                // nothing more is expected
+            }
+        } catch (IOException ignored) {
+            // broken: same as a hang-up
+        }
+    }
+
+    /** Relays {@code afterBytes} of the body, then nothing more either way until the client hangs up. */
+    private static void blackhole(InputStream upIn, OutputStream out, long afterBytes, CountDownLatch hungUp)
+            throws IOException {
+        byte[] buffer = new byte[8192];
+        for (long left = afterBytes; left > 0; ) {
+            int n = upIn.read(buffer, 0, (int) Math.min(buffer.length, left));
+            if (n < 0) {
+                break; // the response ended first: its end is not relayed either
+            }
+            out.write(buffer, 0, n);
+            out.flush();
+            left -= n;
+        }
+        try {
+            hungUp.await(); // closing the proxy resets the client's connection, which counts it down too
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -47,11 +47,15 @@ public interface FaultPlan {
 
     /**
      * The kinds {@link #random} can choose from: {@link Fault#kind()}s, and {@code late-cut}, a
-     * {@link Fault.Cut} no sooner than 1.2 s into the response (counted as {@code cut}).
+     * {@link Fault.Cut} no sooner than 1.2 s into the response (counted as {@code cut}). A
+     * {@code blackhole} holds its client until the client's own timeout ends the request (for a watch
+     * that asks for bookmarks, the client's idle timeout), so a plan with it needs clients with short
+     * timeouts.
      */
-    java.util.List<String> KINDS = java.util.List.of("cut", "late-cut", "stall", "reject-429", "reject-500", "watch-gone");
+    java.util.List<String> KINDS = java.util.List.of("cut", "late-cut", "stall", "reject-429", "reject-500", "watch-gone",
+            "blackhole");
 
-    /** The kinds of {@link #random(long, double, int, Duration)}: every kind but {@code late-cut}. */
+    /** The kinds of {@link #random(long, double, int, Duration)}: every kind but {@code late-cut} and {@code blackhole}. */
     java.util.List<String> ALL_AT_ONCE = java.util.List.of("cut", "stall", "reject-429", "reject-500", "watch-gone");
 
     /**
@@ -72,9 +76,9 @@ public interface FaultPlan {
      * Faults at random: each request is faulted with probability {@code rate}; faulted requests take
      * the {@code kinds} in turn, watches and other requests each their own turns (the next kind that
      * fits: {@code watch-gone} only for watches), so every
-     * kind comes within a few faulted requests while which requests are hit, and where a cut or stall
-     * falls, stay random. Cuts fall within the first {@code maxCutBytes} of the body; stalls last up
-     * to {@code maxStall}; refusals advise a 1 s {@code Retry-After}.
+     * kind comes within a few faulted requests while which requests are hit, and where a cut, stall
+     * or blackhole falls, stay random. Cuts and blackholes fall within the first {@code maxCutBytes} of
+     * the body; stalls last up to {@code maxStall}; refusals advise a 1 s {@code Retry-After}.
      *
      * @param seed the random seed (print it with a failure to reproduce the run)
      * @param rate the share of requests faulted, 0 to 1
@@ -111,6 +115,7 @@ public interface FaultPlan {
                 case "stall" -> new Fault.Stall(r.nextInt(maxCutBytes), Duration.ofMillis(r.nextLong(maxStall.toMillis() + 1)));
                 case "reject-429" -> new Fault.Reject(429, "TooManyRequests", Duration.ofSeconds(1));
                 case "reject-500" -> new Fault.Reject(500, "InternalError", Duration.ofSeconds(1));
+                case "blackhole" -> new Fault.Blackhole(r.nextInt(maxCutBytes));
                 default -> new Fault.WatchGone();
             };
         };

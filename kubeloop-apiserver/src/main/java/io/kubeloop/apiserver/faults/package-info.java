@@ -1,8 +1,9 @@
 /**
  * Fault injection for controller tests: {@link io.kubeloop.apiserver.faults.FaultInjectingProxy}, an
  * HTTPS proxy to put between the code under test and an {@link io.kubeloop.apiserver.EmbeddedApiServer},
- * which cuts responses off mid-stream, stalls them, refuses requests with 429 or 500, and ends watches
- * with 410 Expired as a {@link io.kubeloop.apiserver.faults.FaultPlan} chooses.
+ * which cuts responses off mid-stream, stalls them, refuses requests with 429 or 500, ends watches
+ * with 410 Expired, and blackholes connections (silent and open for good) as a
+ * {@link io.kubeloop.apiserver.faults.FaultPlan} chooses.
  *
  * {@snippet :
  * try (EmbeddedApiServer server = EmbeddedApiServer.start();

@@ -13,6 +13,7 @@ import io.kubeloop.client.ListOptions;
 import io.kubeloop.client.ResourceClient;
 import io.kubeloop.client.Watch;
 import io.kubeloop.client.WatchEvent;
+import io.kubeloop.client.WatchTimeoutException;
 import io.kubeloop.client.http.TransportException;
 import java.time.Duration;
 import java.util.Map;
@@ -98,6 +99,44 @@ class FaultInjectingProxyTest {
             assertThat(w.next()).isEmpty();
         }
         assertThat(proxy.injected()).isEqualTo(Map.of("watch-gone", 1L));
+    }
+
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // a watch that never ends fails, not hangs
+    void aBlackholedWatchGoesSilentAfterItsBytesAndStaysOpenPastTheServersEndUntilTheClientGivesUp() {
+        proxy.maxWatch(Duration.ofSeconds(1)); // the server ends the watch after 1 s: the client must not see it
+        var cms = configMaps();
+        next = new Fault.Blackhole(1000);
+        long start = System.nanoTime();
+        int events = 0;
+        try (Watch<DynamicObject> w = cms.watch(ListOptions.builder().resourceVersion("0")
+                .idleTimeout(Duration.ofSeconds(3)).build())) {
+            try {
+                while (w.next().isPresent()) {
+                    events++;
+                }
+            } catch (WatchTimeoutException silent) {
+                assertThat(silent.kind()).isEqualTo(WatchTimeoutException.Kind.IDLE);
+            }
+            assertThat(w.isClosed()).as("ended by the client's idle timeout, not by the server").isTrue();
+        }
+        assertThat(events).as("the first 1000 bytes passed: some of the 50 initial events, not all").isBetween(1, 49);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofSeconds(3));
+        assertThat(proxy.injected()).isEqualTo(Map.of("blackhole", 1L));
+    }
+
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aRequestBlackholedBeforeForwardingIsNeverAnswered() {
+        var cms = configMaps();
+        next = new Fault.Blackhole(-1);
+        try (KubeClient impatient = KubeClient.create(proxy.clientConfig(), ClientOptions.builder()
+                .rateLimitingEnabled(false).requestTimeout(Duration.ofSeconds(1)).build())) {
+            var viaImpatient = impatient.resource(cms.resource(), true, DynamicObject.class).inNamespace("default");
+            assertThatThrownBy(() -> viaImpatient.watch(ListOptions.builder().allowWatchBookmarks(true).build()))
+                    .isInstanceOf(TransportException.class).hasMessageContaining("no response within 1s");
+        }
+        assertThat(proxy.injected()).isEqualTo(Map.of("blackhole", 1L));
     }
 
     @Test

@@ -14,8 +14,10 @@ import java.util.Set;
 
 /**
  * The last stage: sends the request with the JDK {@link HttpClient}. Non-streaming responses are
- * read whole within {@code requestTimeout}; streaming responses get no client timeout (the server's
- * {@code timeoutSeconds} ends them) and their body is handed over unread; whole bodies are received
+ * read whole within {@code requestTimeout}; streaming responses must bring their head within
+ * {@code requestTimeout} (the JDK's request timeout ends at the head for them) and their body is
+ * handed over unread, without a timeout here: a watch's own bounds ({@code io.kubeloop.client.Watch})
+ * end it by closing that body, which also ends a read blocked in another thread. Whole bodies are received
  * through {@link HandoffBody}, so the client keeps none of them. Failures to get an HTTP
  * answer become a one-line {@link TransportException}, e.g.
  * {@code cannot reach https://127.0.0.1:6443: connection refused}.
@@ -44,9 +46,7 @@ final class HttpClientSender implements Interceptor {
                 .method(request.method(), request.body() == null
                         ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofByteArray(request.body()));
-        if (!request.streaming()) {
-            b.timeout(requestTimeout);
-        }
+        b.timeout(requestTimeout);
         request.headers().forEach((name, values) -> {
             if (!RESTRICTED.contains(name.toLowerCase(Locale.ROOT))) {
                 values.forEach(v -> b.header(name, v));

@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketOption;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -17,6 +18,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.net.ssl.SNIHostName;
+import jdk.net.ExtendedSocketOptions;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
@@ -42,10 +44,18 @@ import javax.net.ssl.SSLSocket;
  * it); {@code tlsServerName} is sent as SNI. ALPN offers {@code http/1.1} only. Cipher suites are
  * offered ChaCha20-Poly1305 first when asked ({@link CipherSuites}), as the HttpClient's.
  *
- * <p>The response: status line and headers as {@link Http1ResponseHead}; the body chunked
- * ({@link ChunkedInputStream}), of a {@code Content-Length}, or up to the end of the connection.
- * Closing the body closes the socket, which also ends a read blocked in another thread; so does
- * {@link #closeAll()}.
+ * <p>The response: status line and headers as {@link Http1ResponseHead}, read by the calling thread
+ * within {@code requestTimeout} (the socket's read timeout while it waits, as the HttpClient's
+ * request timeout); the body chunked ({@link ChunkedInputStream}), of a {@code Content-Length}, or up
+ * to the end of the connection, read without a socket timeout: a watch is silent for as long as its
+ * collection does not change, and its own bounds ({@code io.kubeloop.client.Watch}: a deadline and an
+ * idle timeout) end it by closing the body. Closing the body closes the socket, which also ends a read
+ * blocked in another thread; so does {@link #closeAll()}.
+ *
+ * <p>Dead peers: every connection has TCP keepalive on, with {@value #KEEPALIVE_SECONDS} s of idleness
+ * before the first probe and between probes where the platform lets Java set them
+ * ({@code jdk.net.ExtendedSocketOptions}; client-go's dialer uses the same 30 s), so the operating
+ * system ends a connection whose peer vanished even when no watch bound would yet.
  *
  * <p>Thread-safe: connections are per call; the set of open sockets is concurrent.
  */
@@ -55,11 +65,15 @@ final class SocketStreamSender implements Interceptor {
     private static final Set<String> OWN = Set.of("connection", "content-length", "expect", "host", "upgrade",
             "transfer-encoding", "te", "keep-alive");
 
+    /** TCP keepalive: idle time before the first probe and between probes, in seconds. */
+    static final int KEEPALIVE_SECONDS = 30;
+
     private final Interceptor fallback;
     private final SSLContext sslContext;
     private final String tlsServerName;
     private final boolean preferChaCha20;
     private final Duration connectTimeout;
+    private final Duration requestTimeout;
     private final TransportFailures failures;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private final Map<Socket, InputStream> readers = new ConcurrentHashMap<>();
@@ -76,6 +90,7 @@ final class SocketStreamSender implements Interceptor {
         this.tlsServerName = tlsServerName == null || tlsServerName.isEmpty() ? null : tlsServerName;
         this.preferChaCha20 = preferChaCha20;
         this.connectTimeout = connectTimeout;
+        this.requestTimeout = requestTimeout;
         this.failures = new TransportFailures(connectTimeout, requestTimeout);
     }
 
@@ -93,16 +108,18 @@ final class SocketStreamSender implements Interceptor {
             OutputStream out = socket.getOutputStream();
             out.write(head);
             out.flush();
-            // TLS: decrypting overlaps with decoding (a reader thread); plain TCP: buffered in place
-            InputStream in;
-            if (socket instanceof SSLSocket) {
-                PrefetchingInputStream ahead = new PrefetchingInputStream(socket.getInputStream());
+            // the head within requestTimeout, read by this thread; then no socket timeout (see the class comment)
+            socket.setSoTimeout(millis(requestTimeout));
+            boolean tls = socket instanceof SSLSocket;
+            InputStream in = tls ? socket.getInputStream() : new BufferedInputStream(socket.getInputStream(), 64 * 1024);
+            Http1ResponseHead response = Http1ResponseHead.read(in);
+            socket.setSoTimeout(0);
+            if (tls) {
+                // decrypting overlaps with decoding: a reader thread, started only now that no read timeout applies
+                PrefetchingInputStream ahead = new PrefetchingInputStream(in);
                 readers.put(socket, ahead); // release(socket) stops its reader thread too
                 in = ahead;
-            } else {
-                in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
             }
-            Http1ResponseHead response = Http1ResponseHead.read(in);
             return new ApiResponse(request, response.status(), response.headers(), body(response, in, socket));
         } catch (IOException | RuntimeException e) {
             release(socket);
@@ -129,13 +146,14 @@ final class SocketStreamSender implements Interceptor {
         URI uri = request.uri();
         String host = hostOf(uri);
         int port = uri.getPort() != -1 ? uri.getPort() : tls ? 443 : 80;
-        int timeoutMillis = (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis());
+        int timeoutMillis = millis(connectTimeout);
         Socket raw = new Socket();
         Socket socket = raw;
         open.add(raw); // closeAll() during the handshake ends it too
         try {
             raw.connect(new InetSocketAddress(host, port), timeoutMillis);
             raw.setTcpNoDelay(true);
+            keepAlive(raw);
             if (tls) {
                 SSLSocket ssl = (SSLSocket) sslContext.getSocketFactory().createSocket(raw, host, port, true);
                 socket = ssl;
@@ -155,7 +173,6 @@ final class SocketStreamSender implements Interceptor {
                 ssl.setSSLParameters(params);
                 raw.setSoTimeout(timeoutMillis);
                 ssl.startHandshake();
-                raw.setSoTimeout(0); // the server's timeoutSeconds ends a watch, not the client
             }
             return socket;
         } catch (IOException e) {
@@ -163,6 +180,27 @@ final class SocketStreamSender implements Interceptor {
             release(raw);
             throw failures.of(request, e, true);
         }
+    }
+
+    /** SO_KEEPALIVE, and its timing where the platform supports setting it. */
+    private static void keepAlive(Socket socket) throws IOException {
+        socket.setKeepAlive(true);
+        Set<SocketOption<?>> supported = socket.supportedOptions();
+        if (supported.contains(ExtendedSocketOptions.TCP_KEEPIDLE)) {
+            socket.setOption(ExtendedSocketOptions.TCP_KEEPIDLE, KEEPALIVE_SECONDS);
+        }
+        if (supported.contains(ExtendedSocketOptions.TCP_KEEPINTERVAL)) {
+            socket.setOption(ExtendedSocketOptions.TCP_KEEPINTERVAL, KEEPALIVE_SECONDS);
+        }
+    }
+
+    private static int millis(Duration d) {
+        return (int) Math.min(Integer.MAX_VALUE, Math.max(1, d.toMillis()));
+    }
+
+    /** The connections open now, for tests. */
+    List<Socket> openSockets() {
+        return List.copyOf(open);
     }
 
     private InputStream body(Http1ResponseHead response, InputStream in, Socket socket) throws IOException {

@@ -5,8 +5,10 @@ import java.net.URI;
 /**
  * The request did not get an HTTP answer: the server is unreachable, TLS failed, the connection
  * broke, or the call timed out. The message names the server and the cause in one line.
+ * {@link io.kubeloop.client.WatchTimeoutException} is the one subclass: a watch the client ended
+ * because its connection went silent.
  */
-public final class TransportException extends RuntimeException {
+public class TransportException extends RuntimeException {
 
     private final URI uri;
 

@@ -39,7 +39,7 @@ final class TransportFailures {
         String message;
         if (e instanceof HttpConnectTimeoutException || connecting && e instanceof SocketTimeoutException) {
             message = "cannot reach " + server + ": connect timed out after " + seconds(connectTimeout);
-        } else if (e instanceof HttpTimeoutException) {
+        } else if (e instanceof HttpTimeoutException || e instanceof SocketTimeoutException) {
             message = request.method() + " " + uri + ": no response within " + seconds(requestTimeout);
         } else if (e instanceof ConnectException) {
             message = "cannot reach " + server + ": " + describe(e, "connection refused");

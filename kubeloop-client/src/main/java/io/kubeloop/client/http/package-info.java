@@ -16,6 +16,11 @@
  * are returned as responses and turned into typed API exceptions by
  * {@link io.kubeloop.client.http.ApiResponse#requireSuccess()}.
  *
+ * <p>Timeouts: connecting within {@code connectTimeout}; a non-streaming call whole, and a streaming
+ * call's response head, within {@code requestTimeout}. A streaming body has no timeout in this
+ * package: the watch that reads it bounds it ({@code io.kubeloop.client.Watch}) and ends it by closing
+ * it. The dedicated watch connections have TCP keepalive (30 s).
+ *
  * <p>Threads: the transport is thread-safe; beyond the HttpClient's threads it starts one virtual
  * thread per open TLS watch, which decrypts ahead of the reader ({@code PrefetchingInputStream})
  * and ends with the watch. The rate limiter and retries block the calling thread (virtual threads

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -21,6 +22,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
+import jdk.net.ExtendedSocketOptions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -125,6 +127,22 @@ class SocketStreamSenderTest {
         s.closeAll();
         assertThat(read.get(5, TimeUnit.SECONDS)).isNegative();
         assertThat(s.openConnections()).isZero();
+    }
+
+    @Test
+    void aWatchConnectionHasTcpKeepAliveEvery30SecondsAndNoReadTimeoutOnceTheHeadIsIn() throws Exception {
+        streamThenHold("/api/v1/pods", "{\"type\":\"ADDED\"}\n");
+        SocketStreamSender s = sender(server.config());
+        try (ApiResponse r = send(s, watch("/api/v1/pods?watch=true"))) {
+            assertThat(r.status()).isEqualTo(200);
+            Socket socket = s.openSockets().getFirst();
+            assertThat(socket.getKeepAlive()).isTrue();
+            assertThat(socket.getSoTimeout()).as("a quiet watch is not a dead one").isZero();
+            if (socket.supportedOptions().contains(ExtendedSocketOptions.TCP_KEEPIDLE)) {
+                assertThat(socket.getOption(ExtendedSocketOptions.TCP_KEEPIDLE)).isEqualTo(30);
+                assertThat(socket.getOption(ExtendedSocketOptions.TCP_KEEPINTERVAL)).isEqualTo(30);
+            }
+        }
     }
 
     @Test
