@@ -1,6 +1,5 @@
 package io.kubeloop.controller;
 
-import io.kubeloop.api.ObjectAccess;
 import io.kubeloop.api.errors.ApiException;
 import io.kubeloop.cache.ResourceEventHandler;
 import io.kubeloop.cache.ResourceEventHandlerRegistration;
@@ -118,8 +117,8 @@ final class DefaultController implements Controller {
                 }
 
                 @Override
-                public void onUpdate(T oldObject, T newObject) {
-                    deliver(new Event.Update<>(oldObject, newObject));
+                public void onUpdate(T oldObject, T newObject, boolean unchanged) {
+                    deliver(new Event.Update<>(oldObject, newObject, unchanged));
                 }
 
                 @Override
@@ -139,13 +138,12 @@ final class DefaultController implements Controller {
 
     /**
      * controller-runtime's {@code WithLowPriorityWhenUnchanged}: an object of the informer's initial
-     * list, or an update that changed nothing (a resync: same resourceVersion).
+     * list, or an update that changed nothing (a resync: same resourceVersion, as the informer found).
      */
     private static boolean isUnchanged(Event<?> event) {
         return switch (event) {
             case Event.Create<?> c -> c.isInInitialList();
-            case Event.Update<?> u -> Objects.equals(ObjectAccess.resourceVersion(u.oldObject()),
-                    ObjectAccess.resourceVersion(u.newObject()));
+            case Event.Update<?> u -> u.unchanged();
             case Event.Delete<?> d -> false;
             case Event.Generic<?> g -> false;
         };
