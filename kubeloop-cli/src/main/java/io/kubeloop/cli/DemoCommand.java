@@ -1,6 +1,7 @@
 package io.kubeloop.cli;
 
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.kubeloop.api.errors.AlreadyExistsException;
 import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.cache.InformerFactory;
 import io.kubeloop.cache.InformerOptions;
@@ -8,6 +9,7 @@ import io.kubeloop.cache.InformerScope;
 import io.kubeloop.cache.ResourceEventHandler;
 import io.kubeloop.client.ClientOptions;
 import io.kubeloop.client.KubeClient;
+import io.kubeloop.client.Wait;
 import io.kubeloop.samples.samplecontroller.Foo;
 import io.kubeloop.samples.samplecontroller.FooCrd;
 import io.kubeloop.samples.samplecontroller.SampleController;
@@ -43,6 +45,8 @@ final class DemoCommand implements Callable<Integer> {
     static final String NAMESPACE = "default";
     static final String FOO = "example-foo";
     static final String DEPLOYMENT = "example-foo-nginx";
+    /** Between checks of the Foo's status; also the first back-off after a transient failure. */
+    private static final Duration POLL = Duration.ofMillis(50);
 
     @Spec
     CommandSpec spec;
@@ -92,7 +96,7 @@ final class DemoCommand implements Callable<Integer> {
                 watch.start();
                 controller.start();
                 say(out, "sample-controller started: watching foos and deployments, 2 workers");
-                client.resource(Foo.class).inNamespace(NAMESPACE).create(Foo.of(NAMESPACE, FOO, DEPLOYMENT, replicas));
+                createFoo(client);
                 say(out, "created foo " + NAMESPACE + "/" + FOO + " (deploymentName " + DEPLOYMENT + ", replicas "
                         + replicas + ")");
                 boolean synced = awaitFooInSync(client, Duration.ofSeconds(timeoutSeconds));
@@ -177,21 +181,32 @@ final class DemoCommand implements Callable<Integer> {
         return d.getStatus() == null || d.getStatus().getAvailableReplicas() == null ? 0 : d.getStatus().getAvailableReplicas();
     }
 
-    private boolean awaitFooInSync(KubeClient client, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() - deadline < 0) {
-            Foo foo = client.resource(Foo.class).inNamespace(NAMESPACE).get(FOO);
-            if (foo.status() != null && Integer.valueOf(replicas).equals(foo.status().availableReplicas())) {
-                return true;
-            }
+    /** Creates the Foo, riding out transient failures; a create whose answer was lost is found on the next try. */
+    private void createFoo(KubeClient client) {
+        Wait.until("foo " + NAMESPACE + "/" + FOO + " to be created", POLL, Duration.ofSeconds(timeoutSeconds), () -> {
             try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+                client.resource(Foo.class).inNamespace(NAMESPACE).create(Foo.of(NAMESPACE, FOO, DEPLOYMENT, replicas));
+            } catch (AlreadyExistsException createdBefore) {
+                // an earlier attempt made it
+            }
+            return true;
+        });
+    }
+
+    /** Whether the Foo's status reports its replicas available within {@code timeout}; false when interrupted. */
+    private boolean awaitFooInSync(KubeClient client, Duration timeout) {
+        try {
+            return Wait.poll("foo " + NAMESPACE + "/" + FOO + " to report " + replicas + " available replicas", POLL,
+                    timeout, () -> {
+                        Foo foo = client.resource(Foo.class).inNamespace(NAMESPACE).get(FOO);
+                        return foo.status() != null && Integer.valueOf(replicas).equals(foo.status().availableReplicas());
+                    });
+        } catch (IllegalStateException e) {
+            if (Thread.currentThread().isInterrupted()) {
                 return false;
             }
+            throw e;
         }
-        return false;
     }
 
     /** {@code --once}: every check of the end state, or one line naming the first that failed. */
