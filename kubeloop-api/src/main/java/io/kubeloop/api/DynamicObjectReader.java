@@ -13,10 +13,18 @@ import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Decodes compact {@link DynamicObject}s straight from JSON bytes without building a tree: one walk of the
- * streaming parser that reads {@code apiVersion}, {@code kind} and {@code metadata}'s namespace, name,
- * resourceVersion and uid, skips everything else, and copies the object's exact byte span out of the input.
- * This is how kubeloop's client decodes get, list and watch replies into {@code DynamicObject}s.
+ * Decodes compact {@link DynamicObject}s straight from JSON bytes without building a tree: it reads
+ * {@code apiVersion}, {@code kind} and {@code metadata}'s namespace, name, resourceVersion and uid, skips
+ * everything else, and copies the object's exact byte span out of the input. Two ways in:
+ * <ul>
+ *   <li>from bytes ({@link #scan}, {@link #read(byte[], int, int, String, String)}): kubeloop's byte-level
+ *       {@link JsonScanner} walks the object's members and its metadata's without tokenizing them, and hands
+ *       what it does not accept to Jackson. This is how kubeloop's client decodes get, list and watch replies
+ *       into {@code DynamicObject}s;</li>
+ *   <li>from a Jackson parser positioned at the object ({@link #read(JsonParser, byte[], long)}): one walk of
+ *       the parser, for callers that hold one (a list or event that the scanner left to Jackson, and
+ *       {@link DynamicObject#fromJson}).</li>
+ * </ul>
  *
  * {@snippet :
  * try (JsonParser p = KubeJson.mapper().createParser(bytes, offset, length)) {

@@ -372,7 +372,8 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
             Optional<T> old = indexer.get(object);
             if (old.isPresent()) {
                 indexer.update(object);
-                processor.distribute(new Notification.Update<>(old.get(), object), sameResourceVersion(old.get(), object));
+                boolean unchanged = sameResourceVersion(old.get(), object);
+                processor.distribute(new Notification.Update<>(old.get(), object, unchanged), unchanged);
             } else {
                 indexer.add(object);
                 processor.distribute(new Notification.Add<>(object, isInInitialList), false);
@@ -408,7 +409,8 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
                     if (old == null) {
                         processor.distribute(new Notification.Add<>(o, isInInitialList), false);
                     } else {
-                        processor.distribute(new Notification.Update<>(old, o), sameResourceVersion(old, o));
+                        boolean unchanged = sameResourceVersion(old, o);
+                        processor.distribute(new Notification.Update<>(old, o, unchanged), unchanged);
                     }
                 }
             } finally {
@@ -421,7 +423,7 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
             blockDeltas.lock();
             try {
                 for (T o : indexer.list()) {
-                    processor.distribute(new Notification.Update<>(o, o), true);
+                    processor.distribute(new Notification.Update<>(o, o, true), true);
                 }
             } finally {
                 blockDeltas.unlock();

@@ -29,7 +29,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>{@link #start()} starts the informers not yet started (call it again for informers asked for
  * later); it is idempotent, returns at once and does nothing after {@link #shutdown()}.
  * {@link #waitForCacheSync} waits for started informers only. {@link #shutdown()} stops every
- * informer and waits for their threads; it may be called again.
+ * informer and waits for their threads; it may be called again. A shut-down factory hands out
+ * nothing: asking it for an informer or a lister throws {@link IllegalStateException} at once
+ * (naming the type asked for), instead of returning an informer that would never start — and a
+ * controller over it that would wait out its whole cache-sync timeout.
  *
  * <p><b>Thread safety.</b> Thread-safe.
  */
@@ -65,38 +68,77 @@ public final class InformerFactory implements AutoCloseable {
         return new InformerFactory(client, options);
     }
 
-    /** The shared informer for a Java type known to the client's scheme (built-in kinds, {@code @Kind} records). */
+    /**
+     * The shared informer for a Java type known to the client's scheme (built-in kinds, {@code @Kind} records).
+     *
+     * @throws IllegalStateException if the factory was shut down
+     */
     public <T> SharedIndexInformer<T> informerFor(Class<T> type, InformerScope scope) {
+        requireNotShutDown(type.getName());
         ResourceClient<T> rc = client.resource(type);
-        return informer(rc, type, scope);
+        return informer(rc, type, scope, type.getName());
     }
 
-    /** The shared informer of {@link DynamicObject}s for a resource and scope. */
+    /**
+     * The shared informer of {@link DynamicObject}s for a resource and scope.
+     *
+     * @throws IllegalStateException if the factory was shut down
+     */
     public SharedIndexInformer<DynamicObject> dynamicInformerFor(GroupVersionResource resource, boolean namespaced,
                                                                InformerScope scope) {
-        return informer(client.resource(resource, namespaced, DynamicObject.class), DynamicObject.class, scope);
+        requireNotShutDown(resource.toString());
+        return informer(client.resource(resource, namespaced, DynamicObject.class), DynamicObject.class, scope,
+                resource.toString());
     }
 
     /**
      * The shared informer of {@link DynamicObject}s for a resource named as kubectl accepts it
      * ({@code deployments.apps}, {@code foos}), resolved through discovery.
+     *
+     * @throws IllegalStateException if the factory was shut down (checked before discovery is asked)
      */
     public SharedIndexInformer<DynamicObject> dynamicInformerFor(String resource, InformerScope scope) {
-        return informer(client.resource(resource), DynamicObject.class, scope);
+        requireNotShutDown(resource);
+        return informer(client.resource(resource), DynamicObject.class, scope, resource);
     }
 
-    /** A lister over the shared informer for {@code type} and {@code scope}. */
+    /**
+     * A lister over the shared informer for {@code type} and {@code scope}.
+     *
+     * @throws IllegalStateException if the factory was shut down
+     */
     public <T> Lister<T> listerFor(Class<T> type, InformerScope scope) {
+        requireNotShutDown(type.getName());
         GroupVersionResource gvr = client.resource(type).resource();
         return Lister.create(informerFor(type, scope).indexer(), new GroupResource(gvr.group(), gvr.resource()));
     }
 
+    /** Fails fast, before any resolution, when the factory is shut down; {@link #informer} checks again under the lock. */
+    private void requireNotShutDown(String asked) {
+        lock.lock();
+        try {
+            if (shutDown) {
+                throw shutDownFor(asked);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static IllegalStateException shutDownFor(String asked) {
+        return new IllegalStateException("the informer factory is shut down: it hands out no informer for " + asked
+                + " (informers of a shut-down factory never start)");
+    }
+
     @SuppressWarnings("unchecked")
-    private <T> SharedIndexInformer<T> informer(ResourceClient<T> rc, Class<T> type, InformerScope scope) {
+    private <T> SharedIndexInformer<T> informer(ResourceClient<T> rc, Class<T> type, InformerScope scope, String asked) {
         Objects.requireNonNull(scope, "scope");
         Key key = new Key(rc.resource(), type, scope);
         lock.lock();
         try {
+            if (shutDown) {
+                throw shutDownFor(asked);
+            }
             SharedIndexInformer<?> existing = informers.get(key);
             if (existing != null) {
                 return (SharedIndexInformer<T>) existing;

@@ -107,7 +107,7 @@ final class ProcessorListener<T> implements ResourceEventHandlerRegistration {
         try {
             switch (n) {
                 case Notification.Add<T> a -> handler.onAdd(a.object(), a.isInInitialList());
-                case Notification.Update<T> u -> handler.onUpdate(u.oldObject(), u.newObject());
+                case Notification.Update<T> u -> handler.onUpdate(u.oldObject(), u.newObject(), u.unchanged());
                 case Notification.Delete<T> d -> handler.onDelete(d.object(), d.finalStateUnknown());
             }
         } catch (Throwable t) {

@@ -33,6 +33,18 @@ public interface ResourceEventHandler<T> {
     }
 
     /**
+     * An object changed or was resynced, with the informer's verdict on which: the informer compares
+     * the two resourceVersions once, and every handler gets the answer. This is the method the
+     * informer calls; the default calls {@link #onUpdate(Object, Object)}, so override either one.
+     *
+     * @param unchanged true exactly when {@code oldObject} and {@code newObject} have the same
+     *        resourceVersion (a resync, or a relist that found the object as it was)
+     */
+    default void onUpdate(T oldObject, T newObject, boolean unchanged) {
+        onUpdate(oldObject, newObject);
+    }
+
+    /**
      * An object was deleted.
      *
      * @param object its last known state

@@ -1,7 +1,9 @@
 package io.kubeloop.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fabric8.kubernetes.api.model.Pod;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.client.KubeClient;
@@ -71,5 +73,24 @@ class InformerFactoryTest {
         int requests = transport.requests.get();
         assertThat(requests).isPositive();
         assertThat(later.hasSynced()).isFalse();
+    }
+
+    @Test
+    void aShutDownFactoryRefusesEveryInformerAndListerAtOnceNamingWhatWasAsked() {
+        Refusing transport = new Refusing();
+        InformerFactory f = InformerFactory.create(KubeClient.create(transport, "default"), InformerOptions.defaults());
+        f.dynamicInformerFor(PODS, true, InformerScope.all());
+        f.shutdown();
+
+        assertThatThrownBy(() -> f.dynamicInformerFor(PODS, true, InformerScope.all()))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("shut down").hasMessageContaining("pods");
+        assertThatThrownBy(() -> f.informerFor(Pod.class, InformerScope.all()))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("shut down")
+                .hasMessageContaining(Pod.class.getName());
+        assertThatThrownBy(() -> f.listerFor(Pod.class, InformerScope.all()))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining(Pod.class.getName());
+        assertThatThrownBy(() -> f.dynamicInformerFor("foos.samplecontroller.k8s.io", InformerScope.all()))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("foos.samplecontroller.k8s.io");
+        assertThat(transport.requests.get()).as("no discovery asked for a refused informer").isZero();
     }
 }

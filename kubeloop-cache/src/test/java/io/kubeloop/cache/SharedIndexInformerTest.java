@@ -145,6 +145,26 @@ class SharedIndexInformerTest {
     }
 
     @Test
+    void handlersGetTheInformersVerdictWhetherAnUpdateLeftTheResourceVersionUnchanged() {
+        fake.add(pod("ns", "a"));
+        SharedIndexInformer<DynamicObject> i = informer();
+        List<String> updates = new java.util.concurrent.CopyOnWriteArrayList<>();
+        i.addEventHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onUpdate(DynamicObject oldObject, DynamicObject newObject, boolean unchanged) {
+                updates.add(RecordingHandler.id(oldObject) + "->" + RecordingHandler.id(newObject)
+                        + (unchanged ? " unchanged" : " changed"));
+            }
+        });
+        syncAndWatch(i);
+        relist(); // the same object again
+        await().atMost(WAIT).until(() -> updates.size() == 1);
+        fake.modify(pod("ns", "a"));
+        await().atMost(WAIT).until(() -> updates.size() == 2);
+        assertThat(updates).containsExactly("a@2->a@2 unchanged", "a@2->a@3 changed");
+    }
+
+    @Test
     void line31UnchangedUpdatesGoOnlyToHandlersFlaggedDueAtTheLastResyncTick() {
         fake.add(pod("ns", "a"));
         SharedIndexInformer<DynamicObject> i = informer(InformerOptions.Queue.REAL_FIFO, Duration.ofSeconds(30));

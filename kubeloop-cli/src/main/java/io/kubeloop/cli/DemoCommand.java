@@ -1,6 +1,7 @@
 package io.kubeloop.cli;
 
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.kubeloop.api.errors.AlreadyExistsException;
 import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.apiserver.fs.PrivateFiles;
 import io.kubeloop.cache.InformerFactory;
@@ -9,6 +10,7 @@ import io.kubeloop.cache.InformerScope;
 import io.kubeloop.cache.ResourceEventHandler;
 import io.kubeloop.client.ClientOptions;
 import io.kubeloop.client.KubeClient;
+import io.kubeloop.client.Wait;
 import io.kubeloop.samples.samplecontroller.Foo;
 import io.kubeloop.samples.samplecontroller.FooCrd;
 import io.kubeloop.samples.samplecontroller.SampleController;
@@ -53,6 +55,8 @@ final class DemoCommand implements Callable<Integer> {
     static final String NAMESPACE = "default";
     static final String FOO = "example-foo";
     static final String DEPLOYMENT = "example-foo-nginx";
+    /** Between checks of the Foo's status; also the first back-off after a transient failure. */
+    private static final Duration POLL = Duration.ofMillis(50);
 
     @Spec
     CommandSpec spec;
@@ -102,7 +106,7 @@ final class DemoCommand implements Callable<Integer> {
                 watch.start();
                 controller.start();
                 say(out, "sample-controller started: watching foos and deployments, 2 workers");
-                client.resource(Foo.class).inNamespace(NAMESPACE).create(Foo.of(NAMESPACE, FOO, DEPLOYMENT, replicas));
+                createFoo(client);
                 say(out, "created foo " + NAMESPACE + "/" + FOO + " (deploymentName " + DEPLOYMENT + ", replicas "
                         + replicas + ")");
                 boolean synced = awaitFooInSync(client, Duration.ofSeconds(timeoutSeconds), lifetime);
@@ -207,30 +211,50 @@ final class DemoCommand implements Callable<Integer> {
         return d.getStatus() == null || d.getStatus().getAvailableReplicas() == null ? 0 : d.getStatus().getAvailableReplicas();
     }
 
-    /** Whether the foo's status caught up within {@code timeout}; false at once when a stop is requested. */
+    /** Creates the Foo, riding out transient failures; a create whose answer was lost is found on the next try. */
+    private void createFoo(KubeClient client) {
+        Wait.until("foo " + NAMESPACE + "/" + FOO + " to be created", POLL, Duration.ofSeconds(timeoutSeconds), () -> {
+            try {
+                client.resource(Foo.class).inNamespace(NAMESPACE).create(Foo.of(NAMESPACE, FOO, DEPLOYMENT, replicas));
+            } catch (AlreadyExistsException createdBefore) {
+                // an earlier attempt made it
+            }
+            return true;
+        });
+    }
+
+    /**
+     * Whether the Foo's status reports its replicas available within {@code timeout}, riding out transient
+     * failures; false at once when a stop is requested.
+     */
     private boolean awaitFooInSync(KubeClient client, Duration timeout, ServerLifetime lifetime) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() - deadline < 0 && !lifetime.stopRequested()) {
-            Foo foo;
-            try {
-                foo = client.resource(Foo.class).inNamespace(NAMESPACE).get(FOO);
-            } catch (RuntimeException e) {
-                if (lifetime.stopRequested()) {
-                    return false; // the request was cut short by the stop
-                }
-                throw e;
-            }
-            if (foo.status() != null && Integer.valueOf(replicas).equals(foo.status().availableReplicas())) {
-                return true;
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+        boolean[] synced = {false};
+        try {
+            Wait.poll("foo " + NAMESPACE + "/" + FOO + " to report " + replicas + " available replicas", POLL,
+                    timeout, () -> {
+                        if (lifetime.stopRequested()) {
+                            return true;
+                        }
+                        Foo foo;
+                        try {
+                            foo = client.resource(Foo.class).inNamespace(NAMESPACE).get(FOO);
+                        } catch (RuntimeException e) {
+                            if (lifetime.stopRequested()) {
+                                return true; // the request was cut short by the stop
+                            }
+                            throw e;
+                        }
+                        synced[0] = foo.status() != null
+                                && Integer.valueOf(replicas).equals(foo.status().availableReplicas());
+                        return synced[0];
+                    });
+        } catch (IllegalStateException e) {
+            if (Thread.currentThread().isInterrupted() || lifetime.stopRequested()) {
                 return false;
             }
+            throw e;
         }
-        return false;
+        return synced[0] && !lifetime.stopRequested();
     }
 
     /** {@code --once}: every check of the end state, or one line naming the first that failed. */

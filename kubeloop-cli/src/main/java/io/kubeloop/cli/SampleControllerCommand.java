@@ -24,7 +24,9 @@ import picocli.CommandLine.Spec;
  * SIGTERM, after installing the Foo CRD unless {@code --no-install-crd}; serves Prometheus metrics and
  * health probes where {@code --metrics-bind-address} and {@code --health-probe-bind-address} say
  * (kubebuilder's flags; {@code 0} turns one off). Prints one line when it runs and one when it
- * stopped; a connection or permission problem, or an address in use, is one line on stderr and exit 1.
+ * stopped. Installing the CRD and waiting for it ride out transient failures (429, 5xx, a broken or
+ * refused connection) with back-off for up to 30 s; a failure that is not transient (403, 422…), one
+ * that lasts past those 30 s, or an address in use is one line on stderr and exit 1.
  *
  * <p>Not thread-safe: picocli runs it once on the main thread.
  */

@@ -6,6 +6,9 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.apiserver.EmbeddedApiServer;
+import io.kubeloop.apiserver.faults.Fault;
+import io.kubeloop.apiserver.faults.FaultInjectingProxy;
+import io.kubeloop.apiserver.faults.FaultPlan;
 import io.kubeloop.client.ClientOptions;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.samples.samplecontroller.Foo;
@@ -73,6 +76,64 @@ class SampleControllerCommandTest {
             command.join(Duration.ofSeconds(30));
             assertThat(exit.get()).as(err.toString()).isZero();
             assertThat(out.toString()).endsWith("sample-controller stopped\n");
+        }
+    }
+
+    /**
+     * Faults only the Foo CRD's create and reads: a 503 and a cut connection (after the server created
+     * it) on the create; on the reads a run of 503s and one of 429s, each one longer than the client's
+     * own retries of a GET, and a cut connection between them.
+     */
+    static final class CrdFaults implements FaultPlan {
+        private final AtomicInteger creates = new AtomicInteger();
+        private final AtomicInteger reads = new AtomicInteger();
+
+        @Override
+        public Fault choose(ProxiedRequest request) {
+            if (!request.target().startsWith("/apis/apiextensions.k8s.io/v1/customresourcedefinitions")) {
+                return new Fault.Pass();
+            }
+            if (request.method().equals("POST")) {
+                return switch (creates.getAndIncrement()) {
+                    case 0 -> new Fault.Reject(503, "ServiceUnavailable", Duration.ZERO);
+                    case 1 -> new Fault.Cut(0, Duration.ZERO);
+                    default -> new Fault.Pass();
+                };
+            }
+            int read = reads.getAndIncrement();
+            int clientAttempts = 1 + ClientOptions.defaults().maxRetries(); // a GET's attempts within the client
+            if (read < clientAttempts) {
+                return new Fault.Reject(503, "ServiceUnavailable", Duration.ZERO);
+            } else if (read == clientAttempts) {
+                return new Fault.Cut(0, Duration.ZERO);
+            } else if (read <= 2 * clientAttempts) {
+                return new Fault.Reject(429, "TooManyRequests", Duration.ZERO);
+            }
+            return new Fault.Pass();
+        }
+    }
+
+    @Test
+    void startUpRidesOutRefusalsAndCutConnectionsWhileInstallingTheCrdAndWaitingForIt() throws Exception {
+        try (EmbeddedApiServer server = EmbeddedApiServer.start();
+             FaultInjectingProxy proxy = FaultInjectingProxy.start(server, new CrdFaults())) {
+            Path kubeconfig = proxy.writeKubeconfig(dir.resolve("kubeconfig"));
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            AtomicInteger exit = new AtomicInteger(-1);
+            Thread command = Thread.ofPlatform().start(() -> exit.set(Main.run(new PrintWriter(out), new PrintWriter(err),
+                    "sample-controller", "--kubeconfig", kubeconfig.toString(), "--cache-dir",
+                    dir.resolve("cache").toString())));
+            await().atMost(Duration.ofSeconds(60)).until(() -> out.toString().contains("sample-controller running")
+                    || exit.get() >= 0);
+            assertThat(err.toString()).as("stderr").isEmpty();
+            assertThat(out.toString()).startsWith("Foo CRD foos.samplecontroller.k8s.io installed\n")
+                    .contains("sample-controller running");
+            assertThat(proxy.injected()).as("faults met").containsKeys("reject-503", "reject-429", "cut");
+
+            command.interrupt();
+            command.join(Duration.ofSeconds(30));
+            assertThat(exit.get()).as(err.toString()).isZero();
         }
     }
 

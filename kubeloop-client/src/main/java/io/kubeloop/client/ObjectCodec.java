@@ -113,7 +113,7 @@ final class ObjectCodec<T> {
 
     /**
      * Decodes a list body. DynamicObject items are found by a {@link JsonScanner} and read compact from their
-     * bytes; anything else (and a body the scanner does not accept) goes through the streaming parser.
+     * bytes; anything else (and a body the scanner does not accept) goes through Jackson's streaming parser.
      */
     ObjectList<T> readList(byte[] json) {
         if (isDynamic()) {
@@ -179,7 +179,7 @@ final class ObjectCodec<T> {
         }
     }
 
-    /** Decodes a list body with the streaming parser: metadata, then items. */
+    /** Decodes a list body with Jackson's streaming parser: metadata, then items. */
     private ObjectList<T> parseList(byte[] json) {
         String kind = null;
         String apiVersion = null;

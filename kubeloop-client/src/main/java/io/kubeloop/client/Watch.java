@@ -17,11 +17,14 @@ import java.util.stream.StreamSupport;
 import tools.jackson.core.JacksonException;
 
 /**
- * An open watch: a stream of {@link WatchEvent}s decoded as they arrive. One Jackson streaming parser reads
- * the response body (successive root-level JSON objects, no line splitting, no String copies) while the
- * bytes it reads are kept until its event is decoded ({@link WatchDecoder}): a
- * {@link io.kubeloop.api.DynamicObject} is the exact bytes of the event's {@code object} (compact form, no
- * tree), any other {@code T} is mapped by Jackson from the parser.
+ * An open watch: a stream of {@link WatchEvent}s decoded as they arrive ({@link WatchDecoder}). The response
+ * body (successive root-level JSON objects, no line splitting, no String copies) is read into a buffer that
+ * keeps the bytes of the event being decoded, and kubeloop's byte-level
+ * {@link io.kubeloop.api.json.JsonScanner} finds where each event ends and its {@code type} and
+ * {@code object} members without tokenizing the object: a {@link io.kubeloop.api.DynamicObject} is the exact
+ * bytes of the event's {@code object} (compact form, no tree); any other {@code T}, bookmarks and errors are
+ * mapped by Jackson from the object's bytes, and an event the scanner does not accept is read by a Jackson
+ * parser, which says what is wrong with it.
  *
  * <p><b>Ending.</b> {@link #next()} returns empty when the stream is over: the server closed it
  * (its {@code timeoutSeconds} ran out, or after an ERROR event) or {@link #close()} was called.

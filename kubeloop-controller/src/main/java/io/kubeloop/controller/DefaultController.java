@@ -1,7 +1,7 @@
 package io.kubeloop.controller;
 
-import io.kubeloop.api.ObjectAccess;
 import io.kubeloop.api.errors.ApiException;
+import io.kubeloop.api.errors.ConflictException;
 import io.kubeloop.cache.ResourceEventHandler;
 import io.kubeloop.cache.ResourceEventHandlerRegistration;
 import io.kubeloop.cache.SharedIndexInformer;
@@ -118,8 +118,8 @@ final class DefaultController implements Controller {
                 }
 
                 @Override
-                public void onUpdate(T oldObject, T newObject) {
-                    deliver(new Event.Update<>(oldObject, newObject));
+                public void onUpdate(T oldObject, T newObject, boolean unchanged) {
+                    deliver(new Event.Update<>(oldObject, newObject, unchanged));
                 }
 
                 @Override
@@ -139,13 +139,12 @@ final class DefaultController implements Controller {
 
     /**
      * controller-runtime's {@code WithLowPriorityWhenUnchanged}: an object of the informer's initial
-     * list, or an update that changed nothing (a resync: same resourceVersion).
+     * list, or an update that changed nothing (a resync: same resourceVersion, as the informer found).
      */
     private static boolean isUnchanged(Event<?> event) {
         return switch (event) {
             case Event.Create<?> c -> c.isInInitialList();
-            case Event.Update<?> u -> Objects.equals(ObjectAccess.resourceVersion(u.oldObject()),
-                    ObjectAccess.resourceVersion(u.newObject()));
+            case Event.Update<?> u -> u.unchanged();
             case Event.Delete<?> d -> false;
             case Event.Generic<?> g -> false;
         };
@@ -360,7 +359,12 @@ final class DefaultController implements Controller {
             return;
         }
         queue.addRateLimited(request);
-        if (e instanceof ApiException) {
+        if (isConflict(e)) {
+            // optimistic concurrency: the reconciler wrote over a stale read (its cache was behind, or
+            // another writer was first); routine, and the retry reads again, so debug level only
+            LOG.debug("controller {}: reconcile of {} hit a conflict, requeued after back-off: {}", name, request,
+                    e.toString());
+        } else if (e instanceof ApiException) {
             // an answer of the API server (a conflict with a stale cache, a missing object): expected in
             // operation and retried, so one line; the stack trace only at debug level
             LOG.error("controller {}: reconcile of {} failed ({}), requeued after back-off: {}", name, request, kind,
@@ -370,6 +374,17 @@ final class DefaultController implements Controller {
             LOG.error("controller {}: reconcile of {} failed ({}), requeued after back-off: {}", name, request, kind,
                     e.toString(), e);
         }
+    }
+
+    /** Whether {@code failure} is, or was caused by, a 409 Conflict ({@link ConflictException}). */
+    private static boolean isConflict(Throwable failure) {
+        java.util.Set<Throwable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (Throwable t = failure; t != null && seen.add(t); t = t.getCause()) {
+            if (t instanceof ConflictException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

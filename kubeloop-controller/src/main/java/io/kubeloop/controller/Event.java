@@ -1,5 +1,6 @@
 package io.kubeloop.controller;
 
+import io.kubeloop.api.ObjectAccess;
 import java.util.Objects;
 
 /**
@@ -31,14 +32,34 @@ public sealed interface Event<T>
     /**
      * An object changed, or was resynced (then both have the same resourceVersion).
      *
+     * <p>Invariant: {@code unchanged} is true exactly when both objects have the same resourceVersion.
+     * The informer decides it once and the controller carries it here, so predicates and queues read
+     * the flag instead of comparing (or parsing) the objects again; the two-object constructor
+     * computes it.
+     *
      * @param oldObject the state before
      * @param newObject the state after
+     * @param unchanged whether both have the same resourceVersion (a resync, or a relist that found
+     *     the object as it was)
      * @param <T> the object type
      */
-    record Update<T>(T oldObject, T newObject) implements Event<T> {
+    record Update<T>(T oldObject, T newObject, boolean unchanged) implements Event<T> {
         public Update {
             Objects.requireNonNull(oldObject, "oldObject");
             Objects.requireNonNull(newObject, "newObject");
+        }
+
+        /**
+         * An update whose {@code unchanged} flag is computed from the objects' resourceVersions (read
+         * with {@link ObjectAccess#resourceVersion}, which parses nothing for compact objects).
+         *
+         * @param oldObject the state before
+         * @param newObject the state after
+         */
+        public Update(T oldObject, T newObject) {
+            this(oldObject, newObject, Objects.equals(
+                    ObjectAccess.resourceVersion(Objects.requireNonNull(oldObject, "oldObject")),
+                    ObjectAccess.resourceVersion(Objects.requireNonNull(newObject, "newObject"))));
         }
     }
 

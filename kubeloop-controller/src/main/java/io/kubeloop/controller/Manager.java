@@ -53,7 +53,9 @@ import org.slf4j.LoggerFactory;
  * }
  * }
  *
- * <p><b>Thread safety:</b> thread-safe; controllers are added before {@link #start()}.
+ * <p><b>Thread safety:</b> thread-safe; controllers are added before {@link #start()}. The lifecycle
+ * flags change under the manager's lock and are volatile, so {@link #isLeader()} and the health checks
+ * see a start or stop made on another thread at once.
  */
 public final class Manager implements AutoCloseable {
 
@@ -61,6 +63,7 @@ public final class Manager implements AutoCloseable {
 
     private final InformerFactory informers;
     private final Optional<LeaderElector> elector;
+    /** Guarded by this manager's lock; only added to, and only before start. */
     private final List<Controller> controllers = new ArrayList<>();
     private final CountDownLatch terminated = new CountDownLatch(1);
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -73,8 +76,10 @@ public final class Manager implements AutoCloseable {
     private final List<EndpointServer> servers = new ArrayList<>();
     private volatile Optional<InetSocketAddress> metricsAddress = Optional.empty();
     private volatile Optional<InetSocketAddress> healthProbeAddress = Optional.empty();
-    private boolean started;
-    private boolean closed;
+    /** Changed under this manager's lock, read without it ({@link #isLeader()} polls it from any thread). */
+    private volatile boolean started;
+    /** Changed under this manager's lock, read without it. */
+    private volatile boolean closed;
 
     private Manager(KubeClient client, ManagerOptions options) {
         Objects.requireNonNull(client, "client");
@@ -163,10 +168,8 @@ public final class Manager implements AutoCloseable {
      */
     public HealthCheck informersSynced() {
         return () -> {
-            synchronized (this) {
-                if (!started) {
-                    throw new IllegalStateException("the manager has not started");
-                }
+            if (!started) {
+                throw new IllegalStateException("the manager has not started");
             }
             List<String> unsynced = informers.waitForCacheSync(java.time.Duration.ZERO).entrySet().stream()
                     .filter(e -> !e.getValue()).map(e -> e.getKey().resource().toString()).toList();
@@ -337,8 +340,12 @@ public final class Manager implements AutoCloseable {
     }
 
     private void stopAll() {
+        List<Controller> toStop;
+        synchronized (this) {
+            toStop = List.copyOf(controllers);
+        }
         try {
-            for (Controller c : List.copyOf(controllers)) {
+            for (Controller c : toStop) {
                 c.close();
             }
         } finally {

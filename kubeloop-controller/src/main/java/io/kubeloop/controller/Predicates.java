@@ -24,13 +24,14 @@ public final class Predicates {
 
     /**
      * Passes updates whose resourceVersion changed: drops the resyncs and relists that re-deliver
-     * an unchanged object.
+     * an unchanged object. Reads the update's {@link Event.Update#unchanged()} flag, which the
+     * informer computed: the objects are not read again.
      *
      * @param <T> the object type
      * @return the predicate
      */
     public static <T> Predicate<Event<T>> resourceVersionChanged() {
-        return onUpdate(ObjectMeta::resourceVersion);
+        return event -> !(event instanceof Event.Update<T> u) || !u.unchanged();
     }
 
     /**
@@ -46,13 +47,16 @@ public final class Predicates {
     }
 
     /**
-     * Passes updates whose labels changed (absent labels equal empty ones).
+     * Passes updates whose labels changed (absent labels equal empty ones). Reads the labels with
+     * {@link ObjectAccess#labels}: of a compact {@link io.kubeloop.api.DynamicObject} only
+     * {@code metadata.labels}, not its whole metadata.
      *
      * @param <T> the object type
      * @return the predicate
      */
     public static <T> Predicate<Event<T>> labelChanged() {
-        return onUpdate(ObjectMeta::labelsOrEmpty);
+        return event -> !(event instanceof Event.Update<T> u)
+                || !ObjectAccess.labels(u.oldObject()).equals(ObjectAccess.labels(u.newObject()));
     }
 
     /**

@@ -12,12 +12,14 @@ package io.kubeloop.controller;
  *   <li>returns {@link Result#requeue()}: added again after its rate-limited back-off;</li>
  *   <li>throws a {@link TerminalException} (or an exception caused by one): logged and counted as
  *       an error and a terminal error, not retried — until an event adds the request again;</li>
- *   <li>throws any other {@link Exception}: logged (one line for an
- *       {@link io.kubeloop.api.errors.ApiException}, the API server's answer, such as a conflict
- *       with a stale cache; with the stack trace otherwise) and counted as an error and added again after
- *       its rate-limited back-off (5 ms, 10 ms, 20 ms… up to 1000 s, and at most 10 per second
- *       overall with the default limiter); the failure count keeps growing until a reconcile
- *       succeeds;</li>
+ *   <li>throws any other {@link Exception}: counted as an error and added again after its
+ *       rate-limited back-off (5 ms, 10 ms, 20 ms… up to 1000 s, and at most 10 per second overall
+ *       with the default limiter); the failure count keeps growing until a reconcile succeeds. It is
+ *       logged at ERROR: one line for an {@link io.kubeloop.api.errors.ApiException}, the API
+ *       server's answer, with the stack trace otherwise — except a
+ *       {@link io.kubeloop.api.errors.ConflictException} (or an exception caused by one), an
+ *       optimistic-concurrency conflict after a stale read, which is routine: logged at DEBUG
+ *       only;</li>
  *   <li>throws an {@link Error} other than a {@link VirtualMachineError} — Java's nearest thing to
  *       a Go panic, such as an {@link AssertionError} — recovered by default: counted as a panic and
  *       an error, and retried like an exception. With

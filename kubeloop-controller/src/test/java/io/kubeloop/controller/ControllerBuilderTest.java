@@ -74,4 +74,16 @@ class ControllerBuilderTest {
         assertThatThrownBy(controller::start).isInstanceOf(CacheSyncTimeoutException.class)
                 .hasMessageContaining("foos").hasMessageContaining("deployments").hasMessageContaining("configmaps");
     }
+
+    @Test
+    void aControllerOnAShutDownFactoryFailsAtOnceInsteadOfWaitingOutTheCacheSyncTimeout() {
+        informers.shutdown();
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> ControllerBuilder.forResource(Foo.class).owns(Deployment.class)
+                .withOptions(o -> o.cacheSyncTimeout(Duration.ofSeconds(30)))
+                .build(informers, r -> Result.done()).start())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("shut down").hasMessageContaining(Foo.class.getName());
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+    }
 }

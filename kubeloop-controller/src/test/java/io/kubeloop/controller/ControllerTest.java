@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.kubeloop.api.errors.ConflictException;
+import io.kubeloop.api.errors.Status;
 import io.kubeloop.workqueue.FakeTicker;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -19,6 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.slf4j.event.Level;
 
 @Timeout(30)
 class ControllerTest {
@@ -120,6 +123,58 @@ class ControllerTest {
         assertThat(count("controller_runtime.reconcile", "result", "error")).isEqualTo(2);
         assertThat(count("controller_runtime.reconcile", "result", "success")).isEqualTo(1);
         assertThat(count("controller_runtime.reconcile_errors")).isEqualTo(2);
+    }
+
+    @Test
+    void aConflictIsRequeuedWithBackOffCountedAsAnErrorAndLoggedAtDebugOnly() {
+        ConflictException conflict = new ConflictException(Status.failure(409, "Conflict",
+                "Operation cannot be fulfilled on foos.samplecontroller.k8s.io \"foo\": the object has been modified; "
+                        + "please apply your changes to the latest version and try again"));
+        reconciler.then(() -> {
+            throw conflict;
+        }).then(() -> {
+            throw new IllegalStateException("status update failed", conflict); // wrapped
+        });
+        start(ControllerOptions.builder("test"));
+        List<RecordingLogProvider.LogEvent> events;
+        try (RecordingLogProvider.Capture logs = RecordingLogProvider.capture()) {
+            controller.queue().add(FOO);
+            awaitCalls(1);
+            awaitIdle();
+            assertThat(controller.queue().numRequeues(FOO)).as("requeued with rate limiting").isEqualTo(1);
+            assertThat(ticker.awaitParked(1, Duration.ofSeconds(5))).isTrue();
+            ticker.step(Duration.ofMillis(5));
+            awaitCalls(2);
+            awaitIdle();
+            assertThat(controller.queue().numRequeues(FOO)).isEqualTo(2);
+            assertThat(ticker.awaitParked(1, Duration.ofSeconds(5))).isTrue();
+            ticker.step(Duration.ofMillis(10));
+            awaitCalls(3);
+            awaitIdle();
+            events = logs.events();
+        }
+        assertThat(count("controller_runtime.reconcile_errors")).as("still counted as errors").isEqualTo(2);
+        assertThat(count("controller_runtime.reconcile", "result", "error")).isEqualTo(2);
+        assertThat(events).as("nothing above DEBUG").noneMatch(e -> e.level().toInt() > Level.DEBUG.toInt());
+        assertThat(events).filteredOn(e -> e.message().contains("conflict")).hasSize(2)
+                .allMatch(e -> e.level() == Level.DEBUG && e.message().contains("requeued"));
+    }
+
+    @Test
+    void anApiErrorOtherThanAConflictIsStillLoggedAsAnError() {
+        reconciler.then(() -> {
+            throw new io.kubeloop.api.errors.ForbiddenException(Status.failure(403, "Forbidden", "no access"));
+        });
+        start(ControllerOptions.builder("test"));
+        List<RecordingLogProvider.LogEvent> events;
+        try (RecordingLogProvider.Capture logs = RecordingLogProvider.capture()) {
+            controller.queue().add(FOO);
+            awaitCalls(1);
+            awaitIdle();
+            events = logs.events();
+        }
+        assertThat(events).filteredOn(e -> e.level() == Level.ERROR).singleElement()
+                .satisfies(e -> assertThat(e.message()).contains("reconcile of", "Forbidden", "requeued"));
     }
 
     // controller-semantics.md, test matrix line 49

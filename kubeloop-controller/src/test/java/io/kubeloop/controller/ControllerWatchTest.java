@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.kubeloop.api.DynamicObject;
+import io.kubeloop.api.ObjectAccess;
 import io.kubeloop.api.ObjectKey;
 import io.kubeloop.cache.FakeListerWatcher;
 import io.kubeloop.cache.InformerOptions;
@@ -121,6 +122,38 @@ class ControllerWatchTest {
 
         foos.modify(foo("default", "a", 2)); // a spec change
         await().atMost(Duration.ofSeconds(10)).until(() -> reconciled.size() == 2);
+    }
+
+    @Test
+    void filtersGetTheInformersVerdictWhetherAnUpdateLeftTheResourceVersionUnchanged() {
+        record Seen(String before, String after, boolean unchanged) {
+        }
+        SharedIndexInformer<DynamicObject> resyncing = SharedIndexInformer.create(foos,
+                InformerOptions.builder().resyncPeriod(Duration.ofSeconds(1)).build());
+        try {
+            foos.add(foo("default", "a", 1));
+            List<Seen> updates = new CopyOnWriteArrayList<>();
+            controller(ControllerOptions.builder("foo"));
+            controller.watch(resyncing, EventHandler.forObject(), event -> {
+                if (event instanceof Event.Update<DynamicObject> u) {
+                    updates.add(new Seen(ObjectAccess.resourceVersion(u.oldObject()),
+                            ObjectAccess.resourceVersion(u.newObject()), u.unchanged()));
+                }
+                return true;
+            });
+            resyncing.start();
+            controller.start();
+            await().atMost(Duration.ofSeconds(10)).until(() -> !updates.isEmpty()); // a resync
+            String version = foos.modify(foo("default", "a", 2)).metadata().resourceVersion();
+            await().atMost(Duration.ofSeconds(10)).until(() -> updates.stream().anyMatch(u -> u.after().equals(version)));
+
+            assertThat(updates.getFirst().unchanged()).as("a resync").isTrue();
+            assertThat(updates).as("unchanged exactly when the versions are equal")
+                    .allMatch(u -> u.unchanged() == u.before().equals(u.after()))
+                    .anyMatch(u -> !u.unchanged());
+        } finally {
+            resyncing.close();
+        }
     }
 
     @Test

@@ -2,8 +2,17 @@ package io.kubeloop.controller;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.kubeloop.api.DynamicObject;
+import io.kubeloop.api.KubernetesObject;
+import io.kubeloop.api.ObjectMeta;
+import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.api.selector.LabelSelector;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
@@ -63,5 +72,98 @@ class PredicatesTest {
         assertThat(webSpecChanges.test(update(BASE))).isFalse();
         assertThat(webSpecChanges.test(new Event.Create<>(BASE, false))).isTrue();
         assertThat(web.negate().test(new Event.Delete<>(db, false))).isTrue();
+    }
+
+    /** A typed object. */
+    record Foo(String apiVersion, String kind, ObjectMeta metadata) implements KubernetesObject {
+    }
+
+    /** A typed object that counts how often its metadata is read. */
+    record Counted(ObjectMeta meta, AtomicInteger reads) implements KubernetesObject {
+        @Override
+        public String apiVersion() {
+            return "v1";
+        }
+
+        @Override
+        public String kind() {
+            return "Counted";
+        }
+
+        @Override
+        public ObjectMeta metadata() {
+            reads.incrementAndGet();
+            return meta;
+        }
+    }
+
+    private static String json(String metadata) {
+        return "{\"apiVersion\":\"samplecontroller.k8s.io/v1alpha1\",\"kind\":\"Foo\",\"metadata\":{\"namespace\":\"ns\","
+                + "\"name\":\"a\"" + metadata + "},\"spec\":{\"replicas\":1}}";
+    }
+
+    /** The object of {@code json} typed, as a tree and compact. */
+    private static List<Object> forms(String json) {
+        DynamicObject compact = DynamicObject.fromJson(json.getBytes(StandardCharsets.UTF_8));
+        assertThat(compact.isCompact()).isTrue();
+        return List.of(KubeJson.mapper().readValue(json, Foo.class), DynamicObject.parse(json), compact);
+    }
+
+    @Test
+    void resourceVersionAndLabelChangedAnswerAlikeForTypedTreeAndCompactObjects() {
+        record Case(String before, String after, boolean rvChanged, boolean labelsChanged) {
+        }
+        List<Case> cases = List.of(
+                new Case(",\"resourceVersion\":\"7\",\"labels\":{\"app\":\"web\"}",
+                        ",\"resourceVersion\":\"7\",\"labels\":{\"app\":\"web\"}", false, false),
+                new Case(",\"resourceVersion\":\"7\",\"labels\":{\"app\":\"web\"}",
+                        ",\"resourceVersion\":\"8\",\"labels\":{\"app\":\"web\"}", true, false),
+                new Case(",\"resourceVersion\":\"7\",\"labels\":{\"app\":\"web\"}",
+                        ",\"resourceVersion\":\"8\",\"labels\":{\"app\":\"db\"}", true, true),
+                new Case(",\"resourceVersion\":\"7\"", ",\"resourceVersion\":\"8\",\"labels\":{}", true, false),
+                new Case(",\"resourceVersion\":\"7\"", ",\"resourceVersion\":\"8\",\"labels\":{\"app\":\"web\"}", true, true),
+                new Case(",\"labels\":{\"app\":\"web\",\"tier\":\"a\"}", ",\"labels\":{\"tier\":\"a\",\"app\":\"web\"}",
+                        false, false));
+        for (Case c : cases) {
+            List<Object> before = forms(json(c.before()));
+            List<Object> after = forms(json(c.after()));
+            for (int f = 0; f < before.size(); f++) {
+                Event<Object> update = new Event.Update<>(before.get(f), after.get(f));
+                String what = before.get(f).getClass().getSimpleName() + " " + c;
+                assertThat(Predicates.resourceVersionChanged().test(update)).as("resourceVersionChanged, %s", what)
+                        .isEqualTo(c.rvChanged());
+                assertThat(Predicates.labelChanged().test(update)).as("labelChanged, %s", what)
+                        .isEqualTo(c.labelsChanged());
+            }
+        }
+    }
+
+    @Test
+    void resourceVersionAndLabelChangedReadCompactObjectsWithoutParsingTheirMetadata() {
+        // metadata that does not parse as ObjectMeta: any full parse would throw
+        Function<String, DynamicObject> unparseable = rest -> DynamicObject.fromJson(
+                json(",\"generation\":\"not a number\"" + rest).getBytes(StandardCharsets.UTF_8));
+        DynamicObject before = unparseable.apply(",\"resourceVersion\":\"7\",\"labels\":{\"app\":\"web\"}");
+        DynamicObject resynced = unparseable.apply(",\"resourceVersion\":\"7\",\"labels\":{\"app\":\"web\"}");
+        DynamicObject relabelled = unparseable.apply(",\"resourceVersion\":\"8\",\"labels\":{\"app\":\"db\"}");
+        assertThatThrownBy(before::metadata).as("a metadata parse").isInstanceOf(RuntimeException.class);
+
+        assertThat(Predicates.<DynamicObject>resourceVersionChanged().test(new Event.Update<>(before, resynced))).isFalse();
+        assertThat(Predicates.<DynamicObject>resourceVersionChanged().test(new Event.Update<>(before, relabelled))).isTrue();
+        assertThat(Predicates.<DynamicObject>labelChanged().test(new Event.Update<>(before, resynced))).isFalse();
+        assertThat(Predicates.<DynamicObject>labelChanged().test(new Event.Update<>(before, relabelled))).isTrue();
+    }
+
+    @Test
+    void resourceVersionChangedReadsTheUpdatesCarriedVerdictNotTheObjects() {
+        AtomicInteger reads = new AtomicInteger();
+        Counted a = new Counted(ObjectMeta.builder().name("a").resourceVersion("7").build(), reads);
+        Counted b = new Counted(ObjectMeta.builder().name("a").resourceVersion("8").build(), reads);
+
+        assertThat(Predicates.<Counted>resourceVersionChanged().test(new Event.Update<>(a, b, false))).isTrue();
+        assertThat(Predicates.<Counted>resourceVersionChanged().test(new Event.Update<>(a, a, true))).isFalse();
+        assertThat(reads).as("metadata reads").hasValue(0);
+        assertThat(new Event.Update<>(a, b).unchanged()).as("computed when not given").isFalse();
+        assertThat(new Event.Update<>(a, a).unchanged()).isTrue();
     }
 }

@@ -6,6 +6,11 @@ import static org.awaitility.Awaitility.await;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.apiserver.EmbeddedApiServer;
+import io.kubeloop.apiserver.faults.Fault;
+import io.kubeloop.apiserver.faults.FaultInjectingProxy;
+import io.kubeloop.apiserver.faults.FaultPlan;
+import io.kubeloop.client.ClientOptions;
+import io.kubeloop.client.KubeClient;
 import io.kubeloop.controller.leader.LeaderCallbacks;
 import io.kubeloop.controller.leader.LeaderElectionConfig;
 import io.kubeloop.controller.leader.LeaderElector;
@@ -13,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -136,5 +142,50 @@ class LeaderElectionIntegrationTest extends EmbeddedServerTestBase {
         assertThat(ra.calls).endsWith("stopped");
         assertThat(held).as("gave up after the renew deadline, not before").isGreaterThanOrEqualTo(RENEW.minus(RETRY));
         server = EmbeddedApiServer.start(); // for the teardown
+    }
+
+    /**
+     * Faults three of every ten requests for Leases, as a sick API server or network would: a 503, a
+     * cut connection and a 429. The elector's client retries nothing itself, so each reaches it.
+     */
+    static final class LeaseFaults implements FaultPlan {
+        private final AtomicInteger requests = new AtomicInteger();
+
+        @Override
+        public Fault choose(ProxiedRequest request) {
+            if (!request.target().contains("/leases")) {
+                return new Fault.Pass();
+            }
+            return switch (requests.getAndIncrement() % 10) {
+                case 1 -> new Fault.Reject(503, "ServiceUnavailable", Duration.ZERO);
+                case 4 -> new Fault.Cut(0, Duration.ZERO);
+                case 7 -> new Fault.Reject(429, "TooManyRequests", Duration.ZERO);
+                default -> new Fault.Pass();
+            };
+        }
+    }
+
+    @Test
+    void transientFailuresWhileAcquiringAndRenewingAreRetriedAndLeadershipHeld() throws Exception {
+        try (FaultInjectingProxy proxy = FaultInjectingProxy.start(server, new LeaseFaults());
+             KubeClient throughProxy = KubeClient.create(proxy.clientConfig(),
+                     ClientOptions.builder().maxRetries(0).build())) {
+            Recorder ra = new Recorder();
+            LeaderElector a = new LeaderElector(throughProxy, LeaderElectionConfig.defaults("default", "demo-lock", "a")
+                    .withTimings(LEASE, RENEW, RETRY), ra);
+            electors.add(a);
+            a.start();
+            await().atMost(Duration.ofSeconds(10)).until(a::isLeader);
+
+            long until = System.nanoTime() + 4 * LEASE.toNanos();
+            while (System.nanoTime() < until) {
+                assertThat(a.isLeader()).as("a keeps leading through the faults").isTrue();
+                Thread.sleep(50);
+            }
+            assertThat(ra.calls).doesNotContain("stopped");
+            assertThat(proxy.injected()).as("faults met").containsKeys("reject-503", "reject-429", "cut");
+            assertThat(lease().path("holderIdentity").asString()).isEqualTo("a");
+            a.stop();
+        }
     }
 }

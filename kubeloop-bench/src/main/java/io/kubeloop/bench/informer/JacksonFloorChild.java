@@ -21,8 +21,9 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The floor: no informer, just the HTTP request(s) and a Jackson tree per object, kept in a
  * {@code HashMap} by {@code namespace/name}. Transport as kubeloop's (JDK {@code HttpClient},
- * HTTP/2, same TLS context and token from the kubeconfig); parsing as kubeloop's (Jackson 3
- * {@code KubeJson.mapper()} streaming, one tree per object).
+ * HTTP/2, same TLS context and token from the kubeconfig); parsing with plain Jackson 3 (kubeloop's
+ * {@code KubeJson.mapper()} configuration, its streaming parser, one tree per object), where kubeloop's
+ * own decoding uses its byte-level scanner and keeps compact objects.
  *
  * <p>Modes (fourth argument): {@code watchlist} (default) sends the request kubeloop's reflector
  * sends — a watch with {@code sendInitialEvents=true}, synced at the initial-events-end bookmark —

@@ -5,6 +5,7 @@ import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.errors.AlreadyExistsException;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.ResourceClient;
+import io.kubeloop.client.Wait;
 import java.time.Duration;
 
 /**
@@ -30,6 +31,9 @@ public final class FooCrd {
                    "status":{"type":"object","properties":{"availableReplicas":{"type":"integer"}}}}}}}]}}
             """;
 
+    /** Between checks of the CRD's conditions; also the first back-off after a transient failure. */
+    private static final Duration INTERVAL = Duration.ofMillis(50);
+
     private static final GroupVersionResource CRDS =
             new GroupVersionResource("apiextensions.k8s.io", "v1", "customresourcedefinitions");
 
@@ -38,31 +42,30 @@ public final class FooCrd {
 
     /**
      * Creates the CRD unless it exists, and waits until the server serves Foos (condition
-     * {@code Established}).
+     * {@code Established}). Both steps ride out transient failures (429, 5xx, a broken connection)
+     * with back-off until the timeout ({@link Wait}); a create whose answer was lost is found
+     * installed on the next try.
      *
      * @param client the cluster
-     * @param timeout how long to wait for {@code Established}
-     * @throws IllegalStateException if it is not established in time
+     * @param timeout how long to wait in all
+     * @throws IllegalStateException if it is not established in time (naming the last transient
+     *     failure, if any)
+     * @throws io.kubeloop.api.errors.ApiException at once for a failure that is not transient (403,
+     *     422…)
      */
     public static void install(KubeClient client, Duration timeout) {
         ResourceClient<DynamicObject> crds = client.resource(CRDS, false, DynamicObject.class);
-        try {
-            crds.create(DynamicObject.parse(JSON));
-        } catch (AlreadyExistsException exists) {
-            // installed before: fine
-        }
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (!established(crds.get(NAME))) {
-            if (System.nanoTime() - deadline >= 0) {
-                throw new IllegalStateException("CRD " + NAME + " was not established within " + timeout);
-            }
+        Wait.until("CRD " + NAME + " to be created", INTERVAL, timeout, () -> {
             try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for CRD " + NAME, e);
+                crds.create(DynamicObject.parse(JSON));
+            } catch (AlreadyExistsException exists) {
+                // installed before, or by an attempt whose answer was lost: fine
             }
-        }
+            return true;
+        });
+        Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+        Wait.until("CRD " + NAME + " to be established", INTERVAL, left, () -> established(crds.get(NAME)));
     }
 
     private static boolean established(DynamicObject crd) {
