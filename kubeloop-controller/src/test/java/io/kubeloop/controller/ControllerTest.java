@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.kubeloop.workqueue.FakeTicker;
+import io.kubeloop.testing.FakeTicker;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -102,7 +102,7 @@ class ControllerTest {
         awaitIdle();
         assertThat(controller.queue().numRequeues(FOO)).isEqualTo(1);
         ticker.step(Duration.ofMillis(4));
-        assertThat(ticker.awaitParked(1, Duration.ofSeconds(5))).isTrue();
+        assertThat(ticker.awaitWaiters(1, Duration.ofSeconds(5))).isTrue();
         assertThat(reconciler.calls).as("the first back-off is 5 ms").hasSize(1);
         ticker.step(Duration.ofMillis(1));
         awaitCalls(2);
@@ -110,7 +110,7 @@ class ControllerTest {
         assertThat(controller.queue().numRequeues(FOO)).isEqualTo(2);
 
         ticker.step(Duration.ofMillis(9));
-        assertThat(ticker.awaitParked(1, Duration.ofSeconds(5))).isTrue();
+        assertThat(ticker.awaitWaiters(1, Duration.ofSeconds(5))).isTrue();
         assertThat(reconciler.calls).as("the second back-off is 10 ms").hasSize(2);
         ticker.step(Duration.ofMillis(1));
         awaitCalls(3);
@@ -138,7 +138,7 @@ class ControllerTest {
         assertThat(controller.queue().numRequeues(FOO)).as("requeueAfter forgets").isZero();
 
         ticker.step(Duration.ofMillis(4_999));
-        assertThat(ticker.awaitParked(1, Duration.ofSeconds(5))).isTrue();
+        assertThat(ticker.awaitWaiters(1, Duration.ofSeconds(5))).isTrue();
         assertThat(reconciler.calls).as("not before 5 s").hasSize(2);
         ticker.step(Duration.ofMillis(1));
         awaitCalls(3);
@@ -174,14 +174,14 @@ class ControllerTest {
         awaitCalls(1);
         awaitIdle();
         ticker.step(Duration.ofHours(1));
-        assertThat(ticker.awaitParked(1, Duration.ofSeconds(5))).isTrue();
+        assertThat(ticker.awaitWaiters(1, Duration.ofSeconds(5))).isTrue();
         assertThat(reconciler.calls).as("not retried").hasSize(1);
 
         controller.queue().add(FOO); // an event brings it back
         awaitCalls(2);
         awaitIdle();
         ticker.step(Duration.ofHours(1));
-        assertThat(ticker.awaitParked(1, Duration.ofSeconds(5))).isTrue();
+        assertThat(ticker.awaitWaiters(1, Duration.ofSeconds(5))).isTrue();
         assertThat(reconciler.calls).hasSize(2);
         assertThat(count("controller_runtime.terminal_reconcile_errors")).isEqualTo(2);
         assertThat(count("controller_runtime.reconcile_errors")).isEqualTo(2);
