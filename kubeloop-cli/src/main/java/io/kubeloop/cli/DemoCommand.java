@@ -11,6 +11,7 @@ import io.kubeloop.client.KubeClient;
 import io.kubeloop.samples.samplecontroller.Foo;
 import io.kubeloop.samples.samplecontroller.FooCrd;
 import io.kubeloop.samples.samplecontroller.SampleController;
+import io.kubeloop.time.Ticker;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -178,14 +179,15 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     private boolean awaitFooInSync(KubeClient client, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() - deadline < 0) {
+        Ticker ticker = Ticker.system();
+        long deadline = Ticker.deadline(ticker.nanoTime(), timeout);
+        while (ticker.nanoTime() - deadline < 0) {
             Foo foo = client.resource(Foo.class).inNamespace(NAMESPACE).get(FOO);
             if (foo.status() != null && Integer.valueOf(replicas).equals(foo.status().availableReplicas())) {
                 return true;
             }
             try {
-                Thread.sleep(50);
+                ticker.sleep(Duration.ofMillis(50));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return false;
