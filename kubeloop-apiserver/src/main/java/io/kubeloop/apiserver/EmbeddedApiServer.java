@@ -21,7 +21,6 @@ import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.client.config.SslContextBuilder;
 import java.net.URI;
 import java.nio.file.Path;
-import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
@@ -83,17 +82,17 @@ public final class EmbeddedApiServer implements AutoCloseable {
             this.token = data != null ? data.token(options.token())
                     : options.token() != null ? options.token() : DataDirectory.randomToken();
             this.tls = data != null ? data.tls() : TlsMaterial.generate();
-            this.registry = new ObjectRegistry(store, new ResourceRegistry(), InstantSource.system(),
+            this.registry = new ObjectRegistry(store, new ResourceRegistry(), options.ticker(),
                     new CustomResourceValidator(options.validator()), options.patcher());
             createDefaultNamespaces();
             // CRDs found in the store (after a restart) are served again before HTTP opens.
-            started = CustomResourceDefinitions.start(registry, InstantSource.system());
+            started = CustomResourceDefinitions.start(registry, options.ticker());
             this.crds = started;
-            running = options.builtinControllers() ? BuiltinControllers.start(registry, InstantSource.system()) : null;
+            running = options.builtinControllers() ? BuiltinControllers.start(registry, options.ticker()) : null;
             this.controllers = running;
             this.http = new HttpServer(options.bindAddress(), options.port(), tls,
                     new ApiHandler(registry, token, options.http(), options.openApi().apply(registry.resources()),
-                            InstantSource.system()));
+                            options.ticker()));
             http.start();
         } catch (RuntimeException e) {
             if (running != null) {

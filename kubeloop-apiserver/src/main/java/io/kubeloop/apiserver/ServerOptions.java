@@ -13,9 +13,9 @@ import io.kubeloop.apiserver.schema.OpenApiV2;
 import io.kubeloop.apiserver.storage.Journal;
 import io.kubeloop.apiserver.storage.WalJournal;
 import io.kubeloop.apiserver.storage.WalJournalOptions;
+import io.kubeloop.time.Ticker;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.Objects;
 import java.util.function.Function;
 
@@ -38,11 +38,13 @@ import java.util.function.Function;
  *        {@link LibraryOpenApiDocuments}: v3, v2 as JSON and protobuf, custom resources with their CRD schemas)
  * @param http HTTP tuning
  * @param builtinControllers whether the garbage collector and the Pod grace-period controller run (default true)
+ * @param ticker the server's clock: object timestamps, watch bookmarks and timeouts, the built-in
+ *        controllers' informers and grace periods (default the system ticker)
  */
 public record ServerOptions(int port, String bindAddress, String token, int historySize, int watchBufferSize,
                             Path dataDir, Function<Path, Journal> journalFactory, ObjectValidator validator,
                             PatchApplier patcher, Function<ResourceRegistry, OpenApiDocuments> openApi,
-                            HttpOptions http, boolean builtinControllers) {
+                            HttpOptions http, boolean builtinControllers, Ticker ticker) {
 
     public ServerOptions {
         if (port < 0 || port > 65535) {
@@ -54,6 +56,7 @@ public record ServerOptions(int port, String bindAddress, String token, int hist
         Objects.requireNonNull(patcher, "patcher");
         Objects.requireNonNull(openApi, "openApi");
         Objects.requireNonNull(http, "http");
+        Objects.requireNonNull(ticker, "ticker");
     }
 
     /**
@@ -64,8 +67,8 @@ public record ServerOptions(int port, String bindAddress, String token, int hist
         return new ServerOptions(0, "127.0.0.1", null, 10_000, 1_000, null, ServerOptions::walJournal,
                 new BuiltinFieldValidator(), new LibraryPatchApplier(),
                 registry -> new LibraryOpenApiDocuments(registry, CustomResourceSchemas.fromDefinitions(), OpenApiV2::protobuf,
-                        InstantSource.system()),
-                HttpOptions.defaults(), true);
+                        Ticker.system()),
+                HttpOptions.defaults(), true, Ticker.system());
     }
 
     /** The default journal factory: the write-ahead log in {@code DATA_DIR/wal} with default tuning. */
@@ -76,67 +79,67 @@ public record ServerOptions(int port, String bindAddress, String token, int hist
     /** With a fixed port. */
     public ServerOptions withPort(int p) {
         return new ServerOptions(p, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory, validator,
-                patcher, openApi, http, builtinControllers);
+                patcher, openApi, http, builtinControllers, ticker);
     }
 
     /** With another bind address. */
     public ServerOptions withBindAddress(String a) {
         return new ServerOptions(port, a, token, historySize, watchBufferSize, dataDir, journalFactory, validator,
-                patcher, openApi, http, builtinControllers);
+                patcher, openApi, http, builtinControllers, ticker);
     }
 
     /** With a fixed token. */
     public ServerOptions withToken(String t) {
         return new ServerOptions(port, bindAddress, t, historySize, watchBufferSize, dataDir, journalFactory, validator,
-                patcher, openApi, http, builtinControllers);
+                patcher, openApi, http, builtinControllers, ticker);
     }
 
     /** With another history window. */
     public ServerOptions withHistorySize(int n) {
         return new ServerOptions(port, bindAddress, token, n, watchBufferSize, dataDir, journalFactory, validator,
-                patcher, openApi, http, builtinControllers);
+                patcher, openApi, http, builtinControllers, ticker);
     }
 
     /** With another per-watcher buffer. */
     public ServerOptions withWatchBufferSize(int n) {
         return new ServerOptions(port, bindAddress, token, historySize, n, dataDir, journalFactory, validator, patcher,
-                openApi, http, builtinControllers);
+                openApi, http, builtinControllers, ticker);
     }
 
     /** With a data directory (requires a journal factory). */
     public ServerOptions withDataDir(Path dir) {
         return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dir, journalFactory, validator,
-                patcher, openApi, http, builtinControllers);
+                patcher, openApi, http, builtinControllers, ticker);
     }
 
     /** With the WAL seam. */
     public ServerOptions withJournalFactory(Function<Path, Journal> f) {
         return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, f, validator, patcher,
-                openApi, http, builtinControllers);
+                openApi, http, builtinControllers, ticker);
     }
 
     /** With the schema seam. */
     public ServerOptions withValidator(ObjectValidator v) {
         return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory, v,
-                patcher, openApi, http, builtinControllers);
+                patcher, openApi, http, builtinControllers, ticker);
     }
 
     /** With the patch seam. */
     public ServerOptions withPatcher(PatchApplier p) {
         return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory,
-                validator, p, openApi, http, builtinControllers);
+                validator, p, openApi, http, builtinControllers, ticker);
     }
 
     /** With the OpenAPI seam. */
     public ServerOptions withOpenApi(Function<ResourceRegistry, OpenApiDocuments> o) {
         return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory,
-                validator, patcher, o, http, builtinControllers);
+                validator, patcher, o, http, builtinControllers, ticker);
     }
 
     /** With a bookmark interval (tests use short ones). */
     public ServerOptions withBookmarkInterval(Duration d) {
         return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory,
-                validator, patcher, openApi, http.withBookmarkInterval(d), builtinControllers);
+                validator, patcher, openApi, http.withBookmarkInterval(d), builtinControllers, ticker);
     }
 
     /**
@@ -145,7 +148,7 @@ public record ServerOptions(int port, String bindAddress, String token, int hist
      */
     public ServerOptions withListChunkBytes(int bytes) {
         return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory,
-                validator, patcher, openApi, http.withListChunkBytes(bytes), builtinControllers);
+                validator, patcher, openApi, http.withListChunkBytes(bytes), builtinControllers, ticker);
     }
 
     /**
@@ -155,6 +158,12 @@ public record ServerOptions(int port, String bindAddress, String token, int hist
      */
     public ServerOptions withBuiltinControllers(boolean on) {
         return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory,
-                validator, patcher, openApi, http, on);
+                validator, patcher, openApi, http, on, ticker);
+    }
+
+    /** With another clock (tests pass an {@code io.kubeloop.testing.FakeTicker}). */
+    public ServerOptions withTicker(Ticker t) {
+        return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory,
+                validator, patcher, openApi, http, builtinControllers, t);
     }
 }

@@ -1,6 +1,6 @@
 package io.kubeloop.cache;
 
-import io.kubeloop.client.http.Ticker;
+import io.kubeloop.time.Ticker;
 import java.time.Duration;
 import java.util.random.RandomGenerator;
 

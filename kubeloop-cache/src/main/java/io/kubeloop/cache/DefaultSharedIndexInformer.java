@@ -2,6 +2,7 @@ package io.kubeloop.cache;
 
 import io.kubeloop.api.ObjectAccess;
 import io.kubeloop.api.ObjectKey;
+import io.kubeloop.time.internal.Waiters;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -9,9 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
@@ -33,13 +32,14 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
     private final ReentrantLock blockDeltas = new ReentrantLock();
 
     private final ReentrantLock lifecycle = new ReentrantLock();
-    private final Condition stateChanged = lifecycle.newCondition();
+    /** Threads in {@link #waitForCacheSync}; woken when the informer syncs or stops. */
+    private final Waiters syncWaiters = new Waiters();
     /** Guarded by lifecycle. */
     private boolean started;
-    /** Guarded by lifecycle. */
-    private boolean stopped;
-    /** Guarded by lifecycle. */
-    private boolean synced;
+    /** Written under lifecycle; read anywhere. */
+    private volatile boolean stopped;
+    /** Written under lifecycle; read anywhere. */
+    private volatile boolean synced;
     /** Guarded by lifecycle. */
     private Duration resyncCheckPeriod;
     /** Guarded by lifecycle. */
@@ -206,7 +206,7 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
             };
             ReflectorOptions ro = options.reflector().toBuilder().resyncPeriod(resyncCheckPeriod)
                     .shouldResync(processor::shouldResync).watchErrorHandler(watchErrorHandler).build();
-            reflector = new Reflector<>(listerWatcher, queue, ro);
+            reflector = new Reflector<>(listerWatcher, new SyncObservingStore(queue), ro);
             started = true;
             processor.start();
             popLoop = ro.threadFactory().newThread(this::popLoop);
@@ -238,15 +238,16 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
     }
 
     private void markSynced() {
+        if (synced) {
+            return;
+        }
         lifecycle.lock();
         try {
-            if (!synced) {
-                synced = true;
-                stateChanged.signalAll();
-            }
+            synced = true;
         } finally {
             lifecycle.unlock();
         }
+        syncWaiters.wakeAll();
     }
 
     @Override
@@ -255,29 +256,16 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
         return q != null && q.hasSynced();
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The timeout runs on the reflector options' ticker; the wait ends as soon as the queue
+     * reports the sync (after the pop of the initial list, or at once for a list that queued
+     * nothing) or the informer stops. An interrupt ends it too, with the flag kept.
+     */
     @Override
     public boolean waitForCacheSync(Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        lifecycle.lock();
-        try {
-            while (!synced && !stopped) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    break;
-                }
-                try {
-                    stateChanged.awaitNanos(Math.min(left, TimeUnit.MILLISECONDS.toNanos(100)));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    break;
-                }
-                if (!synced && hasSynced()) {
-                    synced = true;
-                }
-            }
-        } finally {
-            lifecycle.unlock();
-        }
+        syncWaiters.await(options.reflector().ticker(), timeout, () -> synced || stopped || hasSynced());
         return hasSynced();
     }
 
@@ -311,11 +299,11 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
                 return;
             }
             stopped = true;
-            stateChanged.signalAll();
             pop = popLoop;
         } finally {
             lifecycle.unlock();
         }
+        syncWaiters.wakeAll();
         Reflector<T> r = reflector;
         if (r != null) {
             r.close();
@@ -342,6 +330,47 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
 
     private static boolean sameResourceVersion(Object a, Object b) {
         return Objects.equals(ObjectAccess.resourceVersion(a), ObjectAccess.resourceVersion(b));
+    }
+
+    /**
+     * The informer's queue as the reflector sees it: a replace that leaves the queue synced without
+     * anything to pop (an empty first list) marks the informer synced at once.
+     */
+    private final class SyncObservingStore implements ReflectorStore<T> {
+
+        private final InformerQueue<T> queue;
+
+        SyncObservingStore(InformerQueue<T> queue) {
+            this.queue = queue;
+        }
+
+        @Override
+        public void add(T object) {
+            queue.add(object);
+        }
+
+        @Override
+        public void update(T object) {
+            queue.update(object);
+        }
+
+        @Override
+        public void delete(T object) {
+            queue.delete(object);
+        }
+
+        @Override
+        public void replace(List<T> objects, String resourceVersion) {
+            queue.replace(objects, resourceVersion);
+            if (!synced && queue.hasSynced()) {
+                markSynced();
+            }
+        }
+
+        @Override
+        public void resync() {
+            queue.resync();
+        }
     }
 
     /** Applies popped entries to the indexer and hands notifications to the processor (client-go's processDeltas). */

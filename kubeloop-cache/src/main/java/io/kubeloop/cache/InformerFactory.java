@@ -5,6 +5,7 @@ import io.kubeloop.api.GroupResource;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.ResourceClient;
+import io.kubeloop.time.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -175,7 +176,8 @@ public final class InformerFactory implements AutoCloseable {
     }
 
     /**
-     * Waits until every started informer has synced or {@code timeout} has run out.
+     * Waits until every started informer has synced or {@code timeout}, on the options' ticker, has
+     * run out.
      *
      * @return per started informer, whether it has synced
      */
@@ -189,10 +191,11 @@ public final class InformerFactory implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-        long deadline = System.nanoTime() + timeout.toNanos();
+        Ticker ticker = options.ticker();
+        long deadline = Ticker.deadline(ticker.nanoTime(), timeout);
         Map<Key, Boolean> result = new LinkedHashMap<>();
         for (Map.Entry<Key, SharedIndexInformer<?>> e : toWait.entrySet()) {
-            Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+            Duration left = Duration.ofNanos(Math.max(0, deadline - ticker.nanoTime()));
             result.put(e.getKey(), e.getValue().waitForCacheSync(left));
         }
         return result;

@@ -1,5 +1,6 @@
 package io.kubeloop.cache;
 
+import io.kubeloop.time.Ticker;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -11,8 +12,9 @@ import java.util.Objects;
  * @param resyncPeriod the informer's resync check period and the default resync period of its
  *        handlers (client-go's {@code defaultEventHandlerResyncPeriod}); zero for no resync, ever
  * @param queue which informer queue to use; default {@link Queue#REAL_FIFO}
- * @param reflector the reflector's options (its name, clock, randomness and thread factory serve
- *        the whole informer; its resync settings are replaced by the informer's)
+ * @param reflector the reflector's options (its name, ticker, randomness and thread factory serve
+ *        the whole informer: the reflector's back-off, the resync ticks, the cache-sync timeouts;
+ *        its resync settings are replaced by the informer's)
  */
 public record InformerOptions(Duration resyncPeriod, Queue queue, ReflectorOptions reflector) {
 
@@ -33,6 +35,16 @@ public record InformerOptions(Duration resyncPeriod, Queue queue, ReflectorOptio
         Objects.requireNonNull(reflector, "reflector");
     }
 
+    /**
+     * The informer's clock: the ticker of its {@link #reflector()} options, which runs the
+     * reflector's back-off and watch timing, the resync ticks and {@code waitForCacheSync}.
+     *
+     * @return the ticker
+     */
+    public Ticker ticker() {
+        return reflector.ticker();
+    }
+
     /** No resync, the in-order queue, default reflector options. */
     public static InformerOptions defaults() {
         return builder().build();
@@ -51,6 +63,7 @@ public record InformerOptions(Duration resyncPeriod, Queue queue, ReflectorOptio
         private Duration resyncPeriod = Duration.ZERO;
         private Queue queue = Queue.REAL_FIFO;
         private ReflectorOptions reflector;
+        private Ticker ticker;
 
         private Builder() {
         }
@@ -70,8 +83,24 @@ public record InformerOptions(Duration resyncPeriod, Queue queue, ReflectorOptio
             return this;
         }
 
+        /**
+         * Sets the informer's clock (see {@link InformerOptions#ticker()}): it replaces the ticker
+         * of the reflector options, whichever of the two is set first.
+         *
+         * @param ticker the ticker; tests pass an {@code io.kubeloop.testing.FakeTicker}
+         * @return this builder
+         */
+        public Builder ticker(Ticker ticker) {
+            this.ticker = ticker;
+            return this;
+        }
+
         public InformerOptions build() {
-            return new InformerOptions(resyncPeriod, queue, reflector != null ? reflector : ReflectorOptions.defaults());
+            ReflectorOptions r = reflector != null ? reflector : ReflectorOptions.defaults();
+            if (ticker != null) {
+                r = r.toBuilder().ticker(ticker).build();
+            }
+            return new InformerOptions(resyncPeriod, queue, r);
         }
     }
 }

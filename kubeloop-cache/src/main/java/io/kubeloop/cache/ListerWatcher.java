@@ -8,7 +8,7 @@ import java.util.function.UnaryOperator;
 
 /**
  * The source a {@link Reflector} lists and watches (client-go's {@code ListerWatcher}). Over a
- * server: {@link #of(ResourceClient)}; in unit tests: {@link FakeListerWatcher}.
+ * server: {@link #of(ResourceClient)}; in unit tests: {@code io.kubeloop.testing.FakeListerWatcher} (artifact {@code kubeloop-testing}).
  *
  * <p>Implementations are thread-safe.
  *

@@ -1,5 +1,6 @@
 package io.kubeloop.cache;
 
+import io.kubeloop.time.internal.Joins;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.concurrent.ThreadFactory;
@@ -157,20 +158,7 @@ final class ProcessorListener<T> implements ResourceEventHandlerRegistration {
         } finally {
             lock.unlock();
         }
-        if (t != null && t != Thread.currentThread()) {
-            boolean interrupted = false;
-            while (true) {
-                try {
-                    t.join();
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        Joins.joinUninterruptibly(t);
     }
 
     int backlog() {

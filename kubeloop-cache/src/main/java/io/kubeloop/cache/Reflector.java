@@ -9,6 +9,7 @@ import io.kubeloop.client.ResourceVersionMatch;
 import io.kubeloop.client.WatchEvent;
 import io.kubeloop.client.WatchTimeoutException;
 import io.kubeloop.client.http.TransportException;
+import io.kubeloop.time.internal.Joins;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -144,26 +145,7 @@ public final class Reflector<T> implements AutoCloseable {
         closeCurrentWatch();
         if (t != null && t != Thread.currentThread()) {
             t.interrupt();
-            joinUninterruptibly(t);
-        }
-    }
-
-    /**
-     * Waits for {@code thread} to end even when the caller is (or gets) interrupted — close() interrupts
-     * the runner, which must still wait for its resync thread — and restores the interrupt flag after.
-     */
-    private static void joinUninterruptibly(Thread thread) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                thread.join();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
+            Joins.joinUninterruptibly(t);
         }
     }
 
@@ -242,7 +224,7 @@ public final class Reflector<T> implements AutoCloseable {
         } finally {
             if (resyncer != null) {
                 resyncer.interrupt();
-                joinUninterruptibly(resyncer);
+                Joins.joinUninterruptibly(resyncer); // close() interrupts the runner, which must still wait
             }
         }
     }

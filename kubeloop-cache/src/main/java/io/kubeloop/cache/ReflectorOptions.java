@@ -1,6 +1,6 @@
 package io.kubeloop.cache;
 
-import io.kubeloop.client.http.Ticker;
+import io.kubeloop.time.Ticker;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.SplittableRandom;
@@ -22,7 +22,8 @@ import java.util.random.RandomGenerator;
  * @param pageSize list page size; 0 for client-go's rules (500, except unpaginated for resourceVersion other than "" and "0")
  * @param useWatchList try the streaming watch-list first (client-go's WatchListClient, on by default)
  * @param minWatchTimeout each watch asks for a server timeout drawn from [min, 2·min)
- * @param ticker time source and sleeper (tests inject a fake)
+ * @param ticker the clock of the back-off, the watch timing and the resync ticks (tests pass an
+ *        {@code io.kubeloop.testing.FakeTicker})
  * @param random randomness of jitter and watch timeouts
  * @param threadFactory makes the reflector's threads (default: virtual threads)
  * @param watchErrorHandler called when a cycle ends with an error; default logs

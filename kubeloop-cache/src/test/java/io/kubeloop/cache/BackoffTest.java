@@ -2,6 +2,7 @@ package io.kubeloop.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kubeloop.testing.FakeTicker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,7 +50,7 @@ class BackoffTest {
         Backoff b = new Backoff(ticker, new Fixed(0.0));
         b.next();
         b.next();
-        ticker.advance(Duration.ofMinutes(2).plusMillis(1));
+        ticker.step(Duration.ofMinutes(2).plusMillis(1));
         assertThat(b.next()).isEqualTo(Duration.ofMillis(800));
 
         // nonstop failure: sleeping each wait still restarts the ramp about every 2 minutes
@@ -63,7 +64,7 @@ class BackoffTest {
                 assertThat(elapsed).isGreaterThan(Duration.ofMinutes(2));
                 elapsed = Duration.ZERO;
             }
-            ticker.advance(d);
+            ticker.step(d);
             elapsed = elapsed.plus(d);
         }
         assertThat(restarts).isGreaterThanOrEqualTo(2);

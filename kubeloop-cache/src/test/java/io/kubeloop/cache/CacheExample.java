@@ -6,6 +6,7 @@ import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.ObjectAccess;
 import io.kubeloop.api.selector.LabelSelector;
 import io.kubeloop.client.KubeClient;
+import io.kubeloop.testing.FakeListerWatcher;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -11,6 +11,8 @@ import io.kubeloop.client.ListOptions;
 import io.kubeloop.client.ObjectList;
 import io.kubeloop.client.ResourceVersionMatch;
 import io.kubeloop.client.http.TransportException;
+import io.kubeloop.testing.FakeListerWatcher;
+import io.kubeloop.testing.FakeTicker;
 import java.net.ConnectException;
 import java.net.URI;
 import java.time.Duration;
@@ -102,9 +104,9 @@ class ReflectorTest {
         String synced = reflector.lastSyncResourceVersion();
         fake.failNextList(ApiExceptions.from(Status.failure(410, "Expired", "too old resource version")));
         fake.forceGone();
-        ticker.awaitSleepers(1); // back-off after the 410
+        ticker.awaitWaiters(1); // back-off after the 410
         assertThat(errors).singleElement().isInstanceOf(io.kubeloop.api.errors.GoneException.class);
-        ticker.advance(Duration.ofSeconds(2));
+        ticker.step(Duration.ofSeconds(2));
         awaitWatches(2);
         assertThat(fake.listRequests()).extracting(ListOptions::resourceVersion).containsExactly("0", synced, "");
         assertThat(ticker.sleeps()).hasSize(1);
@@ -157,7 +159,7 @@ class ReflectorTest {
     void line25ACleanCloseAfterASecondReWatchesWithoutListButAnInstantEmptyCloseRelistsAfterBackoff() {
         start(options());
         awaitWatches(1);
-        ticker.advance(Duration.ofSeconds(2));
+        ticker.step(Duration.ofSeconds(2));
         fake.closeWatches();
         awaitWatches(2);
         assertThat(fake.listRequests()).hasSize(1);
@@ -165,10 +167,10 @@ class ReflectorTest {
         assertThat(ticker.sleeps()).isEmpty();
 
         fake.closeWatches(); // at once, nothing received: "very short watch"
-        ticker.awaitSleepers(1);
+        ticker.awaitWaiters(1);
         assertThat(errors).singleElement().isInstanceOf(WatchClosedException.class);
         assertThat(fake.listRequests()).hasSize(1);
-        ticker.advance(Duration.ofSeconds(2));
+        ticker.step(Duration.ofSeconds(2));
         awaitWatches(3);
         assertThat(fake.listRequests()).hasSize(2);
     }
@@ -179,10 +181,12 @@ class ReflectorTest {
         fake.failNextWatch(new TransportException(URI.create("https://127.0.0.1:1"), "connection refused",
                 new ConnectException("Connection refused")));
         start(options());
-        ticker.awaitSleeps(1, 1);
-        ticker.advance(Duration.ofSeconds(2));
-        ticker.awaitSleeps(2, 1);
-        ticker.advance(Duration.ofSeconds(4));
+        ticker.awaitSleeps(1);
+        ticker.awaitWaiters(1);
+        ticker.step(Duration.ofSeconds(2));
+        ticker.awaitSleeps(2);
+        ticker.awaitWaiters(1);
+        ticker.step(Duration.ofSeconds(4));
         awaitWatches(3);
         assertThat(fake.listRequests()).hasSize(1);
         assertThat(errors).isEmpty();
@@ -195,8 +199,9 @@ class ReflectorTest {
         }
         start(options());
         for (int i = 1; i <= 4; i++) {
-            ticker.awaitSleeps(i, 1);
-            ticker.advance(Duration.ofSeconds(13));
+            ticker.awaitSleeps(i);
+            ticker.awaitWaiters(1);
+            ticker.step(Duration.ofSeconds(13));
         }
         awaitWatches(1);
         List<Duration> sleeps = ticker.sleeps();
@@ -260,7 +265,7 @@ class ReflectorTest {
         fake.supportWatchList(true);
         start(options().useWatchList(true).watchIdleTimeout(Duration.ofSeconds(90)));
         awaitWatches(1);
-        ticker.advance(Duration.ofSeconds(2)); // not a very short watch
+        ticker.step(Duration.ofSeconds(2)); // not a very short watch
         fake.closeWatches();
         awaitWatches(2);
         assertThat(fake.watchRequests()).extracting(ListOptions::idleTimeout)
@@ -290,9 +295,9 @@ class ReflectorTest {
         start(options());
         awaitWatches(1);
         fake.breakWatches();
-        ticker.awaitSleepers(1);
+        ticker.awaitWaiters(1);
         assertThat(errors).singleElement().extracting(Throwable::getMessage).asString().contains("very short watch");
-        ticker.advance(Duration.ofSeconds(2));
+        ticker.step(Duration.ofSeconds(2));
         awaitWatches(2);
         assertThat(fake.listRequests()).hasSize(2);
     }
@@ -302,13 +307,14 @@ class ReflectorTest {
         boolean[] allow = {true};
         start(options().resyncPeriod(Duration.ofSeconds(30)).shouldResync(() -> allow[0]));
         awaitWatches(1);
-        ticker.awaitSleepers(1); // the resync timer
-        ticker.advance(Duration.ofSeconds(30));
+        ticker.awaitWaiters(1); // the resync timer
+        ticker.step(Duration.ofSeconds(30));
         await().atMost(Duration.ofSeconds(10)).until(() -> store.count("resync") == 1);
         allow[0] = false;
-        ticker.awaitSleepers(1);
-        ticker.advance(Duration.ofSeconds(30));
-        ticker.awaitSleeps(3, 1);
+        ticker.awaitWaiters(1);
+        ticker.step(Duration.ofSeconds(30));
+        ticker.awaitSleeps(3);
+        ticker.awaitWaiters(1);
         assertThat(store.count("resync")).isEqualTo(1);
     }
 
@@ -319,8 +325,8 @@ class ReflectorTest {
         reflector.close();
         assertThat(fake.openWatches()).isZero();
         int watches = fake.watchRequests().size();
-        ticker.advance(Duration.ofMinutes(5));
+        ticker.step(Duration.ofMinutes(5));
         assertThat(fake.watchRequests()).hasSize(watches);
-        assertThat(ticker.sleepers()).isZero();
+        assertThat(ticker.waiters()).isZero();
     }
 }

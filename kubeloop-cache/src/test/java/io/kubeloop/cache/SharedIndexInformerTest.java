@@ -7,10 +7,13 @@ import static org.awaitility.Awaitility.await;
 
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.ObjectKey;
+import io.kubeloop.testing.FakeListerWatcher;
+import io.kubeloop.testing.FakeTicker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -68,7 +71,7 @@ class SharedIndexInformerTest {
         fake.forceGone();
         await().atMost(WAIT).until(() -> ticker.sleeps().size() > sleeps
                 && ticker.sleeps().subList(sleeps, ticker.sleeps().size()).stream().anyMatch(d -> d.toSeconds() < 2));
-        ticker.advance(Duration.ofSeconds(2));
+        ticker.step(Duration.ofSeconds(2));
         await().atMost(WAIT).until(() -> fake.listRequests().size() > lists && fake.openWatches() == 1);
     }
 
@@ -173,8 +176,8 @@ class SharedIndexInformerTest {
         i.addEventHandler(due, Duration.ofSeconds(30));
         i.addEventHandler(never, Duration.ZERO);
         syncAndWatch(i);
-        ticker.awaitSleepers(1); // the resync timer
-        ticker.advance(Duration.ofSeconds(30));
+        ticker.awaitWaiters(1); // the resync timer
+        ticker.step(Duration.ofSeconds(30));
         await().atMost(WAIT).until(() -> due.events.size() == 2);
         assertThat(due.events).containsExactly("add a@2 initial", "update a@2->a@2");
         relist(); // unchanged objects: a sync, routed by the flags of the last tick
@@ -206,7 +209,7 @@ class SharedIndexInformerTest {
         assertThat(asks.resyncPeriod()).isZero();
         sync(none);
         await().atMost(WAIT).until(() -> h.events.size() == 1);
-        ticker.advance(Duration.ofMinutes(10));
+        ticker.step(Duration.ofMinutes(10));
         fake.add(pod("ns", "z"));
         await().atMost(WAIT).until(() -> h.events.size() == 2);
         assertThat(h.events).containsExactly("add a@2 initial", "add z@3");
@@ -310,12 +313,38 @@ class SharedIndexInformerTest {
     }
 
     @Test
-    void waitForCacheSyncTimesOutWhileTheListFails() {
+    void waitForCacheSyncTimesOutOnTheTickerWhileTheListFails() throws Exception {
         fake.failNextList(new IllegalStateException("down"));
         SharedIndexInformer<DynamicObject> i = informer();
         i.start();
-        assertThat(i.waitForCacheSync(Duration.ofMillis(200))).isFalse();
+        ticker.awaitWaiters(1); // the reflector's back-off
+        CompletableFuture<Boolean> synced = CompletableFuture.supplyAsync(() -> i.waitForCacheSync(Duration.ofMillis(200)),
+                r -> Thread.ofPlatform().daemon().start(r));
+        ticker.awaitWaiters(2); // and the wait for the sync
+        assertThat(synced).isNotDone();
+        ticker.step(Duration.ofMillis(200));
+        assertThat(synced.get(10, TimeUnit.SECONDS)).isFalse();
         assertThat(i.hasSynced()).isFalse();
+    }
+
+    @Test
+    void waitForCacheSyncEndsWhenAnEmptyListSyncsTheInformer() {
+        SharedIndexInformer<DynamicObject> i = informer(InformerOptions.Queue.DELTA_FIFO, Duration.ZERO);
+        i.start();
+        assertThat(i.waitForCacheSync(WAIT)).isTrue(); // no step: the empty replace wakes the wait
+    }
+
+    @Test
+    void closeEndsAWaitForCacheSync() throws Exception {
+        fake.failNextList(new IllegalStateException("down"));
+        SharedIndexInformer<DynamicObject> i = informer();
+        i.start();
+        ticker.awaitWaiters(1);
+        CompletableFuture<Boolean> synced = CompletableFuture.supplyAsync(() -> i.waitForCacheSync(Duration.ofHours(1)),
+                r -> Thread.ofPlatform().daemon().start(r));
+        ticker.awaitWaiters(2);
+        i.close();
+        assertThat(synced.get(10, TimeUnit.SECONDS)).isFalse();
     }
 
     @Test

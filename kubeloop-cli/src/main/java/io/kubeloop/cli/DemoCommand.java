@@ -14,6 +14,7 @@ import io.kubeloop.client.Wait;
 import io.kubeloop.samples.samplecontroller.Foo;
 import io.kubeloop.samples.samplecontroller.FooCrd;
 import io.kubeloop.samples.samplecontroller.SampleController;
+import io.kubeloop.time.Ticker;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;

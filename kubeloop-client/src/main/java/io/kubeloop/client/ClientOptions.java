@@ -1,8 +1,8 @@
 package io.kubeloop.client;
 
 import io.kubeloop.client.http.Interceptor;
-import io.kubeloop.client.http.Ticker;
 import io.kubeloop.api.Scheme;
+import io.kubeloop.time.Ticker;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -65,7 +65,8 @@ import org.slf4j.LoggerFactory;
  * @param verbosity kubectl's {@code -v} level for request logging, 0 = off; 6–10 log more
  * @param logSink receives each request-log line
  * @param userAgent the User-Agent header, or null for kubeloop's default
- * @param ticker time source and sleeper of the limiter, the retries and the watch bounds
+ * @param ticker the clock of the limiter, the retries, the watch bounds, request logging and the discovery
+ *     cache's TTL
  * @param interceptors application interceptors, run first (outermost) in this order
  * @param scheme the Java types mapped to kinds, for {@link KubeClient#resource(Class)}
  * @param discoveryCacheDir kubectl-layout disk cache for discovery, or null for memory only

@@ -13,7 +13,6 @@ import io.kubeloop.client.discovery.RestMapping;
 import io.kubeloop.client.http.ApiRequest;
 import io.kubeloop.client.http.ApiResponse;
 import io.kubeloop.client.http.ApiTransport;
-import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -81,7 +80,7 @@ final class DefaultKubeClient implements KubeClient {
                             : new CachedDiscoveryClient(http,
                                     DiscoveryCacheLocation.discoveryDir(
                                             options.discoveryCacheDir(), transport.server().toString()),
-                                    options.discoveryCacheTtl(), InstantSource.system());
+                                    options.discoveryCacheTtl(), options.ticker());
                     discovery = d;
                 }
             } finally {

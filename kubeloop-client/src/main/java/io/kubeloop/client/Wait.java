@@ -1,7 +1,7 @@
 package io.kubeloop.client;
 
 import io.kubeloop.api.errors.ApiException;
-import io.kubeloop.client.http.Ticker;
+import io.kubeloop.time.Ticker;
 import io.kubeloop.client.http.TransportException;
 import java.io.InterruptedIOException;
 import java.net.SocketTimeoutException;

@@ -1,7 +1,7 @@
 package io.kubeloop.client;
 
 import io.kubeloop.client.http.ApiResponse;
-import io.kubeloop.client.http.Ticker;
+import io.kubeloop.time.Ticker;
 import io.kubeloop.client.http.TransportException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

@@ -1,6 +1,6 @@
 package io.kubeloop.client;
 
-import io.kubeloop.client.http.Ticker;
+import io.kubeloop.time.Ticker;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.invoke.MethodHandles;

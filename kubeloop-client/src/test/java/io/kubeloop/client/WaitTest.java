@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.kubeloop.api.errors.ApiException;
 import io.kubeloop.api.errors.ApiExceptions;
 import io.kubeloop.api.errors.Status;
-import io.kubeloop.client.http.FakeTicker;
+import io.kubeloop.testing.FakeTicker;
 import io.kubeloop.client.http.TransportException;
 import java.net.SocketException;
 import java.net.URI;

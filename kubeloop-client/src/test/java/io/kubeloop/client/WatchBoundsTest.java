@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
-import io.kubeloop.client.http.FakeTicker;
+import io.kubeloop.testing.FakeTicker;
 import io.kubeloop.client.http.TestApiServer;
 import io.kubeloop.client.http.TransportException;
 import java.io.IOException;

@@ -212,7 +212,9 @@ public final class ControllerBuilder<T> {
     /**
      * Builds the controller over {@code manager}'s informers, with its metrics in the manager's
      * registry (unless {@link #withOptions} sets another), and adds it to the manager — which starts
-     * it when it leads (controller-runtime's {@code NewControllerManagedBy(mgr)…Complete(r)}).
+     * it when it leads (controller-runtime's {@code NewControllerManagedBy(mgr)…Complete(r)}). The
+     * controller reports to the manager's meter registry and runs on its ticker unless the options
+     * say otherwise.
      *
      * @param manager the manager, not started
      * @param reconciler what each request runs
@@ -226,6 +228,7 @@ public final class ControllerBuilder<T> {
         Consumer<ControllerOptions.Builder> own = options;
         options = o -> {
             o.meterRegistry(manager.meterRegistry());
+            o.ticker(manager.ticker());
             own.accept(o);
         };
         try {

@@ -1,7 +1,7 @@
 package io.kubeloop.controller;
 
+import io.kubeloop.time.Ticker;
 import io.kubeloop.workqueue.RateLimiter;
-import io.kubeloop.workqueue.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.Objects;
@@ -23,7 +23,8 @@ import java.util.Optional;
  * @param maxConcurrentReconciles how many worker threads reconcile at once (each a different
  *     request); at least 1
  * @param rateLimiter the back-off of failed requests; its ticker should be {@code ticker}
- * @param ticker the time source of the work queue's delays
+ * @param ticker the clock of the work queue's delays, of the default rate limiter, of reconcile
+ *     timing and of the cache-sync timeout
  * @param recoverPanic whether an {@link Error} thrown by the reconciler is counted and retried
  *     (true) or stops the controller (false); see {@link Reconciler}
  * @param meterRegistry where the controller's and its work queue's metrics go, if anywhere
@@ -110,8 +111,8 @@ public record ControllerOptions(
         }
 
         /**
-         * The time source of delays (and of the default rate limiter); tests pass a
-         * {@link io.kubeloop.workqueue.FakeTicker}. Default {@link Ticker#system()}.
+         * The clock of delays, of the default rate limiter and of the cache-sync timeout; tests pass
+         * an {@code io.kubeloop.testing.FakeTicker}. Default {@link Ticker#system()}.
          *
          * @param ticker the ticker
          * @return this builder

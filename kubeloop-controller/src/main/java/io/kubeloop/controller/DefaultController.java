@@ -5,9 +5,10 @@ import io.kubeloop.api.errors.ConflictException;
 import io.kubeloop.cache.ResourceEventHandler;
 import io.kubeloop.cache.ResourceEventHandlerRegistration;
 import io.kubeloop.cache.SharedIndexInformer;
+import io.kubeloop.time.Ticker;
+import io.kubeloop.time.internal.Joins;
 import io.kubeloop.workqueue.PriorityQueue;
 import io.kubeloop.workqueue.RateLimitingQueue;
-import io.kubeloop.workqueue.Ticker;
 import io.kubeloop.workqueue.WorkQueueConfig;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,7 +16,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
@@ -36,6 +37,8 @@ import org.slf4j.LoggerFactory;
 final class DefaultController implements Controller {
 
     private static final Logger LOG = LoggerFactory.getLogger(Controller.class);
+    /** How often {@link #start()} looks at the registrations while it waits for them to sync. */
+    private static final Duration SYNC_POLL = Duration.ofMillis(5);
 
     private enum State { NEW, STARTING, RUNNING, STOPPED }
 
@@ -68,6 +71,8 @@ final class DefaultController implements Controller {
     private volatile List<Thread> threads = List.of();
     /** Set when stopping begins; workers start no reconcile after seeing it. */
     private volatile boolean stopping;
+    /** The thread waiting in {@link #start()} for the caches, unparked by {@link #stop()}. */
+    private volatile Thread starter;
 
     DefaultController(Reconciler reconciler, ControllerOptions options) {
         this.reconciler = Objects.requireNonNull(reconciler, "reconciler");
@@ -179,34 +184,39 @@ final class DefaultController implements Controller {
     }
 
     /**
-     * Waits (in real time) until every watch's registration has synced.
+     * Waits until every watch's registration has synced. The timeout runs on the ticker; the
+     * registrations are looked at every {@link #SYNC_POLL} of real time (a sync is no timed event,
+     * and a poll on a fake ticker would stall until a step), and at once when the controller closes.
      *
      * @return true when synced, false when the controller was closed meanwhile
      * @throws CacheSyncTimeoutException after {@link #cacheSyncTimeout}; the controller is closed
      */
     private boolean awaitWatchesSynced() {
-        long deadline = System.nanoTime() + cacheSyncTimeout.toNanos();
-        for (;;) {
-            if (stopping) {
-                return false;
+        long deadline = Ticker.deadline(ticker.nanoTime(), cacheSyncTimeout);
+        starter = Thread.currentThread();
+        try {
+            for (;;) {
+                if (stopping) {
+                    return false;
+                }
+                List<Watch> unsynced = watches.stream().filter(w -> !w.registration().hasSynced()).toList();
+                if (unsynced.isEmpty()) {
+                    return true;
+                }
+                if (deadline != Long.MAX_VALUE && ticker.nanoTime() - deadline >= 0) {
+                    close();
+                    throw new CacheSyncTimeoutException("controller " + name + ": caches did not sync within "
+                            + cacheSyncTimeout + " (is the informer started, and can it list?): "
+                            + unsynced.stream().map(w -> w.informer().toString()).toList());
+                }
+                LockSupport.parkNanos(this, SYNC_POLL.toNanos());
+                if (Thread.currentThread().isInterrupted()) {
+                    close();
+                    throw new IllegalStateException("controller " + name + ": interrupted while waiting for caches to sync");
+                }
             }
-            List<Watch> unsynced = watches.stream().filter(w -> !w.registration().hasSynced()).toList();
-            if (unsynced.isEmpty()) {
-                return true;
-            }
-            if (System.nanoTime() - deadline >= 0) {
-                close();
-                throw new CacheSyncTimeoutException("controller " + name + ": caches did not sync within "
-                        + cacheSyncTimeout + " (is the informer started, and can it list?): "
-                        + unsynced.stream().map(w -> w.informer().toString()).toList());
-            }
-            try {
-                TimeUnit.MILLISECONDS.sleep(5);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                close();
-                throw new IllegalStateException("controller " + name + ": interrupted while waiting for caches to sync", e);
-            }
+        } finally {
+            starter = null;
         }
     }
 
@@ -219,23 +229,8 @@ final class DefaultController implements Controller {
         for (Watch w : watches) {
             w.informer().removeEventHandler(w.registration());
         }
-        boolean interrupted = false;
-        for (Thread t : threads) {
-            if (t == Thread.currentThread()) {
-                continue; // a reconciler closing its own controller: the others are joined
-            }
-            for (;;) {
-                try {
-                    t.join();
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        // a reconciler closing its own controller skips itself: the others are joined
+        Joins.joinAllUninterruptibly(threads);
     }
 
     @Override
@@ -283,6 +278,10 @@ final class DefaultController implements Controller {
     private void stop() {
         stopping = true;
         queue.shutDown();
+        Thread waiting = starter;
+        if (waiting != null) {
+            LockSupport.unpark(waiting);
+        }
     }
 
     private void work() {

@@ -9,6 +9,8 @@ import io.kubeloop.controller.endpoints.EndpointServer;
 import io.kubeloop.controller.endpoints.HealthCheck;
 import io.kubeloop.controller.endpoints.HealthEndpoint;
 import io.kubeloop.controller.leader.LeaderElector;
+import io.kubeloop.time.Ticker;
+import io.kubeloop.time.internal.Waiters;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -23,7 +25,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -66,6 +67,8 @@ public final class Manager implements AutoCloseable {
     /** Guarded by this manager's lock; only added to, and only before start. */
     private final List<Controller> controllers = new ArrayList<>();
     private final CountDownLatch terminated = new CountDownLatch(1);
+    /** Threads in {@link #awaitTermination(java.time.Duration)}; woken on termination. */
+    private final Waiters terminationWaiters = new Waiters();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final ManagerOptions options;
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -84,13 +87,14 @@ public final class Manager implements AutoCloseable {
     private Manager(KubeClient client, ManagerOptions options) {
         Objects.requireNonNull(client, "client");
         this.options = Objects.requireNonNull(options, "options");
-        this.informers = InformerFactory.create(client, InformerOptions.defaults());
+        this.informers = InformerFactory.create(client, InformerOptions.builder().ticker(options.ticker()).build());
         new JvmMemoryMetrics().bindTo(registry);
         gcMetrics.bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
         new ProcessorMetrics().bindTo(registry);
         new UptimeMetrics().bindTo(registry);
-        this.elector = options.leaderElection().map(config -> new LeaderElector(client, config, new LeaderCallbacks() {
+        this.elector = options.leaderElection().map(c -> c.withTicker(options.ticker()))
+                .map(config -> new LeaderElector(client, config, new LeaderCallbacks() {
             @Override
             public void onStartedLeading() {
                 startControllers();
@@ -189,6 +193,11 @@ public final class Manager implements AutoCloseable {
         return healthProbeAddress;
     }
 
+    /** The clock of the manager, its informers, its leader election and its controllers. */
+    Ticker ticker() {
+        return options.ticker();
+    }
+
     /** The shared informers (and listers) for the controllers of this manager. */
     public InformerFactory informers() {
         return informers;
@@ -273,14 +282,15 @@ public final class Manager implements AutoCloseable {
     }
 
     /**
-     * {@link #awaitTermination()} with a timeout.
+     * {@link #awaitTermination()} with a timeout on the options' {@link ManagerOptions#ticker() ticker}.
      *
      * @param timeout the longest wait
      * @return true if the manager stopped
      * @throws InterruptedException if interrupted while waiting
      */
     public boolean awaitTermination(java.time.Duration timeout) throws InterruptedException {
-        return terminated.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        return terminationWaiters.awaitInterruptibly(options.ticker(),
+                Ticker.deadline(options.ticker().nanoTime(), timeout), () -> terminated.getCount() == 0);
     }
 
     /** Stops the controllers (waiting for reconciles in progress), the elector, then the informers. Idempotent. */
@@ -355,6 +365,7 @@ public final class Manager implements AutoCloseable {
             }
             gcMetrics.close();
             terminated.countDown();
+            terminationWaiters.wakeAll();
         }
     }
 }

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.kubeloop.api.errors.ConflictException;
 import io.kubeloop.api.errors.Status;
-import io.kubeloop.workqueue.FakeTicker;
+import io.kubeloop.testing.FakeTicker;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -105,7 +105,7 @@ class ControllerTest {
         awaitIdle();
         assertThat(controller.queue().numRequeues(FOO)).isEqualTo(1);
         ticker.step(Duration.ofMillis(4));
-        assertThat(ticker.awaitParked(1, Duration.ofSeconds(5))).isTrue();
+        assertThat(ticker.awaitWaiters(1, Duration.ofSeconds(5))).isTrue();
         assertThat(reconciler.calls).as("the first back-off is 5 ms").hasSize(1);
         ticker.step(Duration.ofMillis(1));
         awaitCalls(2);
@@ -113,7 +113,7 @@ class ControllerTest {
         assertThat(controller.queue().numRequeues(FOO)).isEqualTo(2);
 
         ticker.step(Duration.ofMillis(9));
-        assertThat(ticker.awaitParked(1, Duration.ofSeconds(5))).isTrue();
+        assertThat(ticker.awaitWaiters(1, Duration.ofSeconds(5))).isTrue();
         assertThat(reconciler.calls).as("the second back-off is 10 ms").hasSize(2);
         ticker.step(Duration.ofMillis(1));
         awaitCalls(3);
@@ -142,12 +142,12 @@ class ControllerTest {
             awaitCalls(1);
             awaitIdle();
             assertThat(controller.queue().numRequeues(FOO)).as("requeued with rate limiting").isEqualTo(1);
-            assertThat(ticker.awaitParked(1, Duration.ofSeconds(5))).isTrue();
+            assertThat(ticker.awaitWaiters(1, Duration.ofSeconds(5))).isTrue();
             ticker.step(Duration.ofMillis(5));
             awaitCalls(2);
             awaitIdle();
             assertThat(controller.queue().numRequeues(FOO)).isEqualTo(2);
-            assertThat(ticker.awaitParked(1, Duration.ofSeconds(5))).isTrue();
+            assertThat(ticker.awaitWaiters(1, Duration.ofSeconds(5))).isTrue();
             ticker.step(Duration.ofMillis(10));
             awaitCalls(3);
             awaitIdle();
@@ -193,7 +193,7 @@ class ControllerTest {
         assertThat(controller.queue().numRequeues(FOO)).as("requeueAfter forgets").isZero();
 
         ticker.step(Duration.ofMillis(4_999));
-        assertThat(ticker.awaitParked(1, Duration.ofSeconds(5))).isTrue();
+        assertThat(ticker.awaitWaiters(1, Duration.ofSeconds(5))).isTrue();
         assertThat(reconciler.calls).as("not before 5 s").hasSize(2);
         ticker.step(Duration.ofMillis(1));
         awaitCalls(3);
@@ -229,14 +229,14 @@ class ControllerTest {
         awaitCalls(1);
         awaitIdle();
         ticker.step(Duration.ofHours(1));
-        assertThat(ticker.awaitParked(1, Duration.ofSeconds(5))).isTrue();
+        assertThat(ticker.awaitWaiters(1, Duration.ofSeconds(5))).isTrue();
         assertThat(reconciler.calls).as("not retried").hasSize(1);
 
         controller.queue().add(FOO); // an event brings it back
         awaitCalls(2);
         awaitIdle();
         ticker.step(Duration.ofHours(1));
-        assertThat(ticker.awaitParked(1, Duration.ofSeconds(5))).isTrue();
+        assertThat(ticker.awaitWaiters(1, Duration.ofSeconds(5))).isTrue();
         assertThat(reconciler.calls).hasSize(2);
         assertThat(count("controller_runtime.terminal_reconcile_errors")).isEqualTo(2);
         assertThat(count("controller_runtime.reconcile_errors")).isEqualTo(2);

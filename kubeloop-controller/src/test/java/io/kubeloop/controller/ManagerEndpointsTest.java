@@ -10,7 +10,7 @@ import io.kubeloop.client.config.AuthProvider;
 import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.client.config.SslContextBuilder;
 import io.kubeloop.controller.endpoints.HealthCheck;
-import io.kubeloop.workqueue.Ticker;
+import io.kubeloop.time.Ticker;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -5,9 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupKind;
-import io.kubeloop.cache.FakeListerWatcher;
 import io.kubeloop.cache.InformerOptions;
 import io.kubeloop.cache.SharedIndexInformer;
+import io.kubeloop.testing.FakeListerWatcher;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

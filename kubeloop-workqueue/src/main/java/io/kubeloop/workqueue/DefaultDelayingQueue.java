@@ -1,5 +1,7 @@
 package io.kubeloop.workqueue;
 
+import io.kubeloop.time.Ticker;
+import io.kubeloop.time.internal.Joins;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;

@@ -1,5 +1,7 @@
 package io.kubeloop.workqueue;
 
+import io.kubeloop.time.Ticker;
+import io.kubeloop.time.internal.Joins;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -16,7 +18,7 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * The {@link PriorityQueue}: a sorted set of queued entries (at most one per item), the set of items
  * in flight, one lock, and a timer thread that wakes waiting workers when a delayed entry's time has
- * come (it parks on the {@link Ticker}, so a {@link FakeTicker} drives it in tests).
+ * come (it parks on the {@link Ticker}, so a fake ticker drives it in tests).
  *
  * <p>Invariants (under {@link #lock}): {@link #queued} and {@link #order} hold the same entries; an
  * entry's ordering fields change only while it is out of {@link #order}; an item in

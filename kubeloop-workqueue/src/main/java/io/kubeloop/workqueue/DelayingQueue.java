@@ -9,7 +9,7 @@ import java.time.Duration;
  * <p><b>Invariants:</b> an item waits in the delay set at most once; a second
  * {@link #addAfter} for a waiting item keeps the <em>earlier</em> ready time. When its time comes
  * the item is {@link #add}ed with the usual deduplication. A plain {@code add} does not cancel a
- * pending delayed add. Ready times are measured with the configured {@link Ticker}.
+ * pending delayed add. Ready times are measured with the configured {@link io.kubeloop.time.Ticker}.
  *
  * <p><b>Threads:</b> each delaying queue owns one waiting-loop thread, made by the configured
  * thread factory (a virtual thread by default) when the queue is created. {@link #shutDown()} and

@@ -1,5 +1,6 @@
 package io.kubeloop.workqueue;
 
+import io.kubeloop.time.Ticker;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

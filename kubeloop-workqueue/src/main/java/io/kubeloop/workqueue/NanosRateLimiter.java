@@ -1,5 +1,6 @@
 package io.kubeloop.workqueue;
 
+import io.kubeloop.time.Ticker;
 import java.time.Duration;
 
 /**

@@ -1,5 +1,6 @@
 package io.kubeloop.workqueue;
 
+import io.kubeloop.time.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;

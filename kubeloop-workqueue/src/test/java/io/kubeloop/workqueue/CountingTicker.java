@@ -1,9 +1,12 @@
 package io.kubeloop.workqueue;
 
+import io.kubeloop.testing.FakeTicker;
+import io.kubeloop.time.Ticker;
+import java.time.Instant;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A {@link FakeTicker} that counts how often the thread that created it reads it (the test's
+ * A {@link FakeTicker} wrapper that counts how often the thread that created it reads it (the test's
  * thread; a delaying queue's waiting loop reads the clock too, on its own schedule), for tests of
  * how often the calls under test read the clock.
  */
@@ -19,6 +22,11 @@ final class CountingTicker implements Ticker {
             reads.incrementAndGet();
         }
         return time.nanoTime();
+    }
+
+    @Override
+    public Instant instant() {
+        return time.instant();
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.kubeloop.workqueue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.kubeloop.testing.FakeTicker;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -29,7 +30,7 @@ class DelayingQueueTest {
         ticker.step(d);
         await().pollDelay(Duration.ZERO).atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(1))
                 .until(() -> queue.waitingCount() == stillWaiting);
-        assertThat(ticker.awaitParked(1, Duration.ofSeconds(5))).isTrue();
+        assertThat(ticker.awaitWaiters(1, Duration.ofSeconds(5))).isTrue();
     }
 
     private double retries() {
@@ -103,7 +104,7 @@ class DelayingQueueTest {
     @Test
     void waitingLoopWakesForAnEarlierItemAddedWhileItSleeps() {
         queue.addAfter("late", Duration.ofSeconds(5));
-        assertThat(ticker.awaitParked(1, Duration.ofSeconds(5))).isTrue();
+        assertThat(ticker.awaitWaiters(1, Duration.ofSeconds(5))).isTrue();
         queue.addAfter("early", Duration.ofMillis(5));
 
         step(Duration.ofMillis(5), 1);

@@ -2,6 +2,7 @@ package io.kubeloop.workqueue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kubeloop.testing.FakeTicker;
 import io.kubeloop.workqueue.PriorityQueue.AddOptions;
 import io.kubeloop.workqueue.PriorityQueue.Prioritized;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -84,9 +85,9 @@ class PriorityQueueTest {
     void aWorkerWaitingForADelayedItemGetsItWhenItsTimeComes() throws Exception {
         queue.addAfter("later", Duration.ofMillis(200));
         CompletableFuture<Optional<String>> got = CompletableFuture.supplyAsync(queue::get);
-        assertThat(ticker.awaitParked(1, Duration.ofSeconds(5))).as("the timer waits for the ready time").isTrue();
+        assertThat(ticker.awaitWaiters(1, Duration.ofSeconds(5))).as("the timer waits for the ready time").isTrue();
         ticker.step(Duration.ofMillis(199));
-        assertThat(ticker.awaitParked(1, Duration.ofSeconds(5))).isTrue();
+        assertThat(ticker.awaitWaiters(1, Duration.ofSeconds(5))).isTrue();
         assertThat(got).isNotDone();
         ticker.step(Duration.ofMillis(1));
         assertThat(got.get(10, TimeUnit.SECONDS)).hasValue("later");

@@ -1,8 +1,8 @@
 package io.kubeloop.apiserver.controllers;
 
 import io.kubeloop.apiserver.registry.ObjectRegistry;
+import io.kubeloop.time.Ticker;
 import java.time.Duration;
-import java.time.InstantSource;
 
 /**
  * The controllers the embedded server runs in-process, started after its storage and stopped before it:
@@ -22,15 +22,15 @@ public final class BuiltinControllers implements AutoCloseable {
     private final PodTerminator pods;
     private final DeploymentSimulator deployments;
 
-    private BuiltinControllers(ObjectRegistry registry, InstantSource clock) {
-        this.informers = new MetadataInformers(registry.store(), registry.resources());
+    private BuiltinControllers(ObjectRegistry registry, Ticker clock) {
+        this.informers = new MetadataInformers(registry.store(), registry.resources(), clock);
         this.gc = new GarbageCollector(new LiveObjects(registry), informers);
         this.pods = new PodTerminator(registry, clock, informers);
-        this.deployments = new DeploymentSimulator(registry, informers);
+        this.deployments = new DeploymentSimulator(registry, clock, informers);
     }
 
     /** Starts the controllers over {@code registry}'s storage and served resources. */
-    public static BuiltinControllers start(ObjectRegistry registry, InstantSource clock) {
+    public static BuiltinControllers start(ObjectRegistry registry, Ticker clock) {
         BuiltinControllers c = new BuiltinControllers(registry, clock);
         c.gc.start();
         c.pods.start();

@@ -10,6 +10,7 @@ import io.kubeloop.apiserver.storage.Metadata;
 import io.kubeloop.apiserver.storage.StoredObject;
 import io.kubeloop.cache.ResourceEventHandler;
 import io.kubeloop.cache.SharedIndexInformer;
+import io.kubeloop.time.Ticker;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
@@ -40,11 +41,13 @@ public final class DeploymentSimulator implements AutoCloseable {
     }
 
     private final ObjectRegistry registry;
+    private final Ticker clock;
     private final QueueWorker<Key> worker = new QueueWorker<>("deployment_simulator", this::simulate);
     private volatile ResourceDefinition deployments;
 
-    DeploymentSimulator(ObjectRegistry registry, MetadataInformers informers) {
+    DeploymentSimulator(ObjectRegistry registry, Ticker clock, MetadataInformers informers) {
         this.registry = Objects.requireNonNull(registry, "registry");
+        this.clock = Objects.requireNonNull(clock, "clock");
         informers.subscribe(this::monitor);
     }
 
@@ -96,7 +99,7 @@ public final class DeploymentSimulator implements AutoCloseable {
                 && status.path("replicas").asInt(-1) == replicas) {
             return; // already as simulated (this is our own write coming back)
         }
-        String now = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+        String now = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
         String patch = """
                 {"status":{"observedGeneration":%d,"replicas":%d,"updatedReplicas":%d,"readyReplicas":%d,
                  "availableReplicas":%d,"unavailableReplicas":null,

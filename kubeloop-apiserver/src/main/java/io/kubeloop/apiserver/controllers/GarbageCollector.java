@@ -6,6 +6,7 @@ import io.kubeloop.apiserver.registry.ResourceDefinition;
 import io.kubeloop.apiserver.storage.StoredObject;
 import io.kubeloop.cache.ResourceEventHandler;
 import io.kubeloop.cache.SharedIndexInformer;
+import io.kubeloop.time.internal.Joins;
 import io.kubeloop.workqueue.RateLimiter;
 import io.kubeloop.workqueue.RateLimitingQueue;
 import io.kubeloop.workqueue.WorkQueueConfig;
@@ -303,6 +304,6 @@ public final class GarbageCollector implements AutoCloseable {
         attemptToOrphan.shutDown();
         graphChanges.add(STOP);
         // a worker's write can fail the journal, which closes the server on that very thread
-        QueueWorker.joinUninterruptibly(threads);
+        Joins.joinAllUninterruptibly(threads);
     }
 }

@@ -6,6 +6,7 @@ import io.kubeloop.apiserver.storage.VersionedStore;
 import io.kubeloop.cache.InformerOptions;
 import io.kubeloop.cache.ReflectorOptions;
 import io.kubeloop.cache.SharedIndexInformer;
+import io.kubeloop.time.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -46,10 +47,24 @@ public final class MetadataInformers implements AutoCloseable {
     /** Guarded by {@link #lock}. */
     private boolean closed;
     private final Runnable onChange = this::sync;
+    private final Ticker ticker;
 
+    /** Informers on the system ticker. */
     public MetadataInformers(VersionedStore store, ResourceRegistry resources) {
+        this(store, resources, Ticker.system());
+    }
+
+    /**
+     * Informers whose reflectors, watches and sync timeouts run on {@code ticker}.
+     *
+     * @param store the storage to list and watch
+     * @param resources the served resources, followed as they change
+     * @param ticker the clock
+     */
+    public MetadataInformers(VersionedStore store, ResourceRegistry resources, Ticker ticker) {
         this.store = Objects.requireNonNull(store, "store");
         this.resources = Objects.requireNonNull(resources, "resources");
+        this.ticker = Objects.requireNonNull(ticker, "ticker");
     }
 
     /** Adds a subscriber; only before {@link #start()}. */
@@ -82,9 +97,9 @@ public final class MetadataInformers implements AutoCloseable {
 
     /** Waits until every current informer has synced; false when the timeout ran out first. */
     public boolean waitForCacheSync(Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline = Ticker.deadline(ticker.nanoTime(), timeout);
         for (SharedIndexInformer<ObjectMetadata> informer : snapshot()) {
-            if (!informer.waitForCacheSync(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
+            if (!informer.waitForCacheSync(Duration.ofNanos(Math.max(0, deadline - ticker.nanoTime())))) {
                 return false;
             }
         }
@@ -145,9 +160,10 @@ public final class MetadataInformers implements AutoCloseable {
                     continue;
                 }
                 SharedIndexInformer<ObjectMetadata> informer = SharedIndexInformer.create(
-                        new StoreListerWatcher(store, d.storageId(), d.apiVersion(), d.kind()),
+                        new StoreListerWatcher(store, d.storageId(), d.apiVersion(), d.kind(), ticker),
                         InformerOptions.builder().reflector(ReflectorOptions.builder()
-                                .name("builtin-controllers " + d.storageId()).useWatchList(false).build()).build());
+                                .name("builtin-controllers " + d.storageId()).useWatchList(false).build())
+                                .ticker(ticker).build());
                 for (Subscriber s : subscribers) {
                     s.informerAdded(d, informer);
                 }

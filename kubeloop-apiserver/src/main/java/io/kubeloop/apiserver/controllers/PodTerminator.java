@@ -11,9 +11,9 @@ import io.kubeloop.apiserver.storage.Metadata;
 import io.kubeloop.apiserver.storage.StoredObject;
 import io.kubeloop.cache.ResourceEventHandler;
 import io.kubeloop.cache.SharedIndexInformer;
+import io.kubeloop.time.Ticker;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.InstantSource;
 import java.util.Objects;
 import java.util.Optional;
 import tools.jackson.databind.JsonNode;
@@ -38,11 +38,11 @@ public final class PodTerminator implements AutoCloseable {
     }
 
     private final ObjectRegistry registry;
-    private final InstantSource clock;
+    private final Ticker clock;
     private final QueueWorker<PodKey> worker = new QueueWorker<>("pod_terminator", this::terminate);
     private volatile ResourceDefinition pods;
 
-    PodTerminator(ObjectRegistry registry, InstantSource clock, MetadataInformers informers) {
+    PodTerminator(ObjectRegistry registry, Ticker clock, MetadataInformers informers) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.clock = Objects.requireNonNull(clock, "clock");
         informers.subscribe(this::monitor);

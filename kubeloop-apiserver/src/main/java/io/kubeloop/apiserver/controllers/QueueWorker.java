@@ -1,8 +1,8 @@
 package io.kubeloop.apiserver.controllers;
 
+import io.kubeloop.time.internal.Joins;
 import io.kubeloop.workqueue.DelayingQueue;
 import io.kubeloop.workqueue.WorkQueueConfig;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -72,27 +72,7 @@ final class QueueWorker<K> implements AutoCloseable {
         queue.shutDown();
         Thread t = worker;
         if (t != null) {
-            joinUninterruptibly(List.of(t));
-        }
-    }
-
-    /**
-     * Waits for every thread to end except the calling one, going on through interrupts and setting
-     * the calling thread's interrupt flag again afterwards if there was one.
-     */
-    static void joinUninterruptibly(Iterable<Thread> threads) {
-        boolean interrupted = false;
-        for (Thread t : threads) {
-            while (t.isAlive() && t != Thread.currentThread()) {
-                try {
-                    t.join();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
+            Joins.joinUninterruptibly(t);
         }
     }
 }

@@ -12,6 +12,7 @@ import io.kubeloop.cache.WatchStream;
 import io.kubeloop.client.ListOptions;
 import io.kubeloop.client.ObjectList;
 import io.kubeloop.client.WatchEvent;
+import io.kubeloop.time.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,6 +38,7 @@ public final class StoreListerWatcher implements ListerWatcher<ObjectMetadata> {
     private final String storageId;
     private final String apiVersion;
     private final String kind;
+    private final Ticker ticker;
 
     /**
      * @param storageId the store's resource id, e.g. {@code apps/deployments}
@@ -44,6 +46,17 @@ public final class StoreListerWatcher implements ListerWatcher<ObjectMetadata> {
      * @param kind the kind objects are typed with
      */
     public StoreListerWatcher(VersionedStore store, String storageId, String apiVersion, String kind) {
+        this(store, storageId, apiVersion, kind, Ticker.system());
+    }
+
+    /**
+     * @param storageId the store's resource id, e.g. {@code apps/deployments}
+     * @param apiVersion the apiVersion objects are typed with
+     * @param kind the kind objects are typed with
+     * @param ticker the clock of watch timeouts
+     */
+    public StoreListerWatcher(VersionedStore store, String storageId, String apiVersion, String kind, Ticker ticker) {
+        this.ticker = Objects.requireNonNull(ticker, "ticker");
         this.store = Objects.requireNonNull(store, "store");
         this.storageId = Objects.requireNonNull(storageId, "storageId");
         this.apiVersion = Objects.requireNonNull(apiVersion, "apiVersion");
@@ -67,12 +80,12 @@ public final class StoreListerWatcher implements ListerWatcher<ObjectMetadata> {
         long from = initial ? 0 : Long.parseLong(rv);
         Watcher watcher = store.watch(new WatchRequest(storageId, null, o -> true, from, initial,
                 initial && Boolean.TRUE.equals(options.sendInitialEvents())));
-        long deadline = options.timeout() == null ? Long.MAX_VALUE : System.nanoTime() + options.timeout().toNanos();
+        long deadline = options.timeout() == null ? Long.MAX_VALUE : Ticker.deadline(ticker.nanoTime(), options.timeout());
         return new WatchStream<>() {
             @Override
             public Optional<WatchEvent<ObjectMetadata>> next() {
                 while (true) {
-                    long left = deadline - System.nanoTime();
+                    long left = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - ticker.nanoTime();
                     if (left <= 0) {
                         watcher.close();
                         return Optional.empty();

@@ -6,7 +6,7 @@ import io.kubeloop.apiserver.registry.NameRule;
 import io.kubeloop.apiserver.registry.PrinterColumn;
 import io.kubeloop.apiserver.registry.ResourceDefinition;
 import io.kubeloop.apiserver.schema.StructuralSchema;
-import java.time.InstantSource;
+import io.kubeloop.time.Ticker;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -38,7 +38,7 @@ final class CrdDefinitions {
      * @param clock for the relative ages of date columns
      */
     static List<ResourceDefinition> of(CrdSpec spec, CrdSpec.Names accepted, boolean servedOnly, boolean terminating,
-                                       InstantSource clock) {
+                                       Ticker clock) {
         String storage = spec.storageVersion().map(CrdSpec.Version::name).orElse(null);
         List<ResourceDefinition> out = new ArrayList<>();
         for (CrdSpec.Version v : spec.versions()) {
@@ -64,7 +64,7 @@ final class CrdDefinitions {
     }
 
     /** The Table columns after Name. */
-    static List<PrinterColumn> columns(CrdSpec.Version v, InstantSource clock) {
+    static List<PrinterColumn> columns(CrdSpec.Version v, Ticker clock) {
         if (v.columns().isEmpty()) {
             return List.of(new PrinterColumn("Age", "date", "", "CreationTimestamp is a timestamp representing the "
                     + "server time when this object was created.", 0, o -> age(JsonPaths.get(o, ".metadata.creationTimestamp"),
@@ -82,7 +82,7 @@ final class CrdDefinitions {
         return out;
     }
 
-    private static Object age(JsonNode timestamp, InstantSource clock) {
+    private static Object age(JsonNode timestamp, Ticker clock) {
         if (timestamp == null || !timestamp.isString()) {
             return null;
         }

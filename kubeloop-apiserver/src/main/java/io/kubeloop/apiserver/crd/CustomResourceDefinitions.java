@@ -15,8 +15,8 @@ import io.kubeloop.apiserver.storage.VersionedStore;
 import io.kubeloop.apiserver.storage.WatchItem;
 import io.kubeloop.apiserver.storage.WatchRequest;
 import io.kubeloop.apiserver.storage.Watcher;
+import io.kubeloop.time.Ticker;
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -77,7 +77,7 @@ public final class CustomResourceDefinitions implements AutoCloseable {
     private final ObjectRegistry registry;
     private final ResourceRegistry resources;
     private final VersionedStore store;
-    private final InstantSource clock;
+    private final Ticker clock;
     private final ResourceDefinition crdDefinition;
     private final String crdStorage;
     /** CRD name -> what is served; written by the reconciling thread only. */
@@ -89,7 +89,7 @@ public final class CustomResourceDefinitions implements AutoCloseable {
     private volatile Watcher watcher;
     private Thread loop;
 
-    private CustomResourceDefinitions(ObjectRegistry registry, InstantSource clock) {
+    private CustomResourceDefinitions(ObjectRegistry registry, Ticker clock) {
         this.registry = registry;
         this.resources = registry.resources();
         this.store = registry.store();
@@ -105,7 +105,7 @@ public final class CustomResourceDefinitions implements AutoCloseable {
      * @param registry the resource layer whose {@link ResourceRegistry} gets the custom resources
      * @param clock for condition transition times and Table ages
      */
-    public static CustomResourceDefinitions start(ObjectRegistry registry, InstantSource clock) {
+    public static CustomResourceDefinitions start(ObjectRegistry registry, Ticker clock) {
         CustomResourceDefinitions c = new CustomResourceDefinitions(registry, clock);
         long revision = c.syncAll();
         c.watcher = c.store.watch(new WatchRequest(c.crdStorage, null, o -> true, revision, false, false));

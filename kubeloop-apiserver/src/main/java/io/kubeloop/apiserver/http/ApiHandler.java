@@ -17,13 +17,13 @@ import io.kubeloop.apiserver.registry.WriteContext;
 import io.kubeloop.apiserver.storage.ListPage;
 import io.kubeloop.apiserver.storage.StoredObject;
 import io.kubeloop.apiserver.storage.Watcher;
+import io.kubeloop.time.Ticker;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.InstantSource;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -59,12 +59,12 @@ public final class ApiHandler extends Handler.Abstract {
     private final byte[] token;
     private final HttpOptions options;
     private final OpenApiDocuments openApi;
-    private final InstantSource clock;
+    private final Ticker clock;
     private final ScaleSubresource scales;
 
     /** A handler serving {@code registry}, requiring {@code token} (null = no authentication). */
     public ApiHandler(ObjectRegistry registry, String token, HttpOptions options, OpenApiDocuments openApi,
-                      InstantSource clock) {
+                      Ticker clock) {
         this.registry = registry;
         this.discovery = new Discovery(registry.resources());
         this.token = token == null ? null : token.getBytes(StandardCharsets.UTF_8);
@@ -334,7 +334,7 @@ public final class ApiHandler extends Handler.Abstract {
         return clock.instant().plus(d);
     }
 
-    InstantSource clock() {
+    Ticker clock() {
         return clock;
     }
 }

@@ -8,10 +8,10 @@ import io.kubeloop.apiserver.schema.BuiltinSchemas;
 import io.kubeloop.apiserver.schema.OpenApiV2;
 import io.kubeloop.apiserver.schema.OpenApiV3;
 import io.kubeloop.apiserver.schema.ServedKind;
+import io.kubeloop.time.Ticker;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.time.InstantSource;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
@@ -56,7 +56,7 @@ public final class LibraryOpenApiDocuments implements OpenApiDocuments {
     private final ResourceRegistry resources;
     private final CustomResourceSchemas customSchemas;
     private final Function<List<ServedKind>, byte[]> v2Protobuf;
-    private final InstantSource clock;
+    private final Ticker clock;
     private final ReentrantLock lock = new ReentrantLock();
     /** The documents of {@link Snapshot#revision}; replaced under {@link #lock}. */
     private volatile Snapshot snapshot;
@@ -78,7 +78,7 @@ public final class LibraryOpenApiDocuments implements OpenApiDocuments {
      * @param clock for {@code Expires}
      */
     public LibraryOpenApiDocuments(ResourceRegistry resources, CustomResourceSchemas customSchemas,
-                                   Function<List<ServedKind>, byte[]> v2Protobuf, InstantSource clock) {
+                                   Function<List<ServedKind>, byte[]> v2Protobuf, Ticker clock) {
         this.resources = Objects.requireNonNull(resources, "resources");
         this.customSchemas = Objects.requireNonNull(customSchemas, "customSchemas");
         this.v2Protobuf = v2Protobuf;
@@ -87,7 +87,7 @@ public final class LibraryOpenApiDocuments implements OpenApiDocuments {
 
     /** Documents over {@code resources} with custom resources' schemas from {@code customSchemas}, no v2 protobuf. */
     public LibraryOpenApiDocuments(ResourceRegistry resources, CustomResourceSchemas customSchemas) {
-        this(resources, customSchemas, null, InstantSource.system());
+        this(resources, customSchemas, null, Ticker.system());
     }
 
     /** The served kinds as the documents see them (built-ins with schema, custom ones with what is known). */

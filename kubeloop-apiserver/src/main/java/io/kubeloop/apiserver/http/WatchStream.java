@@ -7,12 +7,12 @@ import io.kubeloop.apiserver.registry.VersionConversion;
 import io.kubeloop.apiserver.storage.StoredObject;
 import io.kubeloop.apiserver.storage.WatchItem;
 import io.kubeloop.apiserver.storage.Watcher;
+import io.kubeloop.time.Ticker;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
 
@@ -42,12 +42,12 @@ final class WatchStream {
     private final boolean bookmarks;
     private final Tables.Include tableInclude;
     private final Duration bookmarkInterval;
-    private final InstantSource clock;
+    private final Ticker clock;
     private boolean tableColumnsSent;
 
     /** @param tableInclude null for plain objects, else render one-row Tables */
     WatchStream(ResourceDefinition def, Watcher watcher, boolean bookmarks, Tables.Include tableInclude,
-                Duration bookmarkInterval, InstantSource clock) {
+                Duration bookmarkInterval, Ticker clock) {
         this.def = def;
         this.watcher = watcher;
         this.bookmarks = bookmarks;

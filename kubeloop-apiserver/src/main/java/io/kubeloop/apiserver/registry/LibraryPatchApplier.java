@@ -15,7 +15,7 @@ import io.kubeloop.apiserver.patch.StrategicMergeSchema;
 import io.kubeloop.apiserver.patch.StrategicMergeSchemas;
 import io.kubeloop.apiserver.schema.BuiltinSchemas;
 import io.kubeloop.apiserver.schema.StructuralSchema;
-import java.time.InstantSource;
+import io.kubeloop.time.Ticker;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -39,16 +39,16 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class LibraryPatchApplier implements PatchApplier {
 
-    private final InstantSource clock;
+    private final Ticker clock;
 
     /** An applier stamping managedFields times with {@code clock}. */
-    public LibraryPatchApplier(InstantSource clock) {
+    public LibraryPatchApplier(Ticker clock) {
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     /** An applier on the system clock. */
     public LibraryPatchApplier() {
-        this(InstantSource.system());
+        this(Ticker.system());
     }
 
     /**

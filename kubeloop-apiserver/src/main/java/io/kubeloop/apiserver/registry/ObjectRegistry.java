@@ -15,7 +15,7 @@ import io.kubeloop.apiserver.storage.VersionedStore;
 import io.kubeloop.apiserver.storage.WatchRequest;
 import io.kubeloop.apiserver.storage.Watcher;
 import io.kubeloop.apiserver.storage.WriteResult;
-import java.time.InstantSource;
+import io.kubeloop.time.Ticker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -44,13 +44,13 @@ public final class ObjectRegistry {
 
     private final VersionedStore store;
     private final ResourceRegistry resources;
-    private final InstantSource clock;
+    private final Ticker clock;
     private final ObjectValidator validator;
     private final PatchApplier patcher;
     private final NamespaceLifecycle namespaces;
 
     /** A registry over {@code store} serving {@code resources}. */
-    public ObjectRegistry(VersionedStore store, ResourceRegistry resources, InstantSource clock, ObjectValidator validator,
+    public ObjectRegistry(VersionedStore store, ResourceRegistry resources, Ticker clock, ObjectValidator validator,
                           PatchApplier patcher) {
         this.store = Objects.requireNonNull(store, "store");
         this.resources = Objects.requireNonNull(resources, "resources");

@@ -13,8 +13,8 @@ import io.kubeloop.apiserver.registry.LibraryPatchApplier;
 import io.kubeloop.apiserver.registry.WriteContext;
 import io.kubeloop.apiserver.storage.StoreOptions;
 import io.kubeloop.apiserver.storage.VersionedStore;
+import io.kubeloop.time.Ticker;
 import java.time.Duration;
-import java.time.InstantSource;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -43,11 +43,11 @@ class CustomResourceDefinitionsTest {
             }
         };
         VersionedStore store = VersionedStore.inMemory(StoreOptions.defaults());
-        ObjectRegistry registry = new ObjectRegistry(store, new ResourceRegistry(), InstantSource.system(),
+        ObjectRegistry registry = new ObjectRegistry(store, new ResourceRegistry(), Ticker.system(),
                 new CustomResourceValidator(stripping), new LibraryPatchApplier());
         ResourceDefinition crds = registry.resources().find("apiextensions.k8s.io", "v1", "customresourcedefinitions")
                 .orElseThrow();
-        try (CustomResourceDefinitions controller = CustomResourceDefinitions.start(registry, InstantSource.system())) {
+        try (CustomResourceDefinitions controller = CustomResourceDefinitions.start(registry, Ticker.system())) {
             registry.create(crds, "", crd("as"), CTX);
             awaitServed(registry, "as");
             registry.create(crds, "", crd("bs"), CTX);

@@ -1,8 +1,8 @@
 package io.kubeloop.client.config;
 
+import io.kubeloop.time.Ticker;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.InstantSource;
 import java.util.Base64;
 import java.util.Optional;
 
@@ -54,7 +54,7 @@ public interface AuthProvider {
      *
      * @throws CredentialException when the file cannot be read now or is empty
      */
-    static AuthProvider tokenFile(Path file, InstantSource clock) {
+    static AuthProvider tokenFile(Path file, Ticker clock) {
         return TokenFileAuthProvider.create(file, clock);
     }
 }

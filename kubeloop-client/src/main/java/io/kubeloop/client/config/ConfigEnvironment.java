@@ -1,7 +1,7 @@
 package io.kubeloop.client.config;
 
+import io.kubeloop.time.Ticker;
 import java.nio.file.Path;
-import java.time.InstantSource;
 import java.util.Map;
 import java.util.Objects;
 
@@ -20,7 +20,7 @@ import java.util.Objects;
  * @param clock the time source
  */
 public record ConfigEnvironment(Map<String, String> variables, Path home, Path serviceAccountDir,
-                                InstantSource clock) {
+                                Ticker clock) {
 
     /** Where Kubernetes mounts the pod's service account. */
     public static final Path DEFAULT_SERVICE_ACCOUNT_DIR = Path.of("/var/run/secrets/kubernetes.io/serviceaccount");
@@ -42,7 +42,7 @@ public record ConfigEnvironment(Map<String, String> variables, Path home, Path s
         if (home == null || home.isEmpty()) {
             home = System.getProperty("user.home");
         }
-        return new ConfigEnvironment(env, Path.of(home), DEFAULT_SERVICE_ACCOUNT_DIR, InstantSource.system());
+        return new ConfigEnvironment(env, Path.of(home), DEFAULT_SERVICE_ACCOUNT_DIR, Ticker.system());
     }
 
     /** This environment with other variables. */
@@ -61,7 +61,7 @@ public record ConfigEnvironment(Map<String, String> variables, Path home, Path s
     }
 
     /** This environment with another clock. */
-    public ConfigEnvironment withClock(InstantSource newClock) {
+    public ConfigEnvironment withClock(Ticker newClock) {
         return new ConfigEnvironment(variables, home, serviceAccountDir, newClock);
     }
 

@@ -1,5 +1,6 @@
 package io.kubeloop.client.config;
 
+import io.kubeloop.time.Ticker;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -8,7 +9,6 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.InstantSource;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
@@ -37,13 +37,13 @@ public final class TokenFileAuthProvider implements AuthProvider {
     }
 
     private final Path file;
-    private final InstantSource clock;
+    private final Ticker clock;
     private final ReentrantLock lock = new ReentrantLock();
     /** The last successful read, or null before the first; replaced under {@link #lock}. */
     private volatile Snapshot snapshot;
     private volatile boolean invalidated;
 
-    private TokenFileAuthProvider(Path file, InstantSource clock) {
+    private TokenFileAuthProvider(Path file, Ticker clock) {
         this.file = Objects.requireNonNull(file, "file");
         this.clock = Objects.requireNonNull(clock, "clock");
     }
@@ -53,7 +53,7 @@ public final class TokenFileAuthProvider implements AuthProvider {
      *
      * @throws CredentialException when the file cannot be read now or is empty
      */
-    public static TokenFileAuthProvider create(Path file, InstantSource clock) {
+    public static TokenFileAuthProvider create(Path file, Ticker clock) {
         TokenFileAuthProvider provider = new TokenFileAuthProvider(file, clock);
         provider.refresh(null);
         if (provider.snapshot == null) {

@@ -1,6 +1,7 @@
 package io.kubeloop.client.discovery;
 
 import io.kubeloop.api.GroupVersion;
+import io.kubeloop.time.Ticker;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -11,7 +12,6 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.InstantSource;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -59,7 +59,7 @@ public final class CachedDiscoveryClient implements DiscoveryClient {
     private final DiscoveryClient delegate;
     private final Path directory;
     private final Duration ttl;
-    private final InstantSource clock;
+    private final Ticker clock;
 
     private final ReentrantLock lock = new ReentrantLock();
     /** Files written by this client since the last invalidation; guarded by {@code lock}. */
@@ -77,7 +77,7 @@ public final class CachedDiscoveryClient implements DiscoveryClient {
      * @param ttl how long a file stays usable after it was written
      * @param clock the time files' ages are measured against
      */
-    public CachedDiscoveryClient(DiscoveryClient delegate, Path directory, Duration ttl, InstantSource clock) {
+    public CachedDiscoveryClient(DiscoveryClient delegate, Path directory, Duration ttl, Ticker clock) {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
         this.directory = Objects.requireNonNull(directory, "directory");
         this.ttl = Objects.requireNonNull(ttl, "ttl");
@@ -95,7 +95,7 @@ public final class CachedDiscoveryClient implements DiscoveryClient {
      */
     public static CachedDiscoveryClient forServer(DiscoveryClient delegate, Path cacheDir, String server) {
         return new CachedDiscoveryClient(delegate, DiscoveryCacheLocation.discoveryDir(cacheDir, server),
-                DEFAULT_TTL, InstantSource.system());
+                DEFAULT_TTL, Ticker.system());
     }
 
     /** The server's cache directory. */

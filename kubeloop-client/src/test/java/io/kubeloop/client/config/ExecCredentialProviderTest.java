@@ -3,6 +3,7 @@ package io.kubeloop.client.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kubeloop.testing.FakeTicker;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -28,7 +29,7 @@ class ExecCredentialProviderTest {
     @TempDir
     Path dir;
 
-    private final FakeClock clock = new FakeClock(Instant.parse("2030-01-01T00:00:00Z"));
+    private final FakeTicker clock = new FakeTicker(Instant.parse("2030-01-01T00:00:00Z"));
     private ConfigEnvironment env;
 
     @BeforeEach
@@ -143,10 +144,10 @@ class ExecCredentialProviderTest {
         plugin(tokenResponse(V1, "2030-01-01T01:00:00Z"));
         AuthProvider auth = load(kubeconfig("https://10.0.0.1", "", "apiVersion: " + V1 + "\ninteractiveMode: Never")).auth();
         assertThat(auth.authorization()).contains("Bearer tok-1");
-        clock.advance(Duration.ofMinutes(59));
+        clock.step(Duration.ofMinutes(59));
         assertThat(auth.authorization()).contains("Bearer tok-1");
         assertThat(runs()).isEqualTo(1);
-        clock.advance(Duration.ofSeconds(60).minus(ExecCredentialProvider.REFRESH_BEFORE_EXPIRY));
+        clock.step(Duration.ofSeconds(60).minus(ExecCredentialProvider.REFRESH_BEFORE_EXPIRY));
         assertThat(auth.authorization()).contains("Bearer tok-2");
         assertThat(runs()).isEqualTo(2);
     }
@@ -156,7 +157,7 @@ class ExecCredentialProviderTest {
         plugin(tokenResponse(V1, null));
         AuthProvider auth = load(kubeconfig("https://10.0.0.1", "", "apiVersion: " + V1 + "\ninteractiveMode: Never")).auth();
         assertThat(auth.authorization()).contains("Bearer tok-1");
-        clock.advance(Duration.ofDays(365));
+        clock.step(Duration.ofDays(365));
         assertThat(auth.authorization()).contains("Bearer tok-1");
         auth.invalidate();
         assertThat(auth.authorization()).contains("Bearer tok-2");

@@ -3,6 +3,7 @@ package io.kubeloop.client.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kubeloop.testing.FakeTicker;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -26,7 +27,7 @@ class InClusterConfigTest {
         Files.writeString(sa.resolve("token"), "sa-token\n");
         Files.writeString(sa.resolve("namespace"), "team-a\n");
         env = new ConfigEnvironment(Map.of("KUBERNETES_SERVICE_HOST", "10.96.0.1", "KUBERNETES_SERVICE_PORT", "443"),
-                sa, sa, new FakeClock(Instant.parse("2030-01-01T00:00:00Z")));
+                sa, sa, new FakeTicker(Instant.parse("2030-01-01T00:00:00Z")));
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.kubeloop.client.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kubeloop.testing.FakeTicker;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
@@ -29,7 +30,7 @@ class KubeConfigLoaderTest {
     void setUp() throws IOException {
         home = Files.createDirectories(dir.resolve("home"));
         env = new ConfigEnvironment(Map.of(), home, dir.resolve("no-service-account"),
-                new FakeClock(Instant.parse("2030-01-01T00:00:00Z")));
+                new FakeTicker(Instant.parse("2030-01-01T00:00:00Z")));
     }
 
     private Path write(String relative, String content) throws IOException {

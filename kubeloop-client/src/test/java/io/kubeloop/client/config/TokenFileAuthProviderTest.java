@@ -3,6 +3,7 @@ package io.kubeloop.client.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kubeloop.testing.FakeTicker;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,7 +23,7 @@ class TokenFileAuthProviderTest {
     Path dir;
 
     private Path file;
-    private final FakeClock clock = new FakeClock(Instant.parse("2030-01-01T00:00:00Z"));
+    private final FakeTicker clock = new FakeTicker(Instant.parse("2030-01-01T00:00:00Z"));
 
     @BeforeEach
     void setUp() {
@@ -68,9 +69,9 @@ class TokenFileAuthProviderTest {
         AuthProvider provider = AuthProvider.tokenFile(file, clock);
         rewriteInvisibly("bbbb");
         assertThat(provider.authorization()).contains("Bearer aaaa");
-        clock.advance(TokenFileAuthProvider.MAX_AGE.minusSeconds(1));
+        clock.step(TokenFileAuthProvider.MAX_AGE.minusSeconds(1));
         assertThat(provider.authorization()).contains("Bearer aaaa");
-        clock.advance(Duration.ofSeconds(1));
+        clock.step(Duration.ofSeconds(1));
         assertThat(provider.authorization()).contains("Bearer bbbb");
     }
 
@@ -91,7 +92,7 @@ class TokenFileAuthProviderTest {
         Files.writeString(file, "");
         assertThat(provider.authorization()).contains("Bearer good");
         Files.delete(file);
-        clock.advance(Duration.ofMinutes(2));
+        clock.step(Duration.ofMinutes(2));
         assertThat(provider.authorization()).contains("Bearer good");
         Files.writeString(file, "back");
         assertThat(provider.authorization()).contains("Bearer back");

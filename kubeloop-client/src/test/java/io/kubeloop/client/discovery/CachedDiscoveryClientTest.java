@@ -3,6 +3,7 @@ package io.kubeloop.client.discovery;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubeloop.api.GroupVersion;
+import io.kubeloop.testing.FakeTicker;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,9 +11,7 @@ import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.InstantSource;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -25,8 +24,7 @@ class CachedDiscoveryClientTest {
 
     private FakeDiscoveryServer server;
     private JdkHttpTransport transport;
-    private final AtomicReference<Instant> now = new AtomicReference<>(Instant.now());
-    private final InstantSource clock = () -> now.get();
+    private final FakeTicker clock = new FakeTicker(Instant.now());
 
     private CachedDiscoveryClient newClient() {
         if (transport == null) {
@@ -102,11 +100,11 @@ class CachedDiscoveryClientTest {
         newClient().serverGroupsAndResources();
         server.clearRequests();
 
-        now.set(now.get().plus(Duration.ofHours(5)));
+        clock.step(Duration.ofHours(5));
         newClient().serverGroupsAndResources();
         assertThat(server.requests()).isEmpty();
 
-        now.set(now.get().plus(Duration.ofHours(2)));
+        clock.step(Duration.ofHours(2));
         newClient().serverGroupsAndResources();
         assertThat(server.discoveryPaths()).containsExactly("/api", "/apis");
     }
@@ -117,13 +115,13 @@ class CachedDiscoveryClientTest {
         CachedDiscoveryClient first = newClient();
         first.serverGroupsAndResources();
         Path apps = first.directory().resolve("apps/v1/serverresources.json");
-        Files.setLastModifiedTime(apps, FileTime.from(now.get().minus(Duration.ofHours(7))));
+        Files.setLastModifiedTime(apps, FileTime.from(clock.instant().minus(Duration.ofHours(7))));
         server.clearRequests();
 
         newClient().serverGroupsAndResources();
 
         assertThat(server.discoveryPaths()).containsExactly("/apis/apps/v1");
-        assertThat(Files.getLastModifiedTime(apps).toInstant()).isAfter(now.get().minus(Duration.ofMinutes(1)));
+        assertThat(Files.getLastModifiedTime(apps).toInstant()).isAfter(clock.instant().minus(Duration.ofMinutes(1)));
     }
 
     @Test

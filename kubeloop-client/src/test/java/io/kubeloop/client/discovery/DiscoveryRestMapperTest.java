@@ -3,8 +3,8 @@ package io.kubeloop.client.discovery;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kubeloop.time.Ticker;
 import java.nio.file.Path;
-import java.time.InstantSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -36,7 +36,7 @@ class DiscoveryRestMapperTest {
     private DiscoveryRestMapper newProcess() {
         return new DiscoveryRestMapper(new CachedDiscoveryClient(new HttpDiscoveryClient(transport),
                 DiscoveryCacheLocation.discoveryDir(cacheDir, server.url()), CachedDiscoveryClient.DEFAULT_TTL,
-                InstantSource.system()));
+                Ticker.system()));
     }
 
     private void hideSampleControllerGroup() {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.kubeloop.client.ClientOptions;
 import io.kubeloop.client.config.AuthProvider;
 import io.kubeloop.client.config.ClientConfig;
+import io.kubeloop.testing.FakeTicker;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class DefaultApiTransportTest {
 
     private final TestApiServer server = new TestApiServer();
-    private final FakeTicker ticker = new FakeTicker();
+    private final FakeTicker ticker = FakeTicker.autoAdvancing();
 
     @AfterEach
     void stop() {
@@ -180,7 +181,7 @@ class DefaultApiTransportTest {
         assertThat(bucket.reserve()).isZero();
         assertThat(bucket.reserve()).isZero();
         assertThat(bucket.reserve()).isEqualTo(Duration.ofMillis(100));
-        ticker.advance(Duration.ofSeconds(60));
+        ticker.step(Duration.ofSeconds(60));
         assertThat(bucket.reserve()).isZero();
         assertThat(bucket.reserve()).isZero();
         assertThat(bucket.reserve()).isEqualTo(Duration.ofMillis(100));

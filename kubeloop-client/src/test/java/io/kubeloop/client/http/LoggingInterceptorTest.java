@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubeloop.client.ClientOptions;
 import io.kubeloop.client.config.AuthProvider;
+import io.kubeloop.testing.FakeTicker;
 import java.io.InputStream;
 import java.net.URI;
 import java.util.List;
@@ -26,7 +27,7 @@ class LoggingInterceptorTest {
 
     private List<String> run(int verbosity, String responseBody) {
         server.on("GET", "/api/v1/pods", (r, ex) -> TestApiServer.respond(ex, 200, responseBody, Map.of("X-Seen", "yes")));
-        ClientOptions options = ClientOptions.builder().ticker(new FakeTicker()).verbosity(verbosity)
+        ClientOptions options = ClientOptions.builder().ticker(FakeTicker.autoAdvancing()).verbosity(verbosity)
                 .logSink(lines::add).userAgent("test-agent").build();
         try (var t = DefaultApiTransport.create(server.config(AuthProvider.bearer(TOKEN)), options)) {
             ApiRequest request = ApiRequest.get(URI.create(t.server() + "/api/v1/pods?limit=500"))

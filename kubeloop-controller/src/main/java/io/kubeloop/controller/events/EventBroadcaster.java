@@ -10,14 +10,14 @@ import io.kubeloop.client.PatchOptions;
 import io.kubeloop.client.PatchType;
 import io.kubeloop.client.ResourceClient;
 import io.kubeloop.client.WriteOptions;
+import io.kubeloop.time.Ticker;
+import io.kubeloop.time.internal.Waiters;
 import java.time.Duration;
-import java.time.InstantSource;
 import java.time.temporal.ChronoUnit;
 import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,7 +47,7 @@ public final class EventBroadcaster implements AutoCloseable {
             new EventCorrelator.Pending(null, null, null, null, null, null);
 
     private final ResourceClient<DynamicObject> events;
-    private final InstantSource clock;
+    private final Ticker ticker;
     private final int tries;
     private final Duration retryDelay;
     private final BlockingQueue<EventCorrelator.Pending> queue = new ArrayBlockingQueue<>(QUEUE_SIZE + 1);
@@ -55,6 +55,10 @@ public final class EventBroadcaster implements AutoCloseable {
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong written = new AtomicLong();
     private volatile boolean closed;
+    /** Set when the writing thread ends. */
+    private volatile boolean finished;
+    /** {@link #close()} waiting for the writing thread; woken when it ends. */
+    private final Waiters closing = new Waiters();
     private final Thread thread;
 
     /**
@@ -63,20 +67,21 @@ public final class EventBroadcaster implements AutoCloseable {
      * @param client the cluster
      */
     public EventBroadcaster(KubeClient client) {
-        this(client, InstantSource.system(), 12, Duration.ofSeconds(10));
+        this(client, Ticker.system(), 12, Duration.ofSeconds(10));
     }
 
     /**
      * A broadcaster with its own clock and retries (for tests).
      *
      * @param client the cluster
-     * @param clock the time of Events and of the spam filter
+     * @param ticker the clock of Event times, of the spam filter, of the pause between tries and of
+     *     {@link #close()}'s wait
      * @param tries how many times a write is tried, at least 1
      * @param retryDelay the pause between tries
      */
-    public EventBroadcaster(KubeClient client, InstantSource clock, int tries, Duration retryDelay) {
+    public EventBroadcaster(KubeClient client, Ticker ticker, int tries, Duration retryDelay) {
         this.events = Objects.requireNonNull(client, "client").resource(EVENTS, true, DynamicObject.class);
-        this.clock = Objects.requireNonNull(clock, "clock");
+        this.ticker = Objects.requireNonNull(ticker, "ticker");
         if (tries < 1) {
             throw new IllegalArgumentException("tries must be at least 1, got " + tries);
         }
@@ -100,7 +105,7 @@ public final class EventBroadcaster implements AutoCloseable {
             Objects.requireNonNull(type, "type");
             Objects.requireNonNull(reason, "reason");
             EventCorrelator.Pending event = new EventCorrelator.Pending(InvolvedObject.of(object), component, type,
-                    reason, Objects.requireNonNullElse(message, ""), clock.instant());
+                    reason, Objects.requireNonNullElse(message, ""), ticker.instant());
             if (closed || !queue.offer(event)) {
                 dropped.incrementAndGet();
             }
@@ -117,14 +122,17 @@ public final class EventBroadcaster implements AutoCloseable {
         return written.get();
     }
 
-    /** Stops accepting Events, writes those queued (waiting at most 10 s), and stops. */
+    /** Stops accepting Events, writes those queued (waiting at most 10 s on the ticker), and stops. */
     @Override
     public void close() {
         closed = true;
         queue.offer(STOP); // the extra slot keeps room for it
         try {
-            if (!thread.join(Duration.ofSeconds(10))) {
+            if (!closing.awaitInterruptibly(ticker, Ticker.deadline(ticker.nanoTime(), Duration.ofSeconds(10)),
+                    () -> finished)) {
                 thread.interrupt();
+            } else {
+                thread.join(); // it has finished its work and is ending
             }
         } catch (InterruptedException e) {
             thread.interrupt();
@@ -143,6 +151,9 @@ public final class EventBroadcaster implements AutoCloseable {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } finally {
+            finished = true;
+            closing.wakeAll();
         }
     }
 
@@ -172,7 +183,7 @@ public final class EventBroadcaster implements AutoCloseable {
             }
             long delay = attempt == 1 ? (long) (ThreadLocalRandom.current().nextDouble() * retryDelay.toNanos())
                     : retryDelay.toNanos();
-            TimeUnit.NANOSECONDS.sleep(delay);
+            ticker.sleep(Duration.ofNanos(delay));
         }
     }
 

@@ -1,12 +1,13 @@
 package io.kubeloop.controller.leader;
 
+import io.kubeloop.time.Ticker;
 import java.time.Duration;
 import java.util.Objects;
 
 /**
  * How a {@link LeaderElector} competes for a Lease ({@code coordination.k8s.io/v1}), with
  * controller-runtime's defaults: lease duration 15 s, renew deadline 10 s, retry period 2 s, no
- * release on stop.
+ * release on stop, the system ticker.
  *
  * <p>Immutable and thread-safe.
  *
@@ -20,9 +21,11 @@ import java.util.Objects;
  * @param retryPeriod how often candidates try to acquire and the leader renews
  * @param releaseOnStop whether {@link LeaderElector#stop()} hands the Lease back (holder
  *     {@code ""}), so another candidate takes over at once instead of after {@code leaseDuration}
+ * @param ticker the clock of the election: the retry and renew waits and the lease's validity
+ *     (monotonic), the Lease's acquire and renew times (wall clock)
  */
 public record LeaderElectionConfig(String namespace, String name, String identity, Duration leaseDuration,
-        Duration renewDeadline, Duration retryPeriod, boolean releaseOnStop) {
+        Duration renewDeadline, Duration retryPeriod, boolean releaseOnStop, Ticker ticker) {
 
     /** Validates: names not blank; leaseDuration > renewDeadline > 1.2 × retryPeriod > 0 (client-go's rule). */
     public LeaderElectionConfig {
@@ -34,6 +37,7 @@ public record LeaderElectionConfig(String namespace, String name, String identit
         Objects.requireNonNull(leaseDuration, "leaseDuration");
         Objects.requireNonNull(renewDeadline, "renewDeadline");
         Objects.requireNonNull(retryPeriod, "retryPeriod");
+        Objects.requireNonNull(ticker, "ticker");
         if (!retryPeriod.isPositive()) {
             throw new IllegalArgumentException("retryPeriod must be positive, got " + retryPeriod);
         }
@@ -45,6 +49,22 @@ public record LeaderElectionConfig(String namespace, String name, String identit
             throw new IllegalArgumentException("renewDeadline (" + renewDeadline + ") must be greater than 1.2 × retryPeriod ("
                     + retryPeriod + ")");
         }
+    }
+
+    /**
+     * A configuration on the system ticker.
+     *
+     * @param namespace the Lease's namespace
+     * @param name the Lease's name
+     * @param identity this candidate's identity
+     * @param leaseDuration the lease duration
+     * @param renewDeadline the renew deadline
+     * @param retryPeriod the retry period
+     * @param releaseOnStop whether {@link LeaderElector#stop()} hands the Lease back
+     */
+    public LeaderElectionConfig(String namespace, String name, String identity, Duration leaseDuration,
+            Duration renewDeadline, Duration retryPeriod, boolean releaseOnStop) {
+        this(namespace, name, identity, leaseDuration, renewDeadline, retryPeriod, releaseOnStop, Ticker.system());
     }
 
     /**
@@ -69,7 +89,8 @@ public record LeaderElectionConfig(String namespace, String name, String identit
      * @return a new configuration
      */
     public LeaderElectionConfig withTimings(Duration leaseDuration, Duration renewDeadline, Duration retryPeriod) {
-        return new LeaderElectionConfig(namespace, name, identity, leaseDuration, renewDeadline, retryPeriod, releaseOnStop);
+        return new LeaderElectionConfig(namespace, name, identity, leaseDuration, renewDeadline, retryPeriod, releaseOnStop,
+                ticker);
     }
 
     /**
@@ -79,6 +100,18 @@ public record LeaderElectionConfig(String namespace, String name, String identit
      * @return a new configuration
      */
     public LeaderElectionConfig withReleaseOnStop(boolean release) {
-        return new LeaderElectionConfig(namespace, name, identity, leaseDuration, renewDeadline, retryPeriod, release);
+        return new LeaderElectionConfig(namespace, name, identity, leaseDuration, renewDeadline, retryPeriod, release,
+                ticker);
+    }
+
+    /**
+     * These settings on another clock.
+     *
+     * @param ticker the clock; tests pass an {@code io.kubeloop.testing.FakeTicker}
+     * @return a new configuration
+     */
+    public LeaderElectionConfig withTicker(Ticker ticker) {
+        return new LeaderElectionConfig(namespace, name, identity, leaseDuration, renewDeadline, retryPeriod, releaseOnStop,
+                ticker);
     }
 }

@@ -1,11 +1,12 @@
 package io.kubeloop.controller.leader;
 
 import io.kubeloop.client.KubeClient;
+import io.kubeloop.time.Ticker;
+import io.kubeloop.time.internal.Waiters;
+import java.time.Duration;
 import java.time.Instant;
-import java.time.InstantSource;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -22,7 +23,9 @@ import org.slf4j.LoggerFactory;
  * candidates), counting a transition when the holder changes. A claim's validity is measured on the
  * candidate's own monotonic clock, from when it <em>saw</em> the Lease last change, plus the Lease's
  * duration — never from the holder's written {@code renewTime}, so clock skew between machines does
- * not matter. The leader renews every retry period; when no renewal succeeds for the renew deadline
+ * not matter. Every wait and reading of time is on the configuration's
+ * {@link LeaderElectionConfig#ticker() ticker}, so a fake ticker drives acquisition, renewal and
+ * expiry in tests. The leader renews every retry period; when no renewal succeeds for the renew deadline
  * it gives up: {@link LeaderCallbacks#onStoppedLeading()} runs and {@link #run()} returns.
  *
  * <p><b>Thread safety:</b> {@link #run()} is called once, on one thread (or use {@link #start()});
@@ -35,8 +38,10 @@ public final class LeaderElector {
     private final LeaderElectionConfig config;
     private final LeaderCallbacks callbacks;
     private final LeaseLock lock;
-    private final InstantSource clock;
-    private final CountDownLatch stopped = new CountDownLatch(1);
+    private final Ticker ticker;
+    private volatile boolean stopped;
+    /** The elector's thread while it waits between attempts; woken by {@link #stop()}. */
+    private final Waiters waiting = new Waiters();
     private volatile boolean leading;
     private volatile String observedHolder = "";
     /** The record as last seen, and when (monotonic); used by the elector's thread only. */
@@ -55,7 +60,7 @@ public final class LeaderElector {
         this.config = Objects.requireNonNull(config, "config");
         this.callbacks = Objects.requireNonNull(callbacks, "callbacks");
         this.lock = new LeaseLock(Objects.requireNonNull(client, "client"), config.namespace(), config.name());
-        this.clock = InstantSource.system();
+        this.ticker = config.ticker();
     }
 
     /**
@@ -93,7 +98,8 @@ public final class LeaderElector {
 
     /** Stops competing (or leading); {@link #run()} returns soon after. Idempotent. */
     public void stop() {
-        stopped.countDown();
+        stopped = true;
+        waiting.wakeAll();
     }
 
     /** Whether this candidate leads now, as far as it knows. */
@@ -108,7 +114,7 @@ public final class LeaderElector {
     }
 
     private boolean isStopped() {
-        return stopped.getCount() == 0;
+        return stopped;
     }
 
     /** Tries every retry period (jittered) until it holds the Lease; false when stopped first. */
@@ -131,14 +137,14 @@ public final class LeaderElector {
     /** Renews every retry period; returns when a renewal did not succeed within the renew deadline, or when stopped. */
     private void renew() {
         while (!isStopped()) {
-            long deadline = System.nanoTime() + config.renewDeadline().toNanos();
+            long deadline = ticker.nanoTime() + config.renewDeadline().toNanos();
             boolean renewed = false;
             while (!renewed) {
                 renewed = tryAcquireOrRenew();
                 if (renewed) {
                     break;
                 }
-                long left = deadline - System.nanoTime();
+                long left = deadline - ticker.nanoTime();
                 if (left <= 0) {
                     LOG.warn("{}: failed to renew {} within {}; leadership lost", config.identity(), lock.describe(),
                             config.renewDeadline());
@@ -154,10 +160,14 @@ public final class LeaderElector {
         }
     }
 
-    /** Waits up to {@code nanos}; true when stopped meanwhile (or interrupted, which counts as a stop). */
+    /**
+     * Waits up to {@code nanos} on the ticker; true when stopped meanwhile (or interrupted, which
+     * counts as a stop).
+     */
     private boolean await(long nanos) {
         try {
-            return stopped.await(nanos, TimeUnit.NANOSECONDS);
+            return waiting.awaitInterruptibly(ticker, Ticker.deadline(ticker.nanoTime(), Duration.ofNanos(nanos)),
+                    this::isStopped);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             stop();
@@ -167,7 +177,7 @@ public final class LeaderElector {
 
     /** One attempt: true when this candidate holds the Lease afterwards. */
     private boolean tryAcquireOrRenew() {
-        Instant now = clock.instant();
+        Instant now = ticker.instant();
         int durationSeconds = (int) Math.max(1, config.leaseDuration().toSeconds());
         try {
             Optional<LeaderElectionRecord> current = lock.get();
@@ -183,7 +193,7 @@ public final class LeaderElector {
             }
             boolean mine = config.identity().equals(seen.holderIdentity());
             boolean heldByOther = !mine && !seen.holderIdentity().isEmpty()
-                    && System.nanoTime() - observedAt < TimeUnit.SECONDS.toNanos(seen.leaseDurationSeconds());
+                    && ticker.nanoTime() - observedAt < TimeUnit.SECONDS.toNanos(seen.leaseDurationSeconds());
             if (heldByOther) {
                 return false;
             }
@@ -201,7 +211,7 @@ public final class LeaderElector {
 
     private void see(LeaderElectionRecord record) {
         observed = record;
-        observedAt = System.nanoTime();
+        observedAt = ticker.nanoTime();
         String holder = record.holderIdentity();
         if (!holder.equals(observedHolder)) {
             observedHolder = holder;
@@ -216,7 +226,7 @@ public final class LeaderElector {
         try {
             Optional<LeaderElectionRecord> current = lock.get();
             if (current.isPresent() && config.identity().equals(current.get().holderIdentity())) {
-                Instant now = clock.instant();
+                Instant now = ticker.instant();
                 lock.update(new LeaderElectionRecord("", 1, now, now, current.get().leaseTransitions()));
                 LOG.info("{}: released {}", config.identity(), lock.describe());
             }

@@ -1,6 +1,7 @@
 package io.kubeloop.apiserver.storage.wal;
 
 import io.kubeloop.apiserver.fs.PrivateFiles;
+import io.kubeloop.time.internal.Joins;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -410,21 +411,7 @@ final class DefaultWriteAheadLog implements WriteAheadLog {
         } finally {
             lock.unlock();
         }
-        Thread t = flusher;
-        if (t != null && t != Thread.currentThread()) {
-            boolean interrupted = false;
-            while (true) {
-                try {
-                    t.join();
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        Joins.joinUninterruptibly(flusher);
         WalException error = null;
         ioLock.lock();
         try {

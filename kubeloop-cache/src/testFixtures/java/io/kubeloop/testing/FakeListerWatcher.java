@@ -1,10 +1,14 @@
-package io.kubeloop.cache;
+package io.kubeloop.testing;
 
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.ObjectAccess;
 import io.kubeloop.api.ObjectKey;
 import io.kubeloop.api.errors.ApiExceptions;
 import io.kubeloop.api.errors.Status;
+import io.kubeloop.api.selector.FieldSelector;
+import io.kubeloop.api.selector.LabelSelector;
+import io.kubeloop.cache.ListerWatcher;
+import io.kubeloop.cache.WatchStream;
 import io.kubeloop.client.ClientOptions;
 import io.kubeloop.client.ListOptions;
 import io.kubeloop.client.ObjectList;
@@ -50,6 +54,27 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
     private static final Object TIMED_OUT = new Object();
 
     private record Recorded<T>(long resourceVersion, WatchEvent<T> event) {
+    }
+
+    /**
+     * The label and field selectors of a list or watch request, applied to objects as a server would.
+     *
+     * @param labels the label selector, or null for none
+     * @param fields the field selector (metadata fields), or null for none
+     */
+    private record SelectorFilter(LabelSelector labels, FieldSelector fields) {
+
+        /** The selectors of {@code options}; an invalid selector fails as the server would (400). */
+        static SelectorFilter of(ListOptions options) {
+            return new SelectorFilter(options.labelSelector() == null ? null : LabelSelector.parse(options.labelSelector()),
+                    options.fieldSelector() == null ? null : FieldSelector.parse(options.fieldSelector()));
+        }
+
+        /** True when {@code object} matches both selectors. */
+        boolean test(Object object) {
+            return (labels == null || labels.matches(ObjectAccess.labels(object)))
+                    && (fields == null || fields.matchesMetadata(object));
+        }
     }
 
     private final BiFunction<T, String, T> stamp;
