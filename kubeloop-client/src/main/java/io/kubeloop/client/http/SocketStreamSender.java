@@ -271,6 +271,7 @@ final class SocketStreamSender implements Interceptor {
             delimited = false;
         }
         boolean keep = reusable && delimited;
+        InputStream connection = in; // inside the filter, "in" is its body stream
         return new FilterInputStream(body) {
             private boolean ended;
             private boolean closed;
@@ -296,7 +297,7 @@ final class SocketStreamSender implements Interceptor {
                 }
                 closed = true;
                 if (keep && ended) {
-                    keepIdle(socket, in);
+                    keepIdle(socket, connection);
                 } else {
                     release(socket);
                 }

@@ -99,13 +99,8 @@ class SocketStreamSenderTest {
         }
     }
 
-    /**
-     * A list read to its end keeps its connection for the next list. The JDK's HttpsServer used here closes a
-     * TLS connection after each exchange, so every later list meets a kept connection that the server closed:
-     * it must then go again on a fresh one, transparently.
-     */
     @Test
-    void listStreamsKeepTheirConnectionOnlyWhenReadToTheEndAndAClosedKeptOneIsReplaced() throws IOException {
+    void listStreamsReadToTheirEndReuseOneKeptAliveConnectionButAStreamClosedEarlyClosesIts() throws IOException {
         server.reply("GET", "/api/v1/pods", 200, "{\"kind\":\"PodList\",\"items\":[]}");
         SocketStreamSender s = sender(server.config());
         for (int i = 0; i < 3; i++) {
@@ -116,7 +111,7 @@ class SocketStreamSenderTest {
             assertThat(s.openConnections()).as("after list %d", i).isEqualTo(1);
         }
         assertThat(server.requests()).extracting(TestApiServer.Recorded::rawQuery)
-                .contains("limit=500&continue=c0", "limit=500&continue=c1", "limit=500&continue=c2");
+                .containsExactly("limit=500&continue=c0", "limit=500&continue=c1", "limit=500&continue=c2");
         assertThat(new String(SocketStreamSender.requestHead(watch("/api/v1/pods?limit=500"), true),
                 StandardCharsets.ISO_8859_1)).doesNotContain("Connection:");
 
