@@ -121,11 +121,20 @@ public final class DynamicObjectReader {
      * wrong).
      */
     public java.util.Optional<Scanned> scan(byte[] input, int start, int limit) {
+        return scan(input, start, limit, null, null);
+    }
+
+    /**
+     * As {@link #scan(byte[], int, int)}, and adds {@code apiVersion}/{@code kind} fields when the object has none
+     * (see {@link #read(JsonParser, byte[], long, String, String)}): for the items of a list.
+     */
+    public java.util.Optional<Scanned> scan(byte[] input, int start, int limit, String defaultApiVersion,
+            String defaultKind) {
         int end = JsonScanner.members(input, start, limit, OBJECT_NAMES, objectSpans, 2, META_NAMES, metaSpans);
         if (end < 0) {
             return java.util.Optional.empty();
         }
-        DynamicObject d = fromSpans(input, start, end, null, null);
+        DynamicObject d = fromSpans(input, start, end, defaultApiVersion, defaultKind);
         return d == null ? java.util.Optional.empty() : java.util.Optional.of(new Scanned(d, end));
     }
 
@@ -321,8 +330,37 @@ public final class DynamicObjectReader {
         return s;
     }
 
-    /** The object's bytes with {@code "kind":…,"apiVersion":…} inserted after its '{'. */
-    private static byte[] withFields(byte[] input, int start, int end, boolean empty, String kind, String apiVersion) {
+    /** The last head {@link #withFields} built, for a non-empty object, and what it was built from. */
+    private byte[] lastHead;
+    private String lastHeadKind;
+    private String lastHeadApiVersion;
+
+    /**
+     * The object's bytes with {@code "kind":…,"apiVersion":…} inserted after its '{'. The inserted head of a
+     * non-empty object is kept for the next call with the same kind and apiVersion (every item of a list).
+     */
+    private byte[] withFields(byte[] input, int start, int end, boolean empty, String kind, String apiVersion) {
+        byte[] head;
+        if (!empty && lastHead != null && java.util.Objects.equals(kind, lastHeadKind)
+                && java.util.Objects.equals(apiVersion, lastHeadApiVersion)) {
+            head = lastHead;
+        } else {
+            head = head(empty, kind, apiVersion);
+            if (!empty) {
+                lastHead = head;
+                lastHeadKind = kind;
+                lastHeadApiVersion = apiVersion;
+            }
+        }
+        int restStart = empty ? end - 1 : nextNonSpace(input, start + 1);
+        byte[] out = new byte[head.length + end - restStart];
+        System.arraycopy(head, 0, out, 0, head.length);
+        System.arraycopy(input, restStart, out, head.length, end - restStart);
+        return out;
+    }
+
+    /** {@code {"kind":…,"apiVersion":…} followed by a comma unless the object is empty. */
+    private static byte[] head(boolean empty, String kind, String apiVersion) {
         StringBuilder prefix = new StringBuilder("{");
         if (kind != null) {
             prefix.append("\"kind\":\"");
@@ -337,12 +375,7 @@ public final class DynamicObjectReader {
         if (!empty) {
             prefix.append(',');
         }
-        byte[] head = prefix.toString().getBytes(StandardCharsets.UTF_8);
-        int restStart = empty ? end - 1 : nextNonSpace(input, start + 1);
-        byte[] out = new byte[head.length + end - restStart];
-        System.arraycopy(head, 0, out, 0, head.length);
-        System.arraycopy(input, restStart, out, head.length, end - restStart);
-        return out;
+        return prefix.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     private static int nextNonSpace(byte[] input, int from) {

@@ -83,7 +83,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
                     : options.token() != null ? options.token() : DataDirectory.randomToken();
             this.tls = data != null ? data.tls() : TlsMaterial.generate();
             this.registry = new ObjectRegistry(store, new ResourceRegistry(), options.ticker(),
-                    new CustomResourceValidator(options.validator()), options.patcher());
+                    new CustomResourceValidator(options.validator()), options.patcher(), options.listZeroFromCache());
             createDefaultNamespaces();
             // CRDs found in the store (after a restart) are served again before HTTP opens.
             started = CustomResourceDefinitions.start(registry, options.ticker());

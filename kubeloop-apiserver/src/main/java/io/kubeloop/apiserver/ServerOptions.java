@@ -40,11 +40,15 @@ import java.util.function.Function;
  * @param builtinControllers whether the garbage collector and the Pod grace-period controller run (default true)
  * @param ticker the server's clock: object timestamps, watch bookmarks and timeouts, the built-in
  *        controllers' informers and grace periods (default the system ticker)
+ * @param listZeroFromCache whether a LIST at resourceVersion {@code "0"} without a continue token is answered
+ *        whole, ignoring {@code limit}, as kube-apiserver's watch cache answers it (default true); false pages it
+ *        like any other list, as a kube-apiserver without a watch cache ({@code --watch-cache=false}) does
  */
 public record ServerOptions(int port, String bindAddress, String token, int historySize, int watchBufferSize,
                             Path dataDir, Function<Path, Journal> journalFactory, ObjectValidator validator,
                             PatchApplier patcher, Function<ResourceRegistry, OpenApiDocuments> openApi,
-                            HttpOptions http, boolean builtinControllers, Ticker ticker) {
+                            HttpOptions http, boolean builtinControllers, Ticker ticker,
+                            boolean listZeroFromCache) {
 
     public ServerOptions {
         if (port < 0 || port > 65535) {
@@ -68,7 +72,7 @@ public record ServerOptions(int port, String bindAddress, String token, int hist
                 new BuiltinFieldValidator(), new LibraryPatchApplier(),
                 registry -> new LibraryOpenApiDocuments(registry, CustomResourceSchemas.fromDefinitions(), OpenApiV2::protobuf,
                         Ticker.system()),
-                HttpOptions.defaults(), true, Ticker.system());
+                HttpOptions.defaults(), true, Ticker.system(), true);
     }
 
     /** The default journal factory: the write-ahead log in {@code DATA_DIR/wal} with default tuning. */
@@ -79,67 +83,67 @@ public record ServerOptions(int port, String bindAddress, String token, int hist
     /** With a fixed port. */
     public ServerOptions withPort(int p) {
         return new ServerOptions(p, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory, validator,
-                patcher, openApi, http, builtinControllers, ticker);
+                patcher, openApi, http, builtinControllers, ticker, listZeroFromCache);
     }
 
     /** With another bind address. */
     public ServerOptions withBindAddress(String a) {
         return new ServerOptions(port, a, token, historySize, watchBufferSize, dataDir, journalFactory, validator,
-                patcher, openApi, http, builtinControllers, ticker);
+                patcher, openApi, http, builtinControllers, ticker, listZeroFromCache);
     }
 
     /** With a fixed token. */
     public ServerOptions withToken(String t) {
         return new ServerOptions(port, bindAddress, t, historySize, watchBufferSize, dataDir, journalFactory, validator,
-                patcher, openApi, http, builtinControllers, ticker);
+                patcher, openApi, http, builtinControllers, ticker, listZeroFromCache);
     }
 
     /** With another history window. */
     public ServerOptions withHistorySize(int n) {
         return new ServerOptions(port, bindAddress, token, n, watchBufferSize, dataDir, journalFactory, validator,
-                patcher, openApi, http, builtinControllers, ticker);
+                patcher, openApi, http, builtinControllers, ticker, listZeroFromCache);
     }
 
     /** With another per-watcher buffer. */
     public ServerOptions withWatchBufferSize(int n) {
         return new ServerOptions(port, bindAddress, token, historySize, n, dataDir, journalFactory, validator, patcher,
-                openApi, http, builtinControllers, ticker);
+                openApi, http, builtinControllers, ticker, listZeroFromCache);
     }
 
     /** With a data directory (requires a journal factory). */
     public ServerOptions withDataDir(Path dir) {
         return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dir, journalFactory, validator,
-                patcher, openApi, http, builtinControllers, ticker);
+                patcher, openApi, http, builtinControllers, ticker, listZeroFromCache);
     }
 
     /** With the WAL seam. */
     public ServerOptions withJournalFactory(Function<Path, Journal> f) {
         return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, f, validator, patcher,
-                openApi, http, builtinControllers, ticker);
+                openApi, http, builtinControllers, ticker, listZeroFromCache);
     }
 
     /** With the schema seam. */
     public ServerOptions withValidator(ObjectValidator v) {
         return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory, v,
-                patcher, openApi, http, builtinControllers, ticker);
+                patcher, openApi, http, builtinControllers, ticker, listZeroFromCache);
     }
 
     /** With the patch seam. */
     public ServerOptions withPatcher(PatchApplier p) {
         return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory,
-                validator, p, openApi, http, builtinControllers, ticker);
+                validator, p, openApi, http, builtinControllers, ticker, listZeroFromCache);
     }
 
     /** With the OpenAPI seam. */
     public ServerOptions withOpenApi(Function<ResourceRegistry, OpenApiDocuments> o) {
         return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory,
-                validator, patcher, o, http, builtinControllers, ticker);
+                validator, patcher, o, http, builtinControllers, ticker, listZeroFromCache);
     }
 
     /** With a bookmark interval (tests use short ones). */
     public ServerOptions withBookmarkInterval(Duration d) {
         return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory,
-                validator, patcher, openApi, http.withBookmarkInterval(d), builtinControllers, ticker);
+                validator, patcher, openApi, http.withBookmarkInterval(d), builtinControllers, ticker, listZeroFromCache);
     }
 
     /**
@@ -148,7 +152,7 @@ public record ServerOptions(int port, String bindAddress, String token, int hist
      */
     public ServerOptions withListChunkBytes(int bytes) {
         return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory,
-                validator, patcher, openApi, http.withListChunkBytes(bytes), builtinControllers, ticker);
+                validator, patcher, openApi, http.withListChunkBytes(bytes), builtinControllers, ticker, listZeroFromCache);
     }
 
     /**
@@ -158,12 +162,23 @@ public record ServerOptions(int port, String bindAddress, String token, int hist
      */
     public ServerOptions withBuiltinControllers(boolean on) {
         return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory,
-                validator, patcher, openApi, http, on, ticker);
+                validator, patcher, openApi, http, on, ticker, listZeroFromCache);
     }
 
     /** With another clock (tests pass an {@code io.kubeloop.testing.FakeTicker}). */
     public ServerOptions withTicker(Ticker t) {
         return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory,
-                validator, patcher, openApi, http, builtinControllers, t);
+                validator, patcher, openApi, http, builtinControllers, t, listZeroFromCache);
+    }
+
+    /**
+     * Whether a LIST at resourceVersion {@code "0"} is answered whole, ignoring {@code limit}, as kube-apiserver's
+     * watch cache answers it (true, the default), or paged like any other list, as a kube-apiserver started with
+     * {@code --watch-cache=false} pages it (false). Clients that follow client-go's paging rules (kubeloop's
+     * reflector) then list page by page.
+     */
+    public ServerOptions withListZeroFromCache(boolean on) {
+        return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory,
+                validator, patcher, openApi, http, builtinControllers, ticker, on);
     }
 }

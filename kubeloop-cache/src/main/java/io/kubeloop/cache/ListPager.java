@@ -2,9 +2,14 @@ package io.kubeloop.cache;
 
 import io.kubeloop.api.errors.GoneException;
 import io.kubeloop.client.ListOptions;
+import io.kubeloop.client.ListStream;
 import io.kubeloop.client.ObjectList;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadFactory;
 
 /**
  * The paginated LIST of a {@link Reflector} (client-go's {@code tools/pager} as the reflector uses
@@ -17,7 +22,19 @@ import java.util.List;
  * has no watch cache and pages from then on). An expired continue token (410 on a later page) gives
  * one unpaginated list at the original resourceVersion.
  *
- * <p><b>Thread safety.</b> Not thread-safe: used by the reflector's runner thread only.
+ * <p><b>Prefetch.</b> Pages are opened with {@link ListerWatcher#openList}, which returns once a page's
+ * list metadata has arrived, before its items. With prefetch on, the next page is requested on a
+ * thread of its own as soon as the current page's continue token is known, and the current page's
+ * items are read meanwhile: at most one page is in flight ahead of the one being read, pages are
+ * read one at a time in order on the calling thread, and the requests (and so the result) are the
+ * same as without prefetch. The client's rate limiter applies to every request either way. When
+ * the list ends early — an error, a 410, the reflector stopping — the page in flight is abandoned:
+ * its thread is interrupted (which ends a request that waits for the rate limiter or for the server)
+ * and waited for, and a page it opened is closed. An error of the prefetched page surfaces where it
+ * would have without prefetch: when that page is due.
+ *
+ * <p><b>Thread safety.</b> Not thread-safe: used by the reflector's runner thread only; the prefetch
+ * threads it starts end before {@link #list} returns or throws.
  *
  * @param <T> the object type
  */
@@ -31,17 +48,24 @@ final class ListPager<T> {
 
     private final ListerWatcher<T> listerWatcher;
     private final long configuredPageSize;
+    private final boolean prefetch;
+    private final ThreadFactory threadFactory;
     private final Runnable checkStopped;
     /** A list at "0" came back paginated (the server has no watch cache): keep paging. */
     private boolean paginatedResult;
 
     /**
      * @param configuredPageSize the options' page size, or 0 for the rules above
-     * @param checkStopped called before each further page; throws to abandon the list
+     * @param prefetch request the next page while the current one is read
+     * @param threadFactory makes the prefetch threads
+     * @param checkStopped called before each further page and after an interrupted wait; throws to abandon the list
      */
-    ListPager(ListerWatcher<T> listerWatcher, long configuredPageSize, Runnable checkStopped) {
+    ListPager(ListerWatcher<T> listerWatcher, long configuredPageSize, boolean prefetch, ThreadFactory threadFactory,
+              Runnable checkStopped) {
         this.listerWatcher = listerWatcher;
         this.configuredPageSize = configuredPageSize;
+        this.prefetch = prefetch;
+        this.threadFactory = threadFactory;
         this.checkStopped = checkStopped;
     }
 
@@ -57,28 +81,129 @@ final class ListPager<T> {
         } else {
             pageSize = DEFAULT_PAGE_SIZE;
         }
-        ObjectList<T> page = listerWatcher.list(ListOptions.builder().resourceVersion(rv).limit(pageSize).build());
-        if (!page.hasMore()) {
+        ListStream<T> current = listerWatcher.openList(ListOptions.builder().resourceVersion(rv).limit(pageSize).build());
+        if (!current.hasMore()) {
+            ObjectList<T> page = current.read();
             return new Page<>(page.items(), page.resourceVersion());
         }
         if (rv.equals("0")) {
             paginatedResult = true;
         }
-        List<T> items = new ArrayList<>(page.items());
-        String token = page.continueToken();
-        while (token != null) {
-            checkStopped.run();
-            ObjectList<T> next;
-            try {
-                next = listerWatcher.list(ListOptions.builder().limit(pageSize).continueToken(token).build());
-            } catch (GoneException e) {
-                // expired continue token: one full list at the original resourceVersion
-                ObjectList<T> full = listerWatcher.list(ListOptions.builder().resourceVersion(rv).build());
-                return new Page<>(full.items(), full.resourceVersion());
+        String listRv = current.resourceVersion();
+        List<T> items = new ArrayList<>();
+        Prefetch<T> next = null;
+        try {
+            while (true) {
+                String token = current.continueToken();
+                ListOptions following = null;
+                if (token != null) {
+                    checkStopped.run();
+                    following = ListOptions.builder().limit(pageSize).continueToken(token).build();
+                    if (prefetch) {
+                        next = new Prefetch<>(threadFactory, listerWatcher, following);
+                    }
+                }
+                ListStream<T> reading = current;
+                current = null;
+                items.addAll(reading.read().items()); // closes it
+                if (following == null) {
+                    return new Page<>(items, listRv);
+                }
+                try {
+                    if (next != null) {
+                        Prefetch<T> opening = next;
+                        next = null;
+                        current = opening.await(checkStopped);
+                    } else {
+                        current = listerWatcher.openList(following);
+                    }
+                } catch (GoneException e) {
+                    // expired continue token: one full list at the original resourceVersion
+                    ObjectList<T> full = listerWatcher.openList(ListOptions.builder().resourceVersion(rv).build()).read();
+                    return new Page<>(full.items(), full.resourceVersion());
+                }
             }
-            items.addAll(next.items());
-            token = next.continueToken();
+        } finally {
+            if (current != null) {
+                current.close();
+            }
+            if (next != null) {
+                next.cancel();
+            }
         }
-        return new Page<>(items, page.resourceVersion());
+    }
+
+    /** The next page, opened on a thread of its own while the current one is read. */
+    private static final class Prefetch<T> {
+
+        private final CompletableFuture<ListStream<T>> opened = new CompletableFuture<>();
+        private final Thread thread;
+
+        Prefetch(ThreadFactory threadFactory, ListerWatcher<T> listerWatcher, ListOptions options) {
+            thread = threadFactory.newThread(() -> {
+                try {
+                    opened.complete(listerWatcher.openList(options));
+                } catch (Throwable t) {
+                    opened.completeExceptionally(t);
+                }
+            });
+            thread.start();
+        }
+
+        /**
+         * Waits for the page and its thread; rethrows what opening it threw. When interrupted, abandons the page
+         * and calls {@code checkStopped}; if that does not throw, throws {@link CancellationException} with the
+         * interrupt flag set.
+         */
+        ListStream<T> await(Runnable checkStopped) {
+            ListStream<T> stream;
+            try {
+                stream = opened.get();
+            } catch (InterruptedException e) {
+                cancel();
+                Thread.currentThread().interrupt();
+                checkStopped.run();
+                throw new CancellationException("interrupted while waiting for the next page of a list");
+            } catch (ExecutionException e) {
+                joinUninterruptibly(thread);
+                throw rethrow(e.getCause());
+            }
+            joinUninterruptibly(thread);
+            return stream;
+        }
+
+        /** Interrupts the request, waits for its thread and closes the page if it was opened. */
+        void cancel() {
+            thread.interrupt();
+            joinUninterruptibly(thread);
+            if (opened.isDone() && !opened.isCompletedExceptionally()) {
+                opened.join().close();
+            }
+        }
+
+        private static RuntimeException rethrow(Throwable t) {
+            if (t instanceof RuntimeException r) {
+                return r;
+            }
+            if (t instanceof Error e) {
+                throw e;
+            }
+            return new IllegalStateException("opening the next page of a list failed", t);
+        }
+
+        private static void joinUninterruptibly(Thread thread) {
+            boolean interrupted = false;
+            while (true) {
+                try {
+                    thread.join();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 }

@@ -1,6 +1,7 @@
 package io.kubeloop.cache;
 
 import io.kubeloop.client.ListOptions;
+import io.kubeloop.client.ListStream;
 import io.kubeloop.client.ObjectList;
 import io.kubeloop.client.ResourceClient;
 import java.util.Objects;
@@ -22,6 +23,17 @@ public interface ListerWatcher<T> {
      * @throws io.kubeloop.api.errors.ApiException for error replies (e.g. GoneException for an expired continue token)
      */
     ObjectList<T> list(ListOptions options);
+
+    /**
+     * One page as {@link #list(ListOptions)}, returned once its list metadata (resourceVersion, continue token)
+     * is known, its items read by {@link ListStream#read()} ({@link ResourceClient#openList}): the reflector's
+     * pager asks for the next page while this one is read. The default lists with {@link #list(ListOptions)}.
+     *
+     * @throws io.kubeloop.api.errors.ApiException for error replies (e.g. GoneException for an expired continue token)
+     */
+    default ListStream<T> openList(ListOptions options) {
+        return ListStream.of(list(options));
+    }
 
     /**
      * Opens a watch.
@@ -46,6 +58,11 @@ public interface ListerWatcher<T> {
             @Override
             public ObjectList<T> list(ListOptions options) {
                 return client.list(tweak.apply(options));
+            }
+
+            @Override
+            public ListStream<T> openList(ListOptions options) {
+                return client.openList(tweak.apply(options));
             }
 
             @Override

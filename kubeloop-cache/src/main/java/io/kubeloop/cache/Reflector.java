@@ -41,7 +41,10 @@ import org.slf4j.LoggerFactory;
  *       "too large resource version" (retried at once). Pages of 500 follow continue tokens;
  *       resourceVersions other than "" and "0" are listed unpaginated unless an earlier "0" list
  *       came back paginated; an expired continue token gives one unpaginated list at the original
- *       resourceVersion ({@link ListPager}). The result replaces the store.</li>
+ *       resourceVersion ({@link ListPager}). With {@link ReflectorOptions#pagePrefetch()} (the default)
+ *       the next page is requested as soon as the current page's continue token has arrived, while its
+ *       items are decoded (one page ahead, on a thread of the options' factory). The result replaces the
+ *       store.</li>
  *   <li><b>Watch</b> from the last synced resourceVersion with {@code allowWatchBookmarks} and a
  *       {@code timeoutSeconds} drawn from [min, 2·min) (5–10 minutes); every event, bookmarks
  *       included, advances the last synced resourceVersion. A clean close re-watches at once;
@@ -98,7 +101,8 @@ public final class Reflector<T> implements AutoCloseable {
         this.listerWatcher = Objects.requireNonNull(listerWatcher, "listerWatcher");
         this.store = Objects.requireNonNull(store, "store");
         this.options = Objects.requireNonNull(options, "options");
-        this.pager = new ListPager<>(listerWatcher, options.pageSize(), this::checkStopped);
+        this.pager = new ListPager<>(listerWatcher, options.pageSize(), options.pagePrefetch(), options.threadFactory(),
+                this::checkStopped);
     }
 
     /** The reflector's name (from its options). */

@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiFunction;
 import tools.jackson.databind.node.ObjectNode;
@@ -33,7 +34,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * An in-memory API collection for unit tests of reflectors, informers and controllers: tests
  * drive it ({@link #add}, {@link #modify}, {@link #delete}) and inject faults ({@link #forceGone},
- * {@link #breakWatches}, {@link #timeOutWatches}, {@link #failNextList}…), and it answers list and watch as an API server
+ * {@link #breakWatches}, {@link #timeOutWatches}, {@link #failNextList}, {@link #failListRequest},
+ * {@link #holdListsFrom}…), and it answers list and watch as an API server
  * would: a global resourceVersion counter, a watch history to resume from, pagination with
  * continue tokens, selectors, bookmarks, and optionally the streaming watch-list.
  *
@@ -99,6 +101,17 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
     private final ArrayDeque<RuntimeException> watchFailures = new ArrayDeque<>();
     /** Guarded by lock: continue token -> remaining items and the list's resourceVersion. */
     private final Map<String, ObjectList<T>> continuations = new HashMap<>();
+    /** Guarded by lock: list request number (1-based) -> its failure. */
+    private final Map<Integer, RuntimeException> numberedListFailures = new HashMap<>();
+    /** Guarded by lock: list requests with this number or later wait while {@link #holding}; 0 for none. */
+    private int holdFrom;
+    /** Guarded by lock. */
+    private boolean holding;
+    /** Guarded by lock: list requests waiting now. */
+    private int held;
+    /** Guarded by lock: list requests that were interrupted while waiting. */
+    private int abandoned;
+    private final Condition released = lock.newCondition();
     /** Guarded by lock. */
     private boolean watchListSupported;
     /** Guarded by lock. */
@@ -289,6 +302,66 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
         }
     }
 
+    /**
+     * The list request with this number (1-based, counting every list request so far and from now on) fails
+     * with {@code failure}, e.g. a later page of a paginated list.
+     */
+    public void failListRequest(int number, RuntimeException failure) {
+        lock.lock();
+        try {
+            numberedListFailures.put(number, Objects.requireNonNull(failure, "failure"));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * List requests with this number (1-based, counting every list request) or later wait, recorded but not
+     * answered, until {@link #releaseLists()}, as requests to a server that is slow to answer. A waiting request
+     * whose thread is interrupted fails with a {@link TransportException} and counts as
+     * {@linkplain #abandonedLists() abandoned}.
+     */
+    public void holdListsFrom(int number) {
+        lock.lock();
+        try {
+            holdFrom = number;
+            holding = true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Lets the list requests held by {@link #holdListsFrom} go on, and the later ones through. */
+    public void releaseLists() {
+        lock.lock();
+        try {
+            holding = false;
+            released.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The number of list requests waiting now ({@link #holdListsFrom}). */
+    public int heldLists() {
+        lock.lock();
+        try {
+            return held;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The number of held list requests whose thread was interrupted while they waited. */
+    public int abandonedLists() {
+        lock.lock();
+        try {
+            return abandoned;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** The next watch request fails with {@code failure} (queued: call again for more). */
     public void failNextWatch(RuntimeException failure) {
         lock.lock();
@@ -378,7 +451,25 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
         lock.lock();
         try {
             listRequests.add(options);
+            int number = listRequests.size();
+            if (holding && holdFrom > 0 && number >= holdFrom) {
+                held++;
+                try {
+                    while (holding) {
+                        released.await();
+                    }
+                } catch (InterruptedException e) {
+                    abandoned++;
+                    Thread.currentThread().interrupt();
+                    throw new TransportException(FAKE, "list " + FAKE + ": interrupted while the server held it", e);
+                } finally {
+                    held--;
+                }
+            }
             RuntimeException failure = listFailures.poll();
+            if (failure == null) {
+                failure = numberedListFailures.remove(number);
+            }
             if (failure != null) {
                 throw failure;
             }

@@ -107,65 +107,17 @@ final class ObjectCodec<T> {
         return mapper.writeValueAsBytes(tree);
     }
 
-    private static final byte[][] LIST_NAMES = {"kind".getBytes(StandardCharsets.US_ASCII),
-        "apiVersion".getBytes(StandardCharsets.US_ASCII), "metadata".getBytes(StandardCharsets.US_ASCII),
-        "items".getBytes(StandardCharsets.US_ASCII)};
-
     /**
-     * Decodes a list body. DynamicObject items are found by a {@link JsonScanner} and read compact from their
-     * bytes; anything else (and a body the scanner does not accept) goes through Jackson's streaming parser.
+     * Decodes a list body. DynamicObject lists are read by a {@link ListDecoder} (one scanner pass per item, the
+     * item's bytes copied out compact); anything else, and a body the scanner does not accept, goes through
+     * Jackson's streaming parser.
      */
+    @SuppressWarnings("unchecked")
     ObjectList<T> readList(byte[] json) {
         if (isDynamic()) {
-            ObjectList<T> scanned = scanList(json);
-            if (scanned != null) {
-                return scanned;
-            }
+            return (ObjectList<T>) ListDecoder.decode(json, (ObjectCodec<DynamicObject>) this);
         }
         return parseList(json);
-    }
-
-    /** The list read with the scanner, or null when the scanner does not accept it. */
-    private ObjectList<T> scanList(byte[] json) {
-        int start = JsonScanner.skipSpace(json, 0, json.length);
-        int[] spans = new int[8];
-        if (JsonScanner.members(json, start, json.length, LIST_NAMES, spans) < 0) {
-            return null;
-        }
-        String kind = spans[0] < 0 ? null : scalarText(json, spans[0], spans[1]);
-        String apiVersion = spans[2] < 0 ? null : scalarText(json, spans[2], spans[3]);
-        String resourceVersion = null;
-        String continueToken = null;
-        Long remaining = null;
-        if (spans[4] >= 0) {
-            JsonNode meta;
-            try (JsonParser p = mapper.createParser(json, spans[4], spans[5] - spans[4])) {
-                meta = mapper.readTree(p);
-            }
-            resourceVersion = text(meta, "resourceVersion");
-            continueToken = text(meta, "continue");
-            JsonNode r = meta.path("remainingItemCount");
-            remaining = r.isNumber() ? r.asLong() : null;
-        }
-        List<T> out = new ArrayList<>();
-        if (spans[6] >= 0 && json[spans[6]] == '[') {
-            String itemKind = itemKind(kind);
-            DynamicObjectReader reader = new DynamicObjectReader();
-            int i = JsonScanner.skipSpace(json, spans[6] + 1, spans[7]);
-            while (json[i] != ']') {
-                if (json[i] != '{') {
-                    return null;
-                }
-                int end = JsonScanner.valueEnd(json, i, spans[7]);
-                out.add(type.cast(withTypeDefaults(reader.read(json, i, end, apiVersion, itemKind), apiVersion,
-                        itemKind)));
-                i = JsonScanner.skipSpace(json, end, spans[7]);
-                if (json[i] == ',') {
-                    i = JsonScanner.skipSpace(json, i + 1, spans[7]);
-                }
-            }
-        }
-        return new ObjectList<>(out, resourceVersion, continueToken, remaining);
     }
 
     /** The text of the scalar at {@code json[start, end)} (null for null and containers). */
@@ -180,7 +132,7 @@ final class ObjectCodec<T> {
     }
 
     /** Decodes a list body with Jackson's streaming parser: metadata, then items. */
-    private ObjectList<T> parseList(byte[] json) {
+    ObjectList<T> parseList(byte[] json) {
         String kind = null;
         String apiVersion = null;
         String resourceVersion = null;
@@ -246,12 +198,14 @@ final class ObjectCodec<T> {
         return new ObjectList<>(out, resourceVersion, continueToken, remaining);
     }
 
-    private static String itemKind(String listKind) {
+    /** The kind of a list's items: the list's kind without {@code List}; null when it has none. */
+    static String itemKind(String listKind) {
         return listKind != null && listKind.endsWith("List") && listKind.length() > 4
                 ? listKind.substring(0, listKind.length() - 4) : null;
     }
 
-    private static DynamicObject withTypeDefaults(DynamicObject d, String apiVersion, String kind) {
+    /** {@code d} with kind and apiVersion filled in where it has none (a compact copy when changed). */
+    static DynamicObject withTypeDefaults(DynamicObject d, String apiVersion, String kind) {
         boolean needsKind = kind != null && (d.kind() == null || d.kind().isEmpty());
         boolean needsApiVersion = apiVersion != null && (d.apiVersion() == null || d.apiVersion().isEmpty());
         if (!needsKind && !needsApiVersion) {

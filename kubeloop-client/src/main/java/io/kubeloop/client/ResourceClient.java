@@ -58,6 +58,20 @@ public interface ResourceClient<T> {
     /** One page (or everything, without a limit) of the collection. */
     ObjectList<T> list(ListOptions options);
 
+    /**
+     * One page of the collection, as {@link #list(ListOptions)}, returned as soon as the reply's list metadata
+     * (resourceVersion, continue token) has arrived — before its items, which {@link ListStream#read()} then
+     * decodes as they arrive. A pager can ask for the next page while this one is being read. The caller closes
+     * the stream (reading it to the end does).
+     *
+     * <p>The default lists with {@link #list(ListOptions)} and returns the decoded page.
+     *
+     * @throws io.kubeloop.api.errors.ApiException for error replies (e.g. GoneException for an expired continue token)
+     */
+    default ListStream<T> openList(ListOptions options) {
+        return ListStream.of(list(options));
+    }
+
     /** {@code list(ListOptions.none())}. */
     default ObjectList<T> list() {
         return list(ListOptions.none());

@@ -17,7 +17,9 @@ import java.util.function.LongSupplier;
  * line per fact, in this order:
  * <pre>
  * BASELINE &lt;bytes&gt;          heap used after GC, client built, informer not started
- * SYNCED &lt;nanos&gt; &lt;size&gt;     start → hasSynced(), and the cache size then
+ * SYNCED &lt;nanos&gt; &lt;size&gt; &lt;cpu&gt; &lt;alloc&gt;
+ *                            start → hasSynced(), the cache size then, the process's CPU nanoseconds
+ *                            and bytes allocated (all threads) from start to sync
  * ADDS &lt;nanos&gt;              start → the handler has seen {@code pods} adds
  * HEAP &lt;bytes&gt;              heap used after GC minus BASELINE
  * EVENTS &lt;count&gt; &lt;nanos&gt;    updates seen, first → last update
@@ -39,6 +41,8 @@ public final class InformerBenchReporter {
     private volatile long lastUpdate;
     private long baseline;
     private long start;
+    private long startCpu;
+    private long startAllocated;
 
     /** Handler side: one add seen. */
     public void added() {
@@ -63,6 +67,8 @@ public final class InformerBenchReporter {
 
     /** Marks the informer's start. */
     public void started() {
+        startCpu = processCpuNanos();
+        startAllocated = allocatedBytes();
         start = System.nanoTime();
     }
 
@@ -76,7 +82,9 @@ public final class InformerBenchReporter {
             sleep(Duration.ofMillis(1));
         }
         long t = System.nanoTime() - start;
-        out.println("SYNCED " + t + " " + cacheSize.getAsLong());
+        long cpu = startCpu < 0 ? -1 : processCpuNanos() - startCpu;
+        long allocated = startAllocated < 0 ? -1 : allocatedBytes() - startAllocated;
+        out.println("SYNCED " + t + " " + cacheSize.getAsLong() + " " + cpu + " " + allocated);
         out.flush();
     }
 
@@ -122,6 +130,23 @@ public final class InformerBenchReporter {
         out.println("ERROR " + message.replace('\n', ' '));
         out.flush();
         System.exit(1);
+    }
+
+    /** CPU time of this process so far (every thread: application, JIT, GC), in nanoseconds; -1 when unknown. */
+    public static long processCpuNanos() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            return os.getProcessCpuTime();
+        }
+        return -1;
+    }
+
+    /** Bytes allocated in the heap by all threads since the JVM started (approximate); -1 when unknown. */
+    public static long allocatedBytes() {
+        if (ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean threads
+                && threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled()) {
+            return threads.getTotalThreadAllocatedBytes();
+        }
+        return -1;
     }
 
     /** Heap used after five full collections. */

@@ -48,10 +48,24 @@ public final class ObjectRegistry {
     private final ObjectValidator validator;
     private final PatchApplier patcher;
     private final NamespaceLifecycle namespaces;
+    /** A LIST at resourceVersion "0" is answered whole, ignoring limit (kube-apiserver's watch cache). */
+    private final boolean listZeroFromCache;
 
-    /** A registry over {@code store} serving {@code resources}. */
+    /** A registry over {@code store} serving {@code resources}; lists at resourceVersion "0" ignore limit. */
     public ObjectRegistry(VersionedStore store, ResourceRegistry resources, Ticker clock, ObjectValidator validator,
                           PatchApplier patcher) {
+        this(store, resources, clock, validator, patcher, true);
+    }
+
+    /**
+     * A registry over {@code store} serving {@code resources}.
+     *
+     * @param listZeroFromCache true to answer a LIST at resourceVersion "0" whole, ignoring {@code limit}, as
+     *        kube-apiserver's watch cache does; false to page it like any other list (no watch cache)
+     */
+    public ObjectRegistry(VersionedStore store, ResourceRegistry resources, Ticker clock, ObjectValidator validator,
+                          PatchApplier patcher, boolean listZeroFromCache) {
+        this.listZeroFromCache = listZeroFromCache;
         this.store = Objects.requireNonNull(store, "store");
         this.resources = Objects.requireNonNull(resources, "resources");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -120,7 +134,7 @@ public final class ObjectRegistry {
         boolean exact = "Exact".equals(p.resourceVersionMatch())
                 || p.resourceVersionMatch() == null && rv > 0 && p.limit() > 0;
         int limit = p.limit() > Integer.MAX_VALUE ? Integer.MAX_VALUE : (int) p.limit();
-        if ("0".equals(p.resourceVersion()) && ct == null) {
+        if (listZeroFromCache && "0".equals(p.resourceVersion()) && ct == null) {
             limit = 0; // RV=0 is served from the cache, which ignores limit
         }
         return store.list(new ListQuery(def.storageId(), def.namespaced() ? namespace : null, filter, filtered, rv,

@@ -26,6 +26,15 @@ public record ListPage(List<StoredObject> items, long resourceVersion, String co
      * filter, and a continue token at the first candidate left over.
      */
     static ListPage of(ListQuery q, long at, List<StoredObject> candidates) {
+        return of(q, at, candidates, 0);
+    }
+
+    /**
+     * As {@link #of(ListQuery, long, List)}, where the snapshot holds {@code uncounted} more objects after
+     * {@code candidates} that were not copied (an unfiltered query whose candidates go past its page):
+     * they count into {@code remainingItemCount}.
+     */
+    static ListPage of(ListQuery q, long at, List<StoredObject> candidates, long uncounted) {
         List<StoredObject> items = new ArrayList<>(q.limit() == 0 ? candidates.size() : Math.min(q.limit(), 1024));
         int i = 0;
         for (; i < candidates.size(); i++) {
@@ -39,10 +48,14 @@ public record ListPage(List<StoredObject> items, long resourceVersion, String co
             items.add(o);
         }
         if (i >= candidates.size()) {
+            if (uncounted > 0) {
+                throw new IllegalArgumentException("candidates end before the page is full, but " + uncounted
+                        + " more were not copied");
+            }
             return new ListPage(items, at, null, null);
         }
         String token = new ContinueToken(at, candidates.get(i).key()).encode();
-        Long remaining = q.filtered() ? null : (long) (candidates.size() - i);
+        Long remaining = q.filtered() ? null : candidates.size() - i + uncounted;
         return new ListPage(items, at, token, remaining);
     }
 }

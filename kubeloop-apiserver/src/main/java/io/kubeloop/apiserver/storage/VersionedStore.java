@@ -316,6 +316,7 @@ public final class VersionedStore implements AutoCloseable {
     public ListPage list(ListQuery q) {
         long at;
         List<StoredObject> candidates;
+        long uncounted = 0;
         lock.lock();
         try {
             ContinueToken ct = q.continueToken();
@@ -343,7 +344,20 @@ public final class VersionedStore implements AutoCloseable {
             if (ct != null) {
                 view = view.tailMap(ct.startKey(), true);
             }
-            if (at == revision) {
+            if (at == revision && q.limit() > 0 && !q.filtered()) {
+                // a page of an unfiltered list needs its items and the first one after them; the others
+                // are only counted (remainingItemCount), not copied: paging through n objects stays O(n)
+                // in copies, not O(n²/limit)
+                candidates = new ArrayList<>(Math.min(q.limit() + 1, 1025));
+                var it = view.values().iterator();
+                while (candidates.size() <= q.limit() && it.hasNext()) {
+                    candidates.add(it.next());
+                }
+                while (it.hasNext()) {
+                    it.next();
+                    uncounted++;
+                }
+            } else if (at == revision) {
                 candidates = new ArrayList<>(view.values());
             } else {
                 candidates = history.stateAt(q.resource(), view, at, q.namespace(), ct == null ? null : ct.startKey());
@@ -351,7 +365,7 @@ public final class VersionedStore implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-        return ListPage.of(q, at, candidates);
+        return ListPage.of(q, at, candidates, uncounted);
     }
 
     private void awaitRevisionLocked(long wanted) {

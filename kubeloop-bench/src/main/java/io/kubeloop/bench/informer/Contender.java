@@ -13,6 +13,15 @@ public enum Contender {
     KUBELOOP("kubeloop", "io.kubeloop.bench.informer.KubeloopInformerChild", false, List.of()),
     /** kubeloop with watch-list off: LIST then watch, as the peers do (informational). */
     KUBELOOP_LIST("kubeloop-list", "io.kubeloop.bench.informer.KubeloopInformerChild", false, List.of("list")),
+    /**
+     * kubeloop-list with the client-side rate limiter off ({@code ClientOptions.rateLimitingEnabled(false)}): a
+     * paged list's time without the limiter's floor of (pages − burst) / qps.
+     */
+    KUBELOOP_LIST_UNTHROTTLED("kubeloop-list-unthrottled", "io.kubeloop.bench.informer.KubeloopInformerChild", false,
+            List.of("list", "unthrottled")),
+    /** kubeloop-list-unthrottled with pages requested one after another ({@code pagePrefetch(false)}): the A/B. */
+    KUBELOOP_LIST_SEQUENTIAL("kubeloop-list-sequential", "io.kubeloop.bench.informer.KubeloopInformerChild", false,
+            List.of("list", "unthrottled", "sequential")),
     /** fabric8 kubernetes-client 7.x SharedIndexInformer of Pod. */
     FABRIC8("fabric8", "io.kubeloop.peers.Fabric8InformerChild", true, List.of()),
     /** kubernetes-client/java SharedInformerFactory informer of V1Pod. */
@@ -71,6 +80,6 @@ public enum Contender {
             }
         }
         throw new IllegalArgumentException("unknown contender '" + label + "', expected one of kubeloop, kubeloop-list, "
-                + "fabric8, k8s-java, floor, floor-list");
+                + "kubeloop-list-unthrottled, kubeloop-list-sequential, fabric8, k8s-java, floor, floor-list");
     }
 }

@@ -28,9 +28,11 @@ import java.util.Locale;
  *     io.kubeloop.bench.informer.InformerBenchmark [options]
  * </pre>
  * Options: {@code --pods 10000,50000}, {@code --events 100000}, {@code --contenders
- * kubeloop,kubeloop-list,fabric8,k8s-java,floor,floor-list}, {@code --repeat 1}, {@code --warmup 1} (unmeasured runs of the first contender
+ * kubeloop,kubeloop-list,kubeloop-list-unthrottled,kubeloop-list-sequential,fabric8,k8s-java,floor,floor-list}, {@code --repeat 1}, {@code --warmup 1} (unmeasured runs of the first contender
  * per size, so that no measured contender meets a server whose code the JIT has not compiled yet), {@code --child-flags
- * "-Xmx2g -XX:+UseG1GC"}, {@code --histogram} (a class histogram of
+ * "-Xmx2g -XX:+UseG1GC"}, {@code --paged-lists} (the server pages lists at resourceVersion "0" as a
+ * kube-apiserver without a watch cache does, so the LIST contenders page through 500 at a time instead of getting one
+ * page), {@code --histogram} (a class histogram of
  * every informer child (not the floors) after sync), {@code --jfr kubeloop} (a JFR recording of that contender),
  * {@code --markdown BENCHMARKS.md} (where to write the results; {@code none} to skip), {@code
  * --out target/informer-bench}.
@@ -59,7 +61,8 @@ public final class InformerBenchmark {
         StringBuilder notes = new StringBuilder();
         int window = (int) o.events + 10_000;
         ServerOptions serverOptions = ServerOptions.defaults().withWatchBufferSize(window).withHistorySize(window)
-                .withBuiltinControllers(false); // the Pods name ReplicaSets that are not stored: no garbage collection
+                .withBuiltinControllers(false) // the Pods name ReplicaSets that are not stored: no garbage collection
+                .withListZeroFromCache(!o.pagedLists); // --paged-lists: "0" lists honour limit (no watch cache)
         try (EmbeddedApiServer server = EmbeddedApiServer.start(serverOptions)) {
             Path kubeconfig = server.writeKubeconfig(o.out.resolve("kubeconfig").toAbsolutePath());
             PodWriter writer = new PodWriter(server);
@@ -92,8 +95,9 @@ public final class InformerBenchmark {
                     for (Contender c : o.contenders) {
                         RunResult result = run(c, o, kubeconfig, n, writer);
                         results.add(result);
-                        System.out.printf(Locale.ROOT, "%-10s %,7d pods  sync %6.2f s  adds %6.2f s  heap %,6.0f MiB  "
-                                        + "%,8.0f events/s  (writer %,.0f/s)%n", c.label(), n, result.syncSeconds(),
+                        System.out.printf(Locale.ROOT, "%-10s %,7d pods  sync %6.2f s (cpu %6.2f s, alloc %,6.0f MiB)  "
+                                        + "adds %6.2f s  heap %,6.0f MiB  %,8.0f events/s  (writer %,.0f/s)%n", c.label(), n,
+                                result.syncSeconds(), result.syncCpuSeconds(), result.syncAllocatedMiB(),
                                 result.addsNanos() / 1e9, result.heapMiB(), result.eventsPerSecond(),
                                 result.writerRate());
                     }
@@ -139,7 +143,8 @@ public final class InformerBenchmark {
             }
             String[] events = child.expect("EVENTS", timeout);
             return new RunResult(c, pods, Long.parseLong(synced[0]), Long.parseLong(adds[0]), Long.parseLong(synced[1]),
-                    Long.parseLong(heap[0]), Long.parseLong(events[0]), Long.parseLong(events[1]), writerRate);
+                    Long.parseLong(heap[0]), Long.parseLong(events[0]), Long.parseLong(events[1]), writerRate,
+                    synced.length > 2 ? Long.parseLong(synced[2]) : -1, synced.length > 3 ? Long.parseLong(synced[3]) : -1);
         }
     }
 
@@ -197,17 +202,19 @@ public final class InformerBenchmark {
         return String.format(Locale.ROOT, """
                 Run started %s: %d cores, load average (1/5/15 min) %s at the start and %s at the end; \
                 child JVMs: `%s` on Java %s; %,d MODIFIED events per run; %d unmeasured warm-up run(s) \
-                of the first contender per size, then %d repeat(s), medians (range) shown.
+                of the first contender per size, then %d repeat(s), medians (range) shown; %s.
 
                 %s""", started.toString().substring(0, 16).replace('T', ' ') + " UTC",
                 Runtime.getRuntime().availableProcessors(), loadBefore, loadAfter, String.join(" ", o.childFlags),
-                Runtime.version().feature(), o.events, o.warmups, o.repeat, notes);
+                Runtime.version().feature(), o.events, o.warmups, o.repeat,
+                o.pagedLists ? "the server pages LISTs at resourceVersion \"0\" (`--paged-lists`: limit honoured, pages of 500)"
+                        : "the server answers LISTs at resourceVersion \"0\" whole (as a watch cache does)", notes);
     }
 
     /** The command line. */
     private record Options(List<Integer> pods, long events, List<Contender> contenders, int repeat, int warmups,
-                           List<String> childFlags, boolean histogram, List<Contender> jfr, Path markdown,
-                           Path out) {
+                           List<String> childFlags, boolean histogram, boolean pagedLists, List<Contender> jfr,
+                           Path markdown, Path out) {
 
         static Options parse(String[] args) {
             List<Integer> pods = List.of(10_000, 50_000);
@@ -218,6 +225,7 @@ public final class InformerBenchmark {
             int warmups = 1;
             List<String> childFlags = List.of("-Xmx2g", "-XX:+UseG1GC");
             boolean histogram = false;
+            boolean pagedLists = false;
             List<Contender> jfr = List.of();
             Path markdown = Files.exists(Path.of("BENCHMARKS.md")) ? Path.of("BENCHMARKS.md") : null;
             Path out = Path.of("kubeloop-bench", "target", "informer-bench");
@@ -225,6 +233,10 @@ public final class InformerBenchmark {
                 String a = args[i];
                 if (a.equals("--histogram")) {
                     histogram = true;
+                    continue;
+                }
+                if (a.equals("--paged-lists")) {
+                    pagedLists = true;
                     continue;
                 }
                 if (i + 1 >= args.length) {
@@ -245,7 +257,8 @@ public final class InformerBenchmark {
                     default -> throw new IllegalArgumentException("unknown option " + a);
                 }
             }
-            return new Options(pods, events, contenders, repeat, warmups, childFlags, histogram, jfr, markdown, out);
+            return new Options(pods, events, contenders, repeat, warmups, childFlags, histogram, pagedLists, jfr, markdown,
+                    out);
         }
     }
 }

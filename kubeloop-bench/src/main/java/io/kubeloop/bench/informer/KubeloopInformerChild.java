@@ -12,13 +12,18 @@ import io.kubeloop.client.ClientOptions;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.config.ClientConfig;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * Contender "kubeloop": a {@link SharedIndexInformer} of {@link DynamicObject} Pods in all
  * namespaces with {@link InformerOptions#defaults()} (in-order queue, watch-list on, no transform,
  * no resync) and one counting handler. With a fourth argument {@code list} ("kubeloop-list") the
  * reflector lists instead ({@code useWatchList(false)}; the first list asks for resourceVersion
- * "0", which this server answers in one page). Protocol: {@link InformerBenchReporter}.
+ * "0", which the server answers in one page, or in pages of 500 when the harness runs it with
+ * {@code --paged-lists}). Further arguments: {@code unthrottled} turns the client-side rate limiter off,
+ * {@code sequential} requests the pages one after another ({@code pagePrefetch(false)}). Protocol:
+ * {@link InformerBenchReporter}.
  */
 public final class KubeloopInformerChild {
 
@@ -29,12 +34,16 @@ public final class KubeloopInformerChild {
         Path kubeconfig = Path.of(args[0]);
         long pods = Long.parseLong(args[1]);
         long events = Long.parseLong(args[2]);
-        boolean list = args.length > 3 && args[3].equals("list");
+        List<String> flags = Arrays.asList(args).subList(Math.min(3, args.length), args.length);
+        boolean list = flags.contains("list");
         InformerOptions options = list
-                ? InformerOptions.builder().reflector(ReflectorOptions.builder().useWatchList(false).build()).build()
+                ? InformerOptions.builder().reflector(ReflectorOptions.builder().useWatchList(false)
+                        .pagePrefetch(!flags.contains("sequential")).build()).build()
                 : InformerOptions.defaults();
+        ClientOptions clientOptions = flags.contains("unthrottled")
+                ? ClientOptions.builder().rateLimitingEnabled(false).build() : ClientOptions.defaults();
         InformerBenchReporter r = new InformerBenchReporter();
-        try (KubeClient client = KubeClient.create(ClientConfig.fromKubeconfig(kubeconfig), ClientOptions.defaults())) {
+        try (KubeClient client = KubeClient.create(ClientConfig.fromKubeconfig(kubeconfig), clientOptions)) {
             ListerWatcher<DynamicObject> lw = ListerWatcher.of(
                     client.resource(new GroupVersionResource("", "v1", "pods"), true, DynamicObject.class).inAnyNamespace());
             SharedIndexInformer<DynamicObject> informer = SharedIndexInformer.create(lw, options);

@@ -27,8 +27,8 @@ final class ResultsReport {
         StringBuilder md = new StringBuilder(header);
         for (int n : sizes) {
             md.append("\n**").append(String.format(Locale.ROOT, "%,d", n)).append(" Pods**\n\n");
-            md.append("| contender | start → synced (s) | start → all adds handled (s) | retained heap (MiB) | "
-                    + "watch events/s |\n|---|---|---|---|---|\n");
+            md.append("| contender | start → synced (s) | CPU to sync (s) | allocated to sync (MiB) | "
+                    + "start → all adds handled (s) | retained heap (MiB) | watch events/s |\n|---|---|---|---|---|---|---|\n");
             for (Contender c : contenders) {
                 List<RunResult> rs = of(results, n, c);
                 if (rs.isEmpty()) {
@@ -36,6 +36,8 @@ final class ResultsReport {
                 }
                 md.append("| ").append(c.label())
                         .append(" | ").append(cell(rs, RunResult::syncSeconds, "%.2f"))
+                        .append(" | ").append(cell(rs, RunResult::syncCpuSeconds, "%.2f"))
+                        .append(" | ").append(cell(rs, RunResult::syncAllocatedMiB, "%,.0f"))
                         .append(" | ").append(cell(rs, r -> r.addsNanos() / 1e9, "%.2f"))
                         .append(" | ").append(cell(rs, RunResult::heapMiB, "%.0f"))
                         .append(" | ").append(cell(rs, RunResult::eventsPerSecond, "%,.0f"))
@@ -77,6 +79,21 @@ final class ResultsReport {
         if (!floorList.isEmpty() && !klList.isEmpty()) {
             line(md, "kubeloop-list sync time vs floor-list (same LIST bytes, informational)",
                     median(klList, RunResult::syncSeconds) / median(floorList, RunResult::syncSeconds), "–", null);
+        }
+        for (Contender list : List.of(Contender.KUBELOOP_LIST, Contender.KUBELOOP_LIST_UNTHROTTLED,
+                Contender.KUBELOOP_LIST_SEQUENTIAL)) {
+            List<RunResult> rs = of(results, n, list);
+            if (rs.isEmpty()) {
+                continue;
+            }
+            double listSync = median(rs, RunResult::syncSeconds);
+            line(md, list.label() + " sync time vs kubeloop (watch-list)", listSync / sync, "≤ 1.50×",
+                    listSync / sync <= 1.5);
+            List<RunResult> fabric8 = of(results, n, Contender.FABRIC8);
+            if (!fabric8.isEmpty()) {
+                double f = median(fabric8, RunResult::syncSeconds);
+                line(md, list.label() + " sync time vs fabric8", listSync / f, "≤ 0.50×", listSync / f <= 0.5);
+            }
         }
         return "| kubeloop " + String.format(Locale.ROOT, "%,d", n) + " Pods | ratio | target | met |\n|---|---|---|---|\n"
                 + md + "\n";

@@ -12,13 +12,25 @@ package io.kubeloop.bench.informer;
  * @param events updates the handler saw
  * @param eventsNanos first → last update seen by the handler
  * @param writerRate modifications per second the writer committed while the child was frozen
+ * @param syncCpuNanos the child's CPU time (every thread) from start to sync, or -1 when not reported
+ * @param syncAllocatedBytes bytes the child allocated (every thread) from start to sync, or -1 when not reported
  */
 public record RunResult(Contender contender, int pods, long syncNanos, long addsNanos, long cacheSize, long heapBytes,
-                        long events, long eventsNanos, double writerRate) {
+                        long events, long eventsNanos, double writerRate, long syncCpuNanos, long syncAllocatedBytes) {
 
     /** Sync time in seconds. */
     public double syncSeconds() {
         return syncNanos / 1e9;
+    }
+
+    /** CPU seconds to sync; NaN when not reported. */
+    public double syncCpuSeconds() {
+        return syncCpuNanos < 0 ? Double.NaN : syncCpuNanos / 1e9;
+    }
+
+    /** MiB allocated to sync; NaN when not reported. */
+    public double syncAllocatedMiB() {
+        return syncAllocatedBytes < 0 ? Double.NaN : syncAllocatedBytes / (1024.0 * 1024.0);
     }
 
     /** Retained heap in MiB. */

@@ -15,7 +15,7 @@ import java.util.Objects;
  * @param uri the absolute request URI, query included
  * @param headers header name to values, in insertion order
  * @param body the request body, or null for none
- * @param streaming true for watches: the response body is read incrementally and must never be
+ * @param streaming true for watches and streamed lists: the response body is read incrementally and must never be
  *        buffered by an interceptor
  */
 public record ApiRequest(String method, URI uri, Map<String, List<String>> headers, byte[] body, boolean streaming) {

@@ -23,7 +23,7 @@ import javax.net.ssl.SSLParameters;
  * <li>User-Agent</li>
  * <li>authentication from {@link ClientConfig#auth()}, one retry after a 401</li>
  * <li>request logging at {@link ClientOptions#verbosity()} (sees final headers, masked)</li>
- * <li>the call: streaming GETs (watches) on a dedicated HTTP/1.1 connection each
+ * <li>the call: streaming GETs (watches, streamed lists) on a dedicated HTTP/1.1 connection each
  *     ({@link ClientOptions#dedicatedWatchConnections()}, see {@code SocketStreamSender}), everything
  *     else through the HttpClient</li>
  * </ol>

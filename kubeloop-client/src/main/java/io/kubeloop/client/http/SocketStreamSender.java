@@ -17,6 +17,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import javax.net.ssl.SNIHostName;
 import jdk.net.ExtendedSocketOptions;
 import javax.net.ssl.SSLContext;
@@ -24,7 +25,8 @@ import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 
 /**
- * The last stage for streaming GETs (watches): each gets a connection of its own, HTTP/1.1 over a
+ * The last stage for streaming GETs (watches, and lists read as they arrive): each gets a connection of its
+ * own, HTTP/1.1 over a
  * TLS socket (plain TCP for {@code http://} servers), and its body is read straight from that
  * socket: over TLS by a reader thread that decrypts ahead in 64 KB chunks while the consuming
  * thread decodes, otherwise by the consuming thread itself. Everything else goes to the {@code fallback} stage (the JDK
@@ -57,7 +59,16 @@ import javax.net.ssl.SSLSocket;
  * ({@code jdk.net.ExtendedSocketOptions}; client-go's dialer uses the same 30 s), so the operating
  * system ends a connection whose peer vanished even when no watch bound would yet.
  *
- * <p>Thread-safe: connections are per call; the set of open sockets is concurrent.
+ * <p>Connections: a watch's is its own and closed with its body ({@code Connection: close}). A list's is
+ * kept alive: once its body was read to the end and closed, the connection waits (at most
+ * {@value #MAX_IDLE_CONNECTIONS}, for at most {@link #MAX_IDLE}) for the next list, with its reader thread,
+ * so that a paged list costs one or two TLS handshakes, not one per page. A kept connection that the
+ * server closed meanwhile is noticed when the next list is sent on it, which then goes on a fresh one (a
+ * GET, so safe to send again). A body closed before its end closes its connection. A list's body, unlike
+ * a watch's, must keep coming: its socket keeps the request timeout as its read timeout.
+ *
+ * <p>Thread-safe: a connection is used by one call at a time; the sets of open and idle connections are
+ * concurrent.
  */
 final class SocketStreamSender implements Interceptor {
 
@@ -67,6 +78,10 @@ final class SocketStreamSender implements Interceptor {
 
     /** TCP keepalive: idle time before the first probe and between probes, in seconds. */
     static final int KEEPALIVE_SECONDS = 30;
+    /** How many idle list connections are kept. */
+    static final int MAX_IDLE_CONNECTIONS = 2;
+    /** How long an idle list connection is kept (servers close theirs after about a minute or more). */
+    static final Duration MAX_IDLE = Duration.ofSeconds(20);
 
     private final Interceptor fallback;
     private final SSLContext sslContext;
@@ -77,6 +92,9 @@ final class SocketStreamSender implements Interceptor {
     private final TransportFailures failures;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private final Map<Socket, InputStream> readers = new ConcurrentHashMap<>();
+    /** Connections of lists read to their end, most recently released last. */
+    private final ConcurrentLinkedDeque<Idle> idle = new ConcurrentLinkedDeque<>();
+    private volatile boolean closedAll;
 
     /**
      * @param fallback the stage for every request this one does not take
@@ -102,25 +120,27 @@ final class SocketStreamSender implements Interceptor {
                 || !(scheme.equals("https") || scheme.equals("http"))) {
             return fallback.intercept(chain);
         }
-        byte[] head = requestHead(request); // bad header values fail here, before connecting
+        boolean keepAlive = !isWatch(request.uri());
+        byte[] head = requestHead(request, keepAlive); // bad header values fail here, before connecting
+        if (keepAlive) {
+            Idle kept;
+            while ((kept = takeIdle()) != null) {
+                try {
+                    return exchange(request, head, kept.socket(), kept.in(), true);
+                } catch (IOException | RuntimeException stale) {
+                    // closed by the server while idle: a GET goes again on another connection
+                    release(kept.socket());
+                }
+            }
+        }
         Socket socket = connect(request, scheme.equals("https"));
         try {
-            OutputStream out = socket.getOutputStream();
-            out.write(head);
-            out.flush();
-            // the head within requestTimeout, read by this thread; then no socket timeout (see the class comment)
+            // the head within requestTimeout, read by this thread; then a watch's body has no socket timeout
+            // (see the class comment) and a list's keeps the request timeout
             socket.setSoTimeout(millis(requestTimeout));
             boolean tls = socket instanceof SSLSocket;
             InputStream in = tls ? socket.getInputStream() : new BufferedInputStream(socket.getInputStream(), 64 * 1024);
-            Http1ResponseHead response = Http1ResponseHead.read(in);
-            socket.setSoTimeout(0);
-            if (tls) {
-                // decrypting overlaps with decoding: a reader thread, started only now that no read timeout applies
-                PrefetchingInputStream ahead = new PrefetchingInputStream(in);
-                readers.put(socket, ahead); // release(socket) stops its reader thread too
-                in = ahead;
-            }
-            return new ApiResponse(request, response.status(), response.headers(), body(response, in, socket));
+            return exchange(request, head, socket, in, keepAlive);
         } catch (IOException | RuntimeException e) {
             release(socket);
             if (e instanceof RuntimeException r) {
@@ -130,10 +150,71 @@ final class SocketStreamSender implements Interceptor {
         }
     }
 
-    /** Closes every open streaming connection, ending their reads. */
+    /**
+     * Sends the request head on {@code socket}, reads the response head from {@code in} and hands the body
+     * over; over TLS a reader thread then decrypts ahead ({@code in} already is one on a kept connection).
+     */
+    private ApiResponse exchange(ApiRequest request, byte[] head, Socket socket, InputStream in, boolean keepAlive)
+            throws IOException {
+        OutputStream out = socket.getOutputStream();
+        out.write(head);
+        out.flush();
+        Http1ResponseHead response = Http1ResponseHead.read(in);
+        String connection = response.header("Connection");
+        boolean reusable = keepAlive && (connection == null || !connection.toLowerCase(Locale.ROOT).contains("close"));
+        if (!keepAlive) {
+            socket.setSoTimeout(0);
+        }
+        InputStream body = in;
+        if (socket instanceof SSLSocket && !(in instanceof PrefetchingInputStream)) {
+            // decrypting overlaps with decoding: a reader thread, started only once the head is in
+            PrefetchingInputStream ahead = new PrefetchingInputStream(in);
+            readers.put(socket, ahead); // release(socket) stops its reader thread too
+            body = ahead;
+        }
+        return new ApiResponse(request, response.status(), response.headers(), body(response, body, socket, reusable));
+    }
+
+    /** Closes every open streaming connection, ending their reads; kept-alive ones too. */
     void closeAll() {
+        closedAll = true;
         for (Socket s : List.copyOf(open)) {
             release(s);
+        }
+        idle.clear();
+    }
+
+    /** An idle connection kept alive for the next list: its socket, the stream its responses come from, since when. */
+    private record Idle(Socket socket, InputStream in, long sinceNanos) {
+    }
+
+    /** The most recently released live idle connection, or null; drops the ones idle too long. */
+    private Idle takeIdle() {
+        Idle c;
+        while ((c = idle.pollLast()) != null) {
+            if (System.nanoTime() - c.sinceNanos() < MAX_IDLE.toNanos() && !c.socket().isClosed()) {
+                return c;
+            }
+            release(c.socket());
+        }
+        return null;
+    }
+
+    /** Keeps a connection whose response was read to its end for the next list (at most {@link #MAX_IDLE_CONNECTIONS}). */
+    private void keepIdle(Socket socket, InputStream in) {
+        if (closedAll) {
+            release(socket);
+            return;
+        }
+        idle.addLast(new Idle(socket, in, System.nanoTime()));
+        while (idle.size() > MAX_IDLE_CONNECTIONS) {
+            Idle oldest = idle.pollFirst();
+            if (oldest != null) {
+                release(oldest.socket());
+            }
+        }
+        if (closedAll) {
+            closeAll();
         }
     }
 
@@ -203,9 +284,16 @@ final class SocketStreamSender implements Interceptor {
         return List.copyOf(open);
     }
 
-    private InputStream body(Http1ResponseHead response, InputStream in, Socket socket) throws IOException {
+    /**
+     * The response body over the connection's stream. Closing it closes the connection, unless
+     * {@code reusable} and the body was read to its end (a length or chunked body): then the connection
+     * waits for the next list.
+     */
+    private InputStream body(Http1ResponseHead response, InputStream in, Socket socket, boolean reusable)
+            throws IOException {
         String encoding = response.header("Transfer-Encoding");
         InputStream body;
+        boolean delimited = true;
         if (encoding != null && encoding.toLowerCase(Locale.ROOT).contains("chunked")) {
             body = new ChunkedInputStream(in);
         } else if (response.header("Content-Length") != null) {
@@ -218,11 +306,39 @@ final class SocketStreamSender implements Interceptor {
             body = new LimitedInputStream(in, length);
         } else {
             body = in; // delimited by the end of the connection
+            delimited = false;
         }
+        boolean keep = reusable && delimited;
+        InputStream connection = in; // inside the filter, "in" is its body stream
         return new FilterInputStream(body) {
+            private boolean ended;
+            private boolean closed;
+
+            @Override
+            public int read() throws IOException {
+                int b = super.read();
+                ended |= b < 0;
+                return b;
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                int n = super.read(b, off, len);
+                ended |= n < 0;
+                return n;
+            }
+
             @Override
             public void close() {
-                release(socket);
+                if (closed) {
+                    return;
+                }
+                closed = true;
+                if (keep && ended) {
+                    keepIdle(socket, connection);
+                } else {
+                    release(socket);
+                }
             }
         };
     }
@@ -248,8 +364,16 @@ final class SocketStreamSender implements Interceptor {
         }
     }
 
-    /** The request line and header fields, ISO-8859-1, ending with the empty line. */
+    /** The request line and header fields of a request on a connection of its own ({@code Connection: close}). */
     static byte[] requestHead(ApiRequest request) {
+        return requestHead(request, false);
+    }
+
+    /**
+     * The request line and header fields, ISO-8859-1, ending with the empty line; {@code keepAlive} false adds
+     * {@code Connection: close}.
+     */
+    static byte[] requestHead(ApiRequest request, boolean keepAlive) {
         URI uri = request.uri();
         String target = (uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath())
                 + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
@@ -269,7 +393,7 @@ final class SocketStreamSender implements Interceptor {
                 sb.append(name).append(": ").append(value).append("\r\n");
             }
         }
-        sb.append("Connection: close\r\n\r\n");
+        sb.append(keepAlive ? "\r\n" : "Connection: close\r\n\r\n");
         return sb.toString().getBytes(StandardCharsets.ISO_8859_1);
     }
 
@@ -330,5 +454,19 @@ final class SocketStreamSender implements Interceptor {
         public int available() throws IOException {
             return (int) Math.min(left, in.available());
         }
+    }
+
+    /** True for a watch request ({@code watch=true} or {@code watch=1} in the query). */
+    static boolean isWatch(URI uri) {
+        String query = uri.getRawQuery();
+        if (query == null) {
+            return false;
+        }
+        for (String param : query.split("&")) {
+            if (param.equals("watch=true") || param.equals("watch=1")) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -4,7 +4,7 @@
  * {@link io.kubeloop.client.http.Interceptor}s — application interceptors, retry of safe requests
  * on 429/5xx with Retry-After, a client-side token-bucket limiter, User-Agent, authentication
  * (one retry after 401), kubectl-style {@code -v} request logging with masked credentials — and
- * finally the sender: streaming GETs (watches) on an HTTP/1.1 TLS connection of their own each
+ * finally the sender: streaming GETs (watches, streamed lists) on an HTTP/1.1 TLS connection of their own each
  * ({@code SocketStreamSender}), everything else through the JDK {@link java.net.http.HttpClient}
  * (HTTP/2 preferred; whole bodies received by {@code HandoffBody}, which the client does not keep).
  * TLS comes from the {@link io.kubeloop.client.config.ClientConfig}; cipher suites are offered

@@ -102,6 +102,34 @@ class SocketStreamSenderTest {
     }
 
     @Test
+    void listStreamsReadToTheirEndReuseOneKeptAliveConnectionButAStreamClosedEarlyClosesIts() throws IOException {
+        server.reply("GET", "/api/v1/pods", 200, "{\"kind\":\"PodList\",\"items\":[]}");
+        SocketStreamSender s = sender(server.config());
+        for (int i = 0; i < 3; i++) {
+            try (ApiResponse r = send(s, watch("/api/v1/pods?limit=500&continue=c" + i))) {
+                assertThat(r.status()).isEqualTo(200);
+                assertThat(new String(r.body().readAllBytes(), StandardCharsets.UTF_8)).contains("PodList");
+            }
+            assertThat(s.openConnections()).as("after list %d", i).isEqualTo(1);
+        }
+        assertThat(server.requests()).extracting(TestApiServer.Recorded::rawQuery)
+                .containsExactly("limit=500&continue=c0", "limit=500&continue=c1", "limit=500&continue=c2");
+        assertThat(new String(SocketStreamSender.requestHead(watch("/api/v1/pods?limit=500"), true),
+                StandardCharsets.ISO_8859_1)).doesNotContain("Connection:");
+
+        ApiResponse early = send(s, watch("/api/v1/pods?limit=500"));
+        early.body().read();
+        early.close();
+        assertThat(s.openConnections()).isZero();
+
+        try (ApiResponse w = send(s, watch("/api/v1/pods?watch=true"))) {
+            w.body().readAllBytes();
+        }
+        assertThat(s.openConnections()).as("a watch's connection is never kept").isZero();
+        s.closeAll();
+    }
+
+    @Test
     void everythingButStreamingGetsGoesToTheFallback() {
         SocketStreamSender s = sender(server.config());
         send(s, ApiRequest.get(URI.create(server.uri() + "/api")));

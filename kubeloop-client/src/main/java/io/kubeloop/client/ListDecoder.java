@@ -1,0 +1,527 @@
+package io.kubeloop.client;
+
+import io.kubeloop.api.DynamicObject;
+import io.kubeloop.api.DynamicObjectReader;
+import io.kubeloop.api.json.JsonScanner;
+import io.kubeloop.client.http.ApiResponse;
+import io.kubeloop.client.http.TransportException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import tools.jackson.core.JsonParser;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * A {@link ListStream} of {@link DynamicObject}s decoded from a list reply as it is read (or from a whole reply in
+ * memory, {@link #decode}): {@link #open} reads
+ * the reply's members up to the opening bracket of {@code items} (kind, apiVersion, metadata), so the page's
+ * resourceVersion and continue token are known before any item has arrived; {@link #read()} then decodes the
+ * items one by one with a {@link DynamicObjectReader} (one scanner pass per item, whose exact bytes it copies
+ * out), filling in kind/apiVersion of bare items from the list's as {@link ObjectCodec#readList} does, and
+ * reads the members after the items.
+ *
+ * <p>Bytes are read straight into one buffer that holds the unread rest of the current item or member: 128 KB,
+ * grown only for a larger item. What the scanner does not accept is left to Jackson over the exact span: an
+ * item through {@link DynamicObjectReader#read(byte[], int, int, String, String)}; a reply whose members it does
+ * not accept (escaped member names, malformed JSON before the items) is read whole and decoded by
+ * {@link ObjectCodec#readList}, which reports what is wrong. A reply whose items come before its metadata is
+ * decoded whole by {@link #open}.
+ *
+ * <p><b>Thread safety.</b> Not thread-safe: one reading thread; {@link #close()} may come from any thread (it
+ * closes the response, which ends a blocked read).
+ */
+final class ListDecoder implements ListStream<DynamicObject> {
+
+    private static final int INITIAL = 128 * 1024;
+    private static final byte[] KIND = "kind".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] API_VERSION = "apiVersion".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] METADATA = "metadata".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] ITEMS = "items".getBytes(StandardCharsets.US_ASCII);
+
+    /** The response being read, or null when decoding bytes in memory. */
+    private final ApiResponse response;
+    private final InputStream body;
+    private final ObjectCodec<DynamicObject> codec;
+    private final DynamicObjectReader reader = new DynamicObjectReader();
+    private byte[] buf;
+    /** The next byte to decode; bytes before it may be dropped (unless {@link #keepAll}). */
+    private int pos;
+    /** buf[0, limit) holds what was read. */
+    private int limit;
+    private boolean eof;
+    /** While the head is read: keep every byte from the reply's start, for {@link #decodeWhole()}. */
+    private boolean keepAll = true;
+
+    private String kind;
+    private String apiVersion;
+    private boolean metadataSeen;
+    private String resourceVersion;
+    private String continueToken;
+    private Long remainingItemCount;
+    /** Where decoding stands: 0 in the head, 1 in the items, 2 after the items, 3 complete. */
+    private int state;
+    private List<DynamicObject> items = new ArrayList<>();
+    /** The item kind and apiVersion that were filled in, for a list whose kind/apiVersion came after its items. */
+    private String itemKindUsed;
+    private String apiVersionUsed;
+    private ObjectList<DynamicObject> whole;
+    private boolean consumed;
+    private volatile boolean closed;
+
+    private ListDecoder(ApiResponse response, ObjectCodec<DynamicObject> codec) {
+        this.response = response;
+        this.body = response.body();
+        this.codec = codec;
+        this.buf = new byte[INITIAL];
+    }
+
+    /** Over a whole reply in memory: the array is read, never written. */
+    private ListDecoder(byte[] json, ObjectCodec<DynamicObject> codec) {
+        this.response = null;
+        this.body = InputStream.nullInputStream();
+        this.codec = codec;
+        this.buf = json;
+        this.limit = json.length;
+        this.eof = true; // so fill() never moves bytes
+    }
+
+    /**
+     * Decodes a whole list reply held in memory (what {@link ObjectCodec#readList} does for DynamicObject).
+     *
+     * @throws tools.jackson.core.JacksonException when the reply is malformed
+     * @throws IllegalArgumentException when it is not a JSON object
+     */
+    static ObjectList<DynamicObject> decode(byte[] json, ObjectCodec<DynamicObject> codec) {
+        ListDecoder d = new ListDecoder(json, codec);
+        d.readHead();
+        return d.read();
+    }
+
+    /**
+     * Reads the reply up to its items; the response is closed when this fails.
+     *
+     * @throws TransportException when the connection breaks
+     * @throws tools.jackson.core.JacksonException when the reply is malformed
+     * @throws IllegalArgumentException when it is not a JSON object
+     */
+    static ListDecoder open(ApiResponse response, ObjectCodec<DynamicObject> codec) {
+        ListDecoder d = new ListDecoder(response, codec);
+        try {
+            d.readHead();
+            return d;
+        } catch (RuntimeException | Error e) {
+            d.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public String resourceVersion() {
+        return resourceVersion;
+    }
+
+    @Override
+    public String continueToken() {
+        return continueToken;
+    }
+
+    @Override
+    public Long remainingItemCount() {
+        return remainingItemCount;
+    }
+
+    @Override
+    public ObjectList<DynamicObject> read() {
+        if (consumed) {
+            throw new IllegalStateException("the page was read already");
+        }
+        consumed = true;
+        try {
+            if (whole == null) {
+                if (state == 1) {
+                    readItems();
+                    readMembers();
+                }
+                whole = page();
+            }
+            drain();
+            return whole;
+        } finally {
+            close();
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        if (response != null) {
+            response.close();
+        }
+    }
+
+    // ---- head and members ---------------------------------------------------------------------
+
+    private void readHead() {
+        int i = skipSpace();
+        if (i < 0) {
+            throw new IllegalArgumentException("a list reply must be a JSON object, got an empty body");
+        }
+        if (buf[i] != '{') {
+            decodeWhole(); // Jackson says what it is
+            throw new IllegalArgumentException("a list reply must be a JSON object");
+        }
+        pos = i + 1;
+        readMembers();
+        if (state == 1 && !metadataSeen) {
+            // items before metadata (or no metadata at all): read on, to know the metadata when opened
+            readItems();
+            readMembers();
+            whole = page();
+        }
+    }
+
+    /**
+     * Reads members from {@link #pos} (after '{' in state 0, after the items' ']' in state 2): up to the '[' of
+     * {@code items} (state 1) or the object's end (state 3). In the head, what the scanner does not accept goes
+     * to {@link #decodeWhole()}.
+     */
+    private void readMembers() {
+        boolean expectMember = state == 0;
+        boolean afterComma = false;
+        while (true) {
+            int i = skipSpace();
+            if (i < 0) {
+                throw truncated();
+            }
+            if (buf[i] == '}' && !afterComma) {
+                pos = i + 1;
+                state = 3;
+                return;
+            }
+            if (!expectMember) {
+                if (buf[i] != ',') {
+                    if (state == 0) {
+                        decodeWhole();
+                        return;
+                    }
+                    throw malformed(i, "',' or '}' after the items");
+                }
+                pos = i + 1;
+                expectMember = true;
+                afterComma = true;
+                continue;
+            }
+            int member = member(i);
+            if (member == JsonScanner.NEED_MORE) {
+                pos = i;
+                fillOrFail();
+                continue;
+            }
+            if (member == JsonScanner.FALLBACK) {
+                if (state == 0) {
+                    decodeWhole();
+                    return;
+                }
+                throw malformed(i, "a member after the items");
+            }
+            if (state == 1) {
+                return; // at the first item
+            }
+            expectMember = false;
+            afterComma = false;
+        }
+    }
+
+    /**
+     * Reads the member whose name starts at {@code i}; on success moves {@link #pos} after it (after the '[' of
+     * an items array, setting state 1) and returns 0; otherwise returns a {@link JsonScanner} code and leaves
+     * {@link #pos} where it was.
+     */
+    private int member(int i) {
+        if (buf[i] != '"') {
+            return JsonScanner.FALLBACK;
+        }
+        int keyEnd = JsonScanner.stringEnd(buf, i, limit);
+        if (keyEnd < 0) {
+            return keyEnd;
+        }
+        if (JsonScanner.hasEscape(buf, i, keyEnd)) {
+            if (state == 0) {
+                return JsonScanner.FALLBACK; // it might spell one of the names this reads: Jackson decides
+            }
+            return skipValue(keyEnd); // after the items only the list's kind and apiVersion matter
+        }
+        int colon = JsonScanner.skipSpace(buf, keyEnd, limit);
+        if (colon >= limit) {
+            return JsonScanner.NEED_MORE;
+        }
+        if (buf[colon] != ':') {
+            return JsonScanner.FALLBACK;
+        }
+        int valueStart = JsonScanner.skipSpace(buf, colon + 1, limit);
+        if (valueStart >= limit) {
+            return JsonScanner.NEED_MORE;
+        }
+        if (JsonScanner.nameEquals(buf, i, keyEnd, ITEMS) && buf[valueStart] == '[' && state == 0) {
+            pos = valueStart + 1;
+            state = 1;
+            keepAll = false;
+            return 0;
+        }
+        int valueEnd = JsonScanner.valueEnd(buf, valueStart, limit);
+        if (valueEnd < 0) {
+            return valueEnd;
+        }
+        if (JsonScanner.nameEquals(buf, i, keyEnd, KIND)) {
+            kind = codec.scalarText(buf, valueStart, valueEnd);
+        } else if (JsonScanner.nameEquals(buf, i, keyEnd, API_VERSION)) {
+            apiVersion = codec.scalarText(buf, valueStart, valueEnd);
+        } else if (JsonScanner.nameEquals(buf, i, keyEnd, METADATA)) {
+            metadataSeen = true;
+            metadata(valueStart, valueEnd);
+        } else if (JsonScanner.nameEquals(buf, i, keyEnd, ITEMS)) {
+            return JsonScanner.FALLBACK; // items twice, or not an array: Jackson's rules
+        }
+        pos = valueEnd;
+        return 0;
+    }
+
+    /** Skips the value of the member whose name ends at {@code keyEnd}, as {@link #member} does. */
+    private int skipValue(int keyEnd) {
+        int colon = JsonScanner.skipSpace(buf, keyEnd, limit);
+        if (colon >= limit) {
+            return JsonScanner.NEED_MORE;
+        }
+        if (buf[colon] != ':') {
+            return JsonScanner.FALLBACK;
+        }
+        int valueEnd = JsonScanner.valueEnd(buf, JsonScanner.skipSpace(buf, colon + 1, limit), limit);
+        if (valueEnd < 0) {
+            return valueEnd;
+        }
+        pos = valueEnd;
+        return 0;
+    }
+
+    private void metadata(int start, int end) {
+        if (buf[start] != '{') {
+            return;
+        }
+        JsonNode meta;
+        try (JsonParser p = codec.mapper().createParser(buf, start, end - start)) {
+            meta = codec.mapper().readTree(p);
+        }
+        resourceVersion = ObjectCodec.text(meta, "resourceVersion");
+        continueToken = ObjectCodec.text(meta, "continue");
+        if (continueToken != null && continueToken.isEmpty()) {
+            continueToken = null;
+        }
+        JsonNode r = meta.path("remainingItemCount");
+        remainingItemCount = r.isNumber() ? r.asLong() : null;
+    }
+
+    // ---- items --------------------------------------------------------------------------------
+
+    /** Decodes the items from {@link #pos} (after '[') through the closing ']' (state 2). */
+    private void readItems() {
+        String itemKind = ObjectCodec.itemKind(kind);
+        itemKindUsed = itemKind;
+        apiVersionUsed = apiVersion;
+        boolean expectItem = true;
+        boolean afterComma = false;
+        while (true) {
+            int i = skipSpace();
+            if (i < 0) {
+                throw truncated();
+            }
+            if (buf[i] == ']' && !afterComma) {
+                pos = i + 1;
+                state = 2;
+                return;
+            }
+            if (!expectItem) {
+                if (buf[i] != ',') {
+                    throw malformed(i, "',' or ']' after a list item");
+                }
+                pos = i + 1;
+                expectItem = true;
+                afterComma = true;
+                continue;
+            }
+            if (buf[i] != '{') {
+                throw malformed(i, "a JSON object as list item");
+            }
+            pos = i;
+            var scanned = reader.scan(buf, i, limit, apiVersion, itemKind);
+            int end;
+            if (scanned.isPresent()) {
+                items.add(scanned.get().object());
+                end = scanned.get().end();
+            } else {
+                end = JsonScanner.valueEnd(buf, i, limit);
+                if (end == JsonScanner.NEED_MORE) {
+                    fillOrFail();
+                    continue;
+                }
+                if (end < 0) {
+                    end = frame();
+                    i = pos;
+                }
+                items.add(reader.read(buf, i, end, apiVersion, itemKind)); // Jackson reports what is malformed
+            }
+            pos = end;
+            expectItem = false;
+            afterComma = false;
+        }
+    }
+
+    /**
+     * Reads until the object starting at {@link #pos} is complete and returns its end: counts brackets outside
+     * strings, checking nothing else (Jackson does).
+     */
+    private int frame() {
+        int depth = 0;
+        boolean inString = false;
+        int scanned = 0;
+        while (true) {
+            int i = pos + scanned;
+            for (; i < limit; i++) {
+                byte c = buf[i];
+                if (inString) {
+                    if (c == '\\') {
+                        i++;
+                    } else if (c == '"') {
+                        inString = false;
+                    }
+                } else if (c == '"') {
+                    inString = true;
+                } else if (c == '{' || c == '[') {
+                    depth++;
+                } else if ((c == '}' || c == ']') && --depth == 0) {
+                    return i + 1;
+                }
+            }
+            scanned = i - pos; // may be one past limit after a backslash at the end
+            if (!fill()) {
+                // malformed or cut off: Jackson over what there is says which
+                reader.read(buf, pos, limit, apiVersion, null);
+                throw truncated();
+            }
+        }
+    }
+
+    private ObjectList<DynamicObject> page() {
+        List<DynamicObject> out = items;
+        String itemKind = ObjectCodec.itemKind(kind);
+        boolean kindLate = itemKind != null && itemKindUsed == null;
+        boolean apiVersionLate = apiVersion != null && apiVersionUsed == null;
+        if (kindLate || apiVersionLate) {
+            // kind and apiVersion normally precede items; when they came after, fill them in now (rare)
+            out = new ArrayList<>(items.size());
+            for (DynamicObject d : items) {
+                out.add(ObjectCodec.withTypeDefaults(d, apiVersion, itemKind));
+            }
+        }
+        items = null;
+        return new ObjectList<>(out, resourceVersion, continueToken, remainingItemCount);
+    }
+
+    /** Reads the whole reply from its start and decodes it with Jackson ({@link ObjectCodec#parseList}; state 3). */
+    private void decodeWhole() {
+        keepAll = true;
+        while (fill()) {
+            // read to the end
+        }
+        whole = codec.parseList(limit == buf.length ? buf : Arrays.copyOf(buf, limit));
+        resourceVersion = whole.resourceVersion();
+        continueToken = whole.continueToken();
+        remainingItemCount = whole.remainingItemCount();
+        pos = limit;
+        state = 3;
+    }
+
+    /** Reads what follows the reply's object (whitespace) to the end, so the connection ends cleanly. */
+    private void drain() {
+        pos = limit;
+        while (fill()) {
+            pos = limit;
+        }
+    }
+
+    // ---- the buffer ---------------------------------------------------------------------------
+
+    /** The first non-space byte from {@link #pos}, reading more as needed; -1 at the end of the reply. */
+    private int skipSpace() {
+        while (true) {
+            int i = JsonScanner.skipSpace(buf, pos, limit);
+            if (i < limit) {
+                return i;
+            }
+            pos = i;
+            if (!fill()) {
+                return -1;
+            }
+        }
+    }
+
+    private void fillOrFail() {
+        if (!fill()) {
+            throw truncated();
+        }
+    }
+
+    /**
+     * Reads more of the reply, keeping the bytes from {@link #pos} on (from 0 while {@link #keepAll}); they may
+     * move to the front of the buffer, so positions are re-read from {@link #pos}. False at the reply's end.
+     */
+    private boolean fill() {
+        if (eof) {
+            return false;
+        }
+        if (!keepAll && pos > 0) {
+            System.arraycopy(buf, pos, buf, 0, limit - pos);
+            limit -= pos;
+            pos = 0;
+        }
+        if (limit == buf.length) {
+            buf = Arrays.copyOf(buf, buf.length * 2);
+        }
+        int n;
+        try {
+            n = body.read(buf, limit, buf.length - limit);
+        } catch (IOException e) {
+            throw new TransportException(uri(), closed ? what() + ": closed while reading the list"
+                    : what() + ": reading the list failed: " + e.getMessage(), e);
+        }
+        if (n < 0) {
+            eof = true;
+            return false;
+        }
+        limit += n;
+        return true;
+    }
+
+    private RuntimeException truncated() {
+        if (response == null) {
+            return new IllegalArgumentException("malformed list reply: it ends early");
+        }
+        return new TransportException(uri(), closed ? what() + ": closed while reading the list"
+                : what() + ": the list reply ended early", null);
+    }
+
+    private java.net.URI uri() {
+        return response == null ? null : response.request().uri();
+    }
+
+    private String what() {
+        return response == null ? "list reply" : response.request().method() + " " + response.request().uri();
+    }
+
+    private IllegalArgumentException malformed(int at, String expected) {
+        return new IllegalArgumentException("malformed list reply: expected " + expected + ", got '"
+                + (char) (buf[at] & 0xff) + "'");
+    }
+}
