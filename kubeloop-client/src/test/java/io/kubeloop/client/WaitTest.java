@@ -22,7 +22,7 @@ class WaitTest {
 
     private static final Duration INTERVAL = Duration.ofMillis(100);
 
-    private final FakeTicker ticker = new FakeTicker();
+    private final FakeTicker ticker = FakeTicker.autoAdvancing();
 
     private static ApiException status(int code, String reason) {
         return ApiExceptions.from(Status.failure(code, reason, reason + " from the test"));

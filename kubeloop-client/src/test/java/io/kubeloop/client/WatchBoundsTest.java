@@ -182,7 +182,7 @@ class WatchBoundsTest {
     @Test
     void theDeadlineIsTheSentTimeoutSecondsPlusTheMarginOnTheClientsTicker() {
         streamThenGoSilent();
-        FakeTicker ticker = new FakeTicker();
+        FakeTicker ticker = FakeTicker.autoAdvancing();
         ResourceClient<DynamicObject> pods = pods(options(true).ticker(ticker));
         try (Watch<DynamicObject> watch = pods.watch(ListOptions.builder().timeout(Duration.ofMillis(4_200)).build())) {
             assertThatThrownBy(watch::next).isInstanceOfSatisfying(WatchTimeoutException.class,
@@ -195,7 +195,7 @@ class WatchBoundsTest {
     @Test
     void aWatchWithoutTimeoutSecondsIsGivenTheHourAnApiServerKeepsOneAtMostPlusTheMargin() {
         streamThenGoSilent();
-        FakeTicker ticker = new FakeTicker();
+        FakeTicker ticker = FakeTicker.autoAdvancing();
         ResourceClient<DynamicObject> pods = pods(options(false).ticker(ticker));
         try (Watch<DynamicObject> watch = pods.watch(ListOptions.none())) {
             assertThatThrownBy(watch::next).isInstanceOfSatisfying(WatchTimeoutException.class, e -> {
