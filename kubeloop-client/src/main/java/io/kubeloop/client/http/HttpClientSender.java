@@ -3,8 +3,10 @@ package io.kubeloop.client.http;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
 import java.time.Duration;
 import java.util.List;
@@ -22,19 +24,25 @@ import java.util.Set;
  * answer become a one-line {@link TransportException}, e.g.
  * {@code cannot reach https://127.0.0.1:6443: connection refused}.
  *
- * <p>Thread-safe (the HttpClient is).
+ * <p>The client is the {@link SharedHttpClient}'s current one. A request without a response head
+ * within {@code requestTimeout} retires that client (its connection is presumed dead), and so does a
+ * streaming response closed as dead ({@link ApiResponse#closeDeadConnection}, a watch that went
+ * silent); a request refused by a client retired just after it picked it was never sent and goes to
+ * the new client.
+ *
+ * <p>Thread-safe (the HttpClient and the holder are).
  */
 final class HttpClientSender implements Interceptor {
 
     /** Headers the JDK client sets itself and refuses from callers. */
     private static final Set<String> RESTRICTED = Set.of("connection", "content-length", "expect", "host", "upgrade");
 
-    private final HttpClient client;
+    private final SharedHttpClient clients;
     private final Duration requestTimeout;
     private final TransportFailures failures;
 
-    HttpClientSender(HttpClient client, Duration requestTimeout, Duration connectTimeout) {
-        this.client = client;
+    HttpClientSender(SharedHttpClient clients, Duration requestTimeout, Duration connectTimeout) {
+        this.clients = clients;
         this.requestTimeout = requestTimeout;
         this.failures = new TransportFailures(connectTimeout, requestTimeout);
     }
@@ -55,19 +63,41 @@ final class HttpClientSender implements Interceptor {
         if (request.body() != null && request.header("Content-Type") == null) {
             b.header("Content-Type", "application/json");
         }
+        HttpRequest httpRequest = b.build();
+        SharedHttpClient.Generation generation = clients.current();
         try {
-            if (request.streaming()) {
-                HttpResponse<InputStream> r = client.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
-                return new ApiResponse(request, r.statusCode(), headers(r), r.body());
+            try {
+                return send(generation, request, httpRequest);
+            } catch (IOException e) {
+                if (!clients.refusedAsRetired(generation, e)) {
+                    throw e;
+                }
+                generation = clients.current();
+                return send(generation, request, httpRequest);
             }
-            HttpResponse<HandoffBody> r = client.send(b.build(), HandoffBody.handler());
-            return ApiResponse.buffered(request, r.statusCode(), headers(r), r.body().take());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new TransportException(request.uri(), request.method() + " " + request.uri() + ": interrupted", e);
+        } catch (HttpConnectTimeoutException e) {
+            throw failures.of(request, e, false);
+        } catch (HttpTimeoutException e) {
+            TransportException failure = failures.of(request, e, false);
+            clients.retire(generation, failure.getMessage());
+            throw failure;
         } catch (IOException | UnresolvedAddressException e) {
             throw failures.of(request, e, false);
         }
+    }
+
+    private ApiResponse send(SharedHttpClient.Generation generation, ApiRequest request, HttpRequest httpRequest)
+            throws IOException, InterruptedException {
+        if (request.streaming()) {
+            HttpResponse<InputStream> r = generation.client().send(httpRequest, HttpResponse.BodyHandlers.ofInputStream());
+            return new ApiResponse(request, r.statusCode(), headers(r), r.body())
+                    .onDeadConnection(reason -> clients.retire(generation, reason));
+        }
+        HttpResponse<HandoffBody> r = generation.client().send(httpRequest, HandoffBody.handler());
+        return ApiResponse.buffered(request, r.statusCode(), headers(r), r.body().take());
     }
 
     private static Map<String, List<String>> headers(HttpResponse<?> r) {
