@@ -47,7 +47,8 @@ import org.slf4j.LoggerFactory;
  *     connection (the JDK HttpClient offers no socket options such as keepalive and sends no HTTP/2
  *     PINGs).</li>
  * <li>The shared connection is replaced when it is presumed dead: a watch on it ended by its idle
- *     timeout or deadline, or a request on it without a response head within {@code requestTimeout},
+ *     timeout or deadline, or a request on it without a response head (a non-streaming one: without
+ *     its whole response) within {@code requestTimeout},
  *     makes the client send later requests over a new connection (a new JDK HttpClient) and close the
  *     old one once its requests in flight have ended, after the longer of {@code requestTimeout} and
  *     {@code watchIdleTimeout} at the latest; logged at WARN. So a half-open connection is replaced

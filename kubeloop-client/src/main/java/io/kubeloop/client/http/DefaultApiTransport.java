@@ -47,7 +47,8 @@ import javax.net.ssl.SSLParameters;
  * <ul>
  * <li>a watch made through it was ended by its idle timeout or its deadline
  *     ({@link io.kubeloop.client.WatchTimeoutException}, see {@code io.kubeloop.client.Watch}), or</li>
- * <li>a request made through it got no response head within {@link ClientOptions#requestTimeout()}.</li>
+ * <li>a request made through it got no response head within {@link ClientOptions#requestTimeout()}
+ *     (a non-streaming one: not its whole response).</li>
  * </ul>
  * Requests from then on go to a new HttpClient of the same configuration, so over a new connection;
  * a request that picked the old client as it was retired is refused by it unsent and goes to the new

@@ -13,11 +13,17 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The last stage: sends the request with the JDK {@link HttpClient}. Non-streaming responses are
- * read whole within {@code requestTimeout}; streaming responses must bring their head within
- * {@code requestTimeout} (the JDK's request timeout ends at the head for them) and their body is
+ * read whole within {@code requestTimeout}, a deadline of this stage's own that is then cancelled:
+ * the JDK's request timeout ends at the response head (checked on JDK 25), so a body that stopped
+ * arriving on a dead HTTP/2 connection would be waited for forever. Streaming responses must bring
+ * their head within {@code requestTimeout} (the JDK's request timeout) and their body is
  * handed over unread, without a timeout here: a watch's own bounds ({@code io.kubeloop.client.Watch})
  * end it by closing that body, which also ends a read blocked in another thread. Whole bodies are received
  * through {@link HandoffBody}, so the client keeps none of them. Failures to get an HTTP
@@ -25,7 +31,8 @@ import java.util.Set;
  * {@code cannot reach https://127.0.0.1:6443: connection refused}.
  *
  * <p>The client is the {@link SharedHttpClient}'s current one. A request without a response head
- * within {@code requestTimeout} retires that client (its connection is presumed dead), and so does a
+ * (or, non-streaming, without its whole response) within {@code requestTimeout} retires that client
+ * (its connection is presumed dead), and so does a
  * streaming response closed as dead ({@link ApiResponse#closeDeadConnection}, a watch that went
  * silent); a request refused by a client retired just after it picked it was never sent and goes to
  * the new client.
@@ -39,11 +46,19 @@ final class HttpClientSender implements Interceptor {
 
     private final SharedHttpClient clients;
     private final Duration requestTimeout;
+    private final long requestTimeoutNanos;
     private final TransportFailures failures;
 
     HttpClientSender(SharedHttpClient clients, Duration requestTimeout, Duration connectTimeout) {
         this.clients = clients;
         this.requestTimeout = requestTimeout;
+        long nanos;
+        try {
+            nanos = requestTimeout.toNanos();
+        } catch (ArithmeticException tooLong) {
+            nanos = Long.MAX_VALUE;
+        }
+        this.requestTimeoutNanos = nanos;
         this.failures = new TransportFailures(connectTimeout, requestTimeout);
     }
 
@@ -54,7 +69,9 @@ final class HttpClientSender implements Interceptor {
                 .method(request.method(), request.body() == null
                         ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofByteArray(request.body()));
-        b.timeout(requestTimeout);
+        if (request.streaming()) {
+            b.timeout(requestTimeout); // the head; a non-streaming call has its deadline in send
+        }
         request.headers().forEach((name, values) -> {
             if (!RESTRICTED.contains(name.toLowerCase(Locale.ROOT))) {
                 values.forEach(v -> b.header(name, v));
@@ -96,8 +113,34 @@ final class HttpClientSender implements Interceptor {
             return new ApiResponse(request, r.statusCode(), headers(r), r.body())
                     .onDeadConnection(reason -> clients.retire(generation, reason));
         }
-        HttpResponse<HandoffBody> r = generation.client().send(httpRequest, HandoffBody.handler());
+        CompletableFuture<HttpResponse<HandoffBody>> call = generation.client().sendAsync(httpRequest, HandoffBody.handler());
+        HttpResponse<HandoffBody> r;
+        try {
+            r = call.get(requestTimeoutNanos, TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            call.cancel(true); // ends the exchange
+            throw new HttpTimeoutException("no complete response within the request timeout");
+        } catch (InterruptedException e) {
+            call.cancel(true);
+            throw e;
+        } catch (ExecutionException e) {
+            throw ioFailure(e.getCause());
+        }
         return ApiResponse.buffered(request, r.statusCode(), headers(r), r.body().take());
+    }
+
+    /** What failed a call, as send would have thrown it: unchecked failures as they are, the others as IOExceptions. */
+    private static IOException ioFailure(Throwable cause) {
+        if (cause instanceof IOException io) {
+            return io;
+        }
+        if (cause instanceof RuntimeException unchecked) {
+            throw unchecked;
+        }
+        if (cause instanceof Error error) {
+            throw error;
+        }
+        return new IOException(cause.getMessage(), cause);
     }
 
     private static Map<String, List<String>> headers(HttpResponse<?> r) {

@@ -249,6 +249,31 @@ class DefaultApiTransportTest {
         }
     }
 
+    @Test
+    void aResponseWhoseBodyStopsArrivingFailsAtTheRequestTimeoutAndRetiresTheSharedClient() {
+        CountDownLatch release = new CountDownLatch(1);
+        server.on("GET", "/stalled", (r, ex) -> {
+            ex.sendResponseHeaders(200, 1000);
+            ex.getResponseBody().write(new byte[100]);
+            ex.getResponseBody().flush();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            ex.close();
+        });
+        try (var t = DefaultApiTransport.create(server.config(), options().requestTimeout(Duration.ofMillis(500)).build())) {
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> get(t, "/stalled")).isInstanceOf(TransportException.class)
+                    .hasMessage("GET " + server.uri() + "/stalled: no response within 500ms");
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(450), Duration.ofSeconds(5));
+            assertThat(t.clients().current().number()).isEqualTo(1);
+        } finally {
+            release.countDown();
+        }
+    }
+
     @ParameterizedTest(name = "dedicated watch connections: {0}")
     @ValueSource(booleans = {true, false})
     void aStreamingResponseClosedAsDeadRetiresTheSharedClientOnlyWhenItCameThroughIt(boolean dedicated) {
