@@ -162,8 +162,8 @@ public final class FaultInjectingProxy implements AutoCloseable {
      * try (FaultInjectingProxy relay = FaultInjectingProxy.startRelay(server, ConnectionPlan.none());
      *      KubeClient h2 = KubeClient.create(relay.clientConfig(),
      *              ClientOptions.builder().dedicatedWatchConnections(false).build())) {
-     *     // start informers on h2: one HTTP/2 connection through the relay
-     *     relay.freezeAll(); // that connection goes silent for good, as if half-open
+     *     // start informers on h2: their requests share an HTTP/2 connection through the relay
+     *     relay.freezeAll(); // it goes silent for good, as if half-open; the client must replace it
      * }
      * }
      *
