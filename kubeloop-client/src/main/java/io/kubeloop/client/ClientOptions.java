@@ -46,7 +46,17 @@ import org.slf4j.LoggerFactory;
  *     consuming thread (about a third less CPU for large initial event streams than the shared
  *     HTTP/2 client); other requests share one HTTP/2 connection. Off, or with a proxy, watches are
  *     multiplexed on the HTTP/2 connection too, where only the watch bounds above find a silent
- *     connection (the JDK HttpClient offers no socket options such as keepalive).</li>
+ *     connection (the JDK HttpClient offers no socket options such as keepalive and sends no HTTP/2
+ *     PINGs).</li>
+ * <li>The shared connection is replaced when it is presumed dead: a watch on it ended by its idle
+ *     timeout or deadline, or a request on it without a response head (a non-streaming one: without
+ *     its whole response) within {@code requestTimeout},
+ *     makes the client send later requests over a new connection (a new JDK HttpClient) and close the
+ *     old one once its requests in flight have ended, after the longer of {@code requestTimeout} and
+ *     {@code watchIdleTimeout} at the latest; logged at WARN. So a half-open connection is replaced
+ *     within the watch idle timeout or the request timeout, whichever a request meets first; there
+ *     is no probe of an idle connection (the JDK offers no PING). See
+ *     {@link io.kubeloop.client.http.DefaultApiTransport}.</li>
  * <li>{@code preferChaCha20} true: TLS cipher suites are offered ChaCha20-Poly1305 first (all
  *     others still offered), because the JDK's AES-GCM runs without its CPU intrinsics until the JIT
  *     has compiled its callers, which makes a fresh JVM's first large list or watch-list about three

@@ -50,7 +50,11 @@ import tools.jackson.core.JacksonException;
  * Resume such a watch from the last resourceVersion seen, as after a broken connection. The bounds
  * are enforced by a watchdog (one virtual thread per watch, on the client's {@link ClientOptions#ticker()
  * ticker}) that closes the response body, which ends a blocked read on either transport; over the
- * dedicated connections TCP keepalive (30 s) finds dead peers too.
+ * dedicated connections TCP keepalive (30 s) finds dead peers too. A watch on the connection the
+ * client's other requests share ({@link ClientOptions#dedicatedWatchConnections()} off, or a proxy)
+ * is closed with {@link io.kubeloop.client.http.ApiResponse#closeDeadConnection}, so that the client
+ * replaces that connection before the watch is resumed
+ * ({@link io.kubeloop.client.http.DefaultApiTransport}).
  *
  * <p><b>Thread safety.</b> One consumer thread reads ({@link #next()}, the iterator, the stream).
  * {@link #close()} may be called from any thread, also while the consumer is blocked in
@@ -169,7 +173,8 @@ public final class Watch<T> implements AutoCloseable, Iterable<WatchEvent<T>> {
         timeoutKind = kind;
         timeoutLimit = limit;
         if (STATE.compareAndSet(this, OPEN, TIMED_OUT)) {
-            response.close(); // ends a read blocked in the consumer's thread
+            // ends a read blocked in the consumer's thread; a shared connection is replaced first
+            response.closeDeadConnection(WatchTimeoutException.reason(uri, kind, limit));
         }
     }
 

@@ -40,11 +40,15 @@ public final class WatchTimeoutException extends TransportException {
     }
 
     private static String message(URI uri, Kind kind, Duration limit) {
+        return reason(uri, kind, limit) + ": the connection is presumed dead and was closed";
+    }
+
+    /** What happened, e.g. {@code watch https://… received nothing for 180s (its idle timeout)}. */
+    static String reason(URI uri, Kind kind, Duration limit) {
         return switch (kind) {
-            case IDLE -> "watch " + uri + " received nothing for " + text(limit) + " (its idle timeout):"
-                    + " the connection is presumed dead and was closed";
+            case IDLE -> "watch " + uri + " received nothing for " + text(limit) + " (its idle timeout)";
             case DEADLINE -> "watch " + uri + " was not ended by the server within " + text(limit)
-                    + " (its timeoutSeconds plus the client's margin): the connection is presumed dead and was closed";
+                    + " (its timeoutSeconds plus the client's margin)";
         };
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
+import io.kubeloop.client.http.SharedClients;
 import io.kubeloop.testing.FakeTicker;
 import io.kubeloop.client.http.TestApiServer;
 import io.kubeloop.client.http.TransportException;
@@ -54,6 +55,11 @@ class WatchBoundsTest {
         return client.resource(PODS_GVR, true, DynamicObject.class);
     }
 
+    /** How often the last client made replaced its shared HttpClient as dead. */
+    private long sharedClientReplacements() {
+        return SharedClients.replacements(clients.getLast().transport());
+    }
+
     private static ClientOptions.Builder options(boolean dedicated) {
         return ClientOptions.builder().dedicatedWatchConnections(dedicated);
     }
@@ -92,6 +98,8 @@ class WatchBoundsTest {
             assertThat(watch.next()).as("after the timeout the watch is over").isEmpty();
         }
         assertThat(server.lastRequest().query()).doesNotContainKey("idleTimeout"); // client-side only
+        assertThat(sharedClientReplacements()).as("a silent shared connection is replaced, a dedicated one just closed")
+                .isEqualTo(dedicated ? 0 : 1);
     }
 
     @ParameterizedTest(name = "dedicated connection: {0}")
@@ -108,6 +116,7 @@ class WatchBoundsTest {
             });
             assertThat(millisSince(start)).isBetween(1_400L, 6_000L);
         }
+        assertThat(sharedClientReplacements()).isEqualTo(dedicated ? 0 : 1);
     }
 
     @ParameterizedTest(name = "dedicated connection: {0}")
@@ -126,6 +135,8 @@ class WatchBoundsTest {
         assertThatThrownBy(() -> pods.watch(ListOptions.builder().allowWatchBookmarks(true).build()))
                 .isExactlyInstanceOf(TransportException.class).hasMessageContaining("no response within 500ms");
         assertThat(millisSince(start)).isLessThan(5_000L);
+        assertThat(sharedClientReplacements()).as("a head that never came on the shared connection replaces it")
+                .isEqualTo(dedicated ? 0 : 1);
     }
 
     @Test

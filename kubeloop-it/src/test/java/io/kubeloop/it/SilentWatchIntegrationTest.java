@@ -65,8 +65,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * after its last change, within the idle timeout plus a few seconds.
  *
  * <p>Both transports: dedicated HTTP/1.1 watch connections, and watches through the JDK HttpClient
- * ({@code dedicatedWatchConnections(false)}; the proxy speaks HTTP/1.1, so HTTP/2 itself is covered by
- * a watch straight to the server).
+ * ({@code dedicatedWatchConnections(false)}; this proxy speaks HTTP/1.1, so HTTP/2 itself is covered by
+ * a watch straight to the server, and a whole HTTP/2 connection gone silent by
+ * {@link DeadHttp2ConnectionIntegrationTest}).
  */
 @Timeout(180)
 class SilentWatchIntegrationTest extends EmbeddedServerTestBase {
@@ -213,7 +214,7 @@ class SilentWatchIntegrationTest extends EmbeddedServerTestBase {
     }
 
     @Test
-    void overHttp2AWatchTheServerLeavesSilentIsEndedByItsIdleTimeoutAndResumedOnTheSharedConnection() {
+    void overHttp2AWatchTheServerLeavesSilentIsEndedByItsIdleTimeoutAndResumedOverHttp2() {
         AtomicInteger watches = new AtomicInteger();
         AtomicInteger overHttp2 = new AtomicInteger();
         Interceptor counting = chain -> {

@@ -30,19 +30,32 @@ import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 
 /**
- * An HTTPS proxy in front of an API server that injects {@link Fault}s, for tests that prove clients
- * and controllers lose nothing when the network and the server misbehave. It terminates TLS with a certificate of its
- * own (trusted by {@link #clientConfig(String)}), speaks HTTP/1.1 only (ALPN offers nothing else), and
- * serves one request per connection: it forwards the request upstream with {@code Connection: close}
- * and relays the response, applying the fault its {@link FaultPlan} chose. Every fault it carried out
- * is counted by kind ({@link #injected()}).
+ * An HTTPS proxy in front of an API server that injects faults, for tests that prove clients and
+ * controllers lose nothing when the network and the server misbehave. It terminates TLS with a
+ * certificate of its own (trusted by {@link #clientConfig(String)}) and works in one of two modes:
+ * <ul>
+ * <li><b>Request-level</b> ({@link #start}, the default): it speaks HTTP/1.1 only (ALPN offers
+ *     nothing else) and serves one request per connection: it forwards the request upstream with
+ *     {@code Connection: close} and relays the response, applying the {@link Fault} its
+ *     {@link FaultPlan} chose for that request, and caps each watch's {@code timeoutSeconds}
+ *     ({@link #maxWatch}).</li>
+ * <li><b>Connection-level relay</b> ({@link #startRelay}): ALPN offers {@code h2} and
+ *     {@code http/1.1}; each connection is relayed raw, without parsing, to a TLS connection to the
+ *     server that negotiates the same protocol, so an HTTP/2 client keeps its one multiplexed
+ *     connection. Its faults are of whole connections: a {@link ConnectionFault} chosen by a
+ *     {@link ConnectionPlan} per connection, and {@link #freezeAll()}, the blackhole of every
+ *     connection open at the time.</li>
+ * </ul>
+ * Every fault it carried out is counted by kind ({@link #injected()}).
  *
  * <p>A reset connection is a real TCP reset (linger 0 on the plain socket under TLS), so the client
- * sees a broken stream, not a clean end; a {@link Fault.Blackhole blackholed} one never ends until
- * the client hangs up; every other exchange ends gracefully. With the system
- * property {@code kubeloop.faults.trace=true} each request is printed to stderr with its fault.
+ * sees a broken stream, not a clean end; a {@link Fault.Blackhole blackholed} or frozen one never ends
+ * until the client hangs up; every other exchange ends gracefully. With the system
+ * property {@code kubeloop.faults.trace=true} each request (each connection, in relay mode) is printed
+ * to stderr with its fault.
  *
- * <p><b>Thread safety:</b> thread-safe; each connection runs on a virtual thread of its own.
+ * <p><b>Thread safety:</b> thread-safe; each connection runs on a virtual thread of its own (a relayed
+ * one on two, one per direction).
  */
 public final class FaultInjectingProxy implements AutoCloseable {
 
@@ -56,20 +69,29 @@ public final class FaultInjectingProxy implements AutoCloseable {
     private final Thread acceptor;
     private volatile FaultPlan plan;
     private volatile long maxWatchSeconds;
+    /** The relay mode's plan; null in the request-level mode. */
+    private volatile ConnectionPlan connectionPlan;
+    private final boolean relay;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+    private final Set<ConnectionRelay> relays = ConcurrentHashMap.newKeySet();
+    private final AtomicLong accepted = new AtomicLong();
     private final Map<String, AtomicLong> injected = new ConcurrentHashMap<>();
+    private final Map<String, AtomicLong> protocols = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     /** The embedded server's bearer token, when started for one; null otherwise. */
     private final String token;
 
+    /** A request-level proxy with {@code plan}, or with {@code connectionPlan} (not null) a relay. */
     private FaultInjectingProxy(URI upstream, SSLContext upstreamTls, FaultPlan plan, java.time.Duration maxWatch,
-            String token) throws IOException {
+            String token, ConnectionPlan connectionPlan) throws IOException {
         this.token = token;
         this.maxWatchSeconds = Math.max(1, maxWatch.toSeconds());
         this.upstream = upstream;
         this.upstreamTls = upstreamTls;
         this.plan = plan;
+        this.connectionPlan = connectionPlan;
+        this.relay = connectionPlan != null;
         this.tls = TlsMaterial.generate();
         this.serverTls = serverContext(tls);
         this.listener = new ServerSocket(0, 200, InetAddress.getLoopbackAddress());
@@ -109,7 +131,55 @@ public final class FaultInjectingProxy implements AutoCloseable {
     private static FaultInjectingProxy start(URI upstream, SSLContext upstreamTls, FaultPlan plan,
             java.time.Duration maxWatch, String token) {
         try {
-            return new FaultInjectingProxy(upstream, upstreamTls, plan, maxWatch, token);
+            return new FaultInjectingProxy(upstream, upstreamTls, plan, maxWatch, token, null);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Starts a connection-level relay on a free loopback port: ALPN with the client chooses
+     * {@code h2} or {@code http/1.1}, and each connection is relayed raw, without parsing, to a TLS
+     * connection to the server that negotiates the same protocol; the server must accept it (the
+     * embedded server accepts both). There are no request-level faults, and watches are not capped:
+     * they last as long as the client and the server let them. The plan chooses each connection's
+     * {@link ConnectionFault}; {@link #freezeAll()} freezes every open connection at any time.
+     *
+     * @param upstream the API server's URL (https)
+     * @param upstreamTls trusts the API server's certificate
+     * @param plan the connection faults to inject, e.g. {@link ConnectionPlan#none()}
+     * @return the running relay
+     */
+    public static FaultInjectingProxy startRelay(URI upstream, SSLContext upstreamTls, ConnectionPlan plan) {
+        return startRelay(upstream, upstreamTls, plan, null);
+    }
+
+    /**
+     * Starts a connection-level relay in front of an embedded API server (see
+     * {@link #startRelay(URI, SSLContext, ConnectionPlan)}); {@link #clientConfig()} carries the server's token.
+     *
+     * {@snippet :
+     * try (FaultInjectingProxy relay = FaultInjectingProxy.startRelay(server, ConnectionPlan.none());
+     *      KubeClient h2 = KubeClient.create(relay.clientConfig(),
+     *              ClientOptions.builder().dedicatedWatchConnections(false).build())) {
+     *     // start informers on h2: their requests share an HTTP/2 connection through the relay
+     *     relay.freezeAll(); // it goes silent for good, as if half-open; the client must replace it
+     * }
+     * }
+     *
+     * @param server the API server
+     * @param plan the connection faults to inject
+     * @return the running relay
+     */
+    public static FaultInjectingProxy startRelay(io.kubeloop.apiserver.EmbeddedApiServer server, ConnectionPlan plan) {
+        return startRelay(server.url(), server.clientConfig().sslContext(), plan, server.token());
+    }
+
+    private static FaultInjectingProxy startRelay(URI upstream, SSLContext upstreamTls, ConnectionPlan plan, String token) {
+        java.util.Objects.requireNonNull(plan, "plan");
+        try {
+            return new FaultInjectingProxy(upstream, upstreamTls, FaultPlan.none(), java.time.Duration.ofSeconds(1),
+                    token, plan);
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -143,8 +213,13 @@ public final class FaultInjectingProxy implements AutoCloseable {
                 null, AuthProvider.bearer(token), "default", null, "fault-injecting proxy " + url() + " to " + upstream);
     }
 
-    /** Changes the longest watch for watches started from now on (whole seconds, at least one). */
+    /**
+     * Changes the longest watch for watches started from now on (whole seconds, at least one).
+     *
+     * @throws IllegalStateException in relay mode, which does not parse requests
+     */
     public void maxWatch(java.time.Duration maxWatch) {
+        requireRequestLevel("maxWatch");
         this.maxWatchSeconds = Math.max(1, maxWatch.toSeconds());
     }
 
@@ -176,9 +251,75 @@ public final class FaultInjectingProxy implements AutoCloseable {
         return io.kubeloop.apiserver.Kubeconfig.write(io.kubeloop.apiserver.Kubeconfig.render(url(), tls.caPem(), token), file);
     }
 
-    /** Replaces the plan for requests from now on (e.g. {@link FaultPlan#none()} to let a test settle). */
+    /**
+     * Replaces the plan for requests from now on (e.g. {@link FaultPlan#none()} to let a test settle).
+     *
+     * @throws IllegalStateException in relay mode: see {@link #connectionPlan(ConnectionPlan)}
+     */
     public void plan(FaultPlan newPlan) {
+        requireRequestLevel("a request plan");
         this.plan = newPlan;
+    }
+
+    /**
+     * Replaces the relay's plan for connections accepted from now on.
+     *
+     * @throws IllegalStateException in the request-level mode: see {@link #plan(FaultPlan)}
+     */
+    public void connectionPlan(ConnectionPlan newPlan) {
+        requireRelay("a connection plan");
+        this.connectionPlan = java.util.Objects.requireNonNull(newPlan, "newPlan");
+    }
+
+    /**
+     * The connection-level blackhole: freezes every connection the relay has open (see
+     * {@link ConnectionFault.Freeze}): from now on nothing more passes on them in either direction
+     * (a chunk the relay was writing at this moment still arrives whole), and each stays open until its
+     * client hangs up. Connections accepted afterwards are relayed as their plan says, so a client that
+     * gives up on a frozen connection and opens a new one gets through. Each connection frozen is counted as
+     * {@code freeze} in {@link #injected()}.
+     *
+     * @return how many connections this call froze (not counting those frozen already)
+     * @throws IllegalStateException in the request-level mode, whose per-request equivalent is
+     *         {@link Fault.Blackhole}
+     */
+    public int freezeAll() {
+        requireRelay("freezeAll");
+        int frozen = 0;
+        for (ConnectionRelay r : relays) {
+            if (r.freeze()) {
+                frozen++;
+            }
+        }
+        return frozen;
+    }
+
+    /**
+     * In relay mode, how many connections were relayed, by protocol ({@code h2}, {@code http/1.1}):
+     * those whose TLS handshake with the client completed. Empty in the request-level mode.
+     */
+    public Map<String, Long> relayedConnections() {
+        Map<String, Long> out = new java.util.TreeMap<>();
+        protocols.forEach((k, v) -> out.put(k, v.get()));
+        return out;
+    }
+
+    /** In relay mode, how many accepted connections are still open (frozen ones included); for tests. */
+    int openRelays() {
+        return relays.size();
+    }
+
+    private void requireRelay(String what) {
+        if (!relay) {
+            throw new IllegalStateException(what + " needs the relay mode (startRelay); this proxy works per request");
+        }
+    }
+
+    private void requireRequestLevel(String what) {
+        if (relay) {
+            throw new IllegalStateException(what + " needs the request-level mode (start); this proxy relays"
+                    + " connections without parsing requests");
+        }
     }
 
     /** How many faults of each {@link Fault#kind()} were carried out so far (passes not counted). */
@@ -213,6 +354,23 @@ public final class FaultInjectingProxy implements AutoCloseable {
                 return; // closed
             }
             open.add(plain);
+            if (relay) {
+                ConnectionRelay r = new ConnectionRelay(accepted.incrementAndGet(), plain, serverTls, upstream, upstreamTls,
+                        open, frozen -> count("freeze"));
+                relays.add(r);
+                Thread.ofVirtual().name("fault-proxy-relay").start(() -> {
+                    try {
+                        r.run(connectionPlan, this::relaying, this::chosen);
+                    } catch (IOException | RuntimeException e) {
+                        // a broken connection on either side ends the relay; the client sees it
+                    } finally {
+                        relays.remove(r);
+                        close(plain);
+                        open.remove(plain);
+                    }
+                });
+                continue;
+            }
             Thread.ofVirtual().name("fault-proxy-conn").start(() -> {
                 try {
                     serve(plain);
@@ -228,7 +386,22 @@ public final class FaultInjectingProxy implements AutoCloseable {
 
     private void count(Fault fault) {
         if (!(fault instanceof Fault.Pass)) {
-            injected.computeIfAbsent(fault.kind(), k -> new AtomicLong()).incrementAndGet();
+            count(fault.kind());
+        }
+    }
+
+    private void count(String kind) {
+        injected.computeIfAbsent(kind, k -> new AtomicLong()).incrementAndGet();
+    }
+
+    private void relaying(ConnectionPlan.Connection connection) {
+        protocols.computeIfAbsent(connection.protocol(), k -> new AtomicLong()).incrementAndGet();
+    }
+
+    private void chosen(ConnectionPlan.Connection connection, ConnectionFault fault) {
+        if (Boolean.getBoolean("kubeloop.faults.trace")) { // a debugging aid: every connection and its fault
+            System.err.printf("PROXY %tT.%<tL relay #%d %s -> %s%n", new java.util.Date(), connection.number(),
+                    connection.protocol(), fault);
         }
     }
 
@@ -500,7 +673,7 @@ public final class FaultInjectingProxy implements AutoCloseable {
                 || name.equals("upgrade") || name.equals("http2-settings");
     }
 
-    private static void close(Socket socket) {
+    static void close(Socket socket) {
         try {
             socket.close();
         } catch (IOException ignored) {
@@ -509,7 +682,7 @@ public final class FaultInjectingProxy implements AutoCloseable {
     }
 
     /** Closes at once; for a plain socket with a TCP reset (linger 0). */
-    private static void reset(Socket socket) {
+    static void reset(Socket socket) {
         try {
             if (!(socket instanceof SSLSocket)) {
                 socket.setSoLinger(true, 0);

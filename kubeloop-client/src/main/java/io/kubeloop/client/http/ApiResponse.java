@@ -10,14 +10,15 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * One HTTP response. The body is a stream (watches read it incrementally); {@link #bytes()} reads
  * it fully once and keeps the bytes.
  *
- * <p>Not thread-safe: one reader at a time, except that {@link #close()} may be called from another
- * thread to abort a blocked read of a streaming body. Close it (or read it fully) to release the
- * connection.
+ * <p>Not thread-safe: one reader at a time, except that {@link #close()} and
+ * {@link #closeDeadConnection} may be called from another thread to abort a blocked read of a
+ * streaming body. Close it (or read it fully) to release the connection.
  */
 public final class ApiResponse implements AutoCloseable {
 
@@ -27,6 +28,8 @@ public final class ApiResponse implements AutoCloseable {
     private InputStream body;
     private byte[] bytes;
     private volatile boolean closed;
+    /** Told when the body is closed as dead; set by the transport whose connection other requests share, else null. */
+    private volatile Consumer<String> onDeadConnection;
 
     public ApiResponse(ApiRequest request, int status, Map<String, List<String>> headers, InputStream body) {
         this.request = Objects.requireNonNull(request, "request");
@@ -115,6 +118,33 @@ public final class ApiResponse implements AutoCloseable {
             throw ApiExceptions.from(status, header("Content-Type"), b, retryAfter());
         }
         return this;
+    }
+
+    /**
+     * Has {@code listener} told, with the reason, when this response is closed by
+     * {@link #closeDeadConnection}; for the transport that made it. Returns this response.
+     */
+    ApiResponse onDeadConnection(Consumer<String> listener) {
+        this.onDeadConnection = listener;
+        return this;
+    }
+
+    /**
+     * Closes the response as {@link #close()} does, because its connection is presumed dead: nothing
+     * arrived on it for longer than a live one allows (a watch ended by its idle timeout or deadline).
+     * The transport that made the response is told first, so that requests made once the body is
+     * closed no longer use that connection: {@link DefaultApiTransport} replaces the connection its
+     * requests share; a connection of the response's own just closes. Callable from any thread;
+     * once the response is closed it is the same as {@link #close()}.
+     *
+     * @param reason what showed the connection dead, for the transport's log
+     */
+    public void closeDeadConnection(String reason) {
+        Consumer<String> listener = onDeadConnection;
+        if (listener != null && !closed) {
+            listener.accept(reason);
+        }
+        close();
     }
 
     /** True once the body was closed or read fully: the connection is free again. */

@@ -6,6 +6,7 @@ import java.net.InetSocketAddress;
 import java.net.ProxySelector;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -35,19 +36,53 @@ import javax.net.ssl.SSLParameters;
  * DNS host the override affects certificate verification only. A proxy ({@link ClientConfig#proxy()})
  * must be an {@code http://} proxy; the JDK client tunnels HTTPS through it with CONNECT.
  *
+ * <p><b>A dead shared connection is replaced.</b> The HttpClient multiplexes its requests on one
+ * HTTP/2 connection and never checks it: unlike Go's HTTP/2 transport, which client-go configures
+ * to send a PING after 30 s without a frame ({@code ReadIdleTimeout}) and to drop the connection
+ * when the answer takes 15 s ({@code PingTimeout}), the JDK client sends no PINGs and offers no API
+ * to send one, nor a read-idle timeout or socket options. A half-open connection (the peer vanished,
+ * or a proxy or load balancer stopped forwarding) would therefore hold every later request until its
+ * request timeout, for good. So the transport retires its HttpClient when it sees evidence that the
+ * connection is dead:
+ * <ul>
+ * <li>a watch made through it was ended by its idle timeout or its deadline
+ *     ({@link io.kubeloop.client.WatchTimeoutException}, see {@code io.kubeloop.client.Watch}), or</li>
+ * <li>a request made through it got no response head within {@link ClientOptions#requestTimeout()}
+ *     (a non-streaming one: not its whole response).</li>
+ * </ul>
+ * Requests from then on go to a new HttpClient of the same configuration, so over a new connection;
+ * a request that picked the old client as it was retired is refused by it unsent and goes to the new
+ * one. The old client takes no new requests and lets those in flight finish or fail by their own
+ * bounds; it closes its connection and threads when they have, and is shut down for good after the
+ * longer of the request timeout and {@link ClientOptions#watchIdleTimeout()} at the latest. Evidence
+ * counts against the client it came from: two failures on one connection retire it once, a late one
+ * from an already retired client changes nothing. Each retirement is logged once, at WARN, with its
+ * reason. Choosing the client is one volatile read per request; no lock. A false alarm (a watch left
+ * silent on a healthy connection, a server slower than the request timeout) costs a new connection,
+ * and the watches still on the old one at the end of the grace are ended and resumed.
+ *
+ * <p>No probe of an idle connection: without PINGs a probe would have to be a request (say
+ * {@code GET /livez} every 30 s), authenticated, rate-limited and answered by the server for every
+ * client, to find sooner what the evidence above finds anyway. A dead connection is thus replaced
+ * within the watch idle timeout (3 minutes by default; informers' watches ask for bookmarks, which
+ * the server sends about every minute) or the request timeout (60 s), whichever a request meets
+ * first, where client-go needs 45 s; lower those two to replace it sooner. Watches on dedicated
+ * connections (the default) never share a connection: their bounds close their own socket, and TCP
+ * keepalive (30 s) checks it meanwhile.
+ *
  * <p>Thread-safe; share one instance per server. {@link #close()} ends in-flight streaming responses.
  */
 public final class DefaultApiTransport implements ApiTransport {
 
     private final URI server;
-    private final HttpClient client;
+    private final SharedHttpClient clients;
     private final SocketStreamSender streams;
     private final List<Interceptor> interceptors;
 
-    private DefaultApiTransport(URI server, HttpClient client, SocketStreamSender streams,
+    private DefaultApiTransport(URI server, SharedHttpClient clients, SocketStreamSender streams,
                                 List<Interceptor> interceptors) {
         this.server = server;
-        this.client = client;
+        this.clients = clients;
         this.streams = streams;
         this.interceptors = List.copyOf(interceptors);
     }
@@ -58,6 +93,35 @@ public final class DefaultApiTransport implements ApiTransport {
      * @throws IllegalArgumentException when the proxy is not an http:// URL with a host
      */
     public static DefaultApiTransport create(ClientConfig config, ClientOptions options) {
+        ProxySelector proxy = config.proxy() == null ? null : proxySelector(config.proxy());
+        URI server = stripTrailingSlash(config.server());
+        Duration grace = options.requestTimeout().compareTo(options.watchIdleTimeout()) >= 0
+                ? options.requestTimeout() : options.watchIdleTimeout();
+        SharedHttpClient clients = new SharedHttpClient(server, () -> httpClient(config, options, proxy), grace);
+        List<Interceptor> chain = new ArrayList<>(options.interceptors());
+        chain.add(new RetryInterceptor(options.maxRetries(), options.maxRetryWait(), options.ticker()));
+        if (options.rateLimitingEnabled()) {
+            chain.add(new RateLimitInterceptor(options.qps(), options.burst(), options.ticker()));
+        }
+        chain.add(new UserAgentInterceptor(options.userAgent() != null
+                ? options.userAgent() : UserAgentInterceptor.defaultUserAgent()));
+        chain.add(new AuthInterceptor(config.auth()));
+        if (options.verbosity() >= 6) {
+            chain.add(new LoggingInterceptor(options.verbosity(), options.logSink(), options.ticker()));
+        }
+        Interceptor sender = new HttpClientSender(clients, options.requestTimeout(), options.connectTimeout());
+        SocketStreamSender streams = null;
+        if (options.dedicatedWatchConnections() && config.proxy() == null) {
+            streams = new SocketStreamSender(sender, config.sslContext(), config.tlsServerName(),
+                    options.preferChaCha20(), options.connectTimeout(), options.requestTimeout());
+            sender = streams;
+        }
+        chain.add(sender);
+        return new DefaultApiTransport(server, clients, streams, chain);
+    }
+
+    /** A new HttpClient of this configuration: the first, and each replacement of a dead one. */
+    private static HttpClient httpClient(ClientConfig config, ClientOptions options, ProxySelector proxy) {
         HttpClient.Builder b = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_2)
                 .followRedirects(HttpClient.Redirect.NEVER)
@@ -71,30 +135,10 @@ public final class DefaultApiTransport implements ApiTransport {
             params.setCipherSuites(CipherSuites.chaCha20First(params.getCipherSuites()));
         }
         b.sslParameters(params);
-        if (config.proxy() != null) {
-            b.proxy(proxySelector(config.proxy()));
+        if (proxy != null) {
+            b.proxy(proxy);
         }
-        HttpClient client = b.build();
-        List<Interceptor> chain = new ArrayList<>(options.interceptors());
-        chain.add(new RetryInterceptor(options.maxRetries(), options.maxRetryWait(), options.ticker()));
-        if (options.rateLimitingEnabled()) {
-            chain.add(new RateLimitInterceptor(options.qps(), options.burst(), options.ticker()));
-        }
-        chain.add(new UserAgentInterceptor(options.userAgent() != null
-                ? options.userAgent() : UserAgentInterceptor.defaultUserAgent()));
-        chain.add(new AuthInterceptor(config.auth()));
-        if (options.verbosity() >= 6) {
-            chain.add(new LoggingInterceptor(options.verbosity(), options.logSink(), options.ticker()));
-        }
-        Interceptor sender = new HttpClientSender(client, options.requestTimeout(), options.connectTimeout());
-        SocketStreamSender streams = null;
-        if (options.dedicatedWatchConnections() && config.proxy() == null) {
-            streams = new SocketStreamSender(sender, config.sslContext(), config.tlsServerName(),
-                    options.preferChaCha20(), options.connectTimeout(), options.requestTimeout());
-            sender = streams;
-        }
-        chain.add(sender);
-        return new DefaultApiTransport(stripTrailingSlash(config.server()), client, streams, chain);
+        return b.build();
     }
 
     /** The User-Agent kubeloop sends unless told otherwise. */
@@ -117,7 +161,12 @@ public final class DefaultApiTransport implements ApiTransport {
         if (streams != null) {
             streams.closeAll();
         }
-        client.shutdownNow();
+        clients.close();
+    }
+
+    /** The shared HttpClient's holder, for tests. */
+    SharedHttpClient clients() {
+        return clients;
     }
 
     private static ProxySelector proxySelector(URI proxy) {

@@ -19,11 +19,15 @@
  * <p>Timeouts: connecting within {@code connectTimeout}; a non-streaming call whole, and a streaming
  * call's response head, within {@code requestTimeout}. A streaming body has no timeout in this
  * package: the watch that reads it bounds it ({@code io.kubeloop.client.Watch}) and ends it by closing
- * it. The dedicated watch connections have TCP keepalive (30 s).
+ * it. The dedicated watch connections have TCP keepalive (30 s). The HttpClient's shared connection
+ * has no such check (the JDK sends no HTTP/2 PINGs): a request on it without a response head within
+ * {@code requestTimeout}, or a watch on it that its bounds ended, makes the transport replace the
+ * HttpClient ({@code SharedHttpClient}, see {@link io.kubeloop.client.http.DefaultApiTransport}).
  *
  * <p>Threads: the transport is thread-safe; beyond the HttpClient's threads it starts one virtual
  * thread per open TLS watch, which decrypts ahead of the reader ({@code PrefetchingInputStream})
- * and ends with the watch. The rate limiter and retries block the calling thread (virtual threads
+ * and ends with the watch, and one per replaced HttpClient, which closes it once its requests have
+ * ended. The rate limiter and retries block the calling thread (virtual threads
  * are the intended callers).
  */
 package io.kubeloop.client.http;

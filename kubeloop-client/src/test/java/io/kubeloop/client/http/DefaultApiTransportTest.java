@@ -16,6 +16,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class DefaultApiTransportTest {
 
@@ -220,6 +222,82 @@ class DefaultApiTransportTest {
         } finally {
             release.countDown();
         }
+    }
+
+    @Test
+    void aRequestWithoutAResponseHeadWithinTheRequestTimeoutRetiresTheSharedClientOnce() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        server.on("GET", "/slow", (r, ex) -> {
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            ex.close();
+        });
+        server.reply("GET", "/version", 200, "{}");
+        try (var t = DefaultApiTransport.create(server.config(), options().requestTimeout(Duration.ofMillis(300)).build())) {
+            var first = t.clients().current();
+            assertThat(get(t, "/version").status()).isEqualTo(200);
+            assertThatThrownBy(() -> get(t, "/slow")).isInstanceOf(TransportException.class)
+                    .hasMessageContaining("no response within 300ms");
+            assertThat(t.clients().current().number()).as("replaced after the timeout").isEqualTo(1);
+            assertThat(get(t, "/version").status()).as("answered through the new client").isEqualTo(200);
+            assertThat(t.clients().current().number()).isEqualTo(1);
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> first.client().isTerminated());
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @Test
+    void aResponseWhoseBodyStopsArrivingFailsAtTheRequestTimeoutAndRetiresTheSharedClient() {
+        CountDownLatch release = new CountDownLatch(1);
+        server.on("GET", "/stalled", (r, ex) -> {
+            ex.sendResponseHeaders(200, 1000);
+            ex.getResponseBody().write(new byte[100]);
+            ex.getResponseBody().flush();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            ex.close();
+        });
+        try (var t = DefaultApiTransport.create(server.config(), options().requestTimeout(Duration.ofMillis(500)).build())) {
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> get(t, "/stalled")).isInstanceOf(TransportException.class)
+                    .hasMessage("GET " + server.uri() + "/stalled: no response within 500ms");
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(450), Duration.ofSeconds(5));
+            assertThat(t.clients().current().number()).isEqualTo(1);
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @ParameterizedTest(name = "dedicated watch connections: {0}")
+    @ValueSource(booleans = {true, false})
+    void aStreamingResponseClosedAsDeadRetiresTheSharedClientOnlyWhenItCameThroughIt(boolean dedicated) {
+        CountDownLatch release = new CountDownLatch(1);
+        server.stream("/watch", java.util.List.of("{}"), release);
+        try (var t = DefaultApiTransport.create(server.config(), options().dedicatedWatchConnections(dedicated).build())) {
+            ApiResponse watch = t.send(new ApiRequest("GET", URI.create(t.server() + "/watch"), Map.of(), null, true));
+            watch.closeDeadConnection("silent for a test");
+            watch.closeDeadConnection("closed already: nothing more");
+            assertThat(t.clients().current().number()).isEqualTo(dedicated ? 0 : 1);
+            server.reply("GET", "/version", 200, "{}");
+            assertThat(get(t, "/version").status()).isEqualTo(200);
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @Test
+    void closingTheTransportClosesTheSharedClient() {
+        var t = DefaultApiTransport.create(server.config(), options().build());
+        var client = t.clients().current().client();
+        t.close();
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(client::isTerminated);
     }
 
     @Test
