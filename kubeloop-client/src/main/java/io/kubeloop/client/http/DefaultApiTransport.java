@@ -76,13 +76,15 @@ public final class DefaultApiTransport implements ApiTransport {
 
     private final URI server;
     private final SharedHttpClient clients;
+    private final HttpClientSender shared;
     private final SocketStreamSender streams;
     private final List<Interceptor> interceptors;
 
-    private DefaultApiTransport(URI server, SharedHttpClient clients, SocketStreamSender streams,
-                                List<Interceptor> interceptors) {
+    private DefaultApiTransport(URI server, SharedHttpClient clients, HttpClientSender shared,
+                                SocketStreamSender streams, List<Interceptor> interceptors) {
         this.server = server;
         this.clients = clients;
+        this.shared = shared;
         this.streams = streams;
         this.interceptors = List.copyOf(interceptors);
     }
@@ -109,7 +111,8 @@ public final class DefaultApiTransport implements ApiTransport {
         if (options.verbosity() >= 6) {
             chain.add(new LoggingInterceptor(options.verbosity(), options.logSink(), options.ticker()));
         }
-        Interceptor sender = new HttpClientSender(clients, options.requestTimeout(), options.connectTimeout());
+        HttpClientSender shared = new HttpClientSender(clients, options.requestTimeout(), options.connectTimeout());
+        Interceptor sender = shared;
         SocketStreamSender streams = null;
         if (options.dedicatedWatchConnections() && config.proxy() == null) {
             streams = new SocketStreamSender(sender, config.sslContext(), config.tlsServerName(),
@@ -117,7 +120,7 @@ public final class DefaultApiTransport implements ApiTransport {
             sender = streams;
         }
         chain.add(sender);
-        return new DefaultApiTransport(server, clients, streams, chain);
+        return new DefaultApiTransport(server, clients, shared, streams, chain);
     }
 
     /** A new HttpClient of this configuration: the first, and each replacement of a dead one. */
@@ -162,6 +165,7 @@ public final class DefaultApiTransport implements ApiTransport {
             streams.closeAll();
         }
         clients.close();
+        shared.close();
     }
 
     /** The shared HttpClient's holder, for tests. */

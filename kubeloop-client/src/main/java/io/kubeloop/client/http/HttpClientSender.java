@@ -13,16 +13,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 
 /**
  * The last stage: sends the request with the JDK {@link HttpClient}. Non-streaming responses are
- * read whole within {@code requestTimeout}, a deadline of this stage's own that is then cancelled:
- * the JDK's request timeout ends at the response head (checked on JDK 25), so a body that stopped
- * arriving on a dead HTTP/2 connection would be waited for forever. Streaming responses must bring
+ * read whole within {@code requestTimeout}: the JDK's request timeout bounds the response head
+ * (checked on JDK 25) and {@link HandoffBody}'s deadline, on this stage's timer thread, the rest, so a
+ * body that stopped arriving on a dead HTTP/2 connection is not waited for forever. Streaming responses must bring
  * their head within {@code requestTimeout} (the JDK's request timeout) and their body is
  * handed over unread, without a timeout here: a watch's own bounds ({@code io.kubeloop.client.Watch})
  * end it by closing that body, which also ends a read blocked in another thread. Whole bodies are received
@@ -48,6 +46,8 @@ final class HttpClientSender implements Interceptor {
     private final Duration requestTimeout;
     private final long requestTimeoutNanos;
     private final TransportFailures failures;
+    /** Ends bodies that miss their deadline; one daemon thread, started on first use. */
+    private final ScheduledThreadPoolExecutor timer;
 
     HttpClientSender(SharedHttpClient clients, Duration requestTimeout, Duration connectTimeout) {
         this.clients = clients;
@@ -60,6 +60,17 @@ final class HttpClientSender implements Interceptor {
         }
         this.requestTimeoutNanos = nanos;
         this.failures = new TransportFailures(connectTimeout, requestTimeout);
+        this.timer = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "kubeloop-http-deadlines");
+            t.setDaemon(true);
+            return t;
+        });
+        timer.setRemoveOnCancelPolicy(true);
+    }
+
+    /** Stops the deadline timer; bodies still being read then have no deadline. */
+    void close() {
+        timer.shutdownNow();
     }
 
     @Override
@@ -69,9 +80,7 @@ final class HttpClientSender implements Interceptor {
                 .method(request.method(), request.body() == null
                         ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofByteArray(request.body()));
-        if (request.streaming()) {
-            b.timeout(requestTimeout); // the head; a non-streaming call has its deadline in send
-        }
+        b.timeout(requestTimeout); // the head; a non-streaming call's body has its deadline in HandoffBody
         request.headers().forEach((name, values) -> {
             if (!RESTRICTED.contains(name.toLowerCase(Locale.ROOT))) {
                 values.forEach(v -> b.header(name, v));
@@ -113,19 +122,8 @@ final class HttpClientSender implements Interceptor {
             return new ApiResponse(request, r.statusCode(), headers(r), r.body())
                     .onDeadConnection(reason -> clients.retire(generation, reason));
         }
-        CompletableFuture<HttpResponse<HandoffBody>> call = generation.client().sendAsync(httpRequest, HandoffBody.handler());
-        HttpResponse<HandoffBody> r;
-        try {
-            r = call.get(requestTimeoutNanos, TimeUnit.NANOSECONDS);
-        } catch (TimeoutException e) {
-            call.cancel(true); // ends the exchange
-            throw new HttpTimeoutException("no complete response within the request timeout");
-        } catch (InterruptedException e) {
-            call.cancel(true);
-            throw e;
-        } catch (ExecutionException e) {
-            throw ioFailure(e.getCause());
-        }
+        long deadline = System.nanoTime() + Math.min(requestTimeoutNanos, Long.MAX_VALUE / 4);
+        HttpResponse<HandoffBody> r = generation.client().send(httpRequest, HandoffBody.handler(timer, deadline));
         return ApiResponse.buffered(request, r.statusCode(), headers(r), r.body().take());
     }
 
