@@ -124,7 +124,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
                 ObjectNode body = KubeJson.mapper().createObjectNode();
                 body.putObject("metadata").put("name", name);
                 registry.create(ns, "", body, new WriteContext("kube-apiserver", null, false,
-                        io.kubeloop.apiserver.registry.FieldValidation.IGNORE, false));
+                        io.kubeloop.client.FieldValidation.IGNORE, false));
             }
         }
     }

@@ -2,7 +2,6 @@ package io.kubeloop.apiserver.controllers;
 
 import io.kubeloop.api.errors.ConflictException;
 import io.kubeloop.api.errors.NotFoundException;
-import io.kubeloop.apiserver.registry.FieldValidation;
 import io.kubeloop.apiserver.registry.ObjectRegistry;
 import io.kubeloop.apiserver.registry.ResourceDefinition;
 import io.kubeloop.apiserver.registry.WriteContext;
@@ -10,6 +9,7 @@ import io.kubeloop.apiserver.storage.Metadata;
 import io.kubeloop.apiserver.storage.StoredObject;
 import io.kubeloop.cache.ResourceEventHandler;
 import io.kubeloop.cache.SharedIndexInformer;
+import io.kubeloop.client.FieldValidation;
 import io.kubeloop.time.Ticker;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

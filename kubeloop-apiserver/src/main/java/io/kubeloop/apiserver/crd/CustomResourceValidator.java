@@ -8,7 +8,7 @@ import io.kubeloop.apiserver.registry.Operation;
 import io.kubeloop.apiserver.registry.ResourceDefinition;
 import io.kubeloop.apiserver.registry.WriteContext;
 import io.kubeloop.apiserver.schema.Admission;
-import io.kubeloop.apiserver.schema.FieldValidation;
+import io.kubeloop.apiserver.schema.FieldValidationCheck;
 import io.kubeloop.apiserver.storage.Metadata;
 import java.util.List;
 import java.util.Objects;
@@ -62,9 +62,8 @@ public final class CustomResourceValidator implements ObjectValidator {
                                             WriteContext context) {
         if (def.schema() != null) {
             Admission admission = def.schema().admit(object);
-            FieldValidation mode = FieldValidation.valueOf(context.fieldValidation().name());
-            FieldValidation.Result result = mode.check(new GroupVersionKind(def.group(), def.version(), def.kind()),
-                    admission.unknownFields(), List.of());
+            FieldValidationCheck.Result result = FieldValidationCheck.check(context.fieldValidation(),
+                    new GroupVersionKind(def.group(), def.version(), def.kind()), admission.unknownFields(), List.of());
             if (result.error().isPresent()) {
                 String message = result.error().get();
                 if (operation == Operation.PATCH) {

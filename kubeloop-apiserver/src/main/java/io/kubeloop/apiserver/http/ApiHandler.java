@@ -7,7 +7,6 @@ import io.kubeloop.api.errors.Status;
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.apiserver.registry.ApiErrors;
 import io.kubeloop.apiserver.registry.DeleteParams;
-import io.kubeloop.apiserver.registry.FieldValidation;
 import io.kubeloop.apiserver.registry.ListParams;
 import io.kubeloop.apiserver.registry.ObjectRegistry;
 import io.kubeloop.apiserver.registry.ResourceDefinition;
@@ -17,6 +16,7 @@ import io.kubeloop.apiserver.registry.WriteContext;
 import io.kubeloop.apiserver.storage.ListPage;
 import io.kubeloop.apiserver.storage.StoredObject;
 import io.kubeloop.apiserver.storage.Watcher;
+import io.kubeloop.client.FieldValidation;
 import io.kubeloop.time.Ticker;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
@@ -258,6 +258,19 @@ public final class ApiHandler extends Handler.Abstract {
         return v != null && !v.equals("0") && !v.equalsIgnoreCase("false");
     }
 
+    /** The {@code fieldValidation} parameter: absent or empty is {@code Warn}; another value is a 400. */
+    static FieldValidation fieldValidation(String v) {
+        if (v == null || v.isEmpty()) {
+            return FieldValidation.WARN;
+        }
+        for (FieldValidation f : FieldValidation.values()) {
+            if (f.value().equals(v)) {
+                return f;
+            }
+        }
+        throw ApiErrors.badRequest("fieldValidation must be one of \"Ignore\", \"Warn\", or \"Strict\"; got \"" + v + "\"");
+    }
+
     static WriteContext writeContext(Fields q, Request request) {
         String dryRun = q.getValue("dryRun");
         if (dryRun != null && !dryRun.isEmpty() && !dryRun.equals("All")) {
@@ -265,7 +278,7 @@ public final class ApiHandler extends Handler.Abstract {
                     List.of("All")));
         }
         return new WriteContext(q.getValue("fieldManager"), request.getHeaders().get(HttpHeader.USER_AGENT),
-                "All".equals(dryRun), FieldValidation.parse(q.getValue("fieldValidation")), bool(q.getValue("force")));
+                "All".equals(dryRun), fieldValidation(q.getValue("fieldValidation")), bool(q.getValue("force")));
     }
 
     static DeleteParams deleteParams(Fields q, byte[] body, String contentType) {
@@ -299,13 +312,13 @@ public final class ApiHandler extends Handler.Abstract {
         } catch (GoneException | ApiTimeoutException e) {
             response.setStatus(200);
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, JSON);
-            response.write(true, ByteBuffer.wrap(WatchStream.errorFrame(e.status())), callback);
+            response.write(true, ByteBuffer.wrap(WatchResponseWriter.errorFrame(e.status())), callback);
             return;
         }
         response.setStatus(200);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, JSON);
         response.getHeaders().put(HttpHeader.TRANSFER_ENCODING, "chunked");
-        WatchStream.Sink sink = frames -> {
+        WatchResponseWriter.Sink sink = frames -> {
             ByteArrayOutputStream all = new ByteArrayOutputStream();
             frames.forEach(all::writeBytes);
             try (Blocker.Callback cb = Blocker.callback()) {
@@ -318,7 +331,7 @@ public final class ApiHandler extends Handler.Abstract {
                 response.write(false, BufferUtil.EMPTY_BUFFER, cb); // headers first
                 cb.block();
             }
-            new WatchStream(route.definition(), watcher, params.allowWatchBookmarks(), table, options.bookmarkInterval(),
+            new WatchResponseWriter(route.definition(), watcher, params.allowWatchBookmarks(), table, options.bookmarkInterval(),
                     clock).run(sink, deadline(params));
         } catch (java.io.IOException e) {
             watcher.close();

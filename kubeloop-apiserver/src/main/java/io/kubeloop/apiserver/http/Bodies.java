@@ -5,8 +5,9 @@ import io.kubeloop.api.errors.Status;
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.apiserver.protobuf.ProtobufBodies;
 import io.kubeloop.apiserver.registry.ApiErrors;
-import io.kubeloop.apiserver.registry.FieldValidation;
 import io.kubeloop.apiserver.registry.WriteContext;
+import io.kubeloop.apiserver.schema.FieldValidationCheck;
+import io.kubeloop.client.FieldValidation;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Locale;
@@ -91,7 +92,7 @@ final class Bodies {
             return;
         }
         try {
-            ctx.duplicateFields(io.kubeloop.apiserver.schema.FieldValidation.duplicateFields(body));
+            ctx.duplicateFields(FieldValidationCheck.duplicateFields(body));
         } catch (IllegalArgumentException malformed) {
             // the decoder reports malformed bodies
         }

@@ -13,9 +13,9 @@ import org.eclipse.jetty.websocket.core.CoreSession;
 import org.eclipse.jetty.websocket.core.Frame;
 import org.eclipse.jetty.websocket.core.FrameHandler;
 import org.eclipse.jetty.websocket.core.OpCode;
-import org.eclipse.jetty.websocket.core.server.WebSocketNegotiator;
 import org.eclipse.jetty.websocket.core.server.ServerUpgradeRequest;
 import org.eclipse.jetty.websocket.core.server.ServerUpgradeResponse;
+import org.eclipse.jetty.websocket.core.server.WebSocketNegotiator;
 
 /**
  * Watches over WebSocket (fabric8's default): an authenticated upgrade on a watch URL gets one text
@@ -73,7 +73,7 @@ final class WebSocketWatches implements WebSocketNegotiator {
             callback.succeeded();
             session.demand();
             Thread.ofVirtual().name("ws-watch-" + route.definition().plural()).start(() -> {
-                WatchStream stream = new WatchStream(route.definition(), watcher, params.allowWatchBookmarks(), null,
+                WatchResponseWriter stream = new WatchResponseWriter(route.definition(), watcher, params.allowWatchBookmarks(), null,
                         handler.options().bookmarkInterval(), handler.clock());
                 stream.run(frames -> send(session, frames), handler.deadline(params));
                 session.close(1000, "watch ended", Callback.NOOP);

@@ -5,8 +5,9 @@ import io.kubeloop.api.errors.InvalidException;
 import io.kubeloop.api.errors.Status;
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.apiserver.schema.BuiltinSchemas;
-import io.kubeloop.apiserver.schema.FieldValidation;
+import io.kubeloop.apiserver.schema.FieldValidationCheck;
 import io.kubeloop.apiserver.schema.StructuralSchema;
+import io.kubeloop.client.FieldValidation;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -69,15 +70,11 @@ public final class BuiltinFieldValidator implements ObjectValidator {
         if (schema == null) {
             return;
         }
-        FieldValidation mode = switch (context.fieldValidation()) {
-            case STRICT -> FieldValidation.STRICT;
-            case WARN -> FieldValidation.WARN;
-            case IGNORE -> FieldValidation.IGNORE;
-        };
+        FieldValidation mode = context.fieldValidation();
         String before = mode == FieldValidation.STRICT && operation == Operation.PATCH
                 ? new String(KubeJson.mapper().writeValueAsBytes(object), java.nio.charset.StandardCharsets.UTF_8) : null;
         List<String> unknown = schema.prune(object);
-        FieldValidation.Result result = mode.check(gvk, unknown, context.duplicateFields());
+        FieldValidationCheck.Result result = FieldValidationCheck.check(mode, gvk, unknown, context.duplicateFields());
         result.warnings().forEach(context::warn);
         if (result.error().isEmpty()) {
             return;

@@ -15,6 +15,7 @@ import io.kubeloop.apiserver.patch.StrategicMergeSchema;
 import io.kubeloop.apiserver.patch.StrategicMergeSchemas;
 import io.kubeloop.apiserver.schema.BuiltinSchemas;
 import io.kubeloop.apiserver.schema.StructuralSchema;
+import io.kubeloop.client.PatchType;
 import io.kubeloop.time.Ticker;
 import java.util.List;
 import java.util.Objects;
@@ -73,9 +74,9 @@ public final class LibraryPatchApplier implements PatchApplier {
         String name = current == null ? "" : current.path("metadata").path("name").asString("");
         try {
             JsonNode result = switch (type) {
-                case JSON -> JsonPatch.apply(current, patch);
+                case JSON_PATCH -> JsonPatch.apply(current, patch);
                 case MERGE -> MergePatch.apply(current, patch);
-                case STRATEGIC -> {
+                case STRATEGIC_MERGE -> {
                     if (definition.custom()) {
                         throw ApiErrors.unsupportedMediaType("the body of the request was in an unknown format - "
                                 + "accepted media types include: application/json-patch+json, "

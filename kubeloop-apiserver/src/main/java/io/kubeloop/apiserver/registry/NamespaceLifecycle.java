@@ -2,6 +2,7 @@ package io.kubeloop.apiserver.registry;
 
 import io.kubeloop.apiserver.storage.ListQuery;
 import io.kubeloop.apiserver.storage.StoredObject;
+import io.kubeloop.client.FieldValidation;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

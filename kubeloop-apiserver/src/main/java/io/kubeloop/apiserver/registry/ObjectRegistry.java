@@ -15,10 +15,13 @@ import io.kubeloop.apiserver.storage.VersionedStore;
 import io.kubeloop.apiserver.storage.WatchRequest;
 import io.kubeloop.apiserver.storage.Watcher;
 import io.kubeloop.apiserver.storage.WriteResult;
+import io.kubeloop.client.PatchType;
 import io.kubeloop.time.Ticker;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
 import tools.jackson.databind.JsonNode;
@@ -193,7 +196,7 @@ public final class ObjectRegistry {
             ObjectSemantics.validateName(def, obj);
             ObjectSemantics.prepareCreate(def, obj, clock.instant());
             validator.validate(def, obj, null, Operation.CREATE, ctx);
-            ManagedFields.recordUpdate(def, obj, null, ctx.updateManager(), "", clock.instant());
+            ManagedFieldsRecorder.recordUpdate(def, obj, null, ctx.updateManager(), "", clock.instant());
             String name = Metadata.text(obj, "name");
             try {
                 WriteResult r = store.write(def.storageId(), key(def, namespace, name), cur -> {
@@ -278,7 +281,7 @@ public final class ObjectRegistry {
             return Change.keep(); // (an apply that only changes ownership is still a write)
         }
         if (recordUpdate) { // apply patches: the SSA library maintains managedFields itself
-            ManagedFields.recordUpdate(def, next, cur.object(), ctx.updateManager(), subresource, clock.instant());
+            ManagedFieldsRecorder.recordUpdate(def, next, cur.object(), ctx.updateManager(), subresource, clock.instant());
         }
         // the real store deletes on update when no finalizer is left and the grace period is over (0)
         JsonNode pendingGrace = cur.object().path("metadata").path("deletionGracePeriodSeconds");
@@ -301,8 +304,8 @@ public final class ObjectRegistry {
     public Written patch(ResourceDefinition def, String namespace, String name, String subresource, String contentType,
                          byte[] body, WriteContext ctx) {
         requireVerb(def, "patch");
-        PatchType type = PatchType.fromContentType(contentType)
-                .filter(t -> !(t == PatchType.STRATEGIC && def.custom()))
+        PatchType type = patchType(contentType)
+                .filter(t -> !(t == PatchType.STRATEGIC_MERGE && def.custom()))
                 .orElseThrow(() -> ApiErrors.unsupportedMediaType("the body of the request was in an unknown format - "
                         + "accepted media types include: application/json-patch+json, application/merge-patch+json, "
                         + "application/apply-patch+yaml"));
@@ -336,6 +339,20 @@ public final class ObjectRegistry {
             return decideUpdate(def, cur, patched, subresource, ctx, Operation.PATCH, type != PatchType.APPLY);
         });
         return new Written(r.object(), created[0], r.deleted());
+    }
+
+    /** The patch type of a request's Content-Type (parameters and case ignored); empty for any other media type. */
+    static Optional<PatchType> patchType(String contentType) {
+        if (contentType == null) {
+            return Optional.empty();
+        }
+        String mediaType = contentType.split(";", 2)[0].strip().toLowerCase(Locale.ROOT);
+        for (PatchType t : PatchType.values()) {
+            if (t.contentType().equals(mediaType)) {
+                return Optional.of(t);
+            }
+        }
+        return Optional.empty();
     }
 
     private Change prepareApplyCreate(ResourceDefinition def, String namespace, String name, ObjectNode obj,

@@ -1,5 +1,6 @@
 package io.kubeloop.apiserver.registry;
 
+import io.kubeloop.client.FieldValidation;
 import tools.jackson.databind.node.ObjectNode;
 
 /**

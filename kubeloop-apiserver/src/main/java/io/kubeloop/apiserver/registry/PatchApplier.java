@@ -1,5 +1,6 @@
 package io.kubeloop.apiserver.registry;
 
+import io.kubeloop.client.PatchType;
 import tools.jackson.databind.node.ObjectNode;
 
 /**

@@ -8,6 +8,7 @@ import io.kubeloop.apiserver.patch.MergePatch;
 import io.kubeloop.apiserver.patch.PatchException;
 import io.kubeloop.apiserver.storage.Metadata;
 import io.kubeloop.apiserver.storage.StoredObject;
+import io.kubeloop.client.PatchType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -88,7 +89,7 @@ public final class ScaleSubresource {
     /** PATCH {@code .../scale}. */
     public ObjectNode patch(ResourceDefinition def, String namespace, String name, String contentType, byte[] body,
                             WriteContext ctx) {
-        PatchType type = PatchType.fromContentType(contentType).filter(t -> t != PatchType.APPLY)
+        PatchType type = ObjectRegistry.patchType(contentType).filter(t -> t != PatchType.APPLY)
                 .orElseThrow(() -> ApiErrors.unsupportedMediaType("the body of the request was in an unknown format - "
                         + "accepted media types include: application/json-patch+json, application/merge-patch+json, "
                         + "application/strategic-merge-patch+json"));
@@ -97,8 +98,8 @@ public final class ScaleSubresource {
             JsonNode patched;
             try {
                 patched = switch (type) {
-                    case JSON -> JsonPatch.apply(current, body);
-                    case MERGE, STRATEGIC -> MergePatch.apply(current, body);
+                    case JSON_PATCH -> JsonPatch.apply(current, body);
+                    case MERGE, STRATEGIC_MERGE -> MergePatch.apply(current, body);
                     case APPLY -> throw new IllegalStateException("filtered above");
                 };
             } catch (PatchException e) {

@@ -1,5 +1,6 @@
 package io.kubeloop.apiserver.registry;
 
+import io.kubeloop.client.FieldValidation;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -10,7 +10,7 @@
  * ({@link io.kubeloop.apiserver.registry.BuiltinFieldValidator}: unknown and duplicate fields of built-ins per
  * {@code fieldValidation}), {@link io.kubeloop.apiserver.registry.PatchApplier}
  * ({@link io.kubeloop.apiserver.registry.LibraryPatchApplier}: JSON, merge, strategic merge patch and server-side
- * apply), {@link io.kubeloop.apiserver.registry.ManagedFields} (Update entries of non-apply writes, through the
+ * apply), {@link io.kubeloop.apiserver.registry.ManagedFieldsRecorder} (Update entries of non-apply writes, through the
  * patch library) and {@link io.kubeloop.apiserver.registry.CustomResourceSchemas} (custom resources' schemas for
  * the OpenAPI documents).
  */

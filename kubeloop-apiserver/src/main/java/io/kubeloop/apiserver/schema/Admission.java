@@ -10,7 +10,7 @@ import java.util.List;
  * <p>Immutable and thread-safe.
  *
  * @param unknownFields pruned field paths, sorted (e.g. {@code spec.foo}); feed them to
- *     {@link FieldValidation#check}
+ *     {@link FieldValidationCheck#check}
  * @param causes validation failures; non-empty means 422 Invalid
  */
 public record Admission(List<String> unknownFields, List<Status.Cause> causes) {

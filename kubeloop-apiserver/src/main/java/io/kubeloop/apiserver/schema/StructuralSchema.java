@@ -153,7 +153,7 @@ public final class StructuralSchema {
      * ({@code spec.foo}, {@code spec.containers[0].bar}, {@code metadata.baz}). {@code apiVersion},
      * {@code kind} and {@code metadata} are kept at the root and in embedded resources (metadata is
      * pruned against ObjectMeta); nothing under {@code x-kubernetes-preserve-unknown-fields} is
-     * removed. The paths feed {@code fieldValidation}: see {@link FieldValidation}.
+     * removed. The paths feed {@code fieldValidation}: see {@link FieldValidationCheck}.
      */
     public List<String> prune(ObjectNode object) {
         return Pruner.prune(object, this);

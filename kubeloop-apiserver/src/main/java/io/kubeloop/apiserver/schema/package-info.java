@@ -3,7 +3,7 @@
  * ({@link io.kubeloop.apiserver.schema.StructuralSchema}: validation, pruning, defaulting),
  * schemas of the built-in kinds derived from fabric8's model
  * ({@link io.kubeloop.apiserver.schema.BuiltinSchemas}), {@code fieldValidation} handling
- * ({@link io.kubeloop.apiserver.schema.FieldValidation}) and the OpenAPI documents kubectl reads
+ * ({@link io.kubeloop.apiserver.schema.FieldValidationCheck}) and the OpenAPI documents kubectl reads
  * ({@link io.kubeloop.apiserver.schema.OpenApiV3}, {@link io.kubeloop.apiserver.schema.OpenApiV2}).
  *
  * <p>Everything here is a pure function over Jackson 3 trees: no I/O, no HTTP. Behaviour follows

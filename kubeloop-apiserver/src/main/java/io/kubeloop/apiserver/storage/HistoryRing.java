@@ -92,7 +92,7 @@ final class HistoryRing {
             if (namespace != null && !namespace.equals(o.namespace()) || startKey != null && o.key().compareTo(startKey) < 0) {
                 return;
             }
-            if (e.type() == EventType.ADDED) {
+            if (e.type() == ChangeType.ADDED) {
                 snap.remove(e.key());
             } else {
                 snap.put(e.key(), e.previous());

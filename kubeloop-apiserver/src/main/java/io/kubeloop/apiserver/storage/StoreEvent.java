@@ -5,7 +5,7 @@ import java.util.Objects;
 /**
  * One committed change as kept in the history ring and fanned out to watchers.
  *
- * <p>For {@link EventType#DELETED}, {@link #object()} is the last stored state stamped with the
+ * <p>For {@link ChangeType#DELETED}, {@link #object()} is the last stored state stamped with the
  * deletion revision. {@link #previous()} is the state before the change (null for ADDED).
  *
  * <p><b>Thread safety.</b> Immutable except for the memoized leave object, which is only computed
@@ -13,20 +13,20 @@ import java.util.Objects;
  */
 public final class StoreEvent {
 
-    private final EventType type;
+    private final ChangeType type;
     private final StoredObject object;
     private final StoredObject previous;
     /** Guarded by the store's write lock. */
     private StoredObject leave;
 
-    StoreEvent(EventType type, StoredObject object, StoredObject previous) {
+    StoreEvent(ChangeType type, StoredObject object, StoredObject previous) {
         this.type = Objects.requireNonNull(type, "type");
         this.object = Objects.requireNonNull(object, "object");
         this.previous = previous;
     }
 
     /** What happened. */
-    public EventType type() {
+    public ChangeType type() {
         return type;
     }
 

@@ -4,8 +4,8 @@ import io.kubeloop.api.json.KubeJson;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.List;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
@@ -165,7 +165,7 @@ public final class VersionedStore implements AutoCloseable {
                     r -> new ConcurrentSkipListMap<>());
             StoreEvent pendingEvent = pendingLatest.get(new PendingKey(resource, key));
             StoredObject current = pendingEvent == null ? table.get(key)
-                    : pendingEvent.type() == EventType.DELETED ? null : pendingEvent.object();
+                    : pendingEvent.type() == ChangeType.DELETED ? null : pendingEvent.object();
             Change change = decide.apply(current);
             switch (change) {
                 case Change.Keep k -> {
@@ -180,7 +180,7 @@ public final class VersionedStore implements AutoCloseable {
                     Metadata.setResourceVersion(p.object(), rv);
                     StoredObject stored = StoredObject.of(resource, key, rv, p.object());
                     durability = supervisor.append(new Mutation(rv, resource, key, stored.json()));
-                    commitLocked(new StoreEvent(current == null ? EventType.ADDED : EventType.MODIFIED, stored, current),
+                    commitLocked(new StoreEvent(current == null ? ChangeType.ADDED : ChangeType.MODIFIED, stored, current),
                             durability);
                     result = new WriteResult(stored, true, false);
                 }
@@ -191,7 +191,7 @@ public final class VersionedStore implements AutoCloseable {
                     long rv = assigned + 1;
                     StoredObject last = current.withResourceVersion(rv);
                     durability = supervisor.append(new Mutation(rv, resource, key, null));
-                    commitLocked(new StoreEvent(EventType.DELETED, last, current), durability);
+                    commitLocked(new StoreEvent(ChangeType.DELETED, last, current), durability);
                     result = new WriteResult(last, true, true);
                 }
             }
@@ -240,7 +240,7 @@ public final class VersionedStore implements AutoCloseable {
     private void publishLocked(StoreEvent event) {
         ConcurrentSkipListMap<String, StoredObject> table = tables.computeIfAbsent(event.resource(),
                 r -> new ConcurrentSkipListMap<>());
-        if (event.type() == EventType.DELETED) {
+        if (event.type() == ChangeType.DELETED) {
             table.remove(event.key());
         } else {
             table.put(event.key(), event.object());
@@ -260,7 +260,7 @@ public final class VersionedStore implements AutoCloseable {
         if (event.previous() != null) {
             event.previous().releaseTree();
         }
-        if (event.type() == EventType.DELETED) {
+        if (event.type() == ChangeType.DELETED) {
             event.object().releaseTree();
         }
         advanced.signalAll();
@@ -418,7 +418,7 @@ public final class VersionedStore implements AutoCloseable {
                 if (table != null) {
                     for (StoredObject o : range(table, r.namespace()).values()) {
                         if (r.selects(o)) {
-                            replay.add(new WatchItem.Event(EventType.ADDED, o));
+                            replay.add(new WatchItem.Event(ChangeType.ADDED, o));
                         }
                     }
                 }

@@ -8,7 +8,7 @@ package io.kubeloop.apiserver.storage;
 public sealed interface WatchItem {
 
     /** A change, already adjusted to the watcher's selection (enter = ADDED, leave = DELETED). */
-    record Event(EventType type, StoredObject object) implements WatchItem {
+    record Event(ChangeType type, StoredObject object) implements WatchItem {
     }
 
     /**

@@ -40,14 +40,14 @@ public record WatchRequest(String resource, String namespace, Predicate<StoredOb
         }
         boolean before = selects(e.previous());
         return switch (e.type()) {
-            case ADDED -> selects(e.object()) ? new WatchItem.Event(EventType.ADDED, e.object()) : null;
-            case DELETED -> before ? new WatchItem.Event(EventType.DELETED, e.object()) : null;
+            case ADDED -> selects(e.object()) ? new WatchItem.Event(ChangeType.ADDED, e.object()) : null;
+            case DELETED -> before ? new WatchItem.Event(ChangeType.DELETED, e.object()) : null;
             case MODIFIED -> {
                 boolean now = selects(e.object());
                 if (now) {
-                    yield new WatchItem.Event(before ? EventType.MODIFIED : EventType.ADDED, e.object());
+                    yield new WatchItem.Event(before ? ChangeType.MODIFIED : ChangeType.ADDED, e.object());
                 }
-                yield before ? new WatchItem.Event(EventType.DELETED, e.leaveObjectLocked()) : null;
+                yield before ? new WatchItem.Event(ChangeType.DELETED, e.leaveObjectLocked()) : null;
             }
         };
     }

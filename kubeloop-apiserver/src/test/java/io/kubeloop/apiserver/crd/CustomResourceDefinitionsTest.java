@@ -4,15 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.kubeloop.api.json.KubeJson;
-import io.kubeloop.apiserver.registry.FieldValidation;
+import io.kubeloop.apiserver.registry.LibraryPatchApplier;
 import io.kubeloop.apiserver.registry.ObjectRegistry;
 import io.kubeloop.apiserver.registry.ObjectValidator;
 import io.kubeloop.apiserver.registry.ResourceDefinition;
 import io.kubeloop.apiserver.registry.ResourceRegistry;
-import io.kubeloop.apiserver.registry.LibraryPatchApplier;
 import io.kubeloop.apiserver.registry.WriteContext;
 import io.kubeloop.apiserver.storage.StoreOptions;
 import io.kubeloop.apiserver.storage.VersionedStore;
+import io.kubeloop.client.FieldValidation;
 import io.kubeloop.time.Ticker;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

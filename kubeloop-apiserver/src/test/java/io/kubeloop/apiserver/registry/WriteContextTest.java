@@ -2,6 +2,7 @@ package io.kubeloop.apiserver.registry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kubeloop.client.FieldValidation;
 import org.junit.jupiter.api.Test;
 
 class WriteContextTest {

@@ -172,7 +172,7 @@ class ConcurrentHistoryOverHttpPropertyTest {
         while (history.isEmpty() || !history.getLast().key().equals(b + "/zz-end")) {
             WatchItem.Event e = (WatchItem.Event) reference.next(Duration.ofSeconds(5)).orElseThrow();
             history.add(new Commit(e.object().resourceVersion(), "configmaps", e.object().key(),
-                    e.type() == EventType.DELETED ? null : e.object().object().path("metadata").path("labels")
+                    e.type() == ChangeType.DELETED ? null : e.object().object().path("metadata").path("labels")
                             .path("app").asString()));
         }
         reference.close();

@@ -148,7 +148,7 @@ class VersionedStoreTest {
         Watcher w = store.watch(new WatchRequest("cm", null, o -> true, from, false, false));
         put("ns", "c", null);
         assertThat(next(w)).extracting(WatchItem.Event::type, e -> e.object().name())
-                .containsExactly(EventType.ADDED, "b");
+                .containsExactly(ChangeType.ADDED, "b");
         assertThat(next(w).object().name()).isEqualTo("c");
         w.close();
     }
@@ -168,11 +168,11 @@ class VersionedStoreTest {
         Watcher w = store.watch(new WatchRequest("cm", null, label("x"), store.currentRevision(), false, false));
         put("ns", "a", "y");
         WatchItem.Event left = next(w);
-        assertThat(left.type()).isEqualTo(EventType.DELETED);
+        assertThat(left.type()).isEqualTo(ChangeType.DELETED);
         assertThat(left.object().object().path("metadata").path("labels").path("app").asString()).isEqualTo("x");
         assertThat(left.object().resourceVersion()).isEqualTo(store.currentRevision());
         put("ns", "a", "x");
-        assertThat(next(w).type()).isEqualTo(EventType.ADDED);
+        assertThat(next(w).type()).isEqualTo(ChangeType.ADDED);
     }
 
     @Test
@@ -181,7 +181,7 @@ class VersionedStoreTest {
         Watcher w = store.watch(new WatchRequest("cm", null, o -> true, store.currentRevision(), false, false));
         store.write("cm", "ns/a", cur -> Change.delete());
         WatchItem.Event e = next(w);
-        assertThat(e.type()).isEqualTo(EventType.DELETED);
+        assertThat(e.type()).isEqualTo(ChangeType.DELETED);
         assertThat(e.object().resourceVersion()).isEqualTo(store.currentRevision());
         assertThat(e.object().object().path("metadata").path("labels").path("app").asString()).isEqualTo("x");
     }
@@ -191,8 +191,8 @@ class VersionedStoreTest {
         put("ns", "a", null);
         put("ns", "b", null);
         Watcher w = store.watch(new WatchRequest("cm", null, o -> true, 0, true, true));
-        assertThat(next(w).type()).isEqualTo(EventType.ADDED);
-        assertThat(next(w).type()).isEqualTo(EventType.ADDED);
+        assertThat(next(w).type()).isEqualTo(ChangeType.ADDED);
+        assertThat(next(w).type()).isEqualTo(ChangeType.ADDED);
         assertThat(w.next(Duration.ofSeconds(1)).orElseThrow())
                 .isEqualTo(new WatchItem.Bookmark(store.currentRevision(), true));
     }

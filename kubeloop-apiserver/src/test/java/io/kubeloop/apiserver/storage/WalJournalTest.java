@@ -144,7 +144,7 @@ class WalJournalTest {
             try (Watcher w = s.watch(new WatchRequest("configmaps", null, o -> true, 2, false, false))) {
                 put(s, "a", "3");
                 WatchItem.Event e = (WatchItem.Event) w.next(Duration.ofSeconds(5)).orElseThrow();
-                assertThat(e.type()).isEqualTo(EventType.MODIFIED);
+                assertThat(e.type()).isEqualTo(ChangeType.MODIFIED);
                 assertThat(e.object().resourceVersion()).isEqualTo(3);
             }
         }

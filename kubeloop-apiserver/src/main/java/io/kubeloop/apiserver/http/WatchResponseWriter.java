@@ -24,7 +24,7 @@ import java.util.Optional;
  *
  * <p><b>Thread safety.</b> Confined to the request's (virtual) thread.
  */
-final class WatchStream {
+final class WatchResponseWriter {
 
     /** Where event frames go: a chunked HTTP body, or WebSocket text messages (one per event). */
     interface Sink {
@@ -46,7 +46,7 @@ final class WatchStream {
     private boolean tableColumnsSent;
 
     /** @param tableInclude null for plain objects, else render one-row Tables */
-    WatchStream(ResourceDefinition def, Watcher watcher, boolean bookmarks, Tables.Include tableInclude,
+    WatchResponseWriter(ResourceDefinition def, Watcher watcher, boolean bookmarks, Tables.Include tableInclude,
                 Duration bookmarkInterval, Ticker clock) {
         this.def = def;
         this.watcher = watcher;

@@ -1,7 +1,7 @@
 package io.kubeloop.apiserver.storage;
 
 /** The kinds of change a watch reports; the names are the wire names. Thread-safe (enum). */
-public enum EventType {
+public enum ChangeType {
     /** An object was created, or entered a watcher's selection. */
     ADDED,
     /** An object changed and stays in the selection. */

@@ -1,5 +1,6 @@
 package io.kubeloop.apiserver.registry;
 
+import io.kubeloop.apiserver.patch.ManagedFields;
 import io.kubeloop.apiserver.patch.ManagedObject;
 import io.kubeloop.apiserver.storage.Metadata;
 import java.time.Instant;
@@ -9,16 +10,16 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * {@code metadata.managedFields} bookkeeping for writes that are not server-side apply (create, update,
  * JSON / merge / strategic patch), through the patch library's
- * {@link io.kubeloop.apiserver.patch.ManagedFields#updateForWrite}: the writer's {@code Update} entry gains
+ * {@link ManagedFields#updateForWrite}: the writer's {@code Update} entry gains
  * the fields it added or changed, other entries lose them, empty entries go, more than ten {@code Update}
  * entries fold into {@code ancient-changes}; fields the server resets for the write ({@code status} on the
  * main resource of a kind with a status subresource, {@code spec} on {@code status}) are never owned.
  *
  * <p>Stateless and thread-safe.
  */
-public final class ManagedFields {
+public final class ManagedFieldsRecorder {
 
-    private ManagedFields() {
+    private ManagedFieldsRecorder() {
     }
 
     /**
@@ -30,7 +31,7 @@ public final class ManagedFields {
      */
     public static void recordUpdate(ResourceDefinition def, ObjectNode updated, ObjectNode old, String manager,
                                     String subresource, Instant now) {
-        ManagedObject result = io.kubeloop.apiserver.patch.ManagedFields.updateForWrite(old, updated, manager,
+        ManagedObject result = ManagedFields.updateForWrite(old, updated, manager,
                 subresource, def.apiVersion(), now, LibraryPatchApplier.schemaOf(def),
                 LibraryPatchApplier.resetFields(def, subresource));
         JsonNode entries = result.object().path("metadata").get("managedFields");

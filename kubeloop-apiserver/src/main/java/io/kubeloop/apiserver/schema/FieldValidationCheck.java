@@ -2,6 +2,7 @@ package io.kubeloop.apiserver.schema;
 
 import io.kubeloop.api.GroupVersionKind;
 import io.kubeloop.api.json.KubeJson;
+import io.kubeloop.client.FieldValidation;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -15,48 +16,38 @@ import tools.jackson.core.JsonToken;
 import tools.jackson.core.exc.StreamReadException;
 
 /**
- * The {@code fieldValidation} query parameter of create, update and patch: what to do with unknown
+ * What the {@code fieldValidation} query parameter of create, update and patch does with unknown
  * fields (found by {@link StructuralSchema#prune}) and duplicate fields (found by
  * {@link #duplicateFields}) in a request body.
  *
  * <ul>
- *   <li>{@link #STRICT} (what kubectl sends): fail. Create and update answer 400 BadRequest with
- *       {@code <Kind> in version "<v>" cannot be handled as a <Kind>: strict decoding error:
+ *   <li>{@link FieldValidation#STRICT} (what kubectl sends): fail. Create and update answer 400 BadRequest
+ *       with {@code <Kind> in version "<v>" cannot be handled as a <Kind>: strict decoding error:
  *       unknown field "spec.foo"} ({@link Result#error}); patch answers 422 with the same text.</li>
- *   <li>{@link #WARN}, the default: succeed, with one {@code Warning: 299 - "unknown field \"spec.foo\""}
- *       header per field ({@link Result#warnings}, {@link #warningHeader}).</li>
- *   <li>{@link #IGNORE}: succeed silently. Unknown fields are dropped in every mode.</li>
+ *   <li>{@link FieldValidation#WARN}, the default: succeed, with one
+ *       {@code Warning: 299 - "unknown field \"spec.foo\""} header per field ({@link Result#warnings},
+ *       {@link #warningHeader}).</li>
+ *   <li>{@link FieldValidation#IGNORE}: succeed silently. Unknown fields are dropped in every mode.</li>
  * </ul>
  *
- * <p>Thread-safe (an enum of pure functions).
+ * <p>Stateless and thread-safe (pure functions).
  */
-public enum FieldValidation {
-    STRICT("Strict"),
-    WARN("Warn"),
-    IGNORE("Ignore");
+public final class FieldValidationCheck {
 
-    private final String wireName;
-
-    FieldValidation(String wireName) {
-        this.wireName = wireName;
-    }
-
-    /** The query-parameter value: {@code Strict}, {@code Warn} or {@code Ignore}. */
-    public String wireName() {
-        return wireName;
+    private FieldValidationCheck() {
     }
 
     /**
-     * Reads the query parameter; absent or empty means {@link #WARN}, as on the real server.
+     * Reads the query parameter; absent or empty means {@link FieldValidation#WARN}, as on the real server.
      *
      * @throws IllegalArgumentException for any other value, worded as the server's 422 cause
      */
     public static FieldValidation parse(String value) {
         if (value == null || value.isEmpty()) {
-            return WARN;
+            return FieldValidation.WARN;
         }
-        for (FieldValidation v : values()) {
-            if (v.wireName.equals(value)) {
+        for (FieldValidation v : FieldValidation.values()) {
+            if (v.value().equals(value)) {
                 return v;
             }
         }
@@ -68,15 +59,17 @@ public enum FieldValidation {
      * What the request gets for its unknown and duplicate fields. Duplicates are reported first, as
      * the real decoder finds them before pruning does.
      */
-    public Result check(GroupVersionKind gvk, List<String> unknownFields, List<String> duplicateFields) {
+    public static Result check(FieldValidation mode, GroupVersionKind gvk, List<String> unknownFields,
+                               List<String> duplicateFields) {
+        Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(gvk, "gvk");
         List<String> problems = new ArrayList<>();
         duplicateFields.forEach(f -> problems.add("duplicate field " + GoFormat.quote(f)));
         unknownFields.forEach(f -> problems.add("unknown field " + GoFormat.quote(f)));
-        if (problems.isEmpty() || this == IGNORE) {
+        if (problems.isEmpty() || mode == FieldValidation.IGNORE) {
             return new Result(Optional.empty(), List.of());
         }
-        if (this == WARN) {
+        if (mode == FieldValidation.WARN) {
             return new Result(Optional.empty(), problems);
         }
         String kind = gvk.kind();
@@ -164,8 +157,8 @@ public enum FieldValidation {
     /**
      * The outcome of {@link #check}.
      *
-     * @param error the BadRequest message when the request must fail ({@link #STRICT})
-     * @param warnings one text per problem for {@code Warning} headers ({@link #WARN}); wrap each
+     * @param error the BadRequest message when the request must fail ({@link FieldValidation#STRICT})
+     * @param warnings one text per problem for {@code Warning} headers ({@link FieldValidation#WARN}); wrap each
      *     with {@link #warningHeader}
      */
     public record Result(Optional<String> error, List<String> warnings) {
