@@ -1,7 +1,7 @@
 package io.kubeloop.apiserver;
 
-import io.kubeloop.apiserver.fs.PrivateFiles;
-import io.kubeloop.apiserver.http.TlsMaterial;
+import io.kubeloop.apiserver.internal.fs.PrivateFiles;
+import io.kubeloop.apiserver.internal.tls.TlsMaterial;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

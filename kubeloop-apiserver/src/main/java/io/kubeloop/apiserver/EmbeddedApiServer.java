@@ -1,19 +1,19 @@
 package io.kubeloop.apiserver;
 
 import io.kubeloop.api.json.KubeJson;
-import io.kubeloop.apiserver.controllers.BuiltinControllers;
-import io.kubeloop.apiserver.crd.CustomResourceDefinitions;
-import io.kubeloop.apiserver.crd.CustomResourceValidator;
-import io.kubeloop.apiserver.http.ApiHandler;
-import io.kubeloop.apiserver.http.HttpServer;
-import io.kubeloop.apiserver.http.TlsMaterial;
-import io.kubeloop.apiserver.registry.ObjectRegistry;
-import io.kubeloop.apiserver.registry.ResourceDefinition;
-import io.kubeloop.apiserver.registry.ResourceRegistry;
-import io.kubeloop.apiserver.registry.WriteContext;
-import io.kubeloop.apiserver.storage.Journal;
-import io.kubeloop.apiserver.storage.StoreOptions;
-import io.kubeloop.apiserver.storage.VersionedStore;
+import io.kubeloop.apiserver.internal.controllers.BuiltinControllers;
+import io.kubeloop.apiserver.internal.crd.CustomResourceDefinitions;
+import io.kubeloop.apiserver.internal.crd.CustomResourceValidator;
+import io.kubeloop.apiserver.internal.http.ApiHandler;
+import io.kubeloop.apiserver.internal.http.HttpServer;
+import io.kubeloop.apiserver.internal.tls.TlsMaterial;
+import io.kubeloop.apiserver.internal.registry.ObjectRegistry;
+import io.kubeloop.apiserver.internal.registry.ResourceDefinition;
+import io.kubeloop.apiserver.internal.registry.ResourceRegistry;
+import io.kubeloop.apiserver.internal.registry.WriteContext;
+import io.kubeloop.apiserver.internal.storage.Journal;
+import io.kubeloop.apiserver.internal.storage.StoreOptions;
+import io.kubeloop.apiserver.internal.storage.VersionedStore;
 import io.kubeloop.client.ClientOptions;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.config.AuthProvider;
@@ -45,7 +45,7 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p><b>Data directory.</b> With {@link ServerOptions#dataDir()} (see {@link DataDirectory} for the
  * layout) every acknowledged write is on disk before the answer (write-ahead log, see
- * {@link io.kubeloop.apiserver.storage.WalJournal}), a restart serves the same objects with the same
+ * {@link io.kubeloop.apiserver.internal.storage.WalJournal}), a restart serves the same objects with the same
  * resourceVersions, the CA, server certificate and token (unless one is given) are kept, so kubeconfigs
  * stay valid. If the log fails (an I/O error while appending or syncing), the failing write gets a 500,
  * writes stop, and the server closes itself; {@link #awaitStopped()} then returns the failure.

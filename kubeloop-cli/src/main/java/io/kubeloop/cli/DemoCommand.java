@@ -3,7 +3,7 @@ package io.kubeloop.cli;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.kubeloop.api.errors.AlreadyExistsException;
 import io.kubeloop.api.errors.NotFoundException;
-import io.kubeloop.apiserver.fs.PrivateFiles;
+import io.kubeloop.apiserver.internal.fs.PrivateFiles;
 import io.kubeloop.cache.InformerFactory;
 import io.kubeloop.cache.InformerOptions;
 import io.kubeloop.cache.InformerScope;

@@ -1,6 +1,6 @@
 package io.kubeloop.apiserver.faults;
 
-import io.kubeloop.apiserver.http.TlsMaterial;
+import io.kubeloop.apiserver.internal.tls.TlsMaterial;
 import io.kubeloop.client.config.AuthProvider;
 import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.client.config.SslContextBuilder;

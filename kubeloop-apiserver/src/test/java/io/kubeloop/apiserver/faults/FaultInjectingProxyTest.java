@@ -154,7 +154,7 @@ class FaultInjectingProxyTest {
     @Test
     void itsKubeconfigIsAllAClientInAnotherProcessNeeds(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
         java.nio.file.Path file = proxy.writeKubeconfig(dir.resolve("kubeconfig"));
-        if (io.kubeloop.apiserver.fs.PrivateFiles.posix(file)) { // it holds the token: owner-only
+        if (io.kubeloop.apiserver.internal.fs.PrivateFiles.posix(file)) { // it holds the token: owner-only
             assertThat(file).satisfies(f -> assertThat(java.nio.file.attribute.PosixFilePermissions.toString(
                     java.nio.file.Files.getPosixFilePermissions(f))).isEqualTo("rw-------"));
         }

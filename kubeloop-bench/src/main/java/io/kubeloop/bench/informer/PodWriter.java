@@ -2,11 +2,11 @@ package io.kubeloop.bench.informer;
 
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.apiserver.EmbeddedApiServer;
-import io.kubeloop.apiserver.registry.ResourceDefinition;
-import io.kubeloop.apiserver.registry.WriteContext;
-import io.kubeloop.apiserver.storage.Change;
-import io.kubeloop.apiserver.storage.StoredObject;
-import io.kubeloop.apiserver.storage.VersionedStore;
+import io.kubeloop.apiserver.internal.registry.ResourceDefinition;
+import io.kubeloop.apiserver.internal.registry.WriteContext;
+import io.kubeloop.apiserver.internal.storage.Change;
+import io.kubeloop.apiserver.internal.storage.StoredObject;
+import io.kubeloop.apiserver.internal.storage.VersionedStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
