@@ -55,7 +55,7 @@ public record DataDirectory(Path root) {
     }
 
     /** The CA and server certificate of this directory, created on first use. */
-    public TlsMaterial tls() {
+    TlsMaterial tls() {
         return TlsMaterial.persistent(pki());
     }
 

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.apiserver.EmbeddedApiServer;
+import io.kubeloop.apiserver.ServerInternals;
 import io.kubeloop.apiserver.ServerOptions;
 import io.kubeloop.apiserver.internal.registry.ObjectRegistry;
 import io.kubeloop.apiserver.internal.registry.ResourceDefinition;
@@ -67,7 +68,7 @@ class CrdRestartTest {
         ListJournal journal = new ListJournal();
         ServerOptions options = ServerOptions.defaults().withDataDir(dataDir).withJournalFactory(d -> journal);
         try (EmbeddedApiServer first = EmbeddedApiServer.start(options)) {
-            ObjectRegistry r = first.registry();
+            ObjectRegistry r = ServerInternals.registry(first);
             r.create(crdDefinition(r), "", json(FOO_CRD), CTX);
             await().atMost(Duration.ofSeconds(10)).until(() -> r.resources().find("samplecontroller.k8s.io", "v1alpha1",
                     "foos").isPresent());
@@ -76,7 +77,7 @@ class CrdRestartTest {
                     + "\"metadata\":{\"name\":\"kept\"},\"spec\":{\"replicas\":2}}"), CTX);
         }
         try (EmbeddedApiServer second = EmbeddedApiServer.start(options)) {
-            ObjectRegistry r = second.registry();
+            ObjectRegistry r = ServerInternals.registry(second);
             ResourceDefinition foos = r.resources().find("samplecontroller.k8s.io", "v1alpha1", "foos").orElseThrow();
             assertThat(foos.schema()).isNotNull();
             assertThat(r.get(foos, "default", "kept").object().path("spec").path("replicas").asInt()).isEqualTo(2);

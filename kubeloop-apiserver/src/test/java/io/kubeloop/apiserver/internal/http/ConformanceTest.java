@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.kubeloop.apiserver.EmbeddedApiServer;
+import io.kubeloop.apiserver.ServerInternals;
 import io.kubeloop.apiserver.ServerOptions;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -169,7 +170,7 @@ class ConformanceTest {
         String cont = RawHttp.json(http.get("/api/v1/namespaces/" + ns + "/configmaps?limit=1"))
                 .path("metadata").path("continue").asString();
         create(ns, "after", null);
-        server.store().compact();
+        ServerInternals.store(server).compact();
         HttpResponse<String> r = http.get("/api/v1/namespaces/" + ns + "/configmaps?limit=1&continue=" + cont);
         assertThat(r.statusCode()).isEqualTo(410);
         assertThat(RawHttp.json(r).path("reason").asString()).isEqualTo("Expired");
@@ -183,7 +184,7 @@ class ConformanceTest {
 
     @Test
     void item16FutureRvNotOlderThanIs504WithRetryAfter() {
-        long future = server.store().currentRevision() + 1000;
+        long future = ServerInternals.store(server).currentRevision() + 1000;
         HttpResponse<String> r = http.get("/api/v1/configmaps?resourceVersionMatch=NotOlderThan&resourceVersion=" + future);
         assertThat(r.statusCode()).isEqualTo(504);
         assertThat(r.headers().firstValue("Retry-After")).contains("1");
@@ -278,7 +279,7 @@ class ConformanceTest {
         String ns = http.newNamespace("t");
         JsonNode a = create(ns, "a", null);
         create(ns, "b", null);
-        server.store().compact();
+        ServerInternals.store(server).compact();
         try (RawHttp.Lines w = http.watch("/api/v1/namespaces/" + ns + "/configmaps?watch=1&resourceVersion="
                 + (Long.parseLong(rv(a)) - 1))) {
             assertThat(w.response.statusCode()).isEqualTo(200);
@@ -312,7 +313,7 @@ class ConformanceTest {
     void item27TimeoutSecondsEndsCleanlyWithoutError() {
         long start = System.nanoTime();
         try (RawHttp.Lines w = http.watch("/api/v1/namespaces/default/configmaps?watch=1&resourceVersion="
-                + server.store().currentRevision() + "&timeoutSeconds=1")) {
+                + ServerInternals.store(server).currentRevision() + "&timeoutSeconds=1")) {
             assertThat(w.next()).isNull();
         }
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(900), Duration.ofSeconds(5));
@@ -400,12 +401,12 @@ class ConformanceTest {
         String ns = http.newNamespace("t");
         JsonNode a = create(ns, "a", null);
         http.patch("/api/v1/namespaces/" + ns + "/configmaps/a", "application/merge-patch+json", "{\"data\":{\"k\":\"2\"}}");
-        long before = server.store().currentRevision();
+        long before = ServerInternals.store(server).currentRevision();
         HttpResponse<String> r = http.put("/api/v1/namespaces/" + ns + "/configmaps/a",
                 cm("a", null).replace("\"name\":\"a\"", "\"name\":\"a\",\"resourceVersion\":\"" + rv(a) + "\""));
         assertThat(r.statusCode()).isEqualTo(409);
         assertThat(RawHttp.json(r).path("message").asString()).contains("the object has been modified");
-        assertThat(server.store().currentRevision()).isEqualTo(before);
+        assertThat(ServerInternals.store(server).currentRevision()).isEqualTo(before);
     }
 
     @Test
@@ -457,12 +458,12 @@ class ConformanceTest {
     @Test
     void item47DryRunCreateIs201ButNotStoredAndBadDryRunIs422() {
         String ns = http.newNamespace("t");
-        long before = server.store().currentRevision();
+        long before = ServerInternals.store(server).currentRevision();
         HttpResponse<String> r = http.post("/api/v1/namespaces/" + ns + "/configmaps?dryRun=All", cm("a", null));
         assertThat(r.statusCode()).isEqualTo(201);
         assertThat(RawHttp.json(r).path("metadata").path("uid").asString("")).isNotEmpty();
         assertThat(http.get("/api/v1/namespaces/" + ns + "/configmaps/a").statusCode()).isEqualTo(404);
-        assertThat(server.store().currentRevision()).isEqualTo(before);
+        assertThat(ServerInternals.store(server).currentRevision()).isEqualTo(before);
         assertThat(http.post("/api/v1/namespaces/" + ns + "/configmaps?dryRun=x", cm("a", null)).statusCode()).isEqualTo(422);
     }
 

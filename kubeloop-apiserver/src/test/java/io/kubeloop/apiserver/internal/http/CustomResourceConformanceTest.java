@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.kubeloop.apiserver.EmbeddedApiServer;
+import io.kubeloop.apiserver.ServerInternals;
 import io.kubeloop.apiserver.ServerOptions;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -326,7 +327,7 @@ class CustomResourceConformanceTest {
         assertThat(list.path("apiVersion").asString()).isEqualTo("example.com/v1beta1");
         assertThat(list.path("items").get(0).path("apiVersion").asString()).isEqualTo("example.com/v1beta1");
         assertThat(http.get(widgets("v1alpha1", ns)).statusCode()).isEqualTo(404);
-        assertThat(server.store().get("example.com/widgets", ns + "/m").orElseThrow().object().path("apiVersion")
+        assertThat(ServerInternals.store(server).get("example.com/widgets", ns + "/m").orElseThrow().object().path("apiVersion")
                 .asString()).isEqualTo("example.com/v1");
         JsonNode group = RawHttp.json(http.get("/apis/example.com"));
         assertThat(group.path("versions").findValuesAsString("version")).containsExactly("v1", "v1beta1");

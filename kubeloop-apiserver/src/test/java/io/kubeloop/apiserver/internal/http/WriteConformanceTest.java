@@ -3,9 +3,10 @@ package io.kubeloop.apiserver.internal.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubeloop.apiserver.EmbeddedApiServer;
-import io.kubeloop.apiserver.junit.EmbeddedApiServerTest;
+import io.kubeloop.apiserver.ServerInternals;
 import io.kubeloop.apiserver.internal.registry.NameRule;
 import io.kubeloop.apiserver.internal.registry.ResourceDefinition;
+import io.kubeloop.testing.junit.EmbeddedApiServerTest;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Instant;
@@ -122,7 +123,7 @@ class WriteConformanceTest {
         ResourceDefinition def = new ResourceDefinition(group, "v1", "widgets", "Widget", null, null,
                 List.of(), List.of(), true, ResourceDefinition.ALL_VERBS, Set.of(), NameRule.SUBDOMAIN, true, true, false,
                 Set.of(), List.of(), null, null);
-        server.registry().resources().replace(group, "widgets", List.of(def));
+        ServerInternals.registry(server).resources().replace(group, "widgets", List.of(def));
         return def;
     }
 

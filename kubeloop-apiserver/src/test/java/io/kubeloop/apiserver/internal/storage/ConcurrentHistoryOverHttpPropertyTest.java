@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.apiserver.EmbeddedApiServer;
+import io.kubeloop.apiserver.ServerInternals;
 import io.kubeloop.apiserver.ServerOptions;
 import io.kubeloop.apiserver.internal.storage.ConcurrentHistoryPropertyTest.Commit;
 import io.kubeloop.apiserver.internal.storage.ConcurrentHistoryPropertyTest.Selection;
@@ -113,9 +114,9 @@ class ConcurrentHistoryOverHttpPropertyTest {
                     "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"" + ns + "\"}}")
                     .statusCode()).isEqualTo(201);
         }
-        String storageId = server.registry().resources().find("", "v1", "configmaps").orElseThrow().storageId();
-        long start = server.store().currentRevision();
-        Watcher reference = server.store().watch(new WatchRequest(storageId, null, o -> true, start, false, false));
+        String storageId = ServerInternals.registry(server).resources().find("", "v1", "configmaps").orElseThrow().storageId();
+        long start = ServerInternals.store(server).currentRevision();
+        Watcher reference = ServerInternals.store(server).watch(new WatchRequest(storageId, null, o -> true, start, false, false));
         String w = "?watch=true&timeoutSeconds=20&resourceVersion=" + start;
         try (Stream<String> inA = watch("/api/v1/namespaces/" + a + "/configmaps" + w);
              Stream<String> inAx = watch("/api/v1/namespaces/" + a + "/configmaps" + w + "&labelSelector=app%3Dx");
