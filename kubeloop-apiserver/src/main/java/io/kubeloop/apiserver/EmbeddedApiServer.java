@@ -42,13 +42,15 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>Starts with the namespaces default, kube-system, kube-public and kube-node-lease, and serves the
  * custom resources of every stored CustomResourceDefinition before it listens. Built-in controllers run
- * in-process ({@link BuiltinControllers}): garbage collection by ownerReferences, and the end of node-bound Pods'
- * grace periods (there is no kubelet). The CA and server
- * certificate are generated per run. {@link #client()} is one shared client, closed with the server.
+ * in-process (unless {@link BuiltinControllerMode#OFF}): garbage collection by ownerReferences, and the end of
+ * node-bound Pods' grace periods (there is no kubelet). The CA and server certificate are generated per run.
+ * {@link #client()} is one shared client, closed with the server. {@link #load(List)} stores many objects
+ * fast, past admission and validation. Test support (a JUnit 5 extension, a fault-injecting proxy) is in
+ * kubeloop-testing.
  *
  * <p><b>Data directory.</b> With {@link ServerOptions#dataDir()} (see {@link DataDirectory} for the
- * layout) every acknowledged write is on disk before the answer (write-ahead log, see
- * {@link io.kubeloop.apiserver.internal.storage.WalJournal}), a restart serves the same objects with the same
+ * layout) every acknowledged write is on disk before the answer (a write-ahead log in {@code wal/}), a
+ * restart serves the same objects with the same
  * resourceVersions, the CA, server certificate and token (unless one is given) are kept, so kubeconfigs
  * stay valid. If the log fails (an I/O error while appending or syncing), the failing write gets a 500,
  * writes stop, and the server closes itself; {@link #awaitStopped()} then returns the failure.

@@ -12,5 +12,8 @@
  * </ul>
  *
  * <p>{@link io.kubeloop.apiserver.internal.controllers.BuiltinControllers} starts and stops them with the server.
+ *
+ * <p>Internal to kubeloop-apiserver and no API: the module does not export it; it may change in any
+ * release.
  */
 package io.kubeloop.apiserver.internal.controllers;

@@ -13,5 +13,8 @@
  *   <li><b>Locks</b>: none of its own; every write is a normal {@link io.kubeloop.apiserver.internal.registry.ObjectRegistry}
  *       write (optimistic concurrency), and the validator runs under the store lock doing CPU work only.</li>
  * </ul>
+ *
+ * <p>Internal to kubeloop-apiserver and no API: the module does not export it; it may change in any
+ * release.
  */
 package io.kubeloop.apiserver.internal.crd;

@@ -19,5 +19,8 @@
  *   <li><b>Timeouts</b>: connector idle timeout 2 h (silent watches must not be cut); watches end at
  *       {@code timeoutSeconds} or after 30–60 min.</li>
  * </ul>
+ *
+ * <p>Internal to kubeloop-apiserver and no API: the module does not export it; it may change in any
+ * release.
  */
 package io.kubeloop.apiserver.internal.http;

@@ -10,5 +10,8 @@
  * <p>No HTTP and no storage here: every function takes the live object and the request body and returns
  * the new object, or throws {@link io.kubeloop.apiserver.internal.patch.PatchException} carrying the status the
  * real kube-apiserver would answer. Everything is stateless and thread-safe; inputs are never modified.
+ *
+ * <p>Internal to kubeloop-apiserver and no API: the module does not export it; it may change in any
+ * release.
  */
 package io.kubeloop.apiserver.internal.patch;

@@ -13,5 +13,8 @@
  * apply), {@link io.kubeloop.apiserver.internal.registry.ManagedFieldsRecorder} (Update entries of non-apply writes, through the
  * patch library) and {@link io.kubeloop.apiserver.internal.registry.CustomResourceSchemas} (custom resources' schemas for
  * the OpenAPI documents).
+ *
+ * <p>Internal to kubeloop-apiserver and no API: the module does not export it; it may change in any
+ * release.
  */
 package io.kubeloop.apiserver.internal.registry;

@@ -9,5 +9,8 @@
  * <p>Everything here is a pure function over Jackson 3 trees: no I/O, no HTTP. Behaviour follows
  * apiextensions-apiserver, kube-openapi and kubectl 1.32 (facts in
  * {@code shared/reference/apiserver-semantics.md} §3, §7, §10).
+ *
+ * <p>Internal to kubeloop-apiserver and no API: the module does not export it; it may change in any
+ * release.
  */
 package io.kubeloop.apiserver.internal.schema;

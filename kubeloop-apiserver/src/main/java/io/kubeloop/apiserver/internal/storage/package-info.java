@@ -30,5 +30,8 @@
  *   <li><b>Memory</b>: an event shares the {@code StoredObject} of the committed version; the DELETED
  *       copy and a selector-leave copy are serialized once per event, not per watcher.</li>
  * </ul>
+ *
+ * <p>Internal to kubeloop-apiserver and no API: the module does not export it; it may change in any
+ * release.
  */
 package io.kubeloop.apiserver.internal.storage;

@@ -3,7 +3,7 @@ package io.kubeloop.apiserver.internal.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubeloop.apiserver.EmbeddedApiServer;
-import io.kubeloop.apiserver.junit.EmbeddedApiServerTest;
+import io.kubeloop.testing.junit.EmbeddedApiServerTest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;

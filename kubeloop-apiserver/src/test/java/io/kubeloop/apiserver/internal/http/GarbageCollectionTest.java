@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.kubeloop.apiserver.EmbeddedApiServer;
-import io.kubeloop.apiserver.junit.EmbeddedApiServerTest;
+import io.kubeloop.testing.junit.EmbeddedApiServerTest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Message;
 import io.kubeloop.apiserver.EmbeddedApiServer;
-import io.kubeloop.apiserver.junit.EmbeddedApiServerTest;
+import io.kubeloop.testing.junit.EmbeddedApiServerTest;
 import io.kubernetes.client.proto.IntStr;
 import io.kubernetes.client.proto.Meta;
 import io.kubernetes.client.proto.Runtime;

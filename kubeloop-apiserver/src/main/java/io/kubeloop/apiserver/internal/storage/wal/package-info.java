@@ -28,5 +28,8 @@
  * <li><b>Failure.</b> The first I/O error fails the batch, every queued append and every later
  *     one; the log must be closed and re-opened.</li>
  * </ul>
+ *
+ * <p>Internal to kubeloop-apiserver and no API: the module does not export it; it may change in any
+ * release.
  */
 package io.kubeloop.apiserver.internal.storage.wal;

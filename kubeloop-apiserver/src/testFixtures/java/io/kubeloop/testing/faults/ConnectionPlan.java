@@ -1,4 +1,4 @@
-package io.kubeloop.apiserver.faults;
+package io.kubeloop.testing.faults;
 
 /**
  * Chooses the {@link ConnectionFault} for each connection the proxy's relay mode accepts, once its

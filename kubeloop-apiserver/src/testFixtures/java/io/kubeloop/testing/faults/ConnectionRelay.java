@@ -1,4 +1,4 @@
-package io.kubeloop.apiserver.faults;
+package io.kubeloop.testing.faults;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,4 +1,4 @@
-package io.kubeloop.apiserver.junit;
+package io.kubeloop.testing.junit;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;

@@ -1,4 +1,4 @@
-package io.kubeloop.apiserver.junit;
+package io.kubeloop.testing.junit;
 
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.client.KubeClient;

@@ -1,10 +1,11 @@
-package io.kubeloop.apiserver.faults;
+package io.kubeloop.testing.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.kubeloop.api.DynamicObject;
+import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.errors.InternalErrorException;
 import io.kubeloop.api.errors.TooManyRequestsException;
 import io.kubeloop.apiserver.EmbeddedApiServer;
@@ -16,12 +17,11 @@ import io.kubeloop.client.Watch;
 import io.kubeloop.client.WatchEvent;
 import io.kubeloop.client.WatchTimeoutException;
 import io.kubeloop.client.http.TransportException;
-import io.kubeloop.api.GroupVersionResource;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodyHandlers;
+import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;

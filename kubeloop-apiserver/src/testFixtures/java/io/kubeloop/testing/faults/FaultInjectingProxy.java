@@ -1,4 +1,4 @@
-package io.kubeloop.apiserver.faults;
+package io.kubeloop.testing.faults;
 
 import io.kubeloop.apiserver.internal.tls.TlsMaterial;
 import io.kubeloop.client.config.AuthProvider;
