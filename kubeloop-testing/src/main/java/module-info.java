@@ -1,9 +1,16 @@
 /**
- * Test doubles for code built on kubeloop: {@link io.kubeloop.testing.FakeTicker}, one clock for
- * every timed behaviour, and {@link io.kubeloop.testing.FakeListerWatcher}, a scripted source of
- * lists and watches. Use in test scope.
+ * What tests of code built on kubeloop need: {@link io.kubeloop.testing.FakeTicker}, one clock for
+ * every timed behaviour; {@link io.kubeloop.testing.FakeListerWatcher}, a scripted source of lists
+ * and watches; {@link io.kubeloop.testing.junit.EmbeddedApiServerTest}, tests against a real API
+ * server; {@link io.kubeloop.testing.faults.FaultInjectingProxy}, faults between the code under test
+ * and that server. Use in test scope; the JUnit extension needs JUnit Jupiter, which tests bring.
  */
 module io.kubeloop.testing {
     requires transitive io.kubeloop.time;
+    requires transitive io.kubeloop.apiserver;
+    requires static org.junit.jupiter.api;
+
     exports io.kubeloop.testing;
+    exports io.kubeloop.testing.junit;
+    exports io.kubeloop.testing.faults;
 }

@@ -1,7 +1,7 @@
 package io.kubeloop.apiserver;
 
-import io.kubeloop.apiserver.fs.PrivateFiles;
-import io.kubeloop.apiserver.http.TlsMaterial;
+import io.kubeloop.apiserver.internal.fs.PrivateFiles;
+import io.kubeloop.apiserver.internal.tls.TlsMaterial;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -55,7 +55,7 @@ public record DataDirectory(Path root) {
     }
 
     /** The CA and server certificate of this directory, created on first use. */
-    public TlsMaterial tls() {
+    TlsMaterial tls() {
         return TlsMaterial.persistent(pki());
     }
 

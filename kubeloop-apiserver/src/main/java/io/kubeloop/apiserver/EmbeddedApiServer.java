@@ -1,19 +1,21 @@
 package io.kubeloop.apiserver;
 
 import io.kubeloop.api.json.KubeJson;
-import io.kubeloop.apiserver.controllers.BuiltinControllers;
-import io.kubeloop.apiserver.crd.CustomResourceDefinitions;
-import io.kubeloop.apiserver.crd.CustomResourceValidator;
-import io.kubeloop.apiserver.http.ApiHandler;
-import io.kubeloop.apiserver.http.HttpServer;
-import io.kubeloop.apiserver.http.TlsMaterial;
-import io.kubeloop.apiserver.registry.ObjectRegistry;
-import io.kubeloop.apiserver.registry.ResourceDefinition;
-import io.kubeloop.apiserver.registry.ResourceRegistry;
-import io.kubeloop.apiserver.registry.WriteContext;
-import io.kubeloop.apiserver.storage.Journal;
-import io.kubeloop.apiserver.storage.StoreOptions;
-import io.kubeloop.apiserver.storage.VersionedStore;
+import io.kubeloop.apiserver.internal.controllers.BuiltinControllers;
+import io.kubeloop.apiserver.internal.crd.CustomResourceDefinitions;
+import io.kubeloop.apiserver.internal.crd.CustomResourceValidator;
+import io.kubeloop.apiserver.internal.http.ApiHandler;
+import io.kubeloop.apiserver.internal.http.HttpServer;
+import io.kubeloop.apiserver.internal.tls.TlsMaterial;
+import io.kubeloop.apiserver.internal.registry.ObjectRegistry;
+import io.kubeloop.apiserver.internal.registry.ResourceDefinition;
+import io.kubeloop.apiserver.internal.registry.ResourceRegistry;
+import io.kubeloop.apiserver.internal.registry.WriteContext;
+import io.kubeloop.apiserver.internal.storage.Change;
+import io.kubeloop.apiserver.internal.storage.Journal;
+import io.kubeloop.apiserver.internal.storage.Metadata;
+import io.kubeloop.apiserver.internal.storage.StoreOptions;
+import io.kubeloop.apiserver.internal.storage.VersionedStore;
 import io.kubeloop.client.ClientOptions;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.config.AuthProvider;
@@ -21,6 +23,7 @@ import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.client.config.SslContextBuilder;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
@@ -39,13 +42,15 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>Starts with the namespaces default, kube-system, kube-public and kube-node-lease, and serves the
  * custom resources of every stored CustomResourceDefinition before it listens. Built-in controllers run
- * in-process ({@link BuiltinControllers}): garbage collection by ownerReferences, and the end of node-bound Pods'
- * grace periods (there is no kubelet). The CA and server
- * certificate are generated per run. {@link #client()} is one shared client, closed with the server.
+ * in-process (unless {@link BuiltinControllerMode#OFF}): garbage collection by ownerReferences, and the end of
+ * node-bound Pods' grace periods (there is no kubelet). The CA and server certificate are generated per run.
+ * {@link #client()} is one shared client, closed with the server. {@link #load(List)} stores many objects
+ * fast, past admission and validation. Test support (a JUnit 5 extension, a fault-injecting proxy) is in
+ * kubeloop-testing.
  *
  * <p><b>Data directory.</b> With {@link ServerOptions#dataDir()} (see {@link DataDirectory} for the
- * layout) every acknowledged write is on disk before the answer (write-ahead log, see
- * {@link io.kubeloop.apiserver.storage.WalJournal}), a restart serves the same objects with the same
+ * layout) every acknowledged write is on disk before the answer (a write-ahead log in {@code wal/}), a
+ * restart serves the same objects with the same
  * resourceVersions, the CA, server certificate and token (unless one is given) are kept, so kubeconfigs
  * stay valid. If the log fails (an I/O error while appending or syncing), the failing write gets a 500,
  * writes stop, and the server closes itself; {@link #awaitStopped()} then returns the failure.
@@ -59,7 +64,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
     private final VersionedStore store;
     private final ObjectRegistry registry;
     private final CustomResourceDefinitions crds;
-    /** Null when {@link ServerOptions#builtinControllers()} is off. */
+    /** Null when {@link ServerOptions#builtinControllers()} is {@link BuiltinControllerMode#OFF}. */
     private final BuiltinControllers controllers;
     private final TlsMaterial tls;
     private final HttpServer http;
@@ -83,12 +88,13 @@ public final class EmbeddedApiServer implements AutoCloseable {
                     : options.token() != null ? options.token() : DataDirectory.randomToken();
             this.tls = data != null ? data.tls() : TlsMaterial.generate();
             this.registry = new ObjectRegistry(store, new ResourceRegistry(), options.ticker(),
-                    new CustomResourceValidator(options.validator()), options.patcher(), options.listZeroFromCache());
+                    new CustomResourceValidator(options.validator()), options.patcher(),
+                    options.listAtZero() == ListAtZero.WHOLE_FROM_CACHE);
             createDefaultNamespaces();
             // CRDs found in the store (after a restart) are served again before HTTP opens.
             started = CustomResourceDefinitions.start(registry, options.ticker());
             this.crds = started;
-            running = options.builtinControllers() ? BuiltinControllers.start(registry, options.ticker()) : null;
+            running = options.builtinControllers() == BuiltinControllerMode.RUN ? BuiltinControllers.start(registry, options.ticker()) : null;
             this.controllers = running;
             this.http = new HttpServer(options.bindAddress(), options.port(), tls,
                     new ApiHandler(registry, token, options.http(), options.openApi().apply(registry.resources()),
@@ -124,7 +130,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
                 ObjectNode body = KubeJson.mapper().createObjectNode();
                 body.putObject("metadata").put("name", name);
                 registry.create(ns, "", body, new WriteContext("kube-apiserver", null, false,
-                        io.kubeloop.apiserver.registry.FieldValidation.IGNORE, false));
+                        io.kubeloop.client.FieldValidation.IGNORE, false));
             }
         }
     }
@@ -148,14 +154,62 @@ public final class EmbeddedApiServer implements AutoCloseable {
         return tls.caPem();
     }
 
-    /** The resource layer (for tests and built-in controllers). */
-    public ObjectRegistry registry() {
+    /** The resource layer; this module's tests reach it through their own helper. */
+    ObjectRegistry registry() {
         return registry;
     }
 
-    /** The store (for tests: e.g. {@code store().compact()}). */
-    public VersionedStore store() {
+    /** The store; this module's tests reach it through their own helper. */
+    VersionedStore store() {
         return store;
+    }
+
+    /**
+     * Stores {@code objects} as they are, straight into the server's storage: each is created, or replaces
+     * the stored object of the same resource, namespace and name. Meant for loading many objects fast
+     * (benchmarks, test fixtures); clients see the result as ordinary objects, and watches get
+     * {@code ADDED} or {@code MODIFIED} events.
+     *
+     * <p><b>Invariants.</b> Each object names its {@code apiVersion}, {@code kind} and
+     * {@code metadata.name}, and {@code metadata.namespace} when its kind is namespaced; its kind is one
+     * the server serves. The server stamps a new {@code resourceVersion} on each object and changes
+     * nothing else: no admission, validation, defaulting, {@code managedFields}, {@code uid} or
+     * {@code creationTimestamp}, and no check that the namespace exists. Every object is checked before
+     * the first is stored, so a malformed list stores nothing; after that the objects are committed one
+     * by one, in list order (one revision each), not as one transaction. The nodes are not retained; the
+     * caller may reuse them after the call.
+     *
+     * <p><b>Thread safety.</b> Safe to call from several threads at once (and alongside requests):
+     * writes to the same object are serialized, the last one wins.
+     *
+     * @throws IllegalArgumentException when an object lacks a required field or its kind is not served
+     */
+    public void load(List<ObjectNode> objects) {
+        List<ResourceDefinition> defs = new ArrayList<>(objects.size());
+        List<String> keys = new ArrayList<>(objects.size());
+        List<ResourceDefinition> served = registry.resources().all();
+        for (ObjectNode o : objects) {
+            String apiVersion = o.path("apiVersion").asString("");
+            String kind = o.path("kind").asString("");
+            String name = o.path("metadata").path("name").asString("");
+            String namespace = o.path("metadata").path("namespace").asString("");
+            ResourceDefinition def = served.stream()
+                    .filter(d -> d.apiVersion().equals(apiVersion) && d.kind().equals(kind))
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("kind not served: " + apiVersion + " " + kind));
+            if (name.isEmpty()) {
+                throw new IllegalArgumentException("metadata.name missing in a " + kind);
+            }
+            if (def.namespaced() && namespace.isEmpty()) {
+                throw new IllegalArgumentException("metadata.namespace missing in " + kind + " " + name);
+            }
+            defs.add(def);
+            keys.add(Metadata.key(def.namespaced() ? namespace : "", name));
+        }
+        for (int i = 0; i < objects.size(); i++) {
+            ObjectNode copy = objects.get(i).deepCopy();
+            store.write(defs.get(i).storageId(), keys.get(i), current -> Change.put(copy));
+        }
     }
 
     /** A kubeconfig (YAML) with CA data, server URL, token and a current context named {@code kubeloop}. */

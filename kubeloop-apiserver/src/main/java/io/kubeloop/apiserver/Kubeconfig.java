@@ -1,6 +1,6 @@
 package io.kubeloop.apiserver;
 
-import io.kubeloop.apiserver.fs.PrivateFiles;
+import io.kubeloop.apiserver.internal.fs.PrivateFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;

@@ -1,18 +1,18 @@
 package io.kubeloop.apiserver;
 
-import io.kubeloop.apiserver.http.HttpOptions;
-import io.kubeloop.apiserver.http.LibraryOpenApiDocuments;
-import io.kubeloop.apiserver.http.OpenApiDocuments;
-import io.kubeloop.apiserver.registry.BuiltinFieldValidator;
-import io.kubeloop.apiserver.registry.CustomResourceSchemas;
-import io.kubeloop.apiserver.registry.LibraryPatchApplier;
-import io.kubeloop.apiserver.registry.ObjectValidator;
-import io.kubeloop.apiserver.registry.PatchApplier;
-import io.kubeloop.apiserver.registry.ResourceRegistry;
-import io.kubeloop.apiserver.schema.OpenApiV2;
-import io.kubeloop.apiserver.storage.Journal;
-import io.kubeloop.apiserver.storage.WalJournal;
-import io.kubeloop.apiserver.storage.WalJournalOptions;
+import io.kubeloop.apiserver.internal.http.HttpOptions;
+import io.kubeloop.apiserver.internal.http.LibraryOpenApiDocuments;
+import io.kubeloop.apiserver.internal.http.OpenApiDocuments;
+import io.kubeloop.apiserver.internal.registry.BuiltinFieldValidator;
+import io.kubeloop.apiserver.internal.registry.CustomResourceSchemas;
+import io.kubeloop.apiserver.internal.registry.LibraryPatchApplier;
+import io.kubeloop.apiserver.internal.registry.ObjectValidator;
+import io.kubeloop.apiserver.internal.registry.PatchApplier;
+import io.kubeloop.apiserver.internal.registry.ResourceRegistry;
+import io.kubeloop.apiserver.internal.schema.OpenApiV2;
+import io.kubeloop.apiserver.internal.storage.Journal;
+import io.kubeloop.apiserver.internal.storage.WalJournal;
+import io.kubeloop.apiserver.internal.storage.WalJournalOptions;
 import io.kubeloop.time.Ticker;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,18 +37,18 @@ import java.util.function.Function;
  * @param openApi OpenAPI seam: builds the documents over the served resources (default:
  *        {@link LibraryOpenApiDocuments}: v3, v2 as JSON and protobuf, custom resources with their CRD schemas)
  * @param http HTTP tuning
- * @param builtinControllers whether the garbage collector and the Pod grace-period controller run (default true)
+ * @param builtinControllers whether the garbage collector and the Pod grace-period controller run (default
+ *        {@link BuiltinControllerMode#RUN})
  * @param ticker the server's clock: object timestamps, watch bookmarks and timeouts, the built-in
  *        controllers' informers and grace periods (default the system ticker)
- * @param listZeroFromCache whether a LIST at resourceVersion {@code "0"} without a continue token is answered
- *        whole, ignoring {@code limit}, as kube-apiserver's watch cache answers it (default true); false pages it
- *        like any other list, as a kube-apiserver without a watch cache ({@code --watch-cache=false}) does
+ * @param listAtZero how a LIST at resourceVersion {@code "0"} without a continue token is answered (default
+ *        {@link ListAtZero#WHOLE_FROM_CACHE})
  */
 public record ServerOptions(int port, String bindAddress, String token, int historySize, int watchBufferSize,
                             Path dataDir, Function<Path, Journal> journalFactory, ObjectValidator validator,
                             PatchApplier patcher, Function<ResourceRegistry, OpenApiDocuments> openApi,
-                            HttpOptions http, boolean builtinControllers, Ticker ticker,
-                            boolean listZeroFromCache) {
+                            HttpOptions http, BuiltinControllerMode builtinControllers, Ticker ticker,
+                            ListAtZero listAtZero) {
 
     public ServerOptions {
         if (port < 0 || port > 65535) {
@@ -61,6 +61,8 @@ public record ServerOptions(int port, String bindAddress, String token, int hist
         Objects.requireNonNull(openApi, "openApi");
         Objects.requireNonNull(http, "http");
         Objects.requireNonNull(ticker, "ticker");
+        Objects.requireNonNull(builtinControllers, "builtinControllers");
+        Objects.requireNonNull(listAtZero, "listAtZero");
     }
 
     /**
@@ -72,7 +74,7 @@ public record ServerOptions(int port, String bindAddress, String token, int hist
                 new BuiltinFieldValidator(), new LibraryPatchApplier(),
                 registry -> new LibraryOpenApiDocuments(registry, CustomResourceSchemas.fromDefinitions(), OpenApiV2::protobuf,
                         Ticker.system()),
-                HttpOptions.defaults(), true, Ticker.system(), true);
+                HttpOptions.defaults(), BuiltinControllerMode.RUN, Ticker.system(), ListAtZero.WHOLE_FROM_CACHE);
     }
 
     /** The default journal factory: the write-ahead log in {@code DATA_DIR/wal} with default tuning. */
@@ -83,67 +85,67 @@ public record ServerOptions(int port, String bindAddress, String token, int hist
     /** With a fixed port. */
     public ServerOptions withPort(int p) {
         return new ServerOptions(p, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory, validator,
-                patcher, openApi, http, builtinControllers, ticker, listZeroFromCache);
+                patcher, openApi, http, builtinControllers, ticker, listAtZero);
     }
 
     /** With another bind address. */
     public ServerOptions withBindAddress(String a) {
         return new ServerOptions(port, a, token, historySize, watchBufferSize, dataDir, journalFactory, validator,
-                patcher, openApi, http, builtinControllers, ticker, listZeroFromCache);
+                patcher, openApi, http, builtinControllers, ticker, listAtZero);
     }
 
     /** With a fixed token. */
     public ServerOptions withToken(String t) {
         return new ServerOptions(port, bindAddress, t, historySize, watchBufferSize, dataDir, journalFactory, validator,
-                patcher, openApi, http, builtinControllers, ticker, listZeroFromCache);
+                patcher, openApi, http, builtinControllers, ticker, listAtZero);
     }
 
     /** With another history window. */
     public ServerOptions withHistorySize(int n) {
         return new ServerOptions(port, bindAddress, token, n, watchBufferSize, dataDir, journalFactory, validator,
-                patcher, openApi, http, builtinControllers, ticker, listZeroFromCache);
+                patcher, openApi, http, builtinControllers, ticker, listAtZero);
     }
 
     /** With another per-watcher buffer. */
     public ServerOptions withWatchBufferSize(int n) {
         return new ServerOptions(port, bindAddress, token, historySize, n, dataDir, journalFactory, validator, patcher,
-                openApi, http, builtinControllers, ticker, listZeroFromCache);
+                openApi, http, builtinControllers, ticker, listAtZero);
     }
 
     /** With a data directory (requires a journal factory). */
     public ServerOptions withDataDir(Path dir) {
         return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dir, journalFactory, validator,
-                patcher, openApi, http, builtinControllers, ticker, listZeroFromCache);
+                patcher, openApi, http, builtinControllers, ticker, listAtZero);
     }
 
     /** With the WAL seam. */
     public ServerOptions withJournalFactory(Function<Path, Journal> f) {
         return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, f, validator, patcher,
-                openApi, http, builtinControllers, ticker, listZeroFromCache);
+                openApi, http, builtinControllers, ticker, listAtZero);
     }
 
     /** With the schema seam. */
     public ServerOptions withValidator(ObjectValidator v) {
         return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory, v,
-                patcher, openApi, http, builtinControllers, ticker, listZeroFromCache);
+                patcher, openApi, http, builtinControllers, ticker, listAtZero);
     }
 
     /** With the patch seam. */
     public ServerOptions withPatcher(PatchApplier p) {
         return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory,
-                validator, p, openApi, http, builtinControllers, ticker, listZeroFromCache);
+                validator, p, openApi, http, builtinControllers, ticker, listAtZero);
     }
 
     /** With the OpenAPI seam. */
     public ServerOptions withOpenApi(Function<ResourceRegistry, OpenApiDocuments> o) {
         return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory,
-                validator, patcher, o, http, builtinControllers, ticker, listZeroFromCache);
+                validator, patcher, o, http, builtinControllers, ticker, listAtZero);
     }
 
     /** With a bookmark interval (tests use short ones). */
     public ServerOptions withBookmarkInterval(Duration d) {
         return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory,
-                validator, patcher, openApi, http.withBookmarkInterval(d), builtinControllers, ticker, listZeroFromCache);
+                validator, patcher, openApi, http.withBookmarkInterval(d), builtinControllers, ticker, listAtZero);
     }
 
     /**
@@ -152,33 +154,30 @@ public record ServerOptions(int port, String bindAddress, String token, int hist
      */
     public ServerOptions withListChunkBytes(int bytes) {
         return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory,
-                validator, patcher, openApi, http.withListChunkBytes(bytes), builtinControllers, ticker, listZeroFromCache);
+                validator, patcher, openApi, http.withListChunkBytes(bytes), builtinControllers, ticker, listAtZero);
     }
 
     /**
-     * With or without the built-in controllers (on by default): the garbage collector and the end of
-     * node-bound Pods' grace periods. Off, the server behaves like a bare kube-apiserver (as envtest's):
-     * policy finalizers stay until someone removes them and objects whose owners are absent are kept.
+     * With the built-in controllers running or off ({@link BuiltinControllerMode#RUN} by default): the
+     * garbage collector and the end of node-bound Pods' grace periods.
      */
-    public ServerOptions withBuiltinControllers(boolean on) {
+    public ServerOptions withBuiltinControllers(BuiltinControllerMode mode) {
         return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory,
-                validator, patcher, openApi, http, on, ticker, listZeroFromCache);
+                validator, patcher, openApi, http, mode, ticker, listAtZero);
     }
 
     /** With another clock (tests pass an {@code io.kubeloop.testing.FakeTicker}). */
     public ServerOptions withTicker(Ticker t) {
         return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory,
-                validator, patcher, openApi, http, builtinControllers, t, listZeroFromCache);
+                validator, patcher, openApi, http, builtinControllers, t, listAtZero);
     }
 
     /**
-     * Whether a LIST at resourceVersion {@code "0"} is answered whole, ignoring {@code limit}, as kube-apiserver's
-     * watch cache answers it (true, the default), or paged like any other list, as a kube-apiserver started with
-     * {@code --watch-cache=false} pages it (false). Clients that follow client-go's paging rules (kubeloop's
-     * reflector) then list page by page.
+     * With another answer to a LIST at resourceVersion {@code "0"} ({@link ListAtZero#WHOLE_FROM_CACHE} by
+     * default).
      */
-    public ServerOptions withListZeroFromCache(boolean on) {
+    public ServerOptions withListAtZero(ListAtZero mode) {
         return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory,
-                validator, patcher, openApi, http, builtinControllers, ticker, on);
+                validator, patcher, openApi, http, builtinControllers, ticker, mode);
     }
 }

@@ -46,7 +46,7 @@ class BuiltinControllersLifecycleTest {
     @Test
     void withoutBuiltinControllersNoControllerThreadRuns(@TempDir Path dir) throws IOException {
         String running;
-        try (EmbeddedApiServer ignored = EmbeddedApiServer.start(ServerOptions.defaults().withBuiltinControllers(false))) {
+        try (EmbeddedApiServer ignored = EmbeddedApiServer.start(ServerOptions.defaults().withBuiltinControllers(BuiltinControllerMode.OFF))) {
             running = threadDump(dir, "without");
         }
         for (String name : CONTROLLER_THREADS) {

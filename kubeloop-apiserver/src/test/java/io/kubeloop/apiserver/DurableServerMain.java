@@ -1,7 +1,7 @@
 package io.kubeloop.apiserver;
 
-import io.kubeloop.apiserver.storage.WalJournal;
-import io.kubeloop.apiserver.storage.WalJournalOptions;
+import io.kubeloop.apiserver.internal.storage.WalJournal;
+import io.kubeloop.apiserver.internal.storage.WalJournalOptions;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.PrintStream;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.errors.GoneException;
-import io.kubeloop.apiserver.storage.wal.WalLockedException;
+import io.kubeloop.apiserver.internal.storage.wal.WalLockedException;
 import io.kubeloop.client.ClientOptions;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.ListOptions;

@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.errors.ConflictException;
 import io.kubeloop.api.errors.NotFoundException;
-import io.kubeloop.apiserver.junit.EmbeddedApiServerTest;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.ListOptions;
 import io.kubeloop.client.WriteOptions;
+import io.kubeloop.testing.junit.EmbeddedApiServerTest;
 import org.junit.jupiter.api.Test;
 
 /** kubeloop's own client drives the embedded server through the JUnit extension. */

@@ -3,7 +3,7 @@ package io.kubeloop.apiserver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.kubeloop.apiserver.junit.EmbeddedApiServerTest;
+import io.kubeloop.testing.junit.EmbeddedApiServerTest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

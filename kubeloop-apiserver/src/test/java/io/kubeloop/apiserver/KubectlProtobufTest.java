@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.errors.NotFoundException;
-import io.kubeloop.apiserver.junit.EmbeddedApiServerTest;
 import io.kubeloop.client.KubeClient;
+import io.kubeloop.testing.junit.EmbeddedApiServerTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;

@@ -3,8 +3,8 @@ package io.kubeloop.apiserver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.kubeloop.apiserver.junit.EmbeddedApiServerTest;
 import io.kubeloop.client.KubeClient;
+import io.kubeloop.testing.junit.EmbeddedApiServerTest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -214,7 +214,7 @@ class ReflectorTest {
 
     @Test
     void line28WatchListStreamsTheInitialStateAndReplacesTheStoreOnlyAtTheEndBookmark() {
-        fake.supportWatchList(true);
+        fake.serveWatchLists();
         fake.add(pod("ns", "a"));
         fake.add(pod("ns", "b"));
         start(options().useWatchList(true));
@@ -262,7 +262,7 @@ class ReflectorTest {
 
     @Test
     void everyWatchAsksTheClientForTheReflectorsIdleTimeoutOrLeavesItToTheClient() {
-        fake.supportWatchList(true);
+        fake.serveWatchLists();
         start(options().useWatchList(true).watchIdleTimeout(Duration.ofSeconds(90)));
         awaitWatches(1);
         ticker.step(Duration.ofSeconds(2)); // not a very short watch

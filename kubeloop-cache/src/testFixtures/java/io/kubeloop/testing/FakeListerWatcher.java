@@ -382,11 +382,14 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
         }
     }
 
-    /** Whether watch requests with {@code sendInitialEvents=true} are served (default false: rejected with 422). */
-    public void supportWatchList(boolean supported) {
+    /**
+     * Serves watch requests with {@code sendInitialEvents=true} from now on (by default they are rejected
+     * with 422, as by a server without the WatchList feature).
+     */
+    public void serveWatchLists() {
         lock.lock();
         try {
-            watchListSupported = supported;
+            watchListSupported = true;
         } finally {
             lock.unlock();
         }

@@ -3,7 +3,6 @@ package io.kubeloop.cli;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.kubeloop.api.errors.AlreadyExistsException;
 import io.kubeloop.api.errors.NotFoundException;
-import io.kubeloop.apiserver.fs.PrivateFiles;
 import io.kubeloop.cache.InformerFactory;
 import io.kubeloop.cache.InformerOptions;
 import io.kubeloop.cache.InformerScope;
@@ -141,7 +140,7 @@ final class DemoCommand implements Callable<Integer> {
             return kubeconfigOut.toAbsolutePath().normalize();
         }
         try {
-            Path dir = PrivateFiles.createTempDirectory("kubeloop-demo");
+            Path dir = Files.createTempDirectory("kubeloop-demo"); // owner-only (0700) where POSIX
             lifetime.onStop(() -> deleteTree(dir));
             return dir.resolve("kubeconfig");
         } catch (IOException e) {

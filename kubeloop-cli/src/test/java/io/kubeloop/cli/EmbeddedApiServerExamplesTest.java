@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.apiserver.EmbeddedApiServer;
-import io.kubeloop.apiserver.junit.EmbeddedApiServerTest;
 import io.kubeloop.client.KubeClient;
+import io.kubeloop.testing.junit.EmbeddedApiServerTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.apiserver.ServerOptions;
-import io.kubeloop.apiserver.storage.Journal;
+import io.kubeloop.apiserver.internal.storage.Journal;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;

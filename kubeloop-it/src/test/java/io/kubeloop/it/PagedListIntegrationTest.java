@@ -8,6 +8,7 @@ import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.ObjectAccess;
 import io.kubeloop.api.ObjectMeta;
 import io.kubeloop.apiserver.EmbeddedApiServer;
+import io.kubeloop.apiserver.ListAtZero;
 import io.kubeloop.apiserver.ServerOptions;
 import io.kubeloop.cache.ListerWatcher;
 import io.kubeloop.cache.Reflector;
@@ -32,7 +33,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The reflector's paged LIST against the embedded API server run without a watch cache
- * ({@code withListZeroFromCache(false)}: lists at resourceVersion "0" honour {@code limit}): with page prefetch
+ * ({@code withListAtZero(ListAtZero.PAGED)}: lists at resourceVersion "0" honour {@code limit}): with page prefetch
  * and without, the store is replaced with exactly the list that {@code listAll} gathers — same items, same
  * order, the first page's resourceVersion — through the same requests, over the client's streamed list reads.
  */
@@ -49,7 +50,7 @@ class PagedListIntegrationTest {
 
     @BeforeEach
     void start() throws Exception {
-        server = EmbeddedApiServer.start(ServerOptions.defaults().withListZeroFromCache(false));
+        server = EmbeddedApiServer.start(ServerOptions.defaults().withListAtZero(ListAtZero.PAGED));
         Interceptor recordLists = chain -> {
             String query = chain.request().uri().getRawQuery();
             if (chain.request().uri().getPath().endsWith("/configmaps") && query != null && query.contains("limit=")) {

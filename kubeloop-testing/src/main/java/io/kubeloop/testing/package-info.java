@@ -42,5 +42,10 @@
  *
  * <p>{@link io.kubeloop.testing.FakeListerWatcher} stands in for the API server under a reflector
  * or informer: scripted objects, watch history, 410s, broken watches and failing requests.
+ *
+ * <p>Against a real server: {@code io.kubeloop.testing.junit.EmbeddedApiServerTest} runs a JUnit 5
+ * test class against an {@code EmbeddedApiServer}, and {@code io.kubeloop.testing.faults.FaultInjectingProxy}
+ * puts faults (cut responses, stalls, 429/500, 410, frozen connections) between the code under test
+ * and that server.
  */
 package io.kubeloop.testing;

@@ -1,12 +1,7 @@
 package io.kubeloop.bench.informer;
 
-import io.kubeloop.api.json.KubeJson;
+import io.kubeloop.api.DynamicObject;
 import io.kubeloop.apiserver.EmbeddedApiServer;
-import io.kubeloop.apiserver.registry.ResourceDefinition;
-import io.kubeloop.apiserver.registry.WriteContext;
-import io.kubeloop.apiserver.storage.Change;
-import io.kubeloop.apiserver.storage.StoredObject;
-import io.kubeloop.apiserver.storage.VersionedStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -15,37 +10,33 @@ import java.util.concurrent.Future;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Writes the benchmark's Pods straight into the embedded server's {@link VersionedStore} (the same
- * commit path a REST write ends in: revision, serialization once, history, watch fan-out), skipping
- * HTTP, admission and managedFields bookkeeping so the writer is cheap and the Pods are exactly
- * what {@link PodGenerator} made.
+ * Writes the benchmark's Pods straight into the embedded server's storage with
+ * {@link EmbeddedApiServer#load(List)} (the same commit path a REST write ends in: revision,
+ * serialization once, history, watch fan-out), skipping HTTP, admission and managedFields bookkeeping
+ * so the writer is cheap and the Pods are exactly what {@link PodGenerator} made.
  *
  * <p><b>Thread safety.</b> Not thread-safe; one benchmark thread drives it.
  */
 final class PodWriter {
 
-    /** The store id of core/v1 pods. */
-    static final String PODS = "/pods";
+    /** Pods per {@link EmbeddedApiServer#load(List)} call while loading. */
+    private static final int BATCH = 256;
     /** The annotation each modification changes. */
     static final String SEQ_ANNOTATION = "bench.kubeloop.io/seq";
 
     private final EmbeddedApiServer server;
-    private final VersionedStore store;
     private long seq;
 
     PodWriter(EmbeddedApiServer server) {
         this.server = server;
-        this.store = server.store();
     }
 
-    /** Creates the namespaces {@code bench-0 …} through the registry (so they are real objects). */
+    /** Creates the namespaces {@code bench-0 …} through the API (so they are real objects). */
     void createNamespaces() {
-        ResourceDefinition ns = server.registry().resources().find("", "v1", "namespaces").orElseThrow();
         for (int i = 0; i < PodGenerator.NAMESPACES; i++) {
-            ObjectNode body = KubeJson.mapper().createObjectNode();
-            body.put("apiVersion", "v1").put("kind", "Namespace");
-            body.putObject("metadata").put("name", PodGenerator.namespace(i));
-            server.registry().create(ns, "", body, WriteContext.defaults());
+            server.client().resource("namespaces").create(DynamicObject.parse(
+                    "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\""
+                            + PodGenerator.namespace(i) + "\"}}"));
         }
     }
 
@@ -57,15 +48,15 @@ final class PodWriter {
             for (int t = 0; t < threads; t++) {
                 int first = from + t;
                 futures.add(pool.submit(() -> {
+                    List<ObjectNode> batch = new ArrayList<>(BATCH);
                     for (int i = first; i < to; i += threads) {
-                        ObjectNode pod = PodGenerator.pod(i);
-                        store.write(PODS, PodGenerator.key(i), cur -> {
-                            if (cur != null) {
-                                throw new IllegalStateException("pod exists: " + cur);
-                            }
-                            return Change.put(pod);
-                        });
+                        batch.add(PodGenerator.pod(i));
+                        if (batch.size() == BATCH) {
+                            server.load(batch);
+                            batch.clear();
+                        }
                     }
+                    server.load(batch);
                 }));
             }
             for (Future<?> f : futures) {
@@ -77,8 +68,8 @@ final class PodWriter {
     }
 
     /**
-     * Modifies {@code count} pods, round robin over the first {@code pods}, each write changing one
-     * annotation.
+     * Modifies {@code count} pods, round robin over the first {@code pods}, each write replacing the pod
+     * with {@link PodGenerator}'s and one annotation changed.
      *
      * @return the writer's rate in modifications per second
      */
@@ -86,12 +77,20 @@ final class PodWriter {
         long start = System.nanoTime();
         for (long k = 0; k < count; k++) {
             int i = (int) (k % pods);
-            String key = PodGenerator.key(i);
-            StoredObject cur = store.get(PODS, key).orElseThrow();
-            ObjectNode next = cur.object().deepCopy();
-            ((ObjectNode) next.get("metadata").get("annotations")).put(SEQ_ANNOTATION, Long.toString(seq++));
-            store.write(PODS, key, c -> Change.put(next));
+            server.load(List.of(modified(i, seq++)));
         }
         return count / ((System.nanoTime() - start) / 1e9);
+    }
+
+    /** Pod {@code i} with its sequence annotation set to {@code seq}. */
+    static ObjectNode modified(int i, long seq) {
+        ObjectNode pod = PodGenerator.pod(i);
+        ((ObjectNode) pod.get("metadata").get("annotations")).put(SEQ_ANNOTATION, Long.toString(seq));
+        return pod;
+    }
+
+    /** The sequence number the next modification writes. */
+    long nextSeq() {
+        return seq;
     }
 }

@@ -1,0 +1,78 @@
+package io.kubeloop.apiserver.internal.controllers;
+
+import io.kubeloop.time.internal.Joins;
+import io.kubeloop.workqueue.DelayingQueue;
+import io.kubeloop.workqueue.WorkQueueConfig;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A {@link DelayingQueue} of keys and the one virtual thread that handles them: the shape of the
+ * built-in controllers that act on one object at a time ({@link PodTerminator},
+ * {@link DeploymentSimulator}). Nothing is handled once the queue shuts down; a handler's
+ * {@link RuntimeException} is logged and the worker goes on (handlers catch what they expect).
+ *
+ * <p><b>Thread safety.</b> Thread-safe; {@link #close()} may be called from any thread, the worker's
+ * own included, any number of times.
+ *
+ * @param <K> the key type
+ */
+final class QueueWorker<K> implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(QueueWorker.class);
+
+    private final String name;
+    private final DelayingQueue<K> queue;
+    private final Consumer<K> handler;
+    private volatile Thread worker;
+
+    /**
+     * @param name the queue's name (for metrics) and the thread's, with {@code _} as {@code -}
+     * @param handler handles one key
+     */
+    QueueWorker(String name, Consumer<K> handler) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.handler = Objects.requireNonNull(handler, "handler");
+        this.queue = DelayingQueue.create(WorkQueueConfig.builder().name(name).build());
+    }
+
+    /** The queue the controller puts keys on. */
+    DelayingQueue<K> queue() {
+        return queue;
+    }
+
+    void start() {
+        worker = Thread.ofVirtual().name(name.replace('_', '-')).start(this::run);
+    }
+
+    private void run() {
+        while (true) {
+            Optional<K> next = queue.get();
+            if (next.isEmpty()) {
+                return;
+            }
+            try {
+                if (!queue.isShuttingDown()) {
+                    handler.accept(next.get());
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("{}: handling {} failed", name, next.get(), e);
+            } finally {
+                queue.done(next.get());
+            }
+        }
+    }
+
+    /** Stops the worker (keys still queued or waiting are dropped) and waits for it. */
+    @Override
+    public void close() {
+        queue.shutDown();
+        Thread t = worker;
+        if (t != null) {
+            Joins.joinUninterruptibly(t);
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package io.kubeloop.apiserver.internal.crd;
+
+import io.kubeloop.api.GroupVersionKind;
+import io.kubeloop.api.errors.Status;
+import io.kubeloop.apiserver.internal.registry.ApiErrors;
+import io.kubeloop.apiserver.internal.registry.ObjectValidator;
+import io.kubeloop.apiserver.internal.registry.Operation;
+import io.kubeloop.apiserver.internal.registry.ResourceDefinition;
+import io.kubeloop.apiserver.internal.registry.WriteContext;
+import io.kubeloop.apiserver.internal.schema.Admission;
+import io.kubeloop.apiserver.internal.schema.FieldValidationCheck;
+import io.kubeloop.apiserver.internal.storage.Metadata;
+import java.util.List;
+import java.util.Objects;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The {@link ObjectValidator} of a server with CustomResourceDefinitions, wrapping the validator of the
+ * built-in kinds:
+ * <ul>
+ *   <li>CustomResourceDefinition objects: the wrapped validator first, then {@link CrdValidation}
+ *       (defaults, 422 with a cause per problem, storedVersions).</li>
+ *   <li>Custom resources ({@link ResourceDefinition#custom()}): the version's structural schema prunes
+ *       unknown fields, drops non-nullable nulls, applies defaults and validates (422 with a cause per
+ *       field); pruned fields are reported per {@code fieldValidation} — Strict: 400
+ *       {@code strict decoding error: unknown field "spec.foo"} on create/update, 422 on patch; Warn: a
+ *       {@code Warning: 299} each; Ignore: silence. The object is then stored in the storage version
+ *       ({@code apiVersion} rewritten: conversion strategy None). The wrapped validator is not called.</li>
+ *   <li>Everything else: the wrapped validator.</li>
+ * </ul>
+ *
+ * <p><b>Thread safety.</b> Thread-safe if the wrapped validator is; CPU-only, as the seam requires.
+ */
+public final class CustomResourceValidator implements ObjectValidator {
+
+    private final ObjectValidator builtins;
+
+    /** Wraps {@code builtins}, the validator of every non-custom resource. */
+    public CustomResourceValidator(ObjectValidator builtins) {
+        this.builtins = Objects.requireNonNull(builtins, "builtins");
+    }
+
+    /** True for the customresourcedefinitions resource itself. */
+    public static boolean isCrdResource(ResourceDefinition def) {
+        return def.group().equals(CustomResourceDefinitions.GROUP) && def.plural().equals(CustomResourceDefinitions.PLURAL);
+    }
+
+    @Override
+    public void validate(ResourceDefinition definition, ObjectNode object, ObjectNode old, Operation operation,
+                         WriteContext context) {
+        if (isCrdResource(definition)) {
+            builtins.validate(definition, object, old, operation, context);
+            CrdValidation.admit(definition, object, old);
+        } else if (definition.custom()) {
+            admitCustomResource(definition, object, operation, context);
+        } else {
+            builtins.validate(definition, object, old, operation, context);
+        }
+    }
+
+    private static void admitCustomResource(ResourceDefinition def, ObjectNode object, Operation operation,
+                                            WriteContext context) {
+        if (def.schema() != null) {
+            Admission admission = def.schema().admit(object);
+            FieldValidationCheck.Result result = FieldValidationCheck.check(context.fieldValidation(),
+                    new GroupVersionKind(def.group(), def.version(), def.kind()), admission.unknownFields(), List.of());
+            if (result.error().isPresent()) {
+                String message = result.error().get();
+                if (operation == Operation.PATCH) {
+                    throw ApiErrors.invalid(def, Metadata.text(object, "name"), List.of(
+                            new ApiErrors.FieldError("FieldValueInvalid", "", message)));
+                }
+                throw ApiErrors.badRequest(message);
+            }
+            result.warnings().forEach(context::warn);
+            if (!admission.valid()) {
+                List<ApiErrors.FieldError> errors = admission.causes().stream()
+                        .map(CustomResourceValidator::fieldError).toList();
+                throw ApiErrors.invalid(def, Metadata.text(object, "name"), errors);
+            }
+        }
+        object.put("apiVersion", def.group() + "/" + def.storageVersion());
+    }
+
+    private static ApiErrors.FieldError fieldError(Status.Cause c) {
+        return new ApiErrors.FieldError(c.reason(), c.field(), c.message());
+    }
+}

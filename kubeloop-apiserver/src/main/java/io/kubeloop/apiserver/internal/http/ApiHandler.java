@@ -1,0 +1,353 @@
+package io.kubeloop.apiserver.internal.http;
+
+import io.kubeloop.api.errors.ApiException;
+import io.kubeloop.api.errors.ApiTimeoutException;
+import io.kubeloop.api.errors.GoneException;
+import io.kubeloop.api.errors.Status;
+import io.kubeloop.api.json.KubeJson;
+import io.kubeloop.apiserver.internal.registry.ApiErrors;
+import io.kubeloop.apiserver.internal.registry.DeleteParams;
+import io.kubeloop.apiserver.internal.registry.ListParams;
+import io.kubeloop.apiserver.internal.registry.ObjectRegistry;
+import io.kubeloop.apiserver.internal.registry.ResourceDefinition;
+import io.kubeloop.apiserver.internal.registry.ScaleSubresource;
+import io.kubeloop.apiserver.internal.registry.VersionConversion;
+import io.kubeloop.apiserver.internal.registry.WriteContext;
+import io.kubeloop.apiserver.internal.storage.ListPage;
+import io.kubeloop.apiserver.internal.storage.StoredObject;
+import io.kubeloop.apiserver.internal.storage.Watcher;
+import io.kubeloop.client.FieldValidation;
+import io.kubeloop.time.Ticker;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Blocker;
+import org.eclipse.jetty.util.BufferUtil;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Fields;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The API server's Jetty handler: authentication, URL routing (reference §1), discovery, health,
+ * version, OpenAPI seam, and the resource verbs over {@link ObjectRegistry}, including chunked watches.
+ * Every failure becomes a Status with the right HTTP code; nothing a client sends can crash it.
+ *
+ * <p><b>Thread safety.</b> Thread-safe; one (virtual) thread per request, watches block theirs.
+ */
+public final class ApiHandler extends Handler.Abstract {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ApiHandler.class);
+    private static final String JSON = "application/json";
+
+    private final ObjectRegistry registry;
+    private final Discovery discovery;
+    private final byte[] token;
+    private final HttpOptions options;
+    private final OpenApiDocuments openApi;
+    private final Ticker clock;
+    private final ScaleSubresource scales;
+
+    /** A handler serving {@code registry}, requiring {@code token} (null = no authentication). */
+    public ApiHandler(ObjectRegistry registry, String token, HttpOptions options, OpenApiDocuments openApi,
+                      Ticker clock) {
+        this.registry = registry;
+        this.discovery = new Discovery(registry.resources());
+        this.token = token == null ? null : token.getBytes(StandardCharsets.UTF_8);
+        this.options = options;
+        this.openApi = openApi;
+        this.clock = clock;
+        this.scales = new ScaleSubresource(registry);
+    }
+
+    ScaleSubresource scales() {
+        return scales;
+    }
+
+    ObjectRegistry registry() {
+        return registry;
+    }
+
+    HttpOptions options() {
+        return options;
+    }
+
+    /** True when the request carries the right bearer token (or no token is configured). */
+    boolean authenticated(String authorization) {
+        if (token == null) {
+            return true;
+        }
+        if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return false;
+        }
+        return MessageDigest.isEqual(token, authorization.substring(7).strip().getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+        try {
+            serve(request, response, callback);
+        } catch (ApiException e) {
+            writeStatus(response, callback, e.status());
+        } catch (RuntimeException e) {
+            LOG.warn("internal error serving {} {}", request.getMethod(), request.getHttpURI(), e);
+            writeStatus(response, callback, Status.failure(500, "InternalError",
+                    "Internal error occurred: " + e.getClass().getSimpleName() + ": " + e.getMessage()));
+        }
+        return true;
+    }
+
+    private void serve(Request request, Response response, Callback callback) {
+        String path = Request.getPathInContext(request);
+        String method = request.getMethod();
+        switch (path) {
+            case "/healthz", "/livez", "/readyz" -> {
+                Fields q = Request.extractQueryParameters(request);
+                String body = q.get("verbose") != null ? "[+]ping ok\n[+]log ok\n[+]etcd ok\n" + path.substring(1)
+                        + " check passed\n" : "ok";
+                send(response, callback, 200, "text/plain; charset=utf-8", body.getBytes(StandardCharsets.UTF_8), Map.of());
+                return;
+            }
+            case "/version" -> {
+                send(response, callback, 200, JSON, versionJson(), Map.of());
+                return;
+            }
+            default -> { }
+        }
+        if (!authenticated(request.getHeaders().get(HttpHeader.AUTHORIZATION))) {
+            writeStatus(response, callback, Status.failure(401, "Unauthorized", "Unauthorized"));
+            return;
+        }
+        Accepts accepts = Accepts.parse(request.getHeaders().get(HttpHeader.ACCEPT));
+        if (path.startsWith("/openapi/")) {
+            Optional<OpenApiDocuments.Reply> reply = openApi.serve(path, request.getHttpURI().getQuery(),
+                    request.getHeaders().get(HttpHeader.ACCEPT));
+            if (reply.isEmpty()) {
+                notFound(response, callback);
+            } else {
+                OpenApiDocuments.Reply r = reply.get();
+                send(response, callback, r.status(), r.contentType(), r.body(), r.headers());
+            }
+            return;
+        }
+        if (discovery(path, method, accepts, request, response, callback)) {
+            return;
+        }
+        Optional<ResourceRoute> route = ResourceRoute.parse(path, registry.resources());
+        if (route.isEmpty()) {
+            notFound(response, callback);
+            return;
+        }
+        if (!accepts.json() && !accepts.table()) {
+            throw new io.kubeloop.api.errors.NotAcceptableException(Status.failure(406, "NotAcceptable",
+                    "only the following media types are accepted: application/json, application/yaml"));
+        }
+        new ResourceRequest(this, route.get(), request, response, callback, accepts).serve();
+    }
+
+    private boolean discovery(String path, String method, Accepts accepts, Request request, Response response,
+                              Callback callback) {
+        Discovery.Doc doc;
+        String contentType = JSON;
+        String[] segs = path.replaceAll("^/+|/+$", "").split("/");
+        if (path.equals("/api") || path.equals("/apis")) {
+            if (accepts.aggregatedDiscovery()) {
+                doc = discovery.aggregated(path.equals("/api"), accepts.aggregatedVersion());
+                contentType = "application/json;g=apidiscovery.k8s.io;v=" + accepts.aggregatedVersion()
+                        + ";as=APIGroupDiscoveryList";
+            } else {
+                doc = path.equals("/api") ? discovery.apiVersions() : discovery.groupList();
+            }
+        } else if (segs.length == 2 && segs[0].equals("api")) {
+            doc = discovery.resourceList("", segs[1]);
+        } else if (segs.length == 2 && segs[0].equals("apis")) {
+            doc = discovery.group(segs[1]);
+        } else if (segs.length == 3 && segs[0].equals("apis")) {
+            doc = discovery.resourceList(segs[1], segs[2]);
+        } else {
+            return false;
+        }
+        if (doc == null) {
+            notFound(response, callback);
+            return true;
+        }
+        if (!method.equals("GET") && !method.equals("HEAD")) {
+            writeStatus(response, callback, ApiErrors.methodNotAllowed(method, path).status());
+            return true;
+        }
+        Map<String, String> headers = Map.of("ETag", doc.etag(), "Vary", "Accept", "Cache-Control", "public");
+        String inm = request.getHeaders().get(HttpHeader.IF_NONE_MATCH);
+        if (inm != null && inm.strip().equals(doc.etag())) {
+            send(response, callback, 304, contentType, new byte[0], headers);
+            return true;
+        }
+        send(response, callback, 200, contentType, doc.body(), headers);
+        return true;
+    }
+
+    private static byte[] versionJson() {
+        return ("{\"major\":\"1\",\"minor\":\"32\",\"emulationMajor\":\"1\",\"emulationMinor\":\"32\","
+                + "\"gitVersion\":\"v1.32.0-kubeloop\",\"gitCommit\":\"0000000000000000000000000000000000000000\","
+                + "\"gitTreeState\":\"clean\",\"buildDate\":\"2025-01-01T00:00:00Z\",\"goVersion\":\"java"
+                + Runtime.version().feature() + "\",\"compiler\":\"javac\",\"platform\":\"" + System.getProperty("os.name")
+                .toLowerCase(Locale.ROOT) + "/" + System.getProperty("os.arch") + "\"}").getBytes(StandardCharsets.UTF_8);
+    }
+
+    static void notFound(Response response, Callback callback) {
+        send(response, callback, 404, "text/plain; charset=utf-8", "404 page not found\n".getBytes(StandardCharsets.UTF_8),
+                Map.of());
+    }
+
+    static void send(Response response, Callback callback, int code, String contentType, byte[] body,
+                     Map<String, String> headers) {
+        response.setStatus(code);
+        if (contentType != null) {
+            response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
+        }
+        headers.forEach((k, v) -> response.getHeaders().put(k, v));
+        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
+        response.write(true, ByteBuffer.wrap(body), callback);
+    }
+
+    static void writeStatus(Response response, Callback callback, Status status) {
+        Status s = status.metadata() == null ? new Status("Status", "v1", Map.of(), status.status(), status.message(),
+                status.reason(), status.details(), status.code()) : status;
+        Map<String, String> headers = s.details() != null && s.details().retryAfterSeconds() != null
+                ? Map.of("Retry-After", Integer.toString(s.details().retryAfterSeconds())) : Map.of();
+        send(response, callback, s.codeOrZero() == 0 ? 500 : s.codeOrZero(), JSON,
+                KubeJson.mapper().writeValueAsBytes(s), headers);
+    }
+
+    // ---- shared helpers for ResourceRequest ----
+
+    static ListParams listParams(Fields q, boolean watch) {
+        String limit = q.getValue("limit");
+        String timeout = q.getValue("timeoutSeconds");
+        String sie = q.getValue("sendInitialEvents");
+        try {
+            return new ListParams(q.getValue("resourceVersion"), emptyToNull(q.getValue("resourceVersionMatch")),
+                    limit == null || limit.isEmpty() ? 0 : Long.parseLong(limit), q.getValue("continue"),
+                    q.getValue("labelSelector"), q.getValue("fieldSelector"), watch,
+                    bool(q.getValue("allowWatchBookmarks")), sie == null ? null : bool(sie),
+                    timeout == null || timeout.isEmpty() ? null : Long.parseLong(timeout));
+        } catch (NumberFormatException e) {
+            throw ApiErrors.badRequest("invalid number in query parameters: " + e.getMessage());
+        }
+    }
+
+    private static String emptyToNull(String s) {
+        return s == null || s.isEmpty() ? null : s;
+    }
+
+    /** Kubernetes boolean params: absent, {@code 0}, {@code false} = false; anything else = true. */
+    static boolean bool(String v) {
+        return v != null && !v.equals("0") && !v.equalsIgnoreCase("false");
+    }
+
+    /** The {@code fieldValidation} parameter: absent or empty is {@code Warn}; another value is a 400. */
+    static FieldValidation fieldValidation(String v) {
+        if (v == null || v.isEmpty()) {
+            return FieldValidation.WARN;
+        }
+        for (FieldValidation f : FieldValidation.values()) {
+            if (f.value().equals(v)) {
+                return f;
+            }
+        }
+        throw ApiErrors.badRequest("fieldValidation must be one of \"Ignore\", \"Warn\", or \"Strict\"; got \"" + v + "\"");
+    }
+
+    static WriteContext writeContext(Fields q, Request request) {
+        String dryRun = q.getValue("dryRun");
+        if (dryRun != null && !dryRun.isEmpty() && !dryRun.equals("All")) {
+            throw ApiErrors.invalidOptions("CreateOptions", ApiErrors.FieldError.notSupported("dryRun", dryRun,
+                    List.of("All")));
+        }
+        return new WriteContext(q.getValue("fieldManager"), request.getHeaders().get(HttpHeader.USER_AGENT),
+                "All".equals(dryRun), fieldValidation(q.getValue("fieldValidation")), bool(q.getValue("force")));
+    }
+
+    static DeleteParams deleteParams(Fields q, byte[] body, String contentType) {
+        String policy = q.getValue("propagationPolicy");
+        String orphan = q.getValue("orphanDependents");
+        String grace = q.getValue("gracePeriodSeconds");
+        String uid = null;
+        String rv = null;
+        if (body.length > 0) {
+            ObjectNode opts = Bodies.object(body, contentType == null || contentType.isBlank() ? JSON : contentType);
+            policy = opts.path("propagationPolicy").isString() ? opts.get("propagationPolicy").asString() : policy;
+            orphan = opts.path("orphanDependents").isBoolean() ? opts.get("orphanDependents").asString() : orphan;
+            grace = opts.path("gracePeriodSeconds").isNumber() ? opts.get("gracePeriodSeconds").asString() : grace;
+            JsonNode pre = opts.path("preconditions");
+            uid = pre.path("uid").isString() ? pre.get("uid").asString() : null;
+            rv = pre.path("resourceVersion").isString() ? pre.get("resourceVersion").asString() : null;
+        }
+        try {
+            return new DeleteParams(policy, orphan == null ? null : bool(orphan), uid, rv,
+                    grace == null ? null : Long.parseLong(grace));
+        } catch (NumberFormatException e) {
+            throw ApiErrors.badRequest("invalid gracePeriodSeconds: " + grace);
+        }
+    }
+
+    /** Serves a watch on this thread until it ends; the response is chunked. */
+    void streamWatch(ResourceRoute route, ListParams params, Tables.Include table, Response response, Callback callback) {
+        Watcher watcher;
+        try {
+            watcher = registry.watch(route.definition(), route.namespace(), params);
+        } catch (GoneException | ApiTimeoutException e) {
+            response.setStatus(200);
+            response.getHeaders().put(HttpHeader.CONTENT_TYPE, JSON);
+            response.write(true, ByteBuffer.wrap(WatchResponseWriter.errorFrame(e.status())), callback);
+            return;
+        }
+        response.setStatus(200);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, JSON);
+        response.getHeaders().put(HttpHeader.TRANSFER_ENCODING, "chunked");
+        WatchResponseWriter.Sink sink = frames -> {
+            ByteArrayOutputStream all = new ByteArrayOutputStream();
+            frames.forEach(all::writeBytes);
+            try (Blocker.Callback cb = Blocker.callback()) {
+                response.write(false, ByteBuffer.wrap(all.toByteArray()), cb);
+                cb.block();
+            }
+        };
+        try {
+            try (Blocker.Callback cb = Blocker.callback()) {
+                response.write(false, BufferUtil.EMPTY_BUFFER, cb); // headers first
+                cb.block();
+            }
+            new WatchResponseWriter(route.definition(), watcher, params.allowWatchBookmarks(), table, options.bookmarkInterval(),
+                    clock).run(sink, deadline(params));
+        } catch (java.io.IOException e) {
+            watcher.close();
+        }
+        response.write(true, BufferUtil.EMPTY_BUFFER, callback);
+    }
+
+    Instant deadline(ListParams params) {
+        Duration d = params.timeoutSeconds() != null && params.timeoutSeconds() > 0
+                ? Duration.ofSeconds(params.timeoutSeconds())
+                : options.minWatchTimeout().plusSeconds(ThreadLocalRandom.current().nextLong(
+                        Math.max(1, options.minWatchTimeout().toSeconds())));
+        return clock.instant().plus(d);
+    }
+
+    Ticker clock() {
+        return clock;
+    }
+}

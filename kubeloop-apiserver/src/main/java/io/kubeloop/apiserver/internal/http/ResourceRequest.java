@@ -1,0 +1,262 @@
+package io.kubeloop.apiserver.internal.http;
+
+import io.kubeloop.api.json.KubeJson;
+import io.kubeloop.apiserver.internal.protobuf.ProtobufBodies;
+import io.kubeloop.apiserver.internal.registry.ApiErrors;
+import io.kubeloop.apiserver.internal.registry.DeleteParams;
+import io.kubeloop.apiserver.internal.registry.ListParams;
+import io.kubeloop.apiserver.internal.registry.ObjectRegistry;
+import io.kubeloop.apiserver.internal.registry.ResourceDefinition;
+import io.kubeloop.apiserver.internal.registry.VersionConversion;
+import io.kubeloop.apiserver.internal.registry.WriteContext;
+import io.kubeloop.apiserver.internal.storage.ListPage;
+import io.kubeloop.apiserver.internal.storage.StoredObject;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Blocker;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Fields;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * One request on a resource URL: maps the method to the verb (reference §1) and writes the answer.
+ *
+ * <p><b>Thread safety.</b> Confined to the request thread.
+ */
+final class ResourceRequest {
+
+    private static final String JSON = "application/json";
+
+    private final ApiHandler handler;
+    private final ResourceRoute route;
+    private final ResourceDefinition def;
+    private final Request request;
+    private final Response response;
+    private final Callback callback;
+    private final Accepts accepts;
+    private final Fields query;
+
+    ResourceRequest(ApiHandler handler, ResourceRoute route, Request request, Response response, Callback callback,
+                    Accepts accepts) {
+        this.handler = handler;
+        this.route = route;
+        this.def = route.definition();
+        this.request = request;
+        this.response = response;
+        this.callback = callback;
+        this.accepts = accepts;
+        this.query = Request.extractQueryParameters(request);
+    }
+
+    void serve() {
+        ObjectRegistry registry = handler.registry();
+        String method = request.getMethod();
+        boolean item = route.name() != null;
+        String ns = route.namespace();
+        if (def.namespaced() && ns == null && item) {
+            ApiHandler.notFound(response, callback);
+            return;
+        }
+        if (route.legacyWatch() && !method.equals("GET")) {
+            throw ApiErrors.methodNotAllowed(method, def.plural());
+        }
+        switch (method) {
+            case "GET" -> {
+                boolean watch = route.legacyWatch() || ApiHandler.bool(query.getValue("watch"));
+                if (watch) {
+                    ListParams p = ApiHandler.listParams(query, true);
+                    if (item) {
+                        p = withNameSelector(p, route.name());
+                    }
+                    handler.streamWatch(route, p, accepts.table() ? Tables.include(query.getValue("includeObject")) : null,
+                            response, callback);
+                } else if (item) {
+                    if (route.subresource().equals("scale")) {
+                        ok(200, KubeJson.mapper().writeValueAsBytes(handler.scales().get(def, ns, route.name())), Map.of());
+                        return;
+                    }
+                    StoredObject o = registry.get(def, ns, route.name());
+                    if (accepts.table()) {
+                        table(List.of(o), null);
+                    } else {
+                        ok(200, VersionConversion.json(def, o), Map.of());
+                    }
+                } else {
+                    ListPage page = registry.list(def, ns, ApiHandler.listParams(query, false));
+                    if (accepts.table()) {
+                        table(page.items(), page);
+                    } else {
+                        sendList(page);
+                    }
+                }
+            }
+            case "POST" -> {
+                if (item) {
+                    throw ApiErrors.methodNotAllowed("create", def.plural() + (route.subresource().isEmpty() ? ""
+                            : "/" + route.subresource()));
+                }
+                if (def.namespaced() && ns == null) {
+                    throw ApiErrors.methodNotAllowed("create", def.plural());
+                }
+                WriteContext ctx = ApiHandler.writeContext(query, request);
+                byte[] raw = body();
+                ObjectNode body = Bodies.object(raw, contentType());
+                Bodies.recordDuplicateFields(ctx, raw, contentType());
+                ObjectRegistry.Written w = registry.create(def, ns, body, ctx);
+                ok(201, VersionConversion.json(def, w.object()), warnings(ctx));
+            }
+            case "PUT" -> {
+                if (!item) {
+                    throw ApiErrors.methodNotAllowed("update", def.plural());
+                }
+                WriteContext ctx = ApiHandler.writeContext(query, request);
+                byte[] raw = body();
+                ObjectNode body = Bodies.object(raw, contentType());
+                Bodies.recordDuplicateFields(ctx, raw, contentType());
+                if (route.subresource().equals("scale")) {
+                    ObjectNode scale = handler.scales().update(def, ns, route.name(), body, ctx);
+                    ok(200, KubeJson.mapper().writeValueAsBytes(scale), warnings(ctx));
+                    return;
+                }
+                ObjectRegistry.Written w = registry.update(def, ns, route.name(), route.subresource(), body, ctx);
+                ok(200, VersionConversion.json(def, w.object()), warnings(ctx));
+            }
+            case "PATCH" -> {
+                if (!item) {
+                    throw ApiErrors.methodNotAllowed("patch", def.plural());
+                }
+                WriteContext ctx = ApiHandler.writeContext(query, request);
+                byte[] body = Bodies.patch(body(), contentType());
+                Bodies.recordDuplicateFields(ctx, body, contentType());
+                if (route.subresource().equals("scale")) {
+                    ObjectNode scale = handler.scales().patch(def, ns, route.name(), contentType(), body, ctx);
+                    ok(200, KubeJson.mapper().writeValueAsBytes(scale), warnings(ctx));
+                    return;
+                }
+                ObjectRegistry.Written w = registry.patch(def, ns, route.name(), route.subresource(), contentType(), body,
+                        ctx);
+                ok(w.created() ? 201 : 200, VersionConversion.json(def, w.object()), warnings(ctx));
+            }
+            case "DELETE" -> {
+                WriteContext ctx = ApiHandler.writeContext(query, request);
+                DeleteParams opts = ApiHandler.deleteParams(query, body(), contentType());
+                if (!item) {
+                    List<StoredObject> gone = registry.deleteCollection(def, ns, ApiHandler.listParams(query, false), opts,
+                            ctx);
+                    sendList(new ListPage(gone, registry.store().currentRevision(), null, null));
+                    return;
+                }
+                if (!route.subresource().isEmpty()) {
+                    throw ApiErrors.methodNotAllowed("delete", def.plural() + "/" + route.subresource());
+                }
+                ObjectRegistry.Written w = registry.delete(def, ns, route.name(), opts, ctx);
+                if (w.deleted() && !def.deleteReturnsObject()) {
+                    ObjectNode status = KubeJson.mapper().createObjectNode();
+                    status.put("kind", "Status").put("apiVersion", "v1").putObject("metadata");
+                    status.put("status", "Success");
+                    ObjectNode details = status.putObject("details");
+                    details.put("name", route.name()).put("group", def.group()).put("kind", def.plural())
+                            .put("uid", w.object().object().path("metadata").path("uid").asString(""));
+                    ok(200, KubeJson.mapper().writeValueAsBytes(status), Map.of());
+                } else {
+                    ok(200, VersionConversion.json(def, w.object()), Map.of());
+                }
+            }
+            default -> throw ApiErrors.methodNotAllowed(method, def.plural());
+        }
+    }
+
+    private static ListParams withNameSelector(ListParams p, String name) {
+        String fs = "metadata.name=" + name + (p.fieldSelector() == null || p.fieldSelector().isEmpty() ? ""
+                : "," + p.fieldSelector());
+        return new ListParams(p.resourceVersion(), p.resourceVersionMatch(), p.limit(), p.continueToken(),
+                p.labelSelector(), fs, true, p.allowWatchBookmarks(), p.sendInitialEvents(), p.timeoutSeconds());
+    }
+
+    private void table(List<StoredObject> objects, ListPage page) {
+        ObjectNode t = Tables.table(def, objects, Tables.include(query.getValue("includeObject")), true);
+        ObjectNode meta = (ObjectNode) t.get("metadata");
+        if (page != null) {
+            meta.put("resourceVersion", Long.toString(page.resourceVersion()));
+            if (page.continueToken() != null) {
+                meta.put("continue", page.continueToken());
+            }
+            if (page.remainingItemCount() != null) {
+                meta.put("remainingItemCount", page.remainingItemCount());
+            }
+        } else {
+            meta.put("resourceVersion", Long.toString(objects.getFirst().resourceVersion()));
+        }
+        ApiHandler.send(response, callback, 200, "application/json;as=Table;v=v1;g=meta.k8s.io",
+                KubeJson.mapper().writeValueAsBytes(t), Map.of());
+    }
+
+    private Map<String, String> warnings(WriteContext ctx) {
+        if (ctx.warnings().isEmpty()) {
+            return Map.of();
+        }
+        Map<String, String> h = new LinkedHashMap<>();
+        h.put("Warning", String.join(", ", ctx.warnings().stream()
+                .map(w -> "299 - \"" + w.replace("\\", "\\\\").replace("\"", "\\\"") + "\"").toList()));
+        return h;
+    }
+
+    private void ok(int code, byte[] body, Map<String, String> headers) {
+        ApiHandler.send(response, callback, code, JSON, body, headers);
+    }
+
+    /**
+     * Sends a LIST body: in one piece with a {@code Content-Length} when it fits in one
+     * {@link ListBody} chunk, else chunk by chunk (chunked transfer encoding on HTTP/1.1) with the next
+     * chunk encoded while one is written (at most two in memory), so a large list is never whole in memory. Up to
+     * the first write a failure still becomes a Status; after it the response can only be aborted (the
+     * client sees a truncated body and a broken stream), as with kube-apiserver's streaming encoder.
+     */
+    private void sendList(ListPage page) {
+        ListBody body = new ListBody(def, page, handler.options().listChunkBytes());
+        byte[] chunk = body.next();
+        byte[] following = body.next();
+        if (following == null) {
+            ok(200, chunk, Map.of());
+            return;
+        }
+        response.setStatus(200);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, JSON);
+        try {
+            while (following != null) {
+                try (Blocker.Callback written = Blocker.callback()) {
+                    response.write(false, ByteBuffer.wrap(chunk), written);
+                    written.block();
+                }
+                chunk = following;
+                following = body.next();
+            }
+            response.write(true, ByteBuffer.wrap(chunk), callback);
+        } catch (IOException | RuntimeException e) {
+            callback.failed(e);
+        }
+    }
+
+    private String contentType() {
+        return request.getHeaders().get(HttpHeader.CONTENT_TYPE);
+    }
+
+    /** Custom resources take no protobuf (their scale subresource, a built-in Scale, does), as on a real server. */
+    private void refuseProtobufForCustomResources() {
+        if (def.custom() && !route.subresource().equals("scale")
+                && ProtobufBodies.isProtobuf(Bodies.mediaType(contentType()))) {
+            throw ApiErrors.unsupportedMediaType(ProtobufBodies.UNSUPPORTED);
+        }
+    }
+
+    private byte[] body() {
+        refuseProtobufForCustomResources();
+        return Bodies.read(Request.asInputStream(request), handler.options().maxBodyBytes());
+    }
+}

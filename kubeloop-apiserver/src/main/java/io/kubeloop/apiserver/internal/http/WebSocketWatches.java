@@ -1,0 +1,129 @@
+package io.kubeloop.apiserver.internal.http;
+
+import io.kubeloop.api.errors.ApiException;
+import io.kubeloop.apiserver.internal.registry.ListParams;
+import io.kubeloop.apiserver.internal.storage.Watcher;
+import java.nio.ByteBuffer;
+import java.util.Optional;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.FutureCallback;
+import org.eclipse.jetty.websocket.core.CoreSession;
+import org.eclipse.jetty.websocket.core.Frame;
+import org.eclipse.jetty.websocket.core.FrameHandler;
+import org.eclipse.jetty.websocket.core.OpCode;
+import org.eclipse.jetty.websocket.core.server.ServerUpgradeRequest;
+import org.eclipse.jetty.websocket.core.server.ServerUpgradeResponse;
+import org.eclipse.jetty.websocket.core.server.WebSocketNegotiator;
+
+/**
+ * Watches over WebSocket (fabric8's default): an authenticated upgrade on a watch URL gets one text
+ * message per event. Anything else (bad token, not a watch, invalid options) is declined, so the request
+ * falls through to the HTTP handler, which answers with the proper Status.
+ *
+ * <p><b>Thread safety.</b> Thread-safe; one virtual thread pumps each WebSocket watch.
+ */
+final class WebSocketWatches implements WebSocketNegotiator {
+
+    private final ApiHandler handler;
+
+    WebSocketWatches(ApiHandler handler) {
+        this.handler = handler;
+    }
+
+    @Override
+    public FrameHandler negotiate(ServerUpgradeRequest request, ServerUpgradeResponse response, Callback callback) {
+        if (!handler.authenticated(request.getHeaders().get(HttpHeader.AUTHORIZATION))) {
+            return null;
+        }
+        Optional<ResourceRoute> route = ResourceRoute.parse(Request.getPathInContext(request),
+                handler.registry().resources());
+        var query = Request.extractQueryParameters(request);
+        if (route.isEmpty() || !(route.get().legacyWatch() || ApiHandler.bool(query.getValue("watch")))
+                || route.get().name() != null) {
+            return null;
+        }
+        ListParams params = ApiHandler.listParams(query, true);
+        Watcher watcher;
+        try {
+            watcher = handler.registry().watch(route.get().definition(), route.get().namespace(), params);
+        } catch (ApiException e) {
+            return null;
+        }
+        if (!request.getSubProtocols().isEmpty()) {
+            response.setAcceptedSubProtocol(request.getSubProtocols().getFirst());
+        }
+        return new Pump(route.get(), params, watcher);
+    }
+
+    private final class Pump implements FrameHandler {
+        private final ResourceRoute route;
+        private final ListParams params;
+        private final Watcher watcher;
+
+        Pump(ResourceRoute route, ListParams params, Watcher watcher) {
+            this.route = route;
+            this.params = params;
+            this.watcher = watcher;
+        }
+
+        @Override
+        public void onOpen(CoreSession session, Callback callback) {
+            callback.succeeded();
+            session.demand();
+            Thread.ofVirtual().name("ws-watch-" + route.definition().plural()).start(() -> {
+                WatchResponseWriter stream = new WatchResponseWriter(route.definition(), watcher, params.allowWatchBookmarks(), null,
+                        handler.options().bookmarkInterval(), handler.clock());
+                stream.run(frames -> send(session, frames), handler.deadline(params));
+                session.close(1000, "watch ended", Callback.NOOP);
+            });
+        }
+
+        /**
+         * Sends one text message per frame (without its newline). All but the last are queued as a batch,
+         * which Jetty aggregates into as few TLS records and writes as fit; then this waits until every
+         * one is written, so at most one batch per watch is ever queued in Jetty (a stuck client blocks
+         * only this pump, whose watcher then overflows; writers never wait).
+         */
+        private static void send(CoreSession session, java.util.List<byte[]> frames) throws java.io.IOException {
+            FutureCallback[] callbacks = new FutureCallback[frames.size()];
+            for (int i = 0; i < callbacks.length; i++) {
+                byte[] f = frames.get(i);
+                callbacks[i] = new FutureCallback();
+                session.sendFrame(new Frame(OpCode.TEXT).setPayload(ByteBuffer.wrap(f, 0, f.length - 1)), callbacks[i],
+                        i < callbacks.length - 1);
+            }
+            try {
+                for (FutureCallback cb : callbacks) {
+                    cb.get();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("interrupted while sending watch events");
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw new java.io.IOException(e.getCause());
+            }
+        }
+
+        @Override
+        public void onFrame(Frame frame, Callback callback) {
+            callback.succeeded();
+            if (frame.getOpCode() == OpCode.CLOSE) {
+                watcher.close();
+            }
+        }
+
+        @Override
+        public void onError(Throwable cause, Callback callback) {
+            watcher.close();
+            callback.succeeded();
+        }
+
+        @Override
+        public void onClosed(org.eclipse.jetty.websocket.core.CloseStatus closeStatus, Callback callback) {
+            watcher.close();
+            callback.succeeded();
+        }
+    }
+}

@@ -1,0 +1,131 @@
+package io.kubeloop.apiserver.internal.registry;
+
+import io.kubeloop.client.FieldValidation;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Per-request parameters of a write, and the warnings it produced (sent as {@code Warning: 299} headers).
+ *
+ * <p><b>Thread safety.</b> Not thread-safe: one request, one thread.
+ */
+public final class WriteContext {
+
+    private final String fieldManager;
+    private final String userAgent;
+    private final boolean dryRun;
+    private final FieldValidation fieldValidation;
+    private final boolean force;
+    private final List<String> warnings = new ArrayList<>();
+    private List<String> duplicateFields = List.of();
+
+    /**
+     * @param fieldManager the {@code fieldManager} parameter, or null
+     * @param userAgent the User-Agent header, or null
+     * @param dryRun {@code dryRun=All}
+     * @param fieldValidation the {@code fieldValidation} parameter
+     * @param force the {@code force} parameter (server-side apply)
+     */
+    public WriteContext(String fieldManager, String userAgent, boolean dryRun, FieldValidation fieldValidation,
+                        boolean force) {
+        this.fieldManager = fieldManager;
+        this.userAgent = userAgent;
+        this.dryRun = dryRun;
+        this.fieldValidation = fieldValidation;
+        this.force = force;
+    }
+
+    /** Defaults: no manager, no dry run, Warn. */
+    public static WriteContext defaults() {
+        return new WriteContext(null, null, false, FieldValidation.WARN, false);
+    }
+
+    /** The explicit field manager, or null. */
+    public String fieldManager() {
+        return fieldManager;
+    }
+
+    /**
+     * The manager an Update is recorded for: {@code fieldManager}, else what the real server derives from the
+     * User-Agent (the part before the first {@code /}, non-printable characters dropped, cut to 128 UTF-8
+     * bytes), else {@code unknown}.
+     */
+    public String updateManager() {
+        if (fieldManager != null && !fieldManager.isEmpty()) {
+            return fieldManager;
+        }
+        String prefix = userAgent == null ? "" : userAgent.split("/", 2)[0];
+        StringBuilder b = new StringBuilder();
+        int bytes = 0;
+        for (int i = 0; i < prefix.length(); ) {
+            int cp = prefix.codePointAt(i);
+            i += Character.charCount(cp);
+            if (!goPrintable(cp)) {
+                continue;
+            }
+            int len = new String(Character.toChars(cp)).getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+            if (bytes + len > MAX_MANAGER_BYTES) {
+                break;
+            }
+            bytes += len;
+            b.appendCodePoint(cp);
+        }
+        return b.isEmpty() ? "unknown" : b.toString();
+    }
+
+    /** Go's {@code unicode.IsPrint}: letters, marks, numbers, punctuation, symbols and the ASCII space. */
+    private static boolean goPrintable(int cp) {
+        return cp == ' ' || switch (Character.getType(cp)) {
+            case Character.UPPERCASE_LETTER, Character.LOWERCASE_LETTER, Character.TITLECASE_LETTER,
+                 Character.MODIFIER_LETTER, Character.OTHER_LETTER, Character.NON_SPACING_MARK,
+                 Character.ENCLOSING_MARK, Character.COMBINING_SPACING_MARK, Character.DECIMAL_DIGIT_NUMBER,
+                 Character.LETTER_NUMBER, Character.OTHER_NUMBER, Character.CONNECTOR_PUNCTUATION,
+                 Character.DASH_PUNCTUATION, Character.START_PUNCTUATION, Character.END_PUNCTUATION,
+                 Character.INITIAL_QUOTE_PUNCTUATION, Character.FINAL_QUOTE_PUNCTUATION, Character.OTHER_PUNCTUATION,
+                 Character.MATH_SYMBOL, Character.CURRENCY_SYMBOL, Character.MODIFIER_SYMBOL, Character.OTHER_SYMBOL ->
+                    true;
+            default -> false;
+        };
+    }
+
+    /** apimachinery's {@code FieldManagerMaxLength}. */
+    private static final int MAX_MANAGER_BYTES = 128;
+
+    /**
+     * Records the fields that occur twice in one JSON object of the request body ({@code spec.replicas}), found
+     * on the raw bytes before decoding; {@code fieldValidation} reports them with the unknown fields.
+     */
+    public void duplicateFields(List<String> paths) {
+        duplicateFields = List.copyOf(paths);
+    }
+
+    /** The duplicate fields of the request body (empty unless {@link #duplicateFields(List)} recorded some). */
+    public List<String> duplicateFields() {
+        return duplicateFields;
+    }
+
+    /** {@code dryRun=All}. */
+    public boolean dryRun() {
+        return dryRun;
+    }
+
+    /** The field validation mode. */
+    public FieldValidation fieldValidation() {
+        return fieldValidation;
+    }
+
+    /** The {@code force} parameter. */
+    public boolean force() {
+        return force;
+    }
+
+    /** Adds a warning for the response. */
+    public void warn(String warning) {
+        warnings.add(warning);
+    }
+
+    /** The warnings so far. */
+    public List<String> warnings() {
+        return List.copyOf(warnings);
+    }
+}

@@ -1,0 +1,138 @@
+package io.kubeloop.apiserver.internal.http;
+
+import io.kubeloop.api.json.KubeJson;
+import io.kubeloop.apiserver.EmbeddedApiServer;
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import tools.jackson.databind.JsonNode;
+
+/** Exact-bytes HTTP against an embedded server (test helper). */
+final class RawHttp {
+
+    private final EmbeddedApiServer server;
+    private final HttpClient client;
+    private final AtomicInteger namespaces = new AtomicInteger();
+
+    RawHttp(EmbeddedApiServer server) {
+        this.server = server;
+        this.client = HttpClient.newBuilder().sslContext(server.clientConfig().sslContext())
+                .version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+    }
+
+    /** Creates a namespace named {@code prefix} plus a number unique to this helper, and returns its name. */
+    String newNamespace(String prefix) {
+        String ns = prefix + namespaces.incrementAndGet();
+        HttpResponse<String> r = post("/api/v1/namespaces", "{\"metadata\":{\"name\":\"" + ns + "\"}}");
+        if (r.statusCode() != 201) {
+            throw new AssertionError("creating namespace " + ns + ": " + r.statusCode() + " " + r.body());
+        }
+        return ns;
+    }
+
+    HttpRequest.Builder req(String path) {
+        return HttpRequest.newBuilder(URI.create(server.url() + path)).header("Authorization", "Bearer " + server.token())
+                .timeout(Duration.ofSeconds(20));
+    }
+
+    /**
+     * Sends once more when a pooled keep-alive connection turns out to have been closed by the server
+     * before any byte of the answer came back (the request never reached a handler), as Go's and
+     * kubectl's transports do for a reused connection; the JDK client retries only GETs by itself.
+     */
+    HttpResponse<String> send(HttpRequest r) {
+        try {
+            try {
+                return client.send(r, HttpResponse.BodyHandlers.ofString());
+            } catch (java.io.IOException e) {
+                if (e.getMessage() == null || !e.getMessage().contains("received no bytes")) {
+                    throw e;
+                }
+                return client.send(r, HttpResponse.BodyHandlers.ofString());
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    HttpResponse<String> get(String path) {
+        return send(req(path).GET().build());
+    }
+
+    HttpResponse<String> get(String path, String accept) {
+        return send(req(path).header("Accept", accept).GET().build());
+    }
+
+    HttpResponse<String> post(String path, String json) {
+        return send(req(path).header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build());
+    }
+
+    HttpResponse<String> put(String path, String json) {
+        return send(req(path).header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(json)).build());
+    }
+
+    HttpResponse<String> patch(String path, String contentType, String body) {
+        return send(req(path).header("Content-Type", contentType)
+                .method("PATCH", HttpRequest.BodyPublishers.ofString(body)).build());
+    }
+
+    HttpResponse<String> delete(String path) {
+        return send(req(path).DELETE().build());
+    }
+
+    HttpResponse<String> delete(String path, String body) {
+        return send(req(path).header("Content-Type", "application/json")
+                .method("DELETE", HttpRequest.BodyPublishers.ofString(body)).build());
+    }
+
+    /** Opens a watch; lines are read with {@link Lines#next()}. */
+    Lines watch(String path) {
+        try {
+            HttpResponse<InputStream> r = client.send(req(path).GET().build(), HttpResponse.BodyHandlers.ofInputStream());
+            return new Lines(r);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static JsonNode json(HttpResponse<String> r) {
+        return KubeJson.mapper().readTree(r.body());
+    }
+
+    /** A watch response read line by line. */
+    static final class Lines implements AutoCloseable {
+        final HttpResponse<InputStream> response;
+        private final BufferedReader reader;
+
+        Lines(HttpResponse<InputStream> response) {
+            this.response = response;
+            this.reader = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8));
+        }
+
+        /** The next event, or null at the end of the stream. */
+        JsonNode next() {
+            try {
+                String line = reader.readLine();
+                return line == null ? null : KubeJson.mapper().readTree(line);
+            } catch (java.io.IOException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        @Override
+        public void close() {
+            try {
+                response.body().close();
+            } catch (java.io.IOException ignored) {
+                // closing
+            }
+        }
+    }
+}
