@@ -1,5 +1,6 @@
 package io.kubeloop.cache;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.kubeloop.api.ObjectKey;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -24,10 +25,13 @@ final class DefaultThreadSafeStore<T> implements ThreadSafeStore<T> {
 
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     /** Guarded by lock. */
+    @GuardedBy("lock")
     private Map<ObjectKey, T> items = new HashMap<>();
     /** Guarded by lock; insertion-ordered so index evaluation order is stable. */
+    @GuardedBy("lock")
     private final Map<String, IndexFunction<T>> indexers = new LinkedHashMap<>();
     /** Guarded by lock; same key set as indexers. */
+    @GuardedBy("lock")
     private final Map<String, IndexTable> indices = new HashMap<>();
 
     DefaultThreadSafeStore(Map<String, IndexFunction<T>> indexers) {

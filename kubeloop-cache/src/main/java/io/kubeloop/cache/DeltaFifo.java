@@ -1,5 +1,6 @@
 package io.kubeloop.cache;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.kubeloop.api.ObjectKey;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -43,8 +44,10 @@ public final class DeltaFifo<T> extends LockedInformerQueue<T> {
     private final UnaryOperator<T> transformer;
 
     /** Guarded by lock. Every list is non-empty, oldest first; a key is here exactly when it is in queue. */
+    @GuardedBy("lock")
     private final Map<ObjectKey, List<Delta<T>>> items = new HashMap<>();
     /** Guarded by lock. Keys in pop order, without duplicates. */
+    @GuardedBy("lock")
     private final ArrayDeque<ObjectKey> queue = new ArrayDeque<>();
 
     private DeltaFifo(Builder<T> b) {

@@ -1,5 +1,6 @@
 package io.kubeloop.cache;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,8 +43,10 @@ public final class RealFifo<T> extends LockedInformerQueue<T> {
     private final UnaryOperator<T> transformer;
     private final KeyFunction keyFunction;
     /** Guarded by lock: Delta, ReplaceAll or SyncAll entries, in arrival order. */
+    @GuardedBy("lock")
     private final ArrayDeque<Object> entries = new ArrayDeque<>();
     /** Guarded by lock: a SyncAll entry is queued. */
+    @GuardedBy("lock")
     private boolean syncAllQueued;
 
     /**

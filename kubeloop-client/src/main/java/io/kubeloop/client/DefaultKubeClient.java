@@ -1,5 +1,6 @@
 package io.kubeloop.client;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.ResourceMapping;
@@ -31,8 +32,10 @@ final class DefaultKubeClient implements KubeClient {
     private final RawClient raw = new Raw();
     private final ReentrantLock lock = new ReentrantLock();
     /** Guarded by {@link #lock} for writes; null until first use. */
+    @GuardedBy("lock")
     private volatile DiscoveryClient discovery;
     /** Guarded by {@link #lock} for writes; null until first use. */
+    @GuardedBy("lock")
     private volatile RestMapper restMapper;
 
     DefaultKubeClient(ApiTransport transport, String namespace, ClientOptions options) {

@@ -1,5 +1,6 @@
 package io.kubeloop.peers;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -31,8 +32,10 @@ public final class InformerPeer implements AutoCloseable {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     /** Every stdout line of the child, in order. Guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private final List<String> lines = new ArrayList<>();
     /** The child's stderr, for failure messages. Guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private final List<String> errors = new ArrayList<>();
     /** Set when the child's stdout ended. Guarded by {@link #lock}. */
     private boolean ended;

@@ -1,5 +1,6 @@
 package io.kubeloop.workqueue;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.kubeloop.time.Ticker;
 import io.kubeloop.time.internal.Joins;
 import java.time.Duration;
@@ -35,6 +36,7 @@ final class DefaultDelayingQueue<T> implements DelayingQueue<T> {
     /** Guards {@link #waiting}. */
     private final ReentrantLock lock = new ReentrantLock();
     /** Items waiting for their time; guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private final DelayHeap<T> waiting = new DelayHeap<>();
     /** Set once by {@link #shutDown()}; the loop exits when it sees it. */
     private volatile boolean stopped;

@@ -1,5 +1,6 @@
 package io.kubeloop.apiserver.controllers;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.kubeloop.api.OwnerReference;
 import io.kubeloop.apiserver.registry.DeleteParams;
 import java.util.ArrayList;
@@ -50,6 +51,7 @@ final class DependencyGraph {
 
     private final ReentrantLock lock = new ReentrantLock();
     /** Guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private final Map<String, GraphNode> uidToNode = new HashMap<>();
     private final Consumer<String> attemptToDelete;
     private final Consumer<String> attemptToOrphan;

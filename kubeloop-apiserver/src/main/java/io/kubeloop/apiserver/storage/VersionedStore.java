@@ -1,5 +1,6 @@
 package io.kubeloop.apiserver.storage;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.kubeloop.api.json.KubeJson;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -64,14 +65,18 @@ public final class VersionedStore implements AutoCloseable {
     /** Per resource: open watchers. Added under {@link #lock}; removed anywhere. */
     private final Map<String, Set<Watcher>> watchers = new ConcurrentHashMap<>();
     /** Guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private final HistoryRing history;
     /** The latest published (durable, visible) revision; written under {@link #lock}. */
     private volatile long revision;
     /** The latest revision handed to a write, published or pending; {@code >= revision}. Guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private long assigned;
     /** Journaled, not yet durable writes, in revision order, all above {@link #revision}. Guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private final ArrayDeque<StoreEvent> pending = new ArrayDeque<>();
     /** Per resource + key, the newest event of {@link #pending}; what writers read. Guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private final Map<PendingKey, StoreEvent> pendingLatest = new HashMap<>();
     /** Journal failure and background checkpoints. */
     private final JournalSupervisor supervisor;

@@ -1,5 +1,6 @@
 package io.kubeloop.apiserver.storage.wal;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.kubeloop.apiserver.fs.PrivateFiles;
 import io.kubeloop.time.internal.Joins;
 import java.io.IOException;
@@ -47,20 +48,27 @@ final class DefaultWriteAheadLog implements WriteAheadLog {
     /** Signalled when {@link #pending} becomes non-empty or the state leaves RUNNING. */
     private final Condition changed = lock.newCondition();
     /** Guarded by lock. Records queued in call order, not yet taken by the flusher. */
+    @GuardedBy("lock")
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
     /** Guarded by lock. */
+    @GuardedBy("lock")
     private State state = State.OPEN;
     /** Guarded by lock. Set with state FAILED: the first write or force error. */
+    @GuardedBy("lock")
     private WalException failure;
     /** Guarded by lock. Appends must use sequences above it: the recovered last sequence. */
+    @GuardedBy("lock")
     private long floor;
 
     private final ReentrantLock ioLock = new ReentrantLock();
     /** Guarded by ioLock. Segments before the active one, by number; all forced. */
+    @GuardedBy("ioLock")
     private final TreeMap<Long, LogRecovery.SealedSegment> sealed = new TreeMap<>();
     /** Guarded by ioLock. The segment appends go to; null until recovered and after close. */
+    @GuardedBy("ioLock")
     private ActiveSegment active;
     /** Guarded by ioLock. Sequence of the newest snapshot, 0 when none. */
+    @GuardedBy("ioLock")
     private long snapshotSequence;
 
     private final ReentrantLock checkpointLock = new ReentrantLock();
