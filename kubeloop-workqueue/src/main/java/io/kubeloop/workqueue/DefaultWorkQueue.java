@@ -125,6 +125,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
         }
     }
 
+    @GuardedBy("lock")
     private void enqueueLocked(QueueEntry<T> e) {
         e.nextReady = null;
         if (readyTail == null) {
@@ -170,6 +171,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
         }
     }
 
+    @GuardedBy("lock")
     private T pollLocked() {
         QueueEntry<T> e = readyHead;
         if (e == null) {
