@@ -142,6 +142,7 @@ final class ProcessorListener<T> implements ResourceEventHandlerRegistration {
         }
     }
 
+    @GuardedBy("lock")
     private int countInitialLocked() {
         int c = 0;
         for (Notification<T> n : buffer) {

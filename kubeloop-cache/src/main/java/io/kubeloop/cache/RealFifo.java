@@ -170,6 +170,7 @@ public final class RealFifo<T> extends LockedInformerQueue<T> {
         return true;
     }
 
+    @GuardedBy("lock")
     private void processedLocked(Object entry) {
         if (initialPopulationCount > 0 && entry instanceof ReplaceAll<?>) {
             initialPopulationCount--;
@@ -188,6 +189,7 @@ public final class RealFifo<T> extends LockedInformerQueue<T> {
     }
 
     @Override
+    @GuardedBy("lock")
     int sizeLocked() {
         return entries.size();
     }

@@ -212,6 +212,7 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
         }
     }
 
+    @GuardedBy("lock")
     private void publishLocked(WatchEvent<T> event) {
         history.add(new Recorded<>(resourceVersion, event));
         for (FakeWatch w : open) {
@@ -245,6 +246,7 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
         }
     }
 
+    @GuardedBy("lock")
     private void bookmarkLocked() {
         for (FakeWatch w : open) {
             if (w.options.allowWatchBookmarks()) {
@@ -516,6 +518,7 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
         }
     }
 
+    @GuardedBy("lock")
     private ObjectList<T> pageLocked(List<T> items, String rv, long limit) {
         if (limit <= 0 || items.size() <= limit) {
             return new ObjectList<>(items, rv, null, null);
@@ -567,6 +570,7 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
         }
     }
 
+    @GuardedBy("lock")
     private void initialEventsLocked(FakeWatch w) {
         for (T o : objects.values()) {
             if (w.filter.test(o)) {
