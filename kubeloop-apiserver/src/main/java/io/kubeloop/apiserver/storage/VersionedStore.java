@@ -217,6 +217,7 @@ public final class VersionedStore implements AutoCloseable {
      * Assigns the event's revision; publishes it at once when it is durable and nothing is pending,
      * otherwise queues it as pending.
      */
+    @GuardedBy("lock")
     private void commitLocked(StoreEvent event, Journal.Durability durability) {
         assigned = event.resourceVersion();
         if (durability == Journal.Durability.DONE && pending.isEmpty()) {
@@ -242,6 +243,7 @@ public final class VersionedStore implements AutoCloseable {
     }
 
     /** Makes one durable change visible: table, revision, history, watchers. */
+    @GuardedBy("lock")
     private void publishLocked(StoreEvent event) {
         ConcurrentSkipListMap<String, StoredObject> table = tables.computeIfAbsent(event.resource(),
                 r -> new ConcurrentSkipListMap<>());
@@ -373,6 +375,7 @@ public final class VersionedStore implements AutoCloseable {
         return ListPage.of(q, at, candidates, uncounted);
     }
 
+    @GuardedBy("lock")
     private void awaitRevisionLocked(long wanted) {
         long nanos = options.futureRevisionWait().toNanos();
         while (revision < wanted) {

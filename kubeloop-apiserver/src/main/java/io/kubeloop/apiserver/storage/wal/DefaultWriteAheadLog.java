@@ -189,6 +189,7 @@ final class DefaultWriteAheadLog implements WriteAheadLog {
         return done;
     }
 
+    @GuardedBy("lock")
     private void requireRunningLocked(String operation) {
         switch (state) {
             case RUNNING -> { }
@@ -242,6 +243,7 @@ final class DefaultWriteAheadLog implements WriteAheadLog {
     }
 
     /** Writes {@code batch} to the active segment (rolling as needed) and forces it. Returns the buffer, maybe grown. */
+    @GuardedBy("ioLock")
     private ByteBuffer writeBatchLocked(List<Pending> batch, ByteBuffer buffer, CRC32C crc) throws IOException {
         buffer.clear();
         long batchBytes = 0;
@@ -273,6 +275,7 @@ final class DefaultWriteAheadLog implements WriteAheadLog {
     }
 
     /** Writes the buffer's content at the end of the active segment and clears it. */
+    @GuardedBy("ioLock")
     private void drain(ByteBuffer buffer) throws IOException {
         buffer.flip();
         while (buffer.hasRemaining()) {
@@ -281,12 +284,14 @@ final class DefaultWriteAheadLog implements WriteAheadLog {
         buffer.clear();
     }
 
+    @GuardedBy("ioLock")
     private void forceActiveLocked() throws IOException {
         active.channel.force(false);
         syncs.incrementAndGet();
     }
 
     /** Seals the active segment (already forced) and starts the next one. */
+    @GuardedBy("ioLock")
     private void rollLocked() throws IOException {
         ActiveSegment old = active;
         old.channel.close();
