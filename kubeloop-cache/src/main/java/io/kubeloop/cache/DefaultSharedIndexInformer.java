@@ -1,5 +1,6 @@
 package io.kubeloop.cache;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.kubeloop.api.ObjectAccess;
 import io.kubeloop.api.ObjectKey;
 import io.kubeloop.time.internal.Waiters;
@@ -35,18 +36,23 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
     /** Threads in {@link #waitForCacheSync}; woken when the informer syncs or stops. */
     private final Waiters syncWaiters = new Waiters();
     /** Guarded by lifecycle. */
+    @GuardedBy("lifecycle")
     private boolean started;
     /** Written under lifecycle; read anywhere. */
     private volatile boolean stopped;
     /** Written under lifecycle; read anywhere. */
     private volatile boolean synced;
     /** Guarded by lifecycle. */
+    @GuardedBy("lifecycle")
     private Duration resyncCheckPeriod;
     /** Guarded by lifecycle. */
+    @GuardedBy("lifecycle")
     private final Duration defaultEventHandlerResyncPeriod;
     /** Guarded by lifecycle; set before start. */
+    @GuardedBy("lifecycle")
     private UnaryOperator<T> transform;
     /** Guarded by lifecycle; set before start. */
+    @GuardedBy("lifecycle")
     private WatchErrorHandler watchErrorHandler;
     /** Set at start. */
     private volatile InformerQueue<T> queue;

@@ -1,5 +1,6 @@
 package io.kubeloop.cache;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.kubeloop.api.ObjectKey;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -24,18 +25,22 @@ final class DefaultThreadSafeStore<T> implements ThreadSafeStore<T> {
 
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     /** Guarded by lock. */
+    @GuardedBy("lock")
     private Map<ObjectKey, T> items = new HashMap<>();
     /** Guarded by lock; insertion-ordered so index evaluation order is stable. */
+    @GuardedBy("lock")
     private final Map<String, IndexFunction<T>> indexers = new LinkedHashMap<>();
     /** Guarded by lock; same key set as indexers. */
+    @GuardedBy("lock")
     private final Map<String, IndexTable> indices = new HashMap<>();
 
     DefaultThreadSafeStore(Map<String, IndexFunction<T>> indexers) {
         Objects.requireNonNull(indexers, "indexers");
-        indexers.forEach((name, fn) -> {
-            this.indexers.put(Objects.requireNonNull(name, "index name"), Objects.requireNonNull(fn, "index function"));
+        for (Map.Entry<String, IndexFunction<T>> e : indexers.entrySet()) {
+            String name = e.getKey();
+            this.indexers.put(Objects.requireNonNull(name, "index name"), Objects.requireNonNull(e.getValue(), "index function"));
             this.indices.put(name, new IndexTable());
-        });
+        }
     }
 
     @Override
@@ -78,6 +83,7 @@ final class DefaultThreadSafeStore<T> implements ThreadSafeStore<T> {
     }
 
     /** The values of every indexer for {@code object} (null object: no values), in indexer order. */
+    @GuardedBy("lock")
     private List<List<String>> valuesLocked(T object) {
         if (object == null) {
             return null;
@@ -93,6 +99,7 @@ final class DefaultThreadSafeStore<T> implements ThreadSafeStore<T> {
         return all;
     }
 
+    @GuardedBy("lock")
     private void applyLocked(ObjectKey key, List<List<String>> oldValues, List<List<String>> newValues) {
         int i = 0;
         for (String name : indexers.keySet()) {
@@ -227,9 +234,10 @@ final class DefaultThreadSafeStore<T> implements ThreadSafeStore<T> {
         }
     }
 
+    @GuardedBy("lock")
     private List<T> objectsLocked(IndexTable table, String value) {
         List<T> out = new ArrayList<>(table.count(value));
-        table.forEachKey(value, k -> out.add(items.get(k)));
+        table.collect(value, items, out);
         return out;
     }
 
@@ -259,6 +267,7 @@ final class DefaultThreadSafeStore<T> implements ThreadSafeStore<T> {
         }
     }
 
+    @GuardedBy("lock")
     private IndexFunction<T> indexerLocked(String indexName) {
         IndexFunction<T> fn = indexers.get(indexName);
         if (fn == null) {

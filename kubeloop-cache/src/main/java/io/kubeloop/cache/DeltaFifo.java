@@ -1,5 +1,6 @@
 package io.kubeloop.cache;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.kubeloop.api.ObjectKey;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -43,8 +44,10 @@ public final class DeltaFifo<T> extends LockedInformerQueue<T> {
     private final UnaryOperator<T> transformer;
 
     /** Guarded by lock. Every list is non-empty, oldest first; a key is here exactly when it is in queue. */
+    @GuardedBy("lock")
     private final Map<ObjectKey, List<Delta<T>>> items = new HashMap<>();
     /** Guarded by lock. Keys in pop order, without duplicates. */
+    @GuardedBy("lock")
     private final ArrayDeque<ObjectKey> queue = new ArrayDeque<>();
 
     private DeltaFifo(Builder<T> b) {
@@ -101,6 +104,7 @@ public final class DeltaFifo<T> extends LockedInformerQueue<T> {
         return transformer == null ? object : Objects.requireNonNull(transformer.apply(object), "transform returned null");
     }
 
+    @GuardedBy("lock")
     private void queueActionLocked(Delta<T> delta) {
         ObjectKey key = keyFunction.key(delta.object());
         List<Delta<T>> deltas = items.get(key);
@@ -152,12 +156,19 @@ public final class DeltaFifo<T> extends LockedInformerQueue<T> {
                 queueActionLocked(new Delta.Deleted<>(newest, true));
             }
             if (knownObjects != null) {
-                List<Delta<T>> tombstones = new ArrayList<>();
+                List<Map.Entry<ObjectKey, T>> unlisted = new ArrayList<>();
                 knownObjects.forEach((k, known) -> {
-                    if (!listed.contains(k) && !items.containsKey(k)) {
-                        tombstones.add(new Delta.Deleted<>(known, true));
+                    if (!listed.contains(k)) {
+                        unlisted.add(Map.entry(k, known));
                     }
                 });
+                // items is read here, not in the callback: the checker cannot see that forEach calls back under the lock
+                List<Delta<T>> tombstones = new ArrayList<>();
+                for (Map.Entry<ObjectKey, T> e : unlisted) {
+                    if (!items.containsKey(e.getKey())) {
+                        tombstones.add(new Delta.Deleted<>(e.getValue(), true));
+                    }
+                }
                 for (Delta<T> d : tombstones) {
                     queuedDeletions++;
                     queueActionLocked(d);
@@ -179,12 +190,15 @@ public final class DeltaFifo<T> extends LockedInformerQueue<T> {
         }
         lock.lock();
         try {
+            List<Map.Entry<ObjectKey, T>> known = new ArrayList<>();
+            knownObjects.forEach((k, o) -> known.add(Map.entry(k, o)));
+            // items is read here, not in the callback: the checker cannot see that forEach calls back under the lock
             List<Delta<T>> syncs = new ArrayList<>();
-            knownObjects.forEach((k, known) -> {
-                if (!items.containsKey(k)) {
-                    syncs.add(new Delta.Sync<>(known));
+            for (Map.Entry<ObjectKey, T> e : known) {
+                if (!items.containsKey(e.getKey())) {
+                    syncs.add(new Delta.Sync<>(e.getValue()));
                 }
-            });
+            }
             for (Delta<T> d : syncs) {
                 queueActionLocked(d);
             }
@@ -222,6 +236,7 @@ public final class DeltaFifo<T> extends LockedInformerQueue<T> {
     }
 
     @Override
+    @GuardedBy("lock")
     int sizeLocked() {
         return queue.size();
     }

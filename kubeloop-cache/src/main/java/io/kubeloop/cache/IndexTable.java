@@ -73,6 +73,27 @@ final class IndexTable {
         }
     }
 
+    /**
+     * Appends {@code objects.get(k)} to {@code out} for every key {@code k} under {@code value}, in
+     * {@link #forEachKey} order: a plain loop, so that a caller holding the lock that guards
+     * {@code objects} reads it in its own frame (no callback).
+     */
+    <V> void collect(String value, Map<ObjectKey, V> objects, List<? super V> out) {
+        Object cur = byValue.get(value);
+        if (cur == null) {
+            return;
+        }
+        if (cur instanceof ObjectKey single) {
+            out.add(objects.get(single));
+        } else {
+            @SuppressWarnings("unchecked")
+            Set<ObjectKey> set = (Set<ObjectKey>) cur;
+            for (ObjectKey k : set) {
+                out.add(objects.get(k));
+            }
+        }
+    }
+
     int count(String value) {
         Object cur = byValue.get(value);
         return cur == null ? 0 : cur instanceof ObjectKey ? 1 : ((Set<?>) cur).size();

@@ -1,5 +1,6 @@
 package io.kubeloop.cache;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupResource;
 import io.kubeloop.api.GroupVersionResource;
@@ -53,10 +54,13 @@ public final class InformerFactory implements AutoCloseable {
     private final InformerOptions options;
     private final ReentrantLock lock = new ReentrantLock();
     /** Guarded by lock. */
+    @GuardedBy("lock")
     private final Map<Key, SharedIndexInformer<?>> informers = new LinkedHashMap<>();
     /** Guarded by lock. */
+    @GuardedBy("lock")
     private final Map<Key, Boolean> started = new LinkedHashMap<>();
     /** Guarded by lock. */
+    @GuardedBy("lock")
     private boolean shutDown;
 
     private InformerFactory(KubeClient client, InformerOptions options) {

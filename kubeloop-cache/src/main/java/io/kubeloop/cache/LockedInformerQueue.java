@@ -1,5 +1,6 @@
 package io.kubeloop.cache;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -22,13 +23,17 @@ abstract sealed class LockedInformerQueue<T> implements InformerQueue<T> permits
     /** Signalled whenever an entry is queued or the queue is closed. */
     final Condition notEmpty = lock.newCondition();
     /** Guarded by lock: true after the first replace or any add/update/delete. */
+    @GuardedBy("lock")
     boolean populated;
     /** Guarded by lock: entries of the first replace not yet processed. */
+    @GuardedBy("lock")
     int initialPopulationCount;
     /** Guarded by lock. */
+    @GuardedBy("lock")
     boolean closed;
 
     /** The number of queued entries; called with {@link #lock} held. */
+    @GuardedBy("lock")
     abstract int sizeLocked();
 
     @Override
@@ -42,6 +47,7 @@ abstract sealed class LockedInformerQueue<T> implements InformerQueue<T> permits
     }
 
     /** {@link #hasSynced()} for a caller that holds {@link #lock}. */
+    @GuardedBy("lock")
     final boolean hasSyncedLocked() {
         return populated && initialPopulationCount == 0;
     }

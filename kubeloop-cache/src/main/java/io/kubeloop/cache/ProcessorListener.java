@@ -1,5 +1,6 @@
 package io.kubeloop.cache;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.kubeloop.time.internal.Joins;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -30,10 +31,13 @@ final class ProcessorListener<T> implements ResourceEventHandlerRegistration {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition notEmpty = lock.newCondition();
     /** Guarded by lock. */
+    @GuardedBy("lock")
     private final ArrayDeque<Notification<T>> buffer = new ArrayDeque<>(64);
     /** Guarded by lock. */
+    @GuardedBy("lock")
     private boolean stopped;
     /** Guarded by lock. */
+    @GuardedBy("lock")
     private Thread thread;
     /** Initial-list adds queued or being handled (client-go's synctrack count). */
     private final AtomicInteger pendingInitial = new AtomicInteger();
@@ -138,6 +142,7 @@ final class ProcessorListener<T> implements ResourceEventHandlerRegistration {
         }
     }
 
+    @GuardedBy("lock")
     private int countInitialLocked() {
         int c = 0;
         for (Notification<T> n : buffer) {

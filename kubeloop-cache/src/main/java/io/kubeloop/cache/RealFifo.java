@@ -1,5 +1,6 @@
 package io.kubeloop.cache;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,8 +43,10 @@ public final class RealFifo<T> extends LockedInformerQueue<T> {
     private final UnaryOperator<T> transformer;
     private final KeyFunction keyFunction;
     /** Guarded by lock: Delta, ReplaceAll or SyncAll entries, in arrival order. */
+    @GuardedBy("lock")
     private final ArrayDeque<Object> entries = new ArrayDeque<>();
     /** Guarded by lock: a SyncAll entry is queued. */
+    @GuardedBy("lock")
     private boolean syncAllQueued;
 
     /**
@@ -167,6 +170,7 @@ public final class RealFifo<T> extends LockedInformerQueue<T> {
         return true;
     }
 
+    @GuardedBy("lock")
     private void processedLocked(Object entry) {
         if (initialPopulationCount > 0 && entry instanceof ReplaceAll<?>) {
             initialPopulationCount--;
@@ -185,6 +189,7 @@ public final class RealFifo<T> extends LockedInformerQueue<T> {
     }
 
     @Override
+    @GuardedBy("lock")
     int sizeLocked() {
         return entries.size();
     }

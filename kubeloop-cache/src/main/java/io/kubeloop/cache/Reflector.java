@@ -1,5 +1,6 @@
 package io.kubeloop.cache;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.kubeloop.api.ObjectAccess;
 import io.kubeloop.api.ObjectKey;
 import io.kubeloop.api.errors.ApiException;
@@ -84,6 +85,7 @@ public final class Reflector<T> implements AutoCloseable {
 
     private final ReentrantLock lifecycle = new ReentrantLock();
     /** Guarded by lifecycle. */
+    @GuardedBy("lifecycle")
     private Thread runner;
     private volatile boolean stopped;
     private final AtomicReference<WatchStream<T>> currentWatch = new AtomicReference<>();

@@ -1,5 +1,6 @@
 package io.kubeloop.cache;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.kubeloop.time.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,10 +19,13 @@ final class SharedProcessor<T> {
     private final ThreadFactory threads;
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     /** Guarded by lock. */
+    @GuardedBy("lock")
     private final List<ProcessorListener<T>> listeners = new ArrayList<>();
     /** Guarded by lock: the listeners due for resync notifications. */
+    @GuardedBy("lock")
     private List<ProcessorListener<T>> syncingListeners = new ArrayList<>();
     /** Guarded by lock. */
+    @GuardedBy("lock")
     private boolean started;
 
     SharedProcessor(Ticker ticker, ThreadFactory threads) {

@@ -1,5 +1,6 @@
 package io.kubeloop.testing;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.ObjectAccess;
 import io.kubeloop.api.ObjectKey;
@@ -82,39 +83,56 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
     private final BiFunction<T, String, T> stamp;
     private final ReentrantLock lock = new ReentrantLock();
     /** Guarded by lock. */
+    @GuardedBy("lock")
     private long resourceVersion = 1;
     /** Guarded by lock: history at or before this resourceVersion is gone. */
+    @GuardedBy("lock")
     private long compactedBefore = 0;
     /** Guarded by lock. */
+    @GuardedBy("lock")
     private final Map<ObjectKey, T> objects = new LinkedHashMap<>();
     /** Guarded by lock. */
+    @GuardedBy("lock")
     private final List<Recorded<T>> history = new ArrayList<>();
     /** Guarded by lock. */
+    @GuardedBy("lock")
     private final List<FakeWatch> open = new ArrayList<>();
     /** Guarded by lock. */
+    @GuardedBy("lock")
     private final List<ListOptions> listRequests = new ArrayList<>();
     /** Guarded by lock. */
+    @GuardedBy("lock")
     private final List<ListOptions> watchRequests = new ArrayList<>();
     /** Guarded by lock. */
+    @GuardedBy("lock")
     private final ArrayDeque<RuntimeException> listFailures = new ArrayDeque<>();
     /** Guarded by lock. */
+    @GuardedBy("lock")
     private final ArrayDeque<RuntimeException> watchFailures = new ArrayDeque<>();
     /** Guarded by lock: continue token -> remaining items and the list's resourceVersion. */
+    @GuardedBy("lock")
     private final Map<String, ObjectList<T>> continuations = new HashMap<>();
     /** Guarded by lock: list request number (1-based) -> its failure. */
+    @GuardedBy("lock")
     private final Map<Integer, RuntimeException> numberedListFailures = new HashMap<>();
     /** Guarded by lock: list requests with this number or later wait while {@link #holding}; 0 for none. */
+    @GuardedBy("lock")
     private int holdFrom;
     /** Guarded by lock. */
+    @GuardedBy("lock")
     private boolean holding;
     /** Guarded by lock: list requests waiting now. */
+    @GuardedBy("lock")
     private int held;
     /** Guarded by lock: list requests that were interrupted while waiting. */
+    @GuardedBy("lock")
     private int abandoned;
     private final Condition released = lock.newCondition();
     /** Guarded by lock. */
+    @GuardedBy("lock")
     private boolean watchListSupported;
     /** Guarded by lock. */
+    @GuardedBy("lock")
     private int tokenCounter;
 
     private FakeListerWatcher(BiFunction<T, String, T> stamp) {
@@ -194,6 +212,7 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
         }
     }
 
+    @GuardedBy("lock")
     private void publishLocked(WatchEvent<T> event) {
         history.add(new Recorded<>(resourceVersion, event));
         for (FakeWatch w : open) {
@@ -227,6 +246,7 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
         }
     }
 
+    @GuardedBy("lock")
     private void bookmarkLocked() {
         for (FakeWatch w : open) {
             if (w.options.allowWatchBookmarks()) {
@@ -501,6 +521,7 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
         }
     }
 
+    @GuardedBy("lock")
     private ObjectList<T> pageLocked(List<T> items, String rv, long limit) {
         if (limit <= 0 || items.size() <= limit) {
             return new ObjectList<>(items, rv, null, null);
@@ -552,6 +573,7 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
         }
     }
 
+    @GuardedBy("lock")
     private void initialEventsLocked(FakeWatch w) {
         for (T o : objects.values()) {
             if (w.filter.test(o)) {

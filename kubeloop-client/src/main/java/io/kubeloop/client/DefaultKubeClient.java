@@ -1,5 +1,6 @@
 package io.kubeloop.client;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.ResourceMapping;
@@ -30,9 +31,17 @@ final class DefaultKubeClient implements KubeClient {
     private final WatchWatchdog.Limits watchLimits;
     private final RawClient raw = new Raw();
     private final ReentrantLock lock = new ReentrantLock();
-    /** Guarded by {@link #lock} for writes; null until first use. */
+    /**
+     * Null until first use; written once under {@link #lock}, read without it by the fast path of
+     * double-checked locking ({@link #createdDiscovery()}; safe because volatile).
+     */
+    @GuardedBy("lock")
     private volatile DiscoveryClient discovery;
-    /** Guarded by {@link #lock} for writes; null until first use. */
+    /**
+     * Null until first use; written once under {@link #lock}, read without it by the fast path of
+     * double-checked locking ({@link #createdRestMapper()}; safe because volatile).
+     */
+    @GuardedBy("lock")
     private volatile RestMapper restMapper;
 
     DefaultKubeClient(ApiTransport transport, String namespace, ClientOptions options) {
@@ -66,9 +75,25 @@ final class DefaultKubeClient implements KubeClient {
         return resource(mapping.groupVersionResource(), mapping.namespaced(), DynamicObject.class);
     }
 
+    /**
+     * The fast path's read of {@link #discovery} without the lock: the field is volatile and written
+     * once, fully built, under the lock, so a non-null read is the one instance; null sends the caller
+     * to the locked path, which reads it again.
+     */
+    @SuppressWarnings("GuardedBy") // volatile read of double-checked locking; see above
+    private DiscoveryClient createdDiscovery() {
+        return discovery;
+    }
+
+    /** As {@link #createdDiscovery()}, for {@link #restMapper}. */
+    @SuppressWarnings("GuardedBy") // volatile read of double-checked locking; see createdDiscovery
+    private RestMapper createdRestMapper() {
+        return restMapper;
+    }
+
     @Override
     public DiscoveryClient discovery() {
-        DiscoveryClient d = discovery;
+        DiscoveryClient d = createdDiscovery();
         if (d == null) {
             lock.lock();
             try {
@@ -92,7 +117,7 @@ final class DefaultKubeClient implements KubeClient {
 
     @Override
     public RestMapper restMapper() {
-        RestMapper m = restMapper;
+        RestMapper m = createdRestMapper();
         if (m == null) {
             DiscoveryClient d = discovery();
             lock.lock();

@@ -1,5 +1,6 @@
 package io.kubeloop.controller;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.kubeloop.api.errors.ApiException;
 import io.kubeloop.api.errors.ConflictException;
 import io.kubeloop.cache.ResourceEventHandler;
@@ -64,6 +65,7 @@ final class DefaultController implements Controller {
     /** What stopped the controller on its own; set once, under {@link #lifecycle}. */
     private volatile Throwable failure;
     /** Told of the failure; guarded by {@link #lifecycle}, emptied when the failure is set. */
+    @GuardedBy("lifecycle")
     private final List<Consumer<? super Throwable>> failureListeners = new ArrayList<>();
     private final Duration cacheSyncTimeout;
     private final List<Watch> watches = new CopyOnWriteArrayList<>();

@@ -1,5 +1,6 @@
 package io.kubeloop.peers;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -31,17 +32,20 @@ public final class InformerPeer implements AutoCloseable {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     /** Every stdout line of the child, in order. Guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private final List<String> lines = new ArrayList<>();
     /** The child's stderr, for failure messages. Guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private final List<String> errors = new ArrayList<>();
     /** Set when the child's stdout ended. Guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private boolean ended;
 
     private InformerPeer(String name, Process process) {
         this.name = name;
         this.process = process;
-        Thread.ofVirtual().name(name + "-stdout").start(() -> pump(process.getInputStream(), lines, true));
-        Thread.ofVirtual().name(name + "-stderr").start(() -> pump(process.getErrorStream(), errors, false));
+        Thread.ofVirtual().name(name + "-stdout").start(() -> pump(process.getInputStream(), true));
+        Thread.ofVirtual().name(name + "-stderr").start(() -> pump(process.getErrorStream(), false));
     }
 
     /**
@@ -112,14 +116,14 @@ public final class InformerPeer implements AutoCloseable {
         }
     }
 
-    private void pump(InputStream in, List<String> into, boolean stdout) {
+    private void pump(InputStream in, boolean stdout) {
         try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
             String line;
             while ((line = reader.readLine()) != null) {
-                add(into, line);
+                add(stdout, line);
             }
         } catch (IOException e) {
-            add(errors, "(reading the peer's output failed: " + e + ")");
+            add(false, "(reading the peer's output failed: " + e + ")");
         } finally {
             if (stdout) {
                 lock.lock();
@@ -133,10 +137,11 @@ public final class InformerPeer implements AutoCloseable {
         }
     }
 
-    private void add(List<String> into, String line) {
+    /** Appends {@code line} to {@link #lines} ({@code stdout}) or {@link #errors}, under the lock. */
+    private void add(boolean stdout, String line) {
         lock.lock();
         try {
-            into.add(line);
+            (stdout ? lines : errors).add(line);
             changed.signalAll();
         } finally {
             lock.unlock();

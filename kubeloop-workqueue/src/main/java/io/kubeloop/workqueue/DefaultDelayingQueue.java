@@ -1,5 +1,6 @@
 package io.kubeloop.workqueue;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.kubeloop.time.Ticker;
 import io.kubeloop.time.internal.Joins;
 import java.time.Duration;
@@ -35,6 +36,7 @@ final class DefaultDelayingQueue<T> implements DelayingQueue<T> {
     /** Guards {@link #waiting}. */
     private final ReentrantLock lock = new ReentrantLock();
     /** Items waiting for their time; guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private final DelayHeap<T> waiting = new DelayHeap<>();
     /** Set once by {@link #shutDown()}; the loop exits when it sees it. */
     private volatile boolean stopped;
@@ -99,7 +101,7 @@ final class DefaultDelayingQueue<T> implements DelayingQueue<T> {
     }
 
     private void waitUntil(T item, long readyAt) {
-        DelayHeap.Node<T> waitingNode = waiting.find(item);
+        DelayHeap.Node<T> waitingNode = findWithoutLock(item);
         if (waitingNode != null && waitingNode.readyAt - readyAt <= 0) {
             return;
         }
@@ -113,6 +115,16 @@ final class DefaultDelayingQueue<T> implements DelayingQueue<T> {
         if (head) {
             LockSupport.unpark(loop);
         }
+    }
+
+    /**
+     * The fast path's read of {@link #waiting} without {@link #lock}: safe because
+     * {@link DelayHeap#find} reads only its concurrent index and a node's volatile ready time (see
+     * {@link DelayHeap}'s class comment); every other access to the heap holds the lock.
+     */
+    @SuppressWarnings("GuardedBy") // DelayHeap.find is documented lock-free; see above
+    private DelayHeap.Node<T> findWithoutLock(T item) {
+        return waiting.find(item);
     }
 
     private void waitingLoop() {

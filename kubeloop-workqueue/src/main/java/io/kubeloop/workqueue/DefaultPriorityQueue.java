@@ -1,5 +1,6 @@
 package io.kubeloop.workqueue;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.kubeloop.time.Ticker;
 import io.kubeloop.time.internal.Joins;
 import java.time.Duration;
@@ -73,6 +74,7 @@ final class DefaultPriorityQueue<T> implements PriorityQueue<T> {
      * The ticker instant the timer thread parks until ({@link Long#MAX_VALUE}: no delayed entry);
      * an add wakes it only for an earlier ready time. Guarded by {@link #lock}.
      */
+    @GuardedBy("lock")
     private long timerDeadline = Long.MAX_VALUE;
     private final Thread timer;
 

@@ -1,5 +1,6 @@
 package io.kubeloop.workqueue;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.Objects;
@@ -45,20 +46,27 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
     private final Condition drained = lock.newCondition();
 
     /** Every item that is dirty or processing, by item; guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private final EntryTable<T> entries = new EntryTable<>();
     /** First of the entries in state QUEUED, in hand-out order, or null; guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private QueueEntry<T> readyHead;
     /** Last entry of the ready list, or null when it is empty; guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private QueueEntry<T> readyTail;
     /** Length of the ready list; guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private int readyCount;
     /** Entries handed out and not done; guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private int processing;
     /** Getters waiting on {@link #notEmpty}; guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private int waiters;
     /** Once true, stays true; written under {@link #lock}, read freely. */
     private volatile boolean shuttingDown;
     /** True while a {@link #shutDownWithDrain()} should keep waiting; guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private boolean draining;
 
     private final QueueMetrics metrics;
@@ -117,6 +125,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
         }
     }
 
+    @GuardedBy("lock")
     private void enqueueLocked(QueueEntry<T> e) {
         e.nextReady = null;
         if (readyTail == null) {
@@ -162,6 +171,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
         }
     }
 
+    @GuardedBy("lock")
     private T pollLocked() {
         QueueEntry<T> e = readyHead;
         if (e == null) {

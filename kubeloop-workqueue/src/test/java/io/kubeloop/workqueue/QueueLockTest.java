@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -76,5 +77,51 @@ class QueueLockTest {
         Condition c = lock.newCondition();
         assertThatThrownBy(c::signal).isInstanceOf(IllegalMonitorStateException.class);
         assertThat(lock.hasQueuedThreads()).isFalse();
+    }
+
+    @Test
+    void tryLockSucceedsOnlyWhenFreeAndTimedTryLockGivesUp() throws InterruptedException {
+        assertThat(lock.tryLock()).isTrue();
+        try {
+            boolean[] got = new boolean[2];
+            Thread other = Thread.ofVirtual().start(() -> {
+                got[0] = lock.tryLock();
+                try {
+                    got[1] = lock.tryLock(10, TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            assertThat(other.join(Duration.ofSeconds(5))).isTrue();
+            assertThat(got).containsExactly(false, false);
+        } finally {
+            lock.unlock();
+        }
+        assertThat(lock.tryLock(10, TimeUnit.MILLISECONDS)).isTrue();
+        lock.unlock();
+    }
+
+    @Test
+    void lockInterruptiblyGivesUpWhenInterrupted() throws InterruptedException {
+        lock.lock();
+        try {
+            Throwable[] thrown = new Throwable[1];
+            Thread other = Thread.ofVirtual().start(() -> {
+                try {
+                    lock.lockInterruptibly();
+                    lock.unlock();
+                } catch (InterruptedException e) {
+                    thrown[0] = e;
+                }
+            });
+            while (!lock.hasQueuedThreads()) {
+                Thread.onSpinWait();
+            }
+            other.interrupt();
+            assertThat(other.join(Duration.ofSeconds(5))).isTrue();
+            assertThat(thrown[0]).isInstanceOf(InterruptedException.class);
+        } finally {
+            lock.unlock();
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.kubeloop.client.config;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.net.Socket;
 import java.security.Principal;
 import java.security.PrivateKey;
@@ -31,6 +32,7 @@ final class ClientCertificateKeyManager extends X509ExtendedKeyManager {
     private final Supplier<Optional<ClientCredentials>> source;
     private final ReentrantLock lock = new ReentrantLock();
     /** Guarded by {@link #lock}; {@code previous} is the slot {@code current} replaced. */
+    @GuardedBy("lock")
     private Slot current;
     private Slot previous;
     private long generation;

@@ -1,5 +1,6 @@
 package io.kubeloop.client.config;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -70,6 +71,7 @@ final class ExecCredentialProvider implements AuthProvider {
     /** Last good result, or null; written under {@link #lock}. */
     private volatile Credential cached;
     /** The client certificate of the last run that returned one; guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private ClientCredentials lastClient;
     /** Called (under {@link #lock}) when a run returns a different client certificate. */
     private volatile Runnable onClientCertificateChange = () -> { };

@@ -1,5 +1,6 @@
 package io.kubeloop.client.discovery;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.kubeloop.api.GroupVersion;
 import io.kubeloop.time.Ticker;
 import java.io.IOException;
@@ -63,10 +64,13 @@ public final class CachedDiscoveryClient implements DiscoveryClient {
 
     private final ReentrantLock lock = new ReentrantLock();
     /** Files written by this client since the last invalidation; guarded by {@code lock}. */
+    @GuardedBy("lock")
     private final Set<Path> ourFiles = new HashSet<>();
     /** True after {@link #invalidate()}: files not in {@code ourFiles} are ignored; guarded by {@code lock}. */
+    @GuardedBy("lock")
     private boolean invalidated;
     /** True while every file read was one of {@code ourFiles}; guarded by {@code lock}. */
+    @GuardedBy("lock")
     private boolean fresh = true;
 
     /**

@@ -1,5 +1,6 @@
 package io.kubeloop.client.discovery;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.kubeloop.api.GroupKind;
 import io.kubeloop.api.GroupResource;
 import io.kubeloop.api.GroupVersionKind;
@@ -27,6 +28,7 @@ public final class DiscoveryRestMapper implements RestMapper {
     private final DiscoveryClient discovery;
     private final ReentrantLock lock = new ReentrantLock();
     /** The current snapshot, null until first use and after reset; guarded by {@code lock}. */
+    @GuardedBy("lock")
     private SnapshotRestMapper snapshot;
 
     public DiscoveryRestMapper(DiscoveryClient discovery) {

@@ -1,5 +1,6 @@
 package io.kubeloop.client.http;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.kubeloop.time.Ticker;
 import java.time.Duration;
 import java.util.concurrent.locks.ReentrantLock;
@@ -20,8 +21,10 @@ final class TokenBucket {
     private final Ticker ticker;
     private final ReentrantLock lock = new ReentrantLock();
     /** Tokens available at {@link #lastNanos}; negative while callers wait in debt. Guarded by lock. */
+    @GuardedBy("lock")
     private double tokens;
     /** When {@link #tokens} was last brought up to date. Guarded by lock. */
+    @GuardedBy("lock")
     private long lastNanos;
 
     TokenBucket(double qps, int burst, Ticker ticker) {

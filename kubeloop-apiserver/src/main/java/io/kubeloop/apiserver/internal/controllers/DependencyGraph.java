@@ -1,5 +1,6 @@
 package io.kubeloop.apiserver.internal.controllers;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.kubeloop.api.OwnerReference;
 import io.kubeloop.apiserver.internal.registry.DeleteParams;
 import java.util.ArrayList;
@@ -50,6 +51,7 @@ final class DependencyGraph {
 
     private final ReentrantLock lock = new ReentrantLock();
     /** Guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private final Map<String, GraphNode> uidToNode = new HashMap<>();
     private final Consumer<String> attemptToDelete;
     private final Consumer<String> attemptToOrphan;
@@ -153,6 +155,7 @@ final class DependencyGraph {
         }
     }
 
+    @GuardedBy("lock")
     private void relink(GraphNode n, List<OwnerReference> now) {
         Map<String, OwnerReference> before = byUid(n.owners);
         Map<String, OwnerReference> after = byUid(now);
@@ -163,7 +166,9 @@ final class DependencyGraph {
                 added.add(ref);
             }
         });
-        before.forEach((uid, ref) -> {
+        for (Map.Entry<String, OwnerReference> e : before.entrySet()) { // a loop, not forEach: reads uidToNode
+            String uid = e.getKey();
+            OwnerReference ref = e.getValue();
             OwnerReference still = after.get(uid);
             if (still == null) {
                 removed.add(ref);
@@ -175,7 +180,7 @@ final class DependencyGraph {
                     attemptToDelete.accept(uid);
                 }
             }
-        });
+        }
         n.owners = now;
         addDependentToOwners(n, added);
         for (OwnerReference ref : removed) {
@@ -196,6 +201,7 @@ final class DependencyGraph {
         return m;
     }
 
+    @GuardedBy("lock")
     private void addDependentToOwners(GraphNode n, List<OwnerReference> refs) {
         for (OwnerReference ref : refs) {
             if (ref.uid() == null || ref.uid().isEmpty()) {
@@ -240,6 +246,7 @@ final class DependencyGraph {
         return waitsNow && !waitedBefore;
     }
 
+    @GuardedBy("lock")
     private void delete(GraphNode existing, Event event) {
         if (event.virtual()) {
             ObjectIdentity deleted = ObjectIdentity.of(event.object());

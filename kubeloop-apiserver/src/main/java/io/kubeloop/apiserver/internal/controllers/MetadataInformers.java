@@ -1,5 +1,6 @@
 package io.kubeloop.apiserver.internal.controllers;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.kubeloop.apiserver.internal.registry.ResourceDefinition;
 import io.kubeloop.apiserver.internal.registry.ResourceRegistry;
 import io.kubeloop.apiserver.internal.storage.VersionedStore;
@@ -41,10 +42,13 @@ public final class MetadataInformers implements AutoCloseable {
     private final List<Subscriber> subscribers = new CopyOnWriteArrayList<>();
     private final ReentrantLock lock = new ReentrantLock();
     /** Storage id -> running informer. Guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private final Map<String, SharedIndexInformer<ObjectMetadata>> informers = new HashMap<>();
     /** Guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private boolean started;
     /** Guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private boolean closed;
     private final Runnable onChange = this::sync;
     private final Ticker ticker;

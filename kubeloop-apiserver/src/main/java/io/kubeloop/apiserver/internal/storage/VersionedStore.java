@@ -1,5 +1,6 @@
 package io.kubeloop.apiserver.internal.storage;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.kubeloop.api.json.KubeJson;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -64,14 +65,18 @@ public final class VersionedStore implements AutoCloseable {
     /** Per resource: open watchers. Added under {@link #lock}; removed anywhere. */
     private final Map<String, Set<Watcher>> watchers = new ConcurrentHashMap<>();
     /** Guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private final HistoryRing history;
     /** The latest published (durable, visible) revision; written under {@link #lock}. */
     private volatile long revision;
     /** The latest revision handed to a write, published or pending; {@code >= revision}. Guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private long assigned;
     /** Journaled, not yet durable writes, in revision order, all above {@link #revision}. Guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private final ArrayDeque<StoreEvent> pending = new ArrayDeque<>();
     /** Per resource + key, the newest event of {@link #pending}; what writers read. Guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private final Map<PendingKey, StoreEvent> pendingLatest = new HashMap<>();
     /** Journal failure and background checkpoints. */
     private final JournalSupervisor supervisor;
@@ -212,6 +217,7 @@ public final class VersionedStore implements AutoCloseable {
      * Assigns the event's revision; publishes it at once when it is durable and nothing is pending,
      * otherwise queues it as pending.
      */
+    @GuardedBy("lock")
     private void commitLocked(StoreEvent event, Journal.Durability durability) {
         assigned = event.resourceVersion();
         if (durability == Journal.Durability.DONE && pending.isEmpty()) {
@@ -237,6 +243,7 @@ public final class VersionedStore implements AutoCloseable {
     }
 
     /** Makes one durable change visible: table, revision, history, watchers. */
+    @GuardedBy("lock")
     private void publishLocked(StoreEvent event) {
         ConcurrentSkipListMap<String, StoredObject> table = tables.computeIfAbsent(event.resource(),
                 r -> new ConcurrentSkipListMap<>());
@@ -368,6 +375,7 @@ public final class VersionedStore implements AutoCloseable {
         return ListPage.of(q, at, candidates, uncounted);
     }
 
+    @GuardedBy("lock")
     private void awaitRevisionLocked(long wanted) {
         long nanos = options.futureRevisionWait().toNanos();
         while (revision < wanted) {

@@ -1,5 +1,6 @@
 package io.kubeloop.apiserver.internal.storage.wal;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.kubeloop.apiserver.internal.fs.PrivateFiles;
 import io.kubeloop.time.internal.Joins;
 import java.io.IOException;
@@ -47,20 +48,27 @@ final class DefaultWriteAheadLog implements WriteAheadLog {
     /** Signalled when {@link #pending} becomes non-empty or the state leaves RUNNING. */
     private final Condition changed = lock.newCondition();
     /** Guarded by lock. Records queued in call order, not yet taken by the flusher. */
+    @GuardedBy("lock")
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
     /** Guarded by lock. */
+    @GuardedBy("lock")
     private State state = State.OPEN;
     /** Guarded by lock. Set with state FAILED: the first write or force error. */
+    @GuardedBy("lock")
     private WalException failure;
     /** Guarded by lock. Appends must use sequences above it: the recovered last sequence. */
+    @GuardedBy("lock")
     private long floor;
 
     private final ReentrantLock ioLock = new ReentrantLock();
     /** Guarded by ioLock. Segments before the active one, by number; all forced. */
+    @GuardedBy("ioLock")
     private final TreeMap<Long, LogRecovery.SealedSegment> sealed = new TreeMap<>();
     /** Guarded by ioLock. The segment appends go to; null until recovered and after close. */
+    @GuardedBy("ioLock")
     private ActiveSegment active;
     /** Guarded by ioLock. Sequence of the newest snapshot, 0 when none. */
+    @GuardedBy("ioLock")
     private long snapshotSequence;
 
     private final ReentrantLock checkpointLock = new ReentrantLock();
@@ -181,6 +189,7 @@ final class DefaultWriteAheadLog implements WriteAheadLog {
         return done;
     }
 
+    @GuardedBy("lock")
     private void requireRunningLocked(String operation) {
         switch (state) {
             case RUNNING -> { }
@@ -234,6 +243,7 @@ final class DefaultWriteAheadLog implements WriteAheadLog {
     }
 
     /** Writes {@code batch} to the active segment (rolling as needed) and forces it. Returns the buffer, maybe grown. */
+    @GuardedBy("ioLock")
     private ByteBuffer writeBatchLocked(List<Pending> batch, ByteBuffer buffer, CRC32C crc) throws IOException {
         buffer.clear();
         long batchBytes = 0;
@@ -265,6 +275,7 @@ final class DefaultWriteAheadLog implements WriteAheadLog {
     }
 
     /** Writes the buffer's content at the end of the active segment and clears it. */
+    @GuardedBy("ioLock")
     private void drain(ByteBuffer buffer) throws IOException {
         buffer.flip();
         while (buffer.hasRemaining()) {
@@ -273,12 +284,14 @@ final class DefaultWriteAheadLog implements WriteAheadLog {
         buffer.clear();
     }
 
+    @GuardedBy("ioLock")
     private void forceActiveLocked() throws IOException {
         active.channel.force(false);
         syncs.incrementAndGet();
     }
 
     /** Seals the active segment (already forced) and starts the next one. */
+    @GuardedBy("ioLock")
     private void rollLocked() throws IOException {
         ActiveSegment old = active;
         old.channel.close();
