@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -142,6 +143,40 @@ class LeaderElectionIntegrationTest extends EmbeddedServerTestBase {
         assertThat(ra.calls).endsWith("stopped");
         assertThat(held).as("gave up after the renew deadline, not before").isGreaterThanOrEqualTo(RENEW.minus(RETRY));
         server = EmbeddedApiServer.start(); // for the teardown
+    }
+
+    /**
+     * A leader whose Lease requests go unanswered (the proxy accepts them and forwards nothing, never
+     * closing) stops leading by the renew deadline, not after the client's much longer request
+     * timeout: otherwise it would still believe it leads when the lease runs out and another
+     * candidate takes over.
+     */
+    @Test
+    void aLeaderWhoseRenewalHangsStopsLeadingByTheRenewDeadline() throws Exception {
+        AtomicBoolean silent = new AtomicBoolean();
+        FaultPlan plan = request -> silent.get() && request.target().contains("/leases")
+                ? new Fault.Blackhole(-1) : new Fault.Pass();
+        try (FaultInjectingProxy proxy = FaultInjectingProxy.start(server, plan);
+             KubeClient throughProxy = KubeClient.create(proxy.clientConfig(),
+                     ClientOptions.builder().maxRetries(0).requestTimeout(Duration.ofSeconds(60)).build())) {
+            Recorder ra = new Recorder();
+            LeaderElector a = new LeaderElector(throughProxy, LeaderElectionConfig.defaults("default", "demo-lock", "a")
+                    .withTimings(LEASE, RENEW, RETRY), ra);
+            electors.add(a);
+            Thread ta = a.start();
+            await().atMost(Duration.ofSeconds(10)).until(a::isLeader);
+
+            long silentAt = System.nanoTime();
+            silent.set(true);
+
+            assertThat(ta.join(Duration.ofSeconds(15))).as("run returned long before the 60 s request timeout").isTrue();
+            Duration held = Duration.ofNanos(System.nanoTime() - silentAt);
+            assertThat(a.isLeader()).isFalse();
+            assertThat(ra.calls).endsWith("stopped");
+            assertThat(held).as("stopped leading about a renew deadline after the silence").isLessThan(
+                    RENEW.plus(RETRY).plus(Duration.ofSeconds(2)));
+            assertThat(proxy.injected()).containsKey("blackhole");
+        }
     }
 
     /**

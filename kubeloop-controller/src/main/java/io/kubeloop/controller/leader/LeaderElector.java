@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,7 +27,10 @@ import org.slf4j.LoggerFactory;
  * not matter. Every wait and reading of time is on the configuration's
  * {@link LeaderElectionConfig#ticker() ticker}, so a fake ticker drives acquisition, renewal and
  * expiry in tests. The leader renews every retry period; when no renewal succeeds for the renew deadline
- * it gives up: {@link LeaderCallbacks#onStoppedLeading()} runs and {@link #run()} returns.
+ * it gives up: {@link LeaderCallbacks#onStoppedLeading()} runs and {@link #run()} returns. A renewal
+ * whose request is still unanswered at the renew deadline counts as failed, whatever the client's
+ * request timeout, so a leader on a silent connection stops leading before the lease can pass to
+ * another candidate.
  *
  * <p><b>Thread safety:</b> {@link #run()} is called once, on one thread (or use {@link #start()});
  * {@link #stop()}, {@link #isLeader()} and {@link #leader()} may be called from any thread.
@@ -44,9 +48,13 @@ public final class LeaderElector {
     private final Waiters waiting = new Waiters();
     private volatile boolean leading;
     private volatile String observedHolder = "";
-    /** The record as last seen, and when (monotonic); used by the elector's thread only. */
-    private LeaderElectionRecord observed;
-    private long observedAt;
+    /**
+     * The record as last seen, and when (monotonic); written by one attempt at a time (the elector's
+     * thread or the renewal attempt it waits for), volatile because an attempt runs on a thread of
+     * its own.
+     */
+    private volatile LeaderElectionRecord observed;
+    private volatile long observedAt;
     private Thread thread;
 
     /**
@@ -140,7 +148,7 @@ public final class LeaderElector {
             long deadline = ticker.nanoTime() + config.renewDeadline().toNanos();
             boolean renewed = false;
             while (!renewed) {
-                renewed = tryAcquireOrRenew();
+                renewed = tryRenewBy(deadline);
                 if (renewed) {
                     break;
                 }
@@ -158,6 +166,41 @@ public final class LeaderElector {
                 return;
             }
         }
+    }
+
+    /**
+     * One renewal attempt that counts as failed when it has not ended by {@code deadline} (ticker
+     * nanos), as client-go bounds each attempt by a context that ends at the renew deadline: a Lease
+     * request that hangs (a silent connection, a server that accepted and never answers) must not
+     * keep this candidate believing it leads beyond the renew deadline, which is shorter than the
+     * lease duration after which another candidate takes over. The attempt runs on a virtual
+     * thread; one still running at the deadline is interrupted and its outcome ignored.
+     */
+    private boolean tryRenewBy(long deadline) {
+        AtomicReference<Boolean> outcome = new AtomicReference<>();
+        Thread attempt = Thread.ofVirtual().name("leader-renew-" + config.identity()).start(() -> {
+            boolean renewed = false;
+            try {
+                renewed = tryRenewBy(deadline);
+            } finally {
+                outcome.set(renewed);
+                waiting.wakeAll();
+            }
+        });
+        try {
+            waiting.awaitInterruptibly(ticker, deadline, () -> outcome.get() != null || isStopped());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            stop();
+        }
+        Boolean renewed = outcome.get();
+        if (renewed == null) {
+            attempt.interrupt();
+            LOG.debug("{}: renewal of {} still without an answer at the renew deadline", config.identity(),
+                    lock.describe());
+            return false;
+        }
+        return renewed;
     }
 
     /**
