@@ -3,6 +3,7 @@ package io.kubeloop.cache;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupResource;
 import io.kubeloop.api.GroupVersionResource;
+import io.kubeloop.api.ResourceScope;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.ResourceClient;
 import io.kubeloop.time.Ticker;
@@ -85,10 +86,10 @@ public final class InformerFactory implements AutoCloseable {
      *
      * @throws IllegalStateException if the factory was shut down
      */
-    public SharedIndexInformer<DynamicObject> dynamicInformerFor(GroupVersionResource resource, boolean namespaced,
-                                                               InformerScope scope) {
+    public SharedIndexInformer<DynamicObject> dynamicInformerFor(GroupVersionResource resource,
+                                                               ResourceScope resourceScope, InformerScope scope) {
         requireNotShutDown(resource.toString());
-        return informer(client.resource(resource, namespaced, DynamicObject.class), DynamicObject.class, scope,
+        return informer(client.resource(resource, resourceScope, DynamicObject.class), DynamicObject.class, scope,
                 resource.toString());
     }
 

@@ -12,7 +12,7 @@ import java.util.function.UnaryOperator;
  *
  * {@snippet :
  * SharedIndexInformer<DynamicObject> pods = SharedIndexInformer.create(
- *         ListerWatcher.of(client.resource(PODS, true, DynamicObject.class).inAnyNamespace()),
+ *         ListerWatcher.of(client.resource(PODS, ResourceScope.NAMESPACED, DynamicObject.class).inAnyNamespace()),
  *         InformerOptions.defaults());
  * pods.addEventHandler(new ResourceEventHandler<>() {
  *     public void onAdd(DynamicObject pod, boolean initial) { queue.add(pod.key()); }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
+import io.kubeloop.api.ResourceScope;
 import io.kubeloop.api.errors.InvalidException;
 import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.client.config.AuthProvider;
@@ -34,7 +35,8 @@ class Fabric8MockServerTest {
         ClientConfig config = new ClientConfig(peer.url(), SslContextBuilder.create().insecureSkipTlsVerify().build(), null, AuthProvider.bearer("t"), "default", null,
                 "fabric8 mock");
         client = KubeClient.create(config, ClientOptions.builder().rateLimitingEnabled(false).build());
-        configMaps = client.resource(new GroupVersionResource("", "v1", "configmaps"), true, DynamicObject.class);
+        configMaps = client.resource(new GroupVersionResource("", "v1", "configmaps"), ResourceScope.NAMESPACED,
+                DynamicObject.class);
     }
 
     @AfterAll

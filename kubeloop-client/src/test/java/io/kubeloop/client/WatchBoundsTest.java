@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
+import io.kubeloop.api.ResourceScope;
 import io.kubeloop.client.http.SharedClients;
 import io.kubeloop.testing.FakeTicker;
 import io.kubeloop.client.http.TestApiServer;
@@ -52,7 +53,7 @@ class WatchBoundsTest {
     private ResourceClient<DynamicObject> pods(ClientOptions.Builder options) {
         KubeClient client = KubeClient.create(server.config(), options.rateLimitingEnabled(false).build());
         clients.add(client);
-        return client.resource(PODS_GVR, true, DynamicObject.class);
+        return client.resource(PODS_GVR, ResourceScope.NAMESPACED, DynamicObject.class);
     }
 
     /** How often the last client made replaced its shared HttpClient as dead. */

@@ -1,8 +1,9 @@
-package io.kubeloop.controller.endpoints;
+package io.kubeloop.controller.internal.endpoints;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kubeloop.controller.endpoints.HealthCheck;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

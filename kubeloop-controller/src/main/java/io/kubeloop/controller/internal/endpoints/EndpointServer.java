@@ -1,4 +1,4 @@
-package io.kubeloop.controller.endpoints;
+package io.kubeloop.controller.internal.endpoints;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;

@@ -1,5 +1,6 @@
-package io.kubeloop.controller.endpoints;
+package io.kubeloop.controller.internal.endpoints;
 
+import io.kubeloop.controller.endpoints.HealthCheck;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
