@@ -5,5 +5,6 @@
  */
 module io.kubeloop.testing {
     requires transitive io.kubeloop.time;
+    requires transitive io.kubeloop.cache;
     exports io.kubeloop.testing;
 }
