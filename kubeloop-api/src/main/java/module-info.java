@@ -6,9 +6,10 @@
  *
  * <p>fabric8's kubernetes-model jars, whose classes are the typed built-in kinds, are automatic
  * modules named after their files ({@code kubernetes.model.core}, {@code kubernetes.model.apps}, …).
- * The packages whose records Jackson binds are open to it.
+ * The packages whose records Jackson binds are open to it. {@code io.kubeloop.api.internal} is no
+ * API.
  */
-@SuppressWarnings({"requires-automatic", "requires-transitive-automatic"})
+@SuppressWarnings({"requires-automatic", "requires-transitive-automatic", "module"}) // module: the qualified export names a module not on this module's path
 module io.kubeloop.api {
     requires transitive tools.jackson.databind;
     requires transitive com.fasterxml.jackson.annotation;
@@ -23,6 +24,7 @@ module io.kubeloop.api {
     exports io.kubeloop.api.errors;
     exports io.kubeloop.api.json;
     exports io.kubeloop.api.selector;
+    exports io.kubeloop.api.internal to io.kubeloop.client;
 
     opens io.kubeloop.api to tools.jackson.databind;
     opens io.kubeloop.api.errors to tools.jackson.databind;

@@ -2,6 +2,11 @@ package io.kubeloop.cache;
 
 import io.kubeloop.api.ObjectAccess;
 import io.kubeloop.api.ObjectKey;
+import io.kubeloop.cache.internal.Delta;
+import io.kubeloop.cache.internal.DeltaFifo;
+import io.kubeloop.cache.internal.InformerQueue;
+import io.kubeloop.cache.internal.PopProcessor;
+import io.kubeloop.cache.internal.RealFifo;
 import io.kubeloop.time.internal.Waiters;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -7,7 +7,7 @@ import io.kubeloop.client.discovery.DiscoveryClient;
 import io.kubeloop.client.discovery.RestMapper;
 import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.client.http.ApiTransport;
-import io.kubeloop.client.http.DefaultApiTransport;
+import io.kubeloop.client.internal.http.DefaultApiTransport;
 
 /**
  * The entry point of kubeloop's REST client: one per API server, shared by every controller,
@@ -31,7 +31,7 @@ import io.kubeloop.client.http.DefaultApiTransport;
  */
 public interface KubeClient extends AutoCloseable {
 
-    /** A client over a new {@link DefaultApiTransport} for {@code config}. */
+    /** A client over a new {@code DefaultApiTransport} for {@code config}. */
     static KubeClient create(ClientConfig config, ClientOptions options) {
         return new DefaultKubeClient(DefaultApiTransport.create(config, options), config.namespace(), options);
     }

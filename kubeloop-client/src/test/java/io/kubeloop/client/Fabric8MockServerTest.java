@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 /**
  * kubeloop's client against an independent peer: fabric8's KubernetesMockServer in CRUD mode, in a
  * child JVM. The mock has no pagination, answers PATCH with 202 and watches only over WebSocket, so
- * watch framing is tested against {@link io.kubeloop.client.http.TestApiServer} in {@link WatchTest}.
+ * watch framing is tested against {@link io.kubeloop.client.internal.http.TestApiServer} in {@link WatchTest}.
  */
 class Fabric8MockServerTest {
 

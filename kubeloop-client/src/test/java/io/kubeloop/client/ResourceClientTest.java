@@ -9,7 +9,7 @@ import io.kubeloop.api.ObjectMeta;
 import io.kubeloop.api.ResourceScope;
 import io.kubeloop.api.errors.ConflictException;
 import io.kubeloop.api.errors.NotFoundException;
-import io.kubeloop.client.http.TestApiServer;
+import io.kubeloop.client.internal.http.TestApiServer;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -7,7 +7,7 @@ import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.ResourceScope;
 import io.kubeloop.api.errors.GoneException;
-import io.kubeloop.client.http.TestApiServer;
+import io.kubeloop.client.internal.http.TestApiServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
