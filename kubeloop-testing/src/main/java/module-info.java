@@ -7,6 +7,7 @@
  */
 module io.kubeloop.testing {
     requires transitive io.kubeloop.time;
+    requires transitive io.kubeloop.cache;
     requires transitive io.kubeloop.apiserver;
     requires static org.junit.jupiter.api;
 

@@ -1,6 +1,6 @@
 package io.kubeloop.api;
 
-import io.kubeloop.api.json.JsonScanner;
+import io.kubeloop.api.internal.JsonScanner;
 import io.kubeloop.api.json.KubeJson;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -18,7 +18,7 @@ import tools.jackson.databind.json.JsonMapper;
  * everything else, and copies the object's exact byte span out of the input. Two ways in:
  * <ul>
  *   <li>from bytes ({@link #scan}, {@link #read(byte[], int, int, String, String)}): kubeloop's byte-level
- *       {@link JsonScanner} walks the object's members and its metadata's without tokenizing them, and hands
+ *       {@code JsonScanner} walks the object's members and its metadata's without tokenizing them, and hands
  *       what it does not accept to Jackson. This is how kubeloop's client decodes get, list and watch replies
  *       into {@code DynamicObject}s;</li>
  *   <li>from a Jackson parser positioned at the object ({@link #read(JsonParser, byte[], long)}): one walk of
@@ -95,7 +95,7 @@ public final class DynamicObjectReader {
 
     /**
      * Reads the JSON object that occupies exactly {@code input[start, end)} (from its '{' to its '}') as a compact
-     * {@link DynamicObject}, without tokenizing it: a {@link JsonScanner} walks its members and those of its
+     * {@link DynamicObject}, without tokenizing it: a {@code JsonScanner} walks its members and those of its
      * {@code metadata}, skipping the values it does not need; what the scanner does not accept is read by
      * Jackson, so malformed JSON fails as {@link #read(JsonParser, byte[], long)} fails. Null defaults add
      * nothing (see {@link #read(JsonParser, byte[], long, String, String)}).

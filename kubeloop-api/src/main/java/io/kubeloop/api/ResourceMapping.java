@@ -23,6 +23,22 @@ public record ResourceMapping(GroupVersionKind gvk, String resource, boolean nam
         }
     }
 
+    /**
+     * A mapping of a resource with the given scope.
+     *
+     * @param gvk the kind
+     * @param resource the lower-case plural resource
+     * @param scope where the objects live
+     */
+    public ResourceMapping(GroupVersionKind gvk, String resource, ResourceScope scope) {
+        this(gvk, resource, Objects.requireNonNull(scope, "scope").isNamespaced());
+    }
+
+    /** Where the objects live: {@link #namespaced()} as a {@link ResourceScope}. */
+    public ResourceScope scope() {
+        return namespaced ? ResourceScope.NAMESPACED : ResourceScope.CLUSTER;
+    }
+
     /** The group, version and resource: what addresses the REST collection. */
     public GroupVersionResource gvr() {
         return new GroupVersionResource(gvk.group(), gvk.version(), resource);

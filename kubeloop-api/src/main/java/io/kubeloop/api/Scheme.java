@@ -1,5 +1,8 @@
 package io.kubeloop.api;
 
+import static io.kubeloop.api.ResourceScope.CLUSTER;
+import static io.kubeloop.api.ResourceScope.NAMESPACED;
+
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import java.util.HashMap;
@@ -60,43 +63,43 @@ public final class Scheme {
     private static Builder defaultsBuilder() {
         Builder b = new Builder();
         GroupVersion core = GroupVersion.CORE_V1;
-        b.register(io.fabric8.kubernetes.api.model.Pod.class, core.withKind("Pod"), "pods", true);
-        b.register(io.fabric8.kubernetes.api.model.Service.class, core.withKind("Service"), "services", true);
-        b.register(io.fabric8.kubernetes.api.model.ConfigMap.class, core.withKind("ConfigMap"), "configmaps", true);
-        b.register(io.fabric8.kubernetes.api.model.Secret.class, core.withKind("Secret"), "secrets", true);
-        b.register(io.fabric8.kubernetes.api.model.Namespace.class, core.withKind("Namespace"), "namespaces", false);
-        b.register(io.fabric8.kubernetes.api.model.Node.class, core.withKind("Node"), "nodes", false);
+        b.register(io.fabric8.kubernetes.api.model.Pod.class, core.withKind("Pod"), "pods", NAMESPACED);
+        b.register(io.fabric8.kubernetes.api.model.Service.class, core.withKind("Service"), "services", NAMESPACED);
+        b.register(io.fabric8.kubernetes.api.model.ConfigMap.class, core.withKind("ConfigMap"), "configmaps", NAMESPACED);
+        b.register(io.fabric8.kubernetes.api.model.Secret.class, core.withKind("Secret"), "secrets", NAMESPACED);
+        b.register(io.fabric8.kubernetes.api.model.Namespace.class, core.withKind("Namespace"), "namespaces", CLUSTER);
+        b.register(io.fabric8.kubernetes.api.model.Node.class, core.withKind("Node"), "nodes", CLUSTER);
         b.register(io.fabric8.kubernetes.api.model.ServiceAccount.class, core.withKind("ServiceAccount"),
-                "serviceaccounts", true);
-        b.register(io.fabric8.kubernetes.api.model.Endpoints.class, core.withKind("Endpoints"), "endpoints", true);
-        b.register(io.fabric8.kubernetes.api.model.Event.class, core.withKind("Event"), "events", true);
+                "serviceaccounts", NAMESPACED);
+        b.register(io.fabric8.kubernetes.api.model.Endpoints.class, core.withKind("Endpoints"), "endpoints", NAMESPACED);
+        b.register(io.fabric8.kubernetes.api.model.Event.class, core.withKind("Event"), "events", NAMESPACED);
         b.register(io.fabric8.kubernetes.api.model.PersistentVolume.class, core.withKind("PersistentVolume"),
-                "persistentvolumes", false);
+                "persistentvolumes", CLUSTER);
         b.register(io.fabric8.kubernetes.api.model.PersistentVolumeClaim.class, core.withKind("PersistentVolumeClaim"),
-                "persistentvolumeclaims", true);
+                "persistentvolumeclaims", NAMESPACED);
         b.register(io.fabric8.kubernetes.api.model.ReplicationController.class,
-                core.withKind("ReplicationController"), "replicationcontrollers", true);
-        b.register(io.fabric8.kubernetes.api.model.LimitRange.class, core.withKind("LimitRange"), "limitranges", true);
+                core.withKind("ReplicationController"), "replicationcontrollers", NAMESPACED);
+        b.register(io.fabric8.kubernetes.api.model.LimitRange.class, core.withKind("LimitRange"), "limitranges", NAMESPACED);
         b.register(io.fabric8.kubernetes.api.model.ResourceQuota.class, core.withKind("ResourceQuota"),
-                "resourcequotas", true);
+                "resourcequotas", NAMESPACED);
         GroupVersion apps = new GroupVersion("apps", "v1");
-        b.register(io.fabric8.kubernetes.api.model.apps.Deployment.class, apps.withKind("Deployment"), "deployments", true);
-        b.register(io.fabric8.kubernetes.api.model.apps.ReplicaSet.class, apps.withKind("ReplicaSet"), "replicasets", true);
+        b.register(io.fabric8.kubernetes.api.model.apps.Deployment.class, apps.withKind("Deployment"), "deployments", NAMESPACED);
+        b.register(io.fabric8.kubernetes.api.model.apps.ReplicaSet.class, apps.withKind("ReplicaSet"), "replicasets", NAMESPACED);
         b.register(io.fabric8.kubernetes.api.model.apps.StatefulSet.class, apps.withKind("StatefulSet"),
-                "statefulsets", true);
-        b.register(io.fabric8.kubernetes.api.model.apps.DaemonSet.class, apps.withKind("DaemonSet"), "daemonsets", true);
+                "statefulsets", NAMESPACED);
+        b.register(io.fabric8.kubernetes.api.model.apps.DaemonSet.class, apps.withKind("DaemonSet"), "daemonsets", NAMESPACED);
         b.register(io.fabric8.kubernetes.api.model.apps.ControllerRevision.class, apps.withKind("ControllerRevision"),
-                "controllerrevisions", true);
+                "controllerrevisions", NAMESPACED);
         GroupVersion batch = new GroupVersion("batch", "v1");
-        b.register(io.fabric8.kubernetes.api.model.batch.v1.Job.class, batch.withKind("Job"), "jobs", true);
-        b.register(io.fabric8.kubernetes.api.model.batch.v1.CronJob.class, batch.withKind("CronJob"), "cronjobs", true);
+        b.register(io.fabric8.kubernetes.api.model.batch.v1.Job.class, batch.withKind("Job"), "jobs", NAMESPACED);
+        b.register(io.fabric8.kubernetes.api.model.batch.v1.CronJob.class, batch.withKind("CronJob"), "cronjobs", NAMESPACED);
         b.register(io.fabric8.kubernetes.api.model.coordination.v1.Lease.class,
-                new GroupVersionKind("coordination.k8s.io", "v1", "Lease"), "leases", true);
+                new GroupVersionKind("coordination.k8s.io", "v1", "Lease"), "leases", NAMESPACED);
         b.register(io.fabric8.kubernetes.api.model.events.v1.Event.class,
-                new GroupVersionKind("events.k8s.io", "v1", "Event"), "events", true);
+                new GroupVersionKind("events.k8s.io", "v1", "Event"), "events", NAMESPACED);
         b.register(io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition.class,
                 new GroupVersionKind("apiextensions.k8s.io", "v1", "CustomResourceDefinition"),
-                "customresourcedefinitions", false);
+                "customresourcedefinitions", CLUSTER);
         return b;
     }
 
@@ -186,9 +189,13 @@ public final class Scheme {
             return this;
         }
 
-        /** Registers {@code type} as {@code gvk}, addressed as {@code resource}, namespaced or not. */
-        public Builder register(Class<?> type, GroupVersionKind gvk, String resource, boolean namespaced) {
-            ResourceMapping mapping = new ResourceMapping(gvk, resource, namespaced);
+        /**
+         * Registers {@code type} as {@code gvk}, addressed as {@code resource} in {@code scope}.
+         *
+         * @throws IllegalArgumentException when the type or the kind is already registered differently
+         */
+        public Builder register(Class<?> type, GroupVersionKind gvk, String resource, ResourceScope scope) {
+            ResourceMapping mapping = new ResourceMapping(gvk, resource, scope);
             register(type, gvk);
             mappings.put(gvk, mapping);
             return this;
@@ -204,7 +211,7 @@ public final class Scheme {
             Kind k = type.getAnnotation(Kind.class);
             if (k != null) {
                 ResourceMapping m = mappingOf(type, k);
-                return register(type, m.gvk(), m.resource(), m.namespaced());
+                return register(type, m.gvk(), m.resource(), m.scope());
             }
             if (HasMetadata.class.isAssignableFrom(type)) {
                 String version = HasMetadata.getVersion(type);
@@ -212,7 +219,8 @@ public final class Scheme {
                     String group = HasMetadata.getGroup(type);
                     GroupVersionKind gvk = new GroupVersionKind(group == null ? "" : group, version,
                             HasMetadata.getKind(type));
-                    return register(type, gvk, HasMetadata.getPlural(type), Namespaced.class.isAssignableFrom(type));
+                    return register(type, gvk, HasMetadata.getPlural(type),
+                            Namespaced.class.isAssignableFrom(type) ? NAMESPACED : CLUSTER);
                 }
             }
             throw new IllegalArgumentException(type.getName() + " declares no kind: annotate it with @"

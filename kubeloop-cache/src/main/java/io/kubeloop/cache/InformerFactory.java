@@ -4,6 +4,7 @@ import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupResource;
 import io.kubeloop.api.GroupVersionResource;
+import io.kubeloop.api.ResourceScope;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.ResourceClient;
 import io.kubeloop.time.Ticker;
@@ -89,10 +90,10 @@ public final class InformerFactory implements AutoCloseable {
      *
      * @throws IllegalStateException if the factory was shut down
      */
-    public SharedIndexInformer<DynamicObject> dynamicInformerFor(GroupVersionResource resource, boolean namespaced,
-                                                               InformerScope scope) {
+    public SharedIndexInformer<DynamicObject> dynamicInformerFor(GroupVersionResource resource,
+                                                               ResourceScope resourceScope, InformerScope scope) {
         requireNotShutDown(resource.toString());
-        return informer(client.resource(resource, namespaced, DynamicObject.class), DynamicObject.class, scope,
+        return informer(client.resource(resource, resourceScope, DynamicObject.class), DynamicObject.class, scope,
                 resource.toString());
     }
 

@@ -1,5 +1,7 @@
 package io.kubeloop.cache;
 
+import io.kubeloop.cache.internal.DeltaFifo;
+import io.kubeloop.cache.internal.RealFifo;
 import io.kubeloop.time.Ticker;
 import java.time.Duration;
 import java.util.Objects;
@@ -20,9 +22,9 @@ public record InformerOptions(Duration resyncPeriod, Queue queue, ReflectorOptio
 
     /** The informer queue implementations. */
     public enum Queue {
-        /** {@link RealFifo}: global arrival order, atomic relists (client-go's default since 1.33). */
+        /** {@code RealFifo}: global arrival order, atomic relists (client-go's default since 1.33). */
         REAL_FIFO,
-        /** {@link DeltaFifo}: per-key delta lists (client-go's classic queue). */
+        /** {@code DeltaFifo}: per-key delta lists (client-go's classic queue). */
         DELTA_FIFO
     }
 

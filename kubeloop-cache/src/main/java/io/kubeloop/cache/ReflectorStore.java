@@ -1,10 +1,12 @@
 package io.kubeloop.cache;
 
+import io.kubeloop.cache.internal.DeltaFifo;
+import io.kubeloop.cache.internal.RealFifo;
 import java.util.List;
 
 /**
  * The part of a store a {@link Reflector} writes to (client-go's {@code ReflectorStore}): a
- * {@link Store}, or an informer queue ({@link RealFifo}, {@link DeltaFifo}) in front of one.
+ * {@link Store}, or an informer queue ({@code RealFifo}, {@code DeltaFifo}) in front of one.
  *
  * <p>Implementations are thread-safe.
  *

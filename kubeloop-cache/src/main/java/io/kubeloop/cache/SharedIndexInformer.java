@@ -1,18 +1,20 @@
 package io.kubeloop.cache;
 
+import io.kubeloop.cache.internal.DeltaFifo;
+import io.kubeloop.cache.internal.InformerQueue;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 
 /**
  * A cache of one collection, shared by any number of event handlers (client-go's
- * {@code SharedIndexInformer}): one {@link Reflector} feeds one {@link InformerQueue}, whose
+ * {@code SharedIndexInformer}): one {@link Reflector} feeds one {@code InformerQueue}, whose
  * consumer updates one {@link Indexer} and then notifies every handler through its own buffer and
  * thread.
  *
  * {@snippet :
  * SharedIndexInformer<DynamicObject> pods = SharedIndexInformer.create(
- *         ListerWatcher.of(client.resource(PODS, true, DynamicObject.class).inAnyNamespace()),
+ *         ListerWatcher.of(client.resource(PODS, ResourceScope.NAMESPACED, DynamicObject.class).inAnyNamespace()),
  *         InformerOptions.defaults());
  * pods.addEventHandler(new ResourceEventHandler<>() {
  *     public void onAdd(DynamicObject pod, boolean initial) { queue.add(pod.key()); }
@@ -23,7 +25,7 @@ import java.util.function.UnaryOperator;
  *
  * <p><b>Guarantees.</b> The cache is eventually consistent with the server: after the last change,
  * it converges to the server's state. Changes to one object are applied and delivered in order;
- * there is no ordering across objects (a {@link DeltaFifo} informer even reorders them). A
+ * there is no ordering across objects (a {@code DeltaFifo} informer even reorders them). A
  * handler sees the changes of the cache in order, sequentially, on its own thread. UID is not
  * identity: a delete and re-create can arrive as one update.
  *

@@ -10,9 +10,9 @@
  *   <li>{@link io.kubeloop.cache.Reflector} — keeps a {@link io.kubeloop.cache.ReflectorStore} in
  *       step: (watch-)list, watch, bookmarks, 410 relists, back-off, resync; broken and silent watches
  *       are resumed from the last resourceVersion.</li>
- *   <li>{@link io.kubeloop.cache.InformerQueue} — between reflector and cache:
- *       {@link io.kubeloop.cache.RealFifo} (in order, atomic relists; the default) or
- *       {@link io.kubeloop.cache.DeltaFifo} (per-key {@link io.kubeloop.cache.Delta}s).</li>
+ *   <li>an informer queue (in {@code io.kubeloop.cache.internal}, not API) — between reflector and cache:
+ *       {@code RealFifo} (in order, atomic relists; the default) or
+ *       {@code DeltaFifo} (per-key {@code Delta}s).</li>
  *   <li>{@link io.kubeloop.cache.Store} / {@link io.kubeloop.cache.Indexer} over a
  *       {@link io.kubeloop.cache.ThreadSafeStore} — the cache, keyed by
  *       {@link io.kubeloop.cache.KeyFunction}, with {@link io.kubeloop.cache.IndexFunction} indices.</li>

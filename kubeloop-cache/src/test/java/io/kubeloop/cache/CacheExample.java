@@ -4,6 +4,7 @@ import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupResource;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.ObjectAccess;
+import io.kubeloop.api.ResourceScope;
 import io.kubeloop.api.selector.LabelSelector;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.testing.FakeListerWatcher;
@@ -23,7 +24,8 @@ public final class CacheExample {
     public static void main(String[] args) throws Exception {
         try (KubeClient client = KubeClient.create()) {
             ListerWatcher<DynamicObject> pods = ListerWatcher.of(
-                    client.resource(new GroupVersionResource("", "v1", "pods"), true, DynamicObject.class).inAnyNamespace());
+                    client.resource(new GroupVersionResource("", "v1", "pods"), ResourceScope.NAMESPACED,
+                            DynamicObject.class).inAnyNamespace());
             System.out.println(run(pods, Duration.ofSeconds(30)));
         }
     }

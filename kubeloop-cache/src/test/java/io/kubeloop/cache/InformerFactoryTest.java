@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
+import io.kubeloop.api.ResourceScope;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.http.ApiRequest;
 import io.kubeloop.client.http.ApiResponse;
@@ -46,10 +47,11 @@ class InformerFactoryTest {
     @Test
     void oneInformerPerResourceAndScopeSharedByEveryoneWhoAsks() {
         try (InformerFactory f = InformerFactory.create(KubeClient.create(new Refusing(), "default"), InformerOptions.defaults())) {
-            SharedIndexInformer<DynamicObject> a = f.dynamicInformerFor(PODS, true, InformerScope.all());
-            assertThat(f.dynamicInformerFor(PODS, true, InformerScope.all())).isSameAs(a);
-            assertThat(f.dynamicInformerFor(PODS, true, InformerScope.namespace("shop"))).isNotSameAs(a);
-            assertThat(f.dynamicInformerFor(PODS, true, InformerScope.all().withLabelSelector("app=web"))).isNotSameAs(a);
+            SharedIndexInformer<DynamicObject> a = f.dynamicInformerFor(PODS, ResourceScope.NAMESPACED, InformerScope.all());
+            assertThat(f.dynamicInformerFor(PODS, ResourceScope.NAMESPACED, InformerScope.all())).isSameAs(a);
+            assertThat(f.dynamicInformerFor(PODS, ResourceScope.NAMESPACED, InformerScope.namespace("shop"))).isNotSameAs(a);
+            assertThat(f.dynamicInformerFor(PODS, ResourceScope.NAMESPACED,
+                    InformerScope.all().withLabelSelector("app=web"))).isNotSameAs(a);
         }
     }
 
@@ -57,12 +59,12 @@ class InformerFactoryTest {
     void startIsIdempotentWaitCoversStartedInformersAndShutdownStopsThemForGood() {
         Refusing transport = new Refusing();
         InformerFactory f = InformerFactory.create(KubeClient.create(transport, "default"), InformerOptions.defaults());
-        SharedIndexInformer<DynamicObject> pods = f.dynamicInformerFor(PODS, true, InformerScope.all());
+        SharedIndexInformer<DynamicObject> pods = f.dynamicInformerFor(PODS, ResourceScope.NAMESPACED, InformerScope.all());
         assertThat(f.waitForCacheSync(Duration.ofMillis(10))).isEmpty();
         f.start();
         f.start();
         SharedIndexInformer<DynamicObject> later = f.dynamicInformerFor(new GroupVersionResource("apps", "v1", "deployments"),
-                true, InformerScope.all());
+                ResourceScope.NAMESPACED, InformerScope.all());
         Map<InformerFactory.Key, Boolean> synced = f.waitForCacheSync(Duration.ofMillis(100));
         assertThat(synced).hasSize(1).containsValue(false);
         f.shutdown();
@@ -79,10 +81,10 @@ class InformerFactoryTest {
     void aShutDownFactoryRefusesEveryInformerAndListerAtOnceNamingWhatWasAsked() {
         Refusing transport = new Refusing();
         InformerFactory f = InformerFactory.create(KubeClient.create(transport, "default"), InformerOptions.defaults());
-        f.dynamicInformerFor(PODS, true, InformerScope.all());
+        f.dynamicInformerFor(PODS, ResourceScope.NAMESPACED, InformerScope.all());
         f.shutdown();
 
-        assertThatThrownBy(() -> f.dynamicInformerFor(PODS, true, InformerScope.all()))
+        assertThatThrownBy(() -> f.dynamicInformerFor(PODS, ResourceScope.NAMESPACED, InformerScope.all()))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("shut down").hasMessageContaining("pods");
         assertThatThrownBy(() -> f.informerFor(Pod.class, InformerScope.all()))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("shut down")

@@ -6,20 +6,20 @@ import io.kubeloop.api.ObjectMeta;
 import java.util.Map;
 
 /** Small objects for tests. */
-final class TestObjects {
+public final class TestObjects {
 
     private TestObjects() {
     }
 
-    static DynamicObject pod(String namespace, String name) {
+    public static DynamicObject pod(String namespace, String name) {
         return pod(namespace, name, "1", Map.of());
     }
 
-    static DynamicObject pod(String namespace, String name, String rv) {
+    public static DynamicObject pod(String namespace, String name, String rv) {
         return pod(namespace, name, rv, Map.of());
     }
 
-    static DynamicObject pod(String namespace, String name, String rv, Map<String, String> labels) {
+    public static DynamicObject pod(String namespace, String name, String rv, Map<String, String> labels) {
         ObjectMeta.Builder m = ObjectMeta.builder().name(name).resourceVersion(rv);
         if (namespace != null && !namespace.isEmpty()) {
             m.namespace(namespace);
@@ -30,15 +30,15 @@ final class TestObjects {
         return DynamicObject.of("v1", "Pod", m.build());
     }
 
-    static DynamicObject node(String name) {
+    public static DynamicObject node(String name) {
         return DynamicObject.of("v1", "Node", ObjectMeta.builder().name(name).resourceVersion("1").build());
     }
 
-    static String rv(Object o) {
+    public static String rv(Object o) {
         return ObjectAccess.resourceVersion(o);
     }
 
-    static String name(Object o) {
+    public static String name(Object o) {
         return ObjectAccess.name(o);
     }
 }

@@ -31,7 +31,7 @@ record ServerFeatures(boolean openApiV3, boolean strategicMerge, boolean serverS
                 }),
                 succeeds(() -> client.resource("configmaps").inNamespace(namespace).patch("probe-ssa", PatchType.APPLY,
                         "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"probe-ssa\"},\"data\":{\"k\":\"v\"}}",
-                        PatchOptions.apply("probe", false))),
+                        PatchOptions.apply("probe"))),
                 succeeds(() -> {
                     client.resource("deployments").inNamespace(namespace).create(DynamicObject.parse(
                             KubectlCompatibilityTest.deployment("probe-scale", "nginx")));

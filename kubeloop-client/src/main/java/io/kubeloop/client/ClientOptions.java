@@ -56,7 +56,7 @@ import org.slf4j.LoggerFactory;
  *     {@code watchIdleTimeout} at the latest; logged at WARN. So a half-open connection is replaced
  *     within the watch idle timeout or the request timeout, whichever a request meets first; there
  *     is no probe of an idle connection (the JDK offers no PING). See
- *     {@link io.kubeloop.client.http.DefaultApiTransport}.</li>
+ *     {@code DefaultApiTransport}.</li>
  * <li>{@code preferChaCha20} true: TLS cipher suites are offered ChaCha20-Poly1305 first (all
  *     others still offered), because the JDK's AES-GCM runs without its CPU intrinsics until the JIT
  *     has compiled its callers, which makes a fresh JVM's first large list or watch-list about three

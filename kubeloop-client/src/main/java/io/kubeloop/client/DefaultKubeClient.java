@@ -4,6 +4,7 @@ import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.ResourceMapping;
+import io.kubeloop.api.ResourceScope;
 import io.kubeloop.client.discovery.CachedDiscoveryClient;
 import io.kubeloop.client.discovery.DiscoveryCacheLocation;
 import io.kubeloop.client.discovery.DiscoveryClient;
@@ -52,7 +53,8 @@ final class DefaultKubeClient implements KubeClient {
     }
 
     @Override
-    public <T> ResourceClient<T> resource(GroupVersionResource gvr, boolean namespaced, Class<T> type) {
+    public <T> ResourceClient<T> resource(GroupVersionResource gvr, ResourceScope scope, Class<T> type) {
+        boolean namespaced = Objects.requireNonNull(scope, "scope").isNamespaced();
         return new DefaultResourceClient<>(transport, new ObjectCodec<>(type), gvr, namespaced,
                 namespaced ? namespace : null, false, watchLimits);
     }
@@ -63,16 +65,16 @@ final class DefaultKubeClient implements KubeClient {
                 type.getName() + " has no kind: register it in the Scheme or annotate it with @Kind"));
         ResourceMapping known = options.scheme().mappingOf(type).orElse(null);
         if (known != null) {
-            return resource(known.gvr(), known.namespaced(), type);
+            return resource(known.gvr(), known.scope(), type);
         }
         RestMapping mapping = restMapper().mapping(gvk);
-        return resource(mapping.groupVersionResource(), mapping.namespaced(), type);
+        return resource(mapping.groupVersionResource(), mapping.scope(), type);
     }
 
     @Override
     public ResourceClient<DynamicObject> resource(String resourceOrKind) {
         RestMapping mapping = restMapper().resolve(resourceOrKind);
-        return resource(mapping.groupVersionResource(), mapping.namespaced(), DynamicObject.class);
+        return resource(mapping.groupVersionResource(), mapping.scope(), DynamicObject.class);
     }
 
     /**

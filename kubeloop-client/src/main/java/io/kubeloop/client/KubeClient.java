@@ -2,11 +2,12 @@ package io.kubeloop.client;
 
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
+import io.kubeloop.api.ResourceScope;
 import io.kubeloop.client.discovery.DiscoveryClient;
 import io.kubeloop.client.discovery.RestMapper;
 import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.client.http.ApiTransport;
-import io.kubeloop.client.http.DefaultApiTransport;
+import io.kubeloop.client.internal.http.DefaultApiTransport;
 
 /**
  * The entry point of kubeloop's REST client: one per API server, shared by every controller,
@@ -15,13 +16,13 @@ import io.kubeloop.client.http.DefaultApiTransport;
  * {@snippet :
  * try (KubeClient client = KubeClient.create(config, ClientOptions.defaults())) {
  *     ResourceClient<DynamicObject> deployments = client.resource(
- *             new GroupVersionResource("apps", "v1", "deployments"), true, DynamicObject.class);
+ *             new GroupVersionResource("apps", "v1", "deployments"), ResourceScope.NAMESPACED, DynamicObject.class);
  *     DynamicObject web = deployments.get("web");
  * }
  * }
  *
  * <p>Resource clients are addressed three ways, all ending in
- * {@link #resource(GroupVersionResource, boolean, Class)}: by resource and scope; by Java type
+ * {@link #resource(GroupVersionResource, ResourceScope, Class)}: by resource and scope; by Java type
  * through the {@link io.kubeloop.api.Scheme}; by kubectl name ({@code deploy}) through the
  * {@link RestMapper}.
  *
@@ -30,7 +31,7 @@ import io.kubeloop.client.http.DefaultApiTransport;
  */
 public interface KubeClient extends AutoCloseable {
 
-    /** A client over a new {@link DefaultApiTransport} for {@code config}. */
+    /** A client over a new {@code DefaultApiTransport} for {@code config}. */
     static KubeClient create(ClientConfig config, ClientOptions options) {
         return new DefaultKubeClient(DefaultApiTransport.create(config, options), config.namespace(), options);
     }
@@ -52,10 +53,10 @@ public interface KubeClient extends AutoCloseable {
      * A client for one resource, starting in {@link #namespace()} when namespaced.
      *
      * @param gvr the resource, e.g. {@code deployments.v1.apps}
-     * @param namespaced whether the resource lives in namespaces (discovery says so)
+     * @param scope whether the resource lives in namespaces (discovery says so; a CRD's {@code spec.scope})
      * @param type {@link io.kubeloop.api.DynamicObject} or any Jackson-mappable type
      */
-    <T> ResourceClient<T> resource(GroupVersionResource gvr, boolean namespaced, Class<T> type);
+    <T> ResourceClient<T> resource(GroupVersionResource gvr, ResourceScope scope, Class<T> type);
 
     /**
      * A client for a Java type known to the {@link ClientOptions#scheme() scheme} (built-in kinds,

@@ -2,7 +2,7 @@ package io.kubeloop.client;
 
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.DynamicObjectReader;
-import io.kubeloop.api.json.JsonScanner;
+import io.kubeloop.api.internal.JsonScanner;
 import io.kubeloop.client.http.ApiResponse;
 import io.kubeloop.client.http.TransportException;
 import java.io.IOException;
@@ -237,7 +237,7 @@ final class ListDecoder implements ListStream<DynamicObject> {
 
     /**
      * Reads the member whose name starts at {@code i}; on success moves {@link #pos} after it (after the '[' of
-     * an items array, setting state 1) and returns 0; otherwise returns a {@link JsonScanner} code and leaves
+     * an items array, setting state 1) and returns 0; otherwise returns a {@code JsonScanner} code and leaves
      * {@link #pos} where it was.
      */
     private int member(int i) {

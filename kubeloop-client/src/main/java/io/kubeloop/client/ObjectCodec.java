@@ -2,7 +2,7 @@ package io.kubeloop.client;
 
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.DynamicObjectReader;
-import io.kubeloop.api.json.JsonScanner;
+import io.kubeloop.api.internal.JsonScanner;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

@@ -19,9 +19,26 @@ public record PatchOptions(boolean dryRun, String fieldManager, FieldValidation 
         return NONE;
     }
 
-    /** Options for a server-side apply by {@code fieldManager}. */
-    public static PatchOptions apply(String fieldManager, boolean force) {
-        return new PatchOptions(false, fieldManager, null, force);
+    /**
+     * Options for a server-side apply by {@code fieldManager} that fails on conflicts with other
+     * managers (no {@code force} sent: the server's default, false).
+     *
+     * @param fieldManager the manager name
+     * @return the options
+     */
+    public static PatchOptions apply(String fieldManager) {
+        return new PatchOptions(false, fieldManager, null, null);
+    }
+
+    /**
+     * Options for a server-side apply by {@code fieldManager} that takes over the fields other
+     * managers own ({@code force=true}), as a controller applying its desired state does.
+     *
+     * @param fieldManager the manager name
+     * @return the options
+     */
+    public static PatchOptions forceApply(String fieldManager) {
+        return new PatchOptions(false, fieldManager, null, Boolean.TRUE);
     }
 
     public static Builder builder() {

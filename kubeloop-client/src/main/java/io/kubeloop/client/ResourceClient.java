@@ -10,7 +10,7 @@ import java.util.Optional;
  * (fabric8 model classes included).
  *
  * {@snippet :
- * ResourceClient<DynamicObject> cms = client.resource(new GroupVersionResource("", "v1", "configmaps"), true,
+ * ResourceClient<DynamicObject> cms = client.resource(new GroupVersionResource("", "v1", "configmaps"), ResourceScope.NAMESPACED,
  *         DynamicObject.class).inNamespace("demo");
  * ObjectList<DynamicObject> page = cms.list(ListOptions.builder().labelSelector("app=web").limit(500).build());
  * try (Watch<DynamicObject> watch = cms.watch(ListOptions.builder().resourceVersion(page.resourceVersion()).build())) {

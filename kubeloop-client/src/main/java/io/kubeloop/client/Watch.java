@@ -20,7 +20,7 @@ import tools.jackson.core.JacksonException;
  * An open watch: a stream of {@link WatchEvent}s decoded as they arrive ({@link WatchDecoder}). The response
  * body (successive root-level JSON objects, no line splitting, no String copies) is read into a buffer that
  * keeps the bytes of the event being decoded, and kubeloop's byte-level
- * {@link io.kubeloop.api.json.JsonScanner} finds where each event ends and its {@code type} and
+ * {@code JsonScanner} finds where each event ends and its {@code type} and
  * {@code object} members without tokenizing the object: a {@link io.kubeloop.api.DynamicObject} is the exact
  * bytes of the event's {@code object} (compact form, no tree); any other {@code T}, bookmarks and errors are
  * mapped by Jackson from the object's bytes, and an event the scanner does not accept is read by a Jackson
@@ -54,7 +54,7 @@ import tools.jackson.core.JacksonException;
  * client's other requests share ({@link ClientOptions#dedicatedWatchConnections()} off, or a proxy)
  * is closed with {@link io.kubeloop.client.http.ApiResponse#closeDeadConnection}, so that the client
  * replaces that connection before the watch is resumed
- * ({@link io.kubeloop.client.http.DefaultApiTransport}).
+ * ({@code DefaultApiTransport}).
  *
  * <p><b>Thread safety.</b> One consumer thread reads ({@link #next()}, the iterator, the stream).
  * {@link #close()} may be called from any thread, also while the consumer is blocked in

@@ -3,7 +3,7 @@ package io.kubeloop.client;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.DynamicObjectReader;
 import io.kubeloop.api.errors.Status;
-import io.kubeloop.api.json.JsonScanner;
+import io.kubeloop.api.internal.JsonScanner;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,7 +20,7 @@ import tools.jackson.databind.JsonNode;
 /**
  * Decodes a watch body into {@link WatchEvent}s. The body (successive top-level JSON objects, whatever
  * whitespace between them) is read through a {@link RecordingInputStream}, which keeps the exact bytes of the
- * event being decoded. A {@link JsonScanner} finds each event's end and its {@code type} and {@code object}
+ * event being decoded. A {@code JsonScanner} finds each event's end and its {@code type} and {@code object}
  * members (in any order) without tokenizing the object, and a {@link io.kubeloop.api.DynamicObject} is copied
  * out of those bytes in its compact form by a {@link DynamicObjectReader}; any other {@code T}, bookmarks and
  * errors are mapped by Jackson from the object's span. Events that the scanner does not accept (malformed

@@ -7,7 +7,7 @@
  * delete and deleteCollection, with options records that map one to one onto the API's query
  * parameters. {@link io.kubeloop.client.Watch} decodes a watch stream into the sealed
  * {@link io.kubeloop.client.WatchEvent} family as it arrives: kubeloop's byte-level
- * {@link io.kubeloop.api.json.JsonScanner} finds each event and its {@code type} and {@code object},
+ * {@code JsonScanner} finds each event and its {@code type} and {@code object},
  * a {@link io.kubeloop.api.DynamicObject} is read compact from the object's bytes, and Jackson maps
  * only other types, bookmarks, errors and what the scanner does not accept. A watch never blocks
  * forever on a silent connection: a deadline and, for watches with bookmarks, an idle timeout end it

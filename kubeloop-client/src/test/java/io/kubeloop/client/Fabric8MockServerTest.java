@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
+import io.kubeloop.api.ResourceScope;
 import io.kubeloop.api.errors.InvalidException;
 import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.client.config.AuthProvider;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.Test;
 /**
  * kubeloop's client against an independent peer: fabric8's KubernetesMockServer in CRUD mode, in a
  * child JVM. The mock has no pagination, answers PATCH with 202 and watches only over WebSocket, so
- * watch framing is tested against {@link io.kubeloop.client.http.TestApiServer} in {@link WatchTest}.
+ * watch framing is tested against {@link io.kubeloop.client.internal.http.TestApiServer} in {@link WatchTest}.
  */
 class Fabric8MockServerTest {
 
@@ -34,7 +35,8 @@ class Fabric8MockServerTest {
         ClientConfig config = new ClientConfig(peer.url(), SslContextBuilder.create().insecureSkipTlsVerify().build(), null, AuthProvider.bearer("t"), "default", null,
                 "fabric8 mock");
         client = KubeClient.create(config, ClientOptions.builder().rateLimitingEnabled(false).build());
-        configMaps = client.resource(new GroupVersionResource("", "v1", "configmaps"), true, DynamicObject.class);
+        configMaps = client.resource(new GroupVersionResource("", "v1", "configmaps"), ResourceScope.NAMESPACED,
+                DynamicObject.class);
     }
 
     @AfterAll

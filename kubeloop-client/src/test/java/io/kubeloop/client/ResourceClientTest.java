@@ -6,9 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.ObjectMeta;
+import io.kubeloop.api.ResourceScope;
 import io.kubeloop.api.errors.ConflictException;
 import io.kubeloop.api.errors.NotFoundException;
-import io.kubeloop.client.http.TestApiServer;
+import io.kubeloop.client.internal.http.TestApiServer;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -27,7 +28,8 @@ class ResourceClientTest {
     private final TestApiServer server = new TestApiServer();
     private final KubeClient client = KubeClient.create(server.config(),
             ClientOptions.builder().rateLimitingEnabled(false).build());
-    private final ResourceClient<DynamicObject> configMaps = client.resource(CONFIGMAPS, true, DynamicObject.class);
+    private final ResourceClient<DynamicObject> configMaps = client.resource(CONFIGMAPS, ResourceScope.NAMESPACED,
+            DynamicObject.class);
 
     @AfterEach
     void stop() {
@@ -48,7 +50,7 @@ class ResourceClientTest {
     void clusterScopedGroupResourcesUseApisPathAndEncodedNames() {
         server.reply("GET", "/apis/rbac.authorization.k8s.io/v1/clusterroles/system:a%20b%2Fc", 200,
                 "{\"kind\":\"ClusterRole\",\"metadata\":{\"name\":\"system:a b/c\"}}");
-        var roles = client.resource(CLUSTERROLES, false, DynamicObject.class);
+        var roles = client.resource(CLUSTERROLES, ResourceScope.CLUSTER, DynamicObject.class);
         assertThat(roles.namespace()).isEmpty();
         assertThat(roles.get("system:a b/c").metadata().name()).isEqualTo("system:a b/c");
         assertThatThrownBy(() -> roles.inNamespace("x")).isInstanceOf(IllegalStateException.class)
@@ -78,7 +80,7 @@ class ResourceClientTest {
         assertThat(list.remainingItemCount()).isEqualTo(3L);
         assertThat(list.items()).extracting(DynamicObject::kind).containsExactly("ConfigMap", "ConfigMap");
         assertThat(list.items()).extracting(DynamicObject::apiVersion).containsExactly("v1", "v1");
-        ObjectList<ConfigMap> typed = client.resource(CONFIGMAPS, true, ConfigMap.class).list();
+        ObjectList<ConfigMap> typed = client.resource(CONFIGMAPS, ResourceScope.NAMESPACED, ConfigMap.class).list();
         assertThat(typed.items()).extracting(c -> c.metadata().name()).containsExactly("a", "b");
         assertThat(typed.items().get(0).kind()).isEqualTo("ConfigMap");
     }
@@ -105,7 +107,7 @@ class ResourceClientTest {
         server.reply("POST", "/api/v1/namespaces/other/configmaps", 201, CM);
         ConfigMap cm = new ConfigMap("v1", "ConfigMap", ObjectMeta.builder().name("web").namespace("other").build(),
                 Map.of("k", "v"));
-        client.resource(CONFIGMAPS, true, ConfigMap.class).create(cm, WriteOptions.builder().dryRun(true)
+        client.resource(CONFIGMAPS, ResourceScope.NAMESPACED, ConfigMap.class).create(cm, WriteOptions.builder().dryRun(true)
                 .fieldManager("kubeloop").fieldValidation(FieldValidation.STRICT).build());
         TestApiServer.Recorded r = server.lastRequest();
         assertThat(r.rawQuery()).isEqualTo("dryRun=All&fieldManager=kubeloop&fieldValidation=Strict");
@@ -153,13 +155,22 @@ class ResourceClientTest {
         server.reply("PATCH", "/api/v1/namespaces/default/configmaps/web", 200, CM);
         server.reply("PATCH", "/api/v1/namespaces/default/configmaps/web/status", 200, CM);
         for (PatchType type : PatchType.values()) {
-            PatchOptions options = type == PatchType.APPLY ? PatchOptions.apply("kubeloop", true) : PatchOptions.none();
+            PatchOptions options = type == PatchType.APPLY ? PatchOptions.forceApply("kubeloop") : PatchOptions.none();
             configMaps.patch("web", type, "{}", options);
             assertThat(server.lastRequest().header("Content-Type")).isEqualTo(type.contentType());
         }
         assertThat(server.lastRequest().rawQuery()).isEqualTo("fieldManager=kubeloop&force=true");
         configMaps.patchStatus("web", PatchType.MERGE, Map.of("status", Map.of("phase", "Ready")), PatchOptions.none());
         assertThat(server.lastRequest().bodyText()).isEqualTo("{\"status\":{\"phase\":\"Ready\"}}");
+    }
+
+    @Test
+    void applySendsItsFieldManagerAndForceApplyAlsoForce() {
+        server.reply("PATCH", "/api/v1/namespaces/default/configmaps/web", 200, CM);
+        configMaps.patch("web", PatchType.APPLY, "{}", PatchOptions.apply("kubeloop"));
+        assertThat(server.lastRequest().rawQuery()).isEqualTo("fieldManager=kubeloop");
+        configMaps.patch("web", PatchType.APPLY, "{}", PatchOptions.forceApply("kubeloop"));
+        assertThat(server.lastRequest().rawQuery()).isEqualTo("fieldManager=kubeloop&force=true");
     }
 
     @Test

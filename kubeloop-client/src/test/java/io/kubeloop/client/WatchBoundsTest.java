@@ -5,9 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
-import io.kubeloop.client.http.SharedClients;
+import io.kubeloop.api.ResourceScope;
+import io.kubeloop.client.internal.http.SharedClients;
 import io.kubeloop.testing.FakeTicker;
-import io.kubeloop.client.http.TestApiServer;
+import io.kubeloop.client.internal.http.TestApiServer;
 import io.kubeloop.client.http.TransportException;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -52,7 +53,7 @@ class WatchBoundsTest {
     private ResourceClient<DynamicObject> pods(ClientOptions.Builder options) {
         KubeClient client = KubeClient.create(server.config(), options.rateLimitingEnabled(false).build());
         clients.add(client);
-        return client.resource(PODS_GVR, true, DynamicObject.class);
+        return client.resource(PODS_GVR, ResourceScope.NAMESPACED, DynamicObject.class);
     }
 
     /** How often the last client made replaced its shared HttpClient as dead. */

@@ -5,8 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
+import io.kubeloop.api.ResourceScope;
 import io.kubeloop.api.errors.GoneException;
-import io.kubeloop.client.http.TestApiServer;
+import io.kubeloop.client.internal.http.TestApiServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +25,7 @@ class WatchTest {
     private final TestApiServer server = new TestApiServer();
     private final KubeClient client = KubeClient.create(server.config(),
             ClientOptions.builder().rateLimitingEnabled(false).build());
-    private final ResourceClient<DynamicObject> pods = client.resource(new GroupVersionResource("", "v1", "pods"), true,
+    private final ResourceClient<DynamicObject> pods = client.resource(new GroupVersionResource("", "v1", "pods"), ResourceScope.NAMESPACED,
             DynamicObject.class);
     private final CountDownLatch release = new CountDownLatch(1);
 
@@ -130,7 +131,8 @@ class WatchTest {
     @Test
     void typedWatchesDecodeIntoRecordsAndStreamAllEvents() {
         stream(List.of(event("ADDED", pod("a", "1")), event("ADDED", pod("b", "2"))), false);
-        var typed = client.resource(new GroupVersionResource("", "v1", "pods"), true, ResourceClientTest.ConfigMap.class);
+        var typed = client.resource(new GroupVersionResource("", "v1", "pods"), ResourceScope.NAMESPACED,
+                ResourceClientTest.ConfigMap.class);
         try (Watch<ResourceClientTest.ConfigMap> watch = typed.watch(ListOptions.none())) {
             assertThat(watch.stream().map(e -> ((WatchEvent.Added<ResourceClientTest.ConfigMap>) e).object().metadata().name()))
                     .containsExactly("a", "b");

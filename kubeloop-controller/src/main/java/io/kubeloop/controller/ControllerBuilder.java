@@ -242,7 +242,7 @@ public final class ControllerBuilder<T> {
 
     private <U> void registerOwned(Class<U> ownedType, Predicate<? super Event<?>> filter, ResourceMapping owner,
             Controller controller, InformerFactory informers) {
-        new WatchSpec<U>(ownedType, EventHandler.forOwner(owner.gvk().groupKind(), owner.namespaced()), filter::test)
+        new WatchSpec<U>(ownedType, EventHandler.forOwner(owner.gvk().groupKind(), owner.scope()), filter::test)
                 .register(controller, informers, eventFilter);
     }
 

@@ -5,7 +5,6 @@ import io.kubeloop.workqueue.RateLimiter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * How a {@link Controller} runs: its name, how many requests it reconciles at once, how failures
@@ -27,7 +26,7 @@ import java.util.Optional;
  *     timing and of the cache-sync timeout
  * @param recoverPanic whether an {@link Error} thrown by the reconciler is counted and retried
  *     (true) or stops the controller (false); see {@link Reconciler}
- * @param meterRegistry where the controller's and its work queue's metrics go, if anywhere
+ * @param meterRegistry where the controller's and its work queue's metrics go, or null for nowhere
  * @param cacheSyncTimeout how long {@link Controller#start()} waits for the informers of its
  *     watches to sync before it gives up; positive
  * @param usePriorityQueue whether requests go through controller-runtime's priority queue
@@ -40,7 +39,7 @@ public record ControllerOptions(
         RateLimiter<Request> rateLimiter,
         Ticker ticker,
         boolean recoverPanic,
-        Optional<MeterRegistry> meterRegistry,
+        MeterRegistry meterRegistry,
         Duration cacheSyncTimeout,
         boolean usePriorityQueue) {
 
@@ -55,7 +54,6 @@ public record ControllerOptions(
         }
         Objects.requireNonNull(rateLimiter, "rateLimiter");
         Objects.requireNonNull(ticker, "ticker");
-        Objects.requireNonNull(meterRegistry, "meterRegistry");
         Objects.requireNonNull(cacheSyncTimeout, "cacheSyncTimeout");
         if (cacheSyncTimeout.isZero() || cacheSyncTimeout.isNegative()) {
             throw new IllegalArgumentException("cacheSyncTimeout must be positive, got " + cacheSyncTimeout);
@@ -169,7 +167,7 @@ public record ControllerOptions(
                     : usePriorityQueue ? RateLimiter.itemExponentialFailure(Duration.ofMillis(5), Duration.ofSeconds(1000))
                     : RateLimiter.defaultControllerRateLimiter(ticker);
             return new ControllerOptions(name, maxConcurrentReconciles, limiter, ticker, recoverPanic,
-                    Optional.ofNullable(meterRegistry), cacheSyncTimeout, usePriorityQueue);
+                    meterRegistry, cacheSyncTimeout, usePriorityQueue);
         }
 
         /**

@@ -84,7 +84,9 @@ final class DefaultController implements Controller {
         this.ticker = options.ticker();
         this.cacheSyncTimeout = options.cacheSyncTimeout();
         WorkQueueConfig.Builder queueConfig = WorkQueueConfig.builder().name(name).ticker(ticker);
-        options.meterRegistry().ifPresent(queueConfig::meterRegistry);
+        if (options.meterRegistry() != null) {
+            queueConfig.meterRegistry(options.meterRegistry());
+        }
         if (options.usePriorityQueue()) {
             PriorityQueue<Request> pq = PriorityQueue.create(options.rateLimiter(), queueConfig.build());
             this.queue = pq;
@@ -93,9 +95,8 @@ final class DefaultController implements Controller {
             this.queue = RateLimitingQueue.create(options.rateLimiter(), queueConfig.build());
             this.unchangedQueue = queue;
         }
-        this.metrics = options.meterRegistry()
-                .<ReconcileMetrics>map(r -> new MicrometerReconcileMetrics(name, workers, r))
-                .orElse(ReconcileMetrics.NOOP);
+        this.metrics = options.meterRegistry() == null ? ReconcileMetrics.NOOP
+                : new MicrometerReconcileMetrics(name, workers, options.meterRegistry());
     }
 
     @Override

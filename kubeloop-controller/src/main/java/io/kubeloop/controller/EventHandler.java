@@ -2,6 +2,7 @@ package io.kubeloop.controller;
 
 import io.kubeloop.api.GroupKind;
 import io.kubeloop.api.ObjectAccess;
+import io.kubeloop.api.ResourceScope;
 import io.kubeloop.workqueue.RateLimitingQueue;
 import java.util.Collection;
 import java.util.Objects;
@@ -56,26 +57,26 @@ public interface EventHandler<T> {
      * once each.
      *
      * @param ownerKind the owner's group and kind, as the reconciled type's
-     * @param ownerNamespaced whether the owner kind is namespaced (the request then has the object's
-     *     namespace) or cluster-scoped (no namespace)
+     * @param ownerScope the owner kind's scope: {@link ResourceScope#NAMESPACED} (the request then has
+     *     the object's namespace) or {@link ResourceScope#CLUSTER} (no namespace)
      * @param <T> the object type
      * @return the handler
      */
-    static <T> EventHandler<T> forOwner(GroupKind ownerKind, boolean ownerNamespaced) {
-        return new OwnerEventHandler<>(ownerKind, ownerNamespaced, true);
+    static <T> EventHandler<T> forOwner(GroupKind ownerKind, ResourceScope ownerScope) {
+        return new OwnerEventHandler<>(ownerKind, ownerScope, OwnerEventHandler.Owners.CONTROLLER);
     }
 
     /**
-     * Like {@link #forOwner(GroupKind, boolean)}, but enqueues every owner of kind
+     * Like {@link #forOwner(GroupKind, ResourceScope)}, but enqueues every owner of kind
      * {@code ownerKind}, controller or not (controller-runtime's {@code MatchEveryOwner}).
      *
      * @param ownerKind the owner's group and kind
-     * @param ownerNamespaced whether the owner kind is namespaced
+     * @param ownerScope the owner kind's scope
      * @param <T> the object type
      * @return the handler
      */
-    static <T> EventHandler<T> forEveryOwner(GroupKind ownerKind, boolean ownerNamespaced) {
-        return new OwnerEventHandler<>(ownerKind, ownerNamespaced, false);
+    static <T> EventHandler<T> forEveryOwner(GroupKind ownerKind, ResourceScope ownerScope) {
+        return new OwnerEventHandler<>(ownerKind, ownerScope, OwnerEventHandler.Owners.EVERY);
     }
 
     /**

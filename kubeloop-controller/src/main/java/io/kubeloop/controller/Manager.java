@@ -3,11 +3,10 @@ package io.kubeloop.controller;
 import io.kubeloop.cache.InformerFactory;
 import io.kubeloop.cache.InformerOptions;
 import io.kubeloop.client.KubeClient;
-import io.kubeloop.controller.leader.LeaderCallbacks;
-import io.kubeloop.controller.leader.LeaderElectionConfig;
-import io.kubeloop.controller.endpoints.EndpointServer;
 import io.kubeloop.controller.endpoints.HealthCheck;
-import io.kubeloop.controller.endpoints.HealthEndpoint;
+import io.kubeloop.controller.internal.endpoints.EndpointServer;
+import io.kubeloop.controller.internal.endpoints.HealthEndpoint;
+import io.kubeloop.controller.leader.LeaderCallbacks;
 import io.kubeloop.controller.leader.LeaderElector;
 import io.kubeloop.time.Ticker;
 import io.kubeloop.time.internal.Waiters;
@@ -17,8 +16,7 @@ import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,15 +37,23 @@ import org.slf4j.LoggerFactory;
  * it did not recover stops the manager the same way.
  *
  * <p>Metrics of the controllers built with {@link ControllerBuilder#build(Manager, Reconciler)} (and
- * of their work queues, and of the JVM) go to {@link #meterRegistry()}, served as Prometheus text on
- * {@code /metrics} when {@link ManagerOptions#metricsAddress()} is set. With
- * {@link ManagerOptions#healthProbeAddress()} set, {@code /healthz} and {@code /readyz} answer the
- * checks added with {@link #addHealthzCheck} and {@link #addReadyzCheck} as controller-runtime's do
- * (see {@link HealthEndpoint}). Both servers start with {@link #start()} — before leadership, so a
- * candidate answers probes — and stop last.
+ * of their work queues, and of the JVM) go to {@link #meterRegistry()}. With
+ * {@code io.micrometer:micrometer-registry-prometheus} on the class path (on the module path: a
+ * module that requires {@code micrometer.registry.prometheus}), that is a Prometheus registry, served
+ * as Prometheus text on {@code /metrics} when {@link ManagerOptions#metricsAddress()} is set and read
+ * by {@link #scrape()}. Without it (kubeloop-controller declares it optional) the metrics are kept in
+ * memory only, in a {@link SimpleMeterRegistry}, and a metrics address makes {@link #start()} fail at
+ * once, naming the artifact to add. With {@link ManagerOptions#healthProbeAddress()} set,
+ * {@code /healthz} and {@code /readyz} answer the checks added with {@link #addHealthzCheck} and
+ * {@link #addReadyzCheck} as controller-runtime's do: on the root every check runs, 200 {@code ok}
+ * when all pass ({@code ?verbose} lists them, {@code ?exclude=name} skips one), else 500 with the
+ * failed ones named and their reasons withheld (and logged); on {@code /<name>} that check alone,
+ * with its reason. Both servers start with {@link #start()} — before leadership, so a candidate
+ * answers probes — and stop last.
  *
  * {@snippet :
- * try (Manager manager = Manager.create(client, Optional.of(LeaderElectionConfig.defaults("ns", "foo-lock", id)))) {
+ * ManagerOptions options = ManagerOptions.defaults().withLeaderElection(LeaderElectionConfig.defaults("ns", "foo-lock", id));
+ * try (Manager manager = Manager.create(client, options)) {
  *     manager.add(ControllerBuilder.forResource(Foo.class).owns(Deployment.class).build(manager.informers(), reconciler));
  *     manager.start();
  *     manager.awaitTermination();
@@ -71,7 +77,9 @@ public final class Manager implements AutoCloseable {
     private final Waiters terminationWaiters = new Waiters();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final ManagerOptions options;
-    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    /** A Prometheus registry when micrometer-registry-prometheus is there, else a simple one; never both. */
+    private final MeterRegistry registry = PrometheusMetrics.AVAILABLE ? PrometheusMetrics.newRegistry()
+            : new SimpleMeterRegistry();
     /** Listens to GC notifications until closed. */
     private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
     private final HealthEndpoint healthz = new HealthEndpoint("healthz");
@@ -108,15 +116,14 @@ public final class Manager implements AutoCloseable {
     }
 
     /**
-     * A manager over {@code client}, electing a leader on the given Lease if any.
+     * A manager over {@code client} with the {@link ManagerOptions#defaults() default options}: no
+     * leader election (the controllers start with the manager), no servers, the system ticker.
      *
      * @param client the cluster
-     * @param leaderElection the Lease and timings, or empty to run the controllers at once
      * @return a manager, not started
      */
-    public static Manager create(KubeClient client, Optional<LeaderElectionConfig> leaderElection) {
-        ManagerOptions options = ManagerOptions.defaults();
-        return new Manager(client, leaderElection.map(options::withLeaderElection).orElse(options));
+    public static Manager create(KubeClient client) {
+        return new Manager(client, ManagerOptions.defaults());
     }
 
     /**
@@ -132,16 +139,25 @@ public final class Manager implements AutoCloseable {
 
     /**
      * Where this manager's metrics go: its controllers' (when built with
-     * {@link ControllerBuilder#build(Manager, Reconciler)}), their work queues', and the JVM's.
-     * Served on {@code /metrics} when a metrics address is set.
+     * {@link ControllerBuilder#build(Manager, Reconciler)}), their work queues', and the JVM's. A
+     * Prometheus registry, served on {@code /metrics} when a metrics address is set, when
+     * micrometer-registry-prometheus is there; else an in-memory {@link SimpleMeterRegistry}.
      */
     public MeterRegistry meterRegistry() {
         return registry;
     }
 
-    /** The metrics text a scrape of {@code /metrics} returns now (Prometheus text format 0.0.4). */
+    /**
+     * The metrics text a scrape of {@code /metrics} returns now (Prometheus text format 0.0.4).
+     *
+     * @throws IllegalStateException when micrometer-registry-prometheus is not there (see the class
+     *     comment)
+     */
     public String scrape() {
-        return registry.scrape();
+        if (!PrometheusMetrics.AVAILABLE) {
+            throw new IllegalStateException(PrometheusMetrics.missing("Manager.scrape()"));
+        }
+        return PrometheusMetrics.scrape(registry);
     }
 
     /**
@@ -233,10 +249,12 @@ public final class Manager implements AutoCloseable {
     }
 
     /**
-     * Starts the informers, then either the controllers (no leader election) or the elector, and
-     * returns.
+     * Starts the servers, the informers, then either the controllers (no leader election) or the
+     * elector, and returns.
      *
-     * @throws IllegalStateException if started twice or after close
+     * @throws IllegalStateException if started twice or after close; with a metrics address but
+     *     without micrometer-registry-prometheus (before anything started; the manager is closed)
+     * @throws java.io.UncheckedIOException when a server cannot bind its address (the manager is closed)
      */
     public void start() {
         synchronized (this) {
@@ -246,8 +264,12 @@ public final class Manager implements AutoCloseable {
             started = true;
         }
         try {
+            if (options.metricsAddress().isPresent() && !PrometheusMetrics.AVAILABLE) {
+                throw new IllegalStateException(PrometheusMetrics.missing("serving /metrics on "
+                        + options.metricsAddress().get()));
+            }
             options.metricsAddress().ifPresent(address -> metricsAddress = Optional.of(serve(new EndpointServer("metrics")
-                    .text("/metrics", "text/plain; version=0.0.4; charset=utf-8", registry::scrape), address)));
+                    .text("/metrics", "text/plain; version=0.0.4; charset=utf-8", this::scrape), address)));
             options.healthProbeAddress().ifPresent(address -> healthProbeAddress = Optional.of(serve(
                     new EndpointServer("health probes").health("/healthz", healthz).health("/readyz", readyz), address)));
         } catch (RuntimeException e) {

@@ -11,58 +11,179 @@ import java.util.Optional;
  * (controller-runtime's {@code manager.Options}). Every part is off by default — no leader
  * election, no metrics server, no probe server — so a manager in a test binds nothing.
  *
- * @param leaderElection the Lease and timings, or empty to run the controllers at once
- * @param metricsAddress where to serve {@code /metrics} (Prometheus text), or empty for none;
- *     port 0 picks a free port ({@link Manager#metricsAddress()} tells which)
- * @param healthProbeAddress where to serve {@code /healthz} and {@code /readyz}, or empty for none
- * @param ticker the clock of everything the manager runs: its informers (back-off, resync,
- *     cache-sync timeouts), its leader election (in place of the {@link LeaderElectionConfig}'s own
- *     ticker) and {@link Manager#awaitTermination(java.time.Duration)}; default the system ticker
+ * {@snippet :
+ * ManagerOptions options = ManagerOptions.defaults()
+ *         .withLeaderElection(LeaderElectionConfig.defaults("ns", "foo-lock", id))
+ *         .withMetricsAddress(new InetSocketAddress(8080))
+ *         .withHealthProbeAddress(new InetSocketAddress(8081));
+ * }
+ *
+ * <p>The parts:
+ * <ul>
+ *   <li>{@link #leaderElection()}: the Lease and timings, or none to run the controllers at once;</li>
+ *   <li>{@link #metricsAddress()}: where to serve {@code /metrics} (Prometheus text; needs
+ *       {@code io.micrometer:micrometer-registry-prometheus}, see {@link Manager}), or none; port 0
+ *       picks a free port ({@link Manager#metricsAddress()} tells which);</li>
+ *   <li>{@link #healthProbeAddress()}: where to serve {@code /healthz} and {@code /readyz}, or none;</li>
+ *   <li>{@link #ticker()}: the clock of everything the manager runs: its informers (back-off, resync,
+ *       cache-sync timeouts), its leader election (in place of the {@link LeaderElectionConfig}'s own
+ *       ticker) and {@link Manager#awaitTermination(java.time.Duration)}; default the system ticker.</li>
+ * </ul>
+ *
+ * <p>Immutable and thread-safe; every {@code with…} method returns a changed copy. Equal when all
+ * parts are equal.
  */
-public record ManagerOptions(Optional<LeaderElectionConfig> leaderElection, Optional<InetSocketAddress> metricsAddress,
-                             Optional<InetSocketAddress> healthProbeAddress, Ticker ticker) {
+public final class ManagerOptions {
 
-    public ManagerOptions {
-        Objects.requireNonNull(leaderElection, "leaderElection");
-        Objects.requireNonNull(metricsAddress, "metricsAddress");
-        Objects.requireNonNull(healthProbeAddress, "healthProbeAddress");
-        Objects.requireNonNull(ticker, "ticker");
-    }
+    private static final ManagerOptions DEFAULTS = new ManagerOptions(null, null, null, Ticker.system());
 
-    /**
-     * Options on the system ticker.
-     *
-     * @param leaderElection the Lease and timings, or empty to run the controllers at once
-     * @param metricsAddress where to serve {@code /metrics}, or empty for none
-     * @param healthProbeAddress where to serve {@code /healthz} and {@code /readyz}, or empty for none
-     */
-    public ManagerOptions(Optional<LeaderElectionConfig> leaderElection, Optional<InetSocketAddress> metricsAddress,
-                          Optional<InetSocketAddress> healthProbeAddress) {
-        this(leaderElection, metricsAddress, healthProbeAddress, Ticker.system());
+    private final LeaderElectionConfig leaderElection;
+    private final InetSocketAddress metricsAddress;
+    private final InetSocketAddress healthProbeAddress;
+    private final Ticker ticker;
+
+    private ManagerOptions(LeaderElectionConfig leaderElection, InetSocketAddress metricsAddress,
+                           InetSocketAddress healthProbeAddress, Ticker ticker) {
+        this.leaderElection = leaderElection;
+        this.metricsAddress = metricsAddress;
+        this.healthProbeAddress = healthProbeAddress;
+        this.ticker = Objects.requireNonNull(ticker, "ticker");
     }
 
     /** No leader election, no servers, the system ticker. */
     public static ManagerOptions defaults() {
-        return new ManagerOptions(Optional.empty(), Optional.empty(), Optional.empty());
+        return DEFAULTS;
+    }
+
+    /** A builder holding the {@link #defaults()}. */
+    public static Builder builder() {
+        return new Builder(DEFAULTS);
+    }
+
+    /** A builder holding these options. */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /** The Lease and timings of leader election; empty to run the controllers at once. */
+    public Optional<LeaderElectionConfig> leaderElection() {
+        return Optional.ofNullable(leaderElection);
+    }
+
+    /** Where {@code /metrics} is served; empty for nowhere. */
+    public Optional<InetSocketAddress> metricsAddress() {
+        return Optional.ofNullable(metricsAddress);
+    }
+
+    /** Where {@code /healthz} and {@code /readyz} are served; empty for nowhere. */
+    public Optional<InetSocketAddress> healthProbeAddress() {
+        return Optional.ofNullable(healthProbeAddress);
+    }
+
+    /** The clock of everything the manager runs. */
+    public Ticker ticker() {
+        return ticker;
     }
 
     /** These options with leader election on {@code config}'s Lease. */
     public ManagerOptions withLeaderElection(LeaderElectionConfig config) {
-        return new ManagerOptions(Optional.of(config), metricsAddress, healthProbeAddress, ticker);
+        return toBuilder().leaderElection(Objects.requireNonNull(config, "config")).build();
     }
 
     /** These options serving metrics on {@code address} (e.g. {@code new InetSocketAddress(8080)}). */
     public ManagerOptions withMetricsAddress(InetSocketAddress address) {
-        return new ManagerOptions(leaderElection, Optional.of(address), healthProbeAddress, ticker);
+        return toBuilder().metricsAddress(Objects.requireNonNull(address, "address")).build();
     }
 
     /** These options serving health probes on {@code address} (e.g. {@code new InetSocketAddress(8081)}). */
     public ManagerOptions withHealthProbeAddress(InetSocketAddress address) {
-        return new ManagerOptions(leaderElection, metricsAddress, Optional.of(address), ticker);
+        return toBuilder().healthProbeAddress(Objects.requireNonNull(address, "address")).build();
     }
 
     /** These options on another clock (tests pass an {@code io.kubeloop.testing.FakeTicker}). */
     public ManagerOptions withTicker(Ticker newTicker) {
-        return new ManagerOptions(leaderElection, metricsAddress, healthProbeAddress, newTicker);
+        return toBuilder().ticker(newTicker).build();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ManagerOptions other && Objects.equals(leaderElection, other.leaderElection)
+                && Objects.equals(metricsAddress, other.metricsAddress)
+                && Objects.equals(healthProbeAddress, other.healthProbeAddress) && ticker.equals(other.ticker);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(leaderElection, metricsAddress, healthProbeAddress, ticker);
+    }
+
+    @Override
+    public String toString() {
+        return "ManagerOptions[leaderElection=" + leaderElection + ", metricsAddress=" + metricsAddress
+                + ", healthProbeAddress=" + healthProbeAddress + ", ticker=" + ticker + "]";
+    }
+
+    /** Builds {@link ManagerOptions}; a null part is "none". Not thread-safe. */
+    public static final class Builder {
+        private LeaderElectionConfig leaderElection;
+        private InetSocketAddress metricsAddress;
+        private InetSocketAddress healthProbeAddress;
+        private Ticker ticker;
+
+        private Builder(ManagerOptions from) {
+            this.leaderElection = from.leaderElection;
+            this.metricsAddress = from.metricsAddress;
+            this.healthProbeAddress = from.healthProbeAddress;
+            this.ticker = from.ticker;
+        }
+
+        /**
+         * Leader election on {@code config}'s Lease; null (the default) for none.
+         *
+         * @param config the Lease and timings, or null
+         * @return this builder
+         */
+        public Builder leaderElection(LeaderElectionConfig config) {
+            this.leaderElection = config;
+            return this;
+        }
+
+        /**
+         * Where to serve {@code /metrics}; null (the default) for nowhere.
+         *
+         * @param address the address, or null
+         * @return this builder
+         */
+        public Builder metricsAddress(InetSocketAddress address) {
+            this.metricsAddress = address;
+            return this;
+        }
+
+        /**
+         * Where to serve {@code /healthz} and {@code /readyz}; null (the default) for nowhere.
+         *
+         * @param address the address, or null
+         * @return this builder
+         */
+        public Builder healthProbeAddress(InetSocketAddress address) {
+            this.healthProbeAddress = address;
+            return this;
+        }
+
+        /**
+         * The clock of everything the manager runs; default {@link Ticker#system()}.
+         *
+         * @param ticker the ticker
+         * @return this builder
+         */
+        public Builder ticker(Ticker ticker) {
+            this.ticker = Objects.requireNonNull(ticker, "ticker");
+            return this;
+        }
+
+        /** The options. */
+        public ManagerOptions build() {
+            return new ManagerOptions(leaderElection, metricsAddress, healthProbeAddress, ticker);
+        }
     }
 }

@@ -4,6 +4,7 @@ import io.kubeloop.api.GroupKind;
 import io.kubeloop.api.ObjectAccess;
 import io.kubeloop.api.ObjectKey;
 import io.kubeloop.api.OwnerReference;
+import io.kubeloop.api.ResourceScope;
 import io.kubeloop.workqueue.RateLimitingQueue;
 import java.util.LinkedHashSet;
 import java.util.Objects;
@@ -21,14 +22,22 @@ import java.util.Set;
  */
 final class OwnerEventHandler<T> implements EventHandler<T> {
 
+    /** Which owner references of the kind count. */
+    enum Owners {
+        /** The one marked {@code controller: true}. */
+        CONTROLLER,
+        /** All of them. */
+        EVERY
+    }
+
     private final GroupKind ownerKind;
     private final boolean ownerNamespaced;
     private final boolean onlyController;
 
-    OwnerEventHandler(GroupKind ownerKind, boolean ownerNamespaced, boolean onlyController) {
+    OwnerEventHandler(GroupKind ownerKind, ResourceScope ownerScope, Owners owners) {
         this.ownerKind = Objects.requireNonNull(ownerKind, "ownerKind");
-        this.ownerNamespaced = ownerNamespaced;
-        this.onlyController = onlyController;
+        this.ownerNamespaced = Objects.requireNonNull(ownerScope, "ownerScope").isNamespaced();
+        this.onlyController = Objects.requireNonNull(owners, "owners") == Owners.CONTROLLER;
     }
 
     @Override

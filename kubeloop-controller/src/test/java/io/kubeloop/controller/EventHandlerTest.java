@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupKind;
+import io.kubeloop.api.ResourceScope;
 import io.kubeloop.workqueue.RateLimitingQueue;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,7 +60,7 @@ class EventHandlerTest {
     // controller-semantics.md, test matrix line 52
     @Test
     void forOwnerEnqueuesTheControllingOwnerOfTheKindOnly() {
-        EventHandler<DynamicObject> handler = EventHandler.forOwner(FOO, true);
+        EventHandler<DynamicObject> handler = EventHandler.forOwner(FOO, ResourceScope.NAMESPACED);
         String owners = String.join(",",
                 owner("samplecontroller.k8s.io/v1alpha1", "Foo", "plain-owner", false),
                 owner("samplecontroller.k8s.io/v1alpha1", "Foo", "the-controller", true),
@@ -73,7 +74,7 @@ class EventHandlerTest {
 
     @Test
     void forEveryOwnerAlsoEnqueuesOwnersThatAreNotTheController() {
-        EventHandler<DynamicObject> handler = EventHandler.forEveryOwner(FOO, true);
+        EventHandler<DynamicObject> handler = EventHandler.forEveryOwner(FOO, ResourceScope.NAMESPACED);
         String owners = String.join(",",
                 owner("samplecontroller.k8s.io/v1alpha1", "Foo", "plain-owner", false),
                 owner("samplecontroller.k8s.io/v1beta1", "Foo", "the-controller", true));
@@ -86,7 +87,7 @@ class EventHandlerTest {
     @Test
     void aClusterScopedOwnerIsRequestedWithoutANamespace() {
         GroupKind node = new GroupKind("", "Node");
-        EventHandler<DynamicObject> handler = EventHandler.forOwner(node, false);
+        EventHandler<DynamicObject> handler = EventHandler.forOwner(node, ResourceScope.CLUSTER);
 
         handler.handle(new Event.Create<>(deployment("ns", "d", owner("v1", "Node", "node-1", true)), false), queue);
 
@@ -95,7 +96,7 @@ class EventHandlerTest {
 
     @Test
     void anUpdateEnqueuesTheOwnersOfTheOldAndTheNewObjectOnceEach() {
-        EventHandler<DynamicObject> handler = EventHandler.forOwner(FOO, true);
+        EventHandler<DynamicObject> handler = EventHandler.forOwner(FOO, ResourceScope.NAMESPACED);
         String api = "samplecontroller.k8s.io/v1alpha1";
         DynamicObject before = deployment("ns", "d", owner(api, "Foo", "old-owner", true));
         DynamicObject after = deployment("ns", "d", owner(api, "Foo", "new-owner", true));
@@ -122,7 +123,7 @@ class EventHandlerTest {
                 .withName("foo").withUid("u1").withController(true).endOwnerReference()
                 .endMetadata().build();
 
-        EventHandler.<io.fabric8.kubernetes.api.model.apps.Deployment>forOwner(FOO, true)
+        EventHandler.<io.fabric8.kubernetes.api.model.apps.Deployment>forOwner(FOO, ResourceScope.NAMESPACED)
                 .handle(new Event.Create<>(deployment, false), queue);
         EventHandler.<io.fabric8.kubernetes.api.model.apps.Deployment>forObject()
                 .handle(new Event.Create<>(deployment, false), queue);

@@ -9,7 +9,6 @@ import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.client.config.SslContextBuilder;
 import java.net.URI;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -42,7 +41,7 @@ class ManagerStateTest {
      */
     @Test
     void aThreadPollingIsLeaderSeesTheStartMadeOnAnotherThread() throws Exception {
-        manager = Manager.create(client, Optional.empty());
+        manager = Manager.create(client);
         Manager polled = manager;
         CountDownLatch polling = new CountDownLatch(1);
         CountDownLatch sawLeader = new CountDownLatch(1);

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupKind;
+import io.kubeloop.api.ResourceScope;
 import io.kubeloop.cache.InformerOptions;
 import io.kubeloop.cache.SharedIndexInformer;
 import io.kubeloop.testing.FakeListerWatcher;
@@ -45,7 +46,7 @@ class ReadmeExampleTest {
 
         controller.watch(foos, EventHandler.forObject(), Predicates.generationChanged());
         controller.watch(deployments,
-                EventHandler.forOwner(new GroupKind("samplecontroller.k8s.io", "Foo"), true));
+                EventHandler.forOwner(new GroupKind("samplecontroller.k8s.io", "Foo"), ResourceScope.NAMESPACED));
         foos.start();
         deployments.start();
 

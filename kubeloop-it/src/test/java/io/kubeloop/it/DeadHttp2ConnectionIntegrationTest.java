@@ -9,6 +9,7 @@ import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.ObjectKey;
 import io.kubeloop.api.ObjectMeta;
+import io.kubeloop.api.ResourceScope;
 import io.kubeloop.api.errors.ApiException;
 import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.apiserver.ServerOptions;
@@ -162,9 +163,9 @@ class DeadHttp2ConnectionIntegrationTest extends EmbeddedServerTestBase {
 
     @Test
     void informerAndControllerConvergeWhenTheirHttp2ConnectionIsFrozenByMovingToAFreshOne() throws Exception {
-        client.resource(new GroupVersionResource("", "v1", "namespaces"), false, DynamicObject.class)
+        client.resource(new GroupVersionResource("", "v1", "namespaces"), ResourceScope.CLUSTER, DynamicObject.class)
                 .create(DynamicObject.of("v1", "Namespace", ObjectMeta.of(null, NAMESPACE)), WriteOptions.none());
-        cms = client.resource(CONFIGMAPS, true, DynamicObject.class).inNamespace(NAMESPACE);
+        cms = client.resource(CONFIGMAPS, ResourceScope.NAMESPACED, DynamicObject.class).inNamespace(NAMESPACE);
         long seed = Long.getLong("kubeloop.faults.seed", System.nanoTime());
         System.out.println("DeadHttp2ConnectionIntegrationTest seed " + seed + " (replay: -Dkubeloop.faults.seed=" + seed + ")");
 
@@ -189,7 +190,8 @@ class DeadHttp2ConnectionIntegrationTest extends EmbeddedServerTestBase {
 
         ResourceVersions.HandlerModel model = new ResourceVersions.HandlerModel();
         Map<ObjectKey, String> reconciled = new ConcurrentHashMap<>();
-        ResourceClient<DynamicObject> relayedCms = throughRelay.resource(CONFIGMAPS, true, DynamicObject.class)
+        ResourceClient<DynamicObject> relayedCms = throughRelay.resource(CONFIGMAPS, ResourceScope.NAMESPACED,
+                DynamicObject.class)
                 .inNamespace(NAMESPACE);
         InformerOptions informerOptions = InformerOptions.builder()
                 .reflector(ReflectorOptions.builder().name("frozen-cms").watchIdleTimeout(IDLE).build()).build();

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.ObjectMeta;
+import io.kubeloop.api.ResourceScope;
 import io.kubeloop.client.ClientOptions;
 import io.kubeloop.client.ResourceClient;
 import io.kubeloop.client.WriteOptions;
@@ -36,9 +37,10 @@ class EventRecorderIntegrationTest extends EmbeddedServerTestBase {
     @BeforeEach
     void startBroadcaster() {
         broadcaster = new EventBroadcaster(client);
-        events = client.resource(new GroupVersionResource("", "v1", "events"), true, DynamicObject.class)
+        events = client.resource(new GroupVersionResource("", "v1", "events"), ResourceScope.NAMESPACED, DynamicObject.class)
                 .inNamespace("default");
-        configMap = client.resource(new GroupVersionResource("", "v1", "configmaps"), true, DynamicObject.class)
+        configMap = client.resource(new GroupVersionResource("", "v1", "configmaps"), ResourceScope.NAMESPACED,
+                DynamicObject.class)
                 .inNamespace("default")
                 .create(DynamicObject.of("v1", "ConfigMap", ObjectMeta.of("default", "watched")), WriteOptions.none());
     }
@@ -78,7 +80,8 @@ class EventRecorderIntegrationTest extends EmbeddedServerTestBase {
 
     @Test
     void aWarningAboutAClusterScopedObjectGoesToTheDefaultNamespace() {
-        DynamicObject ns = client.resource(new GroupVersionResource("", "v1", "namespaces"), false, DynamicObject.class)
+        DynamicObject ns = client.resource(new GroupVersionResource("", "v1", "namespaces"), ResourceScope.CLUSTER,
+                DynamicObject.class)
                 .create(DynamicObject.of("v1", "Namespace", ObjectMeta.of(null, "team-a")), WriteOptions.none());
         broadcaster.recorderFor("test-controller").eventf(ns, EventType.WARNING, "QuotaLow", "%d%% used", 95);
 

@@ -8,6 +8,7 @@ import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.ObjectKey;
 import io.kubeloop.api.ObjectMeta;
+import io.kubeloop.api.ResourceScope;
 import io.kubeloop.api.errors.ApiException;
 import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.cache.InformerFactory;
@@ -79,9 +80,9 @@ class FaultInjectionIntegrationTest extends EmbeddedServerTestBase {
 
     @BeforeEach
     void startProxy() {
-        client.resource(new GroupVersionResource("", "v1", "namespaces"), false, DynamicObject.class)
+        client.resource(new GroupVersionResource("", "v1", "namespaces"), ResourceScope.CLUSTER, DynamicObject.class)
                 .create(DynamicObject.of("v1", "Namespace", ObjectMeta.of(null, NAMESPACE)), WriteOptions.none());
-        cms = client.resource(CONFIGMAPS, true, DynamicObject.class).inNamespace(NAMESPACE);
+        cms = client.resource(CONFIGMAPS, ResourceScope.NAMESPACED, DynamicObject.class).inNamespace(NAMESPACE);
     }
 
     @AfterEach
@@ -144,7 +145,8 @@ class FaultInjectionIntegrationTest extends EmbeddedServerTestBase {
 
         ResourceVersions.HandlerModel model = new ResourceVersions.HandlerModel();
         Map<ObjectKey, String> reconciled = new ConcurrentHashMap<>();
-        ResourceClient<DynamicObject> proxiedCms = throughProxy.resource(CONFIGMAPS, true, DynamicObject.class).inNamespace(NAMESPACE);
+        ResourceClient<DynamicObject> proxiedCms = throughProxy.resource(CONFIGMAPS, ResourceScope.NAMESPACED,
+                DynamicObject.class).inNamespace(NAMESPACE);
         try (SharedIndexInformer<DynamicObject> informer = SharedIndexInformer.create(ListerWatcher.of(proxiedCms),
                 InformerOptions.defaults());
                 InformerFactory factory = InformerFactory.create(throughProxy, InformerOptions.defaults())) {

@@ -7,6 +7,7 @@ import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.ObjectKey;
 import io.kubeloop.api.ObjectMeta;
+import io.kubeloop.api.ResourceScope;
 import io.kubeloop.api.errors.ApiException;
 import io.kubeloop.api.errors.Status;
 import io.kubeloop.apiserver.EmbeddedApiServer;
@@ -61,9 +62,9 @@ class InformerServerIntegrationTest {
         server = EmbeddedApiServer.start();
         // The writers are the load here: no client-side throttling.
         client = KubeClient.create(server.clientConfig(), ClientOptions.builder().rateLimitingEnabled(false).build());
-        client.resource(new GroupVersionResource("", "v1", "namespaces"), false, DynamicObject.class)
+        client.resource(new GroupVersionResource("", "v1", "namespaces"), ResourceScope.CLUSTER, DynamicObject.class)
                 .create(DynamicObject.of("v1", "Namespace", ObjectMeta.of(null, namespace)), WriteOptions.none());
-        cms = client.resource(CONFIGMAPS, true, DynamicObject.class).inNamespace(namespace);
+        cms = client.resource(CONFIGMAPS, ResourceScope.NAMESPACED, DynamicObject.class).inNamespace(namespace);
     }
 
     @AfterEach

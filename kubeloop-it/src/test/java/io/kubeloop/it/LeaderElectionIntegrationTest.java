@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
+import io.kubeloop.api.ResourceScope;
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.client.ClientOptions;
 import io.kubeloop.client.KubeClient;
@@ -69,7 +70,8 @@ class LeaderElectionIntegrationTest extends EmbeddedServerTestBase {
     }
 
     private JsonNode lease() {
-        return client.resource(new GroupVersionResource("coordination.k8s.io", "v1", "leases"), true, DynamicObject.class)
+        return client.resource(new GroupVersionResource("coordination.k8s.io", "v1", "leases"), ResourceScope.NAMESPACED,
+                DynamicObject.class)
                 .inNamespace("default").get("demo-lock").node().path("spec");
     }
 

@@ -8,12 +8,12 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.controller.ControllerBuilder;
 import io.kubeloop.controller.Manager;
+import io.kubeloop.controller.ManagerOptions;
 import io.kubeloop.controller.Request;
 import io.kubeloop.controller.Result;
 import io.kubeloop.controller.leader.LeaderElectionConfig;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -31,8 +31,8 @@ class ManagerIntegrationTest extends EmbeddedServerTestBase {
         managers.forEach(Manager::close);
     }
 
-    private Manager manager(String id, Optional<LeaderElectionConfig> election) {
-        Manager m = Manager.create(client, election);
+    private Manager manager(String id, ManagerOptions options) {
+        Manager m = Manager.create(client, options);
         m.add(ControllerBuilder.forResource(ConfigMap.class)
                 .build(m.informers(), (Request r) -> {
                     reconciled.add(id + ":" + r.name());
@@ -54,7 +54,7 @@ class ManagerIntegrationTest extends EmbeddedServerTestBase {
 
     @Test
     void withoutLeaderElectionTheControllersRunAtOnceAndCloseEndsThem() throws Exception {
-        Manager m = manager("solo", Optional.empty());
+        Manager m = manager("solo", ManagerOptions.defaults());
         m.start();
         createConfigMap("one");
         await().atMost(Duration.ofSeconds(20)).until(() -> reconciled.contains("solo:one"));
@@ -67,10 +67,10 @@ class ManagerIntegrationTest extends EmbeddedServerTestBase {
 
     @Test
     void onlyTheLeadersControllersRunAndAnotherManagerTakesOverWhenTheLeaderStops() throws Exception {
-        Manager a = manager("a", Optional.of(election("a")));
+        Manager a = manager("a", ManagerOptions.defaults().withLeaderElection(election("a")));
         a.start();
         await().atMost(Duration.ofSeconds(10)).until(a::isLeader);
-        Manager b = manager("b", Optional.of(election("b")));
+        Manager b = manager("b", ManagerOptions.defaults().withLeaderElection(election("b")));
         b.start();
 
         createConfigMap("first");
@@ -89,7 +89,7 @@ class ManagerIntegrationTest extends EmbeddedServerTestBase {
     @Test
     void aControllerStoppedByAnUnrecoveredErrorStopsTheManagerWithThatFailure() throws Exception {
         AssertionError bug = new AssertionError("a bug in the reconciler");
-        Manager m = Manager.create(client, Optional.empty());
+        Manager m = Manager.create(client);
         managers.add(m);
         m.add(ControllerBuilder.forResource(ConfigMap.class)
                 .named("failing").withOptions(o -> o.recoverPanic(false))
@@ -105,7 +105,7 @@ class ManagerIntegrationTest extends EmbeddedServerTestBase {
 
     @Test
     void aLeaderCutOffFromTheServerStopsWithLeaderElectionLost() throws Exception {
-        Manager a = manager("a", Optional.of(election("a")));
+        Manager a = manager("a", ManagerOptions.defaults().withLeaderElection(election("a")));
         a.start();
         await().atMost(Duration.ofSeconds(10)).until(a::isLeader);
 

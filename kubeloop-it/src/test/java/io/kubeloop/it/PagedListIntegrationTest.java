@@ -7,6 +7,7 @@ import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.ObjectAccess;
 import io.kubeloop.api.ObjectMeta;
+import io.kubeloop.api.ResourceScope;
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.apiserver.ListAtZero;
 import io.kubeloop.apiserver.ServerOptions;
@@ -60,9 +61,9 @@ class PagedListIntegrationTest {
         };
         client = KubeClient.create(server.clientConfig(), ClientOptions.builder().rateLimitingEnabled(false)
                 .interceptors(List.of(recordLists)).build());
-        client.resource(new GroupVersionResource("", "v1", "namespaces"), false, DynamicObject.class)
+        client.resource(new GroupVersionResource("", "v1", "namespaces"), ResourceScope.CLUSTER, DynamicObject.class)
                 .create(DynamicObject.of("v1", "Namespace", ObjectMeta.of(null, "paged")), WriteOptions.none());
-        cms = client.resource(CONFIGMAPS, true, DynamicObject.class).inNamespace("paged");
+        cms = client.resource(CONFIGMAPS, ResourceScope.NAMESPACED, DynamicObject.class).inNamespace("paged");
         try (ExecutorService pool = Executors.newFixedThreadPool(16, Thread.ofVirtual().factory())) {
             List<Future<?>> writes = new java.util.ArrayList<>();
             for (int i = 0; i < COUNT; i++) {
@@ -158,7 +159,8 @@ class PagedListIntegrationTest {
         assertThat(cms.list(zero).hasMore()).isTrue();
         try (EmbeddedApiServer cached = EmbeddedApiServer.start();
              KubeClient c = KubeClient.create(cached.clientConfig(), ClientOptions.defaults())) {
-            ResourceClient<DynamicObject> defaults = c.resource(CONFIGMAPS, true, DynamicObject.class).inNamespace("default");
+            ResourceClient<DynamicObject> defaults = c.resource(CONFIGMAPS, ResourceScope.NAMESPACED,
+                    DynamicObject.class).inNamespace("default");
             for (int i = 0; i < 3; i++) {
                 defaults.create(DynamicObject.of("v1", "ConfigMap", ObjectMeta.of("default", "c" + i)), WriteOptions.none());
             }

@@ -8,6 +8,7 @@ import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.ObjectMeta;
 import io.kubeloop.api.OwnerReference;
+import io.kubeloop.api.ResourceScope;
 import io.kubeloop.api.errors.ApiException;
 import io.kubeloop.client.ClientOptions;
 import io.kubeloop.client.KubeClient;
@@ -71,7 +72,7 @@ class SampleControllerFaultTest extends EmbeddedServerTestBase {
     void everyFooEndsWithItsDeploymentAtItsReplicasThroughFaultsOnReadsAndWrites() throws Exception {
         long seed = Long.getLong("kubeloop.faults.seed", System.nanoTime());
         System.out.println("SampleControllerFaultTest seed " + seed + " (replay: -Dkubeloop.faults.seed=" + seed + ")");
-        client.resource(new GroupVersionResource("", "v1", "namespaces"), false, DynamicObject.class)
+        client.resource(new GroupVersionResource("", "v1", "namespaces"), ResourceScope.CLUSTER, DynamicObject.class)
                 .create(DynamicObject.of("v1", "Namespace", ObjectMeta.of(null, NS)), WriteOptions.none());
         FooCrd.install(client, Duration.ofSeconds(30));
         proxy = FaultInjectingProxy.start(server.url(), server.clientConfig().sslContext(),

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.ObjectMeta;
+import io.kubeloop.api.ResourceScope;
 import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.client.PatchOptions;
 import io.kubeloop.client.PatchType;
@@ -38,7 +39,7 @@ class SampleControllerIntegrationTest extends EmbeddedServerTestBase {
 
     @BeforeEach
     void startSampleController() {
-        client.resource(new GroupVersionResource("", "v1", "namespaces"), false, DynamicObject.class)
+        client.resource(new GroupVersionResource("", "v1", "namespaces"), ResourceScope.CLUSTER, DynamicObject.class)
                 .create(DynamicObject.of("v1", "Namespace", ObjectMeta.of(null, NS)), WriteOptions.none());
         FooCrd.install(client, Duration.ofSeconds(30));
         sample = new SampleController(client, null);
@@ -91,7 +92,7 @@ class SampleControllerIntegrationTest extends EmbeddedServerTestBase {
             return f.status() != null && Integer.valueOf(3).equals(f.status().availableReplicas());
         });
 
-        ResourceClient<DynamicObject> events = client.resource(new GroupVersionResource("", "v1", "events"), true,
+        ResourceClient<DynamicObject> events = client.resource(new GroupVersionResource("", "v1", "events"), ResourceScope.NAMESPACED,
                 DynamicObject.class).inNamespace(NS);
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> events.list().items()
                 .stream().anyMatch(e -> "Synced".equals(e.node().path("reason").asString())
@@ -125,7 +126,7 @@ class SampleControllerIntegrationTest extends EmbeddedServerTestBase {
         Request thief = Request.of(NS, "thief");
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20))
                 .until(() -> sample.controller().queue().numRequeues(thief) >= 2);
-        ResourceClient<DynamicObject> events = client.resource(new GroupVersionResource("", "v1", "events"), true,
+        ResourceClient<DynamicObject> events = client.resource(new GroupVersionResource("", "v1", "events"), ResourceScope.NAMESPACED,
                 DynamicObject.class).inNamespace(NS);
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> events.list().items()
                 .stream().anyMatch(e -> "ErrResourceExists".equals(e.node().path("reason").asString())

@@ -8,6 +8,7 @@ import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.ObjectKey;
 import io.kubeloop.api.ObjectMeta;
+import io.kubeloop.api.ResourceScope;
 import io.kubeloop.api.errors.ApiException;
 import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.apiserver.EmbeddedApiServer;
@@ -104,9 +105,9 @@ class SilentWatchIntegrationTest extends EmbeddedServerTestBase {
     }
 
     private void createNamespace() {
-        client.resource(new GroupVersionResource("", "v1", "namespaces"), false, DynamicObject.class)
+        client.resource(new GroupVersionResource("", "v1", "namespaces"), ResourceScope.CLUSTER, DynamicObject.class)
                 .create(DynamicObject.of("v1", "Namespace", ObjectMeta.of(null, NAMESPACE)), WriteOptions.none());
-        cms = client.resource(CONFIGMAPS, true, DynamicObject.class).inNamespace(NAMESPACE);
+        cms = client.resource(CONFIGMAPS, ResourceScope.NAMESPACED, DynamicObject.class).inNamespace(NAMESPACE);
     }
 
     private void write(SplittableRandom random) {
@@ -154,7 +155,8 @@ class SilentWatchIntegrationTest extends EmbeddedServerTestBase {
 
         ResourceVersions.HandlerModel model = new ResourceVersions.HandlerModel();
         Map<ObjectKey, String> reconciled = new ConcurrentHashMap<>();
-        ResourceClient<DynamicObject> proxiedCms = throughProxy.resource(CONFIGMAPS, true, DynamicObject.class)
+        ResourceClient<DynamicObject> proxiedCms = throughProxy.resource(CONFIGMAPS, ResourceScope.NAMESPACED,
+                DynamicObject.class)
                 .inNamespace(NAMESPACE);
         InformerOptions informerOptions = InformerOptions.builder()
                 .reflector(ReflectorOptions.builder().name("silent-cms").watchIdleTimeout(IDLE).build()).build();
@@ -232,9 +234,11 @@ class SilentWatchIntegrationTest extends EmbeddedServerTestBase {
                 KubeClient h2 = KubeClient.create(quiet.clientConfig(), ClientOptions.builder().rateLimitingEnabled(false)
                         .dedicatedWatchConnections(false).requestTimeout(Duration.ofSeconds(1))
                         .interceptors(List.of(counting)).build())) {
-            ResourceClient<DynamicObject> direct = quiet.client().resource(CONFIGMAPS, true, DynamicObject.class)
+            ResourceClient<DynamicObject> direct = quiet.client().resource(CONFIGMAPS, ResourceScope.NAMESPACED,
+                    DynamicObject.class)
                     .inNamespace("default");
-            ResourceClient<DynamicObject> viaH2 = h2.resource(CONFIGMAPS, true, DynamicObject.class).inNamespace("default");
+            ResourceClient<DynamicObject> viaH2 = h2.resource(CONFIGMAPS, ResourceScope.NAMESPACED,
+                    DynamicObject.class).inNamespace("default");
             InformerOptions options = InformerOptions.builder().reflector(ReflectorOptions.builder().name("h2-cms")
                     .watchIdleTimeout(Duration.ofSeconds(2)).build()).build();
             try (SharedIndexInformer<DynamicObject> informer = SharedIndexInformer.create(ListerWatcher.of(viaH2), options)) {

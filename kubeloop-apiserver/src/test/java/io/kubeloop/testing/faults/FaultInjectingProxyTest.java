@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
+import io.kubeloop.api.ResourceScope;
 import io.kubeloop.api.errors.InternalErrorException;
 import io.kubeloop.api.errors.TooManyRequestsException;
 import io.kubeloop.apiserver.EmbeddedApiServer;
@@ -144,7 +145,8 @@ class FaultInjectingProxyTest {
         next = new Fault.Blackhole(-1);
         try (KubeClient impatient = KubeClient.create(proxy.clientConfig(), ClientOptions.builder()
                 .rateLimitingEnabled(false).requestTimeout(Duration.ofSeconds(1)).build())) {
-            var viaImpatient = impatient.resource(cms.resource(), true, DynamicObject.class).inNamespace("default");
+            var viaImpatient = impatient.resource(cms.resource(), ResourceScope.NAMESPACED,
+                    DynamicObject.class).inNamespace("default");
             assertThatThrownBy(() -> viaImpatient.watch(ListOptions.builder().allowWatchBookmarks(true).build()))
                     .isInstanceOf(TransportException.class).hasMessageContaining("no response within 1s");
         }
@@ -238,7 +240,7 @@ class FaultInjectingProxyTest {
         try (FaultInjectingProxy relay = FaultInjectingProxy.startRelay(server, c -> ConnectionFault.Freeze.afterBytes(18_000));
                 KubeClient h2 = KubeClient.create(relay.clientConfig(), ClientOptions.builder().rateLimitingEnabled(false)
                         .dedicatedWatchConnections(false).build())) {
-            ResourceClient<DynamicObject> cms = h2.resource(new GroupVersionResource("", "v1", "configmaps"), true,
+            ResourceClient<DynamicObject> cms = h2.resource(new GroupVersionResource("", "v1", "configmaps"), ResourceScope.NAMESPACED,
                     DynamicObject.class).inNamespace("default");
             long start = System.nanoTime();
             int events = 0;

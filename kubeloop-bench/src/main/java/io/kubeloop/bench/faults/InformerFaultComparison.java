@@ -3,6 +3,7 @@ package io.kubeloop.bench.faults;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.ObjectMeta;
+import io.kubeloop.api.ResourceScope;
 import io.kubeloop.api.errors.ApiException;
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.cache.InformerOptions;
@@ -66,9 +67,9 @@ public final class InformerFaultComparison {
                      FaultPlan.random(seed, rate, 16 * 1024, Duration.ofSeconds(1)))) {
             proxy.maxWatch(Duration.ofSeconds(maxWatchSeconds));
             KubeClient direct = KubeClient.create(server.clientConfig(), ClientOptions.builder().rateLimitingEnabled(false).build());
-            direct.resource(new GroupVersionResource("", "v1", "namespaces"), false, DynamicObject.class)
+            direct.resource(new GroupVersionResource("", "v1", "namespaces"), ResourceScope.CLUSTER, DynamicObject.class)
                     .create(DynamicObject.of("v1", "Namespace", ObjectMeta.of(null, NS)), WriteOptions.none());
-            ResourceClient<DynamicObject> cms = direct.resource(new GroupVersionResource("", "v1", "configmaps"), true,
+            ResourceClient<DynamicObject> cms = direct.resource(new GroupVersionResource("", "v1", "configmaps"), ResourceScope.NAMESPACED,
                     DynamicObject.class).inNamespace(NS);
             Path kubeconfig = proxy.writeKubeconfig(dir.resolve("kubeconfig"));
 
@@ -155,7 +156,8 @@ public final class InformerFaultComparison {
     private static Contender kubeloop(FaultInjectingProxy proxy) {
         KubeClient client = KubeClient.create(proxy.clientConfig(), ClientOptions.defaults());
         SharedIndexInformer<DynamicObject> informer = SharedIndexInformer.create(ListerWatcher.of(
-                client.resource(new GroupVersionResource("", "v1", "configmaps"), true, DynamicObject.class).inNamespace(NS)),
+                client.resource(new GroupVersionResource("", "v1", "configmaps"), ResourceScope.NAMESPACED,
+                        DynamicObject.class).inNamespace(NS)),
                 InformerOptions.defaults());
         Map<String, String> view = new ConcurrentHashMap<>();
         informer.addEventHandler(new ResourceEventHandler<>() {

@@ -1,5 +1,6 @@
 package io.kubeloop.bench.informer;
 
+import io.kubeloop.api.ResourceScope;
 import io.kubeloop.peers.InformerBenchReporter;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
@@ -45,7 +46,8 @@ public final class KubeloopInformerChild {
         InformerBenchReporter r = new InformerBenchReporter();
         try (KubeClient client = KubeClient.create(ClientConfig.fromKubeconfig(kubeconfig), clientOptions)) {
             ListerWatcher<DynamicObject> lw = ListerWatcher.of(
-                    client.resource(new GroupVersionResource("", "v1", "pods"), true, DynamicObject.class).inAnyNamespace());
+                    client.resource(new GroupVersionResource("", "v1", "pods"), ResourceScope.NAMESPACED,
+                            DynamicObject.class).inAnyNamespace());
             SharedIndexInformer<DynamicObject> informer = SharedIndexInformer.create(lw, options);
             informer.addEventHandler(new ResourceEventHandler<>() {
                 @Override

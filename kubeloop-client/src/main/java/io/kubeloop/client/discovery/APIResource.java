@@ -4,6 +4,7 @@ import io.kubeloop.api.GroupResource;
 import io.kubeloop.api.GroupVersion;
 import io.kubeloop.api.GroupVersionKind;
 import io.kubeloop.api.GroupVersionResource;
+import io.kubeloop.api.ResourceScope;
 import java.util.List;
 import java.util.Objects;
 
@@ -49,6 +50,11 @@ public record APIResource(
         verbs = verbs == null ? List.of() : List.copyOf(verbs);
         shortNames = shortNames == null ? List.of() : List.copyOf(shortNames);
         categories = categories == null ? List.of() : List.copyOf(categories);
+    }
+
+    /** Where the objects live: {@link #namespaced()} as a {@link ResourceScope}. */
+    public ResourceScope scope() {
+        return namespaced ? ResourceScope.NAMESPACED : ResourceScope.CLUSTER;
     }
 
     /** The API group the resource is served under, {@code ""} for the core group. */

@@ -2,6 +2,7 @@ package io.kubeloop.client.discovery;
 
 import io.kubeloop.api.GroupVersionKind;
 import io.kubeloop.api.GroupVersionResource;
+import io.kubeloop.api.ResourceScope;
 import java.util.List;
 import java.util.Objects;
 
@@ -36,6 +37,11 @@ public record RestMapping(GroupVersionResource groupVersionResource, GroupVersio
     static RestMapping of(APIResource r) {
         return new RestMapping(r.groupVersionResource(), r.groupVersion().withKind(r.kind()), r.namespaced(),
                 r.singularName(), r.shortNames(), r.verbs(), r.categories());
+    }
+
+    /** Where the objects live: {@link #namespaced()} as a {@link ResourceScope}. */
+    public ResourceScope scope() {
+        return namespaced ? ResourceScope.NAMESPACED : ResourceScope.CLUSTER;
     }
 
     /** True when the verb is listed. */

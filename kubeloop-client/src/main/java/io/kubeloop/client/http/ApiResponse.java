@@ -122,9 +122,13 @@ public final class ApiResponse implements AutoCloseable {
 
     /**
      * Has {@code listener} told, with the reason, when this response is closed by
-     * {@link #closeDeadConnection}; for the transport that made it. Returns this response.
+     * {@link #closeDeadConnection}: for a transport whose connection other requests share, which
+     * then stops using it. Set once, by the transport that made the response, before handing it out.
+     *
+     * @param listener told the reason once, on the thread that closes the response as dead
+     * @return this response
      */
-    ApiResponse onDeadConnection(Consumer<String> listener) {
+    public ApiResponse onDeadConnection(Consumer<String> listener) {
         this.onDeadConnection = listener;
         return this;
     }
@@ -133,7 +137,7 @@ public final class ApiResponse implements AutoCloseable {
      * Closes the response as {@link #close()} does, because its connection is presumed dead: nothing
      * arrived on it for longer than a live one allows (a watch ended by its idle timeout or deadline).
      * The transport that made the response is told first, so that requests made once the body is
-     * closed no longer use that connection: {@link DefaultApiTransport} replaces the connection its
+     * closed no longer use that connection: {@code DefaultApiTransport} replaces the connection its
      * requests share; a connection of the response's own just closes. Callable from any thread;
      * once the response is closed it is the same as {@link #close()}.
      *
@@ -148,7 +152,7 @@ public final class ApiResponse implements AutoCloseable {
     }
 
     /** True once the body was closed or read fully: the connection is free again. */
-    boolean released() {
+    public boolean released() {
         return closed || bytes != null;
     }
 

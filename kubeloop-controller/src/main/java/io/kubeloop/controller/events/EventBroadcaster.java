@@ -3,6 +3,7 @@ package io.kubeloop.controller.events;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.ObjectMeta;
+import io.kubeloop.api.ResourceScope;
 import io.kubeloop.api.errors.ApiException;
 import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.client.KubeClient;
@@ -80,7 +81,7 @@ public final class EventBroadcaster implements AutoCloseable {
      * @param retryDelay the pause between tries
      */
     public EventBroadcaster(KubeClient client, Ticker ticker, int tries, Duration retryDelay) {
-        this.events = Objects.requireNonNull(client, "client").resource(EVENTS, true, DynamicObject.class);
+        this.events = Objects.requireNonNull(client, "client").resource(EVENTS, ResourceScope.NAMESPACED, DynamicObject.class);
         this.ticker = Objects.requireNonNull(ticker, "ticker");
         if (tries < 1) {
             throw new IllegalArgumentException("tries must be at least 1, got " + tries);

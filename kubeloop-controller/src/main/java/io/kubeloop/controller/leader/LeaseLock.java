@@ -3,6 +3,7 @@ package io.kubeloop.controller.leader;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.ObjectMeta;
+import io.kubeloop.api.ResourceScope;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.ResourceClient;
 import io.kubeloop.client.WriteOptions;
@@ -33,7 +34,7 @@ final class LeaseLock {
     private DynamicObject last;
 
     LeaseLock(KubeClient client, String namespace, String name) {
-        this.leases = client.resource(LEASES, true, DynamicObject.class).inNamespace(namespace);
+        this.leases = client.resource(LEASES, ResourceScope.NAMESPACED, DynamicObject.class).inNamespace(namespace);
         this.namespace = namespace;
         this.name = name;
     }

@@ -57,7 +57,7 @@ public final class OwnerReferences {
      *     uid or name, or its type is not a kind of the scheme
      */
     public static <T> T setControllerReference(Object owner, T object, Scheme scheme) {
-        OwnerReference ref = reference(owner, scheme, true);
+        OwnerReference ref = controllerReference(owner, scheme);
         Optional<OwnerReference> existing = controllerOf(object);
         if (existing.isPresent() && !sameOwner(existing.get(), ref)) {
             throw new AlreadyOwnedException(ObjectAccess.key(object), existing.get());
@@ -78,7 +78,7 @@ public final class OwnerReferences {
      * @throws IllegalArgumentException as {@link #setControllerReference}
      */
     public static <T> T setOwnerReference(Object owner, T object, Scheme scheme) {
-        return upsert(owner, object, reference(owner, scheme, false));
+        return upsert(owner, object, ownerReference(owner, scheme));
     }
 
     /**
@@ -90,20 +90,44 @@ public final class OwnerReferences {
      * @return true if referenced
      */
     public static boolean hasOwnerReference(Object owner, Object object, Scheme scheme) {
-        OwnerReference ref = reference(owner, scheme, false);
+        OwnerReference ref = ownerReference(owner, scheme);
         return ObjectAccess.metadata(object).ownerReferencesOrEmpty().stream().anyMatch(r -> sameOwner(r, ref));
     }
 
     /**
-     * The reference to {@code owner} these helpers set.
+     * The plain reference to {@code owner} that {@link #setOwnerReference} sets: {@code controller}
+     * and {@code blockOwnerDeletion} unset.
      *
      * @param owner the owner, as read from the server
      * @param scheme maps its type to its kind
-     * @param controller whether it is the controller reference ({@code controller} and
-     *     {@code blockOwnerDeletion} true) or a plain one (both unset)
      * @return the reference
+     * @throws IllegalArgumentException if the owner has no uid or name, or its type is not a kind of
+     *     the scheme
      */
-    public static OwnerReference reference(Object owner, Scheme scheme, boolean controller) {
+    public static OwnerReference ownerReference(Object owner, Scheme scheme) {
+        Identity id = identity(owner, scheme);
+        return new OwnerReference(id.gvk().apiVersion(), id.gvk().kind(), id.name(), id.uid(), null, null);
+    }
+
+    /**
+     * The controller reference to {@code owner} that {@link #setControllerReference} sets:
+     * {@code controller} and {@code blockOwnerDeletion} true.
+     *
+     * @param owner the controlling object, as read from the server
+     * @param scheme maps its type to its kind
+     * @return the reference
+     * @throws IllegalArgumentException as {@link #ownerReference}
+     */
+    public static OwnerReference controllerReference(Object owner, Scheme scheme) {
+        Identity id = identity(owner, scheme);
+        return new OwnerReference(id.gvk().apiVersion(), id.gvk().kind(), id.name(), id.uid(), true, true);
+    }
+
+    /** What a reference to an owner names. */
+    private record Identity(GroupVersionKind gvk, String name, String uid) {
+    }
+
+    private static Identity identity(Object owner, Scheme scheme) {
         Objects.requireNonNull(owner, "owner");
         Objects.requireNonNull(scheme, "scheme");
         GroupVersionKind gvk;
@@ -119,9 +143,7 @@ public final class OwnerReferences {
             throw new IllegalArgumentException("the owner " + gvk.kind() + " " + name
                     + " has no name or uid: use the object as read from the server");
         }
-        return controller
-                ? new OwnerReference(gvk.apiVersion(), gvk.kind(), name, uid, true, true)
-                : new OwnerReference(gvk.apiVersion(), gvk.kind(), name, uid, null, null);
+        return new Identity(gvk, name, uid);
     }
 
     private static <T> T upsert(Object owner, T object, OwnerReference ref) {

@@ -101,8 +101,22 @@ class OwnerReferencesTest {
     void anOwnerNotReadFromTheServerIsRefused() {
         assertThatThrownBy(() -> OwnerReferences.setControllerReference(foo("default", "foo", null), deployment("default", "web"), SCHEME))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("has no name or uid");
-        assertThatThrownBy(() -> OwnerReferences.reference("not a kind", SCHEME, true))
+        assertThatThrownBy(() -> OwnerReferences.controllerReference("not a kind", SCHEME))
                 .hasMessageContaining("is not a Kubernetes kind of the scheme");
+        assertThatThrownBy(() -> OwnerReferences.ownerReference("not a kind", SCHEME))
+                .hasMessageContaining("is not a Kubernetes kind of the scheme");
+    }
+
+    @Test
+    void theControllerReferenceBlocksOwnerDeletionAndThePlainOneSetsNeitherFlag() {
+        OwnerReference controller = OwnerReferences.controllerReference(foo("default", "foo", "uid-1"), SCHEME);
+        assertThat(List.of(controller.name(), controller.uid())).containsExactly("foo", "uid-1");
+        assertThat(controller.controller()).isTrue();
+        assertThat(controller.blockOwnerDeletion()).isTrue();
+        OwnerReference plain = OwnerReferences.ownerReference(foo("default", "foo", "uid-1"), SCHEME);
+        assertThat(plain.controller()).isNull();
+        assertThat(plain.blockOwnerDeletion()).isNull();
+        assertThat(List.of(plain.apiVersion(), plain.kind())).containsExactly(controller.apiVersion(), controller.kind());
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.kubeloop.samples.samplecontroller;
 
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
+import io.kubeloop.api.ResourceScope;
 import io.kubeloop.api.errors.AlreadyExistsException;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.ResourceClient;
@@ -54,7 +55,7 @@ public final class FooCrd {
      *     422…)
      */
     public static void install(KubeClient client, Duration timeout) {
-        ResourceClient<DynamicObject> crds = client.resource(CRDS, false, DynamicObject.class);
+        ResourceClient<DynamicObject> crds = client.resource(CRDS, ResourceScope.CLUSTER, DynamicObject.class);
         long deadline = System.nanoTime() + timeout.toNanos();
         Wait.until("CRD " + NAME + " to be created", INTERVAL, timeout, () -> {
             try {

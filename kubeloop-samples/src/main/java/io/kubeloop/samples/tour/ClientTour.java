@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
+import io.kubeloop.api.ResourceScope;
 import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.api.selector.LabelSelector;
 import io.kubeloop.client.KubeClient;
@@ -51,7 +52,7 @@ public final class ClientTour {
 
         // 4. Any kind, dynamically: the same object as a JSON tree.
         ResourceClient<DynamicObject> dynamic =
-                client.resource(new GroupVersionResource("", "v1", "configmaps"), true, DynamicObject.class);
+                client.resource(new GroupVersionResource("", "v1", "configmaps"), ResourceScope.NAMESPACED, DynamicObject.class);
         DynamicObject tree = dynamic.get("tour");
         out.println("dynamic read: " + tree.kind() + " " + tree.key() + " greeting="
                 + tree.at("/data/greeting").map(v -> v.asString()).orElse("?"));

@@ -1,0 +1,32 @@
+/**
+ * Kubernetes API machinery without I/O: group/version/kind/resource names, the {@link
+ * io.kubeloop.api.Scheme} mapping Java types to kinds, {@link io.kubeloop.api.DynamicObject} for
+ * untyped objects, {@link io.kubeloop.api.ObjectMeta}, label and field selectors, the typed API
+ * errors and the one Jackson configuration for Kubernetes JSON.
+ *
+ * <p>fabric8's kubernetes-model jars, whose classes are the typed built-in kinds, are automatic
+ * modules named after their files ({@code kubernetes.model.core}, {@code kubernetes.model.apps}, …).
+ * The packages whose records Jackson binds are open to it. {@code io.kubeloop.api.internal} is no
+ * API.
+ */
+@SuppressWarnings({"requires-automatic", "requires-transitive-automatic", "module"}) // module: the qualified export names a module not on this module's path
+module io.kubeloop.api {
+    requires transitive tools.jackson.databind;
+    requires transitive com.fasterxml.jackson.annotation;
+    requires transitive kubernetes.model.core;
+    requires transitive kubernetes.model.apps;
+    requires transitive kubernetes.model.batch;
+    requires transitive kubernetes.model.coordination;
+    requires transitive kubernetes.model.events;
+    requires transitive kubernetes.model.apiextensions;
+
+    exports io.kubeloop.api;
+    exports io.kubeloop.api.errors;
+    exports io.kubeloop.api.json;
+    exports io.kubeloop.api.selector;
+    exports io.kubeloop.api.internal to io.kubeloop.client;
+
+    opens io.kubeloop.api to tools.jackson.databind;
+    opens io.kubeloop.api.errors to tools.jackson.databind;
+    opens io.kubeloop.api.selector to tools.jackson.databind;
+}

@@ -1,0 +1,12 @@
+/**
+ * client-go's {@code tools/cache}: reflectors, stores and indexers, shared informers and the
+ * {@link io.kubeloop.cache.InformerFactory} that shares them, listers and event handlers.
+ */
+@SuppressWarnings({"requires-automatic", "requires-transitive-automatic"})
+module io.kubeloop.cache {
+    requires transitive io.kubeloop.client;
+    requires transitive micrometer.core;
+    requires org.slf4j;
+
+    exports io.kubeloop.cache;
+}

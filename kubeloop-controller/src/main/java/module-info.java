@@ -1,0 +1,26 @@
+/**
+ * controller-runtime for Java: {@link io.kubeloop.controller.Reconciler}s built into controllers by
+ * {@link io.kubeloop.controller.ControllerBuilder} and run by a {@link
+ * io.kubeloop.controller.Manager}; leader election ({@code io.kubeloop.controller.leader}), events
+ * ({@code io.kubeloop.controller.events}), health checks ({@code
+ * io.kubeloop.controller.endpoints}) and owner-reference and finalizer helpers ({@code
+ * io.kubeloop.controller.util}).
+ *
+ * <p>The Prometheus registry ({@code micrometer.registry.prometheus}) is optional: an application
+ * that serves {@code /metrics} requires it (see {@link io.kubeloop.controller.Manager}).
+ */
+@SuppressWarnings({"requires-automatic", "requires-transitive-automatic"})
+module io.kubeloop.controller {
+    requires transitive io.kubeloop.cache;
+    requires transitive io.kubeloop.workqueue;
+    requires transitive micrometer.core;
+    requires static micrometer.registry.prometheus;
+    requires jdk.httpserver;
+    requires org.slf4j;
+
+    exports io.kubeloop.controller;
+    exports io.kubeloop.controller.endpoints;
+    exports io.kubeloop.controller.events;
+    exports io.kubeloop.controller.leader;
+    exports io.kubeloop.controller.util;
+}

@@ -1,0 +1,186 @@
+package io.kubeloop.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * kubeloop's jars work on the module path, as a user's modular application meets them: a tiny module
+ * that requires {@code io.kubeloop.controller} compiles against the public API alone (javac refuses
+ * it an internal package) and runs with {@code java --module-path … -m}, binding JSON with Jackson
+ * through the packages kubeloop opens to it.
+ *
+ * <p>The module path is this test's class path cut down to kubeloop's library modules and their
+ * runtime dependencies (everything else on it, the API server and the test libraries among them,
+ * is not modular and is left out).
+ */
+@Timeout(60)
+class ModulePathSmokeTest {
+
+    /** kubeloop's library modules, as reactor class folders or jars. */
+    private static final Pattern KUBELOOP = Pattern.compile(
+            ".*kubeloop-(time|api|client|workqueue|cache|controller)([/\\\\]target[/\\\\]classes[/\\\\]?|-[0-9][^/\\\\]*\\.jar)$");
+
+    /** Their third-party dependencies, by repository path. */
+    private static final List<String> DEPENDENCIES = List.of("/tools/jackson/",
+            "/com/fasterxml/jackson/core/jackson-annotations/", "/org/yaml/snakeyaml/",
+            "/io/fabric8/kubernetes-model-", "/org/bouncycastle/", "/org/slf4j/slf4j-api/", "/io/micrometer/",
+            "/org/hdrhistogram/", "/org/latencyutils/");
+
+    private static final String MODULE_INFO = """
+            module example.app {
+                requires io.kubeloop.controller;
+            }
+            """;
+
+    private static final String MAIN = """
+            package example.app;
+
+            import io.fabric8.kubernetes.api.model.ConfigMap;
+            import io.kubeloop.api.DynamicObject;
+            import io.kubeloop.api.ObjectMeta;
+            import io.kubeloop.api.json.KubeJson;
+            import io.kubeloop.api.selector.LabelSelector;
+            import io.kubeloop.client.KubeClient;
+            import io.kubeloop.client.http.ApiRequest;
+            import io.kubeloop.client.http.ApiResponse;
+            import io.kubeloop.client.http.ApiTransport;
+            import io.kubeloop.controller.Manager;
+            import io.kubeloop.workqueue.WorkQueue;
+            import java.net.URI;
+            import java.util.Map;
+
+            public final class Main {
+                public static void main(String[] args) {
+                    DynamicObject d = DynamicObject.parse(
+                            "{\\"apiVersion\\":\\"v1\\",\\"kind\\":\\"ConfigMap\\",\\"metadata\\":{\\"name\\":\\"cm\\","
+                            + "\\"namespace\\":\\"ns\\",\\"labels\\":{\\"app\\":\\"x\\"}},\\"data\\":{\\"k\\":\\"v\\"}}");
+                    ObjectMeta meta = KubeJson.mapper().treeToValue(d.node().get("metadata"), ObjectMeta.class);
+                    check(meta.name().equals("cm") && d.metadata().namespace().equals("ns"), "ObjectMeta bound");
+                    check(LabelSelector.parse("app=x").matches(meta.labels()), "selector");
+                    ConfigMap cm = KubeJson.mapper().treeToValue(d.node(), ConfigMap.class);
+                    check(cm.getData().equals(Map.of("k", "v")), "fabric8 model bound");
+                    WorkQueue<String> queue = WorkQueue.create();
+                    queue.add("key");
+                    check(queue.get().orElseThrow().equals("key"), "work queue");
+                    queue.shutDown();
+                    ApiTransport offline = new ApiTransport() {
+                        @Override
+                        public URI server() {
+                            return URI.create("https://127.0.0.1:6443");
+                        }
+
+                        @Override
+                        public ApiResponse send(ApiRequest request) {
+                            throw new UnsupportedOperationException("offline");
+                        }
+
+                        @Override
+                        public void close() {
+                        }
+                    };
+                    try (KubeClient client = KubeClient.create(offline, "default"); Manager manager = Manager.create(client)) {
+                        check(manager.meterRegistry() != null, "manager");
+                    }
+                    Module clientModule = KubeClient.class.getModule();
+                    check(clientModule.isNamed() && clientModule.getName().equals("io.kubeloop.client"), "named module");
+                    check(!clientModule.isExported("io.kubeloop.client.internal.http"), "internal package hidden");
+                    System.out.println("module path ok");
+                }
+
+                private static void check(boolean ok, String what) {
+                    if (!ok) {
+                        throw new AssertionError(what);
+                    }
+                }
+            }
+            """;
+
+    private static final String REACHES_INSIDE = """
+            package example.app;
+
+            public final class Main {
+                public static void main(String[] args) {
+                    System.out.println(io.kubeloop.client.internal.http.DefaultApiTransport.class);
+                }
+            }
+            """;
+
+    @Test
+    void aModularApplicationCompilesAgainstThePublicApiAndRunsOnTheModulePath(@TempDir Path dir)
+            throws IOException, InterruptedException {
+        String modulePath = modulePath();
+        Path src = writeModule(dir.resolve("src"), MAIN);
+        Path out = dir.resolve("out");
+        Compilation compiled = javac(modulePath, src, out);
+        assertThat(compiled.exitCode()).as(compiled.output()).isZero();
+
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process process = new ProcessBuilder(java, "--module-path", out + File.pathSeparator + modulePath,
+                "-m", "example.app/example.app.Main").redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.exitValue()).as(output).isZero();
+        assertThat(output).contains("module path ok");
+    }
+
+    @Test
+    void theCompilerRefusesAnInternalPackage(@TempDir Path dir) throws IOException {
+        Path src = writeModule(dir.resolve("src"), REACHES_INSIDE);
+        Compilation compiled = javac(modulePath(), src, dir.resolve("out"));
+        assertThat(compiled.exitCode()).isNotZero();
+        assertThat(compiled.output()).contains("io.kubeloop.client.internal.http").contains("not visible");
+    }
+
+    private record Compilation(int exitCode, String output) {
+    }
+
+    private static Compilation javac(String modulePath, Path src, Path out) throws IOException {
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+        List<String> args = new ArrayList<>(List.of("-d", out.toString(), "--module-path", modulePath,
+                "-Xlint:-requires-automatic"));
+        try (var files = Files.walk(src)) {
+            files.filter(f -> f.toString().endsWith(".java")).forEach(f -> args.add(f.toString()));
+        }
+        int exit;
+        try (PrintWriter err = new PrintWriter(buffer, true, StandardCharsets.UTF_8)) {
+            exit = javac.run(null, err, err, args.toArray(String[]::new));
+        }
+        return new Compilation(exit, buffer.toString(StandardCharsets.UTF_8));
+    }
+
+    private static Path writeModule(Path src, String main) throws IOException {
+        Files.createDirectories(src.resolve("example/app"));
+        Files.writeString(src.resolve("module-info.java"), MODULE_INFO);
+        Files.writeString(src.resolve("example/app/Main.java"), main);
+        return src;
+    }
+
+    private static String modulePath() {
+        String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        List<String> entries = Arrays.stream(classPath.split(Pattern.quote(File.pathSeparator)))
+                .filter(e -> KUBELOOP.matcher(e).matches()
+                        || DEPENDENCIES.stream().anyMatch(d -> e.replace('\\', '/').contains(d)))
+                .collect(Collectors.toList());
+        assertThat(entries).as(classPath).anyMatch(e -> e.contains("kubeloop-controller"));
+        return String.join(File.pathSeparator, entries);
+    }
+}
