@@ -6,6 +6,7 @@
  */
 @SuppressWarnings("module") // the qualified export names a module that is not on this module's path
 module io.kubeloop.apiserver {
+    requires static com.google.errorprone.annotations;
     requires transitive io.kubeloop.time;
 
     exports io.kubeloop.apiserver;

@@ -4,6 +4,7 @@
  */
 @SuppressWarnings({"requires-automatic", "requires-transitive-automatic"})
 module io.kubeloop.cache {
+    requires static com.google.errorprone.annotations;
     requires transitive io.kubeloop.client;
     requires transitive micrometer.core;
     requires org.slf4j;

@@ -6,6 +6,7 @@
  * io.kubeloop.client.http}).
  */
 module io.kubeloop.client {
+    requires static com.google.errorprone.annotations;
     requires transitive io.kubeloop.api;
     requires transitive io.kubeloop.time;
     requires transitive java.net.http;

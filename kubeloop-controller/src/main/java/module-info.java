@@ -11,6 +11,7 @@
  */
 @SuppressWarnings({"requires-automatic", "requires-transitive-automatic"})
 module io.kubeloop.controller {
+    requires static com.google.errorprone.annotations;
     requires transitive io.kubeloop.cache;
     requires transitive io.kubeloop.workqueue;
     requires transitive micrometer.core;

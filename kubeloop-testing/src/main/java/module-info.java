@@ -6,6 +6,7 @@
  * and that server. Use in test scope; the JUnit extension needs JUnit Jupiter, which tests bring.
  */
 module io.kubeloop.testing {
+    requires static com.google.errorprone.annotations;
     requires transitive io.kubeloop.time;
     requires transitive io.kubeloop.cache;
     requires transitive io.kubeloop.apiserver;

@@ -6,6 +6,7 @@
  */
 @SuppressWarnings({"requires-automatic", "requires-transitive-automatic"})
 module io.kubeloop.workqueue {
+    requires static com.google.errorprone.annotations;
     requires transitive io.kubeloop.time;
     requires transitive micrometer.core;
 

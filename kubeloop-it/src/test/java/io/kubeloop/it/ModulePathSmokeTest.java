@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -160,10 +159,7 @@ class ModulePathSmokeTest {
         try (var files = Files.walk(src)) {
             files.filter(f -> f.toString().endsWith(".java")).forEach(f -> args.add(f.toString()));
         }
-        int exit;
-        try (PrintWriter err = new PrintWriter(buffer, true, StandardCharsets.UTF_8)) {
-            exit = javac.run(null, err, err, args.toArray(String[]::new));
-        }
+        int exit = javac.run(null, buffer, buffer, args.toArray(String[]::new));
         return new Compilation(exit, buffer.toString(StandardCharsets.UTF_8));
     }
 
