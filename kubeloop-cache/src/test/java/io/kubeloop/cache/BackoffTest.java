@@ -26,7 +26,7 @@ class BackoffTest {
     }
 
     @Test
-    void line27WaitsDoubleFrom800msToA30sCapEachJitteredWithinDTo2D() {
+    void waitsDoubleFrom800msToA30sCapEachJitteredWithinDTo2D() {
         FakeTicker ticker = new FakeTicker();
         Backoff low = new Backoff(ticker, new Fixed(0.0));
         List<Long> millis = new ArrayList<>();
@@ -45,7 +45,7 @@ class BackoffTest {
     }
 
     @Test
-    void line27TheRampRestartsWhenMoreThanTwoMinutesPassedSinceItLastRestarted() {
+    void theRampRestartsWhenMoreThanTwoMinutesPassedSinceItLastRestarted() {
         FakeTicker ticker = new FakeTicker();
         Backoff b = new Backoff(ticker, new Fixed(0.0));
         b.next();

@@ -27,7 +27,7 @@ class ListerTest {
     }
 
     @Test
-    void line37GetOfAMissingObjectIsNotFoundAndNamespacedListsUseTheNamespaceIndex() {
+    void getOfAMissingObjectIsNotFoundAndNamespacedListsUseTheNamespaceIndex() {
         AtomicInteger byIndex = new AtomicInteger();
         AtomicInteger fullLists = new AtomicInteger();
         @SuppressWarnings("unchecked")

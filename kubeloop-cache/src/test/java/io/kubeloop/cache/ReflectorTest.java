@@ -58,7 +58,7 @@ class ReflectorTest {
     }
 
     @Test
-    void line21FirstListAtZeroThenWatchAtTheListsVersionWithBookmarksAndA5To10MinuteTimeout() {
+    void firstListAtZeroThenWatchAtTheListsVersionWithBookmarksAndA5To10MinuteTimeout() {
         fake.add(pod("ns", "a"));
         fake.add(pod("ns", "b"));
         start(options());
@@ -87,7 +87,7 @@ class ReflectorTest {
     }
 
     @Test
-    void line22ABookmarkAdvancesTheLastSyncedVersionOnly() {
+    void aBookmarkAdvancesTheLastSyncedVersionOnly() {
         start(options());
         awaitWatches(1);
         fake.advanceAndBookmark(50);
@@ -96,7 +96,7 @@ class ReflectorTest {
     }
 
     @Test
-    void line23Watch410RelistsAtTheLastSyncedVersionAndAFailingListRetriesAtOnceWithEmptyVersion() {
+    void watch410RelistsAtTheLastSyncedVersionAndAFailingListRetriesAtOnceWithEmptyVersion() {
         start(options());
         awaitWatches(1);
         fake.add(pod("ns", "a"));
@@ -113,7 +113,7 @@ class ReflectorTest {
     }
 
     @Test
-    void line24AnExpiredContinueTokenGivesOneUnpaginatedListAtTheOriginalVersion() {
+    void anExpiredContinueTokenGivesOneUnpaginatedListAtTheOriginalVersion() {
         for (int i = 0; i < 5; i++) {
             fake.add(pod("ns", "p" + i));
         }
@@ -156,7 +156,7 @@ class ReflectorTest {
     }
 
     @Test
-    void line25ACleanCloseAfterASecondReWatchesWithoutListButAnInstantEmptyCloseRelistsAfterBackoff() {
+    void aCleanCloseAfterASecondReWatchesWithoutListButAnInstantEmptyCloseRelistsAfterBackoff() {
         start(options());
         awaitWatches(1);
         ticker.step(Duration.ofSeconds(2));
@@ -176,7 +176,7 @@ class ReflectorTest {
     }
 
     @Test
-    void line26AWatchStartRefusedWith429OrConnectionRefusedBacksOffAndReWatchesWithoutList() {
+    void aWatchStartRefusedWith429OrConnectionRefusedBacksOffAndReWatchesWithoutList() {
         fake.failNextWatch(ApiExceptions.from(Status.failure(429, "TooManyRequests", "slow down")));
         fake.failNextWatch(new TransportException(URI.create("https://127.0.0.1:1"), "connection refused",
                 new ConnectException("Connection refused")));
@@ -193,7 +193,7 @@ class ReflectorTest {
     }
 
     @Test
-    void line27FailuresBackOffWithGrowingJitteredWaitsNeverATightLoop() {
+    void failuresBackOffWithGrowingJitteredWaitsNeverATightLoop() {
         for (int i = 0; i < 4; i++) {
             fake.failNextList(ApiExceptions.from(Status.failure(500, "InternalError", "etcd is down")));
         }
@@ -213,7 +213,7 @@ class ReflectorTest {
     }
 
     @Test
-    void line28WatchListStreamsTheInitialStateAndReplacesTheStoreOnlyAtTheEndBookmark() {
+    void watchListStreamsTheInitialStateAndReplacesTheStoreOnlyAtTheEndBookmark() {
         fake.serveWatchLists();
         fake.add(pod("ns", "a"));
         fake.add(pod("ns", "b"));
@@ -233,7 +233,7 @@ class ReflectorTest {
     }
 
     @Test
-    void line28AServerRejectingWatchListIsListedInTheSameCycle() {
+    void aServerRejectingWatchListIsListedInTheSameCycle() {
         fake.add(pod("ns", "a"));
         start(options().useWatchList(true));
         awaitWatches(2);

@@ -91,7 +91,7 @@ class SharedIndexInformerTest {
     }
 
     @Test
-    void line29ALateHandlerGetsInitialAddsAndItsRegistrationSyncsOnlyAfterThemWhileTheInformerAlreadyHas() throws Exception {
+    void aLateHandlerGetsInitialAddsAndItsRegistrationSyncsOnlyAfterThemWhileTheInformerAlreadyHas() throws Exception {
         fake.add(pod("ns", "a"));
         fake.add(pod("ns", "b"));
         SharedIndexInformer<DynamicObject> i = informer();
@@ -108,7 +108,7 @@ class SharedIndexInformerTest {
 
     @ParameterizedTest
     @EnumSource(InformerOptions.Queue.class)
-    void line30ARelistUpdatesCachedKeysAndAddsUnknownOnes(InformerOptions.Queue queue) {
+    void aRelistUpdatesCachedKeysAndAddsUnknownOnes(InformerOptions.Queue queue) {
         fake.add(pod("ns", "a"));
         SharedIndexInformer<DynamicObject> i = informer(queue, Duration.ZERO);
         RecordingHandler h = new RecordingHandler();
@@ -122,7 +122,7 @@ class SharedIndexInformerTest {
 
     @ParameterizedTest
     @EnumSource(InformerOptions.Queue.class)
-    void line34ADeletionFoundByARelistIsATombstoneDelete(InformerOptions.Queue queue) {
+    void aDeletionFoundByARelistIsATombstoneDelete(InformerOptions.Queue queue) {
         fake.add(pod("ns", "a"));
         SharedIndexInformer<DynamicObject> i = informer(queue, Duration.ZERO);
         RecordingHandler h = new RecordingHandler();
@@ -136,7 +136,7 @@ class SharedIndexInformerTest {
     }
 
     @Test
-    void line31WithoutInformerResyncEveryHandlerGetsUnchangedRelistUpdates() {
+    void withoutInformerResyncEveryHandlerGetsUnchangedRelistUpdates() {
         fake.add(pod("ns", "a"));
         SharedIndexInformer<DynamicObject> i = informer();
         RecordingHandler h = new RecordingHandler();
@@ -168,7 +168,7 @@ class SharedIndexInformerTest {
     }
 
     @Test
-    void line31UnchangedUpdatesGoOnlyToHandlersFlaggedDueAtTheLastResyncTick() {
+    void unchangedUpdatesGoOnlyToHandlersFlaggedDueAtTheLastResyncTick() {
         fake.add(pod("ns", "a"));
         SharedIndexInformer<DynamicObject> i = informer(InformerOptions.Queue.REAL_FIFO, Duration.ofSeconds(30));
         RecordingHandler due = new RecordingHandler();
@@ -188,7 +188,7 @@ class SharedIndexInformerTest {
     }
 
     @Test
-    void line32ResyncPeriodsFollowClientGosRules() {
+    void resyncPeriodsFollowClientGosRules() {
         SharedIndexInformer<DynamicObject> a = informer(InformerOptions.Queue.REAL_FIFO, Duration.ofSeconds(30));
         ResourceEventHandlerRegistration tiny = a.addEventHandler(new RecordingHandler(), Duration.ofMillis(200));
         assertThat(tiny.resyncPeriod()).isEqualTo(Duration.ofSeconds(1)); // and the check period became 1 s
@@ -216,7 +216,7 @@ class SharedIndexInformerTest {
     }
 
     @Test
-    void line33ABlockedHandlerDelaysNoOtherAndGetsItsBacklogInOrderLater() {
+    void aBlockedHandlerDelaysNoOtherAndGetsItsBacklogInOrderLater() {
         SharedIndexInformer<DynamicObject> i = informer();
         RecordingHandler slow = new RecordingHandler().blocked();
         RecordingHandler fast = new RecordingHandler();
@@ -235,7 +235,7 @@ class SharedIndexInformerTest {
     }
 
     @Test
-    void line35RemovingTwiceIsFineAndAfterShutDownNoCallbackRuns() {
+    void removingTwiceIsFineAndAfterShutDownNoCallbackRuns() {
         SharedIndexInformer<DynamicObject> i = informer();
         RecordingHandler h = new RecordingHandler();
         RecordingHandler witness = new RecordingHandler();
@@ -253,7 +253,7 @@ class SharedIndexInformerTest {
     }
 
     @Test
-    void line36TransformCannotBeSetAfterStartAndTheCacheHoldsTransformedObjects() {
+    void transformCannotBeSetAfterStartAndTheCacheHoldsTransformedObjects() {
         fake.add(DynamicObject.parse("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"a\",\"namespace\":\"ns\","
                 + "\"managedFields\":[{\"manager\":\"kubectl\",\"operation\":\"Apply\"}]}}"));
         SharedIndexInformer<DynamicObject> i = informer();

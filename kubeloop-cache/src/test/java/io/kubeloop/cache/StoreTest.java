@@ -32,7 +32,7 @@ class StoreTest {
     }
 
     @Test
-    void line1KeysAreNamespaceSlashNameOrNameAndExplicitKeysAreTheirOwnAndSplitRejectsTwoSlashes() {
+    void keysAreNamespaceSlashNameOrNameAndExplicitKeysAreTheirOwnAndSplitRejectsTwoSlashes() {
         KeyFunction keys = KeyFunction.metaNamespace();
         assertThat(keys.key(pod("ns", "a")).toString()).isEqualTo("ns/a");
         assertThat(keys.key(TestObjects.node("a")).toString()).isEqualTo("a");
@@ -51,14 +51,14 @@ class StoreTest {
     }
 
     @Test
-    void line2DeletionHandlingKeyOfATombstoneWithoutObjectIsItsKey() {
+    void deletionHandlingKeyOfATombstoneWithoutObjectIsItsKey() {
         KeyFunction keys = KeyFunction.deletionHandling(KeyFunction.metaNamespace());
         assertThat(keys.key(new DeletedFinalStateUnknown<>(ObjectKey.of("ns", "a"), null)).toString()).isEqualTo("ns/a");
         assertThat(keys.key(pod("ns", "b")).toString()).isEqualTo("ns/b");
     }
 
     @Test
-    void line3DeletingAnAbsentKeyChangesNothing() {
+    void deletingAnAbsentKeyChangesNothing() {
         Indexer<DynamicObject> s = indexer();
         s.add(pod("ns", "a"));
         s.delete(pod("ns", "missing"));
@@ -77,7 +77,7 @@ class StoreTest {
     }
 
     @Test
-    void line4UpdatingALabelMovesTheObjectBetweenIndexValues() {
+    void updatingALabelMovesTheObjectBetweenIndexValues() {
         Indexer<DynamicObject> s = indexer();
         s.add(pod("ns", "a", "1", Map.of("app", "v1")));
         s.update(pod("ns", "a", "2", Map.of("app", "v2")));
@@ -86,7 +86,7 @@ class StoreTest {
     }
 
     @Test
-    void line5DeletingTheLastObjectUnderAValueRemovesTheValue() {
+    void deletingTheLastObjectUnderAValueRemovesTheValue() {
         Indexer<DynamicObject> s = indexer();
         s.add(pod("ns", "a", "1", Map.of("app", "web")));
         s.add(pod("ns", "b", "1", Map.of("app", "web")));
@@ -98,7 +98,7 @@ class StoreTest {
     }
 
     @Test
-    void line6MultiValuedIndexShowsTheObjectUnderEveryValueAndIndexDedupes() {
+    void multiValuedIndexShowsTheObjectUnderEveryValueAndIndexDedupes() {
         Indexer<DynamicObject> s = indexer();
         DynamicObject ab = pod("ns", "ab", "1", Map.of("tags", "a.b"));
         s.add(ab);
@@ -109,7 +109,7 @@ class StoreTest {
     }
 
     @Test
-    void line7UnknownIndexErrorsUnknownValueIsEmptyAndIndexKeysAreSorted() {
+    void unknownIndexErrorsUnknownValueIsEmptyAndIndexKeysAreSorted() {
         Indexer<DynamicObject> s = indexer();
         for (String n : List.of("c", "a", "b")) {
             s.add(pod("ns", n));
@@ -123,7 +123,7 @@ class StoreTest {
     }
 
     @Test
-    void line8AddIndexersRejectsADuplicateNameAndIndexesExistingItemsAtOnce() {
+    void addIndexersRejectsADuplicateNameAndIndexesExistingItemsAtOnce() {
         Indexer<DynamicObject> s = indexer();
         s.add(pod("ns", "a", "1", Map.of("tier", "front")));
         assertThatThrownBy(() -> s.addIndexers(Map.of("app", APP, "tier", IndexFunction.label("tier"))))
@@ -134,7 +134,7 @@ class StoreTest {
     }
 
     @Test
-    void line9ReplaceDropsAbsentKeysWithoutStaleIndexEntriesAndAnUnkeyableItemAbortsUnchanged() {
+    void replaceDropsAbsentKeysWithoutStaleIndexEntriesAndAnUnkeyableItemAbortsUnchanged() {
         Indexer<DynamicObject> s = indexer();
         s.add(pod("ns", "a", "1", Map.of("app", "old")));
         s.add(pod("ns", "b", "1", Map.of("app", "old")));

@@ -90,7 +90,6 @@ class ControllerTest {
         return registry.get("controller_runtime.active_workers").tag("controller", "test").gauge().value();
     }
 
-    // controller-semantics.md, test matrix line 48
     @Test
     void anErrorRequeuesWithGrowingBackOffAndSuccessForgetsTheFailures() {
         reconciler.then(() -> {
@@ -177,7 +176,6 @@ class ControllerTest {
                 .satisfies(e -> assertThat(e.message()).contains("reconcile of", "Forbidden", "requeued"));
     }
 
-    // controller-semantics.md, test matrix line 49
     @Test
     void requeueAfterRunsAgainAfterTheDelayWithTheFailuresForgotten() {
         reconciler.then(() -> {
@@ -216,7 +214,6 @@ class ControllerTest {
         assertThat(count("controller_runtime.reconcile_errors")).isZero();
     }
 
-    // controller-semantics.md, test matrix line 50 (terminal part)
     @Test
     void aTerminalFailureIsNotRequeuedEvenWhenWrapped() {
         reconciler.then(() -> {
@@ -242,7 +239,6 @@ class ControllerTest {
         assertThat(count("controller_runtime.reconcile_errors")).isEqualTo(2);
     }
 
-    // controller-semantics.md, test matrix line 50 (panic part)
     @Test
     void anErrorThrownByTheReconcilerIsRecoveredCountedAsAPanicAndRequeued() {
         reconciler.then(() -> {
@@ -317,7 +313,6 @@ class ControllerTest {
         assertThat(controller.queue().numRequeues(FOO)).isEqualTo(1);
     }
 
-    // controller-semantics.md, test matrix line 51
     @Test
     void fourWorkersOverAHundredHotKeysNeverReconcileOneKeyTwiceAtOnce() throws Exception {
         Map<Request, AtomicInteger> running = new ConcurrentHashMap<>();

@@ -69,7 +69,7 @@ class ControllerWatchTest {
         assertThat(reconciled.subList(2, 4)).containsExactly(Request.of("default", "a"), Request.of("other", "b"));
     }
 
-    // controller-semantics.md 8.2: with the priority queue the initial list waits behind real changes
+    // With the priority queue the initial list waits behind real changes
     @Test
     void withThePriorityQueueANewObjectIsReconciledBeforeTheRestOfTheInitialList() throws Exception {
         for (int i = 0; i < 20; i++) {
@@ -102,7 +102,6 @@ class ControllerWatchTest {
                 .doesNotContain(reconciled.get(0), Request.of("default", "new")).doesNotHaveDuplicates().hasSize(19);
     }
 
-    // controller-semantics.md, test matrix line 53 (through a real informer)
     @Test
     void aGenerationChangedFilterDropsStatusOnlyUpdates() {
         foos.add(foo("default", "a", 1));

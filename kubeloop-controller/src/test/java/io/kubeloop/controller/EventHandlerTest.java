@@ -57,7 +57,6 @@ class EventHandlerTest {
                 Request.of("", "e"));
     }
 
-    // controller-semantics.md, test matrix line 52
     @Test
     void forOwnerEnqueuesTheControllingOwnerOfTheKindOnly() {
         EventHandler<DynamicObject> handler = EventHandler.forOwner(FOO, ResourceScope.NAMESPACED);

@@ -31,7 +31,6 @@ class PredicatesTest {
         return new Event.Update<>(BASE, after);
     }
 
-    // controller-semantics.md, test matrix line 53
     @Test
     void generationChangedDropsStatusOnlyUpdatesAndResyncsAndPassesSpecChanges() {
         Predicate<Event<DynamicObject>> p = Predicates.generationChanged();

@@ -56,7 +56,6 @@ class EventRecorderIntegrationTest extends EmbeddedServerTestBase {
                 .toList();
     }
 
-    // controller-semantics.md, test matrix line 56
     @Test
     void thirtyIdenticalEventsAtOnceAreOneServerEventCountedTwentyFiveTimes() {
         EventRecorder recorder = broadcaster.recorderFor("test-controller");

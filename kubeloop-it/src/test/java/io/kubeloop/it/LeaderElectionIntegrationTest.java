@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import tools.jackson.databind.JsonNode;
 
-/** Leader election on a Lease of the embedded API server (controller-semantics.md, test matrix lines 54 and 55). */
+/** Leader election on a Lease of the embedded API server: one leader at a time, take-over when the lease runs out or is released, and giving up when renewals fail or hang. */
 @Timeout(120)
 class LeaderElectionIntegrationTest extends EmbeddedServerTestBase {
 
@@ -75,7 +75,6 @@ class LeaderElectionIntegrationTest extends EmbeddedServerTestBase {
                 .inNamespace("default").get("demo-lock").node().path("spec");
     }
 
-    // controller-semantics.md, test matrix line 54
     @Test
     void theSecondNeverLeadsWhileTheFirstRenewsAndTakesOverAfterTheLeaseRunsOut() throws Exception {
         Recorder ra = new Recorder();
@@ -108,7 +107,6 @@ class LeaderElectionIntegrationTest extends EmbeddedServerTestBase {
         await().atMost(Duration.ofSeconds(5)).until(() -> rb.calls.contains("started") && rb.calls.contains("leader b"));
     }
 
-    // controller-semantics.md, test matrix line 55 (release)
     @Test
     void releaseOnStopEmptiesTheHolderSoAnotherCandidateTakesOverAtOnce() throws Exception {
         LeaderElector a = candidate("a", true, new Recorder());
@@ -128,7 +126,6 @@ class LeaderElectionIntegrationTest extends EmbeddedServerTestBase {
                 .isLessThan(LEASE);
     }
 
-    // controller-semantics.md, test matrix line 55 (renewal failing)
     @Test
     void aLeaderThatCannotRenewForTheRenewDeadlineStopsLeading() throws Exception {
         Recorder ra = new Recorder();

@@ -37,7 +37,6 @@ class DelayingQueueTest {
         return registry.get("workqueue.retries").tag("name", "q").counter().count();
     }
 
-    // controller-semantics.md, test matrix line 43
     @Test
     void secondAddAfterWithAShorterDelayMakesTheItemReadyOnceAtTheEarlierTime() {
         queue.addAfter("x", Duration.ofSeconds(1));
@@ -64,7 +63,6 @@ class DelayingQueueTest {
         assertThat(queue.len()).isEqualTo(1);
     }
 
-    // controller-semantics.md, test matrix line 44
     @Test
     void zeroDelayAddsImmediatelyAndCountsARetry() {
         queue.addAfter("x", Duration.ZERO);

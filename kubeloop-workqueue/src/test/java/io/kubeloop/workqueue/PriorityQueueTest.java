@@ -14,7 +14,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** controller-runtime's priority queue semantics (controller-semantics.md 8.2), on a fake ticker. */
+/** controller-runtime's priority queue: higher priority first, FIFO within a priority, delays and rate limits as the plain queue's, on a fake ticker. */
 @Timeout(30)
 class PriorityQueueTest {
 

@@ -15,7 +15,6 @@ class RateLimiterTest {
         return Duration.ofMillis(ms);
     }
 
-    // controller-semantics.md, test matrix line 45
     @Test
     void itemExponentialDoublesFromTheBaseAndForgetStartsOver() {
         RateLimiter<String> limiter = RateLimiter.itemExponentialFailure(ms(5), Duration.ofSeconds(1000));
@@ -64,7 +63,6 @@ class RateLimiterTest {
         assertThat(limiter.when("x")).isEqualTo(ms(2));
     }
 
-    // controller-semantics.md, test matrix line 46
     @Test
     void defaultControllerLimiterMakesThe101stNewItemWait100Milliseconds() {
         FakeTicker ticker = new FakeTicker();
@@ -130,7 +128,6 @@ class RateLimiterTest {
         }
     }
 
-    // controller-semantics.md, test matrix line 47
     @Test
     void fastSlowGivesTheFastDelayForTheFirstAttemptsThenTheSlowOne() {
         RateLimiter<String> limiter = RateLimiter.itemFastSlow(ms(5), Duration.ofSeconds(10), 3);

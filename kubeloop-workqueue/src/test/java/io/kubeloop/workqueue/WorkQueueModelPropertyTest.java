@@ -215,7 +215,6 @@ class WorkQueueModelPropertyTest {
      * drained) every add that began after an item's last hand-out — and, when shut down, completed
      * before the shutdown — was followed by another hand-out.
      */
-    // controller-semantics.md, test matrix line 40 (also WorkQueueStressTest, WorkQueueWakeUpPropertyTest)
     @Property(tries = 150)
     void concurrentSchedulesNeverDoubleHandOutNorLoseAnItem(
             @ForAll @IntRange(min = 1, max = 3) int producers,

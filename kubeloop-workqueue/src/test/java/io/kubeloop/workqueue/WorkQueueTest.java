@@ -16,7 +16,6 @@ class WorkQueueTest {
 
     private final DefaultWorkQueue<String> queue = new DefaultWorkQueue<>(WorkQueueConfig.defaults());
 
-    // controller-semantics.md, test matrix line 38
     @Test
     void itemAddedThreeTimesBeforeGetIsHandedOutOnce() {
         queue.add("x");
@@ -29,7 +28,6 @@ class WorkQueueTest {
         assertThat(queue.tryGet()).isEmpty();
     }
 
-    // controller-semantics.md, test matrix line 39
     @Test
     void itemAddedWhileProcessingIsHandedOutOnlyAfterDoneThenExactlyOnce() {
         queue.add("x");
@@ -71,7 +69,6 @@ class WorkQueueTest {
         assertThat(queue.get()).contains("a");
     }
 
-    // controller-semantics.md, test matrix line 41
     @Test
     void afterShutDownAddIsIgnoredQueuedItemsAreStillReturnedThenEmpty() {
         queue.add("a");
@@ -134,7 +131,6 @@ class WorkQueueTest {
         assertThat(call.result().get(5, TimeUnit.SECONDS)).contains("interrupted");
     }
 
-    // controller-semantics.md, test matrix line 42
     @Test
     void shutDownWithDrainReturnsOnlyAfterEveryInFlightItemIsDone() throws Exception {
         queue.add("a");

@@ -45,7 +45,7 @@ class DeltaFifoTest {
     }
 
     @Test
-    void line10AddThenUpdatePopAsOneListInOrder() {
+    void addThenUpdatePopAsOneListInOrder() {
         DeltaFifo<DynamicObject> f = fifo();
         f.add(pod("ns", "a", "1"));
         f.update(pod("ns", "a", "2"));
@@ -55,7 +55,7 @@ class DeltaFifoTest {
     }
 
     @Test
-    void line11AKeyKeepsItsFirstPositionAndGoesLastWhenReaddedAfterPop() {
+    void aKeyKeepsItsFirstPositionAndGoesLastWhenReaddedAfterPop() {
         DeltaFifo<DynamicObject> f = fifo();
         f.add(pod("ns", "foo", "1"));
         f.add(pod("ns", "bar", "1"));
@@ -70,7 +70,7 @@ class DeltaFifoTest {
     }
 
     @Test
-    void line12ConsecutiveDeletesCollapseKeepingTheNonTombstoneInEitherOrder() {
+    void consecutiveDeletesCollapseKeepingTheNonTombstoneInEitherOrder() {
         Store<DynamicObject> known = Store.create(KeyFunction.metaNamespace());
         known.add(pod("ns", "a", "1"));
         DeltaFifo<DynamicObject> f = fifo(known, true);
@@ -85,7 +85,7 @@ class DeltaFifoTest {
     }
 
     @Test
-    void line13DeleteOfAKeyNeitherQueuedNorKnownQueuesNothing() {
+    void deleteOfAKeyNeitherQueuedNorKnownQueuesNothing() {
         DeltaFifo<DynamicObject> withoutKnown = fifo();
         withoutKnown.delete(pod("ns", "a"));
         assertThat(withoutKnown.size()).isZero();
@@ -100,7 +100,7 @@ class DeltaFifoTest {
     }
 
     @Test
-    void line14ReplaceTombstonesMissingKnownKeysWithTheCachedObjectAndQueuedOnlyKeysWithTheNewestQueued() {
+    void replaceTombstonesMissingKnownKeysWithTheCachedObjectAndQueuedOnlyKeysWithTheNewestQueued() {
         Store<DynamicObject> known = Store.create(KeyFunction.metaNamespace());
         known.add(pod("ns", "k", "7"));
         known.add(pod("ns", "stay", "1"));
@@ -119,7 +119,7 @@ class DeltaFifoTest {
     }
 
     @Test
-    void line15ReplaceEmitsReplacedOnlyWhenAskedElseSync() {
+    void replaceEmitsReplacedOnlyWhenAskedElseSync() {
         DeltaFifo<DynamicObject> replaced = fifo(Store.create(KeyFunction.metaNamespace()), true);
         replaced.replace(List.of(pod("ns", "a")), "1");
         assertThat(pop(replaced).deltas().get(0)).isInstanceOf(Delta.Replaced.class);
@@ -129,7 +129,7 @@ class DeltaFifoTest {
     }
 
     @Test
-    void line16HasSyncedAfterTheLastEntryOfTheFirstReplaceOrAtOnceForAnEarlyAdd() {
+    void hasSyncedAfterTheLastEntryOfTheFirstReplaceOrAtOnceForAnEarlyAdd() {
         DeltaFifo<DynamicObject> f = fifo(Store.create(KeyFunction.metaNamespace()), true);
         assertThat(f.hasSynced()).isFalse();
         f.replace(List.of(pod("ns", "a"), pod("ns", "b"), pod("ns", "c")), "1");
@@ -156,7 +156,7 @@ class DeltaFifoTest {
     }
 
     @Test
-    void line17ResyncQueuesSyncOnlyForKnownKeysWithNothingQueued() {
+    void resyncQueuesSyncOnlyForKnownKeysWithNothingQueued() {
         Store<DynamicObject> known = Store.create(KeyFunction.metaNamespace());
         known.add(pod("ns", "a", "1"));
         known.add(pod("ns", "b", "1"));
@@ -175,7 +175,7 @@ class DeltaFifoTest {
     }
 
     @Test
-    void line18TransformerAppliesToAddedUpdatedReplacedNeverToSyncOrTombstones() {
+    void transformerAppliesToAddedUpdatedReplacedNeverToSyncOrTombstones() {
         Store<DynamicObject> known = Store.create(KeyFunction.metaNamespace());
         known.add(pod("ns", "synced", "1"));
         known.add(pod("ns", "gone", "1"));
@@ -207,7 +207,7 @@ class DeltaFifoTest {
     }
 
     @Test
-    void line19PopOnAClosedEmptyQueueReturnsFalseButAClosedQueueStillDrains() throws Exception {
+    void popOnAClosedEmptyQueueReturnsFalseButAClosedQueueStillDrains() throws Exception {
         DeltaFifo<DynamicObject> f = fifo();
         f.add(pod("ns", "a"));
         f.close();
@@ -224,7 +224,7 @@ class DeltaFifoTest {
     }
 
     @Test
-    void line20IsInInitialListIsTrueForEveryItemOfTheFirstReplaceOnly() {
+    void isInInitialListIsTrueForEveryItemOfTheFirstReplaceOnly() {
         DeltaFifo<DynamicObject> f = fifo(Store.create(KeyFunction.metaNamespace()), true);
         f.replace(List.of(pod("ns", "a"), pod("ns", "b"), pod("ns", "c")), "1");
         assertThat(pop(f).isInInitialList()).isTrue();

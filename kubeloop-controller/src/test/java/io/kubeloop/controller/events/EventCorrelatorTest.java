@@ -20,7 +20,6 @@ class EventCorrelatorTest {
         return new EventCorrelator.Pending(FOO, "foo-controller", EventType.NORMAL, reason, message, at);
     }
 
-    // controller-semantics.md, test matrix line 56 (the correlation part; the server part is in kubeloop-it)
     @Test
     void thirtyIdenticalEventsMakeOneEventCountedToTwentyFiveAndFiveDropped() {
         List<EventCorrelator.Decision> decisions = new ArrayList<>();

@@ -27,7 +27,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * kube-controller-manager's garbage collector for the embedded server: deletes objects whose owners are gone,
- * and carries out foreground and orphan deletion (reference §8).
+ * and carries out foreground and orphan deletion.
  *
  * <p><b>How it works</b> (the real GC's design): a metadata informer per resource ({@link MetadataInformers},
  * custom resources included as their CRDs are served) feeds every change into one event queue; a single

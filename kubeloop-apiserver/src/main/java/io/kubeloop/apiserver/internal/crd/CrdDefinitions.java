@@ -23,7 +23,7 @@ import tools.jackson.databind.JsonNode;
  */
 final class CrdDefinitions {
 
-    /** Discovery verbs of a terminating CRD's resources (reference §2). */
+    /** Discovery verbs of a terminating CRD's resources. */
     static final List<String> TERMINATING_VERBS = List.of("delete", "deletecollection", "get", "list", "watch");
 
     private CrdDefinitions() {

@@ -18,7 +18,7 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Create/update rules of CustomResourceDefinitions (reference §10; apiextensions-apiserver's
+ * Create/update rules of CustomResourceDefinitions (apiextensions-apiserver's
  * {@code validation.go} and {@code strategy.go}): defaults ({@code singular = lower(kind)},
  * {@code listKind = kind + "List"}, conversion {@code None}), validation with one cause per problem
  * (name = {@code <plural>.<group>}, dotted group, lowercase DNS-1035 names, scope, exactly one storage

@@ -1,5 +1,5 @@
 /**
- * CustomResourceDefinitions (apiextensions.k8s.io/v1) in the embedded API server (reference §10):
+ * CustomResourceDefinitions (apiextensions.k8s.io/v1) in the embedded API server:
  * {@link io.kubeloop.apiserver.internal.crd.CustomResourceValidator} validates and defaults CRDs on write and
  * admits custom resources through their version's structural schema;
  * {@link io.kubeloop.apiserver.internal.crd.CustomResourceDefinitions} accepts names, sets the conditions,

@@ -6,7 +6,7 @@ import java.util.Locale;
 
 /**
  * What a request's {@code Accept} header asks for: a Table, aggregated discovery, plain JSON, or
- * nothing this JSON-only server can produce (reference §1, §2, §4).
+ * nothing this JSON-only server can produce.
  *
  * <p>Immutable.
  *

@@ -43,7 +43,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The API server's Jetty handler: authentication, URL routing (reference §1), discovery, health,
+ * The API server's Jetty handler: authentication, URL routing, discovery, health,
  * version, OpenAPI seam, and the resource verbs over {@link ObjectRegistry}, including chunked watches.
  * Every failure becomes a Status with the right HTTP code; nothing a client sends can crash it.
  *

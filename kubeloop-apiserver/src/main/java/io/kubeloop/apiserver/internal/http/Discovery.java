@@ -14,7 +14,7 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Discovery documents (reference §2): legacy {@code /api}, {@code /apis}, {@code /apis/{g}},
+ * Discovery documents: legacy {@code /api}, {@code /apis}, {@code /apis/{g}},
  * {@code /api/v1}, {@code /apis/{g}/{v}}, and the aggregated {@code APIGroupDiscoveryList} of
  * {@code /api} and {@code /apis}. Documents are built once per {@link ResourceRegistry#revision()} and
  * carry an ETag.

@@ -26,7 +26,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
 /**
- * {@link OpenApiDocuments} from the schema library, over the served resources (reference §3):
+ * {@link OpenApiDocuments} from the schema library, over the served resources:
  * <ul>
  *   <li>{@code GET /openapi/v3}: the root, one {@code serverRelativeURL} with {@code ?hash=} per group
  *       version;</li>

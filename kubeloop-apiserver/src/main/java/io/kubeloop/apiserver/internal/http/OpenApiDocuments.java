@@ -5,7 +5,7 @@ import java.util.Optional;
 
 /**
  * Seam for {@code /openapi/v2} and {@code /openapi/v3[/...]}: the schema library's OpenAPI generation
- * plugs in here as {@link LibraryOpenApiDocuments}, the default (reference §3: kubectl's {@code create -f}
+ * plugs in here as {@link LibraryOpenApiDocuments}, the default (kubectl's {@code create -f}
  * validation needs {@code /openapi/v3}). With {@link #none()} everything is 404 and kubectl needs
  * {@code --validate=false}.
  *

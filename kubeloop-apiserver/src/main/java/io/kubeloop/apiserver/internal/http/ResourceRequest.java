@@ -25,7 +25,7 @@ import org.eclipse.jetty.util.Fields;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * One request on a resource URL: maps the method to the verb (reference §1) and writes the answer.
+ * One request on a resource URL: maps the method to the verb and writes the answer.
  *
  * <p><b>Thread safety.</b> Confined to the request thread.
  */

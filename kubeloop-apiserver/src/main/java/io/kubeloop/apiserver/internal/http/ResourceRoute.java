@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A parsed resource URL (reference §1): {@code /api/v1/...} or {@code /apis/{g}/{v}/...}, namespaced or
+ * A parsed resource URL: {@code /api/v1/...} or {@code /apis/{g}/{v}/...}, namespaced or
  * cluster paths, an optional name and subresource, and the legacy {@code /watch/} prefix.
  *
  * <p>Immutable.

@@ -11,7 +11,7 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * {@code meta.k8s.io/v1} Table rendering for {@code kubectl get} (reference §4): a Name column plus the
+ * {@code meta.k8s.io/v1} Table rendering for {@code kubectl get}: a Name column plus the
  * resource's {@link PrinterColumn}s, one row per object with the object as PartialObjectMetadata
  * (default), in full ({@code includeObject=Object}) or omitted ({@code None}).
  *

@@ -17,8 +17,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Pumps one {@link Watcher} into a transport as newline-terminated {@code WatchEvent} JSON (reference
- * §6): object bytes are the stored ones (never re-serialized per watcher, except for Table watches);
+ * Pumps one {@link Watcher} into a transport as newline-terminated {@code WatchEvent} JSON:
+ * object bytes are the stored ones (never re-serialized per watcher, except for Table watches);
  * consecutive ready events are batched into one write; bookmarks every {@code bookmarkInterval} when
  * allowed; ends cleanly at the deadline.
  *

@@ -15,7 +15,7 @@ import java.util.stream.Collectors;
 
 /**
  * The Status errors of the resource layer, worded as apimachinery's {@code errors.go} words them
- * (reference §9): {@code details.kind} is the plural resource for NotFound/AlreadyExists/Conflict and the
+ *: {@code details.kind} is the plural resource for NotFound/AlreadyExists/Conflict and the
  * Kind for Invalid.
  *
  * <p>Stateless and thread-safe.

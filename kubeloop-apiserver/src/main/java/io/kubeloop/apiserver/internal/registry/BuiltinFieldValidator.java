@@ -16,7 +16,7 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The {@link ObjectValidator} for built-in kinds: unknown fields (found by pruning against
  * {@link BuiltinSchemas}) and duplicate fields ({@link WriteContext#duplicateFields()}) handled per
- * {@code fieldValidation} as the real server does (reference §7):
+ * {@code fieldValidation} as the real server does:
  * <ul>
  *   <li>Strict: create and update answer 400 {@code <Kind> in version "v1" cannot be handled as a <Kind>:
  *       strict decoding error: unknown field "spec.foo"}; a patch answers 422 {@code  "" is invalid: patch:

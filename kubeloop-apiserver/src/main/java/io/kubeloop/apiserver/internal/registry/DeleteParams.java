@@ -5,7 +5,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 
 /**
- * DeleteOptions from the body or the query (reference §8).
+ * DeleteOptions from the body or the query.
  *
  * <p>Immutable.
  *

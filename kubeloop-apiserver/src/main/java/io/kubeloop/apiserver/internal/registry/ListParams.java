@@ -3,7 +3,7 @@ package io.kubeloop.apiserver.internal.registry;
 import java.util.List;
 
 /**
- * The list/watch query parameters of one request, validated as {@code ListOptions} (reference §5, §6).
+ * The list/watch query parameters of one request, validated as {@code ListOptions}.
  *
  * <p>Immutable.
  *

@@ -29,7 +29,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The resource layer: Kubernetes semantics of get, list, watch, create, update, patch, delete and
- * deletecollection over the {@link VersionedStore} (reference §5–§8). Every failure is an
+ * deletecollection over the {@link VersionedStore}. Every failure is an
  * {@link ApiException} carrying the exact Status.
  *
  * <p>Seams: {@link ObjectValidator} (schema validation / pruning / defaulting) and {@link PatchApplier}
@@ -125,7 +125,7 @@ public final class ObjectRegistry {
                 && fields.matches(f -> ObjectSemantics.fieldValue(o.object(), f));
     }
 
-    /** LIST (reference §5). */
+    /** LIST. */
     public ListPage list(ResourceDefinition def, String namespace, ListParams p) {
         p.validate();
         Predicate<StoredObject> filter = filter(def, p);
@@ -145,7 +145,7 @@ public final class ObjectRegistry {
     }
 
     /**
-     * WATCH (reference §6). 410 (too old) and 504 (watch-list at a future revision) are thrown; the
+     * WATCH. 410 (too old) and 504 (watch-list at a future revision) are thrown; the
      * HTTP layer turns them into an ERROR event.
      */
     public Watcher watch(ResourceDefinition def, String namespace, ListParams p) {
@@ -169,7 +169,7 @@ public final class ObjectRegistry {
         return store.watch(new WatchRequest(def.storageId(), ns, filter, rv, false, false));
     }
 
-    /** POST (reference §7): 201 semantics; the body is consumed. */
+    /** POST: 201 semantics; the body is consumed. */
     public Written create(ResourceDefinition def, String namespace, ObjectNode body, WriteContext ctx) {
         requireVerb(def, "create");
         ObjectSemantics.checkTypeMeta(def, body, def.kind(), def.apiVersion());
@@ -374,7 +374,7 @@ public final class ObjectRegistry {
         return ctx.dryRun() ? new Change.DryRun(obj, false) : Change.put(obj);
     }
 
-    /** DELETE (reference §8); what it does to the object is decided by {@link DeletionDecision}. */
+    /** DELETE; what it does to the object is decided by {@link DeletionDecision}. */
     public Written delete(ResourceDefinition def, String namespace, String name, DeleteParams opts, WriteContext ctx) {
         requireVerb(def, "delete");
         opts.validate();

@@ -16,7 +16,7 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The create/update rules of the generic registry store (reference §7), as functions over JSON trees:
+ * The create/update rules of the generic registry store, as functions over JSON trees:
  * server-set metadata, name validation, generation, status split, finalizer rules.
  *
  * <p>Stateless apart from the random source; thread-safe.

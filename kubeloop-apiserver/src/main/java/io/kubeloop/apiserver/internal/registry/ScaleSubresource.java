@@ -18,7 +18,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The {@code scale} subresource (reference §1, §10): an {@code autoscaling/v1 Scale}
+ * The {@code scale} subresource: an {@code autoscaling/v1 Scale}
  * {@code {metadata, spec.replicas, status{replicas, selector}}} read from and written to the parent
  * object through its {@link ResourceDefinition.ScalePaths} (Deployments, ReplicaSets, StatefulSets, and
  * custom resources whose CRD declares {@code subresources.scale}).

@@ -7,8 +7,7 @@
  * ({@link io.kubeloop.apiserver.internal.schema.OpenApiV3}, {@link io.kubeloop.apiserver.internal.schema.OpenApiV2}).
  *
  * <p>Everything here is a pure function over Jackson 3 trees: no I/O, no HTTP. Behaviour follows
- * apiextensions-apiserver, kube-openapi and kubectl 1.32 (facts in
- * {@code shared/reference/apiserver-semantics.md} §3, §7, §10).
+ * apiextensions-apiserver, kube-openapi and kubectl 1.32.
  *
  * <p>Internal to kubeloop-apiserver and no API: the module does not export it; it may change in any
  * release.

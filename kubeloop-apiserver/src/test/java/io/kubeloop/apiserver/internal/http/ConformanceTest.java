@@ -15,7 +15,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
-/** The conformance checklist of apiserver-semantics.md §13, item by item, over real HTTPS. */
+/** kube-apiserver's REST behaviour item by item — routing, discovery, reads, writes, lists, watches and their errors — over real HTTPS. */
 class ConformanceTest {
 
     private static final String AGG = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,"

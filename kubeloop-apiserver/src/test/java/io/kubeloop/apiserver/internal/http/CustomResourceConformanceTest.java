@@ -16,8 +16,10 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The CustomResourceDefinition items of the conformance checklist (apiserver-semantics.md §13: 11, 37,
- * 39, 40, 43, 54, 55, 56, 57) and the rest of §10 over real HTTPS.
+ * CustomResourceDefinitions as kube-apiserver serves them, over real HTTPS: establishing and
+ * discovery, validation of the CRD itself, structural schemas and pruning, defaulting, the status and
+ * scale subresources, additional printer columns, multiple versions and deletion of a CRD with its
+ * objects.
  */
 class CustomResourceConformanceTest {
 

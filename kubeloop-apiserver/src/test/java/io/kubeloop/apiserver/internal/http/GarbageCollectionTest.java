@@ -14,7 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
-/** Garbage collection by ownerReferences (reference §8), over real HTTPS against an embedded server. */
+/** Garbage collection by ownerReferences, over real HTTPS against an embedded server. */
 @EmbeddedApiServerTest
 class GarbageCollectionTest {
 

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
-/** Graceful deletion of node-bound Pods (reference §8), over real HTTPS against an embedded server. */
+/** Graceful deletion of node-bound Pods, over real HTTPS against an embedded server. */
 @EmbeddedApiServerTest
 class PodGracePeriodTest {
 

@@ -20,8 +20,9 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The checklist items of apiserver-semantics.md §13 that the wired-in libraries serve — OpenAPI (7),
- * patches and server-side apply (41–45), field validation (46) — over real HTTPS with the default options.
+ * What the wired-in libraries serve, as kube-apiserver does — OpenAPI documents, JSON, merge and
+ * strategic merge patches, server-side apply with managed fields and conflicts, field validation —
+ * over real HTTPS with the default options.
  */
 @EmbeddedApiServerTest
 class WriteConformanceTest {
