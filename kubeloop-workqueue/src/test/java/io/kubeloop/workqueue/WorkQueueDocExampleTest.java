@@ -12,10 +12,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The README example of "Work queues", compiled and run: a failing key is retried, then forgotten; and
- * a check that the README's block still says what this test runs.
+ * The work-queue example of docs/workqueues.md, run: a failing key is retried, then forgotten; and a
+ * check that the document's worker loop is still the one this test runs.
  */
-class ReadmeExampleTest {
+class WorkQueueDocExampleTest {
 
     record Key(String namespace, String name) {
     }
@@ -60,23 +60,25 @@ class ReadmeExampleTest {
     }
 
     /**
-     * Every statement of the README's Java block (comments, imports and blank lines aside) appears in
-     * this file, whitespace ignored, so the README cannot drift from the code this test compiles.
+     * Every statement of the worker loop in docs/workqueues.md (from creating the queue to joining the worker;
+     * comments and blank lines aside) appears in this file, whitespace ignored, so the document cannot drift from
+     * the code this test runs.
      */
     @Test
-    void theReadmeBlockIsTheCodeThisTestRuns() throws IOException {
-        String readme = Files.readString(Path.of("..", "README.md"));
-        int section = readme.indexOf("## Work queues (kubeloop-workqueue)");
-        assertThat(section).as("README section").isNotNegative();
-        int start = readme.indexOf("```java\n", section) + "```java\n".length();
-        String block = readme.substring(start, readme.indexOf("```", start));
-        String here = Files.readString(Path.of("src/test/java/io/kubeloop/workqueue/ReadmeExampleTest.java"))
+    void theDocumentedWorkerLoopIsTheCodeThisTestRuns() throws IOException {
+        String doc = Files.readString(Path.of("..", "docs", "workqueues.md"));
+        int start = doc.indexOf("RateLimitingQueue<Key> queue");
+        assertThat(start).as("the worker loop in docs/workqueues.md").isNotNegative();
+        int end = doc.indexOf("worker.join();", start);
+        assertThat(end).as("the end of the worker loop").isGreaterThan(start);
+        String block = doc.substring(start, end + "worker.join();".length());
+        String here = Files.readString(Path.of("src/test/java/io/kubeloop/workqueue/WorkQueueDocExampleTest.java"))
                 .replaceAll("\\s+", "");
         List<String> statements = block.lines()
                 .map(line -> line.replaceAll("//.*$", "").replaceAll("\\s+", ""))
-                .filter(line -> !line.isEmpty() && !line.startsWith("import"))
+                .filter(line -> !line.isEmpty())
                 .toList();
         assertThat(statements).hasSizeGreaterThan(10);
-        assertThat(statements).allSatisfy(line -> assertThat(here).as("README line %s", line).contains(line));
+        assertThat(statements).allSatisfy(line -> assertThat(here).as("docs/workqueues.md line %s", line).contains(line));
     }
 }

@@ -16,14 +16,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The README's controller example, as written there (printing replaced by recording; the informers
+ * A controller on Foos that owns Deployments, built as the docs show (printing replaced by recording; the informers
  * run over {@link FakeListerWatcher}s holding one Foo and the Deployment it owns).
  */
 @Timeout(30)
-class ReadmeExampleTest {
+class ForAndOwnsExampleTest {
 
     @Test
-    void theReadmeExampleReconcilesTheFooForItselfAndForItsDeployment() {
+    void theFooIsReconciledForItselfAndForItsDeployment() {
         FakeListerWatcher<DynamicObject> fooStore = FakeListerWatcher.dynamic();
         fooStore.add(DynamicObject.parse("{\"apiVersion\":\"samplecontroller.k8s.io/v1alpha1\",\"kind\":\"Foo\","
                 + "\"metadata\":{\"namespace\":\"default\",\"name\":\"foo\",\"uid\":\"u1\",\"generation\":1}}"));
