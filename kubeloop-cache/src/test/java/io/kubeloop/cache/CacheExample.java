@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The README example of "Informers and caches", compiled with the tests. {@link #main} runs it against the cluster of
+ * The informer example of docs/informers.md, compiled with the tests. {@link #main} runs it against the cluster of
  * the current kubeconfig; {@code CacheExampleTest} runs {@link #run} against a FakeListerWatcher.
  */
 public final class CacheExample {

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The README example works. */
+/** The informer example (an index, a lister and a handler) runs against a scripted collection. */
 class CacheExampleTest {
 
     private static DynamicObject pod(String ns, String name, String app, String node) {

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
-/** The README examples of "Embedded API server", compiled and run. */
+/** The embedded API server examples of docs/apiserver.md, compiled and run. */
 @EmbeddedApiServerTest
 class EmbeddedApiServerExamplesTest {
 
