@@ -36,7 +36,7 @@ final class LowPriorityQueueView implements RateLimitingQueue<Request> {
 
     @Override
     public void addRateLimited(Request item) {
-        queue.addWithOptions(item, LOW.withRateLimited(true));
+        queue.addWithOptions(item, LOW.withRateLimit());
     }
 
     @Override

@@ -39,7 +39,7 @@ class ModulePathSmokeTest {
 
     /** Their third-party dependencies, by repository path. */
     private static final List<String> DEPENDENCIES = List.of("/tools/jackson/",
-            "/com/fasterxml/jackson/core/jackson-annotations/", "/org/yaml/snakeyaml/",
+            "/com/fasterxml/jackson/core/jackson-annotations/", "/org/snakeyaml/", "/org/yaml/snakeyaml/",
             "/io/fabric8/kubernetes-model-", "/org/bouncycastle/", "/org/slf4j/slf4j-api/", "/io/micrometer/",
             "/org/hdrhistogram/", "/org/latencyutils/");
 

@@ -117,7 +117,7 @@ final class DefaultPriorityQueue<T> implements PriorityQueue<T> {
 
     @Override
     public void addRateLimited(T item) {
-        addWithOptions(item, AddOptions.defaults().withRateLimited(true));
+        addWithOptions(item, AddOptions.defaults().withRateLimit());
     }
 
     @Override

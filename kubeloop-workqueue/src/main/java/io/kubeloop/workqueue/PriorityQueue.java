@@ -74,9 +74,11 @@ public interface PriorityQueue<T> extends RateLimitingQueue<T> {
             return new AddOptions(priority, delay, rateLimited);
         }
 
-        /** These options, rate-limited. */
-        public AddOptions withRateLimited(boolean limited) {
-            return new AddOptions(priority, after, limited);
+        /**
+         * These options, rate-limited: the rate limiter decides the delay too (and counts a failure).
+         */
+        public AddOptions withRateLimit() {
+            return new AddOptions(priority, after, true);
         }
     }
 
