@@ -181,7 +181,7 @@ public final class LeaderElector {
         Thread attempt = Thread.ofVirtual().name("leader-renew-" + config.identity()).start(() -> {
             boolean renewed = false;
             try {
-                renewed = tryRenewBy(deadline);
+                renewed = tryAcquireOrRenew();
             } finally {
                 outcome.set(renewed);
                 waiting.wakeAll();
