@@ -9,7 +9,8 @@
  * The packages whose records Jackson binds are open to it. {@code io.kubeloop.api.internal} is no
  * API.
  */
-@SuppressWarnings({"requires-automatic", "requires-transitive-automatic", "module"}) // module: the qualified export names a module not on this module's path
+@SuppressWarnings({"requires-automatic", "requires-transitive-automatic", "module"
+}) // module: the qualified export names a module not on this module's path
 module io.kubeloop.api {
     requires transitive tools.jackson.databind;
     requires transitive com.fasterxml.jackson.annotation;
@@ -24,9 +25,13 @@ module io.kubeloop.api {
     exports io.kubeloop.api.errors;
     exports io.kubeloop.api.json;
     exports io.kubeloop.api.selector;
-    exports io.kubeloop.api.internal to io.kubeloop.client;
+    exports io.kubeloop.api.internal to
+            io.kubeloop.client;
 
-    opens io.kubeloop.api to tools.jackson.databind;
-    opens io.kubeloop.api.errors to tools.jackson.databind;
-    opens io.kubeloop.api.selector to tools.jackson.databind;
+    opens io.kubeloop.api to
+            tools.jackson.databind;
+    opens io.kubeloop.api.errors to
+            tools.jackson.databind;
+    opens io.kubeloop.api.selector to
+            tools.jackson.databind;
 }

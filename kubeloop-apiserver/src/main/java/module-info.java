@@ -10,5 +10,6 @@ module io.kubeloop.apiserver {
     requires transitive io.kubeloop.time;
 
     exports io.kubeloop.apiserver;
-    exports io.kubeloop.apiserver.internal.tls to io.kubeloop.testing;
+    exports io.kubeloop.apiserver.internal.tls to
+            io.kubeloop.testing;
 }

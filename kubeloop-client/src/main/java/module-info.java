@@ -21,5 +21,6 @@ module io.kubeloop.client {
     exports io.kubeloop.client.discovery;
     exports io.kubeloop.client.http;
 
-    opens io.kubeloop.client.config to tools.jackson.databind;
+    opens io.kubeloop.client.config to
+            tools.jackson.databind;
 }

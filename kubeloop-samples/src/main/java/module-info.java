@@ -9,5 +9,6 @@ module io.kubeloop.samples {
     exports io.kubeloop.samples.samplecontroller;
     exports io.kubeloop.samples.tour;
 
-    opens io.kubeloop.samples.samplecontroller to tools.jackson.databind;
+    opens io.kubeloop.samples.samplecontroller to
+            tools.jackson.databind;
 }

@@ -55,6 +55,7 @@ public final class DynamicObject implements KubernetesObject {
     private final byte[] json;
     /** Compact form only (null in tree form): the top-level/metadata fields read when decoding. */
     private final String apiVersion;
+
     private final String kind;
     private final String namespace;
     private final String name;
@@ -75,7 +76,13 @@ public final class DynamicObject implements KubernetesObject {
     }
 
     /** A compact object; the caller hands over {@code json} (the exact bytes of one JSON object). */
-    DynamicObject(byte[] json, String apiVersion, String kind, String namespace, String name, String resourceVersion,
+    DynamicObject(
+            byte[] json,
+            String apiVersion,
+            String kind,
+            String namespace,
+            String name,
+            String resourceVersion,
             String uid) {
         this.node = null;
         this.json = json;
@@ -120,8 +127,9 @@ public final class DynamicObject implements KubernetesObject {
             if (p.nextToken() != null) {
                 throw new IllegalArgumentException("trailing content after the JSON object");
             }
-            return d.json.length == json.length ? new DynamicObject(json, d.apiVersion, d.kind, d.namespace, d.name,
-                    d.resourceVersion, d.uid) : d;
+            return d.json.length == json.length
+                    ? new DynamicObject(json, d.apiVersion, d.kind, d.namespace, d.name, d.resourceVersion, d.uid)
+                    : d;
         } catch (tools.jackson.core.JacksonException e) {
             throw new IllegalArgumentException("malformed JSON object: " + e.getOriginalMessage(), e);
         }
@@ -216,12 +224,16 @@ public final class DynamicObject implements KubernetesObject {
 
     /** Converts to a typed object with Jackson. */
     public <T> T to(Class<T> type) {
-        return json != null ? KubeJson.mapper().readValue(json, type) : KubeJson.mapper().treeToValue(node, type);
+        return json != null
+                ? KubeJson.mapper().readValue(json, type)
+                : KubeJson.mapper().treeToValue(node, type);
     }
 
     /** Compact JSON text; for a compact object exactly the bytes it was decoded from. */
     public String toJson() {
-        return json != null ? new String(json, StandardCharsets.UTF_8) : KubeJson.mapper().writeValueAsString(node);
+        return json != null
+                ? new String(json, StandardCharsets.UTF_8)
+                : KubeJson.mapper().writeValueAsString(node);
     }
 
     /** The JSON as UTF-8 bytes, a new array; for a compact object exactly the bytes it was decoded from. */
@@ -278,8 +290,10 @@ public final class DynamicObject implements KubernetesObject {
             if (Arrays.equals(json, other.json)) {
                 return true;
             }
-            if (!Objects.equals(name, other.name) || !Objects.equals(namespace, other.namespace)
-                    || !Objects.equals(resourceVersion, other.resourceVersion) || !Objects.equals(uid, other.uid)) {
+            if (!Objects.equals(name, other.name)
+                    || !Objects.equals(namespace, other.namespace)
+                    || !Objects.equals(resourceVersion, other.resourceVersion)
+                    || !Objects.equals(uid, other.uid)) {
                 return false;
             }
         }

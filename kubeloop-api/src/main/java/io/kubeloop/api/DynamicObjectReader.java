@@ -43,14 +43,15 @@ public final class DynamicObjectReader {
     /** The shared-string table is cleared when it reaches this many entries. */
     private static final int MAX_SHARED = 1024;
     /** KubeJson's mapper without the trailing-token check, to read a value from the middle of a document. */
-    private static final JsonMapper STREAMING = KubeJson.mapper().rebuild()
-            .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+    private static final JsonMapper STREAMING = KubeJson.mapper()
+            .rebuild()
+            .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
 
     private final Map<String, String> shared = new HashMap<>();
 
     /** A reader with an empty shared-string table. */
-    public DynamicObjectReader() {
-    }
+    public DynamicObjectReader() {}
 
     /**
      * Reads the object at the parser's current {@code START_OBJECT} token as a compact {@link DynamicObject}
@@ -73,19 +74,23 @@ public final class DynamicObjectReader {
      * the object) when the object has none: items of a built-in list come without them, and client-go fills
      * them in from the list's. Null defaults add nothing.
      */
-    public DynamicObject read(JsonParser parser, byte[] input, long inputPosition, String defaultApiVersion,
-            String defaultKind) {
-        return read(parser, new Source() {
-            @Override
-            public byte[] bytes() {
-                return input;
-            }
+    public DynamicObject read(
+            JsonParser parser, byte[] input, long inputPosition, String defaultApiVersion, String defaultKind) {
+        return read(
+                parser,
+                new Source() {
+                    @Override
+                    public byte[] bytes() {
+                        return input;
+                    }
 
-            @Override
-            public long position() {
-                return inputPosition;
-            }
-        }, defaultApiVersion, defaultKind);
+                    @Override
+                    public long position() {
+                        return inputPosition;
+                    }
+                },
+                defaultApiVersion,
+                defaultKind);
     }
 
     private static final byte[][] OBJECT_NAMES = names("apiVersion", "kind", "metadata");
@@ -110,8 +115,7 @@ public final class DynamicObjectReader {
     }
 
     /** A compact object read by the scanner and where it ends in the input. */
-    public record Scanned(DynamicObject object, int end) {
-    }
+    public record Scanned(DynamicObject object, int end) {}
 
     /**
      * Reads the JSON object starting at {@code input[start]} with the scanner alone, when it ends before
@@ -128,8 +132,8 @@ public final class DynamicObjectReader {
      * As {@link #scan(byte[], int, int)}, and adds {@code apiVersion}/{@code kind} fields when the object has none
      * (see {@link #read(JsonParser, byte[], long, String, String)}): for the items of a list.
      */
-    public java.util.Optional<Scanned> scan(byte[] input, int start, int limit, String defaultApiVersion,
-            String defaultKind) {
+    public java.util.Optional<Scanned> scan(
+            byte[] input, int start, int limit, String defaultApiVersion, String defaultKind) {
         int end = JsonScanner.members(input, start, limit, OBJECT_NAMES, objectSpans, 2, META_NAMES, metaSpans);
         if (end < 0) {
             return java.util.Optional.empty();
@@ -157,7 +161,13 @@ public final class DynamicObjectReader {
         boolean addKind = !hasKind && defaultKind != null;
         boolean empty = input[JsonScanner.skipSpace(input, start + 1, end)] == '}';
         byte[] json = addApiVersion || addKind
-                ? withFields(input, start, end, empty, addKind ? defaultKind : null, addApiVersion ? defaultApiVersion : null)
+                ? withFields(
+                        input,
+                        start,
+                        end,
+                        empty,
+                        addKind ? defaultKind : null,
+                        addApiVersion ? defaultApiVersion : null)
                 : Arrays.copyOfRange(input, start, end);
         if (addApiVersion) {
             apiVersion = share(defaultApiVersion);
@@ -170,8 +180,8 @@ public final class DynamicObjectReader {
                 : new DynamicObject(json, apiVersion, kind, meta[0], meta[1], meta[2], meta[3]);
     }
 
-    private DynamicObject readWithJackson(byte[] input, int start, int end, String defaultApiVersion,
-            String defaultKind) {
+    private DynamicObject readWithJackson(
+            byte[] input, int start, int end, String defaultApiVersion, String defaultKind) {
         try (JsonParser p = STREAMING.createParser(input, start, end - start)) {
             JsonToken t = p.nextToken();
             if (t != JsonToken.START_OBJECT) {
@@ -230,8 +240,8 @@ public final class DynamicObjectReader {
      */
     public DynamicObject read(JsonParser parser, Source source, String defaultApiVersion, String defaultKind) {
         if (parser.currentToken() != JsonToken.START_OBJECT) {
-            throw new IllegalArgumentException("the parser is not at the start of a JSON object but at "
-                    + parser.currentToken());
+            throw new IllegalArgumentException(
+                    "the parser is not at the start of a JSON object but at " + parser.currentToken());
         }
         long startOffset = parser.currentTokenLocation().getByteOffset();
         String apiVersion = null;
@@ -262,14 +272,24 @@ public final class DynamicObjectReader {
         long inputPosition = source.position();
         long start = startOffset - inputPosition;
         long end = endOffset - inputPosition;
-        if (startOffset < 0 || start < 0 || end > input.length || input[(int) start] != '{' || input[(int) end - 1] != '}') {
-            throw new IllegalArgumentException("the parser's bytes at offset " + startOffset + " are not input["
-                    + start + "] (input position " + inputPosition + ")");
+        if (startOffset < 0
+                || start < 0
+                || end > input.length
+                || input[(int) start] != '{'
+                || input[(int) end - 1] != '}') {
+            throw new IllegalArgumentException("the parser's bytes at offset " + startOffset + " are not input[" + start
+                    + "] (input position " + inputPosition + ")");
         }
         boolean addApiVersion = !hasApiVersion && defaultApiVersion != null;
         boolean addKind = !hasKind && defaultKind != null;
         byte[] json = addApiVersion || addKind
-                ? withFields(input, (int) start, (int) end, empty, addKind ? defaultKind : null, addApiVersion ? defaultApiVersion : null)
+                ? withFields(
+                        input,
+                        (int) start,
+                        (int) end,
+                        empty,
+                        addKind ? defaultKind : null,
+                        addApiVersion ? defaultApiVersion : null)
                 : Arrays.copyOfRange(input, (int) start, (int) end);
         if (addApiVersion) {
             apiVersion = share(defaultApiVersion);
@@ -332,6 +352,7 @@ public final class DynamicObjectReader {
 
     /** The last head {@link #withFields} built, for a non-empty object, and what it was built from. */
     private byte[] lastHead;
+
     private String lastHeadKind;
     private String lastHeadApiVersion;
 
@@ -341,7 +362,9 @@ public final class DynamicObjectReader {
      */
     private byte[] withFields(byte[] input, int start, int end, boolean empty, String kind, String apiVersion) {
         byte[] head;
-        if (!empty && lastHead != null && java.util.Objects.equals(kind, lastHeadKind)
+        if (!empty
+                && lastHead != null
+                && java.util.Objects.equals(kind, lastHeadKind)
                 && java.util.Objects.equals(apiVersion, lastHeadApiVersion)) {
             head = lastHead;
         } else {

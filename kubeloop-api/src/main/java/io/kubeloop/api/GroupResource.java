@@ -28,7 +28,9 @@ public record GroupResource(String group, String resource) {
     public static GroupResource parse(String text) {
         Objects.requireNonNull(text, "text");
         int dot = text.indexOf('.');
-        return dot < 0 ? new GroupResource("", text) : new GroupResource(text.substring(dot + 1), text.substring(0, dot));
+        return dot < 0
+                ? new GroupResource("", text)
+                : new GroupResource(text.substring(dot + 1), text.substring(0, dot));
     }
 
     public GroupVersionResource withVersion(String version) {

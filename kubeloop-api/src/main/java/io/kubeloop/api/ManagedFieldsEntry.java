@@ -18,6 +18,11 @@ import tools.jackson.databind.JsonNode;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record ManagedFieldsEntry(String manager, String operation, String apiVersion, Instant time,
-                                 String fieldsType, JsonNode fieldsV1, String subresource) {
-}
+public record ManagedFieldsEntry(
+        String manager,
+        String operation,
+        String apiVersion,
+        Instant time,
+        String fieldsType,
+        JsonNode fieldsV1,
+        String subresource) {}

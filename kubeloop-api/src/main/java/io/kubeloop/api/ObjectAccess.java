@@ -45,7 +45,8 @@ public final class ObjectAccess {
         protected MethodHandle computeValue(Class<?> type) {
             for (String name : List.of("metadata", "getMetadata")) {
                 try {
-                    return MethodHandles.publicLookup().findVirtual(type, name, MethodType.methodType(ObjectMeta.class));
+                    return MethodHandles.publicLookup()
+                            .findVirtual(type, name, MethodType.methodType(ObjectMeta.class));
                 } catch (NoSuchMethodException | IllegalAccessException e) {
                     // try the next name
                 }
@@ -54,8 +55,7 @@ public final class ObjectAccess {
         }
     };
 
-    private ObjectAccess() {
-    }
+    private ObjectAccess() {}
 
     /**
      * The object's metadata; an empty {@link ObjectMeta} when the object has none.
@@ -146,7 +146,8 @@ public final class ObjectAccess {
         } else if (object instanceof KubernetesObject k) {
             labels = k.metadata() == null ? null : k.metadata().labels();
         } else if (object instanceof HasMetadata h) {
-            labels = h.getMetadata() == null || h.getMetadata().getLabels() == null ? null
+            labels = h.getMetadata() == null || h.getMetadata().getLabels() == null
+                    ? null
                     : Collections.unmodifiableMap(h.getMetadata().getLabels());
         } else {
             labels = metadata(object).labels();
@@ -169,7 +170,8 @@ public final class ObjectAccess {
         try {
             tree = KubeJson.mapper().valueToTree(object);
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException("cannot read metadata of " + describe(object) + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "cannot read metadata of " + describe(object) + ": " + e.getMessage(), e);
         }
         JsonNode meta = tree == null ? null : tree.get("metadata");
         return meta == null || !meta.isObject() ? null : KubeJson.mapper().treeToValue(meta, ObjectMeta.class);
@@ -184,7 +186,12 @@ public final class ObjectAccess {
         if (f.getOwnerReferences() != null) {
             owners = new ArrayList<>(f.getOwnerReferences().size());
             for (io.fabric8.kubernetes.api.model.OwnerReference o : f.getOwnerReferences()) {
-                owners.add(new OwnerReference(o.getApiVersion(), o.getKind(), o.getName(), o.getUid(), o.getController(),
+                owners.add(new OwnerReference(
+                        o.getApiVersion(),
+                        o.getKind(),
+                        o.getName(),
+                        o.getUid(),
+                        o.getController(),
                         o.getBlockOwnerDeletion()));
             }
         }
@@ -192,17 +199,34 @@ public final class ObjectAccess {
         if (f.getManagedFields() != null) {
             managed = new ArrayList<>(f.getManagedFields().size());
             for (io.fabric8.kubernetes.api.model.ManagedFieldsEntry e : f.getManagedFields()) {
-                JsonNode fields = e.getFieldsV1() == null ? null : KubeJson.mapper().valueToTree(e.getFieldsV1());
-                managed.add(new ManagedFieldsEntry(e.getManager(), e.getOperation(), e.getApiVersion(), instant(e.getTime()),
-                        e.getFieldsType(), fields, e.getSubresource()));
+                JsonNode fields =
+                        e.getFieldsV1() == null ? null : KubeJson.mapper().valueToTree(e.getFieldsV1());
+                managed.add(new ManagedFieldsEntry(
+                        e.getManager(),
+                        e.getOperation(),
+                        e.getApiVersion(),
+                        instant(e.getTime()),
+                        e.getFieldsType(),
+                        fields,
+                        e.getSubresource()));
             }
         }
-        return new ObjectMeta(f.getName(), f.getGenerateName(), f.getNamespace(), f.getUid(), f.getResourceVersion(),
-                f.getGeneration(), instant(f.getCreationTimestamp()), instant(f.getDeletionTimestamp()),
-                f.getDeletionGracePeriodSeconds(), readOnly(f.getLabels()), readOnly(f.getAnnotations()),
+        return new ObjectMeta(
+                f.getName(),
+                f.getGenerateName(),
+                f.getNamespace(),
+                f.getUid(),
+                f.getResourceVersion(),
+                f.getGeneration(),
+                instant(f.getCreationTimestamp()),
+                instant(f.getDeletionTimestamp()),
+                f.getDeletionGracePeriodSeconds(),
+                readOnly(f.getLabels()),
+                readOnly(f.getAnnotations()),
                 owners == null ? null : Collections.unmodifiableList(owners),
                 f.getFinalizers() == null ? null : Collections.unmodifiableList(f.getFinalizers()),
-                managed == null ? null : Collections.unmodifiableList(managed), f.getSelfLink());
+                managed == null ? null : Collections.unmodifiableList(managed),
+                f.getSelfLink());
     }
 
     private static Map<String, String> readOnly(Map<String, String> m) {

@@ -37,11 +37,22 @@ import java.util.Map;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonAutoDetect(isGetterVisibility = JsonAutoDetect.Visibility.NONE)
-public record ObjectMeta(String name, String generateName, String namespace, String uid, String resourceVersion,
-                         Long generation, Instant creationTimestamp, Instant deletionTimestamp,
-                         Long deletionGracePeriodSeconds, Map<String, String> labels,
-                         Map<String, String> annotations, List<OwnerReference> ownerReferences,
-                         List<String> finalizers, List<ManagedFieldsEntry> managedFields, String selfLink) {
+public record ObjectMeta(
+        String name,
+        String generateName,
+        String namespace,
+        String uid,
+        String resourceVersion,
+        Long generation,
+        Instant creationTimestamp,
+        Instant deletionTimestamp,
+        Long deletionGracePeriodSeconds,
+        Map<String, String> labels,
+        Map<String, String> annotations,
+        List<OwnerReference> ownerReferences,
+        List<String> finalizers,
+        List<ManagedFieldsEntry> managedFields,
+        String selfLink) {
 
     /** Metadata with just a namespace and a name. */
     public static ObjectMeta of(String namespace, String name) {
@@ -101,8 +112,7 @@ public record ObjectMeta(String name, String generateName, String namespace, Str
         private List<ManagedFieldsEntry> managedFields;
         private String selfLink;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         private Builder(ObjectMeta m) {
             name = m.name;
@@ -122,21 +132,80 @@ public record ObjectMeta(String name, String generateName, String namespace, Str
             selfLink = m.selfLink;
         }
 
-        public Builder name(String name) { this.name = name; return this; }
-        public Builder generateName(String generateName) { this.generateName = generateName; return this; }
-        public Builder namespace(String namespace) { this.namespace = namespace; return this; }
-        public Builder uid(String uid) { this.uid = uid; return this; }
-        public Builder resourceVersion(String resourceVersion) { this.resourceVersion = resourceVersion; return this; }
-        public Builder generation(Long generation) { this.generation = generation; return this; }
-        public Builder creationTimestamp(Instant t) { this.creationTimestamp = t; return this; }
-        public Builder deletionTimestamp(Instant t) { this.deletionTimestamp = t; return this; }
-        public Builder deletionGracePeriodSeconds(Long s) { this.deletionGracePeriodSeconds = s; return this; }
-        public Builder labels(Map<String, String> labels) { this.labels = labels; return this; }
-        public Builder annotations(Map<String, String> annotations) { this.annotations = annotations; return this; }
-        public Builder ownerReferences(List<OwnerReference> refs) { this.ownerReferences = refs; return this; }
-        public Builder finalizers(List<String> finalizers) { this.finalizers = finalizers; return this; }
-        public Builder managedFields(List<ManagedFieldsEntry> fields) { this.managedFields = fields; return this; }
-        public Builder selfLink(String selfLink) { this.selfLink = selfLink; return this; }
+        public Builder name(String name) {
+            this.name = name;
+            return this;
+        }
+
+        public Builder generateName(String generateName) {
+            this.generateName = generateName;
+            return this;
+        }
+
+        public Builder namespace(String namespace) {
+            this.namespace = namespace;
+            return this;
+        }
+
+        public Builder uid(String uid) {
+            this.uid = uid;
+            return this;
+        }
+
+        public Builder resourceVersion(String resourceVersion) {
+            this.resourceVersion = resourceVersion;
+            return this;
+        }
+
+        public Builder generation(Long generation) {
+            this.generation = generation;
+            return this;
+        }
+
+        public Builder creationTimestamp(Instant t) {
+            this.creationTimestamp = t;
+            return this;
+        }
+
+        public Builder deletionTimestamp(Instant t) {
+            this.deletionTimestamp = t;
+            return this;
+        }
+
+        public Builder deletionGracePeriodSeconds(Long s) {
+            this.deletionGracePeriodSeconds = s;
+            return this;
+        }
+
+        public Builder labels(Map<String, String> labels) {
+            this.labels = labels;
+            return this;
+        }
+
+        public Builder annotations(Map<String, String> annotations) {
+            this.annotations = annotations;
+            return this;
+        }
+
+        public Builder ownerReferences(List<OwnerReference> refs) {
+            this.ownerReferences = refs;
+            return this;
+        }
+
+        public Builder finalizers(List<String> finalizers) {
+            this.finalizers = finalizers;
+            return this;
+        }
+
+        public Builder managedFields(List<ManagedFieldsEntry> fields) {
+            this.managedFields = fields;
+            return this;
+        }
+
+        public Builder selfLink(String selfLink) {
+            this.selfLink = selfLink;
+            return this;
+        }
 
         /** Adds (or replaces) one label. */
         public Builder label(String key, String value) {
@@ -169,13 +238,22 @@ public record ObjectMeta(String name, String generateName, String namespace, Str
         }
 
         public ObjectMeta build() {
-            return new ObjectMeta(name, generateName, namespace, uid, resourceVersion, generation, creationTimestamp,
-                    deletionTimestamp, deletionGracePeriodSeconds,
+            return new ObjectMeta(
+                    name,
+                    generateName,
+                    namespace,
+                    uid,
+                    resourceVersion,
+                    generation,
+                    creationTimestamp,
+                    deletionTimestamp,
+                    deletionGracePeriodSeconds,
                     labels == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(labels)),
                     annotations == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(annotations)),
                     ownerReferences == null ? null : List.copyOf(ownerReferences),
                     finalizers == null ? null : List.copyOf(finalizers),
-                    managedFields == null ? null : List.copyOf(managedFields), selfLink);
+                    managedFields == null ? null : List.copyOf(managedFields),
+                    selfLink);
         }
     }
 }

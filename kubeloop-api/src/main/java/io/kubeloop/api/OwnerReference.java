@@ -18,8 +18,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonAutoDetect(isGetterVisibility = JsonAutoDetect.Visibility.NONE)
-public record OwnerReference(String apiVersion, String kind, String name, String uid, Boolean controller,
-                             Boolean blockOwnerDeletion) {
+public record OwnerReference(
+        String apiVersion, String kind, String name, String uid, Boolean controller, Boolean blockOwnerDeletion) {
 
     /** True when this reference marks the managing controller. */
     public boolean isController() {

@@ -65,41 +65,92 @@ public final class Scheme {
         GroupVersion core = GroupVersion.CORE_V1;
         b.register(io.fabric8.kubernetes.api.model.Pod.class, core.withKind("Pod"), "pods", NAMESPACED);
         b.register(io.fabric8.kubernetes.api.model.Service.class, core.withKind("Service"), "services", NAMESPACED);
-        b.register(io.fabric8.kubernetes.api.model.ConfigMap.class, core.withKind("ConfigMap"), "configmaps", NAMESPACED);
+        b.register(
+                io.fabric8.kubernetes.api.model.ConfigMap.class, core.withKind("ConfigMap"), "configmaps", NAMESPACED);
         b.register(io.fabric8.kubernetes.api.model.Secret.class, core.withKind("Secret"), "secrets", NAMESPACED);
         b.register(io.fabric8.kubernetes.api.model.Namespace.class, core.withKind("Namespace"), "namespaces", CLUSTER);
         b.register(io.fabric8.kubernetes.api.model.Node.class, core.withKind("Node"), "nodes", CLUSTER);
-        b.register(io.fabric8.kubernetes.api.model.ServiceAccount.class, core.withKind("ServiceAccount"),
-                "serviceaccounts", NAMESPACED);
-        b.register(io.fabric8.kubernetes.api.model.Endpoints.class, core.withKind("Endpoints"), "endpoints", NAMESPACED);
+        b.register(
+                io.fabric8.kubernetes.api.model.ServiceAccount.class,
+                core.withKind("ServiceAccount"),
+                "serviceaccounts",
+                NAMESPACED);
+        b.register(
+                io.fabric8.kubernetes.api.model.Endpoints.class, core.withKind("Endpoints"), "endpoints", NAMESPACED);
         b.register(io.fabric8.kubernetes.api.model.Event.class, core.withKind("Event"), "events", NAMESPACED);
-        b.register(io.fabric8.kubernetes.api.model.PersistentVolume.class, core.withKind("PersistentVolume"),
-                "persistentvolumes", CLUSTER);
-        b.register(io.fabric8.kubernetes.api.model.PersistentVolumeClaim.class, core.withKind("PersistentVolumeClaim"),
-                "persistentvolumeclaims", NAMESPACED);
-        b.register(io.fabric8.kubernetes.api.model.ReplicationController.class,
-                core.withKind("ReplicationController"), "replicationcontrollers", NAMESPACED);
-        b.register(io.fabric8.kubernetes.api.model.LimitRange.class, core.withKind("LimitRange"), "limitranges", NAMESPACED);
-        b.register(io.fabric8.kubernetes.api.model.ResourceQuota.class, core.withKind("ResourceQuota"),
-                "resourcequotas", NAMESPACED);
+        b.register(
+                io.fabric8.kubernetes.api.model.PersistentVolume.class,
+                core.withKind("PersistentVolume"),
+                "persistentvolumes",
+                CLUSTER);
+        b.register(
+                io.fabric8.kubernetes.api.model.PersistentVolumeClaim.class,
+                core.withKind("PersistentVolumeClaim"),
+                "persistentvolumeclaims",
+                NAMESPACED);
+        b.register(
+                io.fabric8.kubernetes.api.model.ReplicationController.class,
+                core.withKind("ReplicationController"),
+                "replicationcontrollers",
+                NAMESPACED);
+        b.register(
+                io.fabric8.kubernetes.api.model.LimitRange.class,
+                core.withKind("LimitRange"),
+                "limitranges",
+                NAMESPACED);
+        b.register(
+                io.fabric8.kubernetes.api.model.ResourceQuota.class,
+                core.withKind("ResourceQuota"),
+                "resourcequotas",
+                NAMESPACED);
         GroupVersion apps = new GroupVersion("apps", "v1");
-        b.register(io.fabric8.kubernetes.api.model.apps.Deployment.class, apps.withKind("Deployment"), "deployments", NAMESPACED);
-        b.register(io.fabric8.kubernetes.api.model.apps.ReplicaSet.class, apps.withKind("ReplicaSet"), "replicasets", NAMESPACED);
-        b.register(io.fabric8.kubernetes.api.model.apps.StatefulSet.class, apps.withKind("StatefulSet"),
-                "statefulsets", NAMESPACED);
-        b.register(io.fabric8.kubernetes.api.model.apps.DaemonSet.class, apps.withKind("DaemonSet"), "daemonsets", NAMESPACED);
-        b.register(io.fabric8.kubernetes.api.model.apps.ControllerRevision.class, apps.withKind("ControllerRevision"),
-                "controllerrevisions", NAMESPACED);
+        b.register(
+                io.fabric8.kubernetes.api.model.apps.Deployment.class,
+                apps.withKind("Deployment"),
+                "deployments",
+                NAMESPACED);
+        b.register(
+                io.fabric8.kubernetes.api.model.apps.ReplicaSet.class,
+                apps.withKind("ReplicaSet"),
+                "replicasets",
+                NAMESPACED);
+        b.register(
+                io.fabric8.kubernetes.api.model.apps.StatefulSet.class,
+                apps.withKind("StatefulSet"),
+                "statefulsets",
+                NAMESPACED);
+        b.register(
+                io.fabric8.kubernetes.api.model.apps.DaemonSet.class,
+                apps.withKind("DaemonSet"),
+                "daemonsets",
+                NAMESPACED);
+        b.register(
+                io.fabric8.kubernetes.api.model.apps.ControllerRevision.class,
+                apps.withKind("ControllerRevision"),
+                "controllerrevisions",
+                NAMESPACED);
         GroupVersion batch = new GroupVersion("batch", "v1");
         b.register(io.fabric8.kubernetes.api.model.batch.v1.Job.class, batch.withKind("Job"), "jobs", NAMESPACED);
-        b.register(io.fabric8.kubernetes.api.model.batch.v1.CronJob.class, batch.withKind("CronJob"), "cronjobs", NAMESPACED);
-        b.register(io.fabric8.kubernetes.api.model.coordination.v1.Lease.class,
-                new GroupVersionKind("coordination.k8s.io", "v1", "Lease"), "leases", NAMESPACED);
-        b.register(io.fabric8.kubernetes.api.model.events.v1.Event.class,
-                new GroupVersionKind("events.k8s.io", "v1", "Event"), "events", NAMESPACED);
-        b.register(io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition.class,
+        b.register(
+                io.fabric8.kubernetes.api.model.batch.v1.CronJob.class,
+                batch.withKind("CronJob"),
+                "cronjobs",
+                NAMESPACED);
+        b.register(
+                io.fabric8.kubernetes.api.model.coordination.v1.Lease.class,
+                new GroupVersionKind("coordination.k8s.io", "v1", "Lease"),
+                "leases",
+                NAMESPACED);
+        b.register(
+                io.fabric8.kubernetes.api.model.events.v1.Event.class,
+                new GroupVersionKind("events.k8s.io", "v1", "Event"),
+                "events",
+                NAMESPACED);
+        b.register(
+                io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition.class,
                 new GroupVersionKind("apiextensions.k8s.io", "v1", "CustomResourceDefinition"),
-                "customresourcedefinitions", CLUSTER);
+                "customresourcedefinitions",
+                CLUSTER);
         return b;
     }
 
@@ -163,8 +214,7 @@ public final class Scheme {
         private final Map<GroupVersionKind, Class<?>> typesByKind = new HashMap<>();
         private final Map<GroupVersionKind, ResourceMapping> mappings = new HashMap<>();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * Registers {@code type} as {@code gvk}, without resource mapping (clients then need
@@ -177,12 +227,13 @@ public final class Scheme {
             Objects.requireNonNull(gvk, "gvk");
             GroupVersionKind had = kindsByType.get(type);
             if (had != null && !had.equals(gvk)) {
-                throw new IllegalArgumentException(type.getName() + " is already registered as " + had + ", not " + gvk);
+                throw new IllegalArgumentException(
+                        type.getName() + " is already registered as " + had + ", not " + gvk);
             }
             Class<?> hadType = typesByKind.get(gvk);
             if (hadType != null && hadType != type) {
-                throw new IllegalArgumentException(gvk + " is already registered for " + hadType.getName()
-                        + ", not " + type.getName());
+                throw new IllegalArgumentException(
+                        gvk + " is already registered for " + hadType.getName() + ", not " + type.getName());
             }
             kindsByType.put(type, gvk);
             typesByKind.put(gvk, type);
@@ -217,9 +268,12 @@ public final class Scheme {
                 String version = HasMetadata.getVersion(type);
                 if (version != null && !version.isEmpty()) {
                     String group = HasMetadata.getGroup(type);
-                    GroupVersionKind gvk = new GroupVersionKind(group == null ? "" : group, version,
-                            HasMetadata.getKind(type));
-                    return register(type, gvk, HasMetadata.getPlural(type),
+                    GroupVersionKind gvk =
+                            new GroupVersionKind(group == null ? "" : group, version, HasMetadata.getKind(type));
+                    return register(
+                            type,
+                            gvk,
+                            HasMetadata.getPlural(type),
                             Namespaced.class.isAssignableFrom(type) ? NAMESPACED : CLUSTER);
                 }
             }

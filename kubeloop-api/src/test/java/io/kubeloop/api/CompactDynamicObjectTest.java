@@ -14,11 +14,12 @@ import tools.jackson.core.JsonToken;
 class CompactDynamicObjectTest {
 
     /** Escapes, unicode (BMP and astral, raw and escaped), nested objects and arrays, numbers of every kind. */
-    private static final String POD = "{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"p-\\u00e9\\\"q\","
-            + "\"namespace\":\"ns\",\"uid\":\"u-1\",\"resourceVersion\":\"42\",\"labels\":{\"app\":\"web\",\"t\":\"é😀\"},"
-            + "\"managedFields\":[{\"manager\":\"m\",\"fieldsV1\":{\"f:metadata\":{\"f:labels\":{\".\":{}}}}}]},"
-            + "\"spec\":{\"containers\":[{\"name\":\"c\",\"args\":[\"a\\\\b\",\"}{][\",\"\\n\"]}],\"n\":-1.5e3,\"big\":12345678901234567890,"
-            + "\"ok\":true,\"none\":null}}";
+    private static final String POD =
+            "{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"p-\\u00e9\\\"q\","
+                    + "\"namespace\":\"ns\",\"uid\":\"u-1\",\"resourceVersion\":\"42\",\"labels\":{\"app\":\"web\",\"t\":\"é😀\"},"
+                    + "\"managedFields\":[{\"manager\":\"m\",\"fieldsV1\":{\"f:metadata\":{\"f:labels\":{\".\":{}}}}}]},"
+                    + "\"spec\":{\"containers\":[{\"name\":\"c\",\"args\":[\"a\\\\b\",\"}{][\",\"\\n\"]}],\"n\":-1.5e3,\"big\":12345678901234567890,"
+                    + "\"ok\":true,\"none\":null}}";
 
     private static DynamicObject compact(String json) {
         return DynamicObject.fromJson(json.getBytes(StandardCharsets.UTF_8));
@@ -62,12 +63,15 @@ class CompactDynamicObjectTest {
     @Test
     void equalityIgnoresFieldOrderAndSeesEveryDifference() {
         DynamicObject a = compact("{\"kind\":\"Pod\",\"metadata\":{\"name\":\"a\"},\"spec\":{\"x\":1,\"y\":2}}");
-        DynamicObject reordered = compact("{\"metadata\":{\"name\":\"a\"},\"spec\":{\"y\":2,\"x\":1},\"kind\":\"Pod\"}");
-        DynamicObject otherSpec = compact("{\"kind\":\"Pod\",\"metadata\":{\"name\":\"a\"},\"spec\":{\"x\":1,\"y\":3}}");
+        DynamicObject reordered =
+                compact("{\"metadata\":{\"name\":\"a\"},\"spec\":{\"y\":2,\"x\":1},\"kind\":\"Pod\"}");
+        DynamicObject otherSpec =
+                compact("{\"kind\":\"Pod\",\"metadata\":{\"name\":\"a\"},\"spec\":{\"x\":1,\"y\":3}}");
 
         assertThat(a).isEqualTo(reordered).hasSameHashCodeAs(reordered);
         assertThat(a).isNotEqualTo(otherSpec);
-        assertThat(a).isNotEqualTo(compact("{\"kind\":\"Pod\",\"metadata\":{\"name\":\"b\"},\"spec\":{\"x\":1,\"y\":2}}"));
+        assertThat(a)
+                .isNotEqualTo(compact("{\"kind\":\"Pod\",\"metadata\":{\"name\":\"b\"},\"spec\":{\"x\":1,\"y\":2}}"));
     }
 
     @Test
@@ -96,8 +100,7 @@ class CompactDynamicObjectTest {
 
     @Test
     void jacksonWritesACompactObjectAsItsJsonAndReadsItBack() {
-        record Holder(List<DynamicObject> items) {
-        }
+        record Holder(List<DynamicObject> items) {}
         DynamicObject d = compact(POD);
 
         String written = KubeJson.mapper().writeValueAsString(new Holder(List.of(d)));
@@ -120,11 +123,14 @@ class CompactDynamicObjectTest {
 
     @Test
     void fromJsonRejectsWhatIsNotOneObject() {
-        assertThatThrownBy(() -> compact("[1]")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> compact("[1]"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("expected a JSON object");
-        assertThatThrownBy(() -> compact("{\"a\":1} {}")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> compact("{\"a\":1} {}"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("trailing");
-        assertThatThrownBy(() -> compact("{\"a\":")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> compact("{\"a\":"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("malformed JSON object");
     }
 
@@ -163,7 +169,8 @@ class CompactDynamicObjectTest {
         assertThat(bare.kind()).isEqualTo("Pod");
         assertThat(bare.apiVersion()).isEqualTo("v1");
         assertThat(empty.toJson()).isEqualTo("{\"kind\":\"Pod\",\"apiVersion\":\"v1\"}");
-        assertThat(typed.toJson()).isEqualTo("{\"apiVersion\":\"v1\",\"kind\":\"Other\",\"metadata\":{\"name\":\"a\"}}");
+        assertThat(typed.toJson())
+                .isEqualTo("{\"apiVersion\":\"v1\",\"kind\":\"Other\",\"metadata\":{\"name\":\"a\"}}");
         assertThat(typed.kind()).isEqualTo("Other");
     }
 
@@ -173,7 +180,8 @@ class CompactDynamicObjectTest {
         try (JsonParser p = KubeJson.mapper().createParser(input)) {
             p.nextToken();
             assertThatThrownBy(() -> new DynamicObjectReader().read(p, input, 0))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("START_ARRAY");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("START_ARRAY");
         }
     }
 

@@ -42,7 +42,8 @@ class DynamicObjectTest {
     void withMetadataReplacesMetadata() {
         DynamicObject foo = DynamicObject.parse(FOO);
 
-        DynamicObject renamed = foo.withMetadata(foo.metadata().toBuilder().name("other").build());
+        DynamicObject renamed =
+                foo.withMetadata(foo.metadata().toBuilder().name("other").build());
 
         assertThat(renamed.metadata().name()).isEqualTo("other");
         assertThat(renamed.at("/metadata/labels/a").orElseThrow().asString()).isEqualTo("b");
@@ -53,7 +54,8 @@ class DynamicObjectTest {
         DynamicObject foo = DynamicObject.parse(FOO);
 
         assertThat(DynamicObject.parse(foo.toJson())).isEqualTo(foo);
-        assertThat(KubeJson.mapper().readTree(foo.toJson())).isEqualTo(KubeJson.mapper().readTree(FOO));
+        assertThat(KubeJson.mapper().readTree(foo.toJson()))
+                .isEqualTo(KubeJson.mapper().readTree(FOO));
     }
 
     @Test
@@ -68,7 +70,8 @@ class DynamicObjectTest {
 
     @Test
     void parseRejectsNonObjects() {
-        assertThatThrownBy(() -> DynamicObject.parse("[1]")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> DynamicObject.parse("[1]"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("expected a JSON object");
     }
 
@@ -80,8 +83,7 @@ class DynamicObjectTest {
         assertThat(o.apiVersion()).isNull();
     }
 
-    record Holder(DynamicObject object, List<DynamicObject> items) {
-    }
+    record Holder(DynamicObject object, List<DynamicObject> items) {}
 
     @Test
     void isAFieldAndListItemTypeForJackson() {
@@ -90,7 +92,9 @@ class DynamicObjectTest {
         Holder h = KubeJson.mapper().readValue(json, Holder.class);
 
         assertThat(h.object().kind()).isEqualTo("Foo");
-        assertThat(h.items()).hasSize(2).allSatisfy(d -> assertThat(d.metadata().name()).isEqualTo("example-foo"));
+        assertThat(h.items())
+                .hasSize(2)
+                .allSatisfy(d -> assertThat(d.metadata().name()).isEqualTo("example-foo"));
         assertThat(KubeJson.mapper().readTree(KubeJson.mapper().writeValueAsString(h)))
                 .isEqualTo(KubeJson.mapper().readTree(json));
     }

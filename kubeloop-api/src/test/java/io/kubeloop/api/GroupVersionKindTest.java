@@ -33,7 +33,8 @@ class GroupVersionKindTest {
 
     @Test
     void ofReadsApiVersionAndKind() {
-        assertThat(GroupVersionKind.of("apps/v1", "Deployment")).isEqualTo(GroupVersionKind.parse("Deployment.v1.apps"));
+        assertThat(GroupVersionKind.of("apps/v1", "Deployment"))
+                .isEqualTo(GroupVersionKind.parse("Deployment.v1.apps"));
         assertThat(GroupVersionKind.of("v1", "Pod").groupVersion()).isEqualTo(GroupVersion.CORE_V1);
     }
 

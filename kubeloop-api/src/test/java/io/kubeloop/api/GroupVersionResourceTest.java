@@ -36,7 +36,8 @@ class GroupVersionResourceTest {
         assertThat(GroupResource.parse("pods")).isEqualTo(new GroupResource("", "pods"));
         assertThat(GroupResource.parse("leases.coordination.k8s.io").group()).isEqualTo("coordination.k8s.io");
         assertThat(gr.withVersion("v1")).isEqualTo(GroupVersionResource.parse("deployments.v1.apps"));
-        assertThat(GroupVersionResource.parse("deployments.v1.apps").groupResource()).isEqualTo(gr);
+        assertThat(GroupVersionResource.parse("deployments.v1.apps").groupResource())
+                .isEqualTo(gr);
     }
 
     @Test

@@ -13,12 +13,10 @@ import org.junit.jupiter.api.Test;
 
 class ObjectAccessTest {
 
-    record Foo(String apiVersion, String kind, ObjectMeta metadata) implements KubernetesObject {
-    }
+    record Foo(String apiVersion, String kind, ObjectMeta metadata) implements KubernetesObject {}
 
     /** Not a KubernetesObject, but has a metadata accessor. */
-    public record Loose(ObjectMeta metadata, String other) {
-    }
+    public record Loose(ObjectMeta metadata, String other) {}
 
     /** Neither: only its JSON has metadata. */
     public static final class Bean {
@@ -27,8 +25,13 @@ class ObjectAccessTest {
         }
     }
 
-    private static final ObjectMeta META = ObjectMeta.builder().namespace("prod").name("web").uid("u1")
-            .resourceVersion("42").label("app", "web").build();
+    private static final ObjectMeta META = ObjectMeta.builder()
+            .namespace("prod")
+            .name("web")
+            .uid("u1")
+            .resourceVersion("42")
+            .label("app", "web")
+            .build();
 
     @Test
     void readsUserRecords() {
@@ -57,16 +60,36 @@ class ObjectAccessTest {
     void readsFabric8ObjectsFieldByField() {
         FieldsV1 fields = new FieldsV1();
         fields.setAdditionalProperty("f:metadata", Map.of("f:labels", Map.of()));
-        Pod pod = new PodBuilder().withNewMetadata()
-                .withNamespace("prod").withName("web-1").withUid("u2").withResourceVersion("7").withGeneration(2L)
-                .withCreationTimestamp("2024-01-02T03:04:05Z").addToLabels("app", "web").addToAnnotations("n", "v")
-                .addToFinalizers("f").withDeletionGracePeriodSeconds(30L)
-                .addNewOwnerReference().withApiVersion("apps/v1").withKind("ReplicaSet").withName("rs").withUid("o1")
-                .withController(true).endOwnerReference()
-                .withManagedFields(new ManagedFieldsEntryBuilder().withManager("kubelet").withOperation("Update")
-                        .withApiVersion("v1").withTime("2024-01-02T03:04:06Z").withFieldsType("FieldsV1")
-                        .withFieldsV1(fields).withSubresource("status").build())
-                .endMetadata().build();
+        Pod pod = new PodBuilder()
+                .withNewMetadata()
+                .withNamespace("prod")
+                .withName("web-1")
+                .withUid("u2")
+                .withResourceVersion("7")
+                .withGeneration(2L)
+                .withCreationTimestamp("2024-01-02T03:04:05Z")
+                .addToLabels("app", "web")
+                .addToAnnotations("n", "v")
+                .addToFinalizers("f")
+                .withDeletionGracePeriodSeconds(30L)
+                .addNewOwnerReference()
+                .withApiVersion("apps/v1")
+                .withKind("ReplicaSet")
+                .withName("rs")
+                .withUid("o1")
+                .withController(true)
+                .endOwnerReference()
+                .withManagedFields(new ManagedFieldsEntryBuilder()
+                        .withManager("kubelet")
+                        .withOperation("Update")
+                        .withApiVersion("v1")
+                        .withTime("2024-01-02T03:04:06Z")
+                        .withFieldsType("FieldsV1")
+                        .withFieldsV1(fields)
+                        .withSubresource("status")
+                        .build())
+                .endMetadata()
+                .build();
 
         ObjectMeta m = ObjectAccess.metadata(pod);
 
@@ -78,7 +101,8 @@ class ObjectAccessTest {
         assertThat(m.annotations()).containsEntry("n", "v");
         assertThat(m.finalizers()).containsExactly("f");
         assertThat(m.deletionGracePeriodSeconds()).isEqualTo(30L);
-        assertThat(m.ownerReferences()).containsExactly(new OwnerReference("apps/v1", "ReplicaSet", "rs", "o1", true, null));
+        assertThat(m.ownerReferences())
+                .containsExactly(new OwnerReference("apps/v1", "ReplicaSet", "rs", "o1", true, null));
         ManagedFieldsEntry mf = m.managedFields().getFirst();
         assertThat(mf.manager()).isEqualTo("kubelet");
         assertThat(mf.time()).isEqualTo(Instant.parse("2024-01-02T03:04:06Z"));
@@ -115,9 +139,11 @@ class ObjectAccessTest {
 
     @Test
     void keyOfAnUnnamedObjectIsRejected() {
-        Foo unnamed = new Foo("v1", "Foo", ObjectMeta.builder().generateName("x-").build());
+        Foo unnamed =
+                new Foo("v1", "Foo", ObjectMeta.builder().generateName("x-").build());
 
-        assertThatThrownBy(() -> ObjectAccess.key(unnamed)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> ObjectAccess.key(unnamed))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("no metadata.name");
     }
 

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 class ObjectKeyTest {
 
@@ -36,8 +36,8 @@ class ObjectKeyTest {
 
     @Test
     void ordersByNamespaceThenName() {
-        TreeSet<ObjectKey> keys = new TreeSet<>(List.of(ObjectKey.parse("b/a"), ObjectKey.parse("a/z"),
-                ObjectKey.parse("a/b"), ObjectKey.cluster("x")));
+        TreeSet<ObjectKey> keys = new TreeSet<>(List.of(
+                ObjectKey.parse("b/a"), ObjectKey.parse("a/z"), ObjectKey.parse("a/b"), ObjectKey.cluster("x")));
 
         assertThat(keys).extracting(ObjectKey::toString).containsExactly("x", "a/b", "a/z", "b/a");
     }

@@ -32,7 +32,12 @@ class ObjectMetaTest {
         assertThat(meta.creationTimestamp()).isEqualTo(Instant.parse("2024-01-02T03:04:05Z"));
         assertThat(meta.isTerminating()).isTrue();
         assertThat(meta.ownerReferences().getFirst().isController()).isTrue();
-        assertThat(meta.managedFields().getFirst().fieldsV1().at("/f:metadata/f:labels").isObject()).isTrue();
+        assertThat(meta.managedFields()
+                        .getFirst()
+                        .fieldsV1()
+                        .at("/f:metadata/f:labels")
+                        .isObject())
+                .isTrue();
 
         JsonNode written = KubeJson.mapper().readTree(KubeJson.mapper().writeValueAsString(meta));
         assertThat(written).isEqualTo(KubeJson.mapper().readTree(FULL));
@@ -40,7 +45,10 @@ class ObjectMetaTest {
 
     @Test
     void timestampsAreWrittenAsRfc3339Seconds() {
-        ObjectMeta meta = ObjectMeta.builder().name("a").creationTimestamp(Instant.parse("2024-01-02T03:04:05Z")).build();
+        ObjectMeta meta = ObjectMeta.builder()
+                .name("a")
+                .creationTimestamp(Instant.parse("2024-01-02T03:04:05Z"))
+                .build();
 
         assertThat(KubeJson.mapper().writeValueAsString(meta))
                 .isEqualTo("{\"name\":\"a\",\"creationTimestamp\":\"2024-01-02T03:04:05Z\"}");
@@ -67,8 +75,14 @@ class ObjectMetaTest {
 
     @Test
     void builderCopiesAndEdits() {
-        ObjectMeta base = ObjectMeta.builder().name("a").label("x", "1").finalizer("f").finalizer("f").build();
-        ObjectMeta edited = base.toBuilder().label("y", "2").annotation("n", "v").build();
+        ObjectMeta base = ObjectMeta.builder()
+                .name("a")
+                .label("x", "1")
+                .finalizer("f")
+                .finalizer("f")
+                .build();
+        ObjectMeta edited =
+                base.toBuilder().label("y", "2").annotation("n", "v").build();
 
         assertThat(base.labels()).containsOnlyKeys("x");
         assertThat(base.finalizers()).containsExactly("f");

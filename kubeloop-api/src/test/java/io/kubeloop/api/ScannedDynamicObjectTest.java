@@ -26,8 +26,7 @@ class ScannedDynamicObjectTest {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
     /** What the Jackson streaming path reads, and where it leaves the object. */
-    private record Read(DynamicObject object, int end) {
-    }
+    private record Read(DynamicObject object, int end) {}
 
     private static Read viaJackson(byte[] b, int start) {
         try (JsonParser p = KubeJson.mapper().createParser(b, start, b.length - start)) {
@@ -43,9 +42,14 @@ class ScannedDynamicObjectTest {
     }
 
     private static String identity(DynamicObject d) {
-        return String.join("|", String.valueOf(d.apiVersion()), String.valueOf(d.kind()),
-                String.valueOf(ObjectAccess.namespace(d)), String.valueOf(ObjectAccess.name(d)),
-                String.valueOf(ObjectAccess.resourceVersion(d)), String.valueOf(ObjectAccess.uid(d)));
+        return String.join(
+                "|",
+                String.valueOf(d.apiVersion()),
+                String.valueOf(d.kind()),
+                String.valueOf(ObjectAccess.namespace(d)),
+                String.valueOf(ObjectAccess.name(d)),
+                String.valueOf(ObjectAccess.resourceVersion(d)),
+                String.valueOf(ObjectAccess.uid(d)));
     }
 
     @Property(tries = 300)
@@ -63,42 +67,55 @@ class ScannedDynamicObjectTest {
 
     @Provide
     Arbitrary<ObjectNode> objects() {
-        Arbitrary<String> strings = Arbitraries.strings().withChars("aZ09 \"\\/{}[]:,\n\té😀\u0001").ofMaxLength(8);
-        Arbitrary<JsonNode> identityValue = Arbitraries.oneOf(strings.map(F::stringNode),
-                Arbitraries.integers().map(F::numberNode), Arbitraries.just(F.nullNode()),
-                Arbitraries.just(F.booleanNode(true)), Arbitraries.just(F.objectNode()));
+        Arbitrary<String> strings =
+                Arbitraries.strings().withChars("aZ09 \"\\/{}[]:,\n\té😀\u0001").ofMaxLength(8);
+        Arbitrary<JsonNode> identityValue = Arbitraries.oneOf(
+                strings.map(F::stringNode),
+                Arbitraries.integers().map(F::numberNode),
+                Arbitraries.just(F.nullNode()),
+                Arbitraries.just(F.booleanNode(true)),
+                Arbitraries.just(F.objectNode()));
         Arbitrary<JsonNode> any = value(strings, 3);
         Arbitrary<ObjectNode> metadata = Arbitraries.subsetOf("namespace", "name", "resourceVersion", "uid", "labels")
                 .flatMap(names -> Arbitraries.shuffle(List.copyOf(names)))
-                .flatMap(names -> identityValue.list().ofSize(names.size()).flatMap(values -> any.map(extra -> {
-                    ObjectNode m = F.objectNode();
-                    for (int k = 0; k < names.size(); k++) {
-                        m.set(names.get(k), names.get(k).equals("labels") ? extra : values.get(k));
-                    }
-                    return m;
-                })));
+                .flatMap(names -> identityValue
+                        .list()
+                        .ofSize(names.size())
+                        .flatMap(values -> any.map(extra -> {
+                            ObjectNode m = F.objectNode();
+                            for (int k = 0; k < names.size(); k++) {
+                                m.set(names.get(k), names.get(k).equals("labels") ? extra : values.get(k));
+                            }
+                            return m;
+                        })));
         return Arbitraries.subsetOf("apiVersion", "kind", "metadata", "spec", "status")
                 .flatMap(names -> Arbitraries.shuffle(List.copyOf(names)))
-                .flatMap(names -> Arbitraries.oneOf(metadata.map(m -> (JsonNode) m), identityValue).flatMap(meta ->
-                        identityValue.list().ofSize(2).flatMap(typeValues -> any.list().ofSize(2).map(rest -> {
-                            ObjectNode o = F.objectNode();
-                            for (String n : names) {
-                                switch (n) {
-                                    case "apiVersion" -> o.set(n, typeValues.get(0));
-                                    case "kind" -> o.set(n, typeValues.get(1));
-                                    case "metadata" -> o.set(n, meta);
-                                    case "spec" -> o.set(n, rest.get(0));
-                                    default -> o.set(n, rest.get(1));
-                                }
-                            }
-                            return o;
-                        }))));
+                .flatMap(names -> Arbitraries.oneOf(metadata.map(m -> (JsonNode) m), identityValue)
+                        .flatMap(meta -> identityValue
+                                .list()
+                                .ofSize(2)
+                                .flatMap(typeValues -> any.list().ofSize(2).map(rest -> {
+                                    ObjectNode o = F.objectNode();
+                                    for (String n : names) {
+                                        switch (n) {
+                                            case "apiVersion" -> o.set(n, typeValues.get(0));
+                                            case "kind" -> o.set(n, typeValues.get(1));
+                                            case "metadata" -> o.set(n, meta);
+                                            case "spec" -> o.set(n, rest.get(0));
+                                            default -> o.set(n, rest.get(1));
+                                        }
+                                    }
+                                    return o;
+                                }))));
     }
 
     private static Arbitrary<JsonNode> value(Arbitrary<String> strings, int depth) {
-        Arbitrary<JsonNode> scalar = Arbitraries.oneOf(strings.map(F::stringNode),
-                Arbitraries.longs().map(F::numberNode), Arbitraries.doubles().map(F::numberNode),
-                Arbitraries.just(F.nullNode()), Arbitraries.of(true, false).map(F::booleanNode));
+        Arbitrary<JsonNode> scalar = Arbitraries.oneOf(
+                strings.map(F::stringNode),
+                Arbitraries.longs().map(F::numberNode),
+                Arbitraries.doubles().map(F::numberNode),
+                Arbitraries.just(F.nullNode()),
+                Arbitraries.of(true, false).map(F::booleanNode));
         if (depth == 0) {
             return scalar;
         }
@@ -108,13 +125,15 @@ class ScannedDynamicObjectTest {
             l.forEach(a::add);
             return a;
         });
-        Arbitrary<JsonNode> object = Arbitraries.maps(strings, inner).ofMaxSize(3).map(m -> {
-            ObjectNode o = F.objectNode();
-            m.forEach(o::set);
-            return o;
-        });
-        return Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(3, scalar), net.jqwik.api.Tuple.of(1, array),
-                net.jqwik.api.Tuple.of(1, object));
+        Arbitrary<JsonNode> object = Arbitraries.maps(strings, inner)
+                .ofMaxSize(3)
+                .map(m -> {
+                    ObjectNode o = F.objectNode();
+                    m.forEach(o::set);
+                    return o;
+                });
+        return Arbitraries.frequencyOf(
+                net.jqwik.api.Tuple.of(3, scalar), net.jqwik.api.Tuple.of(1, array), net.jqwik.api.Tuple.of(1, object));
     }
 
     @Test
@@ -151,7 +170,8 @@ class ScannedDynamicObjectTest {
         assertThat(d.kind()).isEqualTo("Pod");
         try (JsonParser p = KubeJson.mapper().createParser(b)) {
             assertThat(p.nextToken()).isEqualTo(JsonToken.START_OBJECT);
-            assertThat(new DynamicObjectReader().read(p, b, 0, "v1", "Pod").toJson()).isEqualTo(d.toJson());
+            assertThat(new DynamicObjectReader().read(p, b, 0, "v1", "Pod").toJson())
+                    .isEqualTo(d.toJson());
         }
     }
 }

@@ -7,23 +7,20 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Endpoints;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodTemplate;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
-import io.fabric8.kubernetes.api.model.PodTemplate;
 import org.junit.jupiter.api.Test;
 
 class SchemeTest {
 
     @Kind(group = "samplecontroller.k8s.io", version = "v1alpha1", kind = "Foo", plural = "foos")
-    record Foo(String apiVersion, String kind, ObjectMeta metadata) implements KubernetesObject {
-    }
+    record Foo(String apiVersion, String kind, ObjectMeta metadata) implements KubernetesObject {}
 
     @Kind(group = "example.com", version = "v1", namespaced = false)
-    record Policy(String apiVersion, String kind, ObjectMeta metadata) implements KubernetesObject {
-    }
+    record Policy(String apiVersion, String kind, ObjectMeta metadata) implements KubernetesObject {}
 
-    record Plain(String apiVersion, String kind, ObjectMeta metadata) implements KubernetesObject {
-    }
+    record Plain(String apiVersion, String kind, ObjectMeta metadata) implements KubernetesObject {}
 
     @Test
     void defaultsMapBuiltInKindsBothWays() {
@@ -31,7 +28,8 @@ class SchemeTest {
 
         assertThat(s.gvkOf(Deployment.class)).contains(GroupVersionKind.parse("Deployment.v1.apps"));
         assertThat(s.gvkOf(Pod.class)).contains(GroupVersionKind.parse("Pod.v1"));
-        assertThat(s.typeOf(GroupVersionKind.parse("Lease.v1.coordination.k8s.io"))).contains(Lease.class);
+        assertThat(s.typeOf(GroupVersionKind.parse("Lease.v1.coordination.k8s.io")))
+                .contains(Lease.class);
         assertThat(s.typeOf(GroupVersionKind.parse("Event.v1.events.k8s.io")))
                 .contains(io.fabric8.kubernetes.api.model.events.v1.Event.class);
         assertThat(s.kinds()).hasSize(24);
@@ -41,11 +39,14 @@ class SchemeTest {
     void defaultsKnowResourceAndScope() {
         Scheme s = Scheme.defaults();
 
-        assertThat(s.mappingOf(Endpoints.class).orElseThrow().gvr()).isEqualTo(GroupVersionResource.parse("endpoints.v1"));
+        assertThat(s.mappingOf(Endpoints.class).orElseThrow().gvr())
+                .isEqualTo(GroupVersionResource.parse("endpoints.v1"));
         assertThat(s.mappingOf(Namespace.class).orElseThrow().namespaced()).isFalse();
         assertThat(s.mappingOf(ConfigMap.class).orElseThrow().namespaced()).isTrue();
         assertThat(s.mappingOf(GroupVersionKind.parse("CustomResourceDefinition.v1.apiextensions.k8s.io"))
-                .orElseThrow().resource()).isEqualTo("customresourcedefinitions");
+                        .orElseThrow()
+                        .resource())
+                .isEqualTo("customresourcedefinitions");
     }
 
     @Test
@@ -55,7 +56,9 @@ class SchemeTest {
             Scheme fromAnnotations = Scheme.builder().register(type).build();
 
             assertThat(fromAnnotations.gvkOf(type)).as(type.getName()).contains(gvk);
-            assertThat(fromAnnotations.mappingOf(type)).as(type.getName()).isEqualTo(Scheme.defaults().mappingOf(type));
+            assertThat(fromAnnotations.mappingOf(type))
+                    .as(type.getName())
+                    .isEqualTo(Scheme.defaults().mappingOf(type));
         }
     }
 
@@ -76,7 +79,8 @@ class SchemeTest {
         assertThat(s.gvkOf(Policy.class)).contains(new GroupVersionKind("example.com", "v1", "Policy"));
         assertThat(s.mappingOf(Policy.class).orElseThrow().resource()).isEqualTo("policies");
         assertThat(s.mappingOf(Policy.class).orElseThrow().namespaced()).isFalse();
-        assertThat(s.typeOf(new GroupVersionKind("example.com", "v1", "Policy"))).contains(Policy.class);
+        assertThat(s.typeOf(new GroupVersionKind("example.com", "v1", "Policy")))
+                .contains(Policy.class);
     }
 
     @Test
@@ -94,24 +98,34 @@ class SchemeTest {
         GroupVersionKind b = new GroupVersionKind("x.io", "v1", "B");
 
         assertThatThrownBy(() -> Scheme.builder().register(Plain.class, a).register(Plain.class, b))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("already registered as");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("already registered as");
         assertThatThrownBy(() -> Scheme.builder().register(Plain.class, a).register(Foo.class, a))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("already registered for");
-        assertThat(Scheme.builder().register(Plain.class, a).register(Plain.class, a).build().kinds()).containsExactly(a);
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("already registered for");
+        assertThat(Scheme.builder()
+                        .register(Plain.class, a)
+                        .register(Plain.class, a)
+                        .build()
+                        .kinds())
+                .containsExactly(a);
     }
 
     @Test
     void typeWithoutDeclaredKindCannotBeRegisteredAlone() {
         assertThatThrownBy(() -> Scheme.builder().register(Plain.class))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("declares no kind");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("declares no kind");
     }
 
     @Test
     void toBuilderExtendsWithoutChangingTheOriginal() {
-        Scheme extended = Scheme.defaults().toBuilder().register(PodTemplate.class).build();
+        Scheme extended =
+                Scheme.defaults().toBuilder().register(PodTemplate.class).build();
 
         assertThat(extended.gvkOf(PodTemplate.class)).contains(GroupVersionKind.parse("PodTemplate.v1"));
-        assertThat(extended.mappingOf(PodTemplate.class).orElseThrow().resource()).isEqualTo("podtemplates");
+        assertThat(extended.mappingOf(PodTemplate.class).orElseThrow().resource())
+                .isEqualTo("podtemplates");
         assertThat(Scheme.defaults().gvkOf(PodTemplate.class)).isEmpty();
     }
 

@@ -70,9 +70,11 @@ public record DataDirectory(Path root) {
         Path file = tokenFile();
         try {
             if (Files.exists(file)) {
-                String stored = Files.readString(file, StandardCharsets.US_ASCII).strip();
+                String stored =
+                        Files.readString(file, StandardCharsets.US_ASCII).strip();
                 if (stored.isEmpty()) {
-                    throw new IllegalStateException("token file " + file + " is empty; delete it to generate a new token");
+                    throw new IllegalStateException(
+                            "token file " + file + " is empty; delete it to generate a new token");
                 }
                 return stored;
             }

@@ -6,7 +6,6 @@ import io.kubeloop.apiserver.internal.crd.CustomResourceDefinitions;
 import io.kubeloop.apiserver.internal.crd.CustomResourceValidator;
 import io.kubeloop.apiserver.internal.http.ApiHandler;
 import io.kubeloop.apiserver.internal.http.HttpServer;
-import io.kubeloop.apiserver.internal.tls.TlsMaterial;
 import io.kubeloop.apiserver.internal.registry.ObjectRegistry;
 import io.kubeloop.apiserver.internal.registry.ResourceDefinition;
 import io.kubeloop.apiserver.internal.registry.ResourceRegistry;
@@ -16,6 +15,7 @@ import io.kubeloop.apiserver.internal.storage.Journal;
 import io.kubeloop.apiserver.internal.storage.Metadata;
 import io.kubeloop.apiserver.internal.storage.StoreOptions;
 import io.kubeloop.apiserver.internal.storage.VersionedStore;
+import io.kubeloop.apiserver.internal.tls.TlsMaterial;
 import io.kubeloop.client.ClientOptions;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.config.AuthProvider;
@@ -66,6 +66,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
     private final CustomResourceDefinitions crds;
     /** Null when {@link ServerOptions#builtinControllers()} is {@link BuiltinControllerMode#OFF}. */
     private final BuiltinControllers controllers;
+
     private final TlsMaterial tls;
     private final HttpServer http;
     private final String token;
@@ -75,29 +76,45 @@ public final class EmbeddedApiServer implements AutoCloseable {
 
     private EmbeddedApiServer(ServerOptions options) {
         this.options = options;
-        StoreOptions storeOptions = StoreOptions.defaults().withHistorySize(options.historySize())
+        StoreOptions storeOptions = StoreOptions.defaults()
+                .withHistorySize(options.historySize())
                 .withWatchBufferSize(options.watchBufferSize());
         // durable state: the journal first (it locks the data directory), then TLS and token
         DataDirectory data = options.dataDir() == null ? null : new DataDirectory(options.dataDir());
-        Journal journal = data == null ? Journal.inMemory() : options.journalFactory().apply(options.dataDir());
+        Journal journal =
+                data == null ? Journal.inMemory() : options.journalFactory().apply(options.dataDir());
         this.store = VersionedStore.open(storeOptions, journal);
         CustomResourceDefinitions started = null;
         BuiltinControllers running = null;
         try {
-            this.token = data != null ? data.token(options.token())
+            this.token = data != null
+                    ? data.token(options.token())
                     : options.token() != null ? options.token() : DataDirectory.randomToken();
             this.tls = data != null ? data.tls() : TlsMaterial.generate();
-            this.registry = new ObjectRegistry(store, new ResourceRegistry(), options.ticker(),
-                    new CustomResourceValidator(options.validator()), options.patcher(),
+            this.registry = new ObjectRegistry(
+                    store,
+                    new ResourceRegistry(),
+                    options.ticker(),
+                    new CustomResourceValidator(options.validator()),
+                    options.patcher(),
                     options.listAtZero() == ListAtZero.WHOLE_FROM_CACHE);
             createDefaultNamespaces();
             // CRDs found in the store (after a restart) are served again before HTTP opens.
             started = CustomResourceDefinitions.start(registry, options.ticker());
             this.crds = started;
-            running = options.builtinControllers() == BuiltinControllerMode.RUN ? BuiltinControllers.start(registry, options.ticker()) : null;
+            running = options.builtinControllers() == BuiltinControllerMode.RUN
+                    ? BuiltinControllers.start(registry, options.ticker())
+                    : null;
             this.controllers = running;
-            this.http = new HttpServer(options.bindAddress(), options.port(), tls,
-                    new ApiHandler(registry, token, options.http(), options.openApi().apply(registry.resources()),
+            this.http = new HttpServer(
+                    options.bindAddress(),
+                    options.port(),
+                    tls,
+                    new ApiHandler(
+                            registry,
+                            token,
+                            options.http(),
+                            options.openApi().apply(registry.resources()),
                             options.ticker()));
             http.start();
         } catch (RuntimeException e) {
@@ -124,13 +141,18 @@ public final class EmbeddedApiServer implements AutoCloseable {
     }
 
     private void createDefaultNamespaces() {
-        ResourceDefinition ns = registry.resources().find("", "v1", "namespaces").orElseThrow();
+        ResourceDefinition ns =
+                registry.resources().find("", "v1", "namespaces").orElseThrow();
         for (String name : List.of("default", "kube-system", "kube-public", "kube-node-lease")) {
             if (store.get(ns.storageId(), name).isEmpty()) {
                 ObjectNode body = KubeJson.mapper().createObjectNode();
                 body.putObject("metadata").put("name", name);
-                registry.create(ns, "", body, new WriteContext("kube-apiserver", null, false,
-                        io.kubeloop.client.FieldValidation.IGNORE, false));
+                registry.create(
+                        ns,
+                        "",
+                        body,
+                        new WriteContext(
+                                "kube-apiserver", null, false, io.kubeloop.client.FieldValidation.IGNORE, false));
             }
         }
     }
@@ -227,8 +249,16 @@ public final class EmbeddedApiServer implements AutoCloseable {
 
     /** A client configuration for this server (CA trust + bearer token, namespace default). */
     public ClientConfig clientConfig() {
-        return new ClientConfig(url(), SslContextBuilder.create().trustCertificates(List.of(tls.caCertificate())).build(),
-                null, AuthProvider.bearer(token), "default", null, "embedded API server " + url());
+        return new ClientConfig(
+                url(),
+                SslContextBuilder.create()
+                        .trustCertificates(List.of(tls.caCertificate()))
+                        .build(),
+                null,
+                AuthProvider.bearer(token),
+                "default",
+                null,
+                "embedded API server " + url());
     }
 
     /** The shared kubeloop client for this server (created on first use, closed with the server). */

@@ -15,8 +15,7 @@ import java.util.Base64;
  */
 public final class Kubeconfig {
 
-    private Kubeconfig() {
-    }
+    private Kubeconfig() {}
 
     /**
      * The kubeconfig as YAML.

@@ -44,11 +44,21 @@ import java.util.function.Function;
  * @param listAtZero how a LIST at resourceVersion {@code "0"} without a continue token is answered (default
  *        {@link ListAtZero#WHOLE_FROM_CACHE})
  */
-public record ServerOptions(int port, String bindAddress, String token, int historySize, int watchBufferSize,
-                            Path dataDir, Function<Path, Journal> journalFactory, ObjectValidator validator,
-                            PatchApplier patcher, Function<ResourceRegistry, OpenApiDocuments> openApi,
-                            HttpOptions http, BuiltinControllerMode builtinControllers, Ticker ticker,
-                            ListAtZero listAtZero) {
+public record ServerOptions(
+        int port,
+        String bindAddress,
+        String token,
+        int historySize,
+        int watchBufferSize,
+        Path dataDir,
+        Function<Path, Journal> journalFactory,
+        ObjectValidator validator,
+        PatchApplier patcher,
+        Function<ResourceRegistry, OpenApiDocuments> openApi,
+        HttpOptions http,
+        BuiltinControllerMode builtinControllers,
+        Ticker ticker,
+        ListAtZero listAtZero) {
 
     public ServerOptions {
         if (port < 0 || port > 65535) {
@@ -70,11 +80,22 @@ public record ServerOptions(int port, String bindAddress, String token, int hist
      * schemas (up to seconds).
      */
     public static ServerOptions defaults() {
-        return new ServerOptions(0, "127.0.0.1", null, 10_000, 1_000, null, ServerOptions::walJournal,
-                new BuiltinFieldValidator(), new LibraryPatchApplier(),
-                registry -> new LibraryOpenApiDocuments(registry, CustomResourceSchemas.fromDefinitions(), OpenApiV2::protobuf,
-                        Ticker.system()),
-                HttpOptions.defaults(), BuiltinControllerMode.RUN, Ticker.system(), ListAtZero.WHOLE_FROM_CACHE);
+        return new ServerOptions(
+                0,
+                "127.0.0.1",
+                null,
+                10_000,
+                1_000,
+                null,
+                ServerOptions::walJournal,
+                new BuiltinFieldValidator(),
+                new LibraryPatchApplier(),
+                registry -> new LibraryOpenApiDocuments(
+                        registry, CustomResourceSchemas.fromDefinitions(), OpenApiV2::protobuf, Ticker.system()),
+                HttpOptions.defaults(),
+                BuiltinControllerMode.RUN,
+                Ticker.system(),
+                ListAtZero.WHOLE_FROM_CACHE);
     }
 
     /** The default journal factory: the write-ahead log in {@code DATA_DIR/wal} with default tuning. */
@@ -84,68 +105,211 @@ public record ServerOptions(int port, String bindAddress, String token, int hist
 
     /** With a fixed port. */
     public ServerOptions withPort(int p) {
-        return new ServerOptions(p, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory, validator,
-                patcher, openApi, http, builtinControllers, ticker, listAtZero);
+        return new ServerOptions(
+                p,
+                bindAddress,
+                token,
+                historySize,
+                watchBufferSize,
+                dataDir,
+                journalFactory,
+                validator,
+                patcher,
+                openApi,
+                http,
+                builtinControllers,
+                ticker,
+                listAtZero);
     }
 
     /** With another bind address. */
     public ServerOptions withBindAddress(String a) {
-        return new ServerOptions(port, a, token, historySize, watchBufferSize, dataDir, journalFactory, validator,
-                patcher, openApi, http, builtinControllers, ticker, listAtZero);
+        return new ServerOptions(
+                port,
+                a,
+                token,
+                historySize,
+                watchBufferSize,
+                dataDir,
+                journalFactory,
+                validator,
+                patcher,
+                openApi,
+                http,
+                builtinControllers,
+                ticker,
+                listAtZero);
     }
 
     /** With a fixed token. */
     public ServerOptions withToken(String t) {
-        return new ServerOptions(port, bindAddress, t, historySize, watchBufferSize, dataDir, journalFactory, validator,
-                patcher, openApi, http, builtinControllers, ticker, listAtZero);
+        return new ServerOptions(
+                port,
+                bindAddress,
+                t,
+                historySize,
+                watchBufferSize,
+                dataDir,
+                journalFactory,
+                validator,
+                patcher,
+                openApi,
+                http,
+                builtinControllers,
+                ticker,
+                listAtZero);
     }
 
     /** With another history window. */
     public ServerOptions withHistorySize(int n) {
-        return new ServerOptions(port, bindAddress, token, n, watchBufferSize, dataDir, journalFactory, validator,
-                patcher, openApi, http, builtinControllers, ticker, listAtZero);
+        return new ServerOptions(
+                port,
+                bindAddress,
+                token,
+                n,
+                watchBufferSize,
+                dataDir,
+                journalFactory,
+                validator,
+                patcher,
+                openApi,
+                http,
+                builtinControllers,
+                ticker,
+                listAtZero);
     }
 
     /** With another per-watcher buffer. */
     public ServerOptions withWatchBufferSize(int n) {
-        return new ServerOptions(port, bindAddress, token, historySize, n, dataDir, journalFactory, validator, patcher,
-                openApi, http, builtinControllers, ticker, listAtZero);
+        return new ServerOptions(
+                port,
+                bindAddress,
+                token,
+                historySize,
+                n,
+                dataDir,
+                journalFactory,
+                validator,
+                patcher,
+                openApi,
+                http,
+                builtinControllers,
+                ticker,
+                listAtZero);
     }
 
     /** With a data directory (requires a journal factory). */
     public ServerOptions withDataDir(Path dir) {
-        return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dir, journalFactory, validator,
-                patcher, openApi, http, builtinControllers, ticker, listAtZero);
+        return new ServerOptions(
+                port,
+                bindAddress,
+                token,
+                historySize,
+                watchBufferSize,
+                dir,
+                journalFactory,
+                validator,
+                patcher,
+                openApi,
+                http,
+                builtinControllers,
+                ticker,
+                listAtZero);
     }
 
     /** With the WAL seam. */
     public ServerOptions withJournalFactory(Function<Path, Journal> f) {
-        return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, f, validator, patcher,
-                openApi, http, builtinControllers, ticker, listAtZero);
+        return new ServerOptions(
+                port,
+                bindAddress,
+                token,
+                historySize,
+                watchBufferSize,
+                dataDir,
+                f,
+                validator,
+                patcher,
+                openApi,
+                http,
+                builtinControllers,
+                ticker,
+                listAtZero);
     }
 
     /** With the schema seam. */
     public ServerOptions withValidator(ObjectValidator v) {
-        return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory, v,
-                patcher, openApi, http, builtinControllers, ticker, listAtZero);
+        return new ServerOptions(
+                port,
+                bindAddress,
+                token,
+                historySize,
+                watchBufferSize,
+                dataDir,
+                journalFactory,
+                v,
+                patcher,
+                openApi,
+                http,
+                builtinControllers,
+                ticker,
+                listAtZero);
     }
 
     /** With the patch seam. */
     public ServerOptions withPatcher(PatchApplier p) {
-        return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory,
-                validator, p, openApi, http, builtinControllers, ticker, listAtZero);
+        return new ServerOptions(
+                port,
+                bindAddress,
+                token,
+                historySize,
+                watchBufferSize,
+                dataDir,
+                journalFactory,
+                validator,
+                p,
+                openApi,
+                http,
+                builtinControllers,
+                ticker,
+                listAtZero);
     }
 
     /** With the OpenAPI seam. */
     public ServerOptions withOpenApi(Function<ResourceRegistry, OpenApiDocuments> o) {
-        return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory,
-                validator, patcher, o, http, builtinControllers, ticker, listAtZero);
+        return new ServerOptions(
+                port,
+                bindAddress,
+                token,
+                historySize,
+                watchBufferSize,
+                dataDir,
+                journalFactory,
+                validator,
+                patcher,
+                o,
+                http,
+                builtinControllers,
+                ticker,
+                listAtZero);
     }
 
     /** With a bookmark interval (tests use short ones). */
     public ServerOptions withBookmarkInterval(Duration d) {
-        return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory,
-                validator, patcher, openApi, http.withBookmarkInterval(d), builtinControllers, ticker, listAtZero);
+        return new ServerOptions(
+                port,
+                bindAddress,
+                token,
+                historySize,
+                watchBufferSize,
+                dataDir,
+                journalFactory,
+                validator,
+                patcher,
+                openApi,
+                http.withBookmarkInterval(d),
+                builtinControllers,
+                ticker,
+                listAtZero);
     }
 
     /**
@@ -153,8 +317,21 @@ public record ServerOptions(int port, String bindAddress, String token, int hist
      * size (default 256 KiB; see {@link HttpOptions#listChunkBytes()}).
      */
     public ServerOptions withListChunkBytes(int bytes) {
-        return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory,
-                validator, patcher, openApi, http.withListChunkBytes(bytes), builtinControllers, ticker, listAtZero);
+        return new ServerOptions(
+                port,
+                bindAddress,
+                token,
+                historySize,
+                watchBufferSize,
+                dataDir,
+                journalFactory,
+                validator,
+                patcher,
+                openApi,
+                http.withListChunkBytes(bytes),
+                builtinControllers,
+                ticker,
+                listAtZero);
     }
 
     /**
@@ -162,14 +339,40 @@ public record ServerOptions(int port, String bindAddress, String token, int hist
      * garbage collector and the end of node-bound Pods' grace periods.
      */
     public ServerOptions withBuiltinControllers(BuiltinControllerMode mode) {
-        return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory,
-                validator, patcher, openApi, http, mode, ticker, listAtZero);
+        return new ServerOptions(
+                port,
+                bindAddress,
+                token,
+                historySize,
+                watchBufferSize,
+                dataDir,
+                journalFactory,
+                validator,
+                patcher,
+                openApi,
+                http,
+                mode,
+                ticker,
+                listAtZero);
     }
 
     /** With another clock (tests pass an {@code io.kubeloop.testing.FakeTicker}). */
     public ServerOptions withTicker(Ticker t) {
-        return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory,
-                validator, patcher, openApi, http, builtinControllers, t, listAtZero);
+        return new ServerOptions(
+                port,
+                bindAddress,
+                token,
+                historySize,
+                watchBufferSize,
+                dataDir,
+                journalFactory,
+                validator,
+                patcher,
+                openApi,
+                http,
+                builtinControllers,
+                t,
+                listAtZero);
     }
 
     /**
@@ -177,7 +380,20 @@ public record ServerOptions(int port, String bindAddress, String token, int hist
      * default).
      */
     public ServerOptions withListAtZero(ListAtZero mode) {
-        return new ServerOptions(port, bindAddress, token, historySize, watchBufferSize, dataDir, journalFactory,
-                validator, patcher, openApi, http, builtinControllers, ticker, mode);
+        return new ServerOptions(
+                port,
+                bindAddress,
+                token,
+                historySize,
+                watchBufferSize,
+                dataDir,
+                journalFactory,
+                validator,
+                patcher,
+                openApi,
+                http,
+                builtinControllers,
+                ticker,
+                mode);
     }
 }

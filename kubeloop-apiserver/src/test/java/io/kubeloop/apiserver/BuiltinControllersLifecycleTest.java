@@ -14,8 +14,12 @@ import org.junit.jupiter.api.io.TempDir;
 /** The built-in controllers start with the server (unless turned off) and leave no thread behind when it closes. */
 class BuiltinControllersLifecycleTest {
 
-    private static final List<String> CONTROLLER_THREADS = List.of("gc-graph-builder", "gc-attempt-to-delete",
-            "gc-attempt-to-orphan", "pod-terminator", "kubeloop-builtin-controllers");
+    private static final List<String> CONTROLLER_THREADS = List.of(
+            "gc-graph-builder",
+            "gc-attempt-to-delete",
+            "gc-attempt-to-orphan",
+            "pod-terminator",
+            "kubeloop-builtin-controllers");
 
     /** Every thread's name, virtual threads included (a JSON thread dump). */
     private static String threadDump(Path dir, String name) throws IOException {
@@ -46,11 +50,14 @@ class BuiltinControllersLifecycleTest {
     @Test
     void withoutBuiltinControllersNoControllerThreadRuns(@TempDir Path dir) throws IOException {
         String running;
-        try (EmbeddedApiServer ignored = EmbeddedApiServer.start(ServerOptions.defaults().withBuiltinControllers(BuiltinControllerMode.OFF))) {
+        try (EmbeddedApiServer ignored =
+                EmbeddedApiServer.start(ServerOptions.defaults().withBuiltinControllers(BuiltinControllerMode.OFF))) {
             running = threadDump(dir, "without");
         }
         for (String name : CONTROLLER_THREADS) {
-            assertThat(running).as("thread %s without built-in controllers", name).doesNotContain("\"" + name);
+            assertThat(running)
+                    .as("thread %s without built-in controllers", name)
+                    .doesNotContain("\"" + name);
         }
     }
 }

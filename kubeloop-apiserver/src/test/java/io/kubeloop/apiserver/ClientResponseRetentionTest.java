@@ -17,7 +17,7 @@ class ClientResponseRetentionTest {
     @Test
     void theFirstResponseBodyOfAConnectionIsNotKeptAfterItWasRead() throws InterruptedException {
         try (EmbeddedApiServer server = EmbeddedApiServer.start();
-             KubeClient client = KubeClient.create(server.clientConfig(), ClientOptions.defaults())) {
+                KubeClient client = KubeClient.create(server.clientConfig(), ClientOptions.defaults())) {
             WeakReference<byte[]> first = new WeakReference<>(client.raw().get("/api/v1/namespaces"));
             byte[] second = client.raw().get("/api/v1/namespaces"); // the connection stays open and in use
             for (int i = 0; i < 20 && first.get() != null; i++) {

@@ -28,33 +28,45 @@ class DataDirectoryTest {
         assertThat(s2).isEqualTo(s1);
         s2.verify(second.caCertificate().getPublicKey());
         for (String file : new String[] {"ca.key", "server.key", "ca.crt", "server.crt"}) {
-            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(data.pki().resolve(file))))
-                    .as(file).isEqualTo("rw-------");
+            assertThat(PosixFilePermissions.toString(
+                            Files.getPosixFilePermissions(data.pki().resolve(file))))
+                    .as(file)
+                    .isEqualTo("rw-------");
         }
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(data.pki()))).isEqualTo("rwx------");
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(data.root()))).isEqualTo("rwx------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(data.pki())))
+                .isEqualTo("rwx------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(data.root())))
+                .isEqualTo("rwx------");
         try (var files = Files.list(data.pki())) {
             assertThat(files.map(p -> p.getFileName().toString()).sorted().toList())
                     .containsExactly("ca.crt", "ca.key", "server.crt", "server.key"); // no temporary file left
         }
-        assertThat(new DataDirectory(tmp.resolve("other")).tls().caCertificate()).isNotEqualTo(first.caCertificate());
+        assertThat(new DataDirectory(tmp.resolve("other")).tls().caCertificate())
+                .isNotEqualTo(first.caCertificate());
     }
 
     @Test
     void everyFileAndDirectoryAServerCreatesInItsDataDirectoryIsOwnerOnly() throws Exception {
         Path root = tmp.resolve("new/data");
-        try (EmbeddedApiServer server = EmbeddedApiServer.start(ServerOptions.defaults().withDataDir(root))) {
-            server.client().resource("secrets").inNamespace("default").create(io.kubeloop.api.DynamicObject.parse(
-                    "{\"apiVersion\":\"v1\",\"kind\":\"Secret\",\"metadata\":{\"name\":\"s\"},"
-                            + "\"stringData\":{\"password\":\"hunter2\"}}"));
+        try (EmbeddedApiServer server =
+                EmbeddedApiServer.start(ServerOptions.defaults().withDataDir(root))) {
+            server.client()
+                    .resource("secrets")
+                    .inNamespace("default")
+                    .create(io.kubeloop.api.DynamicObject.parse(
+                            "{\"apiVersion\":\"v1\",\"kind\":\"Secret\",\"metadata\":{\"name\":\"s\"},"
+                                    + "\"stringData\":{\"password\":\"hunter2\"}}"));
         }
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(tmp.resolve("new")))).isEqualTo("rwx------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(tmp.resolve("new"))))
+                .isEqualTo("rwx------");
         try (var all = Files.walk(root)) {
             var paths = all.toList();
-            assertThat(paths).extracting(p -> root.relativize(p).toString().replaceAll("\\d{20}", "N"))
+            assertThat(paths)
+                    .extracting(p -> root.relativize(p).toString().replaceAll("\\d{20}", "N"))
                     .contains("wal", "wal/wal.lock", "wal/N.wal", "pki", "pki/ca.key", "token");
             for (Path p : paths) {
-                assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(p))).as(p.toString())
+                assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(p)))
+                        .as(p.toString())
                         .isEqualTo(Files.isDirectory(p) ? "rwx------" : "rw-------");
             }
         }
@@ -77,7 +89,8 @@ class DataDirectoryTest {
         DataDirectory data = new DataDirectory(tmp);
         data.tls();
         Files.delete(data.pki().resolve("ca.key"));
-        assertThatThrownBy(data::tls).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(data::tls)
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("incomplete CA in " + data.pki());
     }
 
@@ -87,7 +100,8 @@ class DataDirectoryTest {
         String token = data.token(null);
         assertThat(token).hasSize(48);
         assertThat(data.token(null)).isEqualTo(token);
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(data.tokenFile()))).isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(data.tokenFile())))
+                .isEqualTo("rw-------");
         assertThat(new DataDirectory(tmp.resolve("other")).token(null)).isNotEqualTo(token);
     }
 

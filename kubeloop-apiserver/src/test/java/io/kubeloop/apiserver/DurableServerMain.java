@@ -16,14 +16,16 @@ import java.nio.file.Path;
  */
 public final class DurableServerMain {
 
-    private DurableServerMain() {
-    }
+    private DurableServerMain() {}
 
     public static void main(String[] args) {
         Path dataDir = Path.of(args[0]);
         Path kubeconfig = Path.of(args[1]);
-        ServerOptions options = ServerOptions.defaults().withDataDir(dataDir).withJournalFactory(dir ->
-                WalJournal.open(new DataDirectory(dir).wal(), WalJournalOptions.defaults().withCheckpointEvery(200, 1 << 20)));
+        ServerOptions options = ServerOptions.defaults()
+                .withDataDir(dataDir)
+                .withJournalFactory(dir -> WalJournal.open(
+                        new DataDirectory(dir).wal(),
+                        WalJournalOptions.defaults().withCheckpointEvery(200, 1 << 20)));
         EmbeddedApiServer server = EmbeddedApiServer.start(options);
         server.writeKubeconfig(kubeconfig);
         PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.US_ASCII);

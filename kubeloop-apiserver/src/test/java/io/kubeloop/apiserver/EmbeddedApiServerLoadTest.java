@@ -26,11 +26,20 @@ class EmbeddedApiServerLoadTest {
             server.load(List.of(configMap("default", "a", "1"), configMap("kube-system", "b", "2")));
             server.load(List.of(configMap("default", "a", "3")));
 
-            DynamicObject a = server.client().resource("configmaps").inNamespace("default").get("a");
+            DynamicObject a = server.client()
+                    .resource("configmaps")
+                    .inNamespace("default")
+                    .get("a");
             assertThat(a.at("/data/k").orElseThrow().asString()).isEqualTo("3");
             assertThat(a.metadata().resourceVersion()).isNotBlank();
-            assertThat(server.client().resource("configmaps").inNamespace("kube-system").get("b")
-                    .at("/data/k").orElseThrow().asString()).isEqualTo("2");
+            assertThat(server.client()
+                            .resource("configmaps")
+                            .inNamespace("kube-system")
+                            .get("b")
+                            .at("/data/k")
+                            .orElseThrow()
+                            .asString())
+                    .isEqualTo("2");
         }
     }
 
@@ -42,10 +51,17 @@ class EmbeddedApiServerLoadTest {
             ObjectNode unknownKind = configMap("default", "d", "1").put("kind", "Gadget");
 
             assertThatThrownBy(() -> server.load(List.of(configMap("default", "first", "1"), noNamespace)))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("metadata.namespace");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("metadata.namespace");
             assertThatThrownBy(() -> server.load(List.of(unknownKind)))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Gadget");
-            assertThat(server.client().resource("configmaps").inNamespace("default").list().items()).isEmpty();
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("Gadget");
+            assertThat(server.client()
+                            .resource("configmaps")
+                            .inNamespace("default")
+                            .list()
+                            .items())
+                    .isEmpty();
         }
     }
 }

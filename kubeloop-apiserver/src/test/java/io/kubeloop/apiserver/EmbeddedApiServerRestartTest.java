@@ -38,7 +38,9 @@ class EmbeddedApiServerRestartTest {
     private static Map<String, String> snapshot(KubeClient client) {
         Map<String, String> out = new TreeMap<>();
         for (DynamicObject o : configMaps(client).list(ListOptions.none()).items()) {
-            out.put(o.metadata().name(), o.metadata().resourceVersion() + " " + o.node().path("data"));
+            out.put(
+                    o.metadata().name(),
+                    o.metadata().resourceVersion() + " " + o.node().path("data"));
         }
         return out;
     }
@@ -71,12 +73,19 @@ class EmbeddedApiServerRestartTest {
         }
         assertThat(before).hasSize(4);
         try (EmbeddedApiServer server = EmbeddedApiServer.start(options().withPort(port));
-             KubeClient old = KubeClient.create(ClientConfig.fromKubeconfig(kubeconfig), ClientOptions.defaults())) {
+                KubeClient old = KubeClient.create(ClientConfig.fromKubeconfig(kubeconfig), ClientOptions.defaults())) {
             assertThat(server.caPem()).isEqualTo(ca);
             assertThat(server.token()).isEqualTo(token);
-            assertThat(snapshot(old)).as("served through the kubeconfig written before the restart").isEqualTo(before);
-            assertThat(configMaps(old).list(ListOptions.none()).resourceVersion()).isEqualTo(listRv);
-            assertThat(server.client().resource("namespaces").list(ListOptions.none()).items()).hasSize(4);
+            assertThat(snapshot(old))
+                    .as("served through the kubeconfig written before the restart")
+                    .isEqualTo(before);
+            assertThat(configMaps(old).list(ListOptions.none()).resourceVersion())
+                    .isEqualTo(listRv);
+            assertThat(server.client()
+                            .resource("namespaces")
+                            .list(ListOptions.none())
+                            .items())
+                    .hasSize(4);
             DynamicObject created = configMaps(old).create(configMap("after", "v1"));
             assertThat(Long.parseLong(created.metadata().resourceVersion())).isGreaterThan(Long.parseLong(listRv));
         }
@@ -89,17 +98,25 @@ class EmbeddedApiServerRestartTest {
         try (EmbeddedApiServer server = EmbeddedApiServer.start(options())) {
             ResourceClient<DynamicObject> cms = configMaps(server.client());
             early = cms.create(configMap("w", "1")).metadata().resourceVersion();
-            last = cms.update(cms.get("w").edit(n -> n.putObject("data").put("v", "2"))).metadata().resourceVersion();
+            last = cms.update(cms.get("w").edit(n -> n.putObject("data").put("v", "2")))
+                    .metadata()
+                    .resourceVersion();
         }
         try (EmbeddedApiServer server = EmbeddedApiServer.start(options())) {
             ResourceClient<DynamicObject> cms = configMaps(server.client());
             assertThat(firstEventOrError(cms, early)).isInstanceOf(GoneException.class);
-            try (Watch<DynamicObject> watch = cms.watch(ListOptions.builder().resourceVersion(last).build())) {
-                String rv = cms.update(cms.get("w").edit(n -> n.putObject("data").put("v", "3"))).metadata()
+            try (Watch<DynamicObject> watch =
+                    cms.watch(ListOptions.builder().resourceVersion(last).build())) {
+                String rv = cms.update(
+                                cms.get("w").edit(n -> n.putObject("data").put("v", "3")))
+                        .metadata()
                         .resourceVersion();
                 WatchEvent<DynamicObject> event = watch.next().orElseThrow();
                 assertThat(event).isInstanceOf(WatchEvent.Modified.class);
-                assertThat(((WatchEvent.Modified<DynamicObject>) event).object().metadata().resourceVersion())
+                assertThat(((WatchEvent.Modified<DynamicObject>) event)
+                                .object()
+                                .metadata()
+                                .resourceVersion())
                         .isEqualTo(rv);
             }
         }
@@ -107,7 +124,8 @@ class EmbeddedApiServerRestartTest {
 
     /** The watch's failure: thrown by the request, or the first event's ERROR status. */
     private static Object firstEventOrError(ResourceClient<DynamicObject> cms, String rv) {
-        try (Watch<DynamicObject> watch = cms.watch(ListOptions.builder().resourceVersion(rv).build())) {
+        try (Watch<DynamicObject> watch =
+                cms.watch(ListOptions.builder().resourceVersion(rv).build())) {
             WatchEvent<DynamicObject> e = watch.next().orElseThrow();
             return e instanceof WatchEvent.Error<DynamicObject> err ? err.exception() : e;
         } catch (GoneException e) {
@@ -121,7 +139,8 @@ class EmbeddedApiServerRestartTest {
             assertThatThrownBy(() -> EmbeddedApiServer.start(options()))
                     .isInstanceOf(WalLockedException.class)
                     .hasMessageContaining("in use");
-            assertThat(configMaps(server.client()).list(ListOptions.none()).items()).isEmpty();
+            assertThat(configMaps(server.client()).list(ListOptions.none()).items())
+                    .isEmpty();
         }
     }
 
@@ -133,7 +152,13 @@ class EmbeddedApiServerRestartTest {
         server.close();
         assertThat(server.awaitStopped()).isEmpty();
         try (EmbeddedApiServer again = EmbeddedApiServer.start(options())) {
-            assertThat(configMaps(again.client()).get("x").node().path("data").path("v").asString()).isEqualTo("1");
+            assertThat(configMaps(again.client())
+                            .get("x")
+                            .node()
+                            .path("data")
+                            .path("v")
+                            .asString())
+                    .isEqualTo("1");
         }
     }
 }

@@ -26,14 +26,16 @@ class KubeClientAgainstServerTest {
     @Test
     void createGetUpdateConflictAndDeleteThroughTheClient(KubeClient client, EmbeddedApiServer server) {
         var cms = client.resource("configmaps").inNamespace("default");
-        DynamicObject created = cms.create(DynamicObject.parse(
-                "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"c1\"},\"data\":{\"a\":\"b\"}}"),
+        DynamicObject created = cms.create(
+                DynamicObject.parse(
+                        "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"c1\"},\"data\":{\"a\":\"b\"}}"),
                 WriteOptions.none());
         assertThat(created.metadata().uid()).isNotEmpty();
         DynamicObject updated = cms.update(created.edit(n -> n.putObject("data").put("a", "c")), WriteOptions.none());
         assertThat(Long.parseLong(updated.metadata().resourceVersion()))
                 .isGreaterThan(Long.parseLong(created.metadata().resourceVersion()));
-        assertThatThrownBy(() -> cms.update(created.edit(n -> n.putObject("data").put("a", "d")), WriteOptions.none()))
+        assertThatThrownBy(() ->
+                        cms.update(created.edit(n -> n.putObject("data").put("a", "d")), WriteOptions.none()))
                 .isInstanceOf(ConflictException.class);
         cms.delete("c1", io.kubeloop.client.DeleteOptions.none());
         assertThatThrownBy(() -> cms.get("c1")).isInstanceOf(NotFoundException.class);

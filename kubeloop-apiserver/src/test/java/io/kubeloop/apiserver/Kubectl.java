@@ -28,8 +28,7 @@ record Kubectl(Path binary, String version, Path kubeconfig, Path cacheDir) {
     private static final Path SDK_BIN = Path.of("/usr/lib/google-cloud-sdk/bin");
 
     /** One run's outcome: exit code and stdout+stderr. */
-    record Result(int code, String out) {
-    }
+    record Result(int code, String out) {}
 
     /** The versioned kubectls installed, oldest first, then the one on PATH; empty when there is none. */
     static List<Path> installed() {
@@ -47,7 +46,10 @@ record Kubectl(Path binary, String version, Path kubeconfig, Path cacheDir) {
     /** The kubectl on PATH. */
     static Optional<Path> onPath() {
         return Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
-                .filter(d -> !d.isEmpty()).map(d -> Path.of(d, "kubectl")).filter(Files::isExecutable).findFirst();
+                .filter(d -> !d.isEmpty())
+                .map(d -> Path.of(d, "kubectl"))
+                .filter(Files::isExecutable)
+                .findFirst();
     }
 
     /** {@code 1.29} for {@code kubectl.1.29}, {@code PATH} otherwise. */
@@ -63,19 +65,20 @@ record Kubectl(Path binary, String version, Path kubeconfig, Path cacheDir) {
 
     /** Runs with extra environment variables (e.g. {@code KUBE_EDITOR}). */
     Result run(Map<String, String> env, String... args) {
-        List<String> cmd = new ArrayList<>(List.of(binary.toString(), "--kubeconfig", kubeconfig.toString(),
-                "--cache-dir", cacheDir.toString()));
+        List<String> cmd = new ArrayList<>(
+                List.of(binary.toString(), "--kubeconfig", kubeconfig.toString(), "--cache-dir", cacheDir.toString()));
         cmd.addAll(List.of(args));
         try {
             Path out = Files.createTempFile("kubectl", ".out");
             try {
-                ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile());
+                ProcessBuilder pb =
+                        new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile());
                 pb.environment().putAll(env);
                 Process p = pb.start();
                 if (!p.waitFor(60, TimeUnit.SECONDS)) {
                     p.destroyForcibly();
-                    throw new AssertionError("kubectl " + String.join(" ", args) + " did not finish in 60 s:\n"
-                            + Files.readString(out));
+                    throw new AssertionError(
+                            "kubectl " + String.join(" ", args) + " did not finish in 60 s:\n" + Files.readString(out));
                 }
                 return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8));
             } finally {
@@ -92,7 +95,9 @@ record Kubectl(Path binary, String version, Path kubeconfig, Path cacheDir) {
     /** Runs and asserts exit code 0; returns the output. */
     String ok(String... args) {
         Result r = run(args);
-        assertThat(r.code()).as("kubectl %s (%s):\n%s", String.join(" ", args), version, r.out()).isZero();
+        assertThat(r.code())
+                .as("kubectl %s (%s):\n%s", String.join(" ", args), version, r.out())
+                .isZero();
         return r.out();
     }
 }

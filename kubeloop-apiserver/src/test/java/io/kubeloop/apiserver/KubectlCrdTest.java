@@ -106,7 +106,9 @@ class KubectlCrdTest {
 
     private static Kubectl.Result ok(String... args) throws Exception {
         Kubectl.Result r = kubectl(args);
-        assertThat(r.code()).as("kubectl %s: %s", String.join(" ", args), r.out()).isZero();
+        assertThat(r.code())
+                .as("kubectl %s: %s", String.join(" ", args), r.out())
+                .isZero();
         return r;
     }
 
@@ -119,7 +121,12 @@ class KubectlCrdTest {
         Path crds = file("crds.yaml", FOO_CRD);
         assertThat(ok("apply", "-f", crds.toString(), "--validate=false").out())
                 .contains("customresourcedefinition.apiextensions.k8s.io/foos.samplecontroller.k8s.io created");
-        ok("wait", "--for", "condition=established", "crd/foos.samplecontroller.k8s.io", "crd/dials.example.com",
+        ok(
+                "wait",
+                "--for",
+                "condition=established",
+                "crd/foos.samplecontroller.k8s.io",
+                "crd/dials.example.com",
                 "--timeout=30s");
 
         Path foo = file("foo.yaml", """
@@ -153,15 +160,18 @@ class KubectlCrdTest {
         assertThat(wide.out().lines().findFirst().orElse("")).matches("NAME\\s+REPLICAS\\s+COLOR\\s*");
         assertThat(wide.out()).containsPattern("d1\\s+2\\s+red");
         assertThat(ok("scale", "dial/d1", "--replicas=4").out()).contains("dial.example.com/d1 scaled");
-        assertThat(ok("get", "dial", "d1", "-o", "jsonpath={.spec.replicas}").out()).isEqualTo("4");
+        assertThat(ok("get", "dial", "d1", "-o", "jsonpath={.spec.replicas}").out())
+                .isEqualTo("4");
 
         assertThat(ok("delete", "crd", "foos.samplecontroller.k8s.io").out())
                 .contains("customresourcedefinition.apiextensions.k8s.io \"foos.samplecontroller.k8s.io\" deleted");
         Kubectl.Result gone = kubectl("get", "foos");
         assertThat(gone.code()).isNotZero();
         // kubectl's discovery cache still maps "foos"; the list then gets the plain 404 of an unserved path
-        assertThat(gone.out()).containsAnyOf("the server doesn't have a resource type \"foos\"",
-                "the server could not find the requested resource");
+        assertThat(gone.out())
+                .containsAnyOf(
+                        "the server doesn't have a resource type \"foos\"",
+                        "the server could not find the requested resource");
     }
 
     @Test
@@ -185,6 +195,8 @@ class KubectlCrdTest {
                 """);
         ok("create", "-f", d.toString(), "--validate=false");
         assertThat(ok("scale", "deployment/x", "--replicas=3").out()).contains("deployment.apps/x scaled");
-        assertThat(ok("get", "deployment", "x", "-o", "jsonpath={.spec.replicas}").out()).isEqualTo("3");
+        assertThat(ok("get", "deployment", "x", "-o", "jsonpath={.spec.replicas}")
+                        .out())
+                .isEqualTo("3");
     }
 }

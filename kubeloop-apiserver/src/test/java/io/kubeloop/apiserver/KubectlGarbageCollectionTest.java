@@ -21,6 +21,7 @@ class KubectlGarbageCollectionTest {
 
     @TempDir
     static Path dir;
+
     static Kubectl kubectl;
 
     @BeforeAll
@@ -95,7 +96,9 @@ class KubectlGarbageCollectionTest {
     void cascadeForegroundReturnsWithTheReplicaSetAndPodsAlreadyGone() throws IOException {
         deploymentWithReplicaSetAndPods("fg");
         kubectl.ok("delete", "deployment", "fg", "--cascade=foreground");
-        assertThat(kubectl.ok("get", "replicasets,pods", "-l", "app=fg", "-o", "name").trim()).isEmpty();
+        assertThat(kubectl.ok("get", "replicasets,pods", "-l", "app=fg", "-o", "name")
+                        .trim())
+                .isEmpty();
         assertThat(kubectl.run("get", "deployment", "fg").code()).isNotZero();
     }
 
@@ -103,8 +106,11 @@ class KubectlGarbageCollectionTest {
     void cascadeOrphanLeavesTheReplicaSetWithoutItsOwner() throws IOException {
         deploymentWithReplicaSetAndPods("orph");
         kubectl.ok("delete", "deployment", "orph", "--cascade=orphan");
-        assertThat(kubectl.ok("get", "replicaset", "orph-1", "-o", "jsonpath={.metadata.ownerReferences}").trim()).isEmpty();
-        assertThat(kubectl.ok("get", "pods", "-l", "app=orph", "-o", "name").lines()).hasSize(2);
+        assertThat(kubectl.ok("get", "replicaset", "orph-1", "-o", "jsonpath={.metadata.ownerReferences}")
+                        .trim())
+                .isEmpty();
+        assertThat(kubectl.ok("get", "pods", "-l", "app=orph", "-o", "name").lines())
+                .hasSize(2);
     }
 
     @Test

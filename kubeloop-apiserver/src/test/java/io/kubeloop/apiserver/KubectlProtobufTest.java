@@ -28,6 +28,7 @@ class KubectlProtobufTest {
 
     @TempDir
     static Path dir;
+
     static Path kubeconfig;
 
     @BeforeAll
@@ -64,7 +65,8 @@ class KubectlProtobufTest {
         k.ok("-n", ns, "scale", "deployment", "d", "--replicas=3");
 
         assertThat(at(client.resource("namespaces").get(ns), "/status/phase")).isEqualTo("Active");
-        assertThat(at(client.resource("configmaps").inNamespace(ns).get("cm"), "/data/a")).isEqualTo("b");
+        assertThat(at(client.resource("configmaps").inNamespace(ns).get("cm"), "/data/a"))
+                .isEqualTo("b");
         DynamicObject secret = client.resource("secrets").inNamespace(ns).get("s");
         assertThat(at(secret, "/data/a")).isEqualTo("Yg==");
         DynamicObject deploy = client.resource("deployments").inNamespace(ns).get("d");
@@ -74,7 +76,8 @@ class KubectlProtobufTest {
         assertThat(at(deploy, "/spec/template/spec/containers/0/image")).isEqualTo("x");
         DynamicObject svc = client.resource("services").inNamespace(ns).get("svc");
         assertThat(svc.at("/spec/ports/0/port").map(JsonNode::asInt)).hasValue(80);
-        assertThat(svc.at("/spec/ports/0/targetPort").filter(JsonNode::isInt).map(JsonNode::asInt)).hasValue(8080);
+        assertThat(svc.at("/spec/ports/0/targetPort").filter(JsonNode::isInt).map(JsonNode::asInt))
+                .hasValue(8080);
         assertThat(at(svc, "/spec/type")).isEqualTo("ClusterIP");
         assertThat(at(svc, "/spec/selector/app")).isEqualTo("svc");
         DynamicObject job = client.resource("jobs").inNamespace(ns).get("j");
@@ -83,7 +86,8 @@ class KubectlProtobufTest {
         DynamicObject cj = client.resource("cronjobs").inNamespace(ns).get("cj");
         assertThat(at(cj, "/spec/schedule")).isEqualTo("*/5 * * * *");
         assertThat(at(cj, "/spec/jobTemplate/spec/template/spec/restartPolicy")).isEqualTo("OnFailure");
-        assertThat(at(client.resource("serviceaccounts").inNamespace(ns).get("sa"), "/metadata/name")).isEqualTo("sa");
+        assertThat(at(client.resource("serviceaccounts").inNamespace(ns).get("sa"), "/metadata/name"))
+                .isEqualTo("sa");
         DynamicObject pod = client.resource("pods").inNamespace(ns).get("p");
         assertThat(at(pod, "/spec/containers/0/image")).isEqualTo("x");
         assertThat(at(pod, "/metadata/labels/run")).isEqualTo("p");

@@ -65,12 +65,20 @@ class KubectlSmokeTest {
         assertThat(table.code()).as(table.out()).isZero();
         assertThat(table.out()).contains("NAME", "DATA", "AGE", "smoke");
 
-        List<String> cmd = List.of("kubectl", "--kubeconfig", runner.kubeconfig().toString(), "--cache-dir",
-                dir.resolve("cache").toString(), "get", "configmaps", "-w", "--request-timeout=0");
+        List<String> cmd = List.of(
+                "kubectl",
+                "--kubeconfig",
+                runner.kubeconfig().toString(),
+                "--cache-dir",
+                dir.resolve("cache").toString(),
+                "get",
+                "configmaps",
+                "-w",
+                "--request-timeout=0");
         Process watch = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         try {
-            var reader = new java.io.BufferedReader(new java.io.InputStreamReader(watch.getInputStream(),
-                    StandardCharsets.UTF_8));
+            var reader = new java.io.BufferedReader(
+                    new java.io.InputStreamReader(watch.getInputStream(), StandardCharsets.UTF_8));
             String line;
             do {
                 line = reader.readLine();

@@ -28,6 +28,7 @@ class KubectlWriteTest {
 
     @TempDir
     static Path dir;
+
     static Path kubeconfig;
 
     @BeforeAll
@@ -90,14 +91,16 @@ class KubectlWriteTest {
         assumeTrue(Files.isExecutable(binary), "no kubectl installed: skipped");
         Kubectl k = kubectl(binary);
         String name = "strict-" + k.version().replace('.', '-').toLowerCase();
-        String out = k.ok("create", "-f", write(name + ".yaml", configMap(name, "b")).toString(), "-v=6");
+        String out =
+                k.ok("create", "-f", write(name + ".yaml", configMap(name, "b")).toString(), "-v=6");
         assertThat(out).contains("configmap/" + name + " created").contains("fieldValidation=Strict");
 
         Path unknown = write(name + "-bad.yaml", configMap(name + "-bad", "b") + "foo: 1\n");
         Kubectl.Result bad = k.run("create", "-f", unknown.toString());
         assertThat(bad.code()).isNotZero();
-        assertThat(bad.out()).contains("ConfigMap in version \"v1\" cannot be handled as a ConfigMap: strict decoding "
-                + "error: unknown field \"foo\"");
+        assertThat(bad.out())
+                .contains("ConfigMap in version \"v1\" cannot be handled as a ConfigMap: strict decoding "
+                        + "error: unknown field \"foo\"");
     }
 
     @Test
@@ -108,8 +111,12 @@ class KubectlWriteTest {
         assertThat(k.ok("apply", "-f", file.toString())).contains("deployment.apps/csa unchanged");
         write("csa.yaml", deployment("csa", 2, "nginx:2"));
         assertThat(k.ok("apply", "-f", file.toString())).contains("deployment.apps/csa configured");
-        String json = k.ok("get", "deployment", "csa", "-o", "jsonpath={.spec.replicas} "
-                + "{.spec.template.spec.containers[*].image}");
+        String json = k.ok(
+                "get",
+                "deployment",
+                "csa",
+                "-o",
+                "jsonpath={.spec.replicas} " + "{.spec.template.spec.containers[*].image}");
         assertThat(json).isEqualTo("2 nginx:2 busybox:1");
     }
 
@@ -123,9 +130,14 @@ class KubectlWriteTest {
         write("ssa.yaml", configMap("ssa", "two"));
         Kubectl.Result conflict = k.run("apply", "--server-side", "-f", file.toString());
         assertThat(conflict.code()).isNotZero();
-        assertThat(conflict.out()).contains("Apply failed with 1 conflict: conflict with \"kubectl-create\" using v1: .data.a");
+        assertThat(conflict.out())
+                .contains("Apply failed with 1 conflict: conflict with \"kubectl-create\" using v1: .data.a");
 
-        Kubectl.Result other = k.run("apply", "--server-side", "--field-manager=other", "-f",
+        Kubectl.Result other = k.run(
+                "apply",
+                "--server-side",
+                "--field-manager=other",
+                "-f",
                 write("ssa3.yaml", configMap("ssa", "three")).toString());
         assertThat(other.code()).isNotZero();
         assertThat(other.out()).contains("conflict");
@@ -133,10 +145,20 @@ class KubectlWriteTest {
         assertThat(k.ok("apply", "--server-side", "--force-conflicts", "-f", file.toString()))
                 .contains("configmap/ssa serverside-applied");
         assertThat(k.ok("get", "configmap", "ssa", "-o", "jsonpath={.data.a}")).isEqualTo("two");
-        String applier = k.ok("get", "configmap", "ssa", "--show-managed-fields", "-o",
+        String applier = k.ok(
+                "get",
+                "configmap",
+                "ssa",
+                "--show-managed-fields",
+                "-o",
                 "jsonpath={.metadata.managedFields[?(@.manager==\"kubectl\")].fieldsV1}");
         assertThat(applier).contains("\"f:a\"");
-        String creator = k.ok("get", "configmap", "ssa", "--show-managed-fields", "-o",
+        String creator = k.ok(
+                "get",
+                "configmap",
+                "ssa",
+                "--show-managed-fields",
+                "-o",
                 "jsonpath={.metadata.managedFields[?(@.manager==\"kubectl-create\")].fieldsV1}");
         assertThat(creator).doesNotContain("\"f:a\"");
     }
@@ -144,16 +166,42 @@ class KubectlWriteTest {
     @Test
     void patchJsonMergeAndStrategic() throws IOException {
         Kubectl k = pathKubectl();
-        k.ok("create", "-f", write("patched.yaml", deployment("patched", 1, "nginx:1")).toString());
-        assertThat(k.ok("patch", "deployment", "patched", "--type", "json", "-p",
-                "[{\"op\":\"replace\",\"path\":\"/spec/replicas\",\"value\":3}]")).contains("deployment.apps/patched patched");
-        assertThat(k.ok("patch", "deployment", "patched", "--type", "merge", "-p",
-                "{\"metadata\":{\"labels\":{\"tier\":\"web\"}}}")).contains("patched");
-        assertThat(k.ok("patch", "deployment", "patched", "-p",
-                "{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"main\",\"image\":\"nginx:9\"}]}}}}"))
+        k.ok(
+                "create",
+                "-f",
+                write("patched.yaml", deployment("patched", 1, "nginx:1")).toString());
+        assertThat(k.ok(
+                        "patch",
+                        "deployment",
+                        "patched",
+                        "--type",
+                        "json",
+                        "-p",
+                        "[{\"op\":\"replace\",\"path\":\"/spec/replicas\",\"value\":3}]"))
+                .contains("deployment.apps/patched patched");
+        assertThat(k.ok(
+                        "patch",
+                        "deployment",
+                        "patched",
+                        "--type",
+                        "merge",
+                        "-p",
+                        "{\"metadata\":{\"labels\":{\"tier\":\"web\"}}}"))
                 .contains("patched");
-        String out = k.ok("get", "deployment", "patched", "-o", "jsonpath={.spec.replicas} {.metadata.labels.tier} "
-                + "{.spec.template.spec.containers[*].image}");
+        assertThat(
+                        k.ok(
+                                "patch",
+                                "deployment",
+                                "patched",
+                                "-p",
+                                "{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"main\",\"image\":\"nginx:9\"}]}}}}"))
+                .contains("patched");
+        String out = k.ok(
+                "get",
+                "deployment",
+                "patched",
+                "-o",
+                "jsonpath={.spec.replicas} {.metadata.labels.tier} " + "{.spec.template.spec.containers[*].image}");
         assertThat(out).isEqualTo("3 web nginx:9 busybox:1");
     }
 
@@ -163,8 +211,13 @@ class KubectlWriteTest {
         k.ok("create", "-f", write("labelled.yaml", configMap("labelled", "x")).toString());
         assertThat(k.ok("label", "configmap", "labelled", "team=blue")).contains("configmap/labelled labeled");
         assertThat(k.ok("annotate", "configmap", "labelled", "note=hello")).contains("configmap/labelled annotated");
-        assertThat(k.ok("get", "configmap", "labelled", "-o",
-                "jsonpath={.metadata.labels.team} {.metadata.annotations.note}")).isEqualTo("blue hello");
+        assertThat(k.ok(
+                        "get",
+                        "configmap",
+                        "labelled",
+                        "-o",
+                        "jsonpath={.metadata.labels.team} {.metadata.annotations.note}"))
+                .isEqualTo("blue hello");
     }
 
     @Test
@@ -173,11 +226,12 @@ class KubectlWriteTest {
         k.ok("create", "-f", write("edited.yaml", configMap("edited", "before")).toString());
         Path editor = write("editor.sh", "#!/bin/sh\nsed -i 's/a: before/a: after/' \"$1\"\n");
         Files.setPosixFilePermissions(editor, PosixFilePermissions.fromString("rwx------"));
-        Kubectl.Result r = k.run(Map.of("KUBE_EDITOR", editor.toString(), "EDITOR", editor.toString()),
-                "edit", "configmap", "edited");
+        Kubectl.Result r = k.run(
+                Map.of("KUBE_EDITOR", editor.toString(), "EDITOR", editor.toString()), "edit", "configmap", "edited");
         assertThat(r.code()).as(r.out()).isZero();
         assertThat(r.out()).contains("configmap/edited edited");
-        assertThat(k.ok("get", "configmap", "edited", "-o", "jsonpath={.data.a}")).isEqualTo("after");
+        assertThat(k.ok("get", "configmap", "edited", "-o", "jsonpath={.data.a}"))
+                .isEqualTo("after");
     }
 
     @Test

@@ -9,8 +9,7 @@ import io.kubeloop.apiserver.internal.storage.VersionedStore;
  */
 public final class ServerInternals {
 
-    private ServerInternals() {
-    }
+    private ServerInternals() {}
 
     /** The server's resource layer. */
     public static ObjectRegistry registry(EmbeddedApiServer server) {

@@ -50,11 +50,11 @@ class SigkillDurabilityTest {
     Path tmp;
 
     /** The newest acknowledged write of one ConfigMap: its counter and resourceVersion. */
-    private record Ack(long n, long rv) {
-    }
+    private record Ack(long n, long rv) {}
 
     /** Per name, the newest acknowledged write; each name has one writer thread, so no races per name. */
     private final Map<String, Ack> acked = new ConcurrentHashMap<>();
+
     private final List<String> violations = new CopyOnWriteArrayList<>();
 
     @Test
@@ -69,12 +69,19 @@ class SigkillDurabilityTest {
             Path stderr = tmp.resolve("server-" + round + ".err");
             long t0 = System.nanoTime();
             Process server = start(dataDir, tmp.resolve("kubeconfig-" + round), stderr);
-            try (KubeClient client = KubeClient.create(ClientConfig.fromKubeconfig(awaitReady(server, stderr, context)),
-                    ClientOptions.builder().rateLimitingEnabled(false).maxRetries(0).build())) {
-                ResourceClient<DynamicObject> cms = client.resource("configmaps").inNamespace("default");
+            try (KubeClient client = KubeClient.create(
+                    ClientConfig.fromKubeconfig(awaitReady(server, stderr, context)),
+                    ClientOptions.builder()
+                            .rateLimitingEnabled(false)
+                            .maxRetries(0)
+                            .build())) {
+                ResourceClient<DynamicObject> cms =
+                        client.resource("configmaps").inNamespace("default");
                 long started = System.nanoTime();
                 long served = verify(cms, context);
-                assertThat(served).as("%s: the recovered resourceVersion", context).isGreaterThanOrEqualTo(floor);
+                assertThat(served)
+                        .as("%s: the recovered resourceVersion", context)
+                        .isGreaterThanOrEqualTo(floor);
                 floor = served;
                 if (round > ROUNDS) {
                     break;
@@ -87,21 +94,24 @@ class SigkillDurabilityTest {
                 for (int w = 0; w < WRITERS; w++) {
                     int writer = w;
                     long above = floor;
-                    writers.add(Thread.ofVirtual().start(() -> write(cms, writer, above, maxRv, () -> {
-                        if (acks.incrementAndGet() == killAfter) {
-                            enough.countDown();
-                        }
-                    })));
+                    writers.add(Thread.ofVirtual()
+                            .start(() -> write(cms, writer, above, maxRv, () -> {
+                                if (acks.incrementAndGet() == killAfter) {
+                                    enough.countDown();
+                                }
+                            })));
                 }
-                assertThat(enough.await(30, TimeUnit.SECONDS)).as("%s: %d acks; stderr: %s", context, killAfter,
-                        read(stderr)).isTrue();
+                assertThat(enough.await(30, TimeUnit.SECONDS))
+                        .as("%s: %d acks; stderr: %s", context, killAfter, read(stderr))
+                        .isTrue();
                 server.destroyForcibly(); // SIGKILL
                 assertThat(server.waitFor(10, TimeUnit.SECONDS)).isTrue();
                 for (Thread t : writers) {
                     t.join(Duration.ofSeconds(15));
                 }
                 totalAcks += acks.get();
-                System.out.printf("SigkillDurabilityTest %s: server ready in %d ms, killed after %d acks, %d ms of load%n",
+                System.out.printf(
+                        "SigkillDurabilityTest %s: server ready in %d ms, killed after %d acks, %d ms of load%n",
                         context, (started - t0) / 1_000_000, acks.get(), (System.nanoTime() - started) / 1_000_000);
                 floor = Math.max(floor, maxRv.get());
                 assertThat(violations).as(context).isEmpty();
@@ -111,8 +121,10 @@ class SigkillDurabilityTest {
             }
         }
         assertThat(violations).isEmpty();
-        System.out.printf("SigkillDurabilityTest: %d rounds, %d acknowledged writes of %d ConfigMaps all served "
-                + "after SIGKILL, last resourceVersion %d, seed %d%n", ROUNDS, totalAcks, acked.size(), floor, seed);
+        System.out.printf(
+                "SigkillDurabilityTest: %d rounds, %d acknowledged writes of %d ConfigMaps all served "
+                        + "after SIGKILL, last resourceVersion %d, seed %d%n",
+                ROUNDS, totalAcks, acked.size(), floor, seed);
     }
 
     /**
@@ -133,7 +145,9 @@ class SigkillDurabilityTest {
             for (long step = 0; ; step++) {
                 String name = "w" + writer + "-" + (step % NAMES_PER_WRITER);
                 DynamicObject cur = current.get(name);
-                long n = cur == null ? 1 : Long.parseLong(cur.node().path("data").path("n").asString()) + 1;
+                long n = cur == null
+                        ? 1
+                        : Long.parseLong(cur.node().path("data").path("n").asString()) + 1;
                 DynamicObject written;
                 if (cur == null) {
                     written = cms.create(DynamicObject.parse("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
@@ -166,16 +180,22 @@ class SigkillDurabilityTest {
         }
         for (Map.Entry<String, Ack> e : acked.entrySet()) {
             DynamicObject o = served.get(e.getKey());
-            assertThat(o).as("%s: acknowledged %s %s is served", context, e.getKey(), e.getValue()).isNotNull();
+            assertThat(o)
+                    .as("%s: acknowledged %s %s is served", context, e.getKey(), e.getValue())
+                    .isNotNull();
             long n = Long.parseLong(o.node().path("data").path("n").asString());
             long rv = Long.parseLong(o.metadata().resourceVersion());
-            assertThat(n).as("%s: %s holds the acknowledged content or a later one", context, e.getKey())
+            assertThat(n)
+                    .as("%s: %s holds the acknowledged content or a later one", context, e.getKey())
                     .isGreaterThanOrEqualTo(e.getValue().n());
             if (n == e.getValue().n()) {
-                assertThat(rv).as("%s: %s at the acknowledged resourceVersion", context, e.getKey())
+                assertThat(rv)
+                        .as("%s: %s at the acknowledged resourceVersion", context, e.getKey())
                         .isEqualTo(e.getValue().rv());
             } else {
-                assertThat(rv).as("%s: %s, a later version", context, e.getKey()).isGreaterThan(e.getValue().rv());
+                assertThat(rv)
+                        .as("%s: %s, a later version", context, e.getKey())
+                        .isGreaterThan(e.getValue().rv());
             }
         }
         return Long.parseLong(list.resourceVersion());
@@ -183,13 +203,24 @@ class SigkillDurabilityTest {
 
     private static Process start(Path dataDir, Path kubeconfig, Path stderr) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        return new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m", "-Xshare:auto",
-                "-cp", System.getProperty("java.class.path"), DurableServerMain.class.getName(), dataDir.toString(),
-                kubeconfig.toString()).redirectError(stderr.toFile()).start();
+        return new ProcessBuilder(
+                        java,
+                        "-XX:TieredStopAtLevel=1",
+                        "-XX:+UseSerialGC",
+                        "-Xmx256m",
+                        "-Xshare:auto",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        DurableServerMain.class.getName(),
+                        dataDir.toString(),
+                        kubeconfig.toString())
+                .redirectError(stderr.toFile())
+                .start();
     }
 
     private static Path awaitReady(Process server, Path stderr, String context) throws Exception {
-        BufferedReader out = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.US_ASCII));
+        BufferedReader out =
+                new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.US_ASCII));
         String[] line = new String[1];
         CountDownLatch ready = new CountDownLatch(1);
         Thread reader = Thread.ofVirtual().start(() -> {
@@ -200,10 +231,13 @@ class SigkillDurabilityTest {
             }
             ready.countDown();
         });
-        assertThat(ready.await(START_LIMIT.toSeconds(), TimeUnit.SECONDS)).as("%s: server started; stderr: %s",
-                context, read(stderr)).isTrue();
+        assertThat(ready.await(START_LIMIT.toSeconds(), TimeUnit.SECONDS))
+                .as("%s: server started; stderr: %s", context, read(stderr))
+                .isTrue();
         reader.join();
-        assertThat(line[0]).as("%s: server's first line; stderr: %s", context, read(stderr)).startsWith("READY ");
+        assertThat(line[0])
+                .as("%s: server's first line; stderr: %s", context, read(stderr))
+                .startsWith("READY ");
         return Path.of(line[0].substring("READY ".length()));
     }
 

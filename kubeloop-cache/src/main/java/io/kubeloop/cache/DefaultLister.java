@@ -69,9 +69,15 @@ final class DefaultLister<T> implements Lister<T>, NamespaceLister<T> {
 
     private NotFoundException notFound(String name) {
         String what = resource.group().isEmpty() ? resource.resource() : resource.resource() + "." + resource.group();
-        return new NotFoundException(new Status("Status", "v1", Map.of(), Status.FAILURE,
-                what + " \"" + name + "\" not found", "NotFound",
-                new Status.Details(name, resource.group(), resource.resource(), null, null, null), 404));
+        return new NotFoundException(new Status(
+                "Status",
+                "v1",
+                Map.of(),
+                Status.FAILURE,
+                what + " \"" + name + "\" not found",
+                "NotFound",
+                new Status.Details(name, resource.group(), resource.resource(), null, null, null),
+                404));
     }
 
     @Override

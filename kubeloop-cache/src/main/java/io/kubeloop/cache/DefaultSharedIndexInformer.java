@@ -72,7 +72,8 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
         this.resyncCheckPeriod = options.resyncPeriod();
         this.defaultEventHandlerResyncPeriod = options.resyncPeriod();
         this.watchErrorHandler = options.reflector().watchErrorHandler();
-        this.processor = new SharedProcessor<>(options.reflector().ticker(), options.reflector().threadFactory());
+        this.processor = new SharedProcessor<>(
+                options.reflector().ticker(), options.reflector().threadFactory());
     }
 
     private String name() {
@@ -101,13 +102,20 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
             Duration period = resyncPeriod.isNegative() ? Duration.ZERO : resyncPeriod;
             if (period.isPositive()) {
                 if (period.compareTo(MINIMUM_RESYNC_PERIOD) < 0) {
-                    LOG.info("{}: resync period {} is too small, changing it to {}", name(), period, MINIMUM_RESYNC_PERIOD);
+                    LOG.info(
+                            "{}: resync period {} is too small, changing it to {}",
+                            name(),
+                            period,
+                            MINIMUM_RESYNC_PERIOD);
                     period = MINIMUM_RESYNC_PERIOD;
                 }
                 if (period.compareTo(resyncCheckPeriod) < 0) {
                     if (started) {
-                        LOG.info("{}: resync period {} is below the informer's check period {}; using the latter",
-                                name(), period, resyncCheckPeriod);
+                        LOG.info(
+                                "{}: resync period {} is below the informer's check period {}; using the latter",
+                                name(),
+                                period,
+                                resyncCheckPeriod);
                         period = resyncCheckPeriod;
                     } else {
                         resyncCheckPeriod = period;
@@ -115,8 +123,13 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
                     }
                 }
             }
-            ProcessorListener<T> listener = new ProcessorListener<>(name(), handler, period,
-                    SharedProcessor.effectiveResyncPeriod(period, resyncCheckPeriod), this::hasSynced, handlerErrors);
+            ProcessorListener<T> listener = new ProcessorListener<>(
+                    name(),
+                    handler,
+                    period,
+                    SharedProcessor.effectiveResyncPeriod(period, resyncCheckPeriod),
+                    this::hasSynced,
+                    handlerErrors);
             if (!started) {
                 processor.addListener(listener);
                 return listener;
@@ -176,7 +189,8 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
         lifecycle.lock();
         try {
             if (started) {
-                throw new IllegalStateException("informer " + name() + " has already started; set the transform before start");
+                throw new IllegalStateException(
+                        "informer " + name() + " has already started; set the transform before start");
             }
             this.transform = transform;
         } finally {
@@ -189,7 +203,8 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
         lifecycle.lock();
         try {
             if (started) {
-                throw new IllegalStateException("informer " + name() + " has already started; set the handler before start");
+                throw new IllegalStateException(
+                        "informer " + name() + " has already started; set the handler before start");
             }
             this.watchErrorHandler = Objects.requireNonNull(handler, "handler");
         } finally {
@@ -212,11 +227,19 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
             KeyFunction keys = indexer.keyFunction();
             queue = switch (options.queue()) {
                 case REAL_FIFO -> new RealFifo<>(keys, transform);
-                case DELTA_FIFO -> DeltaFifo.<T>builder().keyFunction(keys).knownObjects(indexer)
-                        .emitDeltaTypeReplaced(true).transformer(transform).build();
+                case DELTA_FIFO ->
+                    DeltaFifo.<T>builder()
+                            .keyFunction(keys)
+                            .knownObjects(indexer)
+                            .emitDeltaTypeReplaced(true)
+                            .transformer(transform)
+                            .build();
             };
-            ReflectorOptions ro = options.reflector().toBuilder().resyncPeriod(resyncCheckPeriod)
-                    .shouldResync(processor::shouldResync).watchErrorHandler(watchErrorHandler).build();
+            ReflectorOptions ro = options.reflector().toBuilder()
+                    .resyncPeriod(resyncCheckPeriod)
+                    .shouldResync(processor::shouldResync)
+                    .watchErrorHandler(watchErrorHandler)
+                    .build();
             reflector = new Reflector<>(listerWatcher, new SyncObservingStore(queue), ro);
             started = true;
             processor.start();
@@ -395,7 +418,8 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
                     switch (d) {
                         case Delta.Deleted<T> del -> {
                             indexer.delete(del.object());
-                            processor.distribute(new Notification.Delete<>(del.object(), del.finalStateUnknown()), false);
+                            processor.distribute(
+                                    new Notification.Delete<>(del.object(), del.finalStateUnknown()), false);
                         }
                         case Delta.Added<T> a -> upsert(a.object(), isInInitialList);
                         case Delta.Updated<T> u -> upsert(u.object(), isInInitialList);

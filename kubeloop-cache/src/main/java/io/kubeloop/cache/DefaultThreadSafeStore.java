@@ -38,7 +38,8 @@ final class DefaultThreadSafeStore<T> implements ThreadSafeStore<T> {
         Objects.requireNonNull(indexers, "indexers");
         for (Map.Entry<String, IndexFunction<T>> e : indexers.entrySet()) {
             String name = e.getKey();
-            this.indexers.put(Objects.requireNonNull(name, "index name"), Objects.requireNonNull(e.getValue(), "index function"));
+            this.indexers.put(
+                    Objects.requireNonNull(name, "index name"), Objects.requireNonNull(e.getValue(), "index function"));
             this.indices.put(name, new IndexTable());
         }
     }
@@ -184,7 +185,8 @@ final class DefaultThreadSafeStore<T> implements ThreadSafeStore<T> {
     }
 
     /** Fresh index tables for {@code fns} over {@code content}; throws before anything is committed. */
-    private static <T> Map<String, IndexTable> buildLocked(Map<String, IndexFunction<T>> fns, Map<ObjectKey, T> content) {
+    private static <T> Map<String, IndexTable> buildLocked(
+            Map<String, IndexFunction<T>> fns, Map<ObjectKey, T> content) {
         Map<String, IndexTable> tables = new HashMap<>();
         for (Map.Entry<String, IndexFunction<T>> e : fns.entrySet()) {
             IndexTable table = new IndexTable();

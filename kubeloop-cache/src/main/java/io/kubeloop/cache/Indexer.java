@@ -36,7 +36,8 @@ public interface Indexer<T> extends Store<T> {
 
     /** An indexer with the deletion-handling namespace key function and the namespace index, as informers use. */
     static <T> Indexer<T> withNamespaceIndex() {
-        return new DefaultIndexer<>(KeyFunction.deletionHandling(KeyFunction.metaNamespace()),
+        return new DefaultIndexer<>(
+                KeyFunction.deletionHandling(KeyFunction.metaNamespace()),
                 Map.of(NAMESPACE_INDEX, IndexFunction.namespace()));
     }
 

@@ -48,8 +48,7 @@ public final class InformerFactory implements AutoCloseable {
      * @param type the Java type objects are read into
      * @param scope namespace and selectors
      */
-    public record Key(GroupVersionResource resource, Class<?> type, InformerScope scope) {
-    }
+    public record Key(GroupVersionResource resource, Class<?> type, InformerScope scope) {}
 
     private final KubeClient client;
     private final InformerOptions options;
@@ -90,10 +89,13 @@ public final class InformerFactory implements AutoCloseable {
      *
      * @throws IllegalStateException if the factory was shut down
      */
-    public SharedIndexInformer<DynamicObject> dynamicInformerFor(GroupVersionResource resource,
-                                                               ResourceScope resourceScope, InformerScope scope) {
+    public SharedIndexInformer<DynamicObject> dynamicInformerFor(
+            GroupVersionResource resource, ResourceScope resourceScope, InformerScope scope) {
         requireNotShutDown(resource.toString());
-        return informer(client.resource(resource, resourceScope, DynamicObject.class), DynamicObject.class, scope,
+        return informer(
+                client.resource(resource, resourceScope, DynamicObject.class),
+                DynamicObject.class,
+                scope,
                 resource.toString());
     }
 
@@ -137,7 +139,8 @@ public final class InformerFactory implements AutoCloseable {
     }
 
     @SuppressWarnings("unchecked")
-    private <T> SharedIndexInformer<T> informer(ResourceClient<T> rc, Class<T> type, InformerScope scope, String asked) {
+    private <T> SharedIndexInformer<T> informer(
+            ResourceClient<T> rc, Class<T> type, InformerScope scope, String asked) {
         Objects.requireNonNull(scope, "scope");
         Key key = new Key(rc.resource(), type, scope);
         lock.lock();
@@ -149,11 +152,15 @@ public final class InformerFactory implements AutoCloseable {
             if (existing != null) {
                 return (SharedIndexInformer<T>) existing;
             }
-            ResourceClient<T> scoped = !rc.namespaced() ? rc
+            ResourceClient<T> scoped = !rc.namespaced()
+                    ? rc
                     : scope.namespace().isEmpty() ? rc.inAnyNamespace() : rc.inNamespace(scope.namespace());
-            ListerWatcher<T> lw = ListerWatcher.of(scoped, ListerWatcher.selectors(scope.labelSelector(), scope.fieldSelector()));
+            ListerWatcher<T> lw =
+                    ListerWatcher.of(scoped, ListerWatcher.selectors(scope.labelSelector(), scope.fieldSelector()));
             InformerOptions o = options.toBuilder()
-                    .reflector(options.reflector().toBuilder().name(rc.resource().resource() + "[" + scope + "]").build())
+                    .reflector(options.reflector().toBuilder()
+                            .name(rc.resource().resource() + "[" + scope + "]")
+                            .build())
                     .build();
             SharedIndexInformer<T> informer = SharedIndexInformer.create(lw, o);
             informers.put(key, informer);

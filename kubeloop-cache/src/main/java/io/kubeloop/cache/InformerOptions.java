@@ -1,7 +1,5 @@
 package io.kubeloop.cache;
 
-import io.kubeloop.cache.internal.DeltaFifo;
-import io.kubeloop.cache.internal.RealFifo;
 import io.kubeloop.time.Ticker;
 import java.time.Duration;
 import java.util.Objects;
@@ -67,8 +65,7 @@ public record InformerOptions(Duration resyncPeriod, Queue queue, ReflectorOptio
         private ReflectorOptions reflector;
         private Ticker ticker;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder resyncPeriod(Duration resyncPeriod) {
             this.resyncPeriod = resyncPeriod;

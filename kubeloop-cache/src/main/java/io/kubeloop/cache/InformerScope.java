@@ -44,7 +44,8 @@ public record InformerScope(String namespace, String labelSelector, String field
 
     @Override
     public String toString() {
-        return (namespace.isEmpty() ? "*" : namespace) + (labelSelector.isEmpty() ? "" : " l:" + labelSelector)
+        return (namespace.isEmpty() ? "*" : namespace)
+                + (labelSelector.isEmpty() ? "" : " l:" + labelSelector)
                 + (fieldSelector.isEmpty() ? "" : " f:" + fieldSelector);
     }
 }

@@ -69,11 +69,10 @@ final class KeyFunctions {
         try {
             return ObjectAccess.key(object);
         } catch (RuntimeException e) {
-            throw new KeyException(object, "cannot compute the key of " + object.getClass().getName() + ": "
-                    + e.getMessage(), e);
+            throw new KeyException(
+                    object, "cannot compute the key of " + object.getClass().getName() + ": " + e.getMessage(), e);
         }
     };
 
-    private KeyFunctions() {
-    }
+    private KeyFunctions() {}
 }

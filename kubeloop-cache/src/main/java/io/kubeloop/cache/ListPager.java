@@ -43,8 +43,7 @@ final class ListPager<T> {
     static final long DEFAULT_PAGE_SIZE = 500;
 
     /** One gathered list: every item and the list's resourceVersion. */
-    record Page<T>(List<T> items, String resourceVersion) {
-    }
+    record Page<T>(List<T> items, String resourceVersion) {}
 
     private final ListerWatcher<T> listerWatcher;
     private final long configuredPageSize;
@@ -60,8 +59,12 @@ final class ListPager<T> {
      * @param threadFactory makes the prefetch threads
      * @param checkStopped called before each further page and after an interrupted wait; throws to abandon the list
      */
-    ListPager(ListerWatcher<T> listerWatcher, long configuredPageSize, boolean prefetch, ThreadFactory threadFactory,
-              Runnable checkStopped) {
+    ListPager(
+            ListerWatcher<T> listerWatcher,
+            long configuredPageSize,
+            boolean prefetch,
+            ThreadFactory threadFactory,
+            Runnable checkStopped) {
         this.listerWatcher = listerWatcher;
         this.configuredPageSize = configuredPageSize;
         this.prefetch = prefetch;
@@ -81,7 +84,8 @@ final class ListPager<T> {
         } else {
             pageSize = DEFAULT_PAGE_SIZE;
         }
-        ListStream<T> current = listerWatcher.openList(ListOptions.builder().resourceVersion(rv).limit(pageSize).build());
+        ListStream<T> current = listerWatcher.openList(
+                ListOptions.builder().resourceVersion(rv).limit(pageSize).build());
         if (!current.hasMore()) {
             ObjectList<T> page = current.read();
             return new Page<>(page.items(), page.resourceVersion());
@@ -98,7 +102,10 @@ final class ListPager<T> {
                 ListOptions following = null;
                 if (token != null) {
                     checkStopped.run();
-                    following = ListOptions.builder().limit(pageSize).continueToken(token).build();
+                    following = ListOptions.builder()
+                            .limit(pageSize)
+                            .continueToken(token)
+                            .build();
                     if (prefetch) {
                         next = new Prefetch<>(threadFactory, listerWatcher, following);
                     }
@@ -119,7 +126,9 @@ final class ListPager<T> {
                     }
                 } catch (GoneException e) {
                     // expired continue token: one full list at the original resourceVersion
-                    ObjectList<T> full = listerWatcher.openList(ListOptions.builder().resourceVersion(rv).build()).read();
+                    ObjectList<T> full = listerWatcher
+                            .openList(ListOptions.builder().resourceVersion(rv).build())
+                            .read();
                     return new Page<>(full.items(), full.resourceVersion());
                 }
             }

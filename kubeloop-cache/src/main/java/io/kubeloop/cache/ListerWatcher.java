@@ -83,6 +83,8 @@ public interface ListerWatcher<T> {
     static UnaryOperator<ListOptions> selectors(String labelSelector, String fieldSelector) {
         String ls = labelSelector == null || labelSelector.isEmpty() ? null : labelSelector;
         String fs = fieldSelector == null || fieldSelector.isEmpty() ? null : fieldSelector;
-        return o -> ls == null && fs == null ? o : o.toBuilder().labelSelector(ls).fieldSelector(fs).build();
+        return o -> ls == null && fs == null
+                ? o
+                : o.toBuilder().labelSelector(ls).fieldSelector(fs).build();
     }
 }

@@ -41,6 +41,7 @@ final class ProcessorListener<T> implements ResourceEventHandlerRegistration {
     private Thread thread;
     /** Initial-list adds queued or being handled (client-go's synctrack count). */
     private final AtomicInteger pendingInitial = new AtomicInteger();
+
     private final LongAdder errors = new LongAdder();
     private final LongAdder informerErrors;
     /** Written under the processor's lock; read anywhere. */
@@ -48,8 +49,13 @@ final class ProcessorListener<T> implements ResourceEventHandlerRegistration {
     /** Guarded by the processor's lock: ticker nanos of the next resync. */
     private long nextResync;
 
-    ProcessorListener(String name, ResourceEventHandler<T> handler, Duration requestedResyncPeriod, Duration resyncPeriod,
-                      BooleanSupplier informerSynced, LongAdder informerErrors) {
+    ProcessorListener(
+            String name,
+            ResourceEventHandler<T> handler,
+            Duration requestedResyncPeriod,
+            Duration resyncPeriod,
+            BooleanSupplier informerSynced,
+            LongAdder informerErrors) {
         this.name = name;
         this.handler = handler;
         this.requestedResyncPeriod = requestedResyncPeriod;
@@ -118,7 +124,12 @@ final class ProcessorListener<T> implements ResourceEventHandlerRegistration {
         } catch (Throwable t) {
             errors.increment();
             informerErrors.increment();
-            LOG.error("{}: event handler {} failed on {}", name, handler, n.getClass().getSimpleName(), t);
+            LOG.error(
+                    "{}: event handler {} failed on {}",
+                    name,
+                    handler,
+                    n.getClass().getSimpleName(),
+                    t);
             if (t instanceof VirtualMachineError vme) {
                 throw vme;
             }

@@ -87,6 +87,7 @@ public final class Reflector<T> implements AutoCloseable {
     /** Guarded by lifecycle. */
     @GuardedBy("lifecycle")
     private Thread runner;
+
     private volatile boolean stopped;
     private final AtomicReference<WatchStream<T>> currentWatch = new AtomicReference<>();
 
@@ -103,8 +104,8 @@ public final class Reflector<T> implements AutoCloseable {
         this.listerWatcher = Objects.requireNonNull(listerWatcher, "listerWatcher");
         this.store = Objects.requireNonNull(store, "store");
         this.options = Objects.requireNonNull(options, "options");
-        this.pager = new ListPager<>(listerWatcher, options.pageSize(), options.pagePrefetch(), options.threadFactory(),
-                this::checkStopped);
+        this.pager = new ListPager<>(
+                listerWatcher, options.pageSize(), options.pagePrefetch(), options.threadFactory(), this::checkStopped);
     }
 
     /** The reflector's name (from its options). */
@@ -275,9 +276,14 @@ public final class Reflector<T> implements AutoCloseable {
         while (true) {
             checkStopped();
             String rv = lastSyncResourceVersionUnavailable ? "" : lastSyncResourceVersion;
-            ListOptions opts = ListOptions.builder().sendInitialEvents(true)
-                    .resourceVersionMatch(ResourceVersionMatch.NOT_OLDER_THAN).resourceVersion(rv)
-                    .allowWatchBookmarks(true).timeout(watchTimeout()).idleTimeout(options.watchIdleTimeout()).build();
+            ListOptions opts = ListOptions.builder()
+                    .sendInitialEvents(true)
+                    .resourceVersionMatch(ResourceVersionMatch.NOT_OLDER_THAN)
+                    .resourceVersion(rv)
+                    .allowWatchBookmarks(true)
+                    .timeout(watchTimeout())
+                    .idleTimeout(options.watchIdleTimeout())
+                    .build();
             WatchStream<T> w;
             try {
                 w = listerWatcher.watch(opts);
@@ -360,8 +366,11 @@ public final class Reflector<T> implements AutoCloseable {
         while (true) {
             checkStopped();
             if (w == null) {
-                ListOptions opts = ListOptions.builder().resourceVersion(lastSyncResourceVersion)
-                        .allowWatchBookmarks(true).timeout(watchTimeout()).idleTimeout(options.watchIdleTimeout())
+                ListOptions opts = ListOptions.builder()
+                        .resourceVersion(lastSyncResourceVersion)
+                        .allowWatchBookmarks(true)
+                        .timeout(watchTimeout())
+                        .idleTimeout(options.watchIdleTimeout())
                         .build();
                 try {
                     w = listerWatcher.watch(opts);
@@ -452,8 +461,13 @@ public final class Reflector<T> implements AutoCloseable {
         } catch (WatchTimeoutException silent) {
             checkStopped();
             silentWatches++;
-            LOG.info("{}: {}; resuming from resourceVersion \"{}\" ({} silent watch{} so far)", name(),
-                    silent.getMessage(), lastSyncResourceVersion, silentWatches, silentWatches == 1 ? "" : "es");
+            LOG.info(
+                    "{}: {}; resuming from resourceVersion \"{}\" ({} silent watch{} so far)",
+                    name(),
+                    silent.getMessage(),
+                    lastSyncResourceVersion,
+                    silentWatches,
+                    silentWatches == 1 ? "" : "es");
             return Optional.empty();
         } catch (TransportException broken) {
             checkStopped();

@@ -29,8 +29,7 @@ final class ReflectorErrors {
         }
     };
 
-    private ReflectorErrors() {
-    }
+    private ReflectorErrors() {}
 
     /**
      * 410 Gone (the resourceVersion left the server's window), or 504 "Too large resource version"

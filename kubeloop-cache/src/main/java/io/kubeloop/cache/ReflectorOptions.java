@@ -37,10 +37,19 @@ import java.util.random.RandomGenerator;
  *        last resourceVersion; null (the default) for the client's {@code watchIdleTimeout}; zero for
  *        none; else at least 1 s
  */
-public record ReflectorOptions(String name, Duration resyncPeriod, BooleanSupplier shouldResync, long pageSize,
-                               boolean pagePrefetch, boolean useWatchList, Duration minWatchTimeout, Ticker ticker,
-                               RandomGenerator random, ThreadFactory threadFactory, WatchErrorHandler watchErrorHandler,
-                               Duration watchIdleTimeout) {
+public record ReflectorOptions(
+        String name,
+        Duration resyncPeriod,
+        BooleanSupplier shouldResync,
+        long pageSize,
+        boolean pagePrefetch,
+        boolean useWatchList,
+        Duration minWatchTimeout,
+        Ticker ticker,
+        RandomGenerator random,
+        ThreadFactory threadFactory,
+        WatchErrorHandler watchErrorHandler,
+        Duration watchIdleTimeout) {
 
     /** The default minimum watch timeout, 5 minutes. */
     public static final Duration DEFAULT_MIN_WATCH_TIMEOUT = Duration.ofMinutes(5);
@@ -62,7 +71,9 @@ public record ReflectorOptions(String name, Duration resyncPeriod, BooleanSuppli
         Objects.requireNonNull(random, "random");
         Objects.requireNonNull(threadFactory, "threadFactory");
         Objects.requireNonNull(watchErrorHandler, "watchErrorHandler");
-        if (watchIdleTimeout != null && !watchIdleTimeout.isZero() && watchIdleTimeout.compareTo(Duration.ofSeconds(1)) < 0) {
+        if (watchIdleTimeout != null
+                && !watchIdleTimeout.isZero()
+                && watchIdleTimeout.compareTo(Duration.ofSeconds(1)) < 0) {
             throw new IllegalArgumentException("watchIdleTimeout must be zero or at least 1s, got " + watchIdleTimeout);
         }
     }
@@ -77,9 +88,19 @@ public record ReflectorOptions(String name, Duration resyncPeriod, BooleanSuppli
     }
 
     public Builder toBuilder() {
-        return new Builder().name(name).resyncPeriod(resyncPeriod).shouldResync(shouldResync).pageSize(pageSize)
-                .pagePrefetch(pagePrefetch).useWatchList(useWatchList).minWatchTimeout(minWatchTimeout).ticker(ticker).random(random)
-                .threadFactory(threadFactory).watchErrorHandler(watchErrorHandler).watchIdleTimeout(watchIdleTimeout);
+        return new Builder()
+                .name(name)
+                .resyncPeriod(resyncPeriod)
+                .shouldResync(shouldResync)
+                .pageSize(pageSize)
+                .pagePrefetch(pagePrefetch)
+                .useWatchList(useWatchList)
+                .minWatchTimeout(minWatchTimeout)
+                .ticker(ticker)
+                .random(random)
+                .threadFactory(threadFactory)
+                .watchErrorHandler(watchErrorHandler)
+                .watchIdleTimeout(watchIdleTimeout);
     }
 
     /** Mutable builder; not thread-safe. */
@@ -97,8 +118,7 @@ public record ReflectorOptions(String name, Duration resyncPeriod, BooleanSuppli
         private WatchErrorHandler watchErrorHandler = ReflectorErrors.LOGGING_ERROR_HANDLER;
         private Duration watchIdleTimeout;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder name(String name) {
             this.name = name;
@@ -165,10 +185,23 @@ public record ReflectorOptions(String name, Duration resyncPeriod, BooleanSuppli
         }
 
         public ReflectorOptions build() {
-            return new ReflectorOptions(name, resyncPeriod, shouldResync, pageSize, pagePrefetch, useWatchList,
-                    minWatchTimeout, ticker, random != null ? random : new SplittableRandom(),
-                    threadFactory != null ? threadFactory : Thread.ofVirtual().name("kubeloop-" + name + "-", 0).factory(),
-                    watchErrorHandler, watchIdleTimeout);
+            return new ReflectorOptions(
+                    name,
+                    resyncPeriod,
+                    shouldResync,
+                    pageSize,
+                    pagePrefetch,
+                    useWatchList,
+                    minWatchTimeout,
+                    ticker,
+                    random != null ? random : new SplittableRandom(),
+                    threadFactory != null
+                            ? threadFactory
+                            : Thread.ofVirtual()
+                                    .name("kubeloop-" + name + "-", 0)
+                                    .factory(),
+                    watchErrorHandler,
+                    watchIdleTimeout);
         }
     }
 }

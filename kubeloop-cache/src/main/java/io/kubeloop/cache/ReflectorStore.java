@@ -1,7 +1,5 @@
 package io.kubeloop.cache;
 
-import io.kubeloop.cache.internal.DeltaFifo;
-import io.kubeloop.cache.internal.RealFifo;
 import java.util.List;
 
 /**

@@ -25,12 +25,10 @@ public interface ResourceEventHandler<T> {
      * @param isInInitialList true for objects of the informer's first list, and for the synthetic
      *        adds of every cached object that a handler registered after start receives
      */
-    default void onAdd(T object, boolean isInInitialList) {
-    }
+    default void onAdd(T object, boolean isInInitialList) {}
 
     /** An object changed (or was resynced: then {@code oldObject} and {@code newObject} have the same resourceVersion). */
-    default void onUpdate(T oldObject, T newObject) {
-    }
+    default void onUpdate(T oldObject, T newObject) {}
 
     /**
      * An object changed or was resynced, with the informer's verdict on which: the informer compares
@@ -51,6 +49,5 @@ public interface ResourceEventHandler<T> {
      * @param finalStateUnknown true when the deletion was inferred by a relist (client-go passes a
      *        {@link DeletedFinalStateUnknown} then): the object may be stale
      */
-    default void onDelete(T object, boolean finalStateUnknown) {
-    }
+    default void onDelete(T object, boolean finalStateUnknown) {}
 }

@@ -1,7 +1,5 @@
 package io.kubeloop.cache;
 
-import io.kubeloop.cache.internal.DeltaFifo;
-import io.kubeloop.cache.internal.InformerQueue;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.UnaryOperator;

@@ -25,8 +25,7 @@ public final class Transforms {
         }
     };
 
-    private Transforms() {
-    }
+    private Transforms() {}
 
     /**
      * Drops {@code metadata.managedFields} (controller-runtime's {@code TransformStripManagedFields}),
@@ -46,10 +45,11 @@ public final class Transforms {
                 return object;
             }
             return (T) d.edit(n -> {
-                if (n.get("metadata") instanceof ObjectNode m) {
-                    m.remove("managedFields");
-                }
-            }).compact();
+                        if (n.get("metadata") instanceof ObjectNode m) {
+                            m.remove("managedFields");
+                        }
+                    })
+                    .compact();
         }
         if (object instanceof DynamicObject d) {
             JsonNode meta = d.node().get("metadata");
@@ -113,13 +113,16 @@ public final class Transforms {
                 }
                 Object[] args = new Object[accessors.length];
                 for (int i = 0; i < args.length; i++) {
-                    args[i] = i == metadataIndex ? meta.toBuilder().managedFields(null).build() : accessors[i].invoke(record);
+                    args[i] = i == metadataIndex
+                            ? meta.toBuilder().managedFields(null).build()
+                            : accessors[i].invoke(record);
                 }
                 return constructor.invokeWithArguments(args);
             } catch (RuntimeException | Error e) {
                 throw e;
             } catch (Throwable t) {
-                throw new IllegalStateException("cannot rebuild " + record.getClass().getName(), t);
+                throw new IllegalStateException(
+                        "cannot rebuild " + record.getClass().getName(), t);
             }
         }
     }

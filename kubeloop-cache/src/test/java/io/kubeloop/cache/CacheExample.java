@@ -7,7 +7,6 @@ import io.kubeloop.api.ObjectAccess;
 import io.kubeloop.api.ResourceScope;
 import io.kubeloop.api.selector.LabelSelector;
 import io.kubeloop.client.KubeClient;
-import io.kubeloop.testing.FakeListerWatcher;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -18,23 +17,27 @@ import java.util.Map;
  */
 public final class CacheExample {
 
-    private CacheExample() {
-    }
+    private CacheExample() {}
 
     public static void main(String[] args) throws Exception {
         try (KubeClient client = KubeClient.create()) {
-            ListerWatcher<DynamicObject> pods = ListerWatcher.of(
-                    client.resource(new GroupVersionResource("", "v1", "pods"), ResourceScope.NAMESPACED,
-                            DynamicObject.class).inAnyNamespace());
+            ListerWatcher<DynamicObject> pods = ListerWatcher.of(client.resource(
+                            new GroupVersionResource("", "v1", "pods"), ResourceScope.NAMESPACED, DynamicObject.class)
+                    .inAnyNamespace());
             System.out.println(run(pods, Duration.ofSeconds(30)));
         }
     }
 
     /** Starts an informer with an extra index, a lister and a handler; returns the web pods per node. */
     static Map<String, List<String>> run(ListerWatcher<DynamicObject> pods, Duration timeout) {
-        try (SharedIndexInformer<DynamicObject> informer = SharedIndexInformer.create(pods, InformerOptions.defaults())) {
+        try (SharedIndexInformer<DynamicObject> informer =
+                SharedIndexInformer.create(pods, InformerOptions.defaults())) {
             // 1. an index of pods by node, next to the built-in namespace index
-            informer.addIndexers(Map.of("node", pod -> pod.at("/spec/nodeName").map(n -> List.of(n.asString())).orElse(List.of())));
+            informer.addIndexers(Map.of(
+                    "node",
+                    pod -> pod.at("/spec/nodeName")
+                            .map(n -> List.of(n.asString()))
+                            .orElse(List.of())));
             // 2. managedFields are a third of a Pod and never read by controllers: drop them before caching
             informer.setTransform(Transforms.stripManagedFields());
             // 3. a handler: called on its own thread, in order; a slow one delays nobody else
@@ -64,7 +67,12 @@ public final class CacheExample {
             Map<String, List<String>> perNode = new java.util.TreeMap<>();
             for (DynamicObject pod : web) {
                 for (String node : informer.indexer().indexers().get("node").values(pod)) {
-                    perNode.put(node, informer.indexer().byIndex("node", node).stream().map(ObjectAccess::name).sorted().toList());
+                    perNode.put(
+                            node,
+                            informer.indexer().byIndex("node", node).stream()
+                                    .map(ObjectAccess::name)
+                                    .sorted()
+                                    .toList());
                 }
             }
             return perNode;

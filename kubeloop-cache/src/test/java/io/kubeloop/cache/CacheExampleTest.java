@@ -13,9 +13,11 @@ import org.junit.jupiter.api.Test;
 class CacheExampleTest {
 
     private static DynamicObject pod(String ns, String name, String app, String node) {
-        return DynamicObject.parse("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"namespace\":\"" + ns + "\",\"name\":\""
-                + name + "\",\"labels\":{\"app\":\"" + app + "\"},\"managedFields\":[{\"manager\":\"x\"}]},\"spec\":{\"nodeName\":\""
-                + node + "\"}}");
+        return DynamicObject.parse(
+                "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"namespace\":\"" + ns + "\",\"name\":\""
+                        + name + "\",\"labels\":{\"app\":\"" + app
+                        + "\"},\"managedFields\":[{\"manager\":\"x\"}]},\"spec\":{\"nodeName\":\""
+                        + node + "\"}}");
     }
 
     @Test
@@ -26,6 +28,7 @@ class CacheExampleTest {
         fake.add(pod("shop", "web-1", "web", "n2"));
         fake.add(pod("blog", "web-0", "web", "n3"));
         Map<String, List<String>> perNode = CacheExample.run(fake, Duration.ofSeconds(10));
-        assertThat(perNode).containsExactly(Map.entry("n1", List.of("db-0", "web-0")), Map.entry("n2", List.of("web-1")));
+        assertThat(perNode)
+                .containsExactly(Map.entry("n1", List.of("db-0", "web-0")), Map.entry("n2", List.of("web-1")));
     }
 }

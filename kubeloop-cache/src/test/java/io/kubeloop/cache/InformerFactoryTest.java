@@ -40,18 +40,22 @@ class InformerFactoryTest {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 
     @Test
     void oneInformerPerResourceAndScopeSharedByEveryoneWhoAsks() {
-        try (InformerFactory f = InformerFactory.create(KubeClient.create(new Refusing(), "default"), InformerOptions.defaults())) {
-            SharedIndexInformer<DynamicObject> a = f.dynamicInformerFor(PODS, ResourceScope.NAMESPACED, InformerScope.all());
-            assertThat(f.dynamicInformerFor(PODS, ResourceScope.NAMESPACED, InformerScope.all())).isSameAs(a);
-            assertThat(f.dynamicInformerFor(PODS, ResourceScope.NAMESPACED, InformerScope.namespace("shop"))).isNotSameAs(a);
-            assertThat(f.dynamicInformerFor(PODS, ResourceScope.NAMESPACED,
-                    InformerScope.all().withLabelSelector("app=web"))).isNotSameAs(a);
+        try (InformerFactory f =
+                InformerFactory.create(KubeClient.create(new Refusing(), "default"), InformerOptions.defaults())) {
+            SharedIndexInformer<DynamicObject> a =
+                    f.dynamicInformerFor(PODS, ResourceScope.NAMESPACED, InformerScope.all());
+            assertThat(f.dynamicInformerFor(PODS, ResourceScope.NAMESPACED, InformerScope.all()))
+                    .isSameAs(a);
+            assertThat(f.dynamicInformerFor(PODS, ResourceScope.NAMESPACED, InformerScope.namespace("shop")))
+                    .isNotSameAs(a);
+            assertThat(f.dynamicInformerFor(
+                            PODS, ResourceScope.NAMESPACED, InformerScope.all().withLabelSelector("app=web")))
+                    .isNotSameAs(a);
         }
     }
 
@@ -59,12 +63,13 @@ class InformerFactoryTest {
     void startIsIdempotentWaitCoversStartedInformersAndShutdownStopsThemForGood() {
         Refusing transport = new Refusing();
         InformerFactory f = InformerFactory.create(KubeClient.create(transport, "default"), InformerOptions.defaults());
-        SharedIndexInformer<DynamicObject> pods = f.dynamicInformerFor(PODS, ResourceScope.NAMESPACED, InformerScope.all());
+        SharedIndexInformer<DynamicObject> pods =
+                f.dynamicInformerFor(PODS, ResourceScope.NAMESPACED, InformerScope.all());
         assertThat(f.waitForCacheSync(Duration.ofMillis(10))).isEmpty();
         f.start();
         f.start();
-        SharedIndexInformer<DynamicObject> later = f.dynamicInformerFor(new GroupVersionResource("apps", "v1", "deployments"),
-                ResourceScope.NAMESPACED, InformerScope.all());
+        SharedIndexInformer<DynamicObject> later = f.dynamicInformerFor(
+                new GroupVersionResource("apps", "v1", "deployments"), ResourceScope.NAMESPACED, InformerScope.all());
         Map<InformerFactory.Key, Boolean> synced = f.waitForCacheSync(Duration.ofMillis(100));
         assertThat(synced).hasSize(1).containsValue(false);
         f.shutdown();
@@ -85,14 +90,21 @@ class InformerFactoryTest {
         f.shutdown();
 
         assertThatThrownBy(() -> f.dynamicInformerFor(PODS, ResourceScope.NAMESPACED, InformerScope.all()))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("shut down").hasMessageContaining("pods");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("shut down")
+                .hasMessageContaining("pods");
         assertThatThrownBy(() -> f.informerFor(Pod.class, InformerScope.all()))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("shut down")
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("shut down")
                 .hasMessageContaining(Pod.class.getName());
         assertThatThrownBy(() -> f.listerFor(Pod.class, InformerScope.all()))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining(Pod.class.getName());
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining(Pod.class.getName());
         assertThatThrownBy(() -> f.dynamicInformerFor("foos.samplecontroller.k8s.io", InformerScope.all()))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("foos.samplecontroller.k8s.io");
-        assertThat(transport.requests.get()).as("no discovery asked for a refused informer").isZero();
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("foos.samplecontroller.k8s.io");
+        assertThat(transport.requests.get())
+                .as("no discovery asked for a refused informer")
+                .isZero();
     }
 }

@@ -36,6 +36,7 @@ class ListPagerTest {
     private final FakeListerWatcher<DynamicObject> fake = FakeListerWatcher.dynamic();
     /** Every thread the pagers and reflectors under test started. */
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
+
     private final ThreadFactory recording = r -> {
         Thread t = Thread.ofVirtual().name("list-pager-test-", 0).unstarted(r);
         threads.add(t);
@@ -58,7 +59,7 @@ class ListPagerTest {
     }
 
     private ListPager<DynamicObject> pager(ListerWatcher<DynamicObject> lw, long pageSize, boolean prefetch) {
-        return new ListPager<>(lw, pageSize, prefetch, recording, () -> { });
+        return new ListPager<>(lw, pageSize, prefetch, recording, () -> {});
     }
 
     private void assertNoThreadLeft() {
@@ -74,7 +75,10 @@ class ListPagerTest {
             @Override
             public ObjectList<DynamicObject> list(ListOptions options) {
                 ObjectList<DynamicObject> page = fake.list(options);
-                return new ObjectList<>(page.items(), "page-" + pages.incrementAndGet(), page.continueToken(),
+                return new ObjectList<>(
+                        page.items(),
+                        "page-" + pages.incrementAndGet(),
+                        page.continueToken(),
                         page.remainingItemCount());
             }
 
@@ -88,11 +92,13 @@ class ListPagerTest {
     @Test
     void prefetchedPagingGathersExactlyWhatSequentialPagingGathers() {
         addPods(2_345);
-        ListPager.Page<DynamicObject> sequential = pager(distinctPageVersions(), 100, false).list("0");
+        ListPager.Page<DynamicObject> sequential =
+                pager(distinctPageVersions(), 100, false).list("0");
         List<ListOptions> sequentialRequests = fake.listRequests();
-        ListPager.Page<DynamicObject> prefetched = pager(distinctPageVersions(), 100, true).list("0");
-        List<ListOptions> prefetchedRequests = fake.listRequests().subList(sequentialRequests.size(),
-                fake.listRequests().size());
+        ListPager.Page<DynamicObject> prefetched =
+                pager(distinctPageVersions(), 100, true).list("0");
+        List<ListOptions> prefetchedRequests = fake.listRequests()
+                .subList(sequentialRequests.size(), fake.listRequests().size());
 
         assertThat(sequential.items()).containsExactlyElementsOf(fake.objects());
         assertThat(prefetched.items()).containsExactlyElementsOf(sequential.items());
@@ -105,9 +111,11 @@ class ListPagerTest {
             assertThat(o.continueToken()).isNotNull();
             assertThat(o.resourceVersion()).isNull();
         });
-        assertThat(sequentialRequests).extracting(ListOptions::limit, ListOptions::resourceVersion)
+        assertThat(sequentialRequests)
+                .extracting(ListOptions::limit, ListOptions::resourceVersion)
                 .containsExactlyElementsOf(prefetchedRequests.stream()
-                        .map(o -> org.assertj.core.groups.Tuple.tuple(o.limit(), o.resourceVersion())).toList());
+                        .map(o -> org.assertj.core.groups.Tuple.tuple(o.limit(), o.resourceVersion()))
+                        .toList());
         assertNoThreadLeft();
     }
 
@@ -151,8 +159,10 @@ class ListPagerTest {
                         if (first) {
                             try {
                                 // the items of the first page "arrive" only once the next page was asked for
-                                log.add(secondRequested.await(5, TimeUnit.SECONDS) ? "read first after the next was asked for"
-                                        : "read first alone");
+                                log.add(
+                                        secondRequested.await(5, TimeUnit.SECONDS)
+                                                ? "read first after the next was asked for"
+                                                : "read first alone");
                             } catch (InterruptedException e) {
                                 Thread.currentThread().interrupt();
                             }
@@ -182,8 +192,12 @@ class ListPagerTest {
     @ValueSource(booleans = {true, false})
     void a410OnALaterPageGivesOneUnpaginatedListAtTheOriginalResourceVersion(boolean prefetch) {
         addPods(1_600);
-        fake.failListRequest(3, ApiExceptions.from(Status.failure(410, "Expired",
-                "The provided continue parameter is too old to display a consistent list result.")));
+        fake.failListRequest(
+                3,
+                ApiExceptions.from(Status.failure(
+                        410,
+                        "Expired",
+                        "The provided continue parameter is too old to display a consistent list result.")));
         ListPager.Page<DynamicObject> page = pager(fake, 0, prefetch).list("0");
 
         assertThat(page.items()).containsExactlyElementsOf(fake.objects()); // pages 1–2 are not kept twice
@@ -253,8 +267,7 @@ class ListPagerTest {
                     }
 
                     @Override
-                    public void close() {
-                    }
+                    public void close() {}
                 };
             }
 
@@ -276,8 +289,16 @@ class ListPagerTest {
         fake.holdListsFrom(2);
         RecordingStore store = new RecordingStore();
         List<Throwable> errors = new CopyOnWriteArrayList<>();
-        reflector = new Reflector<>(fake, store, ReflectorOptions.builder().name("pager").useWatchList(false)
-                .threadFactory(recording).ticker(new FakeTicker()).watchErrorHandler((r, e) -> errors.add(e)).build());
+        reflector = new Reflector<>(
+                fake,
+                store,
+                ReflectorOptions.builder()
+                        .name("pager")
+                        .useWatchList(false)
+                        .threadFactory(recording)
+                        .ticker(new FakeTicker())
+                        .watchErrorHandler((r, e) -> errors.add(e))
+                        .build());
         reflector.start();
         await().atMost(Duration.ofSeconds(10)).until(() -> fake.heldLists() == 1);
 
@@ -296,8 +317,15 @@ class ListPagerTest {
     void aReflectorWithPrefetchSyncsAPagedListAndWatchesFromItsVersion() {
         addPods(1_234);
         RecordingStore store = new RecordingStore();
-        reflector = new Reflector<>(fake, store, ReflectorOptions.builder().name("pager").useWatchList(false)
-                .threadFactory(recording).ticker(new FakeTicker()).build());
+        reflector = new Reflector<>(
+                fake,
+                store,
+                ReflectorOptions.builder()
+                        .name("pager")
+                        .useWatchList(false)
+                        .threadFactory(recording)
+                        .ticker(new FakeTicker())
+                        .build());
         reflector.start();
         await().atMost(Duration.ofSeconds(10)).until(() -> fake.openWatches() == 1);
 

@@ -31,8 +31,8 @@ class ListerTest {
         AtomicInteger byIndex = new AtomicInteger();
         AtomicInteger fullLists = new AtomicInteger();
         @SuppressWarnings("unchecked")
-        Indexer<DynamicObject> counting = (Indexer<DynamicObject>) Proxy.newProxyInstance(getClass().getClassLoader(),
-                new Class<?>[] {Indexer.class}, (proxy, method, args) -> {
+        Indexer<DynamicObject> counting = (Indexer<DynamicObject>) Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[] {Indexer.class}, (proxy, method, args) -> {
                     if (method.getName().equals("byIndex")) {
                         byIndex.incrementAndGet();
                     } else if (method.getName().equals("list")) {
@@ -45,9 +45,12 @@ class ListerTest {
                     }
                 });
         Lister<DynamicObject> pods = Lister.create(counting, new GroupResource("", "pods"));
-        assertThatThrownBy(() -> pods.namespace("ns").get("x")).isInstanceOf(NotFoundException.class)
+        assertThatThrownBy(() -> pods.namespace("ns").get("x"))
+                .isInstanceOf(NotFoundException.class)
                 .hasMessage("pods \"x\" not found");
-        assertThat(pods.namespace("shop").list()).extracting(TestObjects::name).containsExactlyInAnyOrder("web-0", "db-0");
+        assertThat(pods.namespace("shop").list())
+                .extracting(TestObjects::name)
+                .containsExactlyInAnyOrder("web-0", "db-0");
         assertThat(byIndex.get()).isEqualTo(1);
         assertThat(fullLists.get()).isZero();
         assertThat(pods.namespace("shop").get("db-0")).isNotNull();
@@ -59,7 +62,8 @@ class ListerTest {
         assertThat(pods.list(LabelSelector.parse("app=web"))).hasSize(2);
         assertThat(pods.list()).hasSize(4);
         assertThat(pods.list(LabelSelector.nothing())).isEmpty();
-        assertThat(pods.namespace("shop").list(LabelSelector.parse("app in (db)"))).extracting(TestObjects::name)
+        assertThat(pods.namespace("shop").list(LabelSelector.parse("app in (db)")))
+                .extracting(TestObjects::name)
                 .containsExactly("db-0");
     }
 
@@ -72,7 +76,9 @@ class ListerTest {
         Lister<DynamicObject> l = Lister.create(plain, new GroupResource("", "nodes"));
         assertThat(l.get("n")).isNotNull();
         assertThat(l.namespace("blog").list()).extracting(TestObjects::name).containsExactly("b");
-        assertThatThrownBy(() -> Lister.create(plain, new GroupResource("apps", "deployments")).get("zz"))
-                .isInstanceOf(NotFoundException.class).hasMessage("deployments.apps \"zz\" not found");
+        assertThatThrownBy(() -> Lister.create(plain, new GroupResource("apps", "deployments"))
+                        .get("zz"))
+                .isInstanceOf(NotFoundException.class)
+                .hasMessage("deployments.apps \"zz\" not found");
     }
 }

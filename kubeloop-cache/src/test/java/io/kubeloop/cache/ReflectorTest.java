@@ -31,7 +31,10 @@ class ReflectorTest {
     private Reflector<DynamicObject> reflector;
 
     private ReflectorOptions.Builder options() {
-        return ReflectorOptions.builder().name("test").ticker(ticker).useWatchList(false)
+        return ReflectorOptions.builder()
+                .name("test")
+                .ticker(ticker)
+                .useWatchList(false)
                 .watchErrorHandler((r, e) -> errors.add(e));
     }
 
@@ -91,7 +94,8 @@ class ReflectorTest {
         start(options());
         awaitWatches(1);
         fake.advanceAndBookmark(50);
-        await().atMost(Duration.ofSeconds(10)).until(() -> reflector.lastSyncResourceVersion().equals(fake.resourceVersion()));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> reflector.lastSyncResourceVersion().equals(fake.resourceVersion()));
         assertThat(store.calls).hasSize(1); // just the initial replace
     }
 
@@ -178,8 +182,8 @@ class ReflectorTest {
     @Test
     void aWatchStartRefusedWith429OrConnectionRefusedBacksOffAndReWatchesWithoutList() {
         fake.failNextWatch(ApiExceptions.from(Status.failure(429, "TooManyRequests", "slow down")));
-        fake.failNextWatch(new TransportException(URI.create("https://127.0.0.1:1"), "connection refused",
-                new ConnectException("Connection refused")));
+        fake.failNextWatch(new TransportException(
+                URI.create("https://127.0.0.1:1"), "connection refused", new ConnectException("Connection refused")));
         start(options());
         ticker.awaitSleeps(1);
         ticker.awaitWaiters(1);
@@ -268,9 +272,10 @@ class ReflectorTest {
         ticker.step(Duration.ofSeconds(2)); // not a very short watch
         fake.closeWatches();
         awaitWatches(2);
-        assertThat(fake.watchRequests()).extracting(ListOptions::idleTimeout)
-                .containsOnly(Duration.ofSeconds(90));
-        assertThat(ReflectorOptions.defaults().watchIdleTimeout()).as("the client's default").isNull();
+        assertThat(fake.watchRequests()).extracting(ListOptions::idleTimeout).containsOnly(Duration.ofSeconds(90));
+        assertThat(ReflectorOptions.defaults().watchIdleTimeout())
+                .as("the client's default")
+                .isNull();
     }
 
     @Test
@@ -296,7 +301,11 @@ class ReflectorTest {
         awaitWatches(1);
         fake.breakWatches();
         ticker.awaitWaiters(1);
-        assertThat(errors).singleElement().extracting(Throwable::getMessage).asString().contains("very short watch");
+        assertThat(errors)
+                .singleElement()
+                .extracting(Throwable::getMessage)
+                .asString()
+                .contains("very short watch");
         ticker.step(Duration.ofSeconds(2));
         awaitWatches(2);
         assertThat(fake.listRequests()).hasSize(2);

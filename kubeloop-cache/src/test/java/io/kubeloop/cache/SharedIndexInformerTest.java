@@ -31,9 +31,17 @@ class SharedIndexInformerTest {
     private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
 
     private SharedIndexInformer<DynamicObject> informer(InformerOptions.Queue queue, Duration resync) {
-        SharedIndexInformer<DynamicObject> i = SharedIndexInformer.create(fake, InformerOptions.builder().queue(queue)
-                .resyncPeriod(resync)
-                .reflector(ReflectorOptions.builder().name("pods").ticker(ticker).useWatchList(false).build()).build());
+        SharedIndexInformer<DynamicObject> i = SharedIndexInformer.create(
+                fake,
+                InformerOptions.builder()
+                        .queue(queue)
+                        .resyncPeriod(resync)
+                        .reflector(ReflectorOptions.builder()
+                                .name("pods")
+                                .ticker(ticker)
+                                .useWatchList(false)
+                                .build())
+                        .build());
         informers.add(i);
         return i;
     }
@@ -69,8 +77,10 @@ class SharedIndexInformerTest {
         int lists = fake.listRequests().size();
         int sleeps = ticker.sleeps().size();
         fake.forceGone();
-        await().atMost(WAIT).until(() -> ticker.sleeps().size() > sleeps
-                && ticker.sleeps().subList(sleeps, ticker.sleeps().size()).stream().anyMatch(d -> d.toSeconds() < 2));
+        await().atMost(WAIT)
+                .until(() -> ticker.sleeps().size() > sleeps
+                        && ticker.sleeps().subList(sleeps, ticker.sleeps().size()).stream()
+                                .anyMatch(d -> d.toSeconds() < 2));
         ticker.step(Duration.ofSeconds(2));
         await().atMost(WAIT).until(() -> fake.listRequests().size() > lists && fake.openWatches() == 1);
     }
@@ -197,9 +207,11 @@ class SharedIndexInformerTest {
 
         SharedIndexInformer<DynamicObject> b = informer(InformerOptions.Queue.REAL_FIFO, Duration.ofSeconds(30));
         sync(b);
-        assertThat(b.addEventHandler(new RecordingHandler(), Duration.ofSeconds(5)).resyncPeriod())
+        assertThat(b.addEventHandler(new RecordingHandler(), Duration.ofSeconds(5))
+                        .resyncPeriod())
                 .isEqualTo(Duration.ofSeconds(30));
-        assertThat(b.addEventHandler(new RecordingHandler(), Duration.ofMinutes(2)).resyncPeriod())
+        assertThat(b.addEventHandler(new RecordingHandler(), Duration.ofMinutes(2))
+                        .resyncPeriod())
                 .isEqualTo(Duration.ofMinutes(2));
 
         fake.add(pod("ns", "a"));
@@ -254,14 +266,16 @@ class SharedIndexInformerTest {
 
     @Test
     void transformCannotBeSetAfterStartAndTheCacheHoldsTransformedObjects() {
-        fake.add(DynamicObject.parse("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"a\",\"namespace\":\"ns\","
-                + "\"managedFields\":[{\"manager\":\"kubectl\",\"operation\":\"Apply\"}]}}"));
+        fake.add(DynamicObject.parse(
+                "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"a\",\"namespace\":\"ns\","
+                        + "\"managedFields\":[{\"manager\":\"kubectl\",\"operation\":\"Apply\"}]}}"));
         SharedIndexInformer<DynamicObject> i = informer();
         i.setTransform(Transforms.stripManagedFields());
         sync(i);
-        assertThatThrownBy(() -> i.setTransform(o -> o)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> i.setTransform(o -> o))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("already started");
-        assertThatThrownBy(() -> i.setWatchErrorHandler((r, e) -> { })).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> i.setWatchErrorHandler((r, e) -> {})).isInstanceOf(IllegalStateException.class);
         DynamicObject cached = i.indexer().getByKey(ObjectKey.of("ns", "a")).orElseThrow();
         assertThat(cached.node().get("metadata").has("managedFields")).isFalse();
     }
@@ -294,7 +308,8 @@ class SharedIndexInformerTest {
         i.addIndexers(Map.of("app", IndexFunction.label("app")));
         assertThat(i.indexer().byIndex("app", "web")).hasSize(1);
         i.close();
-        assertThatThrownBy(() -> i.addIndexers(Map.of("x", IndexFunction.label("x")))).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> i.addIndexers(Map.of("x", IndexFunction.label("x"))))
+                .isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> i.addEventHandler(new RecordingHandler())).isInstanceOf(IllegalStateException.class);
     }
 
@@ -303,7 +318,8 @@ class SharedIndexInformerTest {
         SharedIndexInformer<DynamicObject> i = informer();
         i.addEventHandler(new RecordingHandler());
         sync(i);
-        await().atMost(WAIT).untilAsserted(() -> assertThat(fake.watchRequests()).hasSize(1)); // the watch follows the sync
+        await().atMost(WAIT)
+                .untilAsserted(() -> assertThat(fake.watchRequests()).hasSize(1)); // the watch follows the sync
         i.start();
         assertThat(fake.watchRequests()).hasSize(1);
         i.close();
@@ -318,7 +334,8 @@ class SharedIndexInformerTest {
         SharedIndexInformer<DynamicObject> i = informer();
         i.start();
         ticker.awaitWaiters(1); // the reflector's back-off
-        CompletableFuture<Boolean> synced = CompletableFuture.supplyAsync(() -> i.waitForCacheSync(Duration.ofMillis(200)),
+        CompletableFuture<Boolean> synced = CompletableFuture.supplyAsync(
+                () -> i.waitForCacheSync(Duration.ofMillis(200)),
                 r -> Thread.ofPlatform().daemon().start(r));
         ticker.awaitWaiters(2); // and the wait for the sync
         assertThat(synced).isNotDone();
@@ -340,7 +357,8 @@ class SharedIndexInformerTest {
         SharedIndexInformer<DynamicObject> i = informer();
         i.start();
         ticker.awaitWaiters(1);
-        CompletableFuture<Boolean> synced = CompletableFuture.supplyAsync(() -> i.waitForCacheSync(Duration.ofHours(1)),
+        CompletableFuture<Boolean> synced = CompletableFuture.supplyAsync(
+                () -> i.waitForCacheSync(Duration.ofHours(1)),
                 r -> Thread.ofPlatform().daemon().start(r));
         ticker.awaitWaiters(2);
         i.close();
@@ -350,18 +368,29 @@ class SharedIndexInformerTest {
     @Test
     void setTransformIsStrippingRecordsToo() {
         record Thing(String apiVersion, String kind, io.kubeloop.api.ObjectMeta metadata, String spec)
-                implements io.kubeloop.api.KubernetesObject {
-        }
-        Thing t = new Thing("v1", "Thing", io.kubeloop.api.ObjectMeta.builder().name("t")
-                .managedFields(List.of(new io.kubeloop.api.ManagedFieldsEntry("m", "Apply", "v1", null, "FieldsV1", null, null)))
-                .build(), "spec");
+                implements io.kubeloop.api.KubernetesObject {}
+        Thing t = new Thing(
+                "v1",
+                "Thing",
+                io.kubeloop.api.ObjectMeta.builder()
+                        .name("t")
+                        .managedFields(List.of(new io.kubeloop.api.ManagedFieldsEntry(
+                                "m", "Apply", "v1", null, "FieldsV1", null, null)))
+                        .build(),
+                "spec");
         Thing stripped = Transforms.<Thing>stripManagedFields().apply(t);
         assertThat(stripped.metadata().managedFields()).isNull();
         assertThat(stripped.spec()).isEqualTo("spec");
         DynamicObject d = pod("ns", "x").edit(n -> ((ObjectNode) n.get("metadata")).putArray("managedFields"));
         DynamicObject compact = d.compact();
-        assertThat(Transforms.<DynamicObject>stripManagedFields().apply(d).node().get("metadata").has("managedFields")).isFalse();
-        DynamicObject strippedCompact = Transforms.<DynamicObject>stripManagedFields().apply(compact);
+        assertThat(Transforms.<DynamicObject>stripManagedFields()
+                        .apply(d)
+                        .node()
+                        .get("metadata")
+                        .has("managedFields"))
+                .isFalse();
+        DynamicObject strippedCompact =
+                Transforms.<DynamicObject>stripManagedFields().apply(compact);
         assertThat(strippedCompact.isCompact()).isTrue();
         assertThat(strippedCompact.node().get("metadata").has("managedFields")).isFalse();
         assertThat(compact.node().get("metadata").has("managedFields")).isTrue();

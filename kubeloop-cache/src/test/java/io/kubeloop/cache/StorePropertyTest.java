@@ -22,20 +22,15 @@ import net.jqwik.api.Provide;
 /** Random operation sequences on an Indexer, checked after every step against a plain map. */
 class StorePropertyTest {
 
-    sealed interface Op {
-    }
+    sealed interface Op {}
 
-    record Put(String ns, String name, String app) implements Op {
-    }
+    record Put(String ns, String name, String app) implements Op {}
 
-    record Remove(String ns, String name) implements Op {
-    }
+    record Remove(String ns, String name) implements Op {}
 
-    record Replace(List<Put> items) implements Op {
-    }
+    record Replace(List<Put> items) implements Op {}
 
-    record AddIndexer() implements Op {
-    }
+    record AddIndexer() implements Op {}
 
     @Provide
     Arbitrary<List<Op>> ops() {
@@ -46,10 +41,12 @@ class StorePropertyTest {
         Arbitrary<Op> remove = Combinators.combine(ns, name).as(Remove::new);
         Arbitrary<Op> replace = put.list().ofMaxSize(6).map(Replace::new);
         return Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(6, put.map(p -> (Op) p)),
-                net.jqwik.api.Tuple.of(3, remove),
-                net.jqwik.api.Tuple.of(1, replace),
-                net.jqwik.api.Tuple.of(1, Arbitraries.just((Op) new AddIndexer()))).list().ofMaxSize(40);
+                        net.jqwik.api.Tuple.of(6, put.map(p -> (Op) p)),
+                        net.jqwik.api.Tuple.of(3, remove),
+                        net.jqwik.api.Tuple.of(1, replace),
+                        net.jqwik.api.Tuple.of(1, Arbitraries.just((Op) new AddIndexer())))
+                .list()
+                .ofMaxSize(40);
     }
 
     private static DynamicObject object(Put p) {
@@ -58,8 +55,8 @@ class StorePropertyTest {
 
     @Property(tries = 300)
     void indexerMatchesAMapModelAfterEveryOperation(@ForAll("ops") List<Op> ops) {
-        Indexer<DynamicObject> indexer = Indexer.create(KeyFunction.metaNamespace(),
-                Map.of("app", IndexFunction.label("app")));
+        Indexer<DynamicObject> indexer =
+                Indexer.create(KeyFunction.metaNamespace(), Map.of("app", IndexFunction.label("app")));
         Map<ObjectKey, Put> model = new HashMap<>();
         boolean nsIndex = false;
         for (Op op : ops) {
@@ -73,7 +70,8 @@ class StorePropertyTest {
                     model.remove(ObjectKey.of(r.ns(), r.name()));
                 }
                 case Replace r -> {
-                    indexer.replace(r.items().stream().map(StorePropertyTest::object).toList(), "1");
+                    indexer.replace(
+                            r.items().stream().map(StorePropertyTest::object).toList(), "1");
                     model.clear();
                     for (Put p : r.items()) {
                         model.put(ObjectKey.of(p.ns(), p.name()), p);
@@ -100,7 +98,8 @@ class StorePropertyTest {
                 byApp.computeIfAbsent(p.app(), x -> new HashSet<>()).add(k);
             }
             byNs.computeIfAbsent(p.ns(), x -> new HashSet<>()).add(k);
-            assertThat(ObjectAccess.labels(indexer.getByKey(k).orElseThrow()).get("app")).isEqualTo(p.app());
+            assertThat(ObjectAccess.labels(indexer.getByKey(k).orElseThrow()).get("app"))
+                    .isEqualTo(p.app());
         });
         assertThat(new HashSet<>(indexer.listIndexFuncValues("app"))).isEqualTo(byApp.keySet());
         byApp.forEach((v, keys) -> {
@@ -108,7 +107,8 @@ class StorePropertyTest {
             assertThat(indexer.byIndex("app", v)).hasSize(keys.size());
         });
         if (nsIndex) {
-            assertThat(new HashSet<>(indexer.listIndexFuncValues(Indexer.NAMESPACE_INDEX))).isEqualTo(byNs.keySet());
+            assertThat(new HashSet<>(indexer.listIndexFuncValues(Indexer.NAMESPACE_INDEX)))
+                    .isEqualTo(byNs.keySet());
             byNs.forEach((v, keys) -> assertThat(new ArrayList<>(indexer.indexKeys(Indexer.NAMESPACE_INDEX, v)))
                     .containsExactlyInAnyOrderElementsOf(keys));
         }

@@ -27,7 +27,8 @@ class StoreTest {
     };
 
     private static Indexer<DynamicObject> indexer() {
-        return Indexer.create(KeyFunction.deletionHandling(KeyFunction.metaNamespace()),
+        return Indexer.create(
+                KeyFunction.deletionHandling(KeyFunction.metaNamespace()),
                 Map.of(Indexer.NAMESPACE_INDEX, IndexFunction.namespace(), "app", APP, "tags", TAGS));
     }
 
@@ -39,21 +40,25 @@ class StoreTest {
         assertThat(keys.key(ObjectKey.cluster("x"))).isEqualTo(ObjectKey.cluster("x"));
         assertThat(KeyFunction.split("a")).isEqualTo(ObjectKey.cluster("a"));
         assertThat(KeyFunction.split("ns/a")).isEqualTo(ObjectKey.of("ns", "a"));
-        assertThatThrownBy(() -> KeyFunction.split("a/b/c")).isInstanceOf(KeyException.class)
+        assertThatThrownBy(() -> KeyFunction.split("a/b/c"))
+                .isInstanceOf(KeyException.class)
                 .hasMessageContaining("a/b/c");
     }
 
     @Test
     void keyOfAnObjectWithoutNameIsAKeyException() {
         DynamicObject unnamed = DynamicObject.parse("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{}}");
-        assertThatThrownBy(() -> KeyFunction.metaNamespace().key(unnamed)).isInstanceOf(KeyException.class)
+        assertThatThrownBy(() -> KeyFunction.metaNamespace().key(unnamed))
+                .isInstanceOf(KeyException.class)
                 .hasMessageContaining("name");
     }
 
     @Test
     void deletionHandlingKeyOfATombstoneWithoutObjectIsItsKey() {
         KeyFunction keys = KeyFunction.deletionHandling(KeyFunction.metaNamespace());
-        assertThat(keys.key(new DeletedFinalStateUnknown<>(ObjectKey.of("ns", "a"), null)).toString()).isEqualTo("ns/a");
+        assertThat(keys.key(new DeletedFinalStateUnknown<>(ObjectKey.of("ns", "a"), null))
+                        .toString())
+                .isEqualTo("ns/a");
         assertThat(keys.key(pod("ns", "b")).toString()).isEqualTo("ns/b");
     }
 
@@ -114,11 +119,14 @@ class StoreTest {
         for (String n : List.of("c", "a", "b")) {
             s.add(pod("ns", n));
         }
-        assertThatThrownBy(() -> s.byIndex("nope", "x")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> s.byIndex("nope", "x"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Index with name nope does not exist");
         assertThatThrownBy(() -> s.indexKeys("nope", "x")).isInstanceOf(IllegalArgumentException.class);
         assertThat(s.byIndex(Indexer.NAMESPACE_INDEX, "elsewhere")).isEmpty();
-        assertThat(s.indexKeys(Indexer.NAMESPACE_INDEX, "ns")).extracting(ObjectKey::name).containsExactly("a", "b", "c");
+        assertThat(s.indexKeys(Indexer.NAMESPACE_INDEX, "ns"))
+                .extracting(ObjectKey::name)
+                .containsExactly("a", "b", "c");
         assertThat(s.listIndexFuncValues("nope")).isEmpty();
     }
 
@@ -127,7 +135,9 @@ class StoreTest {
         Indexer<DynamicObject> s = indexer();
         s.add(pod("ns", "a", "1", Map.of("tier", "front")));
         assertThatThrownBy(() -> s.addIndexers(Map.of("app", APP, "tier", IndexFunction.label("tier"))))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("indexer conflict").hasMessageContaining("app");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("indexer conflict")
+                .hasMessageContaining("app");
         assertThat(s.indexers()).doesNotContainKey("tier");
         s.addIndexers(Map.of("tier", IndexFunction.label("tier")));
         assertThat(s.byIndex("tier", "front")).extracting(TestObjects::name).containsExactly("a");
@@ -143,7 +153,8 @@ class StoreTest {
         assertThat(s.listIndexFuncValues("app")).containsExactly("new");
         assertThat(s.lastSyncResourceVersion()).isEqualTo("42");
 
-        DynamicObject unnamed = DynamicObject.parse("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"namespace\":\"ns\"}}");
+        DynamicObject unnamed =
+                DynamicObject.parse("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"namespace\":\"ns\"}}");
         List<DynamicObject> bad = new ArrayList<>(List.of(pod("ns", "z")));
         bad.add(unnamed);
         assertThatThrownBy(() -> s.replace(bad, "43")).isInstanceOf(KeyException.class);
@@ -171,14 +182,15 @@ class StoreTest {
         s.add(pod("ns", "a"));
         CountDownLatch insideForEach = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        Thread reader = Thread.ofVirtual().start(() -> s.forEach((k, v) -> {
-            insideForEach.countDown();
-            try {
-                release.await(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }));
+        Thread reader = Thread.ofVirtual()
+                .start(() -> s.forEach((k, v) -> {
+                    insideForEach.countDown();
+                    try {
+                        release.await(10, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }));
         assertThat(insideForEach.await(10, TimeUnit.SECONDS)).isTrue();
         // another reader gets through while the first holds the read lock
         assertThat(s.list()).hasSize(1);

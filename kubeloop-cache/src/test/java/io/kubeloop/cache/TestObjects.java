@@ -8,8 +8,7 @@ import java.util.Map;
 /** Small objects for tests. */
 public final class TestObjects {
 
-    private TestObjects() {
-    }
+    private TestObjects() {}
 
     public static DynamicObject pod(String namespace, String name) {
         return pod(namespace, name, "1", Map.of());
@@ -31,7 +30,10 @@ public final class TestObjects {
     }
 
     public static DynamicObject node(String name) {
-        return DynamicObject.of("v1", "Node", ObjectMeta.builder().name(name).resourceVersion("1").build());
+        return DynamicObject.of(
+                "v1",
+                "Node",
+                ObjectMeta.builder().name(name).resourceVersion("1").build());
     }
 
     public static String rv(Object o) {

@@ -56,8 +56,7 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
     private static final Object BROKEN = new Object();
     private static final Object TIMED_OUT = new Object();
 
-    private record Recorded<T>(long resourceVersion, WatchEvent<T> event) {
-    }
+    private record Recorded<T>(long resourceVersion, WatchEvent<T> event) {}
 
     /**
      * The label and field selectors of a list or watch request, applied to objects as a server would.
@@ -69,7 +68,8 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
 
         /** The selectors of {@code options}; an invalid selector fails as the server would (400). */
         static SelectorFilter of(ListOptions options) {
-            return new SelectorFilter(options.labelSelector() == null ? null : LabelSelector.parse(options.labelSelector()),
+            return new SelectorFilter(
+                    options.labelSelector() == null ? null : LabelSelector.parse(options.labelSelector()),
                     options.fieldSelector() == null ? null : FieldSelector.parse(options.fieldSelector()));
         }
 
@@ -127,6 +127,7 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
     /** Guarded by lock: list requests that were interrupted while waiting. */
     @GuardedBy("lock")
     private int abandoned;
+
     private final Condition released = lock.newCondition();
     /** Guarded by lock. */
     @GuardedBy("lock")
@@ -149,7 +150,8 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
 
     /** A fake for {@link DynamicObject}s. */
     public static FakeListerWatcher<DynamicObject> dynamic() {
-        return new FakeListerWatcher<>((o, rv) -> o.edit(n -> ((ObjectNode) n.get("metadata")).put("resourceVersion", rv)));
+        return new FakeListerWatcher<>(
+                (o, rv) -> o.edit(n -> ((ObjectNode) n.get("metadata")).put("resourceVersion", rv)));
     }
 
     // ---- driving ------------------------------------------------------------------------------
@@ -499,8 +501,9 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
             if (options.continueToken() != null) {
                 ObjectList<T> rest = continuations.remove(options.continueToken());
                 if (rest == null) {
-                    throw ApiExceptions.from(expired("The provided continue parameter is too old to display a consistent"
-                            + " list result. You can start a new list without the continue parameter."));
+                    throw ApiExceptions.from(
+                            expired("The provided continue parameter is too old to display a consistent"
+                                    + " list result. You can start a new list without the continue parameter."));
                 }
                 return pageLocked(rest.items(), rest.resourceVersion(), options.limit());
             }
@@ -546,16 +549,20 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
             boolean fromNow = rv == null || rv.isEmpty() || rv.equals("0");
             if (Boolean.TRUE.equals(options.sendInitialEvents())) {
                 if (!watchListSupported) {
-                    throw ApiExceptions.from(Status.failure(422, "Invalid",
-                            "ListOptions.meta.k8s.io \"\" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled"));
+                    throw ApiExceptions.from(
+                            Status.failure(
+                                    422,
+                                    "Invalid",
+                                    "ListOptions.meta.k8s.io \"\" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled"));
                 }
                 initialEventsLocked(w);
-                w.queue.add(new WatchEvent.Bookmark<T>(Long.toString(resourceVersion),
-                        Map.of(WatchEvent.INITIAL_EVENTS_END, "true")));
+                w.queue.add(new WatchEvent.Bookmark<T>(
+                        Long.toString(resourceVersion), Map.of(WatchEvent.INITIAL_EVENTS_END, "true")));
             } else if (fromNow) {
                 initialEventsLocked(w);
             } else if (parse(rv) < compactedBefore) {
-                w.queue.add(new WatchEvent.Error<T>(expired("too old resource version: " + rv + " (" + compactedBefore + ")")));
+                w.queue.add(new WatchEvent.Error<T>(
+                        expired("too old resource version: " + rv + " (" + compactedBefore + ")")));
                 w.queue.add(END);
                 return w;
             } else {
@@ -639,8 +646,10 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
             }
             if (item == TIMED_OUT) {
                 closed = true;
-                Duration idle = options.idleTimeout() != null && options.idleTimeout().isPositive()
-                        ? options.idleTimeout() : ClientOptions.defaults().watchIdleTimeout();
+                Duration idle =
+                        options.idleTimeout() != null && options.idleTimeout().isPositive()
+                                ? options.idleTimeout()
+                                : ClientOptions.defaults().watchIdleTimeout();
                 throw new WatchTimeoutException(FAKE, WatchTimeoutException.Kind.IDLE, idle);
             }
             return Optional.of((WatchEvent<T>) item);

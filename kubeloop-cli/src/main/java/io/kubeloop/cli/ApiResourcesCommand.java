@@ -8,9 +8,9 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code kubeloop api-resources}: the server's resources with kubectl's columns. Like kubectl it
@@ -26,14 +26,23 @@ final class ApiResourcesCommand implements Callable<Integer>, ConnectedCommand {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--api-group", paramLabel = "GROUP", description = "Limit to resources in this group (\"\" = core).")
+    @Option(
+            names = "--api-group",
+            paramLabel = "GROUP",
+            description = "Limit to resources in this group (\"\" = core).")
     String apiGroup;
 
-    @Option(names = "--namespaced", arity = "0..1", paramLabel = "BOOL",
+    @Option(
+            names = "--namespaced",
+            arity = "0..1",
+            paramLabel = "BOOL",
             description = "true: only namespaced resources; false: only cluster-scoped ones.")
     Boolean namespaced;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", completionCandidates = Formats.class,
+    @Option(
+            names = {"-o", "--output"},
+            paramLabel = "FORMAT",
+            completionCandidates = Formats.class,
             description = OutputFormats.DESCRIPTION + "kubectl's columns NAME SHORTNAMES APIVERSION NAMESPACED KIND.")
     String output;
 
@@ -88,13 +97,18 @@ final class ApiResourcesCommand implements Callable<Integer>, ConnectedCommand {
         boolean wide = "wide".equals(output);
         Table table = new Table();
         if (!noHeaders) {
-            table.row(wide
-                    ? List.of("NAME", "SHORTNAMES", "APIVERSION", "NAMESPACED", "KIND", "VERBS", "CATEGORIES")
-                    : List.of("NAME", "SHORTNAMES", "APIVERSION", "NAMESPACED", "KIND"));
+            table.row(
+                    wide
+                            ? List.of("NAME", "SHORTNAMES", "APIVERSION", "NAMESPACED", "KIND", "VERBS", "CATEGORIES")
+                            : List.of("NAME", "SHORTNAMES", "APIVERSION", "NAMESPACED", "KIND"));
         }
         for (APIResource r : rows) {
-            List<String> cells = List.of(r.name(), String.join(",", r.shortNames()), r.groupVersion().apiVersion(),
-                    String.valueOf(r.namespaced()), r.kind());
+            List<String> cells = List.of(
+                    r.name(),
+                    String.join(",", r.shortNames()),
+                    r.groupVersion().apiVersion(),
+                    String.valueOf(r.namespaced()),
+                    r.kind());
             if (wide) {
                 cells = new java.util.ArrayList<>(cells);
                 cells.add(String.join(",", r.verbs()));

@@ -6,8 +6,8 @@ import io.kubeloop.client.discovery.ServerResources;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
 /** {@code kubeloop api-versions}: every served group/version, one per line, as kubectl prints them. */
 @Command(name = "api-versions", description = "Print the supported API versions on the server, as group/version.")

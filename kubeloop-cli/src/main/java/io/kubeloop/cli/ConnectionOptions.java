@@ -22,14 +22,22 @@ final class ConnectionOptions {
     @Option(names = "--context", paramLabel = "NAME", description = "The kubeconfig context to use.")
     String context;
 
-    @Option(names = {"-n", "--namespace"}, paramLabel = "NS", description = "The namespace to use.")
+    @Option(
+            names = {"-n", "--namespace"},
+            paramLabel = "NS",
+            description = "The namespace to use.")
     String namespace;
 
-    @Option(names = "--cache-dir", paramLabel = "DIR",
+    @Option(
+            names = "--cache-dir",
+            paramLabel = "DIR",
             description = "Discovery cache directory (default: $KUBECACHEDIR or ~/.kube/cache, shared with kubectl).")
     Path cacheDir;
 
-    @Option(names = {"-v", "--v"}, paramLabel = "N", defaultValue = "0",
+    @Option(
+            names = {"-v", "--v"},
+            paramLabel = "N",
+            defaultValue = "0",
             description = "Log level as kubectl's: 6 requests and latency, 7 plus request headers, "
                     + "8 plus response headers and bodies. Credentials are always redacted.")
     int verbosity;

@@ -13,7 +13,6 @@ import io.kubeloop.client.Wait;
 import io.kubeloop.samples.samplecontroller.Foo;
 import io.kubeloop.samples.samplecontroller.FooCrd;
 import io.kubeloop.samples.samplecontroller.SampleController;
-import io.kubeloop.time.Ticker;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -64,19 +63,30 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--once", description = "Check the end state and exit (0 when the loop worked) instead of serving.")
     boolean once;
 
-    @Option(names = "--port", paramLabel = "PORT", defaultValue = "0",
+    @Option(
+            names = "--port",
+            paramLabel = "PORT",
+            defaultValue = "0",
             description = "HTTPS port of the API server; 0 picks a free one (default).")
     int port;
 
-    @Option(names = "--kubeconfig-out", paramLabel = "FILE",
+    @Option(
+            names = "--kubeconfig-out",
+            paramLabel = "FILE",
             description = "Where to write the kubeconfig (default: a new temporary directory).")
     Path kubeconfigOut;
 
-    @Option(names = "--replicas", paramLabel = "N", defaultValue = "2",
+    @Option(
+            names = "--replicas",
+            paramLabel = "N",
+            defaultValue = "2",
             description = "Replicas the Foo asks for, 1..10 (default: ${DEFAULT-VALUE}).")
     int replicas;
 
-    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "60",
+    @Option(
+            names = "--timeout",
+            paramLabel = "SECONDS",
+            defaultValue = "60",
             description = "How long to wait for the Foo's status to catch up (default: ${DEFAULT-VALUE}).")
     int timeoutSeconds;
 
@@ -92,7 +102,8 @@ final class DemoCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--timeout must be at least 1 second, got " + timeoutSeconds);
         }
         PrintWriter out = spec.commandLine().getOut();
-        ServerLifetime lifetime = ServerLifetime.start(ServeCommand.baseOptions().withPort(port));
+        ServerLifetime lifetime =
+                ServerLifetime.start(ServeCommand.baseOptions().withPort(port));
         try (KubeClient client = KubeClient.create(lifetime.server().clientConfig(), ClientOptions.defaults())) {
             Path kubeconfig = kubeconfigPath(lifetime);
             lifetime.server().writeKubeconfig(kubeconfig);
@@ -100,27 +111,32 @@ final class DemoCommand implements Callable<Integer> {
             FooCrd.install(client, Duration.ofSeconds(30));
             say(out, "installed CRD " + FooCrd.NAME);
             try (InformerFactory watch = InformerFactory.create(client, InformerOptions.defaults());
-                 SampleController controller = new SampleController(client, null)) {
+                    SampleController controller = new SampleController(client, null)) {
                 CountDownLatch narrated = new CountDownLatch(2); // the deployment available, the foo in sync
                 narrate(watch, out, narrated);
                 watch.start();
                 controller.start();
                 say(out, "sample-controller started: watching foos and deployments, 2 workers");
                 createFoo(client);
-                say(out, "created foo " + NAMESPACE + "/" + FOO + " (deploymentName " + DEPLOYMENT + ", replicas "
-                        + replicas + ")");
+                say(
+                        out,
+                        "created foo " + NAMESPACE + "/" + FOO + " (deploymentName " + DEPLOYMENT + ", replicas "
+                                + replicas + ")");
                 boolean synced = awaitFooInSync(client, Duration.ofSeconds(timeoutSeconds), lifetime);
                 if (!lifetime.stopRequested()) {
                     awaitQuietly(narrated, Duration.ofSeconds(5)); // let the narration catch up before the verdict
                 }
                 if (once) {
-                    return lifetime.stopRequested() ? fail("stopped before the end state was checked")
+                    return lifetime.stopRequested()
+                            ? fail("stopped before the end state was checked")
                             : verify(client, controller, synced, out);
                 }
                 if (!lifetime.stopRequested()) {
                     if (!synced) {
-                        say(out, "warning: the foo's status did not catch up within " + timeoutSeconds
-                                + " s; still serving");
+                        say(
+                                out,
+                                "warning: the foo's status did not catch up within " + timeoutSeconds
+                                        + " s; still serving");
                     }
                     say(out, "try: kubectl --kubeconfig " + kubeconfig + " get foos,deployments,events");
                     say(out, "serving until Ctrl-C");
@@ -144,7 +160,8 @@ final class DemoCommand implements Callable<Integer> {
             lifetime.onStop(() -> deleteTree(dir));
             return dir.resolve("kubeconfig");
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot create a temporary directory for the kubeconfig: " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "cannot create a temporary directory for the kubeconfig: " + e.getMessage(), e);
         }
     }
 
@@ -161,30 +178,40 @@ final class DemoCommand implements Callable<Integer> {
 
     /** Prints each step of the loop as the informers see it; counts {@code narrated} down at the last two. */
     private void narrate(InformerFactory watch, PrintWriter out, CountDownLatch narrated) {
-        watch.informerFor(Deployment.class, InformerScope.namespace(NAMESPACE)).addEventHandler(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Deployment d, boolean initial) {
-                say(out, "deployment " + NAMESPACE + "/" + d.getMetadata().getName() + " created by "
-                        + owner(d) + ": " + available(d) + "/" + d.getSpec().getReplicas() + " replicas available");
-            }
-
-            @Override
-            public void onUpdate(Deployment before, Deployment after) {
-                if (!Objects.equals(available(before), available(after))) {
-                    say(out, "deployment " + NAMESPACE + "/" + after.getMetadata().getName() + ": " + available(after)
-                            + "/" + after.getSpec().getReplicas() + " replicas available (workload simulator)");
-                    if (available(after) == replicas) {
-                        narrated.countDown();
+        watch.informerFor(Deployment.class, InformerScope.namespace(NAMESPACE))
+                .addEventHandler(new ResourceEventHandler<>() {
+                    @Override
+                    public void onAdd(Deployment d, boolean initial) {
+                        say(
+                                out,
+                                "deployment " + NAMESPACE + "/"
+                                        + d.getMetadata().getName() + " created by " + owner(d) + ": " + available(d)
+                                        + "/" + d.getSpec().getReplicas() + " replicas available");
                     }
-                }
-            }
-        });
+
+                    @Override
+                    public void onUpdate(Deployment before, Deployment after) {
+                        if (!Objects.equals(available(before), available(after))) {
+                            say(
+                                    out,
+                                    "deployment " + NAMESPACE + "/"
+                                            + after.getMetadata().getName() + ": " + available(after) + "/"
+                                            + after.getSpec().getReplicas()
+                                            + " replicas available (workload simulator)");
+                            if (available(after) == replicas) {
+                                narrated.countDown();
+                            }
+                        }
+                    }
+                });
         watch.informerFor(Foo.class, InformerScope.namespace(NAMESPACE)).addEventHandler(new ResourceEventHandler<>() {
             @Override
             public void onUpdate(Foo before, Foo after) {
                 if (!Objects.equals(before.status(), after.status()) && after.status() != null) {
-                    say(out, "foo " + NAMESPACE + "/" + after.metadata().name() + ": status.availableReplicas = "
-                            + after.status().availableReplicas() + " (sample-controller)");
+                    say(
+                            out,
+                            "foo " + NAMESPACE + "/" + after.metadata().name() + ": status.availableReplicas = "
+                                    + after.status().availableReplicas() + " (sample-controller)");
                     if (Integer.valueOf(replicas).equals(after.status().availableReplicas())) {
                         narrated.countDown();
                     }
@@ -202,13 +229,17 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     private static String owner(Deployment d) {
-        return d.getMetadata().getOwnerReferences().stream().filter(r -> Boolean.TRUE.equals(r.getController()))
-                .map(r -> r.getKind().toLowerCase(java.util.Locale.ROOT) + " " + r.getName()).findFirst()
+        return d.getMetadata().getOwnerReferences().stream()
+                .filter(r -> Boolean.TRUE.equals(r.getController()))
+                .map(r -> r.getKind().toLowerCase(java.util.Locale.ROOT) + " " + r.getName())
+                .findFirst()
                 .orElse("nobody");
     }
 
     private static int available(Deployment d) {
-        return d.getStatus() == null || d.getStatus().getAvailableReplicas() == null ? 0 : d.getStatus().getAvailableReplicas();
+        return d.getStatus() == null || d.getStatus().getAvailableReplicas() == null
+                ? 0
+                : d.getStatus().getAvailableReplicas();
     }
 
     /** Creates the Foo, riding out transient failures; a create whose answer was lost is found on the next try. */
@@ -230,14 +261,19 @@ final class DemoCommand implements Callable<Integer> {
     private boolean awaitFooInSync(KubeClient client, Duration timeout, ServerLifetime lifetime) {
         boolean[] synced = {false};
         try {
-            Wait.poll("foo " + NAMESPACE + "/" + FOO + " to report " + replicas + " available replicas", POLL,
-                    timeout, () -> {
+            Wait.poll(
+                    "foo " + NAMESPACE + "/" + FOO + " to report " + replicas + " available replicas",
+                    POLL,
+                    timeout,
+                    () -> {
                         if (lifetime.stopRequested()) {
                             return true;
                         }
                         Foo foo;
                         try {
-                            foo = client.resource(Foo.class).inNamespace(NAMESPACE).get(FOO);
+                            foo = client.resource(Foo.class)
+                                    .inNamespace(NAMESPACE)
+                                    .get(FOO);
                         } catch (RuntimeException e) {
                             if (lifetime.stopRequested()) {
                                 return true; // the request was cut short by the stop
@@ -262,18 +298,20 @@ final class DemoCommand implements Callable<Integer> {
         Foo foo = client.resource(Foo.class).inNamespace(NAMESPACE).get(FOO);
         Deployment deployment;
         try {
-            deployment = client.resource(Deployment.class).inNamespace(NAMESPACE).get(DEPLOYMENT);
+            deployment =
+                    client.resource(Deployment.class).inNamespace(NAMESPACE).get(DEPLOYMENT);
         } catch (NotFoundException e) {
             return fail("deployment " + NAMESPACE + "/" + DEPLOYMENT + " was not created");
         }
-        boolean owned = deployment.getMetadata().getOwnerReferences().stream().anyMatch(
-                r -> Boolean.TRUE.equals(r.getController()) && r.getUid().equals(foo.metadata().uid()));
+        boolean owned = deployment.getMetadata().getOwnerReferences().stream()
+                .anyMatch(r -> Boolean.TRUE.equals(r.getController())
+                        && r.getUid().equals(foo.metadata().uid()));
         if (!owned) {
             return fail("deployment " + DEPLOYMENT + " is not controlled by foo " + FOO);
         }
         if (!Integer.valueOf(replicas).equals(deployment.getSpec().getReplicas())) {
-            return fail("deployment " + DEPLOYMENT + " asks for " + deployment.getSpec().getReplicas()
-                    + " replicas, the foo for " + replicas);
+            return fail("deployment " + DEPLOYMENT + " asks for "
+                    + deployment.getSpec().getReplicas() + " replicas, the foo for " + replicas);
         }
         if (available(deployment) != replicas) {
             return fail("deployment " + DEPLOYMENT + " has " + available(deployment) + " of " + replicas
@@ -283,10 +321,13 @@ final class DemoCommand implements Callable<Integer> {
             return fail("foo " + FOO + " status did not catch up within " + timeoutSeconds + " s: " + foo.status());
         }
         if (controller.controller().failure().isPresent()) {
-            return fail("the controller failed: " + controller.controller().failure().get());
+            return fail("the controller failed: "
+                    + controller.controller().failure().get());
         }
-        say(out, "demo succeeded: foo " + NAMESPACE + "/" + FOO + " owns deployment " + DEPLOYMENT + " with "
-                + replicas + "/" + replicas + " replicas available, and its status says so");
+        say(
+                out,
+                "demo succeeded: foo " + NAMESPACE + "/" + FOO + " owns deployment " + DEPLOYMENT + " with " + replicas
+                        + "/" + replicas + " replicas available, and its status says so");
         return 0;
     }
 

@@ -6,10 +6,10 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code kubeloop get --raw PATH}: GETs a server path and prints the body as it came, as
@@ -33,7 +33,9 @@ final class GetCommand implements Callable<Integer>, ConnectedCommand {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--raw", paramLabel = "PATH",
+    @Option(
+            names = "--raw",
+            paramLabel = "PATH",
             description = "The server path (and query) to GET, e.g. /api/v1/namespaces/default/pods?limit=1")
     String raw;
 

@@ -11,7 +11,8 @@ import picocli.CommandLine.Command;
  * cannot take (unknown command or flag, missing option) is a usage error ({@link UsageErrors}): the same
  * first line, kubectl's "Did you mean this?" suggestions and where help is, and exit 1 too, as kubectl.
  */
-@Command(name = "kubeloop",
+@Command(
+        name = "kubeloop",
         mixinStandardHelpOptions = true,
         scope = CommandLine.ScopeType.INHERIT, // -h/--help and -V/--version on every subcommand too
         versionProvider = VersionProvider.class,

@@ -38,7 +38,7 @@ abstract class OutputFormats implements Iterable<String> {
         if (requested == null || names.contains(requested)) {
             return requested;
         }
-        throw new IllegalArgumentException("--output " + requested + " is not available (one of: "
-                + String.join(", ", names) + ")");
+        throw new IllegalArgumentException(
+                "--output " + requested + " is not available (one of: " + String.join(", ", names) + ")");
     }
 }

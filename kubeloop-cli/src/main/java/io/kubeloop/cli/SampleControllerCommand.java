@@ -30,8 +30,10 @@ import picocli.CommandLine.Spec;
  *
  * <p>Not thread-safe: picocli runs it once on the main thread.
  */
-@Command(name = "sample-controller",
-        description = "Run the sample-controller (a Foo owns a Deployment) against the kubeconfig's cluster until stopped.")
+@Command(
+        name = "sample-controller",
+        description =
+                "Run the sample-controller (a Foo owns a Deployment) against the kubeconfig's cluster until stopped.")
 final class SampleControllerCommand implements Callable<Integer>, ConnectedCommand {
 
     @Mixin
@@ -40,15 +42,25 @@ final class SampleControllerCommand implements Callable<Integer>, ConnectedComma
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--install-crd", negatable = true, defaultValue = "true", fallbackValue = "true",
+    @Option(
+            names = "--install-crd",
+            negatable = true,
+            defaultValue = "true",
+            fallbackValue = "true",
             description = "Install the Foo CRD first if it is missing (default: true; --no-install-crd to skip).")
     boolean installCrd;
 
-    @Option(names = "--metrics-bind-address", defaultValue = "0", paramLabel = "[HOST]:PORT",
+    @Option(
+            names = "--metrics-bind-address",
+            defaultValue = "0",
+            paramLabel = "[HOST]:PORT",
             description = "Serve Prometheus metrics on /metrics here, e.g. :8080 (default 0: off).")
     String metricsAddress;
 
-    @Option(names = "--health-probe-bind-address", defaultValue = "0", paramLabel = "[HOST]:PORT",
+    @Option(
+            names = "--health-probe-bind-address",
+            defaultValue = "0",
+            paramLabel = "[HOST]:PORT",
             description = "Serve /healthz and /readyz here, e.g. :8081 (default 0: off).")
     String probeAddress;
 
@@ -77,7 +89,8 @@ final class SampleControllerCommand implements Callable<Integer>, ConnectedComma
             port = -1;
         }
         if (port < 0 || port > 65_535) {
-            throw new IllegalArgumentException(option + ": \"" + value.substring(colon + 1) + "\" is not a port (0-65535)");
+            throw new IllegalArgumentException(
+                    option + ": \"" + value.substring(colon + 1) + "\" is not a port (0-65535)");
         }
         return Optional.of(host.isEmpty() ? new InetSocketAddress(port) : new InetSocketAddress(host, port));
     }
@@ -103,9 +116,10 @@ final class SampleControllerCommand implements Callable<Integer>, ConnectedComma
                 manager.addReadyzCheck("informers", manager.informersSynced());
                 manager.start();
                 manager.metricsAddress().ifPresent(a -> out.println("metrics on http://" + hostPort(a) + "/metrics"));
-                manager.healthProbeAddress().ifPresent(a -> out.println("health probes on http://" + hostPort(a)
-                        + "/healthz and /readyz"));
-                out.println("sample-controller running: watching foos and deployments in all namespaces; Ctrl-C to stop");
+                manager.healthProbeAddress()
+                        .ifPresent(a -> out.println("health probes on http://" + hostPort(a) + "/healthz and /readyz"));
+                out.println(
+                        "sample-controller running: watching foos and deployments in all namespaces; Ctrl-C to stop");
                 out.flush();
                 Thread.ofVirtual().start(() -> {
                     try {

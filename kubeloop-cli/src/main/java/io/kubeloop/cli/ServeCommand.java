@@ -1,6 +1,5 @@
 package io.kubeloop.cli;
 
-import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.apiserver.ServerOptions;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -38,23 +37,36 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--port", required = true, paramLabel = "PORT", description = "HTTPS port; 0 picks a free one.")
     int port;
 
-    @Option(names = "--kubeconfig-out", required = true, paramLabel = "FILE",
+    @Option(
+            names = "--kubeconfig-out",
+            required = true,
+            paramLabel = "FILE",
             description = "Where to write the kubeconfig for this server (context 'kubeloop').")
     Path kubeconfigOut;
 
-    @Option(names = "--bind", paramLabel = "ADDR", defaultValue = "127.0.0.1",
+    @Option(
+            names = "--bind",
+            paramLabel = "ADDR",
+            defaultValue = "127.0.0.1",
             description = "Address to listen on (default: ${DEFAULT-VALUE}).")
     String bind;
 
-    @Option(names = "--data-dir", paramLabel = "DIR",
+    @Option(
+            names = "--data-dir",
+            paramLabel = "DIR",
             description = "Keep objects in DIR so they survive restarts (default: in memory).")
     Path dataDir;
 
-    @Option(names = "--token", paramLabel = "TOKEN",
+    @Option(
+            names = "--token",
+            paramLabel = "TOKEN",
             description = "Bearer token clients must send (default: a random one per run).")
     String token;
 
-    @Option(names = "--history", paramLabel = "N", defaultValue = "10000",
+    @Option(
+            names = "--history",
+            paramLabel = "N",
+            defaultValue = "10000",
             description = "Watch history window in events (default: ${DEFAULT-VALUE}).")
     int history;
 
@@ -75,8 +87,8 @@ final class ServeCommand implements Callable<Integer> {
         lifetime.awaitStopSignal();
         lifetime.stop();
         lifetime.failure().ifPresent(f -> {
-            throw new IllegalStateException("the API server stopped after a write-ahead log failure: "
-                    + f.getMessage(), f);
+            throw new IllegalStateException(
+                    "the API server stopped after a write-ahead log failure: " + f.getMessage(), f);
         });
         out.println("kubeloop API server stopped");
         out.flush();
@@ -97,7 +109,8 @@ final class ServeCommand implements Callable<Integer> {
         if (token != null && (token.isBlank() || token.chars().anyMatch(c -> c <= ' ' || c > '~'))) {
             throw new IllegalArgumentException("--token must be printable ASCII without spaces");
         }
-        ServerOptions options = baseOptions().withPort(port).withBindAddress(bind).withHistorySize(history);
+        ServerOptions options =
+                baseOptions().withPort(port).withBindAddress(bind).withHistorySize(history);
         if (token != null) {
             options = options.withToken(token);
         }

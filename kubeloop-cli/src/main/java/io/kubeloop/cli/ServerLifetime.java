@@ -58,10 +58,12 @@ final class ServerLifetime {
         }
         ServerLifetime lifetime = new ServerLifetime(server, StopSignal.install());
         Runtime.getRuntime().addShutdownHook(lifetime.hook);
-        Thread.ofVirtual().name("kubeloop-server-stopped").start(() -> server.awaitStopped().ifPresent(f -> {
-            lifetime.failure = f; // the server closed itself: stop waiting for a signal
-            lifetime.stopSignal.trigger();
-        }));
+        Thread.ofVirtual()
+                .name("kubeloop-server-stopped")
+                .start(() -> server.awaitStopped().ifPresent(f -> {
+                    lifetime.failure = f; // the server closed itself: stop waiting for a signal
+                    lifetime.stopSignal.trigger();
+                }));
         return lifetime;
     }
 
@@ -111,7 +113,8 @@ final class ServerLifetime {
                 // the hook is running or about to: it will find the server already closed
             }
         }
-        boolean interrupted = Thread.interrupted(); // an interrupt ends the wait for a signal; it must not cut the close short
+        boolean interrupted =
+                Thread.interrupted(); // an interrupt ends the wait for a signal; it must not cut the close short
         try {
             server.close();
         } finally {
@@ -131,7 +134,6 @@ final class ServerLifetime {
             }
         }
     }
-
 
     /** The exception's message, plus its root cause's (e.g. "Address already in use") when that adds something. */
     private static String rootMessage(Throwable e) {

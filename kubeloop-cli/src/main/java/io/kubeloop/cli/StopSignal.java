@@ -14,8 +14,7 @@ final class StopSignal {
 
     private final CountDownLatch requested = new CountDownLatch(1);
 
-    private StopSignal() {
-    }
+    private StopSignal() {}
 
     /** Catches SIGINT and SIGTERM from now on. */
     static StopSignal install() {

@@ -37,6 +37,7 @@ final class UsageErrors implements CommandLine.IParameterExceptionHandler {
 
     /** Cobra's {@code SuggestionsMinimumDistance}. */
     private static final int MAX_DISTANCE = 2;
+
     private static final Pattern UNKNOWN_SUBCOMMAND = Pattern.compile("Unknown subcommand '(.*)'\\.");
 
     @Override
@@ -57,8 +58,7 @@ final class UsageErrors implements CommandLine.IParameterExceptionHandler {
     }
 
     /** What is wrong, and what the user may have meant. */
-    record Usage(String message, List<String> suggestions) {
-    }
+    record Usage(String message, List<String> suggestions) {}
 
     private static Usage describe(CommandLine.ParameterException ex, CommandLine cmd) {
         Matcher helpFor = UNKNOWN_SUBCOMMAND.matcher(String.valueOf(ex.getMessage()));
@@ -66,8 +66,11 @@ final class UsageErrors implements CommandLine.IParameterExceptionHandler {
             return unknownCommand(cmd.getCommandSpec(), helpFor.group(1));
         }
         // An unknown flag comes first: picocli may report a missing parameter instead when the flag took its place.
-        List<String> unmatched = ex instanceof CommandLine.UnmatchedArgumentException u ? u.getUnmatched()
-                : cmd.getParseResult() == null ? List.of() : cmd.getParseResult().unmatched();
+        List<String> unmatched = ex instanceof CommandLine.UnmatchedArgumentException u
+                ? u.getUnmatched()
+                : cmd.getParseResult() == null
+                        ? List.of()
+                        : cmd.getParseResult().unmatched();
         if (unmatched.isEmpty()) {
             return new Usage(ex.getMessage(), List.of());
         }
@@ -82,9 +85,14 @@ final class UsageErrors implements CommandLine.IParameterExceptionHandler {
     }
 
     private static Usage unknownCommand(CommandSpec spec, String typed) {
-        List<String> names = spec.subcommands().values().stream().map(c -> c.getCommandSpec())
-                .filter(s -> !s.usageMessage().hidden()).map(CommandSpec::name).distinct().toList();
-        return new Usage("unknown command \"" + typed + "\" for \"" + spec.qualifiedName() + "\"", similar(typed, names));
+        List<String> names = spec.subcommands().values().stream()
+                .map(c -> c.getCommandSpec())
+                .filter(s -> !s.usageMessage().hidden())
+                .map(CommandSpec::name)
+                .distinct()
+                .toList();
+        return new Usage(
+                "unknown command \"" + typed + "\" for \"" + spec.qualifiedName() + "\"", similar(typed, names));
     }
 
     private static Usage unknownFlag(CommandSpec spec, String typed) {
@@ -103,17 +111,22 @@ final class UsageErrors implements CommandLine.IParameterExceptionHandler {
             }
         }
         String bare = flag.substring(2);
-        return new Usage("unknown flag: " + flag, similar(bare, names.stream().map(n -> n.substring(2)).toList())
-                .stream().map(n -> "--" + n).toList());
+        return new Usage(
+                "unknown flag: " + flag,
+                similar(bare, names.stream().map(n -> n.substring(2)).toList()).stream()
+                        .map(n -> "--" + n)
+                        .toList());
     }
 
     /** Cobra's suggestions: within {@link #MAX_DISTANCE} edits (ignoring case), or a name that starts with it. */
     static List<String> similar(String typed, List<String> names) {
         String t = typed.toLowerCase(Locale.ROOT);
-        return names.stream().filter(n -> {
-            String name = n.toLowerCase(Locale.ROOT);
-            return distance(t, name) <= MAX_DISTANCE || (!t.isEmpty() && name.startsWith(t));
-        }).toList();
+        return names.stream()
+                .filter(n -> {
+                    String name = n.toLowerCase(Locale.ROOT);
+                    return distance(t, name) <= MAX_DISTANCE || (!t.isEmpty() && name.startsWith(t));
+                })
+                .toList();
     }
 
     /** Levenshtein distance. */

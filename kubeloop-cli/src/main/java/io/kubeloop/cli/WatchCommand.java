@@ -34,7 +34,9 @@ import picocli.CommandLine.Spec;
  * <p>Not thread-safe: picocli runs it once; the watch loop runs on one virtual thread, stopped by
  * closing its current watch.
  */
-@Command(name = "watch", description = "Print a resource's objects, then every change, until stopped: kubeloop watch deployments -A")
+@Command(
+        name = "watch",
+        description = "Print a resource's objects, then every change, until stopped: kubeloop watch deployments -A")
 final class WatchCommand implements Callable<Integer>, ConnectedCommand {
 
     /** A watch that broke within this, without an event, is resumed only after this much time. */
@@ -46,13 +48,22 @@ final class WatchCommand implements Callable<Integer>, ConnectedCommand {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "RESOURCE", description = "The resource, as kubectl names it (pods, deploy, foos.samplecontroller.k8s.io).")
+    @Parameters(
+            index = "0",
+            paramLabel = "RESOURCE",
+            description = "The resource, as kubectl names it (pods, deploy, foos.samplecontroller.k8s.io).")
     String resource;
 
-    @Option(names = {"-A", "--all-namespaces"}, description = "Watch all namespaces (namespaced resources).")
+    @Option(
+            names = {"-A", "--all-namespaces"},
+            description = "Watch all namespaces (namespaced resources).")
     boolean allNamespaces;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "line", completionCandidates = Formats.class,
+    @Option(
+            names = {"-o", "--output"},
+            paramLabel = "FORMAT",
+            defaultValue = "line",
+            completionCandidates = Formats.class,
             description = OutputFormats.DESCRIPTION + "line: EVENT OBJECT RESOURCEVERSION columns; json: each event "
                     + "as one JSON line.")
     String output;
@@ -64,8 +75,12 @@ final class WatchCommand implements Callable<Integer>, ConnectedCommand {
         }
     }
 
-    @Option(names = "--idle-timeout", paramLabel = "SECONDS", defaultValue = "180",
-            description = "Resume a watch that received nothing, not even a bookmark, for this long (default 180; 0: never).")
+    @Option(
+            names = "--idle-timeout",
+            paramLabel = "SECONDS",
+            defaultValue = "180",
+            description =
+                    "Resume a watch that received nothing, not even a bookmark, for this long (default 180; 0: never).")
     long idleTimeoutSeconds;
 
     /** Set when the user stops the command; the watch loop then ends quietly. */
@@ -80,14 +95,15 @@ final class WatchCommand implements Callable<Integer>, ConnectedCommand {
     public Integer call() throws Exception {
         new Formats().check(output);
         if (idleTimeoutSeconds < 0) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                    "--idle-timeout must not be negative, got " + idleTimeoutSeconds);
+            throw new picocli.CommandLine.ParameterException(
+                    spec.commandLine(), "--idle-timeout must not be negative, got " + idleTimeoutSeconds);
         }
         PrintWriter out = spec.commandLine().getOut();
         StopSignal stop = StopSignal.install();
         try (KubeClient client = connection.connect(spec.commandLine().getErr())) {
             ResourceClient<DynamicObject> all = client.resource(resource);
-            ResourceClient<DynamicObject> scoped = !all.namespaced() ? all
+            ResourceClient<DynamicObject> scoped = !all.namespaced()
+                    ? all
                     : allNamespaces ? all.inAnyNamespace() : all.inNamespace(client.namespace());
             ObjectList<DynamicObject> first = scoped.list(); // errors (unknown resource, forbidden) surface here
             AtomicReference<Watch<DynamicObject>> current = new AtomicReference<>();
@@ -128,8 +144,11 @@ final class WatchCommand implements Callable<Integer>, ConnectedCommand {
     }
 
     /** Prints the listed objects, then watches, resuming and relisting as a reflector does. */
-    private void follow(ResourceClient<DynamicObject> client, ObjectList<DynamicObject> listed,
-            AtomicReference<Watch<DynamicObject>> current, PrintWriter out) {
+    private void follow(
+            ResourceClient<DynamicObject> client,
+            ObjectList<DynamicObject> listed,
+            AtomicReference<Watch<DynamicObject>> current,
+            PrintWriter out) {
         ObjectList<DynamicObject> list = listed;
         while (!stopping) {
             for (DynamicObject o : list.items()) {
@@ -138,9 +157,12 @@ final class WatchCommand implements Callable<Integer>, ConnectedCommand {
             String rv = list.resourceVersion();
             boolean relist = false;
             while (!relist && !stopping) {
-                try (Watch<DynamicObject> watch = client.watch(ListOptions.builder().resourceVersion(rv)
-                        .allowWatchBookmarks(true).timeout(Duration.ofMinutes(5))
-                        .idleTimeout(Duration.ofSeconds(idleTimeoutSeconds)).build())) {
+                try (Watch<DynamicObject> watch = client.watch(ListOptions.builder()
+                        .resourceVersion(rv)
+                        .allowWatchBookmarks(true)
+                        .timeout(Duration.ofMinutes(5))
+                        .idleTimeout(Duration.ofSeconds(idleTimeoutSeconds))
+                        .build())) {
                     current.set(watch);
                     if (stopping) {
                         return; // stopped while this watch was being opened: close it and end
@@ -197,7 +219,9 @@ final class WatchCommand implements Callable<Integer>, ConnectedCommand {
             out.println("{\"type\":\"" + type + "\",\"object\":" + o.toJson() + "}");
         } else {
             String ns = o.metadata().namespace();
-            String name = ns == null || ns.isEmpty() ? o.metadata().name() : ns + "/" + o.metadata().name();
+            String name = ns == null || ns.isEmpty()
+                    ? o.metadata().name()
+                    : ns + "/" + o.metadata().name();
             out.printf("%-9s %-50s %s%n", type, name, o.metadata().resourceVersion());
         }
         out.flush();

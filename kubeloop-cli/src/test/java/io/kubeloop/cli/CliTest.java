@@ -26,8 +26,7 @@ class CliTest {
     private FixtureApiServer server;
     private Path kubeconfig;
 
-    record Result(int exit, String out, String err) {
-    }
+    record Result(int exit, String out, String err) {}
 
     @BeforeEach
     void start() throws IOException {
@@ -44,7 +43,11 @@ class CliTest {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         List<String> all = new ArrayList<>(List.of(args));
-        all.addAll(List.of("--kubeconfig", kubeconfig.toString(), "--cache-dir", dir.resolve("kubeloop-cache").toString()));
+        all.addAll(List.of(
+                "--kubeconfig",
+                kubeconfig.toString(),
+                "--cache-dir",
+                dir.resolve("kubeloop-cache").toString()));
         int exit = Main.run(new PrintWriter(out), new PrintWriter(err), all.toArray(String[]::new));
         return new Result(exit, out.toString(), err.toString());
     }
@@ -66,23 +69,28 @@ class CliTest {
 
     @Test
     void apiResourcesFiltersByGroupAndScopeAndPrintsNames() {
-        assertThat(kubeloop("api-resources", "--api-group", "apps", "-o", "name").out())
+        assertThat(kubeloop("api-resources", "--api-group", "apps", "-o", "name")
+                        .out())
                 .isEqualTo("deployments.apps\nreplicasets.apps\n");
-        assertThat(kubeloop("api-resources", "--namespaced=false", "--no-headers").out())
+        assertThat(kubeloop("api-resources", "--namespaced=false", "--no-headers")
+                        .out())
                 .isEqualTo("namespaces   ns    v1    false   Namespace\n");
     }
 
     @Test
     void apiResourcesWideAddsVerbsAndCategories() {
-        String out = kubeloop("api-resources", "-o", "wide", "--api-group", "apps").out();
-        assertThat(out.lines().findFirst().orElseThrow()).matches("NAME +SHORTNAMES +APIVERSION +NAMESPACED +KIND +VERBS +CATEGORIES");
+        String out =
+                kubeloop("api-resources", "-o", "wide", "--api-group", "apps").out();
+        assertThat(out.lines().findFirst().orElseThrow())
+                .matches("NAME +SHORTNAMES +APIVERSION +NAMESPACED +KIND +VERBS +CATEGORIES");
         assertThat(out).contains("create,delete,deletecollection,get,list,patch,update,watch   all");
     }
 
     // usage errors point at "kubeloop <command> --help": every subcommand must answer it
     @Test
     void everySubcommandAnswersHelpWithItsUsage() {
-        for (String command : List.of("api-resources", "api-versions", "demo", "sample-controller", "get", "watch", "server")) {
+        for (String command :
+                List.of("api-resources", "api-versions", "demo", "sample-controller", "get", "watch", "server")) {
             StringWriter out = new StringWriter();
             StringWriter err = new StringWriter();
             int exit = Main.run(new PrintWriter(out), new PrintWriter(err), command, "--help");
@@ -109,7 +117,8 @@ class CliTest {
     void getRawOfAMissingPathIsOneServerErrorLine() {
         Result r = kubeloop("get", "--raw", "/nope");
         assertThat(r.exit()).isEqualTo(1);
-        assertThat(r.err()).isEqualTo("Error from server (NotFound): the server could not find the requested resource\n");
+        assertThat(r.err())
+                .isEqualTo("Error from server (NotFound): the server could not find the requested resource\n");
     }
 
     @Test
@@ -126,8 +135,9 @@ class CliTest {
         server.mode(FixtureApiServer.Mode.FORBIDDEN);
         Result r = kubeloop("get", "--raw", "/api");
         assertThat(r.exit()).isEqualTo(1);
-        assertThat(r.err()).isEqualTo(
-                "Error from server (Forbidden): forbidden: User \"system:anonymous\" cannot get path \"/api\"\n");
+        assertThat(r.err())
+                .isEqualTo(
+                        "Error from server (Forbidden): forbidden: User \"system:anonymous\" cannot get path \"/api\"\n");
     }
 
     @Test
@@ -145,8 +155,12 @@ class CliTest {
         assertThat(r.err()).isEqualTo("error: kubeconfig " + kubeconfig + ": context \"nope\" not found\n");
 
         StringWriter err = new StringWriter();
-        int exit = Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err),
-                "api-versions", "--kubeconfig", dir.resolve("absent").toString());
+        int exit = Main.run(
+                new PrintWriter(new StringWriter()),
+                new PrintWriter(err),
+                "api-versions",
+                "--kubeconfig",
+                dir.resolve("absent").toString());
         assertThat(exit).isEqualTo(1);
         assertThat(err.toString()).isEqualTo("error: kubeconfig " + dir.resolve("absent") + ": file does not exist\n");
     }
@@ -162,7 +176,8 @@ class CliTest {
     void verboseEightLogsRequestsButNeverTheToken() {
         Result r = kubeloop("get", "--raw", "/version", "-v", "8");
         assertThat(r.exit()).isZero();
-        assertThat(r.err()).contains("GET " + server.url() + "/version\n")
+        assertThat(r.err())
+                .contains("GET " + server.url() + "/version\n")
                 .contains("Response Status: 200 OK in ")
                 .contains("Authorization: Bearer <masked>")
                 .contains("Response Body:")
@@ -180,9 +195,13 @@ class CliTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("kubectls")
     void apiResourcesAndApiVersionsMatchKubectlByteForByte(String kubectl) throws Exception {
-        for (List<String> command : List.of(List.of("api-resources"), List.of("api-versions"),
-                List.of("api-resources", "-o", "name"), List.of("api-resources", "--api-group", "apps"),
-                List.of("api-resources", "-o", "wide"), List.of("api-resources", "--namespaced=false", "--no-headers"))) {
+        for (List<String> command : List.of(
+                List.of("api-resources"),
+                List.of("api-versions"),
+                List.of("api-resources", "-o", "name"),
+                List.of("api-resources", "--api-group", "apps"),
+                List.of("api-resources", "-o", "wide"),
+                List.of("api-resources", "--namespaced=false", "--no-headers"))) {
             String ours = kubeloop(command.toArray(String[]::new)).out();
             assertThat(ours).isEqualTo(run(kubectl, command)).as(kubectl + " " + command);
         }
@@ -191,7 +210,11 @@ class CliTest {
     private String run(String kubectl, List<String> args) throws Exception {
         List<String> command = new ArrayList<>(List.of(kubectl));
         command.addAll(args);
-        command.addAll(List.of("--kubeconfig", kubeconfig.toString(), "--cache-dir", dir.resolve("kubectl-cache").toString()));
+        command.addAll(List.of(
+                "--kubeconfig",
+                kubeconfig.toString(),
+                "--cache-dir",
+                dir.resolve("kubectl-cache").toString()));
         Process p = new ProcessBuilder(command).redirectErrorStream(false).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);

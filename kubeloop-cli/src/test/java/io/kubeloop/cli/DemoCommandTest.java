@@ -27,8 +27,7 @@ class DemoCommandTest {
     @TempDir
     Path dir;
 
-    record Run(int exit, String out, String err) {
-    }
+    record Run(int exit, String out, String err) {}
 
     private static Run kubeloop(String... args) {
         StringWriter out = new StringWriter();
@@ -58,15 +57,19 @@ class DemoCommandTest {
         assertThat(mode(kubeconfig)).isEqualTo("rw-------");
         assertThat(mode(kubeconfig.getParent())).isEqualTo("rwx------");
         assertThat(r.out().lines().toList())
-                .first().asString().matches("API server ready at https://127\\.0\\.0\\.1:\\d+; kubeconfig: .*kc");
-        assertThat(r.out()).contains(
-                "installed CRD foos.samplecontroller.k8s.io\n",
-                "created foo default/example-foo (deploymentName example-foo-nginx, replicas 3)\n",
-                "deployment default/example-foo-nginx created by foo example-foo: 0/3 replicas available\n",
-                "demo succeeded: foo default/example-foo owns deployment example-foo-nginx with 3/3 replicas available,"
-                        + " and its status says so\n");
+                .first()
+                .asString()
+                .matches("API server ready at https://127\\.0\\.0\\.1:\\d+; kubeconfig: .*kc");
+        assertThat(r.out())
+                .contains(
+                        "installed CRD foos.samplecontroller.k8s.io\n",
+                        "created foo default/example-foo (deploymentName example-foo-nginx, replicas 3)\n",
+                        "deployment default/example-foo-nginx created by foo example-foo: 0/3 replicas available\n",
+                        "demo succeeded: foo default/example-foo owns deployment example-foo-nginx with 3/3 replicas available,"
+                                + " and its status says so\n");
         assertThat(r.out()).containsPattern("deployment default/example-foo-nginx: 3/3 replicas available");
-        assertThat(r.out().lines().filter(l -> l.startsWith("demo succeeded")).count()).isEqualTo(1);
+        assertThat(r.out().lines().filter(l -> l.startsWith("demo succeeded")).count())
+                .isEqualTo(1);
         assertThat(r.err()).doesNotContain("Exception");
     }
 
@@ -86,8 +89,8 @@ class DemoCommandTest {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         AtomicInteger exit = new AtomicInteger(-1);
-        Thread demo = Thread.ofPlatform().start(() -> exit.set(Main.run(new PrintWriter(out), new PrintWriter(err),
-                "demo", "--replicas", "1")));
+        Thread demo = Thread.ofPlatform()
+                .start(() -> exit.set(Main.run(new PrintWriter(out), new PrintWriter(err), "demo", "--replicas", "1")));
         try {
             await().atMost(Duration.ofSeconds(90)).until(() -> out.toString().contains("serving until Ctrl-C"));
             Path kubeconfig = kubeconfigOf(out.toString());
@@ -110,9 +113,11 @@ class DemoCommandTest {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         AtomicInteger exit = new AtomicInteger(-1);
-        Thread demo = Thread.ofPlatform().start(() -> exit.set(Main.run(new PrintWriter(out), new PrintWriter(err),
-                "demo", "--once", "--replicas", "1")));
-        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(5))
+        Thread demo = Thread.ofPlatform()
+                .start(() -> exit.set(
+                        Main.run(new PrintWriter(out), new PrintWriter(err), "demo", "--once", "--replicas", "1")));
+        await().atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofMillis(5))
                 .until(() -> out.toString().contains("created foo"));
         demo.interrupt();
         demo.join(Duration.ofSeconds(30));
@@ -128,7 +133,9 @@ class DemoCommandTest {
     void aBadFlagIsOneLineAndExitOne() {
         Run r = kubeloop("demo", "--once", "--replicas", "11");
         assertThat(r.exit()).isEqualTo(1);
-        assertThat(r.err().strip()).doesNotContain("\n").contains("--replicas must be 1..10 (the Foo CRD's range), got 11");
+        assertThat(r.err().strip())
+                .doesNotContain("\n")
+                .contains("--replicas must be 1..10 (the Foo CRD's range), got 11");
         assertThat(r.out()).isEmpty();
     }
 }

@@ -21,7 +21,9 @@ class EmbeddedApiServerExamplesTest {
         var cms = client.resource("configmaps").inNamespace("default");
         cms.create(DynamicObject.parse("""
                 {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"hello"},"data":{"greeting":"hi"}}"""));
-        assertThat(cms.get("hello").at("/data/greeting")).map(JsonNode::asString).hasValue("hi");
+        assertThat(cms.get("hello").at("/data/greeting"))
+                .map(JsonNode::asString)
+                .hasValue("hi");
     }
 
     @Test

@@ -49,7 +49,11 @@ final class FixtureApiServer implements AutoCloseable {
             "/version", """
                     {"major":"1","minor":"32","gitVersion":"v1.32.0","gitCommit":"0","gitTreeState":"clean","buildDate":"2024-12-11T17:59:15Z","goVersion":"go1.23.3","compiler":"gc","platform":"linux/amd64"}""");
 
-    enum Mode { OK, UNAUTHORIZED, FORBIDDEN }
+    enum Mode {
+        OK,
+        UNAUTHORIZED,
+        FORBIDDEN
+    }
 
     private final HttpServer server;
     private final List<String> requests = new CopyOnWriteArrayList<>();
@@ -108,8 +112,14 @@ final class FixtureApiServer implements AutoCloseable {
         requests.add(exchange.getRequestMethod() + " " + exchange.getRequestURI());
         switch (mode) {
             case UNAUTHORIZED -> reply(exchange, 401, status(401, "Unauthorized", "Unauthorized"));
-            case FORBIDDEN -> reply(exchange, 403, status(403, "Forbidden",
-                    "forbidden: User \\\"system:anonymous\\\" cannot get path \\\"" + path + "\\\""));
+            case FORBIDDEN ->
+                reply(
+                        exchange,
+                        403,
+                        status(
+                                403,
+                                "Forbidden",
+                                "forbidden: User \\\"system:anonymous\\\" cannot get path \\\"" + path + "\\\""));
             case OK -> {
                 String doc = DOCS.get(path);
                 if (doc == null) {

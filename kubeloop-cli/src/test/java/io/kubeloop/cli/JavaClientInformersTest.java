@@ -57,9 +57,11 @@ class JavaClientInformersTest {
 
     static Stream<Arguments> peers() {
         return Stream.of(
-                Arguments.of(new Peer("fabric8 over WebSocket", ns -> InformerPeer.fabric8ConfigMaps(kubeconfig, ns, false))),
+                Arguments.of(new Peer(
+                        "fabric8 over WebSocket", ns -> InformerPeer.fabric8ConfigMaps(kubeconfig, ns, false))),
                 Arguments.of(new Peer("fabric8 over HTTP", ns -> InformerPeer.fabric8ConfigMaps(kubeconfig, ns, true))),
-                Arguments.of(new Peer("kubernetes-client/java", ns -> InformerPeer.kubernetesClientJavaConfigMaps(kubeconfig, ns))));
+                Arguments.of(new Peer(
+                        "kubernetes-client/java", ns -> InformerPeer.kubernetesClientJavaConfigMaps(kubeconfig, ns))));
     }
 
     private static DynamicObject configMap(String name, String value) {
@@ -71,9 +73,12 @@ class JavaClientInformersTest {
     @MethodSource("peers")
     void informerSyncsThenSeesAddsUpdatesAndDeletes(Peer peer) {
         String ns = "informer-" + peer.name().replaceAll("[^a-z0-9]+", "-").replaceAll("-$", "");
-        server.client().resource("namespaces").create(DynamicObject.parse(
-                "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"" + ns + "\"}}"));
-        ResourceClient<DynamicObject> cms = server.client().resource("configmaps").inNamespace(ns);
+        server.client()
+                .resource("namespaces")
+                .create(DynamicObject.parse(
+                        "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"" + ns + "\"}}"));
+        ResourceClient<DynamicObject> cms =
+                server.client().resource("configmaps").inNamespace(ns);
         cms.create(configMap("before", "0"));
         server.client().resource("configmaps").inNamespace("default").create(configMap("elsewhere-" + ns, "x"));
 
@@ -91,10 +96,16 @@ class JavaClientInformersTest {
             informer.awaitLine("DELETE before k=0", WAIT);
 
             // Handlers are notified asynchronously: SYNCED (the store is filled) may precede "ADD before".
-            assertThat(informer.lines()).filteredOn(l -> !l.equals("STARTED") && !l.equals("SYNCED"))
-                    .containsExactly("ADD before k=0", "ADD live k=1", "UPDATE live k=2", "DELETE live k=2",
+            assertThat(informer.lines())
+                    .filteredOn(l -> !l.equals("STARTED") && !l.equals("SYNCED"))
+                    .containsExactly(
+                            "ADD before k=0",
+                            "ADD live k=1",
+                            "UPDATE live k=2",
+                            "DELETE live k=2",
                             "DELETE before k=0");
-            assertThat(informer.lines().indexOf("SYNCED")).isLessThan(informer.lines().indexOf("ADD live k=1"));
+            assertThat(informer.lines().indexOf("SYNCED"))
+                    .isLessThan(informer.lines().indexOf("ADD live k=1"));
         }
     }
 }

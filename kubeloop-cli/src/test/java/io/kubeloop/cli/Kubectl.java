@@ -27,8 +27,7 @@ import java.util.concurrent.TimeUnit;
 record Kubectl(String version, Path binary, Path kubeconfig, Path cacheDir, String namespace) {
 
     /** The output of a finished command (stderr merged into stdout, as a user sees it). */
-    record Result(int exit, String out) {
-    }
+    record Result(int exit, String out) {}
 
     /** kubectl {@code version} against {@code kubeconfig}; aborts the test with a clear message when not installed. */
     static Kubectl of(String version, Path kubeconfig, Path workDir, String namespace) {
@@ -38,8 +37,14 @@ record Kubectl(String version, Path binary, Path kubeconfig, Path cacheDir, Stri
     }
 
     private List<String> command(List<String> args) {
-        List<String> cmd = new ArrayList<>(List.of(binary.toString(), "--kubeconfig", kubeconfig.toString(),
-                "--cache-dir", cacheDir.toString(), "-n", namespace));
+        List<String> cmd = new ArrayList<>(List.of(
+                binary.toString(),
+                "--kubeconfig",
+                kubeconfig.toString(),
+                "--cache-dir",
+                cacheDir.toString(),
+                "-n",
+                namespace));
         cmd.addAll(args);
         return cmd;
     }
@@ -56,7 +61,8 @@ record Kubectl(String version, Path binary, Path kubeconfig, Path cacheDir, Stri
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!p.waitFor(60, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
-                throw new AssertionError("kubectl " + version + " " + String.join(" ", args) + " did not finish: " + out);
+                throw new AssertionError(
+                        "kubectl " + version + " " + String.join(" ", args) + " did not finish: " + out);
             }
             return new Result(p.exitValue(), out);
         } catch (IOException e) {
@@ -84,8 +90,8 @@ record Kubectl(String version, Path binary, Path kubeconfig, Path cacheDir, Stri
     }
 
     /** Reads {@code process}'s output until a line satisfies {@code wanted}; returns every line read so far. */
-    static List<String> readUntil(Process process, BufferedReader reader, java.util.function.Predicate<String> wanted,
-                                  Duration timeout) {
+    static List<String> readUntil(
+            Process process, BufferedReader reader, java.util.function.Predicate<String> wanted, Duration timeout) {
         List<String> seen = new ArrayList<>();
         var done = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
             try {

@@ -9,16 +9,18 @@ import org.junit.jupiter.api.Assumptions;
 /** Finds real kubectl binaries: {@code kubectl} on the PATH and versioned {@code kubectl.1.NN} beside it. */
 final class KubectlBinaries {
 
-    private KubectlBinaries() {
-    }
+    private KubectlBinaries() {}
 
     /**
      * The wanted versions that are installed ({@code "current"} = the kubectl on the PATH). Aborts
      * the calling test with a clear message when none is.
      */
     static List<String> find(List<String> wanted) {
-        List<String> found = wanted.stream().map(KubectlBinaries::locate).flatMap(java.util.Optional::stream)
-                .map(Path::toString).toList();
+        List<String> found = wanted.stream()
+                .map(KubectlBinaries::locate)
+                .flatMap(java.util.Optional::stream)
+                .map(Path::toString)
+                .toList();
         Assumptions.assumeFalse(found.isEmpty(), "kubectl is not installed: skipping the kubectl comparison");
         return found;
     }

@@ -8,7 +8,6 @@ import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.errors.AlreadyExistsException;
 import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.apiserver.EmbeddedApiServer;
-import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.PatchType;
 import io.kubeloop.client.ResourceClient;
 import java.io.BufferedReader;
@@ -70,8 +69,10 @@ class KubectlCompatibilityTest {
 
     private static void createNamespace(String name) {
         try {
-            server.client().resource("namespaces").create(DynamicObject.parse(
-                    "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"" + name + "\"}}"));
+            server.client()
+                    .resource("namespaces")
+                    .create(DynamicObject.parse(
+                            "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"" + name + "\"}}"));
         } catch (AlreadyExistsException exists) {
             // another test of the same version made it
         }
@@ -90,7 +91,8 @@ class KubectlCompatibilityTest {
     }
 
     static String configMap(String name, String data) {
-        return "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"" + name + "\"},\"data\":" + data + "}";
+        return "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"" + name + "\"},\"data\":" + data
+                + "}";
     }
 
     static String deployment(String name, String image) {
@@ -114,10 +116,13 @@ class KubectlCompatibilityTest {
         Kubectl k = kubectl(version);
         String table = ok(k.run("api-resources")).out();
         assertThat(table.lines().findFirst().orElseThrow()).matches("NAME +SHORTNAMES +APIVERSION +NAMESPACED +KIND");
-        assertThat(table).containsPattern("configmaps +cm +v1 +true +ConfigMap")
+        assertThat(table)
+                .containsPattern("configmaps +cm +v1 +true +ConfigMap")
                 .containsPattern("deployments +deploy +apps/v1 +true +Deployment")
                 .containsPattern("leases +coordination.k8s.io/v1 +true +Lease");
-        assertThat(ok(k.run("api-resources", "--namespaced=false", "-o", "name")).out().lines())
+        assertThat(ok(k.run("api-resources", "--namespaced=false", "-o", "name"))
+                        .out()
+                        .lines())
                 .contains("namespaces", "nodes", "customresourcedefinitions.apiextensions.k8s.io");
     }
 
@@ -133,9 +138,11 @@ class KubectlCompatibilityTest {
     void getPrintsJsonAndNameOfAnObject(String version) {
         Kubectl k = kubectl(version);
         in(k, "configmaps").create(DynamicObject.parse(configMap("smoke", "{\"k\":\"v\"}")));
-        DynamicObject json = DynamicObject.parse(ok(k.run("get", "configmap", "smoke", "-o", "json")).out());
+        DynamicObject json = DynamicObject.parse(
+                ok(k.run("get", "configmap", "smoke", "-o", "json")).out());
         assertThat(json.metadata().name()).isEqualTo("smoke");
-        assertThat(json.at("/data/k")).hasValueSatisfying(v -> assertThat(v.asString()).isEqualTo("v"));
+        assertThat(json.at("/data/k"))
+                .hasValueSatisfying(v -> assertThat(v.asString()).isEqualTo("v"));
         assertThat(ok(k.run("get", "cm", "smoke", "-o", "name")).out()).isEqualTo("configmap/smoke\n");
     }
 
@@ -145,7 +152,8 @@ class KubectlCompatibilityTest {
     @MethodSource("fullVersions")
     void getRawReturnsTheServersJson(String version) {
         Kubectl k = kubectl(version);
-        assertThat(ok(k.run("get", "--raw", "/api/v1/namespaces/" + k.namespace())).out())
+        assertThat(ok(k.run("get", "--raw", "/api/v1/namespaces/" + k.namespace()))
+                        .out())
                 .contains("\"kind\":\"Namespace\"", "\"name\":\"" + k.namespace() + "\"");
         assertThat(ok(k.run("get", "--raw", "/version")).out()).contains("\"gitVersion\"");
         Kubectl.Result missing = k.run("get", "--raw", "/api/v1/namespaces/does-not-exist");
@@ -160,7 +168,8 @@ class KubectlCompatibilityTest {
         in(k, "configmaps").create(DynamicObject.parse("""
                 {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"shown","labels":{"tier":"web"}},"data":{"a":"1","b":"2"}}"""));
         in(k, "configmaps").create(DynamicObject.parse(configMap("hidden", "{}")));
-        List<String> table = ok(k.run("get", "configmaps", "-l", "tier=web")).out().lines().toList();
+        List<String> table =
+                ok(k.run("get", "configmaps", "-l", "tier=web")).out().lines().toList();
         assertThat(table).hasSize(2);
         assertThat(table.get(0)).matches("NAME +DATA +AGE");
         assertThat(table.get(1)).matches("shown +2 +\\d+s");
@@ -169,8 +178,10 @@ class KubectlCompatibilityTest {
         in(k, "pods").create(DynamicObject.parse("""
                 {"apiVersion":"v1","kind":"Pod","metadata":{"name":"wide"},
                  "spec":{"containers":[{"name":"c","image":"busybox"}]}}"""));
-        List<String> wide = ok(k.run("get", "pod", "wide", "-o", "wide")).out().lines().toList();
-        assertThat(wide.get(0)).matches("NAME +READY +STATUS +RESTARTS +AGE +IP +NODE +NOMINATED NODE +READINESS GATES");
+        List<String> wide =
+                ok(k.run("get", "pod", "wide", "-o", "wide")).out().lines().toList();
+        assertThat(wide.get(0))
+                .matches("NAME +READY +STATUS +RESTARTS +AGE +IP +NODE +NOMINATED NODE +READINESS GATES");
         assertThat(wide.get(1)).startsWith("wide ");
     }
 
@@ -191,7 +202,8 @@ class KubectlCompatibilityTest {
             });
             List<String> lines = Kubectl.readUntil(watch, out, l -> l.matches("DELETED +w1 .*"), WAIT);
             writer.join();
-            assertThat(lines).anyMatch(l -> l.matches("ADDED +w1 +0 +.*"))
+            assertThat(lines)
+                    .anyMatch(l -> l.matches("ADDED +w1 +0 +.*"))
                     .anyMatch(l -> l.matches("MODIFIED +w1 +1 +.*"));
         } finally {
             watch.destroy();
@@ -215,10 +227,12 @@ class KubectlCompatibilityTest {
         assertThat(cms.get("marked").metadata().labels()).doesNotContainKey("team");
 
         // (kubectl 1.27 prints "annotate", later versions "annotated")
-        assertThat(ok(k.run("annotate", "configmap", "marked", "note=hello world")).out())
+        assertThat(ok(k.run("annotate", "configmap", "marked", "note=hello world"))
+                        .out())
                 .matches("configmap/marked annotated?\n");
         assertThat(cms.get("marked").metadata().annotations()).containsEntry("note", "hello world");
-        assertThat(k.run("annotate", "configmap", "marked", "note=again").exit()).isEqualTo(1);
+        assertThat(k.run("annotate", "configmap", "marked", "note=again").exit())
+                .isEqualTo(1);
         ok(k.run("annotate", "configmap", "marked", "note-"));
         assertThat(cms.get("marked").metadata().annotations()).doesNotContainKey("note");
     }
@@ -229,13 +243,28 @@ class KubectlCompatibilityTest {
         Kubectl k = kubectl(version);
         ResourceClient<DynamicObject> cms = in(k, "configmaps");
         cms.create(DynamicObject.parse(configMap("patched", "{\"a\":\"1\"}")));
-        assertThat(ok(k.run("patch", "configmap", "patched", "--type", "json",
-                "-p", "[{\"op\":\"add\",\"path\":\"/data/b\",\"value\":\"2\"}]")).out()).isEqualTo("configmap/patched patched\n");
+        assertThat(ok(k.run(
+                                "patch",
+                                "configmap",
+                                "patched",
+                                "--type",
+                                "json",
+                                "-p",
+                                "[{\"op\":\"add\",\"path\":\"/data/b\",\"value\":\"2\"}]"))
+                        .out())
+                .isEqualTo("configmap/patched patched\n");
         ok(k.run("patch", "configmap", "patched", "--type", "merge", "-p", "{\"data\":{\"a\":null,\"c\":\"3\"}}"));
-        assertThat(cms.get("patched").node().path("data").properties()).extracting(Map.Entry::getKey)
+        assertThat(cms.get("patched").node().path("data").properties())
+                .extracting(Map.Entry::getKey)
                 .containsExactlyInAnyOrder("b", "c");
-        Kubectl.Result failedTest = k.run("patch", "configmap", "patched", "--type", "json",
-                "-p", "[{\"op\":\"test\",\"path\":\"/data/b\",\"value\":\"wrong\"}]");
+        Kubectl.Result failedTest = k.run(
+                "patch",
+                "configmap",
+                "patched",
+                "--type",
+                "json",
+                "-p",
+                "[{\"op\":\"test\",\"path\":\"/data/b\",\"value\":\"wrong\"}]");
         assertThat(failedTest.exit()).isEqualTo(1);
     }
 
@@ -249,7 +278,9 @@ class KubectlCompatibilityTest {
         Process delete = k.start("delete", "configmap", "held", "--timeout=60s");
         try {
             await().atMost(WAIT).until(() -> cms.get("held").metadata().deletionTimestamp() != null);
-            assertThat(delete.isAlive()).as("kubectl delete waits while the finalizer is there").isTrue();
+            assertThat(delete.isAlive())
+                    .as("kubectl delete waits while the finalizer is there")
+                    .isTrue();
             ok(k.run("patch", "configmap", "held", "--type", "merge", "-p", "{\"metadata\":{\"finalizers\":null}}"));
             assertThat(delete.waitFor(60, TimeUnit.SECONDS)).isTrue();
             String out = new String(delete.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
@@ -261,7 +292,8 @@ class KubectlCompatibilityTest {
         Kubectl.Result gone = k.run("get", "configmap", "held");
         assertThat(gone.exit()).isEqualTo(1);
         assertThat(gone.out()).contains("NotFound");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> cms.get("held")).isInstanceOf(NotFoundException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> cms.get("held"))
+                .isInstanceOf(NotFoundException.class);
     }
 
     @ParameterizedTest(name = "kubectl {0}")
@@ -274,10 +306,11 @@ class KubectlCompatibilityTest {
                  "spec":{"containers":[{"name":"c","image":"busybox"}]}}"""));
         Process wait = k.start("wait", "--for=condition=Ready", "pod/waited", "--timeout=60s");
         try {
-            assertThat(wait.waitFor(1, TimeUnit.SECONDS)).as("kubectl wait blocks until the condition holds").isFalse();
+            assertThat(wait.waitFor(1, TimeUnit.SECONDS))
+                    .as("kubectl wait blocks until the condition holds")
+                    .isFalse();
             pods.patchStatus("waited", PatchType.MERGE, """
-                    {"status":{"phase":"Running","conditions":[{"type":"Ready","status":"True"}]}}""",
-                    io.kubeloop.client.PatchOptions.none());
+                    {"status":{"phase":"Running","conditions":[{"type":"Ready","status":"True"}]}}""", io.kubeloop.client.PatchOptions.none());
             assertThat(wait.waitFor(60, TimeUnit.SECONDS)).isTrue();
             String out = new String(wait.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
             assertThat(wait.exitValue()).as(out).isZero();
@@ -292,12 +325,16 @@ class KubectlCompatibilityTest {
     @ParameterizedTest(name = "kubectl {0}")
     @MethodSource("fullVersions")
     void createFromFileWithDefaultStrictValidation(String version) throws Exception {
-        assumeTrue(features.openApiV3(), "server has no /openapi/v3 yet: kubectl create -f with default validation skipped");
+        assumeTrue(
+                features.openApiV3(),
+                "server has no /openapi/v3 yet: kubectl create -f with default validation skipped");
         Kubectl k = kubectl(version);
-        Path file = Files.writeString(dir.resolve("create-" + version + ".yaml"),
+        Path file = Files.writeString(
+                dir.resolve("create-" + version + ".yaml"),
                 "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: created\ndata:\n  a: b\n");
         assertThat(ok(k.run("create", "-f", file.toString())).out()).isEqualTo("configmap/created created\n");
-        Path bad = Files.writeString(dir.resolve("bad-" + version + ".yaml"),
+        Path bad = Files.writeString(
+                dir.resolve("bad-" + version + ".yaml"),
                 "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: bad\nnotAField: 1\n");
         Kubectl.Result rejected = k.run("create", "-f", bad.toString());
         assertThat(rejected.exit()).isEqualTo(1);
@@ -307,7 +344,8 @@ class KubectlCompatibilityTest {
     @ParameterizedTest(name = "kubectl {0}")
     @MethodSource("fullVersions")
     void applyCreatesThenIsUnchangedThenConfigures(String version) throws Exception {
-        assumeTrue(features.openApiV3() && features.strategicMerge(),
+        assumeTrue(
+                features.openApiV3() && features.strategicMerge(),
                 "server lacks /openapi/v3 or strategic merge patch: kubectl apply skipped");
         Kubectl k = kubectl(version);
         Path file = dir.resolve("apply-" + version + ".yaml");
@@ -316,7 +354,8 @@ class KubectlCompatibilityTest {
         assertThat(ok(k.run("apply", "-f", file.toString())).out()).isEqualTo("configmap/applied unchanged\n");
         Files.writeString(file, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: applied\ndata:\n  a: \"2\"\n");
         assertThat(ok(k.run("apply", "-f", file.toString())).out()).isEqualTo("configmap/applied configured\n");
-        assertThat(in(k, "configmaps").get("applied").at("/data/a")).hasValueSatisfying(v -> assertThat(v.asString()).isEqualTo("2"));
+        assertThat(in(k, "configmaps").get("applied").at("/data/a"))
+                .hasValueSatisfying(v -> assertThat(v.asString()).isEqualTo("2"));
     }
 
     @ParameterizedTest(name = "kubectl {0}")
@@ -326,24 +365,35 @@ class KubectlCompatibilityTest {
         Kubectl k = kubectl(version);
         Path file = dir.resolve("ssa-" + version + ".yaml");
         Files.writeString(file, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ssa\ndata:\n  a: \"1\"\n");
-        assertThat(ok(k.run("apply", "--server-side", "-f", file.toString())).out()).isEqualTo("configmap/ssa serverside-applied\n");
+        assertThat(ok(k.run("apply", "--server-side", "-f", file.toString())).out())
+                .isEqualTo("configmap/ssa serverside-applied\n");
         Files.writeString(file, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ssa\ndata:\n  a: \"2\"\n");
         Kubectl.Result conflict = k.run("apply", "--server-side", "--field-manager", "other", "-f", file.toString());
         assertThat(conflict.exit()).isEqualTo(1);
         assertThat(conflict.out()).contains("conflict", ".data.a");
         ok(k.run("apply", "--server-side", "--field-manager", "other", "--force-conflicts", "-f", file.toString()));
-        assertThat(in(k, "configmaps").get("ssa").at("/data/a")).hasValueSatisfying(v -> assertThat(v.asString()).isEqualTo("2"));
+        assertThat(in(k, "configmaps").get("ssa").at("/data/a"))
+                .hasValueSatisfying(v -> assertThat(v.asString()).isEqualTo("2"));
     }
 
     @ParameterizedTest(name = "kubectl {0}")
     @MethodSource("fullVersions")
     void strategicPatchMergesContainersByName(String version) {
-        assumeTrue(features.strategicMerge(), "strategic merge patch not served yet: kubectl patch (strategic) skipped");
+        assumeTrue(
+                features.strategicMerge(), "strategic merge patch not served yet: kubectl patch (strategic) skipped");
         Kubectl k = kubectl(version);
         in(k, "deployments").create(DynamicObject.parse(deployment("smp", "nginx:1")));
-        ok(k.run("patch", "deployment", "smp", "-p",
+        ok(k.run(
+                "patch",
+                "deployment",
+                "smp",
+                "-p",
                 "{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"sidecar\",\"image\":\"envoy\"}]}}}}"));
-        assertThat(in(k, "deployments").get("smp").node().at("/spec/template/spec/containers").findValuesAsString("name"))
+        assertThat(in(k, "deployments")
+                        .get("smp")
+                        .node()
+                        .at("/spec/template/spec/containers")
+                        .findValuesAsString("name"))
                 .containsExactlyInAnyOrder("main", "sidecar");
     }
 
@@ -353,7 +403,8 @@ class KubectlCompatibilityTest {
         assumeTrue(features.scale(), "deployments/scale not served yet: kubectl scale skipped");
         Kubectl k = kubectl(version);
         in(k, "deployments").create(DynamicObject.parse(deployment("scaled", "nginx")));
-        assertThat(ok(k.run("scale", "deployment", "scaled", "--replicas=3")).out()).isEqualTo("deployment.apps/scaled scaled\n");
+        assertThat(ok(k.run("scale", "deployment", "scaled", "--replicas=3")).out())
+                .isEqualTo("deployment.apps/scaled scaled\n");
         assertThat(in(k, "deployments").get("scaled").at("/spec/replicas"))
                 .hasValueSatisfying(v -> assertThat(v.asInt()).isEqualTo(3));
     }
@@ -367,9 +418,11 @@ class KubectlCompatibilityTest {
         Path editor = dir.resolve("editor.sh");
         Files.writeString(editor, "#!/bin/sh\nsed -i 's/k: old/k: new/' \"$1\"\n");
         editor.toFile().setExecutable(true);
-        assertThat(ok(k.run(Map.of("KUBE_EDITOR", editor.toString()), "edit", "configmap", "edited")).out())
+        assertThat(ok(k.run(Map.of("KUBE_EDITOR", editor.toString()), "edit", "configmap", "edited"))
+                        .out())
                 .isEqualTo("configmap/edited edited\n");
-        assertThat(in(k, "configmaps").get("edited").at("/data/k")).hasValueSatisfying(v -> assertThat(v.asString()).isEqualTo("new"));
+        assertThat(in(k, "configmaps").get("edited").at("/data/k"))
+                .hasValueSatisfying(v -> assertThat(v.asString()).isEqualTo("new"));
     }
 
     @ParameterizedTest(name = "kubectl {0}")
@@ -403,21 +456,33 @@ class KubectlCompatibilityTest {
         ok(k.run("create", validate, "-f", crd.toString()));
         boolean established;
         try {
-            await().atMost(Duration.ofSeconds(10)).until(() -> server.client().resource("customresourcedefinitions")
-                    .get("widgets." + group).node().at("/status/conditions").findValuesAsString("type").contains("Established"));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> server.client()
+                            .resource("customresourcedefinitions")
+                            .get("widgets." + group)
+                            .node()
+                            .at("/status/conditions")
+                            .findValuesAsString("type")
+                            .contains("Established"));
             established = true;
         } catch (org.awaitility.core.ConditionTimeoutException notYet) {
             established = false;
         }
         assumeTrue(established, "CustomResourceDefinitions do not become Established yet: custom object tests skipped");
-        Path widget = Files.writeString(dir.resolve("widget-" + version + ".yaml"),
+        Path widget = Files.writeString(
+                dir.resolve("widget-" + version + ".yaml"),
                 "apiVersion: " + group + "/v1\nkind: Widget\nmetadata:\n  name: w1\nspec:\n  size: 1\n");
-        assertThat(ok(k.run("create", validate, "-f", widget.toString())).out()).isEqualTo("widget." + group + "/w1 created\n");
-        assertThat(ok(k.run("get", "wd", "w1", "-o", "jsonpath={.spec.size}")).out()).isEqualTo("1");
+        assertThat(ok(k.run("create", validate, "-f", widget.toString())).out())
+                .isEqualTo("widget." + group + "/w1 created\n");
+        assertThat(ok(k.run("get", "wd", "w1", "-o", "jsonpath={.spec.size}")).out())
+                .isEqualTo("1");
         if (features.openApiV3()) {
-            Files.writeString(widget, "apiVersion: " + group + "/v1\nkind: Widget\nmetadata:\n  name: w1\nspec:\n  size: 2\n");
+            Files.writeString(
+                    widget, "apiVersion: " + group + "/v1\nkind: Widget\nmetadata:\n  name: w1\nspec:\n  size: 2\n");
             ok(k.run("apply", "-f", widget.toString()));
-            assertThat(ok(k.run("get", "widgets", "w1", "-o", "jsonpath={.spec.size}")).out()).isEqualTo("2");
+            assertThat(ok(k.run("get", "widgets", "w1", "-o", "jsonpath={.spec.size}"))
+                            .out())
+                    .isEqualTo("2");
         }
         assertThat(ok(k.run("delete", "widget", "w1")).out()).isEqualTo("widget." + group + " \"w1\" deleted\n");
         ok(k.run("delete", "-f", crd.toString()));

@@ -37,37 +37,62 @@ class SampleControllerCommandTest {
     @Test
     void itInstallsTheCrdReconcilesFoosServesMetricsAndProbesAndStopsCleanly() throws Exception {
         try (EmbeddedApiServer server = EmbeddedApiServer.start();
-             KubeClient client = KubeClient.create(server.clientConfig(), ClientOptions.defaults())) {
+                KubeClient client = KubeClient.create(server.clientConfig(), ClientOptions.defaults())) {
             Path kubeconfig = dir.resolve("kubeconfig");
             server.writeKubeconfig(kubeconfig);
             StringWriter out = new StringWriter();
             StringWriter err = new StringWriter();
             AtomicInteger exit = new AtomicInteger(-1);
-            Thread command = Thread.ofPlatform().start(() -> exit.set(Main.run(new PrintWriter(out), new PrintWriter(err),
-                    "sample-controller", "--kubeconfig", kubeconfig.toString(), "--cache-dir", dir.resolve("cache").toString(),
-                    "--metrics-bind-address", "127.0.0.1:0", "--health-probe-bind-address", "127.0.0.1:0")));
+            Thread command = Thread.ofPlatform()
+                    .start(() -> exit.set(Main.run(
+                            new PrintWriter(out),
+                            new PrintWriter(err),
+                            "sample-controller",
+                            "--kubeconfig",
+                            kubeconfig.toString(),
+                            "--cache-dir",
+                            dir.resolve("cache").toString(),
+                            "--metrics-bind-address",
+                            "127.0.0.1:0",
+                            "--health-probe-bind-address",
+                            "127.0.0.1:0")));
             await().atMost(Duration.ofSeconds(60)).until(() -> out.toString().contains("sample-controller running"));
             assertThat(out.toString()).startsWith("Foo CRD foos.samplecontroller.k8s.io installed\n");
 
             client.resource(Foo.class).inNamespace("default").create(Foo.of("default", "cli-foo", "cli-foo-nginx", 1));
-            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> {
-                try {
-                    return client.resource(Deployment.class).inNamespace("default").get("cli-foo-nginx") != null;
-                } catch (NotFoundException e) {
-                    return false;
-                }
-            });
+            await().atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(() -> {
+                        try {
+                            return client.resource(Deployment.class)
+                                            .inNamespace("default")
+                                            .get("cli-foo-nginx")
+                                    != null;
+                        } catch (NotFoundException e) {
+                            return false;
+                        }
+                    });
 
-            Matcher metrics = Pattern.compile("metrics on (http://\\S+/metrics)").matcher(out.toString());
-            Matcher probes = Pattern.compile("health probes on (http://\\S+)/healthz").matcher(out.toString());
+            Matcher metrics =
+                    Pattern.compile("metrics on (http://\\S+/metrics)").matcher(out.toString());
+            Matcher probes =
+                    Pattern.compile("health probes on (http://\\S+)/healthz").matcher(out.toString());
             assertThat(metrics.find()).as(out.toString()).isTrue();
             assertThat(probes.find()).as(out.toString()).isTrue();
             try (HttpClient http = HttpClient.newHttpClient()) {
-                await().atMost(Duration.ofSeconds(30)).until(() -> http.send(HttpRequest.newBuilder(URI.create(metrics.group(1)))
-                        .build(), HttpResponse.BodyHandlers.ofString()).body()
-                        .contains("controller_runtime_reconcile_total{controller=\"foo-controller\",result=\"success\"}"));
-                HttpResponse<String> ready = http.send(HttpRequest.newBuilder(URI.create(probes.group(1) + "/readyz?verbose"))
-                        .build(), HttpResponse.BodyHandlers.ofString());
+                await().atMost(Duration.ofSeconds(30))
+                        .until(
+                                () -> http.send(
+                                                HttpRequest.newBuilder(URI.create(metrics.group(1)))
+                                                        .build(),
+                                                HttpResponse.BodyHandlers.ofString())
+                                        .body()
+                                        .contains(
+                                                "controller_runtime_reconcile_total{controller=\"foo-controller\",result=\"success\"}"));
+                HttpResponse<String> ready = http.send(
+                        HttpRequest.newBuilder(URI.create(probes.group(1) + "/readyz?verbose"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
                 assertThat(ready.statusCode()).isEqualTo(200);
                 assertThat(ready.body()).isEqualTo("[+]informers ok\nhealthz check passed\n");
             }
@@ -116,18 +141,25 @@ class SampleControllerCommandTest {
     @Test
     void startUpRidesOutRefusalsAndCutConnectionsWhileInstallingTheCrdAndWaitingForIt() throws Exception {
         try (EmbeddedApiServer server = EmbeddedApiServer.start();
-             FaultInjectingProxy proxy = FaultInjectingProxy.start(server, new CrdFaults())) {
+                FaultInjectingProxy proxy = FaultInjectingProxy.start(server, new CrdFaults())) {
             Path kubeconfig = proxy.writeKubeconfig(dir.resolve("kubeconfig"));
             StringWriter out = new StringWriter();
             StringWriter err = new StringWriter();
             AtomicInteger exit = new AtomicInteger(-1);
-            Thread command = Thread.ofPlatform().start(() -> exit.set(Main.run(new PrintWriter(out), new PrintWriter(err),
-                    "sample-controller", "--kubeconfig", kubeconfig.toString(), "--cache-dir",
-                    dir.resolve("cache").toString())));
-            await().atMost(Duration.ofSeconds(60)).until(() -> out.toString().contains("sample-controller running")
-                    || exit.get() >= 0);
+            Thread command = Thread.ofPlatform()
+                    .start(() -> exit.set(Main.run(
+                            new PrintWriter(out),
+                            new PrintWriter(err),
+                            "sample-controller",
+                            "--kubeconfig",
+                            kubeconfig.toString(),
+                            "--cache-dir",
+                            dir.resolve("cache").toString())));
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> out.toString().contains("sample-controller running") || exit.get() >= 0);
             assertThat(err.toString()).as("stderr").isEmpty();
-            assertThat(out.toString()).startsWith("Foo CRD foos.samplecontroller.k8s.io installed\n")
+            assertThat(out.toString())
+                    .startsWith("Foo CRD foos.samplecontroller.k8s.io installed\n")
                     .contains("sample-controller running");
             assertThat(proxy.injected()).as("faults met").containsKeys("reject-503", "reject-429", "cut");
 
@@ -141,10 +173,11 @@ class SampleControllerCommandTest {
     void aBindAddressThatIsNotHostColonPortIsOneLineAndExitOne() {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int exit = Main.run(new PrintWriter(out), new PrintWriter(err), "sample-controller",
-                "--metrics-bind-address", "8080");
+        int exit = Main.run(
+                new PrintWriter(out), new PrintWriter(err), "sample-controller", "--metrics-bind-address", "8080");
         assertThat(exit).isEqualTo(1);
-        assertThat(err.toString().strip()).doesNotContain("\n")
+        assertThat(err.toString().strip())
+                .doesNotContain("\n")
                 .startsWith("error: --metrics-bind-address must be [HOST]:PORT or 0, got \"8080\"");
     }
 
@@ -153,8 +186,8 @@ class SampleControllerCommandTest {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         Path kubeconfig = dir.resolve("missing-kubeconfig");
-        int exit = Main.run(new PrintWriter(out), new PrintWriter(err), "sample-controller", "--kubeconfig",
-                kubeconfig.toString());
+        int exit = Main.run(
+                new PrintWriter(out), new PrintWriter(err), "sample-controller", "--kubeconfig", kubeconfig.toString());
         assertThat(exit).isEqualTo(1);
         assertThat(err.toString().strip()).doesNotContain("\n").startsWith("error: ");
     }

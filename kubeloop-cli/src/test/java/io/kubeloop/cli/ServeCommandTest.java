@@ -59,11 +59,11 @@ class ServeCommandTest {
     }
 
     private static KubeClient client(Path file) {
-        return KubeClient.create(KubeConfigLoader.builder().kubeconfig(file).build().clientConfig(), ClientOptions.defaults());
+        return KubeClient.create(
+                KubeConfigLoader.builder().kubeconfig(file).build().clientConfig(), ClientOptions.defaults());
     }
 
-    private record Run(int exit, String out, String err) {
-    }
+    private record Run(int exit, String out, String err) {}
 
     private static Run inProcess(String... args) {
         StringWriter out = new StringWriter();
@@ -77,7 +77,8 @@ class ServeCommandTest {
         assertThat(url.getScheme()).isEqualTo("https");
         assertThat(url.getPort()).isPositive();
         String yaml = Files.readString(kubeconfig);
-        assertThat(yaml).contains("server: " + url, "current-context: kubeloop", "certificate-authority-data:", "token:");
+        assertThat(yaml)
+                .contains("server: " + url, "current-context: kubeloop", "certificate-authority-data:", "token:");
     }
 
     @Test
@@ -85,7 +86,8 @@ class ServeCommandTest {
         assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(kubeconfig)))
                 .isEqualTo("rw-------");
         assertThat(java.nio.file.attribute.PosixFilePermissions.toString(
-                Files.getPosixFilePermissions(kubeconfig.getParent()))).isEqualTo("rwx------");
+                        Files.getPosixFilePermissions(kubeconfig.getParent())))
+                .isEqualTo("rwx------");
     }
 
     @Test
@@ -100,25 +102,46 @@ class ServeCommandTest {
     @Test
     void kubectlGetNamespacesListsTheFourInitialNamespaces() throws Exception {
         List<String> kubectl = KubectlBinaries.find(List.of("current"));
-        Process p = new ProcessBuilder(kubectl.getFirst(), "--kubeconfig", kubeconfig.toString(), "--cache-dir",
-                dir.resolve("kubectl-cache").toString(), "get", "ns", "-o", "name").redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(
+                        kubectl.getFirst(),
+                        "--kubeconfig",
+                        kubeconfig.toString(),
+                        "--cache-dir",
+                        dir.resolve("kubectl-cache").toString(),
+                        "get",
+                        "ns",
+                        "-o",
+                        "name")
+                .redirectErrorStream(true)
+                .start();
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.exitValue()).as(out).isZero();
-        assertThat(out.lines()).containsExactlyInAnyOrder("namespace/default", "namespace/kube-system",
-                "namespace/kube-public", "namespace/kube-node-lease");
+        assertThat(out.lines())
+                .containsExactlyInAnyOrder(
+                        "namespace/default",
+                        "namespace/kube-system",
+                        "namespace/kube-public",
+                        "namespace/kube-node-lease");
     }
 
     @Test
     void requestsWithoutOrWithAWrongTokenGet401Status() throws Exception {
-        HttpClient http = HttpClient.newBuilder().sslContext(io.kubeloop.client.config.SslContextBuilder.create()
-                .trustCertificates(caFrom(kubeconfig)).build()).build();
-        HttpResponse<String> anonymous = http.send(HttpRequest.newBuilder(url.resolve("/api/v1/namespaces")).build(),
+        HttpClient http = HttpClient.newBuilder()
+                .sslContext(io.kubeloop.client.config.SslContextBuilder.create()
+                        .trustCertificates(caFrom(kubeconfig))
+                        .build())
+                .build();
+        HttpResponse<String> anonymous = http.send(
+                HttpRequest.newBuilder(url.resolve("/api/v1/namespaces")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(anonymous.statusCode()).isEqualTo(401);
         assertThat(anonymous.body()).contains("\"kind\":\"Status\"", "\"code\":401");
-        HttpResponse<String> wrong = http.send(HttpRequest.newBuilder(url.resolve("/api/v1/namespaces"))
-                .header("Authorization", "Bearer not-the-token").build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> wrong = http.send(
+                HttpRequest.newBuilder(url.resolve("/api/v1/namespaces"))
+                        .header("Authorization", "Bearer not-the-token")
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(wrong.statusCode()).isEqualTo(401);
     }
 
@@ -127,24 +150,29 @@ class ServeCommandTest {
         assertThat(m.find()).isTrue();
         byte[] pem = java.util.Base64.getDecoder().decode(m.group(1));
         var factory = java.security.cert.CertificateFactory.getInstance("X.509");
-        return List.of((java.security.cert.X509Certificate) factory.generateCertificate(new java.io.ByteArrayInputStream(pem)));
+        return List.of((java.security.cert.X509Certificate)
+                factory.generateCertificate(new java.io.ByteArrayInputStream(pem)));
     }
 
     @Test
     void sigtermEndsWatchesAndExitsZeroWithACleanLog() {
         Path file = dir.resolve("term/kubeconfig");
-        try (ServerProcess own = ServerProcess.start("--port", "0", "--kubeconfig-out", file.toString(),
-                "--token", "fixed-token", "--history", "50")) {
+        try (ServerProcess own = ServerProcess.start(
+                "--port", "0", "--kubeconfig-out", file.toString(), "--token", "fixed-token", "--history", "50")) {
             own.awaitReady(START);
             assertThat(file).content().contains("token: fixed-token");
             try (KubeClient client = client(file);
-                 Watch<DynamicObject> watch = client.resource("configmaps").inNamespace("default").watch(ListOptions.none())) {
+                    Watch<DynamicObject> watch =
+                            client.resource("configmaps").inNamespace("default").watch(ListOptions.none())) {
                 assertThat(own.terminate(Duration.ofSeconds(30))).isZero();
                 assertThat(watch.next()).isEmpty();
             } catch (io.kubeloop.client.http.TransportException brokenInsteadOfEnded) {
                 throw new AssertionError("the watch broke instead of ending cleanly", brokenInsteadOfEnded);
             }
-            assertThat(own.stdout().lines()).as("stderr: %s", own.stderr()).hasSize(2).last()
+            assertThat(own.stdout().lines())
+                    .as("stderr: %s", own.stderr())
+                    .hasSize(2)
+                    .last()
                     .isEqualTo("kubeloop API server stopped");
             assertThat(own.stderr()).isEmpty();
         }
@@ -155,25 +183,34 @@ class ServeCommandTest {
     @Test
     void decodingAProtobufBodyPrintsNothingOnStderr() throws Exception {
         Path file = dir.resolve("protobuf/kubeconfig");
-        try (ServerProcess own = ServerProcess.start("--port", "0", "--kubeconfig-out", file.toString(),
-                "--token", "protobuf-token")) {
+        try (ServerProcess own =
+                ServerProcess.start("--port", "0", "--kubeconfig-out", file.toString(), "--token", "protobuf-token")) {
             URI base = own.awaitReady(START);
             io.kubernetes.client.proto.V1.ConfigMap cm = io.kubernetes.client.proto.V1.ConfigMap.newBuilder()
-                    .setMetadata(io.kubernetes.client.proto.Meta.ObjectMeta.newBuilder().setName("pb"))
-                    .putData("k", "v").build();
+                    .setMetadata(io.kubernetes.client.proto.Meta.ObjectMeta.newBuilder()
+                            .setName("pb"))
+                    .putData("k", "v")
+                    .build();
             java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
             body.writeBytes(new byte[] {'k', '8', 's', 0});
             body.writeBytes(io.kubernetes.client.proto.Runtime.Unknown.newBuilder()
-                    .setTypeMeta(io.kubernetes.client.proto.Runtime.TypeMeta.newBuilder().setApiVersion("v1")
+                    .setTypeMeta(io.kubernetes.client.proto.Runtime.TypeMeta.newBuilder()
+                            .setApiVersion("v1")
                             .setKind("ConfigMap"))
-                    .setRaw(cm.toByteString()).build().toByteArray());
-            try (HttpClient http = HttpClient.newBuilder().sslContext(io.kubeloop.client.config.SslContextBuilder.create()
-                    .trustCertificates(caFrom(file)).build()).build()) {
-                HttpResponse<String> created = http.send(HttpRequest.newBuilder(
-                                base.resolve("/api/v1/namespaces/default/configmaps"))
-                        .header("Authorization", "Bearer protobuf-token")
-                        .header("Content-Type", "application/vnd.kubernetes.protobuf")
-                        .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())).build(),
+                    .setRaw(cm.toByteString())
+                    .build()
+                    .toByteArray());
+            try (HttpClient http = HttpClient.newBuilder()
+                    .sslContext(io.kubeloop.client.config.SslContextBuilder.create()
+                            .trustCertificates(caFrom(file))
+                            .build())
+                    .build()) {
+                HttpResponse<String> created = http.send(
+                        HttpRequest.newBuilder(base.resolve("/api/v1/namespaces/default/configmaps"))
+                                .header("Authorization", "Bearer protobuf-token")
+                                .header("Content-Type", "application/vnd.kubernetes.protobuf")
+                                .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray()))
+                                .build(),
                         HttpResponse.BodyHandlers.ofString());
                 assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
             }
@@ -186,14 +223,20 @@ class ServeCommandTest {
     void missingFlagsAreAUsageErrorWithExitCode1() {
         Run r = inProcess("server", "--port", "0");
         assertThat(r.exit()).isEqualTo(1);
-        assertThat(r.err()).isEqualTo("error: Missing required option: '--kubeconfig-out=FILE'\n"
-                + "Run 'kubeloop server --help' for usage.\n");
+        assertThat(r.err())
+                .isEqualTo("error: Missing required option: '--kubeconfig-out=FILE'\n"
+                        + "Run 'kubeloop server --help' for usage.\n");
         assertThat(r.out()).isEmpty();
     }
 
     @Test
     void outOfRangePortIsOneLine() {
-        Run r = inProcess("server", "--port", "70000", "--kubeconfig-out", dir.resolve("k70000").toString());
+        Run r = inProcess(
+                "server",
+                "--port",
+                "70000",
+                "--kubeconfig-out",
+                dir.resolve("k70000").toString());
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.err()).isEqualTo("error: --port must be 0..65535, got 70000\n");
     }
@@ -201,10 +244,16 @@ class ServeCommandTest {
     @Test
     void portInUseIsOneLineNamingTheAddress() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            Run r = inProcess("server", "--port", String.valueOf(taken.getLocalPort()), "--kubeconfig-out",
+            Run r = inProcess(
+                    "server",
+                    "--port",
+                    String.valueOf(taken.getLocalPort()),
+                    "--kubeconfig-out",
                     dir.resolve("taken").toString());
             assertThat(r.exit()).isEqualTo(1);
-            assertThat(r.err().lines()).singleElement().asString()
+            assertThat(r.err().lines())
+                    .singleElement()
+                    .asString()
                     .startsWith("error: cannot start the API server on 127.0.0.1:" + taken.getLocalPort());
         }
     }
@@ -212,10 +261,16 @@ class ServeCommandTest {
     @Test
     void unwritableKubeconfigPathIsOneLineBeforeAnythingListens() throws Exception {
         Path file = Files.writeString(dir.resolve("plain-file"), "x");
-        Run r = inProcess("server", "--port", "0", "--kubeconfig-out", file.resolve("kubeconfig").toString());
+        Run r = inProcess(
+                "server",
+                "--port",
+                "0",
+                "--kubeconfig-out",
+                file.resolve("kubeconfig").toString());
         assertThat(r.exit()).isEqualTo(1);
-        assertThat(r.err()).isEqualTo("error: --kubeconfig-out " + file.resolve("kubeconfig")
-                + " cannot be written: " + file + " is not a directory\n");
+        assertThat(r.err())
+                .isEqualTo("error: --kubeconfig-out " + file.resolve("kubeconfig") + " cannot be written: " + file
+                        + " is not a directory\n");
         Run dirAsFile = inProcess("server", "--port", "0", "--kubeconfig-out", dir.toString());
         assertThat(dirAsFile.err()).isEqualTo("error: --kubeconfig-out " + dir + " is a directory; name a file\n");
     }
@@ -224,8 +279,8 @@ class ServeCommandTest {
     void dataDirKeepsObjectsAcrossRestartsOrSaysInOneLineThatItCannot() {
         Path data = dir.resolve("data");
         Path file = dir.resolve("durable/kubeconfig");
-        try (ServerProcess first = ServerProcess.start("--port", "0", "--kubeconfig-out", file.toString(),
-                "--data-dir", data.toString())) {
+        try (ServerProcess first = ServerProcess.start(
+                "--port", "0", "--kubeconfig-out", file.toString(), "--data-dir", data.toString())) {
             int exited = -1;
             try {
                 first.awaitReady(START);
@@ -234,19 +289,32 @@ class ServeCommandTest {
             }
             if (exited >= 0) {
                 assertThat(exited).isEqualTo(1);
-                assertThat(first.stderr().lines()).singleElement().asString().startsWith("error: ").contains("data");
-                assumeTrue(false, "--data-dir is not wired in this build: " + first.stderr().strip());
+                assertThat(first.stderr().lines())
+                        .singleElement()
+                        .asString()
+                        .startsWith("error: ")
+                        .contains("data");
+                assumeTrue(
+                        false,
+                        "--data-dir is not wired in this build: "
+                                + first.stderr().strip());
             }
             try (KubeClient client = client(file)) {
-                client.resource("configmaps").inNamespace("default").create(DynamicObject.parse(
-                        "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"durable\"},\"data\":{\"k\":\"v\"}}"));
+                client.resource("configmaps")
+                        .inNamespace("default")
+                        .create(
+                                DynamicObject.parse(
+                                        "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"durable\"},\"data\":{\"k\":\"v\"}}"));
             }
             assertThat(first.terminate(Duration.ofSeconds(30))).isZero();
         }
-        try (ServerProcess second = ServerProcess.start("--port", "0", "--kubeconfig-out", file.toString(),
-                "--data-dir", data.toString());
-             KubeClient client = client(awaitKubeconfig(second, file))) {
-            assertThat(client.resource("configmaps").inNamespace("default").get("durable").at("/data/k"))
+        try (ServerProcess second = ServerProcess.start(
+                        "--port", "0", "--kubeconfig-out", file.toString(), "--data-dir", data.toString());
+                KubeClient client = client(awaitKubeconfig(second, file))) {
+            assertThat(client.resource("configmaps")
+                            .inNamespace("default")
+                            .get("durable")
+                            .at("/data/k"))
                     .hasValueSatisfying(v -> assertThat(v.asString()).isEqualTo("v"));
         }
     }

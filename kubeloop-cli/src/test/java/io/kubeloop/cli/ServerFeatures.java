@@ -24,17 +24,23 @@ record ServerFeatures(boolean openApiV3, boolean strategicMerge, boolean serverS
         return new ServerFeatures(
                 succeeds(() -> client.raw().get("/openapi/v3")),
                 succeeds(() -> {
-                    ResourceClient<DynamicObject> cms = client.resource("configmaps").inNamespace(namespace);
+                    ResourceClient<DynamicObject> cms =
+                            client.resource("configmaps").inNamespace(namespace);
                     cms.create(DynamicObject.parse(
                             "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"probe-smp\"}}"));
                     cms.patch("probe-smp", PatchType.STRATEGIC_MERGE, "{\"data\":{\"k\":\"v\"}}");
                 }),
-                succeeds(() -> client.resource("configmaps").inNamespace(namespace).patch("probe-ssa", PatchType.APPLY,
-                        "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"probe-ssa\"},\"data\":{\"k\":\"v\"}}",
-                        PatchOptions.apply("probe"))),
+                succeeds(() -> client.resource("configmaps")
+                        .inNamespace(namespace)
+                        .patch(
+                                "probe-ssa",
+                                PatchType.APPLY,
+                                "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"probe-ssa\"},\"data\":{\"k\":\"v\"}}",
+                                PatchOptions.apply("probe"))),
                 succeeds(() -> {
-                    client.resource("deployments").inNamespace(namespace).create(DynamicObject.parse(
-                            KubectlCompatibilityTest.deployment("probe-scale", "nginx")));
+                    client.resource("deployments")
+                            .inNamespace(namespace)
+                            .create(DynamicObject.parse(KubectlCompatibilityTest.deployment("probe-scale", "nginx")));
                     client.raw().get("/apis/apps/v1/namespaces/" + namespace + "/deployments/probe-scale/scale");
                 }));
     }

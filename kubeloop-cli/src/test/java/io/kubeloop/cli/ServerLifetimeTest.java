@@ -59,16 +59,20 @@ class ServerLifetimeTest {
                 throw new UncheckedIOException(new IOException("No space left on device"));
             }
         };
-        ServerLifetime lifetime = ServerLifetime.start(ServeCommand.baseOptions().withDataDir(dir)
-                .withJournalFactory(d -> failing));
+        ServerLifetime lifetime =
+                ServerLifetime.start(ServeCommand.baseOptions().withDataDir(dir).withJournalFactory(d -> failing));
         try {
             diskFull.set(true);
-            assertThatThrownBy(() -> lifetime.server().client().resource("configmaps").inNamespace("default").create(
-                    DynamicObject.parse("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"x\"}}")))
+            assertThatThrownBy(() -> lifetime.server()
+                            .client()
+                            .resource("configmaps")
+                            .inNamespace("default")
+                            .create(DynamicObject.parse(
+                                    "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"x\"}}")))
                     .isInstanceOf(RuntimeException.class); // a 500, or the connection closing with the server
             assertTimeoutPreemptively(Duration.ofSeconds(30), lifetime::awaitStopSignal);
-            assertThat(lifetime.failure()).hasValueSatisfying(f -> assertThat(f).hasStackTraceContaining(
-                    "No space left on device"));
+            assertThat(lifetime.failure())
+                    .hasValueSatisfying(f -> assertThat(f).hasStackTraceContaining("No space left on device"));
         } finally {
             lifetime.stop();
         }

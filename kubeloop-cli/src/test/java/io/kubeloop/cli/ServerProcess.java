@@ -36,8 +36,14 @@ final class ServerProcess implements AutoCloseable {
     /** Starts {@code kubeloop server args...}. */
     static ServerProcess start(String... args) {
         String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", classPath, Main.class.getName(), "server"));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
+                "-cp",
+                classPath,
+                Main.class.getName(),
+                "server"));
         command.addAll(List.of(args));
         try {
             return new ServerProcess(new ProcessBuilder(command).start());

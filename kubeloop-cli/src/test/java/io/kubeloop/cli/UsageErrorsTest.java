@@ -18,8 +18,7 @@ import picocli.CommandLine.Model.OptionSpec;
  */
 class UsageErrorsTest {
 
-    record Run(int exit, String out, String err) {
-    }
+    record Run(int exit, String out, String err) {}
 
     private static Run kubeloop(String... args) {
         StringWriter out = new StringWriter();
@@ -54,8 +53,9 @@ class UsageErrorsTest {
     void anUnknownCommandWithoutANearOneIsTheErrorAndWhereHelpIs() {
         Run r = kubeloop("frobnicate");
         assertThat(r.exit()).isEqualTo(1);
-        assertThat(r.err()).isEqualTo("error: unknown command \"frobnicate\" for \"kubeloop\"\n"
-                + "Run 'kubeloop --help' for usage.\n");
+        assertThat(r.err())
+                .isEqualTo("error: unknown command \"frobnicate\" for \"kubeloop\"\n"
+                        + "Run 'kubeloop --help' for usage.\n");
     }
 
     @Test
@@ -99,7 +99,8 @@ class UsageErrorsTest {
     void anUnknownFlagIsReportedRatherThanTheArgumentItTookThePlaceOf() {
         Run r = kubeloop("watch", "--al-namespaces");
         assertThat(r.exit()).isEqualTo(1);
-        assertThat(r.err()).startsWith("error: unknown flag: --al-namespaces\n\nDid you mean this?\n\t--all-namespaces\n");
+        assertThat(r.err())
+                .startsWith("error: unknown flag: --al-namespaces\n\nDid you mean this?\n\t--all-namespaces\n");
     }
 
     @Test
@@ -112,30 +113,48 @@ class UsageErrorsTest {
 
     @Test
     void anUnknownShortFlagIsNamedAsPflagNamesIt() {
-        assertThat(kubeloop("api-versions", "-x").err()).isEqualTo("error: unknown shorthand flag: 'x' in -x\n"
-                + "Run 'kubeloop api-versions --help' for usage.\n");
+        assertThat(kubeloop("api-versions", "-x").err())
+                .isEqualTo("error: unknown shorthand flag: 'x' in -x\n"
+                        + "Run 'kubeloop api-versions --help' for usage.\n");
     }
 
     @Test
     void extraArgumentsAreKubectlsUnexpectedArguments() {
-        assertThat(kubeloop("api-versions", "extra").err()).isEqualTo("error: unexpected arguments: [extra]\n"
-                + "Run 'kubeloop api-versions --help' for usage.\n");
+        assertThat(kubeloop("api-versions", "extra").err())
+                .isEqualTo(
+                        "error: unexpected arguments: [extra]\n" + "Run 'kubeloop api-versions --help' for usage.\n");
     }
 
     @Test
     void aMissingOptionIsAUsageErrorOfItsCommand() {
         Run r = kubeloop("server", "--port", "0");
         assertThat(r.exit()).isEqualTo(1);
-        assertThat(r.err()).isEqualTo("error: Missing required option: '--kubeconfig-out=FILE'\n"
-                + "Run 'kubeloop server --help' for usage.\n");
+        assertThat(r.err())
+                .isEqualTo("error: Missing required option: '--kubeconfig-out=FILE'\n"
+                        + "Run 'kubeloop server --help' for usage.\n");
     }
 
     // kubectl exits 1 for usage errors as for every other failure; so does every kubeloop command
     @ParameterizedTest
-    @ValueSource(strings = {"", "nope", "api-resources --nope", "api-versions extra", "demo --replicas x",
-        "sample-controller --metrics-bind-address", "get --raw", "watch", "server --port", "help nope",
-        "api-resources -o bogus", "watch pods -o bogus", "get pods", "demo --replicas 11", "server --port 70000 "
-            + "--kubeconfig-out /tmp/never-written", "sample-controller --health-probe-bind-address 8081"})
+    @ValueSource(
+            strings = {
+                "",
+                "nope",
+                "api-resources --nope",
+                "api-versions extra",
+                "demo --replicas x",
+                "sample-controller --metrics-bind-address",
+                "get --raw",
+                "watch",
+                "server --port",
+                "help nope",
+                "api-resources -o bogus",
+                "watch pods -o bogus",
+                "get pods",
+                "demo --replicas 11",
+                "server --port 70000 " + "--kubeconfig-out /tmp/never-written",
+                "sample-controller --health-probe-bind-address 8081"
+            })
     void everyUsageErrorExitsOneWithNoStackTrace(String commandLine) {
         Run r = kubeloop(commandLine.isEmpty() ? new String[0] : commandLine.split(" "));
         assertThat(r.exit()).as(commandLine + ": " + r.err()).isEqualTo(1);
@@ -171,20 +190,23 @@ class UsageErrorsTest {
                     .startsWith(OutputFormats.DESCRIPTION.replace("${COMPLETION-CANDIDATES}", formats));
         }
         assertThat(withOutput).isEqualTo(2);
-        assertThat(kubeloop("api-resources", "--help").out()).containsPattern(
-                "-o, --output=FORMAT\\s+Output format\\. One of: \\(wide, name\\)\\. Without -o:");
-        assertThat(kubeloop("watch", "--help").out()).containsPattern(
-                "-o, --output=FORMAT\\s+Output format\\. One of: \\(line, json\\)\\. Without -o:");
+        assertThat(kubeloop("api-resources", "--help").out())
+                .containsPattern("-o, --output=FORMAT\\s+Output format\\. One of: \\(wide, name\\)\\. Without -o:");
+        assertThat(kubeloop("watch", "--help").out())
+                .containsPattern("-o, --output=FORMAT\\s+Output format\\. One of: \\(line, json\\)\\. Without -o:");
     }
 
     @Test
     void getOfAResourceSaysInOneLineWhatGetSupports() {
-        for (List<String> args : List.of(List.of("get", "pods"), List.of("get"), List.of("get", "deploy", "-n", "kube-system"))) {
+        for (List<String> args :
+                List.of(List.of("get", "pods"), List.of("get"), List.of("get", "deploy", "-n", "kube-system"))) {
             Run r = kubeloop(args.toArray(String[]::new));
             assertThat(r.exit()).as(args.toString()).isEqualTo(1);
-            assertThat(r.err()).as(args.toString()).isEqualTo("error: kubeloop get supports only --raw PATH, e.g. "
-                    + "kubeloop get --raw /api/v1/namespaces/default/pods; for a resource's objects use kubeloop "
-                    + "watch RESOURCE\n");
+            assertThat(r.err())
+                    .as(args.toString())
+                    .isEqualTo("error: kubeloop get supports only --raw PATH, e.g. "
+                            + "kubeloop get --raw /api/v1/namespaces/default/pods; for a resource's objects use kubeloop "
+                            + "watch RESOURCE\n");
         }
         assertThat(kubeloop("get", "pods", "--raw", "/version").err())
                 .isEqualTo("error: arguments may not be passed when --raw is specified\n");

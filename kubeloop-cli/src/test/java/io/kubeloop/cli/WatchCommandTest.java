@@ -34,15 +34,23 @@ class WatchCommandTest {
     @Test
     void itPrintsTheListedObjectsThenEveryChangeUntilStopped() throws Exception {
         try (EmbeddedApiServer server = EmbeddedApiServer.start();
-             KubeClient client = KubeClient.create(server.clientConfig(), ClientOptions.defaults())) {
+                KubeClient client = KubeClient.create(server.clientConfig(), ClientOptions.defaults())) {
             Path kubeconfig = server.writeKubeconfig(dir.resolve("kubeconfig"));
             var cms = client.resource("configmaps").inNamespace("default");
             cms.create(configMap("before", "1"));
             StringWriter out = new StringWriter();
             StringWriter err = new StringWriter();
             AtomicInteger exit = new AtomicInteger(-1);
-            Thread command = Thread.ofPlatform().start(() -> exit.set(Main.run(new PrintWriter(out), new PrintWriter(err),
-                    "watch", "cm", "--kubeconfig", kubeconfig.toString(), "--cache-dir", dir.resolve("cache").toString())));
+            Thread command = Thread.ofPlatform()
+                    .start(() -> exit.set(Main.run(
+                            new PrintWriter(out),
+                            new PrintWriter(err),
+                            "watch",
+                            "cm",
+                            "--kubeconfig",
+                            kubeconfig.toString(),
+                            "--cache-dir",
+                            dir.resolve("cache").toString())));
             await().atMost(Duration.ofSeconds(30)).until(() -> out.toString().contains("default/before"));
 
             cms.create(configMap("hello", "1"));
@@ -53,41 +61,67 @@ class WatchCommandTest {
             command.interrupt(); // what SIGINT does to its wait
             command.join(Duration.ofSeconds(30));
             assertThat(exit.get()).as(err.toString()).isZero();
-            assertThat(out.toString().lines().map(l -> l.replaceAll("\\s+\\d+$", "").strip()).toList()).containsExactly(
-                    "EVENT     OBJECT                                             RESOURCEVERSION",
-                    "ADDED     default/before", "ADDED     default/hello", "MODIFIED  default/hello", "DELETED   default/hello");
+            assertThat(out.toString()
+                            .lines()
+                            .map(l -> l.replaceAll("\\s+\\d+$", "").strip())
+                            .toList())
+                    .containsExactly(
+                            "EVENT     OBJECT                                             RESOURCEVERSION",
+                            "ADDED     default/before",
+                            "ADDED     default/hello",
+                            "MODIFIED  default/hello",
+                            "DELETED   default/hello");
         }
     }
 
     @Test
     void aWatchThatWentSilentIsResumedFromTheLastVersionSeenAndNothingIsLostOrRepeated() throws Exception {
         AtomicInteger watches = new AtomicInteger();
-        try (EmbeddedApiServer server = EmbeddedApiServer.start(ServerOptions.defaults()
-                        .withBookmarkInterval(Duration.ofMillis(500)));
-             FaultInjectingProxy proxy = FaultInjectingProxy.start(server, request ->
-                     request.isWatch() && watches.incrementAndGet() == 1 ? new Fault.Blackhole(0) : new Fault.Pass())) {
+        try (EmbeddedApiServer server =
+                        EmbeddedApiServer.start(ServerOptions.defaults().withBookmarkInterval(Duration.ofMillis(500)));
+                FaultInjectingProxy proxy = FaultInjectingProxy.start(
+                        server,
+                        request -> request.isWatch() && watches.incrementAndGet() == 1
+                                ? new Fault.Blackhole(0)
+                                : new Fault.Pass())) {
             Path kubeconfig = proxy.writeKubeconfig(dir.resolve("kubeconfig"));
             var cms = server.client().resource("configmaps").inNamespace("default");
             cms.create(configMap("before", "1"));
             StringWriter out = new StringWriter();
             StringWriter err = new StringWriter();
             AtomicInteger exit = new AtomicInteger(-1);
-            Thread command = Thread.ofPlatform().start(() -> exit.set(Main.run(new PrintWriter(out), new PrintWriter(err),
-                    "watch", "cm", "--idle-timeout", "2", "--kubeconfig", kubeconfig.toString(),
-                    "--cache-dir", dir.resolve("cache").toString())));
-            await().atMost(Duration.ofSeconds(30)).until(() -> out.toString().contains("default/before") && watches.get() == 1);
+            Thread command = Thread.ofPlatform()
+                    .start(() -> exit.set(Main.run(
+                            new PrintWriter(out),
+                            new PrintWriter(err),
+                            "watch",
+                            "cm",
+                            "--idle-timeout",
+                            "2",
+                            "--kubeconfig",
+                            kubeconfig.toString(),
+                            "--cache-dir",
+                            dir.resolve("cache").toString())));
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> out.toString().contains("default/before") && watches.get() == 1);
 
             cms.create(configMap("during-the-silence", "1")); // the first watch never delivers it
-            await().atMost(Duration.ofSeconds(20)).until(() -> out.toString().contains("ADDED     default/during-the-silence"));
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> out.toString().contains("ADDED     default/during-the-silence"));
             assertThat(watches.get()).as("resumed after the 2 s idle timeout").isGreaterThanOrEqualTo(2);
             assertThat(proxy.injected()).containsEntry("blackhole", 1L);
 
             command.interrupt();
             command.join(Duration.ofSeconds(30));
             assertThat(exit.get()).as(err.toString()).isZero();
-            assertThat(out.toString().lines().map(l -> l.replaceAll("\\s+\\d+$", "").strip()).toList()).containsExactly(
-                    "EVENT     OBJECT                                             RESOURCEVERSION",
-                    "ADDED     default/before", "ADDED     default/during-the-silence");
+            assertThat(out.toString()
+                            .lines()
+                            .map(l -> l.replaceAll("\\s+\\d+$", "").strip())
+                            .toList())
+                    .containsExactly(
+                            "EVENT     OBJECT                                             RESOURCEVERSION",
+                            "ADDED     default/before",
+                            "ADDED     default/during-the-silence");
         }
     }
 
@@ -99,17 +133,32 @@ class WatchCommandTest {
             StringWriter out = new StringWriter();
             StringWriter err = new StringWriter();
             AtomicInteger exit = new AtomicInteger(-1);
-            Thread command = Thread.ofPlatform().start(() -> exit.set(Main.run(new PrintWriter(out), new PrintWriter(err),
-                    "watch", "configmaps", "-A", "-o", "json", "--kubeconfig", kubeconfig.toString(),
-                    "--cache-dir", dir.resolve("cache").toString())));
+            Thread command = Thread.ofPlatform()
+                    .start(() -> exit.set(Main.run(
+                            new PrintWriter(out),
+                            new PrintWriter(err),
+                            "watch",
+                            "configmaps",
+                            "-A",
+                            "-o",
+                            "json",
+                            "--kubeconfig",
+                            kubeconfig.toString(),
+                            "--cache-dir",
+                            dir.resolve("cache").toString())));
             await().atMost(Duration.ofSeconds(30)).until(() -> out.toString().contains("\"one\""));
             command.interrupt();
             command.join(Duration.ofSeconds(30));
             assertThat(exit.get()).as(err.toString()).isZero();
-            String line = out.toString().lines().filter(l -> l.contains("\"one\"")).findFirst().orElseThrow();
+            String line = out.toString()
+                    .lines()
+                    .filter(l -> l.contains("\"one\""))
+                    .findFirst()
+                    .orElseThrow();
             DynamicObject event = DynamicObject.parse(line);
             assertThat(event.node().path("type").asString()).isEqualTo("ADDED");
-            assertThat(event.node().path("object").path("data").path("k").asString()).isEqualTo("1");
+            assertThat(event.node().path("object").path("data").path("k").asString())
+                    .isEqualTo("1");
         }
     }
 
@@ -119,10 +168,20 @@ class WatchCommandTest {
             Path kubeconfig = server.writeKubeconfig(dir.resolve("kubeconfig"));
             StringWriter out = new StringWriter();
             StringWriter err = new StringWriter();
-            int exit = Main.run(new PrintWriter(out), new PrintWriter(err), "watch", "nosuchthings",
-                    "--kubeconfig", kubeconfig.toString(), "--cache-dir", dir.resolve("cache").toString());
+            int exit = Main.run(
+                    new PrintWriter(out),
+                    new PrintWriter(err),
+                    "watch",
+                    "nosuchthings",
+                    "--kubeconfig",
+                    kubeconfig.toString(),
+                    "--cache-dir",
+                    dir.resolve("cache").toString());
             assertThat(exit).isEqualTo(1);
-            assertThat(err.toString().strip()).doesNotContain("\n").startsWith("error: ").contains("nosuchthings");
+            assertThat(err.toString().strip())
+                    .doesNotContain("\n")
+                    .startsWith("error: ")
+                    .contains("nosuchthings");
         }
     }
 }

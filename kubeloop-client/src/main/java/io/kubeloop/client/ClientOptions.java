@@ -1,7 +1,7 @@
 package io.kubeloop.client;
 
-import io.kubeloop.client.http.Interceptor;
 import io.kubeloop.api.Scheme;
+import io.kubeloop.client.http.Interceptor;
 import io.kubeloop.time.Ticker;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -90,12 +90,26 @@ import org.slf4j.LoggerFactory;
  * @param watchIdleTimeout how long a watch that asks for bookmarks may receive nothing while its
  *        consumer waits before the client ends it, &ge; 0; zero for never
  */
-public record ClientOptions(double qps, int burst, boolean rateLimitingEnabled, Duration connectTimeout,
-                            Duration requestTimeout, int maxRetries, Duration maxRetryWait, int verbosity,
-                            Consumer<String> logSink, String userAgent, Ticker ticker,
-                            List<Interceptor> interceptors, Scheme scheme, Path discoveryCacheDir,
-                            Duration discoveryCacheTtl, boolean dedicatedWatchConnections,
-                            boolean preferChaCha20, Duration watchTimeoutMargin, Duration watchIdleTimeout) {
+public record ClientOptions(
+        double qps,
+        int burst,
+        boolean rateLimitingEnabled,
+        Duration connectTimeout,
+        Duration requestTimeout,
+        int maxRetries,
+        Duration maxRetryWait,
+        int verbosity,
+        Consumer<String> logSink,
+        String userAgent,
+        Ticker ticker,
+        List<Interceptor> interceptors,
+        Scheme scheme,
+        Path discoveryCacheDir,
+        Duration discoveryCacheTtl,
+        boolean dedicatedWatchConnections,
+        boolean preferChaCha20,
+        Duration watchTimeoutMargin,
+        Duration watchIdleTimeout) {
 
     public ClientOptions {
         if (!(qps > 0) || Double.isInfinite(qps)) {
@@ -180,7 +194,8 @@ public record ClientOptions(double qps, int burst, boolean rateLimitingEnabled, 
         private int maxRetries = 10;
         private Duration maxRetryWait = Duration.ofSeconds(30);
         private int verbosity;
-        private Consumer<String> logSink = line -> LoggerFactory.getLogger("io.kubeloop.client.http").info(line);
+        private Consumer<String> logSink =
+                line -> LoggerFactory.getLogger("io.kubeloop.client.http").info(line);
         private String userAgent;
         private Ticker ticker = Ticker.system();
         private List<Interceptor> interceptors = List.of();
@@ -192,8 +207,7 @@ public record ClientOptions(double qps, int burst, boolean rateLimitingEnabled, 
         private Duration watchTimeoutMargin = Duration.ofSeconds(30);
         private Duration watchIdleTimeout = Duration.ofMinutes(3);
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** Sustained requests per second of the client-side token bucket; turns the bucket on. */
         public Builder qps(double qps) {
@@ -319,10 +333,26 @@ public record ClientOptions(double qps, int burst, boolean rateLimitingEnabled, 
         }
 
         public ClientOptions build() {
-            return new ClientOptions(qps, burst, rateLimitingEnabled, connectTimeout, requestTimeout, maxRetries,
-                    maxRetryWait, verbosity, logSink, userAgent, ticker, interceptors, scheme,
-                    discoveryCacheDir, discoveryCacheTtl, dedicatedWatchConnections, preferChaCha20,
-                    watchTimeoutMargin, watchIdleTimeout);
+            return new ClientOptions(
+                    qps,
+                    burst,
+                    rateLimitingEnabled,
+                    connectTimeout,
+                    requestTimeout,
+                    maxRetries,
+                    maxRetryWait,
+                    verbosity,
+                    logSink,
+                    userAgent,
+                    ticker,
+                    interceptors,
+                    scheme,
+                    discoveryCacheDir,
+                    discoveryCacheTtl,
+                    dedicatedWatchConnections,
+                    preferChaCha20,
+                    watchTimeoutMargin,
+                    watchIdleTimeout);
         }
     }
 }

@@ -55,14 +55,16 @@ final class DefaultKubeClient implements KubeClient {
     @Override
     public <T> ResourceClient<T> resource(GroupVersionResource gvr, ResourceScope scope, Class<T> type) {
         boolean namespaced = Objects.requireNonNull(scope, "scope").isNamespaced();
-        return new DefaultResourceClient<>(transport, new ObjectCodec<>(type), gvr, namespaced,
-                namespaced ? namespace : null, false, watchLimits);
+        return new DefaultResourceClient<>(
+                transport, new ObjectCodec<>(type), gvr, namespaced, namespaced ? namespace : null, false, watchLimits);
     }
 
     @Override
     public <T> ResourceClient<T> resource(Class<T> type) {
-        var gvk = options.scheme().gvkOf(type).orElseThrow(() -> new IllegalArgumentException(
-                type.getName() + " has no kind: register it in the Scheme or annotate it with @Kind"));
+        var gvk = options.scheme()
+                .gvkOf(type)
+                .orElseThrow(() -> new IllegalArgumentException(
+                        type.getName() + " has no kind: register it in the Scheme or annotate it with @Kind"));
         ResourceMapping known = options.scheme().mappingOf(type).orElse(null);
         if (known != null) {
             return resource(known.gvr(), known.scope(), type);
@@ -104,10 +106,13 @@ final class DefaultKubeClient implements KubeClient {
                     DiscoveryClient http = new HttpDiscoveryClient(transport);
                     d = options.discoveryCacheDir() == null
                             ? http
-                            : new CachedDiscoveryClient(http,
+                            : new CachedDiscoveryClient(
+                                    http,
                                     DiscoveryCacheLocation.discoveryDir(
-                                            options.discoveryCacheDir(), transport.server().toString()),
-                                    options.discoveryCacheTtl(), options.ticker());
+                                            options.discoveryCacheDir(),
+                                            transport.server().toString()),
+                                    options.discoveryCacheTtl(),
+                                    options.ticker());
                     discovery = d;
                 }
             } finally {
@@ -159,8 +164,12 @@ final class DefaultKubeClient implements KubeClient {
     private final class Raw implements RawClient {
         @Override
         public byte[] get(String pathAndQuery) {
-            ApiRequest request = new ApiRequest("GET", ResourcePaths.raw(transport.server(), pathAndQuery),
-                    Map.of("Accept", List.of("application/json, */*")), null, false);
+            ApiRequest request = new ApiRequest(
+                    "GET",
+                    ResourcePaths.raw(transport.server(), pathAndQuery),
+                    Map.of("Accept", List.of("application/json, */*")),
+                    null,
+                    false);
             try (ApiResponse response = transport.send(request).requireSuccess()) {
                 return response.bytes();
             }

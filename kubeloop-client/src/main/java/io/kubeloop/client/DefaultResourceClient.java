@@ -32,10 +32,17 @@ final class DefaultResourceClient<T> implements ResourceClient<T> {
     private final String namespace;
     /** True when {@link #namespace} was chosen with inNamespace (not the default). */
     private final boolean explicitNamespace;
+
     private final WatchWatchdog.Limits watchLimits;
 
-    DefaultResourceClient(ApiTransport transport, ObjectCodec<T> codec, GroupVersionResource gvr, boolean namespaced,
-                          String namespace, boolean explicitNamespace, WatchWatchdog.Limits watchLimits) {
+    DefaultResourceClient(
+            ApiTransport transport,
+            ObjectCodec<T> codec,
+            GroupVersionResource gvr,
+            boolean namespaced,
+            String namespace,
+            boolean explicitNamespace,
+            WatchWatchdog.Limits watchLimits) {
         this.transport = transport;
         this.codec = codec;
         this.watchLimits = Objects.requireNonNull(watchLimits, "watchLimits");
@@ -99,8 +106,8 @@ final class DefaultResourceClient<T> implements ResourceClient<T> {
         if (!codec.isDynamic()) {
             return ListStream.of(list(options));
         }
-        ApiRequest request = new ApiRequest("GET", uri(namespace, null, null, listQuery(options)), ACCEPT_JSON, null,
-                true);
+        ApiRequest request =
+                new ApiRequest("GET", uri(namespace, null, null, listQuery(options)), ACCEPT_JSON, null, true);
         ApiResponse response = transport.send(request).requireSuccess();
         return (ListStream<T>) ListDecoder.open(response, (ObjectCodec<DynamicObject>) codec);
     }
@@ -111,8 +118,11 @@ final class DefaultResourceClient<T> implements ResourceClient<T> {
         String resourceVersion = page.resourceVersion();
         List<T> items = new ArrayList<>(page.items());
         while (page.hasMore()) {
-            page = list(options.toBuilder().continueToken(page.continueToken()).resourceVersion(null)
-                    .resourceVersionMatch(null).build());
+            page = list(options.toBuilder()
+                    .continueToken(page.continueToken())
+                    .resourceVersion(null)
+                    .resourceVersionMatch(null)
+                    .build());
             items.addAll(page.items());
         }
         return new ObjectList<>(items, resourceVersion, null, null);
@@ -124,15 +134,22 @@ final class DefaultResourceClient<T> implements ResourceClient<T> {
         query.put("watch", "true");
         ApiRequest request = new ApiRequest("GET", uri(namespace, null, null, query), ACCEPT_JSON, null, true);
         ApiResponse response = transport.send(request).requireSuccess();
-        return new Watch<>(response, codec, watchLimits.ticker(), watchLimits.deadlineAfter(options),
+        return new Watch<>(
+                response,
+                codec,
+                watchLimits.ticker(),
+                watchLimits.deadlineAfter(options),
                 watchLimits.idleAfter(options));
     }
 
     @Override
     public T create(T object, WriteOptions options) {
         ObjectNode tree = codec.toTree(object);
-        return codec.read(call("POST", uri(scopeForObject(tree, "create"), null, null, writeQuery(options)),
-                codec.write(tree), "application/json"));
+        return codec.read(call(
+                "POST",
+                uri(scopeForObject(tree, "create"), null, null, writeQuery(options)),
+                codec.write(tree),
+                "application/json"));
     }
 
     @Override
@@ -168,7 +185,8 @@ final class DefaultResourceClient<T> implements ResourceClient<T> {
     private T patch(String name, String subresource, PatchType type, Object body, PatchOptions options) {
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(body, "body");
-        if (type == PatchType.APPLY && (options.fieldManager() == null || options.fieldManager().isEmpty())) {
+        if (type == PatchType.APPLY
+                && (options.fieldManager() == null || options.fieldManager().isEmpty())) {
             throw new IllegalArgumentException("an APPLY patch needs PatchOptions.fieldManager");
         }
         if (type != PatchType.APPLY && options.force() != null) {
@@ -183,18 +201,19 @@ final class DefaultResourceClient<T> implements ResourceClient<T> {
             case String s -> s.getBytes(StandardCharsets.UTF_8);
             default -> codec.mapper().writeValueAsBytes(body);
         };
-        return codec.read(call("PATCH", uri(scopeForName("patch"), name, subresource, query), bytes, type.contentType()));
+        return codec.read(
+                call("PATCH", uri(scopeForName("patch"), name, subresource, query), bytes, type.contentType()));
     }
 
     @Override
     public DeleteResult<T> delete(String name, DeleteOptions options) {
-        ApiRequest request = request("DELETE", uri(scopeForName("delete"), name, null, Map.of()), deleteBody(options),
-                "application/json");
+        ApiRequest request = request(
+                "DELETE", uri(scopeForName("delete"), name, null, Map.of()), deleteBody(options), "application/json");
         try (ApiResponse response = transport.send(request).requireSuccess()) {
             byte[] body = response.bytes();
             if (body.length == 0) {
-                return new DeleteResult.StatusReturned<>(new Status("Status", "v1", Map.of(), Status.SUCCESS, null, null,
-                        null, response.status()));
+                return new DeleteResult.StatusReturned<>(
+                        new Status("Status", "v1", Map.of(), Status.SUCCESS, null, null, null, response.status()));
             }
             JsonNode tree = codec.mapper().readTree(body);
             if ("Status".equals(ObjectCodec.text(tree, "kind"))) {
@@ -206,7 +225,11 @@ final class DefaultResourceClient<T> implements ResourceClient<T> {
 
     @Override
     public void deleteCollection(ListOptions listOptions, DeleteOptions deleteOptions) {
-        call("DELETE", uri(namespace, null, null, listQuery(listOptions)), deleteBody(deleteOptions), "application/json");
+        call(
+                "DELETE",
+                uri(namespace, null, null, listQuery(listOptions)),
+                deleteBody(deleteOptions),
+                "application/json");
     }
 
     private byte[] deleteBody(DeleteOptions options) {
@@ -235,7 +258,8 @@ final class DefaultResourceClient<T> implements ResourceClient<T> {
     }
 
     private byte[] call(String method, URI uri, byte[] body, String contentType) {
-        try (ApiResponse response = transport.send(request(method, uri, body, contentType)).requireSuccess()) {
+        try (ApiResponse response =
+                transport.send(request(method, uri, body, contentType)).requireSuccess()) {
             return response.bytes();
         }
     }

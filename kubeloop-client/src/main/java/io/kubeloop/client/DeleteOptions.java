@@ -11,8 +11,12 @@ package io.kubeloop.client;
  * @param preconditionResourceVersion delete only if the object still has this resourceVersion, or null
  * @param dryRun true for {@code dryRun: ["All"]}
  */
-public record DeleteOptions(PropagationPolicy propagationPolicy, Long gracePeriodSeconds, String preconditionUid,
-                            String preconditionResourceVersion, boolean dryRun) {
+public record DeleteOptions(
+        PropagationPolicy propagationPolicy,
+        Long gracePeriodSeconds,
+        String preconditionUid,
+        String preconditionResourceVersion,
+        boolean dryRun) {
 
     private static final DeleteOptions NONE = new DeleteOptions(null, null, null, null, false);
 
@@ -32,8 +36,12 @@ public record DeleteOptions(PropagationPolicy propagationPolicy, Long gracePerio
     }
 
     public Builder toBuilder() {
-        return new Builder().propagationPolicy(propagationPolicy).gracePeriodSeconds(gracePeriodSeconds)
-                .preconditionUid(preconditionUid).preconditionResourceVersion(preconditionResourceVersion).dryRun(dryRun);
+        return new Builder()
+                .propagationPolicy(propagationPolicy)
+                .gracePeriodSeconds(gracePeriodSeconds)
+                .preconditionUid(preconditionUid)
+                .preconditionResourceVersion(preconditionResourceVersion)
+                .dryRun(dryRun);
     }
 
     /** Mutable builder; not thread-safe. */
@@ -44,8 +52,7 @@ public record DeleteOptions(PropagationPolicy propagationPolicy, Long gracePerio
         private String preconditionResourceVersion;
         private boolean dryRun;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder propagationPolicy(PropagationPolicy policy) {
             this.propagationPolicy = policy;
@@ -73,8 +80,8 @@ public record DeleteOptions(PropagationPolicy propagationPolicy, Long gracePerio
         }
 
         public DeleteOptions build() {
-            return new DeleteOptions(propagationPolicy, gracePeriodSeconds, preconditionUid, preconditionResourceVersion,
-                    dryRun);
+            return new DeleteOptions(
+                    propagationPolicy, gracePeriodSeconds, preconditionUid, preconditionResourceVersion, dryRun);
         }
     }
 }

@@ -25,14 +25,12 @@ public sealed interface DeleteResult<T> {
      *
      * @param object the object as of the deletion (with deletionTimestamp while finalizers remain)
      */
-    record ObjectReturned<T>(T object) implements DeleteResult<T> {
-    }
+    record ObjectReturned<T>(T object) implements DeleteResult<T> {}
 
     /**
      * The server returned a Status (or nothing: then a synthesised Success status with the HTTP code).
      *
      * @param status the Status, {@code details} naming the deleted object
      */
-    record StatusReturned<T>(Status status) implements DeleteResult<T> {
-    }
+    record StatusReturned<T>(Status status) implements DeleteResult<T> {}
 }

@@ -3,9 +3,9 @@ package io.kubeloop.client;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.ResourceScope;
+import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.client.discovery.DiscoveryClient;
 import io.kubeloop.client.discovery.RestMapper;
-import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.client.http.ApiTransport;
 import io.kubeloop.client.internal.http.DefaultApiTransport;
 

@@ -43,6 +43,7 @@ final class ListDecoder implements ListStream<DynamicObject> {
 
     /** The response being read, or null when decoding bytes in memory. */
     private final ApiResponse response;
+
     private final InputStream body;
     private final ObjectCodec<DynamicObject> codec;
     private final DynamicObjectReader reader = new DynamicObjectReader();
@@ -51,6 +52,7 @@ final class ListDecoder implements ListStream<DynamicObject> {
     private int pos;
     /** buf[0, limit) holds what was read. */
     private int limit;
+
     private boolean eof;
     /** While the head is read: keep every byte from the reply's start, for {@link #decodeWhole()}. */
     private boolean keepAll = true;
@@ -63,9 +65,11 @@ final class ListDecoder implements ListStream<DynamicObject> {
     private Long remainingItemCount;
     /** Where decoding stands: 0 in the head, 1 in the items, 2 after the items, 3 complete. */
     private int state;
+
     private List<DynamicObject> items = new ArrayList<>();
     /** The item kind and apiVersion that were filled in, for a list whose kind/apiVersion came after its items. */
     private String itemKindUsed;
+
     private String apiVersionUsed;
     private ObjectList<DynamicObject> whole;
     private boolean consumed;
@@ -493,8 +497,12 @@ final class ListDecoder implements ListStream<DynamicObject> {
         try {
             n = body.read(buf, limit, buf.length - limit);
         } catch (IOException e) {
-            throw new TransportException(uri(), closed ? what() + ": closed while reading the list"
-                    : what() + ": reading the list failed: " + e.getMessage(), e);
+            throw new TransportException(
+                    uri(),
+                    closed
+                            ? what() + ": closed while reading the list"
+                            : what() + ": reading the list failed: " + e.getMessage(),
+                    e);
         }
         if (n < 0) {
             eof = true;
@@ -508,8 +516,10 @@ final class ListDecoder implements ListStream<DynamicObject> {
         if (response == null) {
             return new IllegalArgumentException("malformed list reply: it ends early");
         }
-        return new TransportException(uri(), closed ? what() + ": closed while reading the list"
-                : what() + ": the list reply ended early", null);
+        return new TransportException(
+                uri(),
+                closed ? what() + ": closed while reading the list" : what() + ": the list reply ended early",
+                null);
     }
 
     private java.net.URI uri() {
@@ -517,11 +527,13 @@ final class ListDecoder implements ListStream<DynamicObject> {
     }
 
     private String what() {
-        return response == null ? "list reply" : response.request().method() + " " + response.request().uri();
+        return response == null
+                ? "list reply"
+                : response.request().method() + " " + response.request().uri();
     }
 
     private IllegalArgumentException malformed(int at, String expected) {
-        return new IllegalArgumentException("malformed list reply: expected " + expected + ", got '"
-                + (char) (buf[at] & 0xff) + "'");
+        return new IllegalArgumentException(
+                "malformed list reply: expected " + expected + ", got '" + (char) (buf[at] & 0xff) + "'");
     }
 }

@@ -29,9 +29,17 @@ import java.time.Duration;
  *        {@link ClientOptions#watchIdleTimeout()} for a watch that asks for bookmarks and never for
  *        others (see {@link Watch})
  */
-public record ListOptions(String labelSelector, String fieldSelector, long limit, String continueToken,
-                          String resourceVersion, ResourceVersionMatch resourceVersionMatch, Duration timeout,
-                          boolean allowWatchBookmarks, Boolean sendInitialEvents, Duration idleTimeout) {
+public record ListOptions(
+        String labelSelector,
+        String fieldSelector,
+        long limit,
+        String continueToken,
+        String resourceVersion,
+        ResourceVersionMatch resourceVersionMatch,
+        Duration timeout,
+        boolean allowWatchBookmarks,
+        Boolean sendInitialEvents,
+        Duration idleTimeout) {
 
     private static final ListOptions NONE = builder().build();
 
@@ -57,10 +65,17 @@ public record ListOptions(String labelSelector, String fieldSelector, long limit
     }
 
     public Builder toBuilder() {
-        return new Builder().labelSelector(labelSelector).fieldSelector(fieldSelector).limit(limit)
-                .continueToken(continueToken).resourceVersion(resourceVersion)
-                .resourceVersionMatch(resourceVersionMatch).timeout(timeout)
-                .allowWatchBookmarks(allowWatchBookmarks).sendInitialEvents(sendInitialEvents).idleTimeout(idleTimeout);
+        return new Builder()
+                .labelSelector(labelSelector)
+                .fieldSelector(fieldSelector)
+                .limit(limit)
+                .continueToken(continueToken)
+                .resourceVersion(resourceVersion)
+                .resourceVersionMatch(resourceVersionMatch)
+                .timeout(timeout)
+                .allowWatchBookmarks(allowWatchBookmarks)
+                .sendInitialEvents(sendInitialEvents)
+                .idleTimeout(idleTimeout);
     }
 
     /** Mutable builder; not thread-safe. */
@@ -76,8 +91,7 @@ public record ListOptions(String labelSelector, String fieldSelector, long limit
         private Boolean sendInitialEvents;
         private Duration idleTimeout;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder labelSelector(String labelSelector) {
             this.labelSelector = labelSelector;
@@ -144,8 +158,17 @@ public record ListOptions(String labelSelector, String fieldSelector, long limit
         }
 
         public ListOptions build() {
-            return new ListOptions(labelSelector, fieldSelector, limit, continueToken, resourceVersion,
-                    resourceVersionMatch, timeout, allowWatchBookmarks, sendInitialEvents, idleTimeout);
+            return new ListOptions(
+                    labelSelector,
+                    fieldSelector,
+                    limit,
+                    continueToken,
+                    resourceVersion,
+                    resourceVersionMatch,
+                    timeout,
+                    allowWatchBookmarks,
+                    sendInitialEvents,
+                    idleTimeout);
         }
     }
 }

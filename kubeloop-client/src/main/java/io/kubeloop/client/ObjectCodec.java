@@ -26,8 +26,10 @@ final class ObjectCodec<T> {
      * be read from the middle of a stream (list items, watch events) without reading ahead.
      * Immutable.
      */
-    static final JsonMapper STREAMING = io.kubeloop.api.json.KubeJson.mapper().rebuild()
-            .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+    static final JsonMapper STREAMING = io.kubeloop.api.json.KubeJson.mapper()
+            .rebuild()
+            .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
 
     private final Class<T> type;
     private final JsonMapper mapper;
@@ -72,17 +74,20 @@ final class ObjectCodec<T> {
         }
         try (JsonParser parser = mapper.createParser(json)) {
             parser.nextToken();
-            return read(parser, new DynamicObjectReader.Source() {
-                @Override
-                public byte[] bytes() {
-                    return json;
-                }
+            return read(
+                    parser,
+                    new DynamicObjectReader.Source() {
+                        @Override
+                        public byte[] bytes() {
+                            return json;
+                        }
 
-                @Override
-                public long position() {
-                    return 0;
-                }
-            }, new DynamicObjectReader());
+                        @Override
+                        public long position() {
+                            return 0;
+                        }
+                    },
+                    new DynamicObjectReader());
         }
     }
 
@@ -201,24 +206,27 @@ final class ObjectCodec<T> {
     /** The kind of a list's items: the list's kind without {@code List}; null when it has none. */
     static String itemKind(String listKind) {
         return listKind != null && listKind.endsWith("List") && listKind.length() > 4
-                ? listKind.substring(0, listKind.length() - 4) : null;
+                ? listKind.substring(0, listKind.length() - 4)
+                : null;
     }
 
     /** {@code d} with kind and apiVersion filled in where it has none (a compact copy when changed). */
     static DynamicObject withTypeDefaults(DynamicObject d, String apiVersion, String kind) {
         boolean needsKind = kind != null && (d.kind() == null || d.kind().isEmpty());
-        boolean needsApiVersion = apiVersion != null && (d.apiVersion() == null || d.apiVersion().isEmpty());
+        boolean needsApiVersion =
+                apiVersion != null && (d.apiVersion() == null || d.apiVersion().isEmpty());
         if (!needsKind && !needsApiVersion) {
             return d;
         }
         return d.edit(n -> {
-            if (needsKind) {
-                n.put("kind", kind);
-            }
-            if (needsApiVersion) {
-                n.put("apiVersion", apiVersion);
-            }
-        }).compact();
+                    if (needsKind) {
+                        n.put("kind", kind);
+                    }
+                    if (needsApiVersion) {
+                        n.put("apiVersion", apiVersion);
+                    }
+                })
+                .compact();
     }
 
     static String text(JsonNode node, String field) {

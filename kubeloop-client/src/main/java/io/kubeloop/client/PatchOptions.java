@@ -46,7 +46,11 @@ public record PatchOptions(boolean dryRun, String fieldManager, FieldValidation 
     }
 
     public Builder toBuilder() {
-        return new Builder().dryRun(dryRun).fieldManager(fieldManager).fieldValidation(fieldValidation).force(force);
+        return new Builder()
+                .dryRun(dryRun)
+                .fieldManager(fieldManager)
+                .fieldValidation(fieldValidation)
+                .force(force);
     }
 
     /** Mutable builder; not thread-safe. */
@@ -56,8 +60,7 @@ public record PatchOptions(boolean dryRun, String fieldManager, FieldValidation 
         private FieldValidation fieldValidation;
         private Boolean force;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder dryRun(boolean dryRun) {
             this.dryRun = dryRun;

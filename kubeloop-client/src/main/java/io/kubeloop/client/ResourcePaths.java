@@ -13,12 +13,16 @@ import java.util.TreeMap;
  */
 final class ResourcePaths {
 
-    private ResourcePaths() {
-    }
+    private ResourcePaths() {}
 
     /** {@code server + /api/v1[/namespaces/ns]/resource[/name[/subresource]]} with the query. */
-    static URI uri(URI server, GroupVersionResource gvr, String namespace, String name, String subresource,
-                   Map<String, String> query) {
+    static URI uri(
+            URI server,
+            GroupVersionResource gvr,
+            String namespace,
+            String name,
+            String subresource,
+            Map<String, String> query) {
         StringBuilder b = new StringBuilder(server.toString());
         if (gvr.group().isEmpty()) {
             b.append("/api/").append(segment(gvr.version()));
@@ -67,14 +71,21 @@ final class ResourcePaths {
         StringBuilder out = new StringBuilder(s.length());
         for (byte raw : s.getBytes(StandardCharsets.UTF_8)) {
             int c = raw & 0xff;
-            boolean unreserved = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                    || c == '-' || c == '.' || c == '_' || c == '~';
-            boolean pathOk = pathSegment && (c == ':' || c == '@' || c == '!' || c == '$' || c == '\'' || c == '('
-                    || c == ')' || c == '*' || c == '+' || c == ',' || c == ';' || c == '=');
+            boolean unreserved = (c >= 'a' && c <= 'z')
+                    || (c >= 'A' && c <= 'Z')
+                    || (c >= '0' && c <= '9')
+                    || c == '-'
+                    || c == '.'
+                    || c == '_'
+                    || c == '~';
+            boolean pathOk = pathSegment
+                    && (c == ':' || c == '@' || c == '!' || c == '$' || c == '\'' || c == '(' || c == ')' || c == '*'
+                            || c == '+' || c == ',' || c == ';' || c == '=');
             if (unreserved || pathOk) {
                 out.append((char) c);
             } else {
-                out.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
+                out.append('%')
+                        .append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
                         .append(Character.toUpperCase(Character.forDigit(c & 0xf, 16)));
             }
         }

@@ -1,8 +1,8 @@
 package io.kubeloop.client;
 
 import io.kubeloop.api.errors.ApiException;
-import io.kubeloop.time.Ticker;
 import io.kubeloop.client.http.TransportException;
+import io.kubeloop.time.Ticker;
 import java.io.InterruptedIOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
@@ -59,8 +59,7 @@ public final class Wait {
         boolean check();
     }
 
-    private Wait() {
-    }
+    private Wait() {}
 
     /**
      * Waits until {@code condition} holds.
@@ -81,8 +80,10 @@ public final class Wait {
     public static void until(String what, Duration interval, Duration timeout, Ticker ticker, Condition condition) {
         RuntimeException last = run(what, interval, timeout, ticker, condition);
         if (last != NONE) {
-            throw new IllegalStateException("timed out after " + seconds(timeout) + " waiting for " + what
-                    + (last == null ? "" : "; last error: " + oneLine(last)), last);
+            throw new IllegalStateException(
+                    "timed out after " + seconds(timeout) + " waiting for " + what
+                            + (last == null ? "" : "; last error: " + oneLine(last)),
+                    last);
         }
     }
 
@@ -135,8 +136,8 @@ public final class Wait {
     private static final RuntimeException NONE = new RuntimeException("the condition held");
 
     /** Runs the loop: {@link #NONE} when the condition held, else the last transient failure (null if none). */
-    private static RuntimeException run(String what, Duration interval, Duration timeout, Ticker ticker,
-            Condition condition) {
+    private static RuntimeException run(
+            String what, Duration interval, Duration timeout, Ticker ticker, Condition condition) {
         Objects.requireNonNull(what, "what");
         Objects.requireNonNull(condition, "condition");
         Objects.requireNonNull(ticker, "ticker");
@@ -160,8 +161,12 @@ public final class Wait {
                 last = e;
                 failuresInARow++;
                 pause = backoff(interval, failuresInARow, e);
-                LOG.debug("waiting for {}: transient failure {} in a row, retrying in {}: {}", what, failuresInARow,
-                        pause, oneLine(e));
+                LOG.debug(
+                        "waiting for {}: transient failure {} in a row, retrying in {}: {}",
+                        what,
+                        failuresInARow,
+                        pause,
+                        oneLine(e));
             }
             long left = deadline - ticker.nanoTime();
             if (left <= 0) {
@@ -192,7 +197,9 @@ public final class Wait {
     }
 
     private static String oneLine(Throwable e) {
-        String message = e.getMessage() == null || e.getMessage().isBlank() ? e.getClass().getSimpleName() : e.getMessage();
+        String message = e.getMessage() == null || e.getMessage().isBlank()
+                ? e.getClass().getSimpleName()
+                : e.getMessage();
         String line = message.lines().findFirst().orElse(message);
         return e instanceof ApiException api && !api.reason().isEmpty() ? api.reason() + ": " + line : line;
     }

@@ -1,8 +1,8 @@
 package io.kubeloop.client;
 
 import io.kubeloop.client.http.ApiResponse;
-import io.kubeloop.time.Ticker;
 import io.kubeloop.client.http.TransportException;
+import io.kubeloop.time.Ticker;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.net.URI;
@@ -88,6 +88,7 @@ public final class Watch<T> implements AutoCloseable, Iterable<WatchEvent<T>> {
     private volatile int state = OPEN;
     /** Which bound ended the watch and its length; written before {@link #state} becomes TIMED_OUT. */
     private WatchTimeoutException.Kind timeoutKind;
+
     private Duration timeoutLimit;
     /** Consumer-thread state: true once the end of the stream was seen (or the timeout reported). */
     private boolean ended;
@@ -210,8 +211,10 @@ public final class Watch<T> implements AutoCloseable, Iterable<WatchEvent<T>> {
 
     /** The remaining events as a sequential stream; closing the stream closes the watch. */
     public Stream<WatchEvent<T>> stream() {
-        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(iterator(), Spliterator.ORDERED | Spliterator.NONNULL),
-                false).onClose(this::close);
+        return StreamSupport.stream(
+                        Spliterators.spliteratorUnknownSize(iterator(), Spliterator.ORDERED | Spliterator.NONNULL),
+                        false)
+                .onClose(this::close);
     }
 
     /** True once closed (by the consumer, another thread, the end of the stream, or a timeout). */

@@ -32,8 +32,9 @@ import tools.jackson.databind.JsonNode;
  */
 final class WatchDecoder<T> implements AutoCloseable {
 
-    private static final byte[][] EVENT_NAMES = {"type".getBytes(StandardCharsets.US_ASCII),
-        "object".getBytes(StandardCharsets.US_ASCII)};
+    private static final byte[][] EVENT_NAMES = {
+        "type".getBytes(StandardCharsets.US_ASCII), "object".getBytes(StandardCharsets.US_ASCII)
+    };
     private static final int READ_SIZE = 16 * 1024;
 
     private final ObjectCodec<T> codec;
@@ -45,6 +46,7 @@ final class WatchDecoder<T> implements AutoCloseable {
     private long available;
     /** Stream position of the next byte to decode. */
     private long cursor;
+
     private boolean eof;
 
     WatchDecoder(InputStream body, ObjectCodec<T> codec) {
@@ -83,21 +85,29 @@ final class WatchDecoder<T> implements AutoCloseable {
         }
         long start = cursor;
         if (codec.isDynamic()) {
-            WatchEvent<T> fast = fastEvent(recorder.bytes(), (int) (start - recorder.position()),
-                    (int) (available - recorder.position()));
+            WatchEvent<T> fast = fastEvent(
+                    recorder.bytes(), (int) (start - recorder.position()), (int) (available - recorder.position()));
             if (fast != null) {
                 return fast;
             }
         }
-        int scanned = JsonScanner.members(recorder.bytes(), (int) (start - recorder.position()),
-                (int) (available - recorder.position()), EVENT_NAMES, spans);
+        int scanned = JsonScanner.members(
+                recorder.bytes(),
+                (int) (start - recorder.position()),
+                (int) (available - recorder.position()),
+                EVENT_NAMES,
+                spans);
         long end;
         if (scanned >= 0) {
             end = recorder.position() + scanned;
         } else {
             end = frame(start);
-            scanned = JsonScanner.members(recorder.bytes(), (int) (start - recorder.position()),
-                    (int) (end - recorder.position()), EVENT_NAMES, spans);
+            scanned = JsonScanner.members(
+                    recorder.bytes(),
+                    (int) (start - recorder.position()),
+                    (int) (end - recorder.position()),
+                    EVENT_NAMES,
+                    spans);
         }
         cursor = end;
         byte[] b = recorder.bytes();
@@ -121,8 +131,11 @@ final class WatchDecoder<T> implements AutoCloseable {
 
     private static final byte[] TYPE = "type".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] OBJECT = "object".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[][] OBJECT_TYPES = {"ADDED".getBytes(StandardCharsets.US_ASCII),
-        "MODIFIED".getBytes(StandardCharsets.US_ASCII), "DELETED".getBytes(StandardCharsets.US_ASCII)};
+    private static final byte[][] OBJECT_TYPES = {
+        "ADDED".getBytes(StandardCharsets.US_ASCII),
+        "MODIFIED".getBytes(StandardCharsets.US_ASCII),
+        "DELETED".getBytes(StandardCharsets.US_ASCII)
+    };
 
     /**
      * The common event, decoded in one pass over its bytes: {@code type} (ADDED, MODIFIED or DELETED) before a
@@ -275,8 +288,8 @@ final class WatchDecoder<T> implements AutoCloseable {
     private RuntimeException notAnObject() {
         byte[] b = recorder.bytes();
         int from = (int) (cursor - recorder.position());
-        InputStream rest = new SequenceInputStream(
-                new ByteArrayInputStream(b, from, (int) (available - cursor)), recorder);
+        InputStream rest =
+                new SequenceInputStream(new ByteArrayInputStream(b, from, (int) (available - cursor)), recorder);
         try (JsonParser p = codec.mapper().createParser(rest)) {
             return new IllegalArgumentException("expected '{' but got " + p.nextToken());
         }
@@ -362,7 +375,8 @@ final class WatchDecoder<T> implements AutoCloseable {
                 throw new IllegalArgumentException(type + " event without an object");
             }
             int from = (int) (deferredStart + base);
-            try (JsonParser objectParser = codec.mapper().createParser(bytes, from, (int) (deferredEnd - deferredStart))) {
+            try (JsonParser objectParser =
+                    codec.mapper().createParser(bytes, from, (int) (deferredEnd - deferredStart))) {
                 objectParser.nextToken();
                 event = decode(type, objectParser, new DynamicObjectReader.Source() {
                     @Override
@@ -403,7 +417,9 @@ final class WatchDecoder<T> implements AutoCloseable {
         JsonNode meta = object.path("metadata");
         String rv = ObjectCodec.text(meta, "resourceVersion");
         Map<String, String> annotations = new HashMap<>();
-        meta.path("annotations").properties().forEach(e -> annotations.put(e.getKey(), e.getValue().asString()));
+        meta.path("annotations")
+                .properties()
+                .forEach(e -> annotations.put(e.getKey(), e.getValue().asString()));
         return new WatchEvent.Bookmark<>(rv == null ? "" : rv, annotations);
     }
 

@@ -47,8 +47,9 @@ public final class WatchTimeoutException extends TransportException {
     static String reason(URI uri, Kind kind, Duration limit) {
         return switch (kind) {
             case IDLE -> "watch " + uri + " received nothing for " + text(limit) + " (its idle timeout)";
-            case DEADLINE -> "watch " + uri + " was not ended by the server within " + text(limit)
-                    + " (its timeoutSeconds plus the client's margin)";
+            case DEADLINE ->
+                "watch " + uri + " was not ended by the server within " + text(limit)
+                        + " (its timeoutSeconds plus the client's margin)";
         };
     }
 

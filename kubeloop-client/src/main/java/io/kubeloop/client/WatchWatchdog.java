@@ -52,6 +52,7 @@ final class WatchWatchdog {
     private static final long MAX_WAIT_NANOS = Long.MAX_VALUE / 4;
     /** {@link #waitingSince} when the consumer is not in a read. */
     private static final long NOT_WAITING = Long.MIN_VALUE;
+
     private static final VarHandle WAITING_SINCE;
 
     static {
@@ -85,7 +86,8 @@ final class WatchWatchdog {
         Duration deadlineAfter(ListOptions options) {
             Duration timeout = options.timeout();
             Duration server = timeout != null && timeout.isPositive()
-                    ? Duration.ofSeconds(DefaultResourceClient.timeoutSeconds(timeout)) : SERVER_MAX_DEFAULT_WATCH;
+                    ? Duration.ofSeconds(DefaultResourceClient.timeoutSeconds(timeout))
+                    : SERVER_MAX_DEFAULT_WATCH;
             return server.plus(timeoutMargin);
         }
 
@@ -121,8 +123,11 @@ final class WatchWatchdog {
      * @param onExpiry called (on the watchdog's thread) with the bound and its length when one runs out;
      *        must close the body
      */
-    WatchWatchdog(Ticker ticker, Duration deadlineAfter, Duration idle,
-                  BiConsumer<WatchTimeoutException.Kind, Duration> onExpiry) {
+    WatchWatchdog(
+            Ticker ticker,
+            Duration deadlineAfter,
+            Duration idle,
+            BiConsumer<WatchTimeoutException.Kind, Duration> onExpiry) {
         this.ticker = ticker;
         this.deadlineAfter = deadlineAfter;
         this.deadline = ticker.nanoTime() + Math.min(saturatedNanos(deadlineAfter), MAX_WAIT_NANOS);

@@ -31,8 +31,7 @@ public record WriteOptions(boolean dryRun, String fieldManager, FieldValidation 
         private String fieldManager;
         private FieldValidation fieldValidation;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder dryRun(boolean dryRun) {
             this.dryRun = dryRun;

@@ -32,11 +32,18 @@ class Fabric8MockServerTest {
     static void start() throws Exception {
         Assumptions.assumeTrue(PeerProcess.available(), "kubeloop-peers class path not built");
         peer = PeerProcess.startFabric8Mock();
-        ClientConfig config = new ClientConfig(peer.url(), SslContextBuilder.create().insecureSkipTlsVerify().build(), null, AuthProvider.bearer("t"), "default", null,
+        ClientConfig config = new ClientConfig(
+                peer.url(),
+                SslContextBuilder.create().insecureSkipTlsVerify().build(),
+                null,
+                AuthProvider.bearer("t"),
+                "default",
+                null,
                 "fabric8 mock");
-        client = KubeClient.create(config, ClientOptions.builder().rateLimitingEnabled(false).build());
-        configMaps = client.resource(new GroupVersionResource("", "v1", "configmaps"), ResourceScope.NAMESPACED,
-                DynamicObject.class);
+        client = KubeClient.create(
+                config, ClientOptions.builder().rateLimitingEnabled(false).build());
+        configMaps = client.resource(
+                new GroupVersionResource("", "v1", "configmaps"), ResourceScope.NAMESPACED, DynamicObject.class);
     }
 
     @AfterAll
@@ -69,10 +76,14 @@ class Fabric8MockServerTest {
         assertThat(list.items()).allSatisfy(o -> assertThat(o.kind()).isEqualTo("ConfigMap"));
 
         DynamicObject current = configMaps.get("web");
-        DynamicObject updated = configMaps.update(current.edit(n -> n.withObject("data").put("k", "2")), WriteOptions.none());
+        DynamicObject updated =
+                configMaps.update(current.edit(n -> n.withObject("data").put("k", "2")), WriteOptions.none());
         assertThat(data(updated, "k")).isEqualTo("2");
 
-        configMaps.patch("web", PatchType.JSON_PATCH, "[{\"op\":\"replace\",\"path\":\"/data/k\",\"value\":\"3\"}]",
+        configMaps.patch(
+                "web",
+                PatchType.JSON_PATCH,
+                "[{\"op\":\"replace\",\"path\":\"/data/k\",\"value\":\"3\"}]",
                 PatchOptions.none());
         assertThat(data(configMaps.get("web"), "k")).isEqualTo("3");
         configMaps.patch("web", PatchType.MERGE, "{\"data\":{\"m\":\"x\"}}", PatchOptions.none());
@@ -81,14 +92,17 @@ class Fabric8MockServerTest {
         assertThat(data(merged, "m")).isEqualTo("x");
 
         configMaps.delete("web", DeleteOptions.none());
-        assertThat(configMaps.list().items()).extracting(o -> o.metadata().name()).doesNotContain("web");
+        assertThat(configMaps.list().items())
+                .extracting(o -> o.metadata().name())
+                .doesNotContain("web");
     }
 
     @Test
     void listAllWorksWhenTheServerDoesNotPage() {
         configMaps.create(configMap("p1", "1"), WriteOptions.none());
         configMaps.create(configMap("p2", "1"), WriteOptions.none());
-        ObjectList<DynamicObject> all = configMaps.listAll(ListOptions.builder().limit(1).build());
+        ObjectList<DynamicObject> all =
+                configMaps.listAll(ListOptions.builder().limit(1).build());
         assertThat(all.items()).extracting(o -> o.metadata().name()).contains("p1", "p2");
     }
 

@@ -15,9 +15,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 import tools.jackson.core.JacksonException;
 
 /**
@@ -30,13 +30,15 @@ class ListDecoderTest {
 
     private static String item(int i) {
         return "{\"metadata\":{\"name\":\"cm-" + i + "\",\"namespace\":\"ns\",\"resourceVersion\":\"" + (100 + i)
-                + "\",\"labels\":{\"k\":\"v\\\"q\"}},\"data\":{\"x\":[1,2.5e3,true,null,{\"deep\":\"" + "y".repeat(i * 7)
+                + "\",\"labels\":{\"k\":\"v\\\"q\"}},\"data\":{\"x\":[1,2.5e3,true,null,{\"deep\":\""
+                + "y".repeat(i * 7)
                 + "\"}]}}";
     }
 
     private static String list(int n, String metadata) {
         StringBuilder sb = new StringBuilder("{\"kind\":\"ConfigMapList\",\"apiVersion\":\"v1\",\"metadata\":")
-                .append(metadata).append(",\"items\":[");
+                .append(metadata)
+                .append(",\"items\":[");
         for (int i = 0; i < n; i++) {
             sb.append(i > 0 ? ",\n " : "").append(item(i));
         }
@@ -71,8 +73,8 @@ class ListDecoderTest {
     }
 
     private static ApiResponse response(InputStream body) {
-        return new ApiResponse(ApiRequest.get(URI.create("https://server/api/v1/configmaps?limit=500")), 200, Map.of(),
-                body);
+        return new ApiResponse(
+                ApiRequest.get(URI.create("https://server/api/v1/configmaps?limit=500")), 200, Map.of(), body);
     }
 
     @ParameterizedTest(name = "{0} bytes per read")
@@ -108,26 +110,32 @@ class ListDecoderTest {
         List<DynamicObject> items = stream.read().items();
         assertThat(items).extracting(ObjectAccess::name).containsExactly("cm-1", "cm-2");
         assertThat(items).extracting(DynamicObject::kind).containsOnly("ConfigMap");
-        assertThat(items).containsExactlyElementsOf(CODEC.parseList(body.getBytes(StandardCharsets.UTF_8)).items());
+        assertThat(items)
+                .containsExactlyElementsOf(
+                        CODEC.parseList(body.getBytes(StandardCharsets.UTF_8)).items());
     }
 
     @Test
     void anEscapedMemberNameAndAnEmptyListGoThroughJackson() {
-        String escaped = "{\"kind\":\"ConfigMapList\",\"apiVersion\":\"v1\",\"meta\\u0064ata\":{\"resourceVersion\":\"5\"},"
-                + "\"items\":[" + item(3) + "]}";
+        String escaped =
+                "{\"kind\":\"ConfigMapList\",\"apiVersion\":\"v1\",\"meta\\u0064ata\":{\"resourceVersion\":\"5\"},"
+                        + "\"items\":[" + item(3) + "]}";
         ListStream<DynamicObject> stream = ListDecoder.open(response(new Trickle(escaped, 3)), CODEC);
         assertThat(stream.resourceVersion()).isEqualTo("5");
         assertThat(stream.read().items()).extracting(ObjectAccess::name).containsExactly("cm-3");
 
-        ListStream<DynamicObject> empty = ListDecoder.open(response(new Trickle(
-                "{\"kind\":\"ConfigMapList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"6\"},\"items\":[ ]}", 2)),
+        ListStream<DynamicObject> empty = ListDecoder.open(
+                response(new Trickle(
+                        "{\"kind\":\"ConfigMapList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"6\"},\"items\":[ ]}",
+                        2)),
                 CODEC);
         assertThat(empty.read()).isEqualTo(new ObjectList<>(List.of(), "6", null, null));
     }
 
     @Test
     void aMalformedItemIsJacksonsErrorAndACutOffReplyATransportError() {
-        String malformed = list(2, "{\"resourceVersion\":\"1\"}").replace("\"data\":{\"x\":[1,", "\"data\":{\"x\":[1,,");
+        String malformed =
+                list(2, "{\"resourceVersion\":\"1\"}").replace("\"data\":{\"x\":[1,", "\"data\":{\"x\":[1,,");
         ListStream<DynamicObject> bad = ListDecoder.open(response(new Trickle(malformed, 64)), CODEC);
         assertThatThrownBy(bad::read).isInstanceOf(JacksonException.class);
 
@@ -135,7 +143,9 @@ class ListDecoderTest {
         Trickle cut = new Trickle(full.substring(0, full.length() - 200), 64);
         ListStream<DynamicObject> truncated = ListDecoder.open(response(cut), CODEC);
         assertThat(truncated.continueToken()).isEqualTo("c");
-        assertThatThrownBy(truncated::read).isInstanceOf(TransportException.class).hasMessageContaining("ended early");
+        assertThatThrownBy(truncated::read)
+                .isInstanceOf(TransportException.class)
+                .hasMessageContaining("ended early");
         assertThat(cut.closed).isTrue();
     }
 
@@ -145,6 +155,7 @@ class ListDecoderTest {
         ObjectList<DynamicObject> scanned = CODEC.readList(body);
         ObjectList<DynamicObject> parsed = CODEC.parseList(body);
         assertThat(scanned).isEqualTo(parsed);
-        assertThat(scanned.items().get(49).at("/data/x/4/deep").orElseThrow().asString()).isEqualTo("y".repeat(49 * 7));
+        assertThat(scanned.items().get(49).at("/data/x/4/deep").orElseThrow().asString())
+                .isEqualTo("y".repeat(49 * 7));
     }
 }

@@ -16,20 +16,19 @@ import org.junit.jupiter.api.Test;
 
 class ResourceClientTest {
 
-    record ConfigMap(String apiVersion, String kind, ObjectMeta metadata, Map<String, String> data) {
-    }
+    record ConfigMap(String apiVersion, String kind, ObjectMeta metadata, Map<String, String> data) {}
 
     private static final GroupVersionResource CONFIGMAPS = new GroupVersionResource("", "v1", "configmaps");
-    private static final GroupVersionResource CLUSTERROLES = new GroupVersionResource("rbac.authorization.k8s.io", "v1",
-            "clusterroles");
+    private static final GroupVersionResource CLUSTERROLES =
+            new GroupVersionResource("rbac.authorization.k8s.io", "v1", "clusterroles");
     private static final String CM = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"web\","
             + "\"namespace\":\"default\",\"resourceVersion\":\"7\"},\"data\":{\"k\":\"v\"}}";
 
     private final TestApiServer server = new TestApiServer();
-    private final KubeClient client = KubeClient.create(server.config(),
-            ClientOptions.builder().rateLimitingEnabled(false).build());
-    private final ResourceClient<DynamicObject> configMaps = client.resource(CONFIGMAPS, ResourceScope.NAMESPACED,
-            DynamicObject.class);
+    private final KubeClient client = KubeClient.create(
+            server.config(), ClientOptions.builder().rateLimitingEnabled(false).build());
+    private final ResourceClient<DynamicObject> configMaps =
+            client.resource(CONFIGMAPS, ResourceScope.NAMESPACED, DynamicObject.class);
 
     @AfterEach
     void stop() {
@@ -48,39 +47,63 @@ class ResourceClientTest {
 
     @Test
     void clusterScopedGroupResourcesUseApisPathAndEncodedNames() {
-        server.reply("GET", "/apis/rbac.authorization.k8s.io/v1/clusterroles/system:a%20b%2Fc", 200,
+        server.reply(
+                "GET",
+                "/apis/rbac.authorization.k8s.io/v1/clusterroles/system:a%20b%2Fc",
+                200,
                 "{\"kind\":\"ClusterRole\",\"metadata\":{\"name\":\"system:a b/c\"}}");
         var roles = client.resource(CLUSTERROLES, ResourceScope.CLUSTER, DynamicObject.class);
         assertThat(roles.namespace()).isEmpty();
         assertThat(roles.get("system:a b/c").metadata().name()).isEqualTo("system:a b/c");
-        assertThatThrownBy(() -> roles.inNamespace("x")).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> roles.inNamespace("x"))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessage("clusterroles.v1.rbac.authorization.k8s.io is cluster-scoped and has no namespaces");
     }
 
     @Test
     void listSendsTheApiQueryParametersSortedAndEncoded() {
-        server.reply("GET", "/api/v1/configmaps", 200, "{\"kind\":\"ConfigMapList\",\"apiVersion\":\"v1\",\"metadata\":{},\"items\":[]}");
-        configMaps.inAnyNamespace().list(ListOptions.builder().labelSelector("app=web,tier!=db")
-                .fieldSelector("metadata.name=web").limit(500).continueToken("tok").resourceVersion("10")
-                .resourceVersionMatch(ResourceVersionMatch.NOT_OLDER_THAN).timeout(java.time.Duration.ofMillis(29_500))
-                .allowWatchBookmarks(true).sendInitialEvents(true).build());
-        assertThat(server.lastRequest().rawQuery()).isEqualTo("allowWatchBookmarks=true&continue=tok"
-                + "&fieldSelector=metadata.name%3Dweb&labelSelector=app%3Dweb%2Ctier%21%3Ddb&limit=500"
-                + "&resourceVersion=10&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&timeoutSeconds=30");
+        server.reply(
+                "GET",
+                "/api/v1/configmaps",
+                200,
+                "{\"kind\":\"ConfigMapList\",\"apiVersion\":\"v1\",\"metadata\":{},\"items\":[]}");
+        configMaps
+                .inAnyNamespace()
+                .list(ListOptions.builder()
+                        .labelSelector("app=web,tier!=db")
+                        .fieldSelector("metadata.name=web")
+                        .limit(500)
+                        .continueToken("tok")
+                        .resourceVersion("10")
+                        .resourceVersionMatch(ResourceVersionMatch.NOT_OLDER_THAN)
+                        .timeout(java.time.Duration.ofMillis(29_500))
+                        .allowWatchBookmarks(true)
+                        .sendInitialEvents(true)
+                        .build());
+        assertThat(server.lastRequest().rawQuery())
+                .isEqualTo(
+                        "allowWatchBookmarks=true&continue=tok"
+                                + "&fieldSelector=metadata.name%3Dweb&labelSelector=app%3Dweb%2Ctier%21%3Ddb&limit=500"
+                                + "&resourceVersion=10&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&timeoutSeconds=30");
     }
 
     @Test
     void listReadsMetadataAndFillsKindAndApiVersionOfBareItems() {
-        server.reply("GET", "/api/v1/namespaces/default/configmaps", 200, "{\"kind\":\"ConfigMapList\",\"apiVersion\":\"v1\","
-                + "\"metadata\":{\"resourceVersion\":\"42\",\"continue\":\"next\",\"remainingItemCount\":3},"
-                + "\"items\":[{\"metadata\":{\"name\":\"a\"}},{\"metadata\":{\"name\":\"b\"}}]}");
+        server.reply(
+                "GET",
+                "/api/v1/namespaces/default/configmaps",
+                200,
+                "{\"kind\":\"ConfigMapList\",\"apiVersion\":\"v1\","
+                        + "\"metadata\":{\"resourceVersion\":\"42\",\"continue\":\"next\",\"remainingItemCount\":3},"
+                        + "\"items\":[{\"metadata\":{\"name\":\"a\"}},{\"metadata\":{\"name\":\"b\"}}]}");
         ObjectList<DynamicObject> list = configMaps.list();
         assertThat(list.resourceVersion()).isEqualTo("42");
         assertThat(list.continueToken()).isEqualTo("next");
         assertThat(list.remainingItemCount()).isEqualTo(3L);
         assertThat(list.items()).extracting(DynamicObject::kind).containsExactly("ConfigMap", "ConfigMap");
         assertThat(list.items()).extracting(DynamicObject::apiVersion).containsExactly("v1", "v1");
-        ObjectList<ConfigMap> typed = client.resource(CONFIGMAPS, ResourceScope.NAMESPACED, ConfigMap.class).list();
+        ObjectList<ConfigMap> typed = client.resource(CONFIGMAPS, ResourceScope.NAMESPACED, ConfigMap.class)
+                .list();
         assertThat(typed.items()).extracting(c -> c.metadata().name()).containsExactly("a", "b");
         assertThat(typed.items().get(0).kind()).isEqualTo("ConfigMap");
     }
@@ -94,21 +117,32 @@ class ResourceClientTest {
                     : "{\"kind\":\"ConfigMapList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"5\"},\"items\":[{\"metadata\":{\"name\":\"b\"}}]}";
             TestApiServer.respond(ex, 200, body, Map.of());
         });
-        ObjectList<DynamicObject> all = configMaps.listAll(ListOptions.builder().limit(1).resourceVersion("0").build());
+        ObjectList<DynamicObject> all = configMaps.listAll(
+                ListOptions.builder().limit(1).resourceVersion("0").build());
         assertThat(all.items()).extracting(o -> o.metadata().name()).containsExactly("a", "b");
         assertThat(all.resourceVersion()).isEqualTo("5");
         assertThat(all.hasMore()).isFalse();
-        assertThat(server.requests()).extracting(TestApiServer.Recorded::rawQuery)
+        assertThat(server.requests())
+                .extracting(TestApiServer.Recorded::rawQuery)
                 .containsExactly("limit=1&resourceVersion=0", "continue=p2&limit=1");
     }
 
     @Test
     void createPostsToTheObjectsNamespaceWithWriteParameters() {
         server.reply("POST", "/api/v1/namespaces/other/configmaps", 201, CM);
-        ConfigMap cm = new ConfigMap("v1", "ConfigMap", ObjectMeta.builder().name("web").namespace("other").build(),
+        ConfigMap cm = new ConfigMap(
+                "v1",
+                "ConfigMap",
+                ObjectMeta.builder().name("web").namespace("other").build(),
                 Map.of("k", "v"));
-        client.resource(CONFIGMAPS, ResourceScope.NAMESPACED, ConfigMap.class).create(cm, WriteOptions.builder().dryRun(true)
-                .fieldManager("kubeloop").fieldValidation(FieldValidation.STRICT).build());
+        client.resource(CONFIGMAPS, ResourceScope.NAMESPACED, ConfigMap.class)
+                .create(
+                        cm,
+                        WriteOptions.builder()
+                                .dryRun(true)
+                                .fieldManager("kubeloop")
+                                .fieldValidation(FieldValidation.STRICT)
+                                .build());
         TestApiServer.Recorded r = server.lastRequest();
         assertThat(r.rawQuery()).isEqualTo("dryRun=All&fieldManager=kubeloop&fieldValidation=Strict");
         assertThat(r.header("Content-Type")).isEqualTo("application/json");
@@ -139,7 +173,10 @@ class ResourceClientTest {
 
     @Test
     void staleUpdateSurfacesAsConflictException() {
-        server.reply("PUT", "/api/v1/namespaces/default/configmaps/web", 409,
+        server.reply(
+                "PUT",
+                "/api/v1/namespaces/default/configmaps/web",
+                409,
                 TestApiServer.status(409, "Conflict", "Operation cannot be fulfilled"));
         assertThatThrownBy(() -> configMaps.update(DynamicObject.parse(CM), WriteOptions.none()))
                 .isInstanceOf(ConflictException.class);
@@ -176,34 +213,56 @@ class ResourceClientTest {
     @Test
     void applyWithoutFieldManagerAndForceOnOtherPatchesAreRejected() {
         assertThatThrownBy(() -> configMaps.patch("web", PatchType.APPLY, "{}", PatchOptions.none()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("fieldManager");
-        assertThatThrownBy(() -> configMaps.patch("web", PatchType.MERGE, "{}", PatchOptions.builder().force(true).build()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("force");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("fieldManager");
+        assertThatThrownBy(() -> configMaps.patch(
+                        "web",
+                        PatchType.MERGE,
+                        "{}",
+                        PatchOptions.builder().force(true).build()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("force");
         assertThat(server.requests()).isEmpty();
     }
 
     @Test
     void deleteSendsDeleteOptionsAndReturnsWhatTheServerReplied() {
-        server.reply("DELETE", "/api/v1/namespaces/default/configmaps/web", 200,
+        server.reply(
+                "DELETE",
+                "/api/v1/namespaces/default/configmaps/web",
+                200,
                 "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Success\",\"details\":{\"name\":\"web\"}}");
         server.reply("DELETE", "/api/v1/namespaces/default/configmaps/held", 200, CM);
-        DeleteResult<DynamicObject> gone = configMaps.delete("web", DeleteOptions.builder()
-                .propagationPolicy(PropagationPolicy.FOREGROUND).gracePeriodSeconds(0L).preconditionUid("u1")
-                .preconditionResourceVersion("7").dryRun(true).build());
-        assertThat(gone).isInstanceOfSatisfying(DeleteResult.StatusReturned.class,
-                s -> assertThat(s.status().status()).isEqualTo("Success"));
-        assertThat(server.lastRequest().bodyText()).isEqualTo("{\"kind\":\"DeleteOptions\",\"apiVersion\":\"v1\","
-                + "\"gracePeriodSeconds\":0,\"propagationPolicy\":\"Foreground\","
-                + "\"preconditions\":{\"uid\":\"u1\",\"resourceVersion\":\"7\"},\"dryRun\":[\"All\"]}");
+        DeleteResult<DynamicObject> gone = configMaps.delete(
+                "web",
+                DeleteOptions.builder()
+                        .propagationPolicy(PropagationPolicy.FOREGROUND)
+                        .gracePeriodSeconds(0L)
+                        .preconditionUid("u1")
+                        .preconditionResourceVersion("7")
+                        .dryRun(true)
+                        .build());
+        assertThat(gone)
+                .isInstanceOfSatisfying(
+                        DeleteResult.StatusReturned.class,
+                        s -> assertThat(s.status().status()).isEqualTo("Success"));
+        assertThat(server.lastRequest().bodyText())
+                .isEqualTo("{\"kind\":\"DeleteOptions\",\"apiVersion\":\"v1\","
+                        + "\"gracePeriodSeconds\":0,\"propagationPolicy\":\"Foreground\","
+                        + "\"preconditions\":{\"uid\":\"u1\",\"resourceVersion\":\"7\"},\"dryRun\":[\"All\"]}");
         DeleteResult<DynamicObject> held = configMaps.delete("held", DeleteOptions.none());
         assertThat(held.returnedObject()).map(o -> o.metadata().name()).contains("web");
     }
 
     @Test
     void deleteCollectionSendsSelectorsToTheCollection() {
-        server.reply("DELETE", "/api/v1/namespaces/default/configmaps", 200, "{\"kind\":\"ConfigMapList\",\"items\":[]}");
-        configMaps.deleteCollection(ListOptions.builder().labelSelector("app=web").build(),
-                DeleteOptions.builder().propagationPolicy(PropagationPolicy.BACKGROUND).build());
+        server.reply(
+                "DELETE", "/api/v1/namespaces/default/configmaps", 200, "{\"kind\":\"ConfigMapList\",\"items\":[]}");
+        configMaps.deleteCollection(
+                ListOptions.builder().labelSelector("app=web").build(),
+                DeleteOptions.builder()
+                        .propagationPolicy(PropagationPolicy.BACKGROUND)
+                        .build());
         assertThat(server.lastRequest().rawQuery()).isEqualTo("labelSelector=app%3Dweb");
         assertThat(server.lastRequest().bodyText()).contains("\"propagationPolicy\":\"Background\"");
     }

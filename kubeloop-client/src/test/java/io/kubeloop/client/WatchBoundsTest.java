@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.ResourceScope;
-import io.kubeloop.client.internal.http.SharedClients;
-import io.kubeloop.testing.FakeTicker;
-import io.kubeloop.client.internal.http.TestApiServer;
 import io.kubeloop.client.http.TransportException;
+import io.kubeloop.client.internal.http.SharedClients;
+import io.kubeloop.client.internal.http.TestApiServer;
+import io.kubeloop.testing.FakeTicker;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -51,7 +51,8 @@ class WatchBoundsTest {
     }
 
     private ResourceClient<DynamicObject> pods(ClientOptions.Builder options) {
-        KubeClient client = KubeClient.create(server.config(), options.rateLimitingEnabled(false).build());
+        KubeClient client = KubeClient.create(
+                server.config(), options.rateLimitingEnabled(false).build());
         clients.add(client);
         return client.resource(PODS_GVR, ResourceScope.NAMESPACED, DynamicObject.class);
     }
@@ -84,14 +85,17 @@ class WatchBoundsTest {
     void aWatchWithBookmarksWhoseServerGoesSilentEndsWithinTheClientsIdleTimeout(boolean dedicated) {
         streamThenGoSilent(added("a", "1"));
         ResourceClient<DynamicObject> pods = pods(options(dedicated).watchIdleTimeout(Duration.ofMillis(700)));
-        try (Watch<DynamicObject> watch = pods.watch(ListOptions.builder().allowWatchBookmarks(true)
-                .timeout(Duration.ofMinutes(5)).build())) {
+        try (Watch<DynamicObject> watch = pods.watch(ListOptions.builder()
+                .allowWatchBookmarks(true)
+                .timeout(Duration.ofMinutes(5))
+                .build())) {
             assertThat(watch.next()).get().isInstanceOf(WatchEvent.Added.class);
             long waiting = System.nanoTime();
             assertThatThrownBy(watch::next).isInstanceOfSatisfying(WatchTimeoutException.class, e -> {
                 assertThat(e.kind()).isEqualTo(WatchTimeoutException.Kind.IDLE);
                 assertThat(e.limit()).isEqualTo(Duration.ofMillis(700));
-                assertThat(e).isInstanceOf(TransportException.class)
+                assertThat(e)
+                        .isInstanceOf(TransportException.class)
                         .hasMessageContaining("received nothing for 700ms (its idle timeout)");
             });
             assertThat(millisSince(waiting)).isBetween(600L, 5_000L);
@@ -99,7 +103,8 @@ class WatchBoundsTest {
             assertThat(watch.next()).as("after the timeout the watch is over").isEmpty();
         }
         assertThat(server.lastRequest().query()).doesNotContainKey("idleTimeout"); // client-side only
-        assertThat(sharedClientReplacements()).as("a silent shared connection is replaced, a dedicated one just closed")
+        assertThat(sharedClientReplacements())
+                .as("a silent shared connection is replaced, a dedicated one just closed")
                 .isEqualTo(dedicated ? 0 : 1);
     }
 
@@ -109,7 +114,8 @@ class WatchBoundsTest {
         streamThenGoSilent(added("a", "1"));
         ResourceClient<DynamicObject> pods = pods(options(dedicated).watchTimeoutMargin(Duration.ofMillis(500)));
         long start = System.nanoTime();
-        try (Watch<DynamicObject> watch = pods.watch(ListOptions.builder().timeout(Duration.ofSeconds(1)).build())) {
+        try (Watch<DynamicObject> watch =
+                pods.watch(ListOptions.builder().timeout(Duration.ofSeconds(1)).build())) {
             assertThat(watch.next()).isPresent();
             assertThatThrownBy(watch::next).isInstanceOfSatisfying(WatchTimeoutException.class, e -> {
                 assertThat(e.kind()).isEqualTo(WatchTimeoutException.Kind.DEADLINE);
@@ -133,10 +139,13 @@ class WatchBoundsTest {
         });
         ResourceClient<DynamicObject> pods = pods(options(dedicated).requestTimeout(Duration.ofMillis(500)));
         long start = System.nanoTime();
-        assertThatThrownBy(() -> pods.watch(ListOptions.builder().allowWatchBookmarks(true).build()))
-                .isExactlyInstanceOf(TransportException.class).hasMessageContaining("no response within 500ms");
+        assertThatThrownBy(() -> pods.watch(
+                        ListOptions.builder().allowWatchBookmarks(true).build()))
+                .isExactlyInstanceOf(TransportException.class)
+                .hasMessageContaining("no response within 500ms");
         assertThat(millisSince(start)).isLessThan(5_000L);
-        assertThat(sharedClientReplacements()).as("a head that never came on the shared connection replaces it")
+        assertThat(sharedClientReplacements())
+                .as("a head that never came on the shared connection replaces it")
                 .isEqualTo(dedicated ? 0 : 1);
     }
 
@@ -161,8 +170,11 @@ class WatchBoundsTest {
             ex.close();
         });
         ResourceClient<DynamicObject> pods = pods(options(true));
-        try (Watch<DynamicObject> watch = pods.watch(ListOptions.builder().idleTimeout(Duration.ofMillis(900)).build())) {
-            assertThat(watch.stream().count()).as("2 s of events every 250 ms, then a clean end").isEqualTo(8);
+        try (Watch<DynamicObject> watch = pods.watch(
+                ListOptions.builder().idleTimeout(Duration.ofMillis(900)).build())) {
+            assertThat(watch.stream().count())
+                    .as("2 s of events every 250 ms, then a clean end")
+                    .isEqualTo(8);
         }
     }
 
@@ -170,10 +182,13 @@ class WatchBoundsTest {
     void timeTheConsumerSpendsElsewhereIsNotIdleTimeOfTheConnection() throws Exception {
         streamThenGoSilent(added("a", "1") + added("b", "2"));
         ResourceClient<DynamicObject> pods = pods(options(true));
-        try (Watch<DynamicObject> watch = pods.watch(ListOptions.builder().idleTimeout(Duration.ofMillis(500)).build())) {
+        try (Watch<DynamicObject> watch = pods.watch(
+                ListOptions.builder().idleTimeout(Duration.ofMillis(500)).build())) {
             assertThat(watch.next()).isPresent();
             Thread.sleep(1_200); // busy with the first event for longer than the idle timeout
-            assertThat(watch.next()).as("the second event arrived while the consumer was busy").isPresent();
+            assertThat(watch.next())
+                    .as("the second event arrived while the consumer was busy")
+                    .isPresent();
             assertThatThrownBy(watch::next).isInstanceOf(WatchTimeoutException.class);
         }
     }
@@ -183,10 +198,13 @@ class WatchBoundsTest {
     void aWatchWithoutBookmarksHasNoIdleTimeoutUnlessItAsksForOne(boolean dedicated) throws Exception {
         streamThenGoSilent();
         ResourceClient<DynamicObject> pods = pods(options(dedicated).watchIdleTimeout(Duration.ofMillis(200)));
-        Watch<DynamicObject> watch = pods.watch(ListOptions.builder().timeout(Duration.ofMinutes(5)).build());
+        Watch<DynamicObject> watch =
+                pods.watch(ListOptions.builder().timeout(Duration.ofMinutes(5)).build());
         CompletableFuture<Optional<WatchEvent<DynamicObject>>> reader = CompletableFuture.supplyAsync(watch::next);
         Thread.sleep(1_200);
-        assertThat(reader).as("a quiet watch without bookmarks is a healthy one").isNotDone();
+        assertThat(reader)
+                .as("a quiet watch without bookmarks is a healthy one")
+                .isNotDone();
         watch.close();
         assertThat(reader.get(5, TimeUnit.SECONDS)).isEmpty();
     }
@@ -196,12 +214,17 @@ class WatchBoundsTest {
         streamThenGoSilent();
         FakeTicker ticker = FakeTicker.autoAdvancing();
         ResourceClient<DynamicObject> pods = pods(options(true).ticker(ticker));
-        try (Watch<DynamicObject> watch = pods.watch(ListOptions.builder().timeout(Duration.ofMillis(4_200)).build())) {
-            assertThatThrownBy(watch::next).isInstanceOfSatisfying(WatchTimeoutException.class,
-                    e -> assertThat(e.limit()).isEqualTo(Duration.ofSeconds(5 + 30)));
+        try (Watch<DynamicObject> watch = pods.watch(
+                ListOptions.builder().timeout(Duration.ofMillis(4_200)).build())) {
+            assertThatThrownBy(watch::next)
+                    .isInstanceOfSatisfying(
+                            WatchTimeoutException.class,
+                            e -> assertThat(e.limit()).isEqualTo(Duration.ofSeconds(5 + 30)));
         }
         assertThat(server.lastRequest().query()).containsEntry("timeoutSeconds", "5");
-        assertThat(ticker.sleeps()).as("the watchdog slept once, until the deadline").containsExactly(Duration.ofSeconds(35));
+        assertThat(ticker.sleeps())
+                .as("the watchdog slept once, until the deadline")
+                .containsExactly(Duration.ofSeconds(35));
     }
 
     @Test
@@ -221,13 +244,20 @@ class WatchBoundsTest {
     @Test
     void theIdleTimeoutIsTheWatchsOwnElseTheClientsForBookmarkWatchesOnly() {
         WatchWatchdog.Limits limits = WatchWatchdog.Limits.of(ClientOptions.defaults());
-        assertThat(limits.idleAfter(ListOptions.builder().allowWatchBookmarks(true).build())).isEqualTo(Duration.ofMinutes(3));
+        assertThat(limits.idleAfter(
+                        ListOptions.builder().allowWatchBookmarks(true).build()))
+                .isEqualTo(Duration.ofMinutes(3));
         assertThat(limits.idleAfter(ListOptions.none())).isZero();
-        assertThat(limits.idleAfter(ListOptions.builder().idleTimeout(Duration.ofSeconds(5)).build()))
+        assertThat(limits.idleAfter(
+                        ListOptions.builder().idleTimeout(Duration.ofSeconds(5)).build()))
                 .isEqualTo(Duration.ofSeconds(5));
-        assertThat(limits.idleAfter(ListOptions.builder().allowWatchBookmarks(true).idleTimeout(Duration.ZERO).build()))
+        assertThat(limits.idleAfter(ListOptions.builder()
+                        .allowWatchBookmarks(true)
+                        .idleTimeout(Duration.ZERO)
+                        .build()))
                 .isZero();
-        assertThat(limits.deadlineAfter(ListOptions.builder().timeout(Duration.ofMinutes(7)).build()))
+        assertThat(limits.deadlineAfter(
+                        ListOptions.builder().timeout(Duration.ofMinutes(7)).build()))
                 .isEqualTo(Duration.ofMinutes(7).plusSeconds(30));
     }
 }

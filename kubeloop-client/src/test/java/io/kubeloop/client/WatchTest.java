@@ -23,10 +23,10 @@ class WatchTest {
     private static final String PODS = "/api/v1/namespaces/default/pods";
 
     private final TestApiServer server = new TestApiServer();
-    private final KubeClient client = KubeClient.create(server.config(),
-            ClientOptions.builder().rateLimitingEnabled(false).build());
-    private final ResourceClient<DynamicObject> pods = client.resource(new GroupVersionResource("", "v1", "pods"), ResourceScope.NAMESPACED,
-            DynamicObject.class);
+    private final KubeClient client = KubeClient.create(
+            server.config(), ClientOptions.builder().rateLimitingEnabled(false).build());
+    private final ResourceClient<DynamicObject> pods =
+            client.resource(new GroupVersionResource("", "v1", "pods"), ResourceScope.NAMESPACED, DynamicObject.class);
     private final CountDownLatch release = new CountDownLatch(1);
 
     @AfterEach
@@ -37,7 +37,8 @@ class WatchTest {
     }
 
     private static String pod(String name, String rv) {
-        return "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"" + name + "\",\"resourceVersion\":\"" + rv + "\"}}";
+        return "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"" + name + "\",\"resourceVersion\":\""
+                + rv + "\"}}";
     }
 
     private static String event(String type, String object) {
@@ -51,17 +52,33 @@ class WatchTest {
 
     @Test
     void decodesEveryEventTypeAndEndsWhenTheServerClosesTheStream() {
-        stream(List.of(event("ADDED", pod("a", "1")), event("MODIFIED", pod("a", "2")), event("DELETED", pod("a", "3")),
-                event("BOOKMARK", "{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"4\","
-                        + "\"annotations\":{\"k8s.io/initial-events-end\":\"true\"}}}")), false);
-        try (Watch<DynamicObject> watch = pods.watch(ListOptions.builder().resourceVersion("0").allowWatchBookmarks(true)
-                .timeout(Duration.ofSeconds(5)).build())) {
-            assertThat(watch.next().orElseThrow()).isInstanceOfSatisfying(WatchEvent.Added.class,
-                    a -> assertThat(((DynamicObject) a.object()).metadata().resourceVersion()).isEqualTo("1"));
+        stream(
+                List.of(
+                        event("ADDED", pod("a", "1")),
+                        event("MODIFIED", pod("a", "2")),
+                        event("DELETED", pod("a", "3")),
+                        event(
+                                "BOOKMARK",
+                                "{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"4\","
+                                        + "\"annotations\":{\"k8s.io/initial-events-end\":\"true\"}}}")),
+                false);
+        try (Watch<DynamicObject> watch = pods.watch(ListOptions.builder()
+                .resourceVersion("0")
+                .allowWatchBookmarks(true)
+                .timeout(Duration.ofSeconds(5))
+                .build())) {
+            assertThat(watch.next().orElseThrow())
+                    .isInstanceOfSatisfying(
+                            WatchEvent.Added.class,
+                            a -> assertThat(((DynamicObject) a.object())
+                                            .metadata()
+                                            .resourceVersion())
+                                    .isEqualTo("1"));
             assertThat(watch.next().orElseThrow()).isInstanceOf(WatchEvent.Modified.class);
             assertThat(watch.next().orElseThrow()).isInstanceOf(WatchEvent.Deleted.class);
             WatchEvent<DynamicObject> bookmark = watch.next().orElseThrow();
-            assertThat(bookmark).isEqualTo(new WatchEvent.Bookmark<>("4", Map.of(WatchEvent.INITIAL_EVENTS_END, "true")));
+            assertThat(bookmark)
+                    .isEqualTo(new WatchEvent.Bookmark<>("4", Map.of(WatchEvent.INITIAL_EVENTS_END, "true")));
             assertThat(((WatchEvent.Bookmark<?>) bookmark).isInitialEventsEnd()).isTrue();
             assertThat(watch.next()).isEmpty();
             assertThat(watch.next()).isEmpty();
@@ -75,7 +92,8 @@ class WatchTest {
     void eventsArriveWhileTheStreamIsStillOpen() throws Exception {
         stream(List.of(event("ADDED", pod("a", "1"))), true);
         try (Watch<DynamicObject> watch = pods.watch(ListOptions.none())) {
-            Optional<WatchEvent<DynamicObject>> first = CompletableFuture.supplyAsync(watch::next).get(5, TimeUnit.SECONDS);
+            Optional<WatchEvent<DynamicObject>> first =
+                    CompletableFuture.supplyAsync(watch::next).get(5, TimeUnit.SECONDS);
             assertThat(first).get().isInstanceOf(WatchEvent.Added.class);
         }
     }
@@ -83,7 +101,8 @@ class WatchTest {
     @Test
     void errorEventIsReturnedWithItsStatusAndEndsTheStream() {
         stream(List.of(event("ERROR", TestApiServer.status(410, "Expired", "too old resource version: 1 (5)"))), false);
-        try (Watch<DynamicObject> watch = pods.watch(ListOptions.builder().resourceVersion("1").build())) {
+        try (Watch<DynamicObject> watch =
+                pods.watch(ListOptions.builder().resourceVersion("1").build())) {
             WatchEvent<DynamicObject> e = watch.next().orElseThrow();
             assertThat(e).isInstanceOfSatisfying(WatchEvent.Error.class, err -> {
                 assertThat(err.status().code()).isEqualTo(410);
@@ -97,8 +116,11 @@ class WatchTest {
     void errorEventMapsToGoneException() {
         stream(List.of(event("ERROR", TestApiServer.status(410, "Expired", "too old resource version: 1 (5)"))), false);
         try (Watch<DynamicObject> watch = pods.watch(ListOptions.none())) {
-            WatchEvent.Error<DynamicObject> e = (WatchEvent.Error<DynamicObject>) watch.next().orElseThrow();
-            assertThat(e.exception()).isInstanceOfSatisfying(GoneException.class, g -> assertThat(g.isExpired()).isTrue());
+            WatchEvent.Error<DynamicObject> e =
+                    (WatchEvent.Error<DynamicObject>) watch.next().orElseThrow();
+            assertThat(e.exception())
+                    .isInstanceOfSatisfying(
+                            GoneException.class, g -> assertThat(g.isExpired()).isTrue());
         }
     }
 
@@ -131,10 +153,16 @@ class WatchTest {
     @Test
     void typedWatchesDecodeIntoRecordsAndStreamAllEvents() {
         stream(List.of(event("ADDED", pod("a", "1")), event("ADDED", pod("b", "2"))), false);
-        var typed = client.resource(new GroupVersionResource("", "v1", "pods"), ResourceScope.NAMESPACED,
+        var typed = client.resource(
+                new GroupVersionResource("", "v1", "pods"),
+                ResourceScope.NAMESPACED,
                 ResourceClientTest.ConfigMap.class);
         try (Watch<ResourceClientTest.ConfigMap> watch = typed.watch(ListOptions.none())) {
-            assertThat(watch.stream().map(e -> ((WatchEvent.Added<ResourceClientTest.ConfigMap>) e).object().metadata().name()))
+            assertThat(watch.stream()
+                            .map(e -> ((WatchEvent.Added<ResourceClientTest.ConfigMap>) e)
+                                    .object()
+                                    .metadata()
+                                    .name()))
                     .containsExactly("a", "b");
         }
     }
@@ -143,7 +171,8 @@ class WatchTest {
     void garbageInTheStreamIsReportedAsMalformed() {
         stream(List.of("[1,2]"), false);
         try (Watch<DynamicObject> watch = pods.watch(ListOptions.none())) {
-            assertThatThrownBy(watch::next).isInstanceOf(IllegalStateException.class)
+            assertThatThrownBy(watch::next)
+                    .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("malformed watch stream from " + server.uri() + PODS);
         }
     }
@@ -155,8 +184,9 @@ class WatchTest {
                 + "\"spec\":{\"n\":1.50,\"list\":[{\"x\":[]},{}]}}";
         char[] filler = new char[3 * 1024 * 1024];
         java.util.Arrays.fill(filler, 'z');
-        String big = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"big\",\"resourceVersion\":\"6\"},"
-                + "\"data\":{\"f\":\"" + new String(filler) + "\"}}";
+        String big =
+                "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"big\",\"resourceVersion\":\"6\"},"
+                        + "\"data\":{\"f\":\"" + new String(filler) + "\"}}";
         String all = event("ADDED", tricky) + event("MODIFIED", big) + event("DELETED", tricky);
         List<String> pieces = new java.util.ArrayList<>();
         for (int i = 0; i < all.length(); i += Math.min(7 + i % 13, 1 << 20)) {
@@ -164,31 +194,40 @@ class WatchTest {
         }
         stream(pieces, false);
         try (Watch<DynamicObject> watch = pods.watch(ListOptions.none())) {
-            List<DynamicObject> objects = watch.stream().map(e -> switch (e) {
-                case WatchEvent.Added<DynamicObject> a -> a.object();
-                case WatchEvent.Modified<DynamicObject> m -> m.object();
-                case WatchEvent.Deleted<DynamicObject> d -> d.object();
-                case WatchEvent.Bookmark<DynamicObject> b -> throw new AssertionError(b);
-                case WatchEvent.Error<DynamicObject> err -> throw new AssertionError(err);
-            }).toList();
+            List<DynamicObject> objects = watch.stream()
+                    .map(e -> switch (e) {
+                        case WatchEvent.Added<DynamicObject> a -> a.object();
+                        case WatchEvent.Modified<DynamicObject> m -> m.object();
+                        case WatchEvent.Deleted<DynamicObject> d -> d.object();
+                        case WatchEvent.Bookmark<DynamicObject> b -> throw new AssertionError(b);
+                        case WatchEvent.Error<DynamicObject> err -> throw new AssertionError(err);
+                    })
+                    .toList();
 
             assertThat(objects).extracting(DynamicObject::toJson).containsExactly(tricky, big, tricky);
             assertThat(objects).allMatch(DynamicObject::isCompact);
             assertThat(objects.get(0).key()).isEqualTo(io.kubeloop.api.ObjectKey.of("ns", "a"));
-            assertThat(objects.get(0).metadata().annotations()).containsEntry("q", "}{\"\\").containsEntry("u", "éé😀");
+            assertThat(objects.get(0).metadata().annotations())
+                    .containsEntry("q", "}{\"\\")
+                    .containsEntry("u", "éé😀");
             assertThat(objects.get(0)).isEqualTo(DynamicObject.parse(tricky));
         }
     }
 
     @Test
     void errorAfterObjectsIsReturnedAsAStatusAndBookmarksCarryTheirAnnotations() {
-        stream(List.of(event("ADDED", pod("a", "1")) + event("BOOKMARK", "{\"kind\":\"Pod\",\"metadata\":{\"resourceVersion\":\"9\"}}")
-                + event("ERROR", TestApiServer.status(500, "InternalError", "boom"))), false);
+        stream(
+                List.of(event("ADDED", pod("a", "1"))
+                        + event("BOOKMARK", "{\"kind\":\"Pod\",\"metadata\":{\"resourceVersion\":\"9\"}}")
+                        + event("ERROR", TestApiServer.status(500, "InternalError", "boom"))),
+                false);
         try (Watch<DynamicObject> watch = pods.watch(ListOptions.none())) {
             assertThat(watch.next().orElseThrow()).isInstanceOf(WatchEvent.Added.class);
             assertThat(watch.next().orElseThrow()).isEqualTo(new WatchEvent.Bookmark<>("9", Map.of()));
-            assertThat(watch.next().orElseThrow()).isInstanceOfSatisfying(WatchEvent.Error.class,
-                    err -> assertThat(err.status().code()).isEqualTo(500));
+            assertThat(watch.next().orElseThrow())
+                    .isInstanceOfSatisfying(
+                            WatchEvent.Error.class,
+                            err -> assertThat(err.status().code()).isEqualTo(500));
             assertThat(watch.next()).isEmpty();
         }
     }
@@ -199,7 +238,8 @@ class WatchTest {
         stream(List.of(event("ADDED", pod("a", "1")), "{\"type\":\"ADDED\",\"object\":{\"metadata\""), false);
         try (Watch<DynamicObject> watch = pods.watch(ListOptions.none())) {
             assertThat(watch.next()).isPresent();
-            assertThatThrownBy(watch::next).isInstanceOf(io.kubeloop.client.http.TransportException.class)
+            assertThatThrownBy(watch::next)
+                    .isInstanceOf(io.kubeloop.client.http.TransportException.class)
                     .hasMessageContaining("broke: the watch body ended inside an event");
         }
     }
@@ -209,7 +249,8 @@ class WatchTest {
         stream(List.of(event("ADDED", pod("a", "1")), "{\"type\":\"ADDED\",\"object\":{\"metadata\":]"), false);
         try (Watch<DynamicObject> watch = pods.watch(ListOptions.none())) {
             assertThat(watch.next()).isPresent();
-            assertThatThrownBy(watch::next).isInstanceOf(IllegalStateException.class)
+            assertThatThrownBy(watch::next)
+                    .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("malformed watch stream");
         }
     }

@@ -57,8 +57,7 @@ public interface Controller extends AutoCloseable {
      * @param <T> the object type
      * @throws IllegalStateException if the controller was started or closed
      */
-    <T> void watch(SharedIndexInformer<T> informer, EventHandler<T> handler,
-            Predicate<? super Event<T>> filter);
+    <T> void watch(SharedIndexInformer<T> informer, EventHandler<T> handler, Predicate<? super Event<T>> filter);
 
     /**
      * {@link #watch(SharedIndexInformer, EventHandler, Predicate)} without a filter.

@@ -41,14 +41,15 @@ public final class ControllerBuilder<T> {
     private record WatchSpec<U>(Class<U> type, EventHandler<U> handler, Predicate<? super Event<U>> filter) {
         void register(Controller controller, InformerFactory informers, Predicate<? super Event<?>> global) {
             Predicate<? super Event<U>> local = filter;
-            controller.watch(informers.informerFor(type, InformerScope.all()), handler,
+            controller.watch(
+                    informers.informerFor(type, InformerScope.all()),
+                    handler,
                     event -> global.test(event) && local.test(event));
         }
     }
 
     /** An owned type and the filter on its events. */
-    private record Owned(Class<?> type, Predicate<? super Event<?>> filter) {
-    }
+    private record Owned(Class<?> type, Predicate<? super Event<?>> filter) {}
 
     private final Class<T> type;
     private final List<WatchSpec<?>> watches = new ArrayList<>();
@@ -57,7 +58,7 @@ public final class ControllerBuilder<T> {
     private Predicate<? super Event<?>> eventFilter = event -> true;
     private Scheme scheme = Scheme.defaults();
     private String name;
-    private Consumer<ControllerOptions.Builder> options = o -> { };
+    private Consumer<ControllerOptions.Builder> options = o -> {};
 
     private ControllerBuilder(Class<T> type) {
         this.type = Objects.requireNonNull(type, "type");
@@ -118,10 +119,12 @@ public final class ControllerBuilder<T> {
      * @param <U> the watched type
      * @return this builder
      */
-    public <U> ControllerBuilder<T> watches(Class<U> watchedType, EventHandler<U> handler,
-            Predicate<? super Event<U>> filter) {
-        watches.add(new WatchSpec<>(Objects.requireNonNull(watchedType, "watchedType"),
-                Objects.requireNonNull(handler, "handler"), Objects.requireNonNull(filter, "filter")));
+    public <U> ControllerBuilder<T> watches(
+            Class<U> watchedType, EventHandler<U> handler, Predicate<? super Event<U>> filter) {
+        watches.add(new WatchSpec<>(
+                Objects.requireNonNull(watchedType, "watchedType"),
+                Objects.requireNonNull(handler, "handler"),
+                Objects.requireNonNull(filter, "filter")));
         return this;
     }
 
@@ -240,14 +243,21 @@ public final class ControllerBuilder<T> {
         }
     }
 
-    private <U> void registerOwned(Class<U> ownedType, Predicate<? super Event<?>> filter, ResourceMapping owner,
-            Controller controller, InformerFactory informers) {
+    private <U> void registerOwned(
+            Class<U> ownedType,
+            Predicate<? super Event<?>> filter,
+            ResourceMapping owner,
+            Controller controller,
+            InformerFactory informers) {
         new WatchSpec<U>(ownedType, EventHandler.forOwner(owner.gvk().groupKind(), owner.scope()), filter::test)
                 .register(controller, informers, eventFilter);
     }
 
     private ResourceMapping mapping(Class<?> t) {
-        return scheme.mappingOf(t).orElseThrow(() -> new IllegalArgumentException(t.getName()
-                + " is not a Kubernetes kind of the scheme: register it in the Scheme or annotate it with @Kind"));
+        return scheme.mappingOf(t)
+                .orElseThrow(
+                        () -> new IllegalArgumentException(
+                                t.getName()
+                                        + " is not a Kubernetes kind of the scheme: register it in the Scheme or annotate it with @Kind"));
     }
 }

@@ -50,7 +50,8 @@ public record ControllerOptions(
             throw new IllegalArgumentException("a controller needs a name");
         }
         if (maxConcurrentReconciles < 1) {
-            throw new IllegalArgumentException("maxConcurrentReconciles must be at least 1, got " + maxConcurrentReconciles);
+            throw new IllegalArgumentException(
+                    "maxConcurrentReconciles must be at least 1, got " + maxConcurrentReconciles);
         }
         Objects.requireNonNull(rateLimiter, "rateLimiter");
         Objects.requireNonNull(ticker, "ticker");
@@ -163,11 +164,20 @@ public record ControllerOptions(
          */
         public ControllerOptions build() {
             Objects.requireNonNull(ticker, "ticker");
-            RateLimiter<Request> limiter = rateLimiter != null ? rateLimiter
-                    : usePriorityQueue ? RateLimiter.itemExponentialFailure(Duration.ofMillis(5), Duration.ofSeconds(1000))
-                    : RateLimiter.defaultControllerRateLimiter(ticker);
-            return new ControllerOptions(name, maxConcurrentReconciles, limiter, ticker, recoverPanic,
-                    meterRegistry, cacheSyncTimeout, usePriorityQueue);
+            RateLimiter<Request> limiter = rateLimiter != null
+                    ? rateLimiter
+                    : usePriorityQueue
+                            ? RateLimiter.itemExponentialFailure(Duration.ofMillis(5), Duration.ofSeconds(1000))
+                            : RateLimiter.defaultControllerRateLimiter(ticker);
+            return new ControllerOptions(
+                    name,
+                    maxConcurrentReconciles,
+                    limiter,
+                    ticker,
+                    recoverPanic,
+                    meterRegistry,
+                    cacheSyncTimeout,
+                    usePriorityQueue);
         }
 
         /**

@@ -41,11 +41,15 @@ final class DefaultController implements Controller {
     /** How often {@link #start()} looks at the registrations while it waits for them to sync. */
     private static final Duration SYNC_POLL = Duration.ofMillis(5);
 
-    private enum State { NEW, STARTING, RUNNING, STOPPED }
+    private enum State {
+        NEW,
+        STARTING,
+        RUNNING,
+        STOPPED
+    }
 
     /** A watch: the informer and this controller's registration on it. */
-    private record Watch(SharedIndexInformer<?> informer, ResourceEventHandlerRegistration registration) {
-    }
+    private record Watch(SharedIndexInformer<?> informer, ResourceEventHandlerRegistration registration) {}
 
     private final String name;
     private final Reconciler reconciler;
@@ -61,12 +65,14 @@ final class DefaultController implements Controller {
     private final RateLimitingQueue<Request> unchangedQueue;
     /** Guards the state changes (reads need no lock). */
     private final Object lifecycle = new Object();
+
     private volatile State state = State.NEW;
     /** What stopped the controller on its own; set once, under {@link #lifecycle}. */
     private volatile Throwable failure;
     /** Told of the failure; guarded by {@link #lifecycle}, emptied when the failure is set. */
     @GuardedBy("lifecycle")
     private final List<Consumer<? super Throwable>> failureListeners = new ArrayList<>();
+
     private final Duration cacheSyncTimeout;
     private final List<Watch> watches = new CopyOnWriteArrayList<>();
     /** The worker threads; set by {@link #start()} before the state becomes RUNNING. */
@@ -83,7 +89,8 @@ final class DefaultController implements Controller {
         this.recoverPanic = options.recoverPanic();
         this.ticker = options.ticker();
         this.cacheSyncTimeout = options.cacheSyncTimeout();
-        WorkQueueConfig.Builder queueConfig = WorkQueueConfig.builder().name(name).ticker(ticker);
+        WorkQueueConfig.Builder queueConfig =
+                WorkQueueConfig.builder().name(name).ticker(ticker);
         if (options.meterRegistry() != null) {
             queueConfig.meterRegistry(options.meterRegistry());
         }
@@ -95,7 +102,8 @@ final class DefaultController implements Controller {
             this.queue = RateLimitingQueue.create(options.rateLimiter(), queueConfig.build());
             this.unchangedQueue = queue;
         }
-        this.metrics = options.meterRegistry() == null ? ReconcileMetrics.NOOP
+        this.metrics = options.meterRegistry() == null
+                ? ReconcileMetrics.NOOP
                 : new MicrometerReconcileMetrics(name, workers, options.meterRegistry());
     }
 
@@ -110,8 +118,8 @@ final class DefaultController implements Controller {
     }
 
     @Override
-    public <T> void watch(SharedIndexInformer<T> informer, EventHandler<T> handler,
-            Predicate<? super Event<T>> filter) {
+    public <T> void watch(
+            SharedIndexInformer<T> informer, EventHandler<T> handler, Predicate<? super Event<T>> filter) {
         Objects.requireNonNull(informer, "informer");
         Objects.requireNonNull(handler, "handler");
         Objects.requireNonNull(filter, "filter");
@@ -198,11 +206,13 @@ final class DefaultController implements Controller {
         long deadline = Ticker.deadline(ticker.nanoTime(), cacheSyncTimeout);
         starter = Thread.currentThread();
         try {
-            for (;;) {
+            for (; ; ) {
                 if (stopping) {
                     return false;
                 }
-                List<Watch> unsynced = watches.stream().filter(w -> !w.registration().hasSynced()).toList();
+                List<Watch> unsynced = watches.stream()
+                        .filter(w -> !w.registration().hasSynced())
+                        .toList();
                 if (unsynced.isEmpty()) {
                     return true;
                 }
@@ -210,12 +220,15 @@ final class DefaultController implements Controller {
                     close();
                     throw new CacheSyncTimeoutException("controller " + name + ": caches did not sync within "
                             + cacheSyncTimeout + " (is the informer started, and can it list?): "
-                            + unsynced.stream().map(w -> w.informer().toString()).toList());
+                            + unsynced.stream()
+                                    .map(w -> w.informer().toString())
+                                    .toList());
                 }
                 LockSupport.parkNanos(this, SYNC_POLL.toNanos());
                 if (Thread.currentThread().isInterrupted()) {
                     close();
-                    throw new IllegalStateException("controller " + name + ": interrupted while waiting for caches to sync");
+                    throw new IllegalStateException(
+                            "controller " + name + ": interrupted while waiting for caches to sync");
                 }
             }
         } finally {
@@ -288,7 +301,7 @@ final class DefaultController implements Controller {
     }
 
     private void work() {
-        for (;;) {
+        for (; ; ) {
             Optional<Request> next = queue.get();
             if (next.isEmpty()) {
                 return; // shut down and empty
@@ -312,8 +325,8 @@ final class DefaultController implements Controller {
         try {
             Result result = reconciler.reconcile(request);
             if (result == null) {
-                throw new NullPointerException("reconciler of controller " + name + " returned no Result for "
-                        + request + "; return Result.done() when there is nothing more to do");
+                throw new NullPointerException("reconciler of controller " + name + " returned no Result for " + request
+                        + "; return Result.done() when there is nothing more to do");
             }
             outcome = switch (result) {
                 case Result.Done d -> {
@@ -338,8 +351,12 @@ final class DefaultController implements Controller {
                 // is not rethrown: logged here once and kept in failure(), the worker ends as the queue
                 // drains (an uncaught rethrow would only print it again from the thread's handler)
                 stop();
-                LOG.error("controller {}: reconcile of {} threw {}; stopping the controller (recoverPanic is off)",
-                        name, request, e.toString(), e);
+                LOG.error(
+                        "controller {}: reconcile of {} threw {}; stopping the controller (recoverPanic is off)",
+                        name,
+                        request,
+                        e.toString(),
+                        e);
                 stoppedBy(e);
                 return;
             }
@@ -357,24 +374,41 @@ final class DefaultController implements Controller {
         metrics.error();
         if (TerminalException.isTerminal(e)) {
             metrics.terminalError();
-            LOG.error("controller {}: reconcile of {} failed terminally, not requeued: {}", name, request, e.toString(), e);
+            LOG.error(
+                    "controller {}: reconcile of {} failed terminally, not requeued: {}",
+                    name,
+                    request,
+                    e.toString(),
+                    e);
             return;
         }
         queue.addRateLimited(request);
         if (isConflict(e)) {
             // optimistic concurrency: the reconciler wrote over a stale read (its cache was behind, or
             // another writer was first); routine, and the retry reads again, so debug level only
-            LOG.debug("controller {}: reconcile of {} hit a conflict, requeued after back-off: {}", name, request,
+            LOG.debug(
+                    "controller {}: reconcile of {} hit a conflict, requeued after back-off: {}",
+                    name,
+                    request,
                     e.toString());
         } else if (e instanceof ApiException) {
             // an answer of the API server (a conflict with a stale cache, a missing object): expected in
             // operation and retried, so one line; the stack trace only at debug level
-            LOG.error("controller {}: reconcile of {} failed ({}), requeued after back-off: {}", name, request, kind,
+            LOG.error(
+                    "controller {}: reconcile of {} failed ({}), requeued after back-off: {}",
+                    name,
+                    request,
+                    kind,
                     e.toString());
             LOG.debug("controller {}: reconcile of {} failed", name, request, e);
         } else {
-            LOG.error("controller {}: reconcile of {} failed ({}), requeued after back-off: {}", name, request, kind,
-                    e.toString(), e);
+            LOG.error(
+                    "controller {}: reconcile of {} failed ({}), requeued after back-off: {}",
+                    name,
+                    request,
+                    kind,
+                    e.toString(),
+                    e);
         }
     }
 

@@ -12,8 +12,7 @@ import java.util.Objects;
  *
  * @param <T> the object type
  */
-public sealed interface Event<T>
-        permits Event.Create, Event.Update, Event.Delete, Event.Generic {
+public sealed interface Event<T> permits Event.Create, Event.Update, Event.Delete, Event.Generic {
 
     /**
      * An object appeared in the cache.
@@ -57,9 +56,12 @@ public sealed interface Event<T>
          * @param newObject the state after
          */
         public Update(T oldObject, T newObject) {
-            this(oldObject, newObject, Objects.equals(
-                    ObjectAccess.resourceVersion(Objects.requireNonNull(oldObject, "oldObject")),
-                    ObjectAccess.resourceVersion(Objects.requireNonNull(newObject, "newObject"))));
+            this(
+                    oldObject,
+                    newObject,
+                    Objects.equals(
+                            ObjectAccess.resourceVersion(Objects.requireNonNull(oldObject, "oldObject")),
+                            ObjectAccess.resourceVersion(Objects.requireNonNull(newObject, "newObject"))));
         }
     }
 

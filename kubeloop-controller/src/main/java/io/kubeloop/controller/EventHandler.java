@@ -42,12 +42,13 @@ public interface EventHandler<T> {
      * @return the handler
      */
     static <T> EventHandler<T> forObject() {
-        return (event, queue) -> queue.add(new Request(ObjectAccess.key(switch (event) {
-            case Event.Create<T> c -> c.object();
-            case Event.Update<T> u -> u.newObject();
-            case Event.Delete<T> d -> d.object();
-            case Event.Generic<T> g -> g.object();
-        })));
+        return (event, queue) -> queue.add(new Request(ObjectAccess.key(
+                switch (event) {
+                    case Event.Create<T> c -> c.object();
+                    case Event.Update<T> u -> u.newObject();
+                    case Event.Delete<T> d -> d.object();
+                    case Event.Generic<T> g -> g.object();
+                })));
     }
 
     /**
@@ -88,8 +89,7 @@ public interface EventHandler<T> {
      * @param <T> the object type
      * @return the handler
      */
-    static <T> EventHandler<T> fromMapFunction(
-            Function<? super T, ? extends Collection<Request>> map) {
+    static <T> EventHandler<T> fromMapFunction(Function<? super T, ? extends Collection<Request>> map) {
         Objects.requireNonNull(map, "map");
         return (event, queue) -> {
             switch (event) {

@@ -72,16 +72,19 @@ public final class Manager implements AutoCloseable {
     private final Optional<LeaderElector> elector;
     /** Guarded by this manager's lock; only added to, and only before start. */
     private final List<Controller> controllers = new ArrayList<>();
+
     private final CountDownLatch terminated = new CountDownLatch(1);
     /** Threads in {@link #awaitTermination(java.time.Duration)}; woken on termination. */
     private final Waiters terminationWaiters = new Waiters();
+
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final ManagerOptions options;
     /** A Prometheus registry when micrometer-registry-prometheus is there, else a simple one; never both. */
-    private final MeterRegistry registry = PrometheusMetrics.AVAILABLE ? PrometheusMetrics.newRegistry()
-            : new SimpleMeterRegistry();
+    private final MeterRegistry registry =
+            PrometheusMetrics.AVAILABLE ? PrometheusMetrics.newRegistry() : new SimpleMeterRegistry();
     /** Listens to GC notifications until closed. */
     private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
+
     private final HealthEndpoint healthz = new HealthEndpoint("healthz");
     private final HealthEndpoint readyz = new HealthEndpoint("readyz");
     private final List<EndpointServer> servers = new ArrayList<>();
@@ -95,24 +98,26 @@ public final class Manager implements AutoCloseable {
     private Manager(KubeClient client, ManagerOptions options) {
         Objects.requireNonNull(client, "client");
         this.options = Objects.requireNonNull(options, "options");
-        this.informers = InformerFactory.create(client, InformerOptions.builder().ticker(options.ticker()).build());
+        this.informers = InformerFactory.create(
+                client, InformerOptions.builder().ticker(options.ticker()).build());
         new JvmMemoryMetrics().bindTo(registry);
         gcMetrics.bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
         new ProcessorMetrics().bindTo(registry);
         new UptimeMetrics().bindTo(registry);
-        this.elector = options.leaderElection().map(c -> c.withTicker(options.ticker()))
+        this.elector = options.leaderElection()
+                .map(c -> c.withTicker(options.ticker()))
                 .map(config -> new LeaderElector(client, config, new LeaderCallbacks() {
-            @Override
-            public void onStartedLeading() {
-                startControllers();
-            }
+                    @Override
+                    public void onStartedLeading() {
+                        startControllers();
+                    }
 
-            @Override
-            public void onStoppedLeading() {
-                leadershipEnded();
-            }
-        }));
+                    @Override
+                    public void onStoppedLeading() {
+                        leadershipEnded();
+                    }
+                }));
     }
 
     /**
@@ -192,7 +197,9 @@ public final class Manager implements AutoCloseable {
                 throw new IllegalStateException("the manager has not started");
             }
             List<String> unsynced = informers.waitForCacheSync(java.time.Duration.ZERO).entrySet().stream()
-                    .filter(e -> !e.getValue()).map(e -> e.getKey().resource().toString()).toList();
+                    .filter(e -> !e.getValue())
+                    .map(e -> e.getKey().resource().toString())
+                    .toList();
             if (!unsynced.isEmpty()) {
                 throw new IllegalStateException("informers not synced: " + unsynced);
             }
@@ -265,13 +272,20 @@ public final class Manager implements AutoCloseable {
         }
         try {
             if (options.metricsAddress().isPresent() && !PrometheusMetrics.AVAILABLE) {
-                throw new IllegalStateException(PrometheusMetrics.missing("serving /metrics on "
-                        + options.metricsAddress().get()));
+                throw new IllegalStateException(PrometheusMetrics.missing(
+                        "serving /metrics on " + options.metricsAddress().get()));
             }
-            options.metricsAddress().ifPresent(address -> metricsAddress = Optional.of(serve(new EndpointServer("metrics")
-                    .text("/metrics", "text/plain; version=0.0.4; charset=utf-8", this::scrape), address)));
-            options.healthProbeAddress().ifPresent(address -> healthProbeAddress = Optional.of(serve(
-                    new EndpointServer("health probes").health("/healthz", healthz).health("/readyz", readyz), address)));
+            options.metricsAddress()
+                    .ifPresent(address -> metricsAddress = Optional.of(serve(
+                            new EndpointServer("metrics")
+                                    .text("/metrics", "text/plain; version=0.0.4; charset=utf-8", this::scrape),
+                            address)));
+            options.healthProbeAddress()
+                    .ifPresent(address -> healthProbeAddress = Optional.of(serve(
+                            new EndpointServer("health probes")
+                                    .health("/healthz", healthz)
+                                    .health("/readyz", readyz),
+                            address)));
         } catch (RuntimeException e) {
             close();
             throw e;
@@ -311,8 +325,10 @@ public final class Manager implements AutoCloseable {
      * @throws InterruptedException if interrupted while waiting
      */
     public boolean awaitTermination(java.time.Duration timeout) throws InterruptedException {
-        return terminationWaiters.awaitInterruptibly(options.ticker(),
-                Ticker.deadline(options.ticker().nanoTime(), timeout), () -> terminated.getCount() == 0);
+        return terminationWaiters.awaitInterruptibly(
+                options.ticker(),
+                Ticker.deadline(options.ticker().nanoTime(), timeout),
+                () -> terminated.getCount() == 0);
     }
 
     /** Stops the controllers (waiting for reconciles in progress), the elector, then the informers. Idempotent. */

@@ -42,8 +42,11 @@ public final class ManagerOptions {
     private final InetSocketAddress healthProbeAddress;
     private final Ticker ticker;
 
-    private ManagerOptions(LeaderElectionConfig leaderElection, InetSocketAddress metricsAddress,
-                           InetSocketAddress healthProbeAddress, Ticker ticker) {
+    private ManagerOptions(
+            LeaderElectionConfig leaderElection,
+            InetSocketAddress metricsAddress,
+            InetSocketAddress healthProbeAddress,
+            Ticker ticker) {
         this.leaderElection = leaderElection;
         this.metricsAddress = metricsAddress;
         this.healthProbeAddress = healthProbeAddress;
@@ -87,17 +90,23 @@ public final class ManagerOptions {
 
     /** These options with leader election on {@code config}'s Lease. */
     public ManagerOptions withLeaderElection(LeaderElectionConfig config) {
-        return toBuilder().leaderElection(Objects.requireNonNull(config, "config")).build();
+        return toBuilder()
+                .leaderElection(Objects.requireNonNull(config, "config"))
+                .build();
     }
 
     /** These options serving metrics on {@code address} (e.g. {@code new InetSocketAddress(8080)}). */
     public ManagerOptions withMetricsAddress(InetSocketAddress address) {
-        return toBuilder().metricsAddress(Objects.requireNonNull(address, "address")).build();
+        return toBuilder()
+                .metricsAddress(Objects.requireNonNull(address, "address"))
+                .build();
     }
 
     /** These options serving health probes on {@code address} (e.g. {@code new InetSocketAddress(8081)}). */
     public ManagerOptions withHealthProbeAddress(InetSocketAddress address) {
-        return toBuilder().healthProbeAddress(Objects.requireNonNull(address, "address")).build();
+        return toBuilder()
+                .healthProbeAddress(Objects.requireNonNull(address, "address"))
+                .build();
     }
 
     /** These options on another clock (tests pass an {@code io.kubeloop.testing.FakeTicker}). */
@@ -107,9 +116,11 @@ public final class ManagerOptions {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof ManagerOptions other && Objects.equals(leaderElection, other.leaderElection)
+        return o instanceof ManagerOptions other
+                && Objects.equals(leaderElection, other.leaderElection)
                 && Objects.equals(metricsAddress, other.metricsAddress)
-                && Objects.equals(healthProbeAddress, other.healthProbeAddress) && ticker.equals(other.ticker);
+                && Objects.equals(healthProbeAddress, other.healthProbeAddress)
+                && ticker.equals(other.ticker);
     }
 
     @Override

@@ -37,9 +37,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class MicrometerReconcileMetrics implements ReconcileMetrics {
 
-    private static final double[] BUCKETS_SECONDS = {0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35,
-        0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5, 6, 7, 8, 9, 10,
-        15, 20, 25, 30, 40, 50, 60};
+    private static final double[] BUCKETS_SECONDS = {
+        0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.25, 1.5,
+        1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60
+    };
 
     private final Map<Outcome, Counter> totals = new EnumMap<>(Outcome.class);
     private final Counter errors;
@@ -51,30 +52,45 @@ final class MicrometerReconcileMetrics implements ReconcileMetrics {
     MicrometerReconcileMetrics(String controller, int workers, MeterRegistry registry) {
         Tags tags = Tags.of("controller", controller);
         for (Outcome o : Outcome.values()) {
-            totals.put(o, Counter.builder("controller_runtime.reconcile")
-                    .description("Total number of reconciliations per controller")
-                    .tags(tags).tag("result", o.label).register(registry));
+            totals.put(
+                    o,
+                    Counter.builder("controller_runtime.reconcile")
+                            .description("Total number of reconciliations per controller")
+                            .tags(tags)
+                            .tag("result", o.label)
+                            .register(registry));
         }
         errors = Counter.builder("controller_runtime.reconcile_errors")
-                .description("Total number of reconciliation errors per controller").tags(tags).register(registry);
+                .description("Total number of reconciliation errors per controller")
+                .tags(tags)
+                .register(registry);
         terminalErrors = Counter.builder("controller_runtime.terminal_reconcile_errors")
-                .description("Total number of terminal reconciliation errors per controller").tags(tags)
+                .description("Total number of terminal reconciliation errors per controller")
+                .tags(tags)
                 .register(registry);
         panics = Counter.builder("controller_runtime.reconcile_panics")
-                .description("Total number of reconciliation panics per controller").tags(tags).register(registry);
+                .description("Total number of reconciliation panics per controller")
+                .tags(tags)
+                .register(registry);
         Duration[] slos = new Duration[BUCKETS_SECONDS.length];
         for (int i = 0; i < slos.length; i++) {
             slos[i] = Duration.ofNanos(Math.round(BUCKETS_SECONDS[i] * 1e9));
         }
         time = Timer.builder("controller_runtime.reconcile_time")
-                .description("Length of time per reconciliation per controller").tags(tags)
-                .serviceLevelObjectives(slos).register(registry);
+                .description("Length of time per reconciliation per controller")
+                .tags(tags)
+                .serviceLevelObjectives(slos)
+                .register(registry);
         Gauge.builder("controller_runtime.max_concurrent_reconciles", () -> workers)
-                .description("Maximum number of concurrent reconciles per controller").tags(tags)
-                .strongReference(true).register(registry);
+                .description("Maximum number of concurrent reconciles per controller")
+                .tags(tags)
+                .strongReference(true)
+                .register(registry);
         Gauge.builder("controller_runtime.active_workers", active, AtomicInteger::get)
-                .description("Number of currently used workers per controller").tags(tags)
-                .strongReference(true).register(registry);
+                .description("Number of currently used workers per controller")
+                .tags(tags)
+                .strongReference(true)
+                .register(registry);
     }
 
     @Override

@@ -19,8 +19,7 @@ import java.util.function.Predicate;
  */
 public final class Predicates {
 
-    private Predicates() {
-    }
+    private Predicates() {}
 
     /**
      * Passes updates whose resourceVersion changed: drops the resyncs and relists that re-deliver
@@ -79,18 +78,20 @@ public final class Predicates {
      */
     public static <T> Predicate<Event<T>> labelSelector(LabelSelector selector) {
         Objects.requireNonNull(selector, "selector");
-        return event -> selector.matches(ObjectAccess.labels(switch (event) {
-            case Event.Create<T> c -> c.object();
-            case Event.Update<T> u -> u.newObject();
-            case Event.Delete<T> d -> d.object();
-            case Event.Generic<T> g -> g.object();
-        }));
+        return event -> selector.matches(ObjectAccess.labels(
+                switch (event) {
+                    case Event.Create<T> c -> c.object();
+                    case Event.Update<T> u -> u.newObject();
+                    case Event.Delete<T> d -> d.object();
+                    case Event.Generic<T> g -> g.object();
+                }));
     }
 
     /** Passes an update when {@code field} of its old and new metadata differ; passes other events. */
     private static <T> Predicate<Event<T>> onUpdate(Function<ObjectMeta, ?> field) {
         return event -> !(event instanceof Event.Update<T> u)
-                || !Objects.equals(field.apply(ObjectAccess.metadata(u.oldObject())),
+                || !Objects.equals(
+                        field.apply(ObjectAccess.metadata(u.oldObject())),
                         field.apply(ObjectAccess.metadata(u.newObject())));
     }
 }

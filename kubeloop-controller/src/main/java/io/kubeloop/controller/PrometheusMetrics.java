@@ -23,8 +23,7 @@ final class PrometheusMetrics {
      */
     static final boolean AVAILABLE = registryLoadable();
 
-    private PrometheusMetrics() {
-    }
+    private PrometheusMetrics() {}
 
     private static boolean registryLoadable() {
         try {

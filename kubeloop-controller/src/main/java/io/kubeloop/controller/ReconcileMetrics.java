@@ -10,7 +10,10 @@ interface ReconcileMetrics {
 
     /** How a reconcile ended, the {@code result} tag of the reconcile counter. */
     enum Outcome {
-        SUCCESS("success"), ERROR("error"), REQUEUE("requeue"), REQUEUE_AFTER("requeue_after");
+        SUCCESS("success"),
+        ERROR("error"),
+        REQUEUE("requeue"),
+        REQUEUE_AFTER("requeue_after");
 
         final String label;
 
@@ -20,8 +23,7 @@ interface ReconcileMetrics {
     }
 
     /** Metrics off. */
-    ReconcileMetrics NOOP = new ReconcileMetrics() {
-    };
+    ReconcileMetrics NOOP = new ReconcileMetrics() {};
 
     /** Whether {@link #reconciled} wants durations (so the worker reads the clock only if so). */
     default boolean timed() {
@@ -29,8 +31,7 @@ interface ReconcileMetrics {
     }
 
     /** A worker started ({@code +1}) or finished ({@code -1}) a reconcile. */
-    default void activeWorkers(int delta) {
-    }
+    default void activeWorkers(int delta) {}
 
     /**
      * A reconcile ended.
@@ -38,18 +39,14 @@ interface ReconcileMetrics {
      * @param outcome how
      * @param nanos how long it took, if {@link #timed()}
      */
-    default void reconciled(Outcome outcome, long nanos) {
-    }
+    default void reconciled(Outcome outcome, long nanos) {}
 
     /** A reconcile threw (any failure, terminal or not). */
-    default void error() {
-    }
+    default void error() {}
 
     /** A reconcile threw a terminal failure. */
-    default void terminalError() {
-    }
+    default void terminalError() {}
 
     /** A reconcile threw an {@link Error} that was recovered. */
-    default void panic() {
-    }
+    default void panic() {}
 }

@@ -27,12 +27,18 @@ import org.junit.jupiter.api.Test;
 class ControllerBuilderTest {
 
     @Kind(group = "samplecontroller.k8s.io", version = "v1alpha1")
-    record Foo(String apiVersion, String kind, ObjectMeta metadata) implements KubernetesObject {
-    }
+    record Foo(String apiVersion, String kind, ObjectMeta metadata) implements KubernetesObject {}
 
-    private final KubeClient client = KubeClient.create(new ClientConfig(URI.create("https://127.0.0.1:9"),
-            SslContextBuilder.create().insecureSkipTlsVerify().build(), null, AuthProvider.none(), "default", null,
-            "nowhere"), ClientOptions.defaults());
+    private final KubeClient client = KubeClient.create(
+            new ClientConfig(
+                    URI.create("https://127.0.0.1:9"),
+                    SslContextBuilder.create().insecureSkipTlsVerify().build(),
+                    null,
+                    AuthProvider.none(),
+                    "default",
+                    null,
+                    "nowhere"),
+            ClientOptions.defaults());
     private final InformerFactory informers = InformerFactory.create(client, InformerOptions.defaults());
 
     @AfterEach
@@ -45,7 +51,8 @@ class ControllerBuilderTest {
     void theNameDefaultsToTheReconciledKindInLowerCase() {
         assertThat(ControllerBuilder.forResource(Foo.class).name()).isEqualTo("foo");
         assertThat(ControllerBuilder.forResource(Deployment.class).name()).isEqualTo("deployment");
-        assertThat(ControllerBuilder.forResource(Foo.class).named("foos-v2").name()).isEqualTo("foos-v2");
+        assertThat(ControllerBuilder.forResource(Foo.class).named("foos-v2").name())
+                .isEqualTo("foos-v2");
     }
 
     @Test
@@ -54,9 +61,11 @@ class ControllerBuilderTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("java.lang.String is not a Kubernetes kind of the scheme: register it in the Scheme or "
                         + "annotate it with @Kind");
-        assertThatThrownBy(() -> ControllerBuilder.forResource(Foo.class).owns(StringBuilder.class)
-                .build(informers, r -> Result.done()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("java.lang.StringBuilder is not");
+        assertThatThrownBy(() -> ControllerBuilder.forResource(Foo.class)
+                        .owns(StringBuilder.class)
+                        .build(informers, r -> Result.done()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("java.lang.StringBuilder is not");
     }
 
     @Test
@@ -71,19 +80,25 @@ class ControllerBuilderTest {
         assertThat(controller.name()).isEqualTo("foo");
         assertThat(controller.toString()).contains("workers=3");
         // three informers, none started: start gives up naming each of them
-        assertThatThrownBy(controller::start).isInstanceOf(CacheSyncTimeoutException.class)
-                .hasMessageContaining("foos").hasMessageContaining("deployments").hasMessageContaining("configmaps");
+        assertThatThrownBy(controller::start)
+                .isInstanceOf(CacheSyncTimeoutException.class)
+                .hasMessageContaining("foos")
+                .hasMessageContaining("deployments")
+                .hasMessageContaining("configmaps");
     }
 
     @Test
     void aControllerOnAShutDownFactoryFailsAtOnceInsteadOfWaitingOutTheCacheSyncTimeout() {
         informers.shutdown();
         long start = System.nanoTime();
-        assertThatThrownBy(() -> ControllerBuilder.forResource(Foo.class).owns(Deployment.class)
-                .withOptions(o -> o.cacheSyncTimeout(Duration.ofSeconds(30)))
-                .build(informers, r -> Result.done()).start())
+        assertThatThrownBy(() -> ControllerBuilder.forResource(Foo.class)
+                        .owns(Deployment.class)
+                        .withOptions(o -> o.cacheSyncTimeout(Duration.ofSeconds(30)))
+                        .build(informers, r -> Result.done())
+                        .start())
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("shut down").hasMessageContaining(Foo.class.getName());
+                .hasMessageContaining("shut down")
+                .hasMessageContaining(Foo.class.getName());
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
     }
 }

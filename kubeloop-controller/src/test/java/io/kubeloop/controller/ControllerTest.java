@@ -66,19 +66,22 @@ class ControllerTest {
     }
 
     private Controller start(ControllerOptions.Builder options) {
-        controller = Controller.create(reconciler, options.ticker(ticker).meterRegistry(registry).build());
+        controller = Controller.create(
+                reconciler, options.ticker(ticker).meterRegistry(registry).build());
         controller.start();
         return controller;
     }
 
     private void awaitCalls(int n) {
-        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1))
+        await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(1))
                 .until(() -> reconciler.calls.size() >= n);
     }
 
     /** Waits until the queue holds nothing waiting, queued or in flight (everything settled). */
     private void awaitIdle() {
-        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1))
+        await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(1))
                 .until(() -> controller.queue().len() == 0 && activeWorkers() == 0);
     }
 
@@ -87,16 +90,21 @@ class ControllerTest {
     }
 
     private double activeWorkers() {
-        return registry.get("controller_runtime.active_workers").tag("controller", "test").gauge().value();
+        return registry.get("controller_runtime.active_workers")
+                .tag("controller", "test")
+                .gauge()
+                .value();
     }
 
     @Test
     void anErrorRequeuesWithGrowingBackOffAndSuccessForgetsTheFailures() {
-        reconciler.then(() -> {
-            throw new IllegalStateException("boom 1");
-        }).then(() -> {
-            throw new java.io.IOException("boom 2");
-        });
+        reconciler
+                .then(() -> {
+                    throw new IllegalStateException("boom 1");
+                })
+                .then(() -> {
+                    throw new java.io.IOException("boom 2");
+                });
         start(ControllerOptions.builder("test"));
         controller.queue().add(FOO);
 
@@ -118,7 +126,9 @@ class ControllerTest {
         awaitCalls(3);
         awaitIdle();
 
-        assertThat(controller.queue().numRequeues(FOO)).as("success forgets the failures").isZero();
+        assertThat(controller.queue().numRequeues(FOO))
+                .as("success forgets the failures")
+                .isZero();
         assertThat(count("controller_runtime.reconcile", "result", "error")).isEqualTo(2);
         assertThat(count("controller_runtime.reconcile", "result", "success")).isEqualTo(1);
         assertThat(count("controller_runtime.reconcile_errors")).isEqualTo(2);
@@ -126,21 +136,27 @@ class ControllerTest {
 
     @Test
     void aConflictIsRequeuedWithBackOffCountedAsAnErrorAndLoggedAtDebugOnly() {
-        ConflictException conflict = new ConflictException(Status.failure(409, "Conflict",
+        ConflictException conflict = new ConflictException(Status.failure(
+                409,
+                "Conflict",
                 "Operation cannot be fulfilled on foos.samplecontroller.k8s.io \"foo\": the object has been modified; "
                         + "please apply your changes to the latest version and try again"));
-        reconciler.then(() -> {
-            throw conflict;
-        }).then(() -> {
-            throw new IllegalStateException("status update failed", conflict); // wrapped
-        });
+        reconciler
+                .then(() -> {
+                    throw conflict;
+                })
+                .then(() -> {
+                    throw new IllegalStateException("status update failed", conflict); // wrapped
+                });
         start(ControllerOptions.builder("test"));
         List<RecordingLogProvider.LogEvent> events;
         try (RecordingLogProvider.Capture logs = RecordingLogProvider.capture()) {
             controller.queue().add(FOO);
             awaitCalls(1);
             awaitIdle();
-            assertThat(controller.queue().numRequeues(FOO)).as("requeued with rate limiting").isEqualTo(1);
+            assertThat(controller.queue().numRequeues(FOO))
+                    .as("requeued with rate limiting")
+                    .isEqualTo(1);
             assertThat(ticker.awaitWaiters(1, Duration.ofSeconds(5))).isTrue();
             ticker.step(Duration.ofMillis(5));
             awaitCalls(2);
@@ -152,10 +168,14 @@ class ControllerTest {
             awaitIdle();
             events = logs.events();
         }
-        assertThat(count("controller_runtime.reconcile_errors")).as("still counted as errors").isEqualTo(2);
+        assertThat(count("controller_runtime.reconcile_errors"))
+                .as("still counted as errors")
+                .isEqualTo(2);
         assertThat(count("controller_runtime.reconcile", "result", "error")).isEqualTo(2);
         assertThat(events).as("nothing above DEBUG").noneMatch(e -> e.level().toInt() > Level.DEBUG.toInt());
-        assertThat(events).filteredOn(e -> e.message().contains("conflict")).hasSize(2)
+        assertThat(events)
+                .filteredOn(e -> e.message().contains("conflict"))
+                .hasSize(2)
                 .allMatch(e -> e.level() == Level.DEBUG && e.message().contains("requeued"));
     }
 
@@ -172,15 +192,19 @@ class ControllerTest {
             awaitIdle();
             events = logs.events();
         }
-        assertThat(events).filteredOn(e -> e.level() == Level.ERROR).singleElement()
+        assertThat(events)
+                .filteredOn(e -> e.level() == Level.ERROR)
+                .singleElement()
                 .satisfies(e -> assertThat(e.message()).contains("reconcile of", "Forbidden", "requeued"));
     }
 
     @Test
     void requeueAfterRunsAgainAfterTheDelayWithTheFailuresForgotten() {
-        reconciler.then(() -> {
-            throw new IllegalStateException("first attempt fails");
-        }).then(() -> Result.requeueAfter(Duration.ofSeconds(5)));
+        reconciler
+                .then(() -> {
+                    throw new IllegalStateException("first attempt fails");
+                })
+                .then(() -> Result.requeueAfter(Duration.ofSeconds(5)));
         start(ControllerOptions.builder("test"));
         controller.queue().add(FOO);
         awaitCalls(1);
@@ -188,7 +212,9 @@ class ControllerTest {
         ticker.step(Duration.ofMillis(5));
         awaitCalls(2);
         awaitIdle();
-        assertThat(controller.queue().numRequeues(FOO)).as("requeueAfter forgets").isZero();
+        assertThat(controller.queue().numRequeues(FOO))
+                .as("requeueAfter forgets")
+                .isZero();
 
         ticker.step(Duration.ofMillis(4_999));
         assertThat(ticker.awaitWaiters(1, Duration.ofSeconds(5))).isTrue();
@@ -196,7 +222,8 @@ class ControllerTest {
         ticker.step(Duration.ofMillis(1));
         awaitCalls(3);
         awaitIdle();
-        assertThat(count("controller_runtime.reconcile", "result", "requeue_after")).isEqualTo(1);
+        assertThat(count("controller_runtime.reconcile", "result", "requeue_after"))
+                .isEqualTo(1);
     }
 
     @Test
@@ -216,11 +243,13 @@ class ControllerTest {
 
     @Test
     void aTerminalFailureIsNotRequeuedEvenWhenWrapped() {
-        reconciler.then(() -> {
-            throw new TerminalException("spec.replicas must not be negative");
-        }).then(() -> {
-            throw new IllegalStateException("wrapped", new TerminalException("bad spec"));
-        });
+        reconciler
+                .then(() -> {
+                    throw new TerminalException("spec.replicas must not be negative");
+                })
+                .then(() -> {
+                    throw new IllegalStateException("wrapped", new TerminalException("bad spec"));
+                });
         start(ControllerOptions.builder("test"));
         controller.queue().add(FOO);
         awaitCalls(1);
@@ -267,18 +296,24 @@ class ControllerTest {
         try {
             start(ControllerOptions.builder("test").maxConcurrentReconciles(2).recoverPanic(false));
             controller.queue().add(FOO);
-            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1))
-                    .dontCatchUncaughtExceptions().until(() -> controller.failure().isPresent());
+            await().atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(1))
+                    .dontCatchUncaughtExceptions()
+                    .until(() -> controller.failure().isPresent());
 
             assertThat(controller.failure()).containsSame(bug);
-            assertThat(controller.queue().isShuttingDown()).as("stopping is visible with the failure").isTrue();
+            assertThat(controller.queue().isShuttingDown())
+                    .as("stopping is visible with the failure")
+                    .isTrue();
             controller.queue().add(Request.of("default", "bar"));
             controller.close(); // joins the workers: an error escaping one has reached the handler by now
         } finally {
             Thread.setDefaultUncaughtExceptionHandler(previous);
         }
         assertThat(reconciler.calls).containsExactly(FOO);
-        assertThat(uncaught).as("the error is not rethrown out of the worker thread").isEmpty();
+        assertThat(uncaught)
+                .as("the error is not rethrown out of the worker thread")
+                .isEmpty();
     }
 
     @Test
@@ -288,12 +323,19 @@ class ControllerTest {
             throw bug;
         });
         List<Throwable> before = new CopyOnWriteArrayList<>();
-        controller = Controller.create(reconciler,
-                ControllerOptions.builder("test").recoverPanic(false).ticker(ticker).meterRegistry(registry).build());
+        controller = Controller.create(
+                reconciler,
+                ControllerOptions.builder("test")
+                        .recoverPanic(false)
+                        .ticker(ticker)
+                        .meterRegistry(registry)
+                        .build());
         controller.onFailure(before::add);
         controller.start();
         controller.queue().add(FOO);
-        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1)).until(() -> !before.isEmpty());
+        await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(1))
+                .until(() -> !before.isEmpty());
 
         List<Throwable> after = new CopyOnWriteArrayList<>();
         controller.onFailure(after::add);
@@ -332,8 +374,13 @@ class ControllerTest {
             concurrent.decrementAndGet();
             return Result.done();
         };
-        controller = Controller.create(checking, ControllerOptions.builder("test").maxConcurrentReconciles(4)
-                .ticker(ticker).meterRegistry(registry).build());
+        controller = Controller.create(
+                checking,
+                ControllerOptions.builder("test")
+                        .maxConcurrentReconciles(4)
+                        .ticker(ticker)
+                        .meterRegistry(registry)
+                        .build());
         controller.start();
         List<Thread> producers = new java.util.ArrayList<>();
         CountDownLatch go = new CountDownLatch(1);
@@ -355,19 +402,27 @@ class ControllerTest {
         for (Thread t : producers) {
             t.join();
         }
-        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(1))
+        await().atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(1))
                 .until(() -> controller.queue().len() == 0 && concurrent.get() == 0);
 
         assertThat(overlaps.get()).as("reconciles of one key that overlapped").isZero();
-        assertThat(maxConcurrent.get()).as("at most four at once").isLessThanOrEqualTo(4).isGreaterThan(1);
+        assertThat(maxConcurrent.get())
+                .as("at most four at once")
+                .isLessThanOrEqualTo(4)
+                .isGreaterThan(1);
         assertThat(calls.get()).as("adds collapse while a key waits").isBetween(100, 20_000);
-        assertThat(registry.get("controller_runtime.max_concurrent_reconciles").tag("controller", "test").gauge()
-                .value()).isEqualTo(4);
+        assertThat(registry.get("controller_runtime.max_concurrent_reconciles")
+                        .tag("controller", "test")
+                        .gauge()
+                        .value())
+                .isEqualTo(4);
     }
 
     @Test
     void requestsAddedBeforeStartWaitForTheWorkers() {
-        controller = Controller.create(reconciler, ControllerOptions.builder("test").ticker(ticker).build());
+        controller = Controller.create(
+                reconciler, ControllerOptions.builder("test").ticker(ticker).build());
         controller.queue().add(FOO);
         controller.queue().add(FOO);
 
@@ -381,13 +436,16 @@ class ControllerTest {
     @Test
     void aControllerStartsOnceAndNeverAfterItStopped() {
         start(ControllerOptions.builder("test"));
-        assertThatThrownBy(controller::start).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(controller::start)
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessage("controller test cannot start: it was already started");
         controller.close();
-        assertThatThrownBy(controller::start).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(controller::start)
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessage("controller test cannot start: it has stopped");
 
-        Controller never = Controller.create(reconciler, ControllerOptions.builder("never").build());
+        Controller never =
+                Controller.create(reconciler, ControllerOptions.builder("never").build());
         never.close();
         never.close();
         assertThatThrownBy(never::start).isInstanceOf(IllegalStateException.class);
@@ -406,7 +464,8 @@ class ControllerTest {
             finished.incrementAndGet();
             return Result.done();
         };
-        controller = Controller.create(slow, ControllerOptions.builder("test").ticker(ticker).build());
+        controller = Controller.create(
+                slow, ControllerOptions.builder("test").ticker(ticker).build());
         controller.start();
         controller.queue().add(FOO);
         assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
@@ -414,7 +473,9 @@ class ControllerTest {
 
         Thread closing = Thread.ofPlatform().start(controller::close);
         await().atMost(Duration.ofSeconds(5)).until(() -> controller.queue().isShuttingDown());
-        assertThat(closing.join(Duration.ofMillis(100))).as("close waits for the reconcile").isFalse();
+        assertThat(closing.join(Duration.ofMillis(100)))
+                .as("close waits for the reconcile")
+                .isFalse();
         release.countDown();
         assertThat(closing.join(Duration.ofSeconds(10))).isTrue();
 
@@ -427,34 +488,48 @@ class ControllerTest {
     void metricsAreExportedUnderControllerRuntimeNames() {
         var prometheus = new io.micrometer.prometheusmetrics.PrometheusMeterRegistry(
                 io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT);
-        controller = Controller.create(reconciler, ControllerOptions.builder("foo-controller").ticker(ticker)
-                .maxConcurrentReconciles(3).meterRegistry(prometheus).build());
+        controller = Controller.create(
+                reconciler,
+                ControllerOptions.builder("foo-controller")
+                        .ticker(ticker)
+                        .maxConcurrentReconciles(3)
+                        .meterRegistry(prometheus)
+                        .build());
         controller.start();
         controller.queue().add(FOO);
         awaitCalls(1);
-        await().atMost(Duration.ofSeconds(5)).until(() -> prometheus.scrape()
-                .contains("controller_runtime_reconcile_total{controller=\"foo-controller\",result=\"success\"} 1.0"));
+        await().atMost(Duration.ofSeconds(5))
+                .until(
+                        () -> prometheus
+                                .scrape()
+                                .contains(
+                                        "controller_runtime_reconcile_total{controller=\"foo-controller\",result=\"success\"} 1.0"));
 
         String scrape = prometheus.scrape();
-        assertThat(scrape).contains(
-                "controller_runtime_reconcile_total{controller=\"foo-controller\",result=\"error\"} 0.0",
-                "controller_runtime_reconcile_errors_total{controller=\"foo-controller\"} 0.0",
-                "controller_runtime_terminal_reconcile_errors_total{controller=\"foo-controller\"} 0.0",
-                "controller_runtime_reconcile_panics_total{controller=\"foo-controller\"} 0.0",
-                "controller_runtime_reconcile_time_seconds_bucket{controller=\"foo-controller\",le=\"0.005\"}",
-                "controller_runtime_max_concurrent_reconciles{controller=\"foo-controller\"} 3.0",
-                "controller_runtime_active_workers{controller=\"foo-controller\"}",
-                "workqueue_adds_total{name=\"foo-controller\"} 1.0");
+        assertThat(scrape)
+                .contains(
+                        "controller_runtime_reconcile_total{controller=\"foo-controller\",result=\"error\"} 0.0",
+                        "controller_runtime_reconcile_errors_total{controller=\"foo-controller\"} 0.0",
+                        "controller_runtime_terminal_reconcile_errors_total{controller=\"foo-controller\"} 0.0",
+                        "controller_runtime_reconcile_panics_total{controller=\"foo-controller\"} 0.0",
+                        "controller_runtime_reconcile_time_seconds_bucket{controller=\"foo-controller\",le=\"0.005\"}",
+                        "controller_runtime_max_concurrent_reconciles{controller=\"foo-controller\"} 3.0",
+                        "controller_runtime_active_workers{controller=\"foo-controller\"}",
+                        "workqueue_adds_total{name=\"foo-controller\"} 1.0");
     }
 
     @Test
     void optionsRejectMistakesWithAClearMessage() {
-        assertThatThrownBy(() -> ControllerOptions.builder(" ").build()).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> ControllerOptions.builder(" ").build())
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("a controller needs a name");
-        assertThatThrownBy(() -> ControllerOptions.builder("c").maxConcurrentReconciles(0).build())
+        assertThatThrownBy(() -> ControllerOptions.builder("c")
+                        .maxConcurrentReconciles(0)
+                        .build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("maxConcurrentReconciles must be at least 1, got 0");
-        assertThatThrownBy(() -> Result.requeueAfter(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> Result.requeueAfter(Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("positive delay");
     }
 }

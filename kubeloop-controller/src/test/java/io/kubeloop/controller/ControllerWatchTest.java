@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Timeout;
 class ControllerWatchTest {
 
     private final FakeListerWatcher<DynamicObject> foos = FakeListerWatcher.dynamic();
-    private final SharedIndexInformer<DynamicObject> informer = SharedIndexInformer.create(foos, InformerOptions.defaults());
+    private final SharedIndexInformer<DynamicObject> informer =
+            SharedIndexInformer.create(foos, InformerOptions.defaults());
     private final List<Request> reconciled = new CopyOnWriteArrayList<>();
     private Controller controller;
 
@@ -41,10 +42,12 @@ class ControllerWatchTest {
     }
 
     private Controller controller(ControllerOptions.Builder options) {
-        controller = Controller.create(request -> {
-            reconciled.add(request);
-            return Result.done();
-        }, options.build());
+        controller = Controller.create(
+                request -> {
+                    reconciled.add(request);
+                    return Result.done();
+                },
+                options.build());
         return controller;
     }
 
@@ -77,19 +80,22 @@ class ControllerWatchTest {
         }
         java.util.concurrent.CountDownLatch firstRunning = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-        controller = Controller.create(request -> {
-            reconciled.add(request);
-            if (reconciled.size() == 1) {
-                firstRunning.countDown();
-                release.await(); // one worker: the queue fills up meanwhile
-            }
-            return Result.done();
-        }, ControllerOptions.builder("foo").usePriorityQueue(true).build());
+        controller = Controller.create(
+                request -> {
+                    reconciled.add(request);
+                    if (reconciled.size() == 1) {
+                        firstRunning.countDown();
+                        release.await(); // one worker: the queue fills up meanwhile
+                    }
+                    return Result.done();
+                },
+                ControllerOptions.builder("foo").usePriorityQueue(true).build());
         assertThat(controller.queue()).isInstanceOf(io.kubeloop.workqueue.PriorityQueue.class);
         controller.watch(informer, EventHandler.forObject());
         informer.start();
         controller.start();
-        assertThat(firstRunning.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(firstRunning.await(10, java.util.concurrent.TimeUnit.SECONDS))
+                .isTrue();
 
         await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().len() == 19);
         foos.add(foo("default", "new", 1)); // a real change, after the initial list
@@ -97,9 +103,14 @@ class ControllerWatchTest {
         release.countDown();
         await().atMost(Duration.ofSeconds(10)).until(() -> reconciled.size() == 21);
 
-        assertThat(reconciled.get(1)).as("the new object jumps the initial list").isEqualTo(Request.of("default", "new"));
-        assertThat(reconciled.subList(2, 21)).as("then the rest of the initial list")
-                .doesNotContain(reconciled.get(0), Request.of("default", "new")).doesNotHaveDuplicates().hasSize(19);
+        assertThat(reconciled.get(1))
+                .as("the new object jumps the initial list")
+                .isEqualTo(Request.of("default", "new"));
+        assertThat(reconciled.subList(2, 21))
+                .as("then the rest of the initial list")
+                .doesNotContain(reconciled.get(0), Request.of("default", "new"))
+                .doesNotHaveDuplicates()
+                .hasSize(19);
     }
 
     @Test
@@ -125,9 +136,9 @@ class ControllerWatchTest {
 
     @Test
     void filtersGetTheInformersVerdictWhetherAnUpdateLeftTheResourceVersionUnchanged() {
-        record Seen(String before, String after, boolean unchanged) {
-        }
-        SharedIndexInformer<DynamicObject> resyncing = SharedIndexInformer.create(foos,
+        record Seen(String before, String after, boolean unchanged) {}
+        SharedIndexInformer<DynamicObject> resyncing = SharedIndexInformer.create(
+                foos,
                 InformerOptions.builder().resyncPeriod(Duration.ofSeconds(1)).build());
         try {
             foos.add(foo("default", "a", 1));
@@ -135,8 +146,10 @@ class ControllerWatchTest {
             controller(ControllerOptions.builder("foo"));
             controller.watch(resyncing, EventHandler.forObject(), event -> {
                 if (event instanceof Event.Update<DynamicObject> u) {
-                    updates.add(new Seen(ObjectAccess.resourceVersion(u.oldObject()),
-                            ObjectAccess.resourceVersion(u.newObject()), u.unchanged()));
+                    updates.add(new Seen(
+                            ObjectAccess.resourceVersion(u.oldObject()),
+                            ObjectAccess.resourceVersion(u.newObject()),
+                            u.unchanged()));
                 }
                 return true;
             });
@@ -144,10 +157,12 @@ class ControllerWatchTest {
             controller.start();
             await().atMost(Duration.ofSeconds(10)).until(() -> !updates.isEmpty()); // a resync
             String version = foos.modify(foo("default", "a", 2)).metadata().resourceVersion();
-            await().atMost(Duration.ofSeconds(10)).until(() -> updates.stream().anyMatch(u -> u.after().equals(version)));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> updates.stream().anyMatch(u -> u.after().equals(version)));
 
             assertThat(updates.getFirst().unchanged()).as("a resync").isTrue();
-            assertThat(updates).as("unchanged exactly when the versions are equal")
+            assertThat(updates)
+                    .as("unchanged exactly when the versions are equal")
                     .allMatch(u -> u.unchanged() == u.before().equals(u.after()))
                     .anyMatch(u -> !u.unchanged());
         } finally {
@@ -161,10 +176,16 @@ class ControllerWatchTest {
         controller.watch(informer, EventHandler.forObject());
         // the informer is never started
 
-        assertThatThrownBy(controller::start).isInstanceOf(CacheSyncTimeoutException.class)
-                .hasMessageStartingWith("controller foo: caches did not sync within PT0.2S (is the informer started, and can it list?)");
-        assertThat(controller.queue().isShuttingDown()).as("the controller stopped").isTrue();
-        assertThatThrownBy(controller::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("has stopped");
+        assertThatThrownBy(controller::start)
+                .isInstanceOf(CacheSyncTimeoutException.class)
+                .hasMessageStartingWith(
+                        "controller foo: caches did not sync within PT0.2S (is the informer started, and can it list?)");
+        assertThat(controller.queue().isShuttingDown())
+                .as("the controller stopped")
+                .isTrue();
+        assertThatThrownBy(controller::start)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("has stopped");
     }
 
     @Test
@@ -196,7 +217,9 @@ class ControllerWatchTest {
         foos.modify(foo("default", "a", 2));
 
         await().atMost(Duration.ofSeconds(10)).until(() -> otherHandler.size() == 1);
-        assertThat(informer.isStopped()).as("the informer is the caller's and keeps running").isFalse();
+        assertThat(informer.isStopped())
+                .as("the informer is the caller's and keeps running")
+                .isFalse();
         assertThat(reconciled).hasSize(1);
     }
 }

@@ -41,8 +41,8 @@ class EventHandlerTest {
     }
 
     static String owner(String apiVersion, String kind, String name, boolean controller) {
-        return "{\"apiVersion\":\"" + apiVersion + "\",\"kind\":\"" + kind + "\",\"name\":\"" + name
-                + "\",\"uid\":\"u-" + name + "\",\"controller\":" + controller + "}";
+        return "{\"apiVersion\":\"" + apiVersion + "\",\"kind\":\"" + kind + "\",\"name\":\"" + name + "\",\"uid\":\"u-"
+                + name + "\",\"controller\":" + controller + "}";
     }
 
     @Test
@@ -53,14 +53,16 @@ class EventHandlerTest {
         handler.handle(new Event.Delete<>(deployment("ns", "d", ""), true), queue);
         handler.handle(new Event.Generic<>(deployment(null, "e", "")), queue);
 
-        assertThat(drain()).containsExactly(Request.of("ns", "a"), Request.of("ns", "c"), Request.of("ns", "d"),
-                Request.of("", "e"));
+        assertThat(drain())
+                .containsExactly(
+                        Request.of("ns", "a"), Request.of("ns", "c"), Request.of("ns", "d"), Request.of("", "e"));
     }
 
     @Test
     void forOwnerEnqueuesTheControllingOwnerOfTheKindOnly() {
         EventHandler<DynamicObject> handler = EventHandler.forOwner(FOO, ResourceScope.NAMESPACED);
-        String owners = String.join(",",
+        String owners = String.join(
+                ",",
                 owner("samplecontroller.k8s.io/v1alpha1", "Foo", "plain-owner", false),
                 owner("samplecontroller.k8s.io/v1alpha1", "Foo", "the-controller", true),
                 owner("other.example.com/v1", "Foo", "other-group", true),
@@ -74,7 +76,8 @@ class EventHandlerTest {
     @Test
     void forEveryOwnerAlsoEnqueuesOwnersThatAreNotTheController() {
         EventHandler<DynamicObject> handler = EventHandler.forEveryOwner(FOO, ResourceScope.NAMESPACED);
-        String owners = String.join(",",
+        String owners = String.join(
+                ",",
                 owner("samplecontroller.k8s.io/v1alpha1", "Foo", "plain-owner", false),
                 owner("samplecontroller.k8s.io/v1beta1", "Foo", "the-controller", true));
 
@@ -117,10 +120,18 @@ class EventHandlerTest {
     @Test
     void handlersReadFabric8ModelObjectsToo() {
         var deployment = new io.fabric8.kubernetes.api.model.apps.DeploymentBuilder()
-                .withNewMetadata().withNamespace("ns").withName("d")
-                .addNewOwnerReference().withApiVersion("samplecontroller.k8s.io/v1alpha1").withKind("Foo")
-                .withName("foo").withUid("u1").withController(true).endOwnerReference()
-                .endMetadata().build();
+                .withNewMetadata()
+                .withNamespace("ns")
+                .withName("d")
+                .addNewOwnerReference()
+                .withApiVersion("samplecontroller.k8s.io/v1alpha1")
+                .withKind("Foo")
+                .withName("foo")
+                .withUid("u1")
+                .withController(true)
+                .endOwnerReference()
+                .endMetadata()
+                .build();
 
         EventHandler.<io.fabric8.kubernetes.api.model.apps.Deployment>forOwner(FOO, ResourceScope.NAMESPACED)
                 .handle(new Event.Create<>(deployment, false), queue);

@@ -28,11 +28,13 @@ class ForAndOwnsExampleTest {
         fooStore.add(DynamicObject.parse("{\"apiVersion\":\"samplecontroller.k8s.io/v1alpha1\",\"kind\":\"Foo\","
                 + "\"metadata\":{\"namespace\":\"default\",\"name\":\"foo\",\"uid\":\"u1\",\"generation\":1}}"));
         FakeListerWatcher<DynamicObject> deploymentStore = FakeListerWatcher.dynamic();
-        deploymentStore.add(EventHandlerTest.deployment("default", "foo-deploy",
+        deploymentStore.add(EventHandlerTest.deployment(
+                "default",
+                "foo-deploy",
                 EventHandlerTest.owner("samplecontroller.k8s.io/v1alpha1", "Foo", "foo", true)));
         SharedIndexInformer<DynamicObject> foos = SharedIndexInformer.create(fooStore, InformerOptions.defaults());
-        SharedIndexInformer<DynamicObject> deployments = SharedIndexInformer.create(deploymentStore,
-                InformerOptions.defaults());
+        SharedIndexInformer<DynamicObject> deployments =
+                SharedIndexInformer.create(deploymentStore, InformerOptions.defaults());
         List<Request> seen = new CopyOnWriteArrayList<>();
 
         Controller controller = Controller.create(
@@ -45,7 +47,8 @@ class ForAndOwnsExampleTest {
                         .build());
 
         controller.watch(foos, EventHandler.forObject(), Predicates.generationChanged());
-        controller.watch(deployments,
+        controller.watch(
+                deployments,
                 EventHandler.forOwner(new GroupKind("samplecontroller.k8s.io", "Foo"), ResourceScope.NAMESPACED));
         foos.start();
         deployments.start();
@@ -60,8 +63,9 @@ class ForAndOwnsExampleTest {
         foos.close();
         deployments.close();
 
-        assertThat(seen).as("the Foo and its Deployment's owner are one request").allMatch(
-                r -> r.equals(Request.of("default", "foo")));
+        assertThat(seen)
+                .as("the Foo and its Deployment's owner are one request")
+                .allMatch(r -> r.equals(Request.of("default", "foo")));
         assertThat(seen.getFirst()).hasToString("default/foo");
     }
 }

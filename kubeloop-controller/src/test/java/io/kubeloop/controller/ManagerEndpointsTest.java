@@ -32,11 +32,19 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(30)
 class ManagerEndpointsTest {
 
-    private static final InetSocketAddress ANY_LOOPBACK_PORT = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+    private static final InetSocketAddress ANY_LOOPBACK_PORT =
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
 
-    private final KubeClient client = KubeClient.create(new ClientConfig(URI.create("https://127.0.0.1:9"),
-            SslContextBuilder.create().insecureSkipTlsVerify().build(), null, AuthProvider.none(), "default", null,
-            "nowhere"), ClientOptions.defaults());
+    private final KubeClient client = KubeClient.create(
+            new ClientConfig(
+                    URI.create("https://127.0.0.1:9"),
+                    SslContextBuilder.create().insecureSkipTlsVerify().build(),
+                    null,
+                    AuthProvider.none(),
+                    "default",
+                    null,
+                    "nowhere"),
+            ClientOptions.defaults());
     private final HttpClient http = HttpClient.newHttpClient();
     private Manager manager;
 
@@ -50,22 +58,31 @@ class ManagerEndpointsTest {
     }
 
     private HttpResponse<String> get(InetSocketAddress address, String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + address.getPort() + path)).build(),
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + address.getPort() + path))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
     @Test
     void metricsServesTheControllersAndWorkQueuesMetricsAsPrometheusText() throws Exception {
         manager = Manager.create(client, ManagerOptions.defaults().withMetricsAddress(ANY_LOOPBACK_PORT));
-        Controller controller = Controller.create(r -> Result.done(), ControllerOptions.builder("configmap")
-                .ticker(Ticker.system()).meterRegistry(manager.meterRegistry()).build());
+        Controller controller = Controller.create(
+                r -> Result.done(),
+                ControllerOptions.builder("configmap")
+                        .ticker(Ticker.system())
+                        .meterRegistry(manager.meterRegistry())
+                        .build());
         manager.add(controller);
         manager.start();
         controller.queue().add(Request.of("default", "one"));
 
         InetSocketAddress address = manager.metricsAddress().orElseThrow();
-        await().atMost(Duration.ofSeconds(10)).until(() -> get(address, "/metrics").body()
-                .contains("controller_runtime_reconcile_total{controller=\"configmap\",result=\"success\"} 1.0"));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> get(address, "/metrics")
+                        .body()
+                        .contains(
+                                "controller_runtime_reconcile_total{controller=\"configmap\",result=\"success\"} 1.0"));
         HttpResponse<String> metrics = get(address, "/metrics");
         assertThat(metrics.statusCode()).isEqualTo(200);
         assertThat(metrics.headers().firstValue("Content-Type")).hasValue("text/plain; version=0.0.4; charset=utf-8");
@@ -74,20 +91,29 @@ class ManagerEndpointsTest {
                 .contains("jvm_memory_used_bytes")
                 .contains("process_uptime_seconds");
         assertThat(get(address, "/other").statusCode()).isEqualTo(404);
-        assertThat(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + address.getPort() + "/metrics"))
-                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString()).statusCode())
+        assertThat(http.send(
+                                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + address.getPort() + "/metrics"))
+                                        .POST(HttpRequest.BodyPublishers.noBody())
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString())
+                        .statusCode())
                 .isEqualTo(405);
     }
 
     @Test
     void controllersBuiltForTheManagerReportToItsRegistryAndAreAddedToIt() throws Exception {
         manager = Manager.create(client, ManagerOptions.defaults());
-        Controller controller = ControllerBuilder.forResource(ControllerBuilderTest.Foo.class)
-                .build(manager, r -> Result.done());
+        Controller controller =
+                ControllerBuilder.forResource(ControllerBuilderTest.Foo.class).build(manager, r -> Result.done());
 
-        assertThat(manager.meterRegistry().find("controller_runtime.active_workers").tag("controller", "foo").gauge())
-                .as("the controller's metrics are in the manager's registry").isNotNull();
-        assertThatThrownBy(() -> manager.add(controller)).as("already added: adding twice would start it twice")
+        assertThat(manager.meterRegistry()
+                        .find("controller_runtime.active_workers")
+                        .tag("controller", "foo")
+                        .gauge())
+                .as("the controller's metrics are in the manager's registry")
+                .isNotNull();
+        assertThatThrownBy(() -> manager.add(controller))
+                .as("already added: adding twice would start it twice")
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -108,7 +134,8 @@ class ManagerEndpointsTest {
         assertThat(get(address, "/healthz").body()).isEqualTo("ok");
         HttpResponse<String> notReady = get(address, "/readyz");
         assertThat(notReady.statusCode()).isEqualTo(500);
-        assertThat(notReady.body()).isEqualTo("[+]informers ok\n[-]warm failed: reason withheld\nhealthz check failed\n");
+        assertThat(notReady.body())
+                .isEqualTo("[+]informers ok\n[-]warm failed: reason withheld\nhealthz check failed\n");
         assertThat(get(address, "/readyz/warm").body()).isEqualTo("internal server error: still warming up\n");
 
         warm.set(true);
@@ -128,9 +155,12 @@ class ManagerEndpointsTest {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), taken.getLocalPort());
             manager = Manager.create(client, ManagerOptions.defaults().withMetricsAddress(address));
-            assertThatThrownBy(manager::start).isInstanceOf(UncheckedIOException.class)
+            assertThatThrownBy(manager::start)
+                    .isInstanceOf(UncheckedIOException.class)
                     .hasMessageStartingWith("cannot serve metrics on " + address);
-            assertThat(manager.awaitTermination(Duration.ofSeconds(5))).as("stopped again").isTrue();
+            assertThat(manager.awaitTermination(Duration.ofSeconds(5)))
+                    .as("stopped again")
+                    .isTrue();
         }
     }
 }

@@ -22,9 +22,16 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(60)
 class ManagerStateTest {
 
-    private final KubeClient client = KubeClient.create(new ClientConfig(URI.create("https://127.0.0.1:9"),
-            SslContextBuilder.create().insecureSkipTlsVerify().build(), null, AuthProvider.none(), "default", null,
-            "nowhere"), ClientOptions.defaults());
+    private final KubeClient client = KubeClient.create(
+            new ClientConfig(
+                    URI.create("https://127.0.0.1:9"),
+                    SslContextBuilder.create().insecureSkipTlsVerify().build(),
+                    null,
+                    AuthProvider.none(),
+                    "default",
+                    null,
+                    "nowhere"),
+            ClientOptions.defaults());
     private Manager manager;
 
     @AfterEach
@@ -58,7 +65,9 @@ class ManagerStateTest {
 
         manager.start();
 
-        assertThat(sawLeader.await(10, TimeUnit.SECONDS)).as("the polling thread saw the start").isTrue();
+        assertThat(sawLeader.await(10, TimeUnit.SECONDS))
+                .as("the polling thread saw the start")
+                .isTrue();
         poller.join(Duration.ofSeconds(1));
     }
 }

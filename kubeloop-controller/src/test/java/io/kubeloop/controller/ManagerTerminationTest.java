@@ -20,11 +20,19 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(30)
 class ManagerTerminationTest {
 
-    private final KubeClient client = KubeClient.create(new ClientConfig(URI.create("https://127.0.0.1:9"),
-            SslContextBuilder.create().insecureSkipTlsVerify().build(), null, AuthProvider.none(), "default", null,
-            "nowhere"), ClientOptions.defaults());
+    private final KubeClient client = KubeClient.create(
+            new ClientConfig(
+                    URI.create("https://127.0.0.1:9"),
+                    SslContextBuilder.create().insecureSkipTlsVerify().build(),
+                    null,
+                    AuthProvider.none(),
+                    "default",
+                    null,
+                    "nowhere"),
+            ClientOptions.defaults());
     private final FakeTicker ticker = new FakeTicker();
-    private final Manager manager = Manager.create(client, ManagerOptions.defaults().withTicker(ticker));
+    private final Manager manager =
+            Manager.create(client, ManagerOptions.defaults().withTicker(ticker));
 
     @AfterEach
     void close() {
@@ -54,12 +62,14 @@ class ManagerTerminationTest {
     }
 
     private CompletableFuture<Boolean> awaitTerminationAsync(Duration timeout) {
-        return CompletableFuture.supplyAsync(() -> {
-            try {
-                return manager.awaitTermination(timeout);
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        }, r -> Thread.ofPlatform().daemon().start(r));
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    try {
+                        return manager.awaitTermination(timeout);
+                    } catch (InterruptedException e) {
+                        throw new IllegalStateException(e);
+                    }
+                },
+                r -> Thread.ofPlatform().daemon().start(r));
     }
 }

@@ -1,7 +1,6 @@
 package io.kubeloop.controller;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kubeloop.api.DynamicObject;
@@ -34,9 +33,13 @@ class PredicatesTest {
     @Test
     void generationChangedDropsStatusOnlyUpdatesAndResyncsAndPassesSpecChanges() {
         Predicate<Event<DynamicObject>> p = Predicates.generationChanged();
-        assertThat(p.test(update(foo("2", 1, "\"app\":\"web\"", "\"a\":\"1\"", "Running")))).as("status only").isFalse();
+        assertThat(p.test(update(foo("2", 1, "\"app\":\"web\"", "\"a\":\"1\"", "Running"))))
+                .as("status only")
+                .isFalse();
         assertThat(p.test(update(BASE))).as("resync").isFalse();
-        assertThat(p.test(update(foo("3", 2, "\"app\":\"web\"", "\"a\":\"1\"", "Pending")))).as("spec change").isTrue();
+        assertThat(p.test(update(foo("3", 2, "\"app\":\"web\"", "\"a\":\"1\"", "Pending"))))
+                .as("spec change")
+                .isTrue();
         assertThat(p.test(new Event.Create<>(BASE, true))).isTrue();
         assertThat(p.test(new Event.Delete<>(BASE, false))).isTrue();
         assertThat(p.test(new Event.Generic<>(BASE))).isTrue();
@@ -46,17 +49,22 @@ class PredicatesTest {
     void resourceVersionChangedDropsOnlyResyncs() {
         Predicate<Event<DynamicObject>> p = Predicates.resourceVersionChanged();
         assertThat(p.test(update(BASE))).isFalse();
-        assertThat(p.test(update(foo("2", 1, "\"app\":\"web\"", "\"a\":\"1\"", "Running")))).isTrue();
+        assertThat(p.test(update(foo("2", 1, "\"app\":\"web\"", "\"a\":\"1\"", "Running"))))
+                .isTrue();
     }
 
     @Test
     void labelAndAnnotationChangedCompareTheMaps() {
         DynamicObject relabelled = foo("2", 1, "\"app\":\"db\"", "\"a\":\"1\"", "Pending");
         DynamicObject annotated = foo("2", 1, "\"app\":\"web\"", "\"a\":\"2\"", "Pending");
-        assertThat(Predicates.<DynamicObject>labelChanged().test(update(relabelled))).isTrue();
-        assertThat(Predicates.<DynamicObject>labelChanged().test(update(annotated))).isFalse();
-        assertThat(Predicates.<DynamicObject>annotationChanged().test(update(annotated))).isTrue();
-        assertThat(Predicates.<DynamicObject>annotationChanged().test(update(relabelled))).isFalse();
+        assertThat(Predicates.<DynamicObject>labelChanged().test(update(relabelled)))
+                .isTrue();
+        assertThat(Predicates.<DynamicObject>labelChanged().test(update(annotated)))
+                .isFalse();
+        assertThat(Predicates.<DynamicObject>annotationChanged().test(update(annotated)))
+                .isTrue();
+        assertThat(Predicates.<DynamicObject>annotationChanged().test(update(relabelled)))
+                .isFalse();
     }
 
     @Test
@@ -65,7 +73,9 @@ class PredicatesTest {
         DynamicObject db = foo("2", 2, "\"app\":\"db\"", "", "Pending");
         assertThat(web.test(new Event.Create<>(BASE, false))).isTrue();
         assertThat(web.test(new Event.Delete<>(db, false))).isFalse();
-        assertThat(web.test(update(db))).as("an update is judged by the new object").isFalse();
+        assertThat(web.test(update(db)))
+                .as("an update is judged by the new object")
+                .isFalse();
 
         Predicate<Event<DynamicObject>> webSpecChanges = web.and(Predicates.generationChanged());
         assertThat(webSpecChanges.test(update(BASE))).isFalse();
@@ -74,8 +84,7 @@ class PredicatesTest {
     }
 
     /** A typed object. */
-    record Foo(String apiVersion, String kind, ObjectMeta metadata) implements KubernetesObject {
-    }
+    record Foo(String apiVersion, String kind, ObjectMeta metadata) implements KubernetesObject {}
 
     /** A typed object that counts how often its metadata is read. */
     record Counted(ObjectMeta meta, AtomicInteger reads) implements KubernetesObject {
@@ -110,28 +119,45 @@ class PredicatesTest {
 
     @Test
     void resourceVersionAndLabelChangedAnswerAlikeForTypedTreeAndCompactObjects() {
-        record Case(String before, String after, boolean rvChanged, boolean labelsChanged) {
-        }
+        record Case(String before, String after, boolean rvChanged, boolean labelsChanged) {}
         List<Case> cases = List.of(
-                new Case(",\"resourceVersion\":\"7\",\"labels\":{\"app\":\"web\"}",
-                        ",\"resourceVersion\":\"7\",\"labels\":{\"app\":\"web\"}", false, false),
-                new Case(",\"resourceVersion\":\"7\",\"labels\":{\"app\":\"web\"}",
-                        ",\"resourceVersion\":\"8\",\"labels\":{\"app\":\"web\"}", true, false),
-                new Case(",\"resourceVersion\":\"7\",\"labels\":{\"app\":\"web\"}",
-                        ",\"resourceVersion\":\"8\",\"labels\":{\"app\":\"db\"}", true, true),
+                new Case(
+                        ",\"resourceVersion\":\"7\",\"labels\":{\"app\":\"web\"}",
+                        ",\"resourceVersion\":\"7\",\"labels\":{\"app\":\"web\"}",
+                        false,
+                        false),
+                new Case(
+                        ",\"resourceVersion\":\"7\",\"labels\":{\"app\":\"web\"}",
+                        ",\"resourceVersion\":\"8\",\"labels\":{\"app\":\"web\"}",
+                        true,
+                        false),
+                new Case(
+                        ",\"resourceVersion\":\"7\",\"labels\":{\"app\":\"web\"}",
+                        ",\"resourceVersion\":\"8\",\"labels\":{\"app\":\"db\"}",
+                        true,
+                        true),
                 new Case(",\"resourceVersion\":\"7\"", ",\"resourceVersion\":\"8\",\"labels\":{}", true, false),
-                new Case(",\"resourceVersion\":\"7\"", ",\"resourceVersion\":\"8\",\"labels\":{\"app\":\"web\"}", true, true),
-                new Case(",\"labels\":{\"app\":\"web\",\"tier\":\"a\"}", ",\"labels\":{\"tier\":\"a\",\"app\":\"web\"}",
-                        false, false));
+                new Case(
+                        ",\"resourceVersion\":\"7\"",
+                        ",\"resourceVersion\":\"8\",\"labels\":{\"app\":\"web\"}",
+                        true,
+                        true),
+                new Case(
+                        ",\"labels\":{\"app\":\"web\",\"tier\":\"a\"}",
+                        ",\"labels\":{\"tier\":\"a\",\"app\":\"web\"}",
+                        false,
+                        false));
         for (Case c : cases) {
             List<Object> before = forms(json(c.before()));
             List<Object> after = forms(json(c.after()));
             for (int f = 0; f < before.size(); f++) {
                 Event<Object> update = new Event.Update<>(before.get(f), after.get(f));
                 String what = before.get(f).getClass().getSimpleName() + " " + c;
-                assertThat(Predicates.resourceVersionChanged().test(update)).as("resourceVersionChanged, %s", what)
+                assertThat(Predicates.resourceVersionChanged().test(update))
+                        .as("resourceVersionChanged, %s", what)
                         .isEqualTo(c.rvChanged());
-                assertThat(Predicates.labelChanged().test(update)).as("labelChanged, %s", what)
+                assertThat(Predicates.labelChanged().test(update))
+                        .as("labelChanged, %s", what)
                         .isEqualTo(c.labelsChanged());
             }
         }
@@ -147,22 +173,32 @@ class PredicatesTest {
         DynamicObject relabelled = unparseable.apply(",\"resourceVersion\":\"8\",\"labels\":{\"app\":\"db\"}");
         assertThatThrownBy(before::metadata).as("a metadata parse").isInstanceOf(RuntimeException.class);
 
-        assertThat(Predicates.<DynamicObject>resourceVersionChanged().test(new Event.Update<>(before, resynced))).isFalse();
-        assertThat(Predicates.<DynamicObject>resourceVersionChanged().test(new Event.Update<>(before, relabelled))).isTrue();
-        assertThat(Predicates.<DynamicObject>labelChanged().test(new Event.Update<>(before, resynced))).isFalse();
-        assertThat(Predicates.<DynamicObject>labelChanged().test(new Event.Update<>(before, relabelled))).isTrue();
+        assertThat(Predicates.<DynamicObject>resourceVersionChanged().test(new Event.Update<>(before, resynced)))
+                .isFalse();
+        assertThat(Predicates.<DynamicObject>resourceVersionChanged().test(new Event.Update<>(before, relabelled)))
+                .isTrue();
+        assertThat(Predicates.<DynamicObject>labelChanged().test(new Event.Update<>(before, resynced)))
+                .isFalse();
+        assertThat(Predicates.<DynamicObject>labelChanged().test(new Event.Update<>(before, relabelled)))
+                .isTrue();
     }
 
     @Test
     void resourceVersionChangedReadsTheUpdatesCarriedVerdictNotTheObjects() {
         AtomicInteger reads = new AtomicInteger();
-        Counted a = new Counted(ObjectMeta.builder().name("a").resourceVersion("7").build(), reads);
-        Counted b = new Counted(ObjectMeta.builder().name("a").resourceVersion("8").build(), reads);
+        Counted a =
+                new Counted(ObjectMeta.builder().name("a").resourceVersion("7").build(), reads);
+        Counted b =
+                new Counted(ObjectMeta.builder().name("a").resourceVersion("8").build(), reads);
 
-        assertThat(Predicates.<Counted>resourceVersionChanged().test(new Event.Update<>(a, b, false))).isTrue();
-        assertThat(Predicates.<Counted>resourceVersionChanged().test(new Event.Update<>(a, a, true))).isFalse();
+        assertThat(Predicates.<Counted>resourceVersionChanged().test(new Event.Update<>(a, b, false)))
+                .isTrue();
+        assertThat(Predicates.<Counted>resourceVersionChanged().test(new Event.Update<>(a, a, true)))
+                .isFalse();
         assertThat(reads).as("metadata reads").hasValue(0);
-        assertThat(new Event.Update<>(a, b).unchanged()).as("computed when not given").isFalse();
+        assertThat(new Event.Update<>(a, b).unchanged())
+                .as("computed when not given")
+                .isFalse();
         assertThat(new Event.Update<>(a, a).unchanged()).isTrue();
     }
 }

@@ -28,8 +28,7 @@ import org.slf4j.spi.SLF4JServiceProvider;
 public final class RecordingLogProvider implements SLF4JServiceProvider {
 
     /** One logging call as recorded. */
-    public record LogEvent(String logger, Level level, String message, Throwable throwable) {
-    }
+    public record LogEvent(String logger, Level level, String message, Throwable throwable) {}
 
     /** Records while open; close it to stop. */
     public static final class Capture implements AutoCloseable {
@@ -58,8 +57,8 @@ public final class RecordingLogProvider implements SLF4JServiceProvider {
      */
     public static Capture capture() {
         if (!(LoggerFactory.getILoggerFactory() instanceof Factory factory)) {
-            throw new IllegalStateException("SLF4J is bound to " + LoggerFactory.getILoggerFactory().getClass().getName()
-                    + ", not to the recording provider");
+            throw new IllegalStateException("SLF4J is bound to "
+                    + LoggerFactory.getILoggerFactory().getClass().getName() + ", not to the recording provider");
         }
         Capture capture = new Capture(factory);
         factory.captures.add(capture);
@@ -125,9 +124,10 @@ public final class RecordingLogProvider implements SLF4JServiceProvider {
         }
 
         @Override
-        protected void handleNormalizedLoggingCall(Level level, Marker marker, String pattern, Object[] arguments,
-                Throwable throwable) {
-            LogEvent event = new LogEvent(name, level, MessageFormatter.basicArrayFormat(pattern, arguments), throwable);
+        protected void handleNormalizedLoggingCall(
+                Level level, Marker marker, String pattern, Object[] arguments, Throwable throwable) {
+            LogEvent event =
+                    new LogEvent(name, level, MessageFormatter.basicArrayFormat(pattern, arguments), throwable);
             for (Capture c : factory.captures) {
                 c.events.add(event);
             }
@@ -155,6 +155,5 @@ public final class RecordingLogProvider implements SLF4JServiceProvider {
     }
 
     @Override
-    public void initialize() {
-    }
+    public void initialize() {}
 }

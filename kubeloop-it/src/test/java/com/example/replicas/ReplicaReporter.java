@@ -38,14 +38,18 @@ public final class ReplicaReporter implements Reconciler {
             return Result.done(); // its ConfigMap goes with it: the owner reference below
         }
         String replicas = String.valueOf(deployment.getSpec().getReplicas());
-        ConfigMap named = new ConfigMapBuilder().withNewMetadata()
-                .withNamespace(request.namespace()).withName(request.name() + "-replicas").endMetadata().build();
+        ConfigMap named = new ConfigMapBuilder()
+                .withNewMetadata()
+                .withNamespace(request.namespace())
+                .withName(request.name() + "-replicas")
+                .endMetadata()
+                .build();
         CreateOrUpdate.apply(configMaps, named, configMap -> {
             ConfigMap owned = OwnerReferences.setControllerReference(deployment, configMap, Scheme.defaults());
             owned.setData(Map.of("replicas", replicas));
-            return owned;                       // no write at all when nothing changed
+            return owned; // no write at all when nothing changed
         });
-        return Result.done();                   // a throw means: retry with back-off
+        return Result.done(); // a throw means: retry with back-off
     }
 
     /** Starts the controller: one informer per kind, shared; returns once the caches are in sync. */
@@ -54,7 +58,7 @@ public final class ReplicaReporter implements Reconciler {
         var reconciler = new ReplicaReporter(
                 manager.informers().listerFor(Deployment.class, InformerScope.all()), client.resource(ConfigMap.class));
         ControllerBuilder.forResource(Deployment.class) // a Deployment's changes reconcile it
-                .owns(ConfigMap.class)                  // so do changes to the ConfigMaps it controls
+                .owns(ConfigMap.class) // so do changes to the ConfigMaps it controls
                 .named("replica-reporter")
                 .build(manager, reconciler);
         manager.start();
@@ -63,8 +67,8 @@ public final class ReplicaReporter implements Reconciler {
 
     public static void main(String[] args) throws InterruptedException {
         try (KubeClient client = KubeClient.create(); // the kubeconfig kubectl uses, or in-cluster
-             Manager manager = start(client)) {
-            manager.awaitTermination();               // until Ctrl-C
+                Manager manager = start(client)) {
+            manager.awaitTermination(); // until Ctrl-C
         }
     }
 }

@@ -19,23 +19,40 @@ class ReplicaReporterTest {
 
     @Test
     void everyDeploymentGetsAConfigMapWithItsReplicasThatFollowsAScale(KubeClient client) {
-        ResourceClient<Deployment> deployments = client.resource(Deployment.class).inNamespace("default");
+        ResourceClient<Deployment> deployments =
+                client.resource(Deployment.class).inNamespace("default");
         ResourceClient<ConfigMap> configMaps = client.resource(ConfigMap.class).inNamespace("default");
         try (Manager manager = ReplicaReporter.start(client)) {
             deployments.create(new DeploymentBuilder()
-                    .withNewMetadata().withName("web").endMetadata()
-                    .withNewSpec().withReplicas(2)
-                        .withNewSelector().addToMatchLabels("app", "web").endSelector()
-                        .withNewTemplate().withNewMetadata().addToLabels("app", "web").endMetadata()
-                            .withNewSpec().addNewContainer().withName("web").withImage("nginx").endContainer().endSpec()
-                        .endTemplate()
-                    .endSpec().build());
-            await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-                    assertThat(configMaps.get("web-replicas").getData()).containsEntry("replicas", "2"));
+                    .withNewMetadata()
+                    .withName("web")
+                    .endMetadata()
+                    .withNewSpec()
+                    .withReplicas(2)
+                    .withNewSelector()
+                    .addToMatchLabels("app", "web")
+                    .endSelector()
+                    .withNewTemplate()
+                    .withNewMetadata()
+                    .addToLabels("app", "web")
+                    .endMetadata()
+                    .withNewSpec()
+                    .addNewContainer()
+                    .withName("web")
+                    .withImage("nginx")
+                    .endContainer()
+                    .endSpec()
+                    .endTemplate()
+                    .endSpec()
+                    .build());
+            await().atMost(Duration.ofSeconds(10))
+                    .untilAsserted(() ->
+                            assertThat(configMaps.get("web-replicas").getData()).containsEntry("replicas", "2"));
 
             deployments.patch("web", PatchType.MERGE, "{\"spec\":{\"replicas\":3}}");
-            await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-                    assertThat(configMaps.get("web-replicas").getData()).containsEntry("replicas", "3"));
+            await().atMost(Duration.ofSeconds(10))
+                    .untilAsserted(() ->
+                            assertThat(configMaps.get("web-replicas").getData()).containsEntry("replicas", "3"));
         }
     }
 }

@@ -31,7 +31,12 @@ class ControllerUtilIntegrationTest extends EmbeddedServerTestBase {
     }
 
     private static ConfigMap named(String name) {
-        return new ConfigMapBuilder().withNewMetadata().withNamespace("default").withName(name).endMetadata().build();
+        return new ConfigMapBuilder()
+                .withNewMetadata()
+                .withNamespace("default")
+                .withName(name)
+                .endMetadata()
+                .build();
     }
 
     @Test
@@ -48,7 +53,11 @@ class ControllerUtilIntegrationTest extends EmbeddedServerTestBase {
             return cm;
         });
         assertThat(same.result()).as("nothing changed, nothing written").isEqualTo(OperationResult.NONE);
-        assertThat(configMaps().inNamespace("default").get("settings").getMetadata().getResourceVersion())
+        assertThat(configMaps()
+                        .inNamespace("default")
+                        .get("settings")
+                        .getMetadata()
+                        .getResourceVersion())
                 .isEqualTo(createdVersion);
 
         CreateOrUpdate.Outcome<ConfigMap> updated = CreateOrUpdate.apply(configMaps(), named("settings"), cm -> {
@@ -56,7 +65,8 @@ class ControllerUtilIntegrationTest extends EmbeddedServerTestBase {
             return cm;
         });
         assertThat(updated.result()).isEqualTo(OperationResult.UPDATED);
-        assertThat(configMaps().inNamespace("default").get("settings").getData()).containsEntry("replicas", "3");
+        assertThat(configMaps().inNamespace("default").get("settings").getData())
+                .containsEntry("replicas", "3");
 
         assertThatThrownBy(() -> CreateOrUpdate.apply(configMaps(), named("settings"), cm -> named("renamed")))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -70,13 +80,14 @@ class ControllerUtilIntegrationTest extends EmbeddedServerTestBase {
             return cm;
         });
         assertThatThrownBy(() -> CreateOrUpdate.apply(configMaps(), named("raced"), cm -> {
-            // someone else writes between our read and our update
-            ConfigMap theirs = configMaps().inNamespace("default").get("raced");
-            theirs.setData(Map.of("v", "theirs"));
-            configMaps().inNamespace("default").update(theirs);
-            cm.setData(Map.of("v", "ours"));
-            return cm;
-        })).isInstanceOf(ConflictException.class);
+                    // someone else writes between our read and our update
+                    ConfigMap theirs = configMaps().inNamespace("default").get("raced");
+                    theirs.setData(Map.of("v", "theirs"));
+                    configMaps().inNamespace("default").update(theirs);
+                    cm.setData(Map.of("v", "ours"));
+                    return cm;
+                }))
+                .isInstanceOf(ConflictException.class);
     }
 
     @Test
@@ -97,11 +108,17 @@ class ControllerUtilIntegrationTest extends EmbeddedServerTestBase {
     @Test
     void aControllerReferenceLetsTheGarbageCollectorDeleteTheDependentWithItsOwner() {
         ConfigMap owner = configMaps().inNamespace("default").create(named("owner"));
-        Secret dependent = new SecretBuilder().withNewMetadata().withNamespace("default").withName("dependent")
-                .endMetadata().addToStringData("k", "v").build();
+        Secret dependent = new SecretBuilder()
+                .withNewMetadata()
+                .withNamespace("default")
+                .withName("dependent")
+                .endMetadata()
+                .addToStringData("k", "v")
+                .build();
         ResourceClient<Secret> secrets = client.resource(Secret.class).inNamespace("default");
         secrets.create(OwnerReferences.setControllerReference(owner, dependent, Scheme.defaults()));
-        assertThat(OwnerReferences.controllerOf(secrets.get("dependent"))).map(r -> r.uid())
+        assertThat(OwnerReferences.controllerOf(secrets.get("dependent")))
+                .map(r -> r.uid())
                 .hasValue(owner.getMetadata().getUid());
 
         configMaps().inNamespace("default").delete("owner");

@@ -101,9 +101,13 @@ class DeadHttp2ConnectionIntegrationTest extends EmbeddedServerTestBase {
         String name = "cm-" + random.nextInt(NAMES);
         try {
             switch (random.nextInt(3)) {
-                case 0 -> cms.create(DynamicObject.of("v1", "ConfigMap", ObjectMeta.of(NAMESPACE, name)), WriteOptions.none());
-                case 1 -> cms.update(cms.get(name).edit(n ->
-                        n.putObject("data").put("i", Integer.toString(random.nextInt()))), WriteOptions.none());
+                case 0 ->
+                    cms.create(
+                            DynamicObject.of("v1", "ConfigMap", ObjectMeta.of(NAMESPACE, name)), WriteOptions.none());
+                case 1 ->
+                    cms.update(
+                            cms.get(name).edit(n -> n.putObject("data").put("i", Integer.toString(random.nextInt()))),
+                            WriteOptions.none());
                 default -> cms.delete(name, DeleteOptions.none());
             }
         } catch (ApiException expected) {
@@ -115,7 +119,8 @@ class DeadHttp2ConnectionIntegrationTest extends EmbeddedServerTestBase {
     private static boolean isConfigMapList(ApiRequest request) {
         String path = request.uri().getPath();
         String query = request.uri().getQuery() == null ? "" : request.uri().getQuery();
-        return path.endsWith("/configmaps") && (!query.contains("watch=true") || query.contains("sendInitialEvents=true"));
+        return path.endsWith("/configmaps")
+                && (!query.contains("watch=true") || query.contains("sendInitialEvents=true"));
     }
 
     /**
@@ -141,23 +146,33 @@ class DeadHttp2ConnectionIntegrationTest extends EmbeddedServerTestBase {
     }
 
     /** Waits at most {@link #BOUND} until the cache, the model and the controller agree with the server. */
-    private void awaitConvergence(SharedIndexInformer<DynamicObject> informer, ResourceVersions.HandlerModel model,
-            Map<ObjectKey, String> reconciled, long seed, String when) {
+    private void awaitConvergence(
+            SharedIndexInformer<DynamicObject> informer,
+            ResourceVersions.HandlerModel model,
+            Map<ObjectKey, String> reconciled,
+            long seed,
+            String when) {
         long lastWrite = System.nanoTime();
         Map<ObjectKey, String> expected = ResourceVersions.of(cms.list().items());
         await().atMost(BOUND).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
-            assertThat(ResourceVersions.of(informer.indexer().list())).as("informer cache %s (seed %d)", when, seed)
+            assertThat(ResourceVersions.of(informer.indexer().list()))
+                    .as("informer cache %s (seed %d)", when, seed)
                     .isEqualTo(expected);
-            assertThat(model.state).as("handler-fed model %s (seed %d)", when, seed).isEqualTo(expected);
+            assertThat(model.state)
+                    .as("handler-fed model %s (seed %d)", when, seed)
+                    .isEqualTo(expected);
             Map<ObjectKey, String> last = new HashMap<>(expected);
             reconciled.forEach((key, seen) -> {
                 if (!expected.containsKey(key)) {
                     last.put(key, "<absent>");
                 }
             });
-            assertThat(reconciled).as("last state each key was reconciled at %s (seed %d)", when, seed).isEqualTo(last);
+            assertThat(reconciled)
+                    .as("last state each key was reconciled at %s (seed %d)", when, seed)
+                    .isEqualTo(last);
         });
-        System.out.printf("DeadHttp2ConnectionIntegrationTest: converged %d ms after the last write %s%n",
+        System.out.printf(
+                "DeadHttp2ConnectionIntegrationTest: converged %d ms after the last write %s%n",
                 (System.nanoTime() - lastWrite) / 1_000_000, when);
     }
 
@@ -165,9 +180,11 @@ class DeadHttp2ConnectionIntegrationTest extends EmbeddedServerTestBase {
     void informerAndControllerConvergeWhenTheirHttp2ConnectionIsFrozenByMovingToAFreshOne() throws Exception {
         client.resource(new GroupVersionResource("", "v1", "namespaces"), ResourceScope.CLUSTER, DynamicObject.class)
                 .create(DynamicObject.of("v1", "Namespace", ObjectMeta.of(null, NAMESPACE)), WriteOptions.none());
-        cms = client.resource(CONFIGMAPS, ResourceScope.NAMESPACED, DynamicObject.class).inNamespace(NAMESPACE);
+        cms = client.resource(CONFIGMAPS, ResourceScope.NAMESPACED, DynamicObject.class)
+                .inNamespace(NAMESPACE);
         long seed = Long.getLong("kubeloop.faults.seed", System.nanoTime());
-        System.out.println("DeadHttp2ConnectionIntegrationTest seed " + seed + " (replay: -Dkubeloop.faults.seed=" + seed + ")");
+        System.out.println(
+                "DeadHttp2ConnectionIntegrationTest seed " + seed + " (replay: -Dkubeloop.faults.seed=" + seed + ")");
 
         AtomicInteger responses = new AtomicInteger();
         AtomicInteger overHttp2 = new AtomicInteger();
@@ -184,32 +201,46 @@ class DeadHttp2ConnectionIntegrationTest extends EmbeddedServerTestBase {
             return response;
         };
         relay = FaultInjectingProxy.startRelay(server, ConnectionPlan.none());
-        throughRelay = KubeClient.create(relay.clientConfig(), ClientOptions.builder().rateLimitingEnabled(false)
-                .dedicatedWatchConnections(false).watchIdleTimeout(IDLE).requestTimeout(REQUEST_TIMEOUT)
-                .interceptors(List.of(observing)).build());
+        throughRelay = KubeClient.create(
+                relay.clientConfig(),
+                ClientOptions.builder()
+                        .rateLimitingEnabled(false)
+                        .dedicatedWatchConnections(false)
+                        .watchIdleTimeout(IDLE)
+                        .requestTimeout(REQUEST_TIMEOUT)
+                        .interceptors(List.of(observing))
+                        .build());
 
         ResourceVersions.HandlerModel model = new ResourceVersions.HandlerModel();
         Map<ObjectKey, String> reconciled = new ConcurrentHashMap<>();
-        ResourceClient<DynamicObject> relayedCms = throughRelay.resource(CONFIGMAPS, ResourceScope.NAMESPACED,
-                DynamicObject.class)
+        ResourceClient<DynamicObject> relayedCms = throughRelay
+                .resource(CONFIGMAPS, ResourceScope.NAMESPACED, DynamicObject.class)
                 .inNamespace(NAMESPACE);
         InformerOptions informerOptions = InformerOptions.builder()
-                .reflector(ReflectorOptions.builder().name("frozen-cms").watchIdleTimeout(IDLE).build()).build();
-        try (SharedIndexInformer<DynamicObject> informer = SharedIndexInformer.create(ListerWatcher.of(relayedCms),
-                informerOptions);
+                .reflector(ReflectorOptions.builder()
+                        .name("frozen-cms")
+                        .watchIdleTimeout(IDLE)
+                        .build())
+                .build();
+        try (SharedIndexInformer<DynamicObject> informer =
+                        SharedIndexInformer.create(ListerWatcher.of(relayedCms), informerOptions);
                 InformerFactory factory = InformerFactory.create(throughRelay, InformerOptions.defaults())) {
             informer.addEventHandler(model);
             Lister<ConfigMap> lister = factory.listerFor(ConfigMap.class, InformerScope.all());
-            try (Controller controller = ControllerBuilder.forResource(ConfigMap.class).build(factory, (Request r) -> {
-                String seen;
-                try {
-                    seen = lister.namespace(r.namespace()).get(r.name()).getMetadata().getResourceVersion();
-                } catch (NotFoundException gone) {
-                    seen = "<absent>";
-                }
-                reconciled.put(r.key(), seen);
-                return Result.done();
-            })) {
+            try (Controller controller = ControllerBuilder.forResource(ConfigMap.class)
+                    .build(factory, (Request r) -> {
+                        String seen;
+                        try {
+                            seen = lister.namespace(r.namespace())
+                                    .get(r.name())
+                                    .getMetadata()
+                                    .getResourceVersion();
+                        } catch (NotFoundException gone) {
+                            seen = "<absent>";
+                        }
+                        reconciled.put(r.key(), seen);
+                        return Result.done();
+                    })) {
                 informer.start();
                 factory.start();
                 controller.start(); // waits for the caches
@@ -217,31 +248,47 @@ class DeadHttp2ConnectionIntegrationTest extends EmbeddedServerTestBase {
 
                 SplittableRandom random = new SplittableRandom(seed);
                 // phase one: frozen 2 s into 6 s of writes, found by the watches' idle timeout
-                int frozenFirst = writeFor(Duration.ofSeconds(6), Duration.ofSeconds(2), random, () -> relay.freezeAll());
+                int frozenFirst =
+                        writeFor(Duration.ofSeconds(6), Duration.ofSeconds(2), random, () -> relay.freezeAll());
                 awaitConvergence(informer, model, reconciled, seed, "after the first freeze");
                 // phase two: frozen 1 s into 5 s of writes, found at once by a request's timeout
                 int frozenSecond = writeFor(Duration.ofSeconds(5), Duration.ofSeconds(1), random, () -> {
                     int frozen = relay.freezeAll();
                     long probe = System.nanoTime();
                     assertThatThrownBy(() -> throughRelay.raw().get("/version"))
-                            .as("a request on the frozen connection").isInstanceOf(TransportException.class)
+                            .as("a request on the frozen connection")
+                            .isInstanceOf(TransportException.class)
                             .hasMessageContaining("no response within 2s");
-                    assertThat(throughRelay.raw().get("/version")).as("the next request, on a new connection")
+                    assertThat(throughRelay.raw().get("/version"))
+                            .as("the next request, on a new connection")
                             .isNotEmpty();
                     assertThat(Duration.ofNanos(System.nanoTime() - probe)).isLessThan(REQUEST_TIMEOUT.plusSeconds(3));
                     return frozen;
                 });
                 awaitConvergence(informer, model, reconciled, seed, "after the second freeze");
-                System.out.println("DeadHttp2ConnectionIntegrationTest: connections relayed " + relay.relayedConnections()
-                        + ", frozen " + relay.injected());
+                System.out.println("DeadHttp2ConnectionIntegrationTest: connections relayed "
+                        + relay.relayedConnections() + ", frozen " + relay.injected());
 
-                assertThat(frozenFirst).as("the shared connection was open when frozen").isPositive();
-                assertThat(frozenSecond).as("its replacement was open when frozen").isPositive();
-                assertThat(relay.relayedConnections()).as("HTTP/2 only: the first connection and two replacements")
-                        .containsOnlyKeys("h2").hasEntrySatisfying("h2", n -> assertThat(n).isGreaterThanOrEqualTo(3));
-                assertThat(overHttp2.get()).as("every response came over HTTP/2").isEqualTo(responses.get()).isPositive();
-                assertThat(lists.get() - initialLists).as("watches were resumed, never relisted").isZero();
-                assertThat(model.backwards).as("updates that went back in time (seed %d)", seed).isEmpty();
+                assertThat(frozenFirst)
+                        .as("the shared connection was open when frozen")
+                        .isPositive();
+                assertThat(frozenSecond)
+                        .as("its replacement was open when frozen")
+                        .isPositive();
+                assertThat(relay.relayedConnections())
+                        .as("HTTP/2 only: the first connection and two replacements")
+                        .containsOnlyKeys("h2")
+                        .hasEntrySatisfying("h2", n -> assertThat(n).isGreaterThanOrEqualTo(3));
+                assertThat(overHttp2.get())
+                        .as("every response came over HTTP/2")
+                        .isEqualTo(responses.get())
+                        .isPositive();
+                assertThat(lists.get() - initialLists)
+                        .as("watches were resumed, never relisted")
+                        .isZero();
+                assertThat(model.backwards)
+                        .as("updates that went back in time (seed %d)", seed)
+                        .isEmpty();
             }
         }
     }

@@ -37,10 +37,11 @@ class EventRecorderIntegrationTest extends EmbeddedServerTestBase {
     @BeforeEach
     void startBroadcaster() {
         broadcaster = new EventBroadcaster(client);
-        events = client.resource(new GroupVersionResource("", "v1", "events"), ResourceScope.NAMESPACED, DynamicObject.class)
+        events = client.resource(
+                        new GroupVersionResource("", "v1", "events"), ResourceScope.NAMESPACED, DynamicObject.class)
                 .inNamespace("default");
-        configMap = client.resource(new GroupVersionResource("", "v1", "configmaps"), ResourceScope.NAMESPACED,
-                DynamicObject.class)
+        configMap = client.resource(
+                        new GroupVersionResource("", "v1", "configmaps"), ResourceScope.NAMESPACED, DynamicObject.class)
                 .inNamespace("default")
                 .create(DynamicObject.of("v1", "ConfigMap", ObjectMeta.of("default", "watched")), WriteOptions.none());
     }
@@ -52,7 +53,8 @@ class EventRecorderIntegrationTest extends EmbeddedServerTestBase {
 
     private List<DynamicObject> eventsAbout(String name) {
         return events.list().items().stream()
-                .filter(e -> name.equals(e.node().path("involvedObject").path("name").asString()))
+                .filter(e ->
+                        name.equals(e.node().path("involvedObject").path("name").asString()))
                 .toList();
     }
 
@@ -73,14 +75,15 @@ class EventRecorderIntegrationTest extends EmbeddedServerTestBase {
         assertThat(e.path("reason").asString()).isEqualTo("Synced");
         assertThat(e.path("source").path("component").asString()).isEqualTo("test-controller");
         assertThat(e.path("involvedObject").path("kind").asString()).isEqualTo("ConfigMap");
-        assertThat(e.path("involvedObject").path("uid").asString()).isEqualTo(configMap.metadata().uid());
+        assertThat(e.path("involvedObject").path("uid").asString())
+                .isEqualTo(configMap.metadata().uid());
         assertThat(e.path("metadata").path("name").asString()).startsWith("watched.");
     }
 
     @Test
     void aWarningAboutAClusterScopedObjectGoesToTheDefaultNamespace() {
-        DynamicObject ns = client.resource(new GroupVersionResource("", "v1", "namespaces"), ResourceScope.CLUSTER,
-                DynamicObject.class)
+        DynamicObject ns = client.resource(
+                        new GroupVersionResource("", "v1", "namespaces"), ResourceScope.CLUSTER, DynamicObject.class)
                 .create(DynamicObject.of("v1", "Namespace", ObjectMeta.of(null, "team-a")), WriteOptions.none());
         broadcaster.recorderFor("test-controller").eventf(ns, EventType.WARNING, "QuotaLow", "%d%% used", 95);
 

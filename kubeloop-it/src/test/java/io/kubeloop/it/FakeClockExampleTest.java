@@ -17,11 +17,12 @@ class FakeClockExampleTest {
     @Test
     void aDelayedItemIsDueOnlyWhenTheTestStepsTheTicker() {
         FakeTicker ticker = new FakeTicker();
-        RateLimitingQueue<String> queue = RateLimitingQueue.create(RateLimiter.defaultControllerRateLimiter(ticker),
+        RateLimitingQueue<String> queue = RateLimitingQueue.create(
+                RateLimiter.defaultControllerRateLimiter(ticker),
                 WorkQueueConfig.builder().name("example").ticker(ticker).build());
         queue.addAfter("retry", Duration.ofMinutes(5));
-        ticker.awaitWaiters(1);             // the queue's timer is parked on the ticker
-        assertThat(queue.len()).isZero();   // nothing is due ...
+        ticker.awaitWaiters(1); // the queue's timer is parked on the ticker
+        assertThat(queue.len()).isZero(); // nothing is due ...
         ticker.step(Duration.ofMinutes(5)); // ... until the test says five minutes have passed
         assertThat(queue.get()).contains("retry");
         queue.shutDown();

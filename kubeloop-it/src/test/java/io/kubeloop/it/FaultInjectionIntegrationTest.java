@@ -82,7 +82,8 @@ class FaultInjectionIntegrationTest extends EmbeddedServerTestBase {
     void startProxy() {
         client.resource(new GroupVersionResource("", "v1", "namespaces"), ResourceScope.CLUSTER, DynamicObject.class)
                 .create(DynamicObject.of("v1", "Namespace", ObjectMeta.of(null, NAMESPACE)), WriteOptions.none());
-        cms = client.resource(CONFIGMAPS, ResourceScope.NAMESPACED, DynamicObject.class).inNamespace(NAMESPACE);
+        cms = client.resource(CONFIGMAPS, ResourceScope.NAMESPACED, DynamicObject.class)
+                .inNamespace(NAMESPACE);
     }
 
     @AfterEach
@@ -95,16 +96,17 @@ class FaultInjectionIntegrationTest extends EmbeddedServerTestBase {
         }
     }
 
-
-
-
     private void write(SplittableRandom random) {
         String name = "cm-" + random.nextInt(NAMES);
         try {
             switch (random.nextInt(3)) {
-                case 0 -> cms.create(DynamicObject.of("v1", "ConfigMap", ObjectMeta.of(NAMESPACE, name)), WriteOptions.none());
-                case 1 -> cms.update(cms.get(name).edit(n ->
-                        n.putObject("data").put("i", Integer.toString(random.nextInt()))), WriteOptions.none());
+                case 0 ->
+                    cms.create(
+                            DynamicObject.of("v1", "ConfigMap", ObjectMeta.of(NAMESPACE, name)), WriteOptions.none());
+                case 1 ->
+                    cms.update(
+                            cms.get(name).edit(n -> n.putObject("data").put("i", Integer.toString(random.nextInt()))),
+                            WriteOptions.none());
                 default -> cms.delete(name, DeleteOptions.none());
             }
         } catch (ApiException expected) {
@@ -117,20 +119,30 @@ class FaultInjectionIntegrationTest extends EmbeddedServerTestBase {
         return EVERY_KIND.stream().allMatch(kind -> injected.getOrDefault(kind, 0L) >= times);
     }
 
-    private void awaitConvergence(SharedIndexInformer<DynamicObject> informer, ResourceVersions.HandlerModel model,
-            Map<ObjectKey, String> reconciled, long seed, String when) {
+    private void awaitConvergence(
+            SharedIndexInformer<DynamicObject> informer,
+            ResourceVersions.HandlerModel model,
+            Map<ObjectKey, String> reconciled,
+            long seed,
+            String when) {
         Map<ObjectKey, String> expected = ResourceVersions.of(cms.list().items());
-        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
+        await().atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(200))
                 .untilAsserted(() -> {
-                    assertThat(ResourceVersions.of(informer.indexer().list())).as("informer cache %s (seed %d)", when, seed).isEqualTo(expected);
-                    assertThat(model.state).as("handler-fed model %s (seed %d)", when, seed).isEqualTo(expected);
+                    assertThat(ResourceVersions.of(informer.indexer().list()))
+                            .as("informer cache %s (seed %d)", when, seed)
+                            .isEqualTo(expected);
+                    assertThat(model.state)
+                            .as("handler-fed model %s (seed %d)", when, seed)
+                            .isEqualTo(expected);
                     Map<ObjectKey, String> last = new HashMap<>(expected);
                     reconciled.forEach((key, seen) -> {
                         if (!expected.containsKey(key)) {
                             last.put(key, "<absent>");
                         }
                     });
-                    assertThat(reconciled).as("last state each key was reconciled at %s (seed %d)", when, seed)
+                    assertThat(reconciled)
+                            .as("last state each key was reconciled at %s (seed %d)", when, seed)
                             .isEqualTo(last);
                 });
     }
@@ -138,17 +150,24 @@ class FaultInjectionIntegrationTest extends EmbeddedServerTestBase {
     @Test
     void informerAndControllerConvergeAndReconcileEveryLastChangeThroughInjectedFaults() throws Exception {
         long seed = Long.getLong("kubeloop.faults.seed", System.nanoTime());
-        System.out.println("FaultInjectionIntegrationTest seed " + seed + " (replay: -Dkubeloop.faults.seed=" + seed + ")");
-        proxy = FaultInjectingProxy.start(server.url(), server.clientConfig().sslContext(),
-                FaultPlan.random(seed, 0.5, 16 * 1024, Duration.ofSeconds(2)), Duration.ofSeconds(1));
-        throughProxy = KubeClient.create(proxy.clientConfig(server.token()), ClientOptions.builder().rateLimitingEnabled(false).build());
+        System.out.println(
+                "FaultInjectionIntegrationTest seed " + seed + " (replay: -Dkubeloop.faults.seed=" + seed + ")");
+        proxy = FaultInjectingProxy.start(
+                server.url(),
+                server.clientConfig().sslContext(),
+                FaultPlan.random(seed, 0.5, 16 * 1024, Duration.ofSeconds(2)),
+                Duration.ofSeconds(1));
+        throughProxy = KubeClient.create(
+                proxy.clientConfig(server.token()),
+                ClientOptions.builder().rateLimitingEnabled(false).build());
 
         ResourceVersions.HandlerModel model = new ResourceVersions.HandlerModel();
         Map<ObjectKey, String> reconciled = new ConcurrentHashMap<>();
-        ResourceClient<DynamicObject> proxiedCms = throughProxy.resource(CONFIGMAPS, ResourceScope.NAMESPACED,
-                DynamicObject.class).inNamespace(NAMESPACE);
-        try (SharedIndexInformer<DynamicObject> informer = SharedIndexInformer.create(ListerWatcher.of(proxiedCms),
-                InformerOptions.defaults());
+        ResourceClient<DynamicObject> proxiedCms = throughProxy
+                .resource(CONFIGMAPS, ResourceScope.NAMESPACED, DynamicObject.class)
+                .inNamespace(NAMESPACE);
+        try (SharedIndexInformer<DynamicObject> informer =
+                        SharedIndexInformer.create(ListerWatcher.of(proxiedCms), InformerOptions.defaults());
                 InformerFactory factory = InformerFactory.create(throughProxy, InformerOptions.defaults())) {
             informer.addEventHandler(model);
             Lister<ConfigMap> lister = factory.listerFor(ConfigMap.class, InformerScope.all());
@@ -156,7 +175,10 @@ class FaultInjectionIntegrationTest extends EmbeddedServerTestBase {
                     .build(factory, (Request r) -> {
                         String seen;
                         try {
-                            seen = lister.namespace(r.namespace()).get(r.name()).getMetadata().getResourceVersion();
+                            seen = lister.namespace(r.namespace())
+                                    .get(r.name())
+                                    .getMetadata()
+                                    .getResourceVersion();
                         } catch (NotFoundException gone) {
                             seen = "<absent>";
                         }
@@ -177,21 +199,28 @@ class FaultInjectionIntegrationTest extends EmbeddedServerTestBase {
                         Thread.sleep(random.nextInt(40)); // bursts, and time for watches between them
                     }
                 }
-                System.out.println("FaultInjectionIntegrationTest: " + writes + " writes, faults injected " + proxy.injected());
-                assertThat(everyKindInjected(FAULT_ROUNDS)).as("every kind of fault was injected %d times (seed %d): %s",
-                        FAULT_ROUNDS, seed, proxy.injected()).isTrue();
+                System.out.println(
+                        "FaultInjectionIntegrationTest: " + writes + " writes, faults injected " + proxy.injected());
+                assertThat(everyKindInjected(FAULT_ROUNDS))
+                        .as(
+                                "every kind of fault was injected %d times (seed %d): %s",
+                                FAULT_ROUNDS, seed, proxy.injected())
+                        .isTrue();
 
                 // Phase two: only faults after which a client resumes its watch from the last
-                // resourceVersion (cuts at least 1.2 s into a response, stalls, 429s), watches of 2 s (not a borderline "very short
+                // resourceVersion (cuts at least 1.2 s into a response, stalls, 429s), watches of 2 s (not a borderline
+                // "very short
                 // watch"), and more writes meanwhile. Nothing makes the clients relist, so an event lost
                 // while a watch is resumed is never repaired by a fresh list: the caches must get every
                 // last change from resumed watches alone.
                 proxy.maxWatch(Duration.ofSeconds(2));
-                proxy.plan(FaultPlan.random(seed + 1, 0.7, 4 * 1024, Duration.ofSeconds(1),
-                        List.of("late-cut", "stall", "reject-429")));
+                proxy.plan(FaultPlan.random(
+                        seed + 1, 0.7, 4 * 1024, Duration.ofSeconds(1), List.of("late-cut", "stall", "reject-429")));
                 long settling = System.nanoTime();
-                awaitConvergence(informer, model, reconciled, seed, "after the first phase"); // past any relist and back-off
-                System.out.printf("FaultInjectionIntegrationTest: converged %d ms after the first phase%n",
+                awaitConvergence(
+                        informer, model, reconciled, seed, "after the first phase"); // past any relist and back-off
+                System.out.printf(
+                        "FaultInjectionIntegrationTest: converged %d ms after the first phase%n",
                         (System.nanoTime() - settling) / 1_000_000);
                 Map<String, Long> before = proxy.injected();
                 long phaseTwoEnd = System.nanoTime() + Duration.ofSeconds(6).toNanos();
@@ -208,9 +237,12 @@ class FaultInjectionIntegrationTest extends EmbeddedServerTestBase {
                 long converging = System.nanoTime();
 
                 awaitConvergence(informer, model, reconciled, seed, "after resumed watches");
-                System.out.printf("FaultInjectionIntegrationTest: converged %d ms after the last write%n",
+                System.out.printf(
+                        "FaultInjectionIntegrationTest: converged %d ms after the last write%n",
                         (System.nanoTime() - converging) / 1_000_000);
-                assertThat(model.backwards).as("updates that went back in time (seed %d)", seed).isEmpty();
+                assertThat(model.backwards)
+                        .as("updates that went back in time (seed %d)", seed)
+                        .isEmpty();
             }
         }
     }

@@ -61,10 +61,13 @@ class InformerServerIntegrationTest {
     void connect() {
         server = EmbeddedApiServer.start();
         // The writers are the load here: no client-side throttling.
-        client = KubeClient.create(server.clientConfig(), ClientOptions.builder().rateLimitingEnabled(false).build());
+        client = KubeClient.create(
+                server.clientConfig(),
+                ClientOptions.builder().rateLimitingEnabled(false).build());
         client.resource(new GroupVersionResource("", "v1", "namespaces"), ResourceScope.CLUSTER, DynamicObject.class)
                 .create(DynamicObject.of("v1", "Namespace", ObjectMeta.of(null, namespace)), WriteOptions.none());
-        cms = client.resource(CONFIGMAPS, ResourceScope.NAMESPACED, DynamicObject.class).inNamespace(namespace);
+        cms = client.resource(CONFIGMAPS, ResourceScope.NAMESPACED, DynamicObject.class)
+                .inNamespace(namespace);
     }
 
     @AfterEach
@@ -76,7 +79,6 @@ class InformerServerIntegrationTest {
             server.close();
         }
     }
-
 
     /**
      * Wraps a ListerWatcher so that the next watch ends with an ERROR 410 once {@link #gone} is set,
@@ -120,8 +122,6 @@ class InformerServerIntegrationTest {
         }
     }
 
-
-
     private void randomWrites(long seed) throws Exception {
         ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor();
         try {
@@ -133,10 +133,17 @@ class InformerServerIntegrationTest {
                         String name = "cm-" + random.nextInt(NAMES);
                         try {
                             switch (random.nextInt(3)) {
-                                case 0 -> cms.create(DynamicObject.of("v1", "ConfigMap",
-                                        ObjectMeta.of(namespace, name)), WriteOptions.none());
-                                case 1 -> cms.update(cms.get(name).edit(n ->
-                                        ((ObjectNode) n).putObject("data").put("i", Integer.toString(random.nextInt()))), WriteOptions.none());
+                                case 0 ->
+                                    cms.create(
+                                            DynamicObject.of("v1", "ConfigMap", ObjectMeta.of(namespace, name)),
+                                            WriteOptions.none());
+                                case 1 ->
+                                    cms.update(
+                                            cms.get(name)
+                                                    .edit(n -> ((ObjectNode) n)
+                                                            .putObject("data")
+                                                            .put("i", Integer.toString(random.nextInt()))),
+                                            WriteOptions.none());
                                 default -> cms.delete(name, DeleteOptions.none());
                             }
                         } catch (ApiException expected) {
@@ -165,14 +172,17 @@ class InformerServerIntegrationTest {
 
             randomWrites(1);
             Map<ObjectKey, String> expected = ResourceVersions.of(cms.list().items());
-            await().atMost(Duration.ofSeconds(60)).until(() -> ResourceVersions.of(informer.indexer().list()).equals(expected));
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> ResourceVersions.of(informer.indexer().list()).equals(expected));
             await().atMost(Duration.ofSeconds(60)).until(() -> model.state.equals(expected));
 
             int listsBefore = lw.lists.get();
             lw.gone.set(true);
             randomWrites(2);
             Map<ObjectKey, String> after = ResourceVersions.of(cms.list().items());
-            await().atMost(Duration.ofSeconds(90)).until(() -> lw.lists.get() > listsBefore && ResourceVersions.of(informer.indexer().list()).equals(after));
+            await().atMost(Duration.ofSeconds(90))
+                    .until(() -> lw.lists.get() > listsBefore
+                            && ResourceVersions.of(informer.indexer().list()).equals(after));
             await().atMost(Duration.ofSeconds(60)).until(() -> model.state.equals(after));
             assertThat(informer.handlerErrors()).isZero();
         }

@@ -63,16 +63,22 @@ class LeaderElectionIntegrationTest extends EmbeddedServerTestBase {
 
     private LeaderElector candidate(String identity, boolean release, Recorder recorder) {
         LeaderElectionConfig config = LeaderElectionConfig.defaults("default", "demo-lock", identity)
-                .withTimings(LEASE, RENEW, RETRY).withReleaseOnStop(release);
+                .withTimings(LEASE, RENEW, RETRY)
+                .withReleaseOnStop(release);
         LeaderElector elector = new LeaderElector(client, config, recorder);
         electors.add(elector);
         return elector;
     }
 
     private JsonNode lease() {
-        return client.resource(new GroupVersionResource("coordination.k8s.io", "v1", "leases"), ResourceScope.NAMESPACED,
-                DynamicObject.class)
-                .inNamespace("default").get("demo-lock").node().path("spec");
+        return client.resource(
+                        new GroupVersionResource("coordination.k8s.io", "v1", "leases"),
+                        ResourceScope.NAMESPACED,
+                        DynamicObject.class)
+                .inNamespace("default")
+                .get("demo-lock")
+                .node()
+                .path("spec");
     }
 
     @Test
@@ -97,14 +103,20 @@ class LeaderElectionIntegrationTest extends EmbeddedServerTestBase {
         a.stop();
         ta.join(Duration.ofSeconds(10));
         assertThat(ra.calls).contains("started").endsWith("stopped");
-        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20)).until(b::isLeader);
+        await().atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(20))
+                .until(b::isLeader);
         Duration takeOver = Duration.ofNanos(System.nanoTime() - stoppedAt);
 
         // LeaseDuration + 2 × 2.2 × RetryPeriod, plus a second for the test's own polling and the server
-        assertThat(takeOver).isLessThan(LEASE.plus(RETRY.multipliedBy(44).dividedBy(10)).plusSeconds(1));
+        assertThat(takeOver)
+                .isLessThan(LEASE.plus(RETRY.multipliedBy(44).dividedBy(10)).plusSeconds(1));
         assertThat(lease().path("holderIdentity").asString()).isEqualTo("b");
-        assertThat(lease().path("leaseTransitions").asInt()).as("one change of holder").isEqualTo(1);
-        await().atMost(Duration.ofSeconds(5)).until(() -> rb.calls.contains("started") && rb.calls.contains("leader b"));
+        assertThat(lease().path("leaseTransitions").asInt())
+                .as("one change of holder")
+                .isEqualTo(1);
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> rb.calls.contains("started") && rb.calls.contains("leader b"));
     }
 
     @Test
@@ -121,8 +133,11 @@ class LeaderElectionIntegrationTest extends EmbeddedServerTestBase {
         LeaderElector b = candidate("b", false, new Recorder());
         long start = System.nanoTime();
         b.start();
-        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).until(b::isLeader);
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("no wait for the old lease to run out")
+        await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(20))
+                .until(b::isLeader);
+        assertThat(Duration.ofNanos(System.nanoTime() - start))
+                .as("no wait for the old lease to run out")
                 .isLessThan(LEASE);
     }
 
@@ -153,14 +168,20 @@ class LeaderElectionIntegrationTest extends EmbeddedServerTestBase {
     @Test
     void aLeaderWhoseRenewalHangsStopsLeadingByTheRenewDeadline() throws Exception {
         AtomicBoolean silent = new AtomicBoolean();
-        FaultPlan plan = request -> silent.get() && request.target().contains("/leases")
-                ? new Fault.Blackhole(-1) : new Fault.Pass();
+        FaultPlan plan = request ->
+                silent.get() && request.target().contains("/leases") ? new Fault.Blackhole(-1) : new Fault.Pass();
         try (FaultInjectingProxy proxy = FaultInjectingProxy.start(server, plan);
-             KubeClient throughProxy = KubeClient.create(proxy.clientConfig(),
-                     ClientOptions.builder().maxRetries(0).requestTimeout(Duration.ofSeconds(60)).build())) {
+                KubeClient throughProxy = KubeClient.create(
+                        proxy.clientConfig(),
+                        ClientOptions.builder()
+                                .maxRetries(0)
+                                .requestTimeout(Duration.ofSeconds(60))
+                                .build())) {
             Recorder ra = new Recorder();
-            LeaderElector a = new LeaderElector(throughProxy, LeaderElectionConfig.defaults("default", "demo-lock", "a")
-                    .withTimings(LEASE, RENEW, RETRY), ra);
+            LeaderElector a = new LeaderElector(
+                    throughProxy,
+                    LeaderElectionConfig.defaults("default", "demo-lock", "a").withTimings(LEASE, RENEW, RETRY),
+                    ra);
             electors.add(a);
             Thread ta = a.start();
             await().atMost(Duration.ofSeconds(10)).until(a::isLeader);
@@ -168,12 +189,15 @@ class LeaderElectionIntegrationTest extends EmbeddedServerTestBase {
             long silentAt = System.nanoTime();
             silent.set(true);
 
-            assertThat(ta.join(Duration.ofSeconds(15))).as("run returned long before the 60 s request timeout").isTrue();
+            assertThat(ta.join(Duration.ofSeconds(15)))
+                    .as("run returned long before the 60 s request timeout")
+                    .isTrue();
             Duration held = Duration.ofNanos(System.nanoTime() - silentAt);
             assertThat(a.isLeader()).isFalse();
             assertThat(ra.calls).endsWith("stopped");
-            assertThat(held).as("stopped leading about a renew deadline after the silence").isLessThan(
-                    RENEW.plus(RETRY).plus(Duration.ofSeconds(2)));
+            assertThat(held)
+                    .as("stopped leading about a renew deadline after the silence")
+                    .isLessThan(RENEW.plus(RETRY).plus(Duration.ofSeconds(2)));
             assertThat(proxy.injected()).containsKey("blackhole");
         }
     }
@@ -202,18 +226,23 @@ class LeaderElectionIntegrationTest extends EmbeddedServerTestBase {
     @Test
     void transientFailuresWhileAcquiringAndRenewingAreRetriedAndLeadershipHeld() throws Exception {
         try (FaultInjectingProxy proxy = FaultInjectingProxy.start(server, new LeaseFaults());
-             KubeClient throughProxy = KubeClient.create(proxy.clientConfig(),
-                     ClientOptions.builder().maxRetries(0).build())) {
+                KubeClient throughProxy = KubeClient.create(
+                        proxy.clientConfig(),
+                        ClientOptions.builder().maxRetries(0).build())) {
             Recorder ra = new Recorder();
-            LeaderElector a = new LeaderElector(throughProxy, LeaderElectionConfig.defaults("default", "demo-lock", "a")
-                    .withTimings(LEASE, RENEW, RETRY), ra);
+            LeaderElector a = new LeaderElector(
+                    throughProxy,
+                    LeaderElectionConfig.defaults("default", "demo-lock", "a").withTimings(LEASE, RENEW, RETRY),
+                    ra);
             electors.add(a);
             a.start();
             await().atMost(Duration.ofSeconds(10)).until(a::isLeader);
 
             long until = System.nanoTime() + 4 * LEASE.toNanos();
             while (System.nanoTime() < until) {
-                assertThat(a.isLeader()).as("a keeps leading through the faults").isTrue();
+                assertThat(a.isLeader())
+                        .as("a keeps leading through the faults")
+                        .isTrue();
                 Thread.sleep(50);
             }
             assertThat(ra.calls).doesNotContain("stopped");

@@ -33,11 +33,10 @@ class ManagerIntegrationTest extends EmbeddedServerTestBase {
 
     private Manager manager(String id, ManagerOptions options) {
         Manager m = Manager.create(client, options);
-        m.add(ControllerBuilder.forResource(ConfigMap.class)
-                .build(m.informers(), (Request r) -> {
-                    reconciled.add(id + ":" + r.name());
-                    return Result.done();
-                }));
+        m.add(ControllerBuilder.forResource(ConfigMap.class).build(m.informers(), (Request r) -> {
+            reconciled.add(id + ":" + r.name());
+            return Result.done();
+        }));
         managers.add(m);
         return m;
     }
@@ -48,8 +47,13 @@ class ManagerIntegrationTest extends EmbeddedServerTestBase {
     }
 
     private void createConfigMap(String name) {
-        client.resource(ConfigMap.class).inNamespace("default")
-                .create(new ConfigMapBuilder().withNewMetadata().withName(name).endMetadata().build());
+        client.resource(ConfigMap.class)
+                .inNamespace("default")
+                .create(new ConfigMapBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .endMetadata()
+                        .build());
     }
 
     @Test
@@ -83,7 +87,9 @@ class ManagerIntegrationTest extends EmbeddedServerTestBase {
         await().atMost(Duration.ofSeconds(20)).until(b::isLeader);
         createConfigMap("second");
         await().atMost(Duration.ofSeconds(20)).until(() -> reconciled.contains("b:second"));
-        assertThat(reconciled).as("b's caches were warm: it reconciled what existed too").contains("b:first");
+        assertThat(reconciled)
+                .as("b's caches were warm: it reconciled what existed too")
+                .contains("b:first");
     }
 
     @Test
@@ -92,7 +98,8 @@ class ManagerIntegrationTest extends EmbeddedServerTestBase {
         Manager m = Manager.create(client);
         managers.add(m);
         m.add(ControllerBuilder.forResource(ConfigMap.class)
-                .named("failing").withOptions(o -> o.recoverPanic(false))
+                .named("failing")
+                .withOptions(o -> o.recoverPanic(false))
                 .build(m.informers(), (Request r) -> {
                     throw bug;
                 }));

@@ -38,10 +38,17 @@ class ModulePathSmokeTest {
             ".*kubeloop-(time|api|client|workqueue|cache|controller)([/\\\\]target[/\\\\]classes[/\\\\]?|-[0-9][^/\\\\]*\\.jar)$");
 
     /** Their third-party dependencies, by repository path. */
-    private static final List<String> DEPENDENCIES = List.of("/tools/jackson/",
-            "/com/fasterxml/jackson/core/jackson-annotations/", "/org/snakeyaml/", "/org/yaml/snakeyaml/",
-            "/io/fabric8/kubernetes-model-", "/org/bouncycastle/", "/org/slf4j/slf4j-api/", "/io/micrometer/",
-            "/org/hdrhistogram/", "/org/latencyutils/");
+    private static final List<String> DEPENDENCIES = List.of(
+            "/tools/jackson/",
+            "/com/fasterxml/jackson/core/jackson-annotations/",
+            "/org/snakeyaml/",
+            "/org/yaml/snakeyaml/",
+            "/io/fabric8/kubernetes-model-",
+            "/org/bouncycastle/",
+            "/org/slf4j/slf4j-api/",
+            "/io/micrometer/",
+            "/org/hdrhistogram/",
+            "/org/latencyutils/");
 
     private static final String MODULE_INFO = """
             module example.app {
@@ -132,8 +139,14 @@ class ModulePathSmokeTest {
         assertThat(compiled.exitCode()).as(compiled.output()).isZero();
 
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process process = new ProcessBuilder(java, "--module-path", out + File.pathSeparator + modulePath,
-                "-m", "example.app/example.app.Main").redirectErrorStream(true).start();
+        Process process = new ProcessBuilder(
+                        java,
+                        "--module-path",
+                        out + File.pathSeparator + modulePath,
+                        "-m",
+                        "example.app/example.app.Main")
+                .redirectErrorStream(true)
+                .start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(process.exitValue()).as(output).isZero();
@@ -145,17 +158,18 @@ class ModulePathSmokeTest {
         Path src = writeModule(dir.resolve("src"), REACHES_INSIDE);
         Compilation compiled = javac(modulePath(), src, dir.resolve("out"));
         assertThat(compiled.exitCode()).isNotZero();
-        assertThat(compiled.output()).contains("io.kubeloop.client.internal.http").contains("not visible");
+        assertThat(compiled.output())
+                .contains("io.kubeloop.client.internal.http")
+                .contains("not visible");
     }
 
-    private record Compilation(int exitCode, String output) {
-    }
+    private record Compilation(int exitCode, String output) {}
 
     private static Compilation javac(String modulePath, Path src, Path out) throws IOException {
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         ByteArrayOutputStream buffer = new ByteArrayOutputStream();
-        List<String> args = new ArrayList<>(List.of("-d", out.toString(), "--module-path", modulePath,
-                "-Xlint:-requires-automatic"));
+        List<String> args = new ArrayList<>(
+                List.of("-d", out.toString(), "--module-path", modulePath, "-Xlint:-requires-automatic"));
         try (var files = Files.walk(src)) {
             files.filter(f -> f.toString().endsWith(".java")).forEach(f -> args.add(f.toString()));
         }
@@ -174,7 +188,8 @@ class ModulePathSmokeTest {
         String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         List<String> entries = Arrays.stream(classPath.split(Pattern.quote(File.pathSeparator)))
                 .filter(e -> KUBELOOP.matcher(e).matches()
-                        || DEPENDENCIES.stream().anyMatch(d -> e.replace('\\', '/').contains(d)))
+                        || DEPENDENCIES.stream()
+                                .anyMatch(d -> e.replace('\\', '/').contains(d)))
                 .collect(Collectors.toList());
         assertThat(entries).as(classPath).anyMatch(e -> e.contains("kubeloop-controller"));
         return String.join(File.pathSeparator, entries);

@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -65,8 +64,7 @@ class OneClockIntegrationTest extends EmbeddedServerTestBase {
         List<String> updates = new CopyOnWriteArrayList<>();
         resyncing.addEventHandler(new ResourceEventHandler<>() {
             @Override
-            public void onAdd(DynamicObject object, boolean isInInitialList) {
-            }
+            public void onAdd(DynamicObject object, boolean isInInitialList) {}
 
             @Override
             public void onUpdate(DynamicObject oldObject, DynamicObject newObject) {
@@ -74,8 +72,7 @@ class OneClockIntegrationTest extends EmbeddedServerTestBase {
             }
 
             @Override
-            public void onDelete(DynamicObject object, boolean finalStateUnknown) {
-            }
+            public void onDelete(DynamicObject object, boolean finalStateUnknown) {}
         });
         resyncing.start();
         await().atMost(WAIT).until(() -> resyncing.hasSynced() && listed.openWatches() == 1);
@@ -91,7 +88,8 @@ class OneClockIntegrationTest extends EmbeddedServerTestBase {
         ticker.awaitWaiters(2);
 
         // a work queue holding an item back for 20 s
-        queue = RateLimitingQueue.create(RateLimiter.defaultControllerRateLimiter(ticker),
+        queue = RateLimitingQueue.create(
+                RateLimiter.defaultControllerRateLimiter(ticker),
                 WorkQueueConfig.builder().name("one-clock").ticker(ticker).build());
         queue.addAfter("delayed", QUEUE_DELAY);
         ticker.awaitWaiters(3);
@@ -118,31 +116,37 @@ class OneClockIntegrationTest extends EmbeddedServerTestBase {
 
         await().atMost(WAIT).until(() -> updates.contains("a"));
         await().atMost(WAIT).until(backingOff::hasSynced);
-        assertThat(backingOff.indexer().list()).extracting(o -> o.metadata().name()).containsExactly("b");
+        assertThat(backingOff.indexer().list())
+                .extracting(o -> o.metadata().name())
+                .containsExactly("b");
         await().atMost(WAIT).until(() -> queue.len() == 1);
         assertThat(queue.get()).contains("delayed");
         await().atMost(WAIT).until(b::isLeader);
     }
 
     private SharedIndexInformer<DynamicObject> informer(FakeListerWatcher<DynamicObject> lw, Duration resync) {
-        SharedIndexInformer<DynamicObject> informer = SharedIndexInformer.create(lw, InformerOptions.builder()
-                .resyncPeriod(resync).reflector(ReflectorOptions.builder().useWatchList(false).build())
-                .ticker(ticker).build());
+        SharedIndexInformer<DynamicObject> informer = SharedIndexInformer.create(
+                lw,
+                InformerOptions.builder()
+                        .resyncPeriod(resync)
+                        .reflector(
+                                ReflectorOptions.builder().useWatchList(false).build())
+                        .ticker(ticker)
+                        .build());
         informers.add(informer);
         return informer;
     }
 
     private LeaderElector elector(String identity) {
         LeaderElectionConfig config = LeaderElectionConfig.defaults("default", "one-clock", identity)
-                .withTimings(LEASE, RENEW, RETRY).withTicker(ticker);
+                .withTimings(LEASE, RENEW, RETRY)
+                .withTicker(ticker);
         LeaderElector elector = new LeaderElector(client, config, new LeaderCallbacks() {
             @Override
-            public void onStartedLeading() {
-            }
+            public void onStartedLeading() {}
 
             @Override
-            public void onStoppedLeading() {
-            }
+            public void onStoppedLeading() {}
         });
         electors.add(elector);
         return elector;

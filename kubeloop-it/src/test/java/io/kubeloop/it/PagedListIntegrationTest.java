@@ -59,17 +59,23 @@ class PagedListIntegrationTest {
             }
             return chain.proceed(chain.request());
         };
-        client = KubeClient.create(server.clientConfig(), ClientOptions.builder().rateLimitingEnabled(false)
-                .interceptors(List.of(recordLists)).build());
+        client = KubeClient.create(
+                server.clientConfig(),
+                ClientOptions.builder()
+                        .rateLimitingEnabled(false)
+                        .interceptors(List.of(recordLists))
+                        .build());
         client.resource(new GroupVersionResource("", "v1", "namespaces"), ResourceScope.CLUSTER, DynamicObject.class)
                 .create(DynamicObject.of("v1", "Namespace", ObjectMeta.of(null, "paged")), WriteOptions.none());
-        cms = client.resource(CONFIGMAPS, ResourceScope.NAMESPACED, DynamicObject.class).inNamespace("paged");
-        try (ExecutorService pool = Executors.newFixedThreadPool(16, Thread.ofVirtual().factory())) {
+        cms = client.resource(CONFIGMAPS, ResourceScope.NAMESPACED, DynamicObject.class)
+                .inNamespace("paged");
+        try (ExecutorService pool =
+                Executors.newFixedThreadPool(16, Thread.ofVirtual().factory())) {
             List<Future<?>> writes = new java.util.ArrayList<>();
             for (int i = 0; i < COUNT; i++) {
                 String name = String.format("cm-%04d", i);
-                writes.add(pool.submit(() -> cms.create(DynamicObject.of("v1", "ConfigMap", ObjectMeta.of("paged", name)),
-                        WriteOptions.none())));
+                writes.add(pool.submit(() -> cms.create(
+                        DynamicObject.of("v1", "ConfigMap", ObjectMeta.of("paged", name)), WriteOptions.none())));
             }
             for (Future<?> f : writes) {
                 f.get();
@@ -93,16 +99,13 @@ class PagedListIntegrationTest {
         volatile String resourceVersion;
 
         @Override
-        public void add(DynamicObject object) {
-        }
+        public void add(DynamicObject object) {}
 
         @Override
-        public void update(DynamicObject object) {
-        }
+        public void update(DynamicObject object) {}
 
         @Override
-        public void delete(DynamicObject object) {
-        }
+        public void delete(DynamicObject object) {}
 
         @Override
         public void replace(List<DynamicObject> list, String rv) {
@@ -113,14 +116,20 @@ class PagedListIntegrationTest {
         }
 
         @Override
-        public void resync() {
-        }
+        public void resync() {}
     }
 
     private FirstReplace sync(boolean prefetch) {
         FirstReplace store = new FirstReplace();
-        try (Reflector<DynamicObject> reflector = new Reflector<>(ListerWatcher.of(cms), store, ReflectorOptions.builder()
-                .name("paged-" + prefetch).useWatchList(false).pageSize(PAGE).pagePrefetch(prefetch).build())) {
+        try (Reflector<DynamicObject> reflector = new Reflector<>(
+                ListerWatcher.of(cms),
+                store,
+                ReflectorOptions.builder()
+                        .name("paged-" + prefetch)
+                        .useWatchList(false)
+                        .pageSize(PAGE)
+                        .pagePrefetch(prefetch)
+                        .build())) {
             reflector.start();
             await().atMost(Duration.ofSeconds(30)).until(() -> store.objects != null);
         }
@@ -129,7 +138,8 @@ class PagedListIntegrationTest {
 
     @Test
     void prefetchedAndSequentialPagingReplaceTheStoreWithTheSameListAsListAll() {
-        ObjectList<DynamicObject> all = cms.listAll(ListOptions.builder().resourceVersion("0").limit(PAGE).build());
+        ObjectList<DynamicObject> all = cms.listAll(
+                ListOptions.builder().resourceVersion("0").limit(PAGE).build());
         assertThat(all.items()).hasSize(COUNT);
         listRequests.clear();
 
@@ -143,28 +153,35 @@ class PagedListIntegrationTest {
         assertThat(sequentialRequests).hasSize(pages);
         assertThat(prefetchedRequests).hasSize(pages);
         assertThat(prefetchedRequests.get(0)).contains("resourceVersion=0");
-        assertThat(prefetchedRequests.subList(1, pages)).allSatisfy(q -> assertThat(q).contains("continue="));
+        assertThat(prefetchedRequests.subList(1, pages))
+                .allSatisfy(q -> assertThat(q).contains("continue="));
         assertThat(sequential.objects).containsExactlyElementsOf(all.items());
         assertThat(prefetched.objects).containsExactlyElementsOf(all.items());
-        assertThat(prefetched.objects).extracting(ObjectAccess::name)
-                .containsExactlyElementsOf(all.items().stream().map(ObjectAccess::name).toList());
+        assertThat(prefetched.objects)
+                .extracting(ObjectAccess::name)
+                .containsExactlyElementsOf(
+                        all.items().stream().map(ObjectAccess::name).toList());
         assertThat(sequential.resourceVersion).isEqualTo(all.resourceVersion());
         assertThat(prefetched.resourceVersion).isEqualTo(all.resourceVersion());
     }
 
     @Test
     void withoutAWatchCacheAListAtZeroIsPagedAndWithOneItIsWhole() {
-        ListOptions zero = ListOptions.builder().resourceVersion("0").limit(PAGE).build();
+        ListOptions zero =
+                ListOptions.builder().resourceVersion("0").limit(PAGE).build();
         assertThat(cms.list(zero).items()).hasSize(PAGE);
         assertThat(cms.list(zero).hasMore()).isTrue();
         try (EmbeddedApiServer cached = EmbeddedApiServer.start();
-             KubeClient c = KubeClient.create(cached.clientConfig(), ClientOptions.defaults())) {
-            ResourceClient<DynamicObject> defaults = c.resource(CONFIGMAPS, ResourceScope.NAMESPACED,
-                    DynamicObject.class).inNamespace("default");
+                KubeClient c = KubeClient.create(cached.clientConfig(), ClientOptions.defaults())) {
+            ResourceClient<DynamicObject> defaults = c.resource(
+                            CONFIGMAPS, ResourceScope.NAMESPACED, DynamicObject.class)
+                    .inNamespace("default");
             for (int i = 0; i < 3; i++) {
-                defaults.create(DynamicObject.of("v1", "ConfigMap", ObjectMeta.of("default", "c" + i)), WriteOptions.none());
+                defaults.create(
+                        DynamicObject.of("v1", "ConfigMap", ObjectMeta.of("default", "c" + i)), WriteOptions.none());
             }
-            ObjectList<DynamicObject> whole = defaults.list(ListOptions.builder().resourceVersion("0").limit(1).build());
+            ObjectList<DynamicObject> whole = defaults.list(
+                    ListOptions.builder().resourceVersion("0").limit(1).build());
             assertThat(whole.hasMore()).isFalse();
             assertThat(whole.items()).hasSize(3);
         }

@@ -16,8 +16,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 final class ResourceVersions {
 
-    private ResourceVersions() {
-    }
+    private ResourceVersions() {}
 
     /** Each object's key mapped to its resourceVersion. */
     static Map<ObjectKey, String> of(Iterable<?> objects) {

@@ -44,7 +44,8 @@ class SampleControllerFaultTest extends EmbeddedServerTestBase {
 
     private static final String NS = "samples";
     private static final int FOOS = 12;
-    private static final java.util.Set<String> EVERY_KIND = java.util.Set.of("cut", "stall", "reject-429", "reject-500", "watch-gone");
+    private static final java.util.Set<String> EVERY_KIND =
+            java.util.Set.of("cut", "stall", "reject-429", "reject-500", "watch-gone");
 
     private FaultInjectingProxy proxy;
     private KubeClient throughProxy;
@@ -75,14 +76,18 @@ class SampleControllerFaultTest extends EmbeddedServerTestBase {
         client.resource(new GroupVersionResource("", "v1", "namespaces"), ResourceScope.CLUSTER, DynamicObject.class)
                 .create(DynamicObject.of("v1", "Namespace", ObjectMeta.of(null, NS)), WriteOptions.none());
         FooCrd.install(client, Duration.ofSeconds(30));
-        proxy = FaultInjectingProxy.start(server.url(), server.clientConfig().sslContext(),
-                FaultPlan.random(seed, 0.3, 8 * 1024, Duration.ofSeconds(1)), Duration.ofSeconds(2));
+        proxy = FaultInjectingProxy.start(
+                server.url(),
+                server.clientConfig().sslContext(),
+                FaultPlan.random(seed, 0.3, 8 * 1024, Duration.ofSeconds(1)),
+                Duration.ofSeconds(2));
         throughProxy = KubeClient.create(proxy.clientConfig(server.token()), ClientOptions.defaults());
         sample = new SampleController(throughProxy, null);
         sample.start();
 
         ResourceClient<Foo> foos = client.resource(Foo.class).inNamespace(NS);
-        ResourceClient<Deployment> deployments = client.resource(Deployment.class).inNamespace(NS);
+        ResourceClient<Deployment> deployments =
+                client.resource(Deployment.class).inNamespace(NS);
         SplittableRandom random = new SplittableRandom(seed);
         for (int i = 0; i < FOOS; i++) {
             foos.create(Foo.of(NS, "foo-" + i, "foo-" + i + "-nginx", 1 + random.nextInt(3)));
@@ -91,13 +96,15 @@ class SampleControllerFaultTest extends EmbeddedServerTestBase {
         int changes = 0;
         // at least 8 s of changes, and on (for at most a minute) until every kind of fault has happened
         while (System.nanoTime() - start < Duration.ofSeconds(8).toNanos()
-                || !proxy.injected().keySet().containsAll(EVERY_KIND) && System.nanoTime() - start < Duration.ofSeconds(60).toNanos()) {
+                || !proxy.injected().keySet().containsAll(EVERY_KIND)
+                        && System.nanoTime() - start < Duration.ofSeconds(60).toNanos()) {
             String name = "foo-" + random.nextInt(FOOS);
             try {
                 switch (random.nextInt(4)) {
                     case 0 -> foos.delete(name);
                     case 1 -> foos.create(Foo.of(NS, name, name + "-nginx", 1 + random.nextInt(3)));
-                    default -> foos.patch(name, PatchType.MERGE, "{\"spec\":{\"replicas\":" + (1 + random.nextInt(4)) + "}}");
+                    default ->
+                        foos.patch(name, PatchType.MERGE, "{\"spec\":{\"replicas\":" + (1 + random.nextInt(4)) + "}}");
                 }
                 changes++;
             } catch (ApiException expected) {
@@ -105,35 +112,54 @@ class SampleControllerFaultTest extends EmbeddedServerTestBase {
             }
             Thread.sleep(random.nextInt(60));
         }
-        System.out.println("SampleControllerFaultTest: " + changes + " changes to Foos, faults injected " + proxy.injected());
+        System.out.println(
+                "SampleControllerFaultTest: " + changes + " changes to Foos, faults injected " + proxy.injected());
         long converging = System.nanoTime();
 
-        await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
-            Map<String, Foo> byDeployment = new HashMap<>();
-            for (Foo foo : foos.list().items()) {
-                byDeployment.put(foo.spec().deploymentName(), foo);
-                assertThat(foo.status()).as("status of %s (seed %d)", foo.metadata().name(), seed).isNotNull();
-                assertThat(foo.status().availableReplicas()).as("available replicas of %s (seed %d)",
-                        foo.metadata().name(), seed).isEqualTo(foo.spec().replicas());
-            }
-            Map<String, Integer> wanted = new HashMap<>();
-            byDeployment.forEach((deployment, foo) -> wanted.put(deployment, foo.spec().replicas()));
-            Map<String, Integer> actual = new HashMap<>();
-            for (Deployment d : deployments.list().items()) {
-                if (d.getMetadata().getDeletionTimestamp() != null) {
-                    continue; // being collected
-                }
-                actual.put(d.getMetadata().getName(), d.getSpec().getReplicas());
-                Foo owner = byDeployment.get(d.getMetadata().getName());
-                assertThat(owner).as("the Foo of %s (seed %d)", d.getMetadata().getName(), seed).isNotNull();
-                assertThat(OwnerReferences.controllerOf(d)).map(OwnerReference::uid)
-                        .as("controller of %s (seed %d)", d.getMetadata().getName(), seed).hasValue(owner.metadata().uid());
-            }
-            assertThat(actual).as("Deployments and their replicas (seed %d)", seed).isEqualTo(wanted);
-        });
-        System.out.printf("SampleControllerFaultTest: converged %d ms after the last change, faults injected %s%n",
+        await().atMost(Duration.ofSeconds(180))
+                .pollInterval(Duration.ofMillis(250))
+                .untilAsserted(() -> {
+                    Map<String, Foo> byDeployment = new HashMap<>();
+                    for (Foo foo : foos.list().items()) {
+                        byDeployment.put(foo.spec().deploymentName(), foo);
+                        assertThat(foo.status())
+                                .as("status of %s (seed %d)", foo.metadata().name(), seed)
+                                .isNotNull();
+                        assertThat(foo.status().availableReplicas())
+                                .as(
+                                        "available replicas of %s (seed %d)",
+                                        foo.metadata().name(), seed)
+                                .isEqualTo(foo.spec().replicas());
+                    }
+                    Map<String, Integer> wanted = new HashMap<>();
+                    byDeployment.forEach((deployment, foo) ->
+                            wanted.put(deployment, foo.spec().replicas()));
+                    Map<String, Integer> actual = new HashMap<>();
+                    for (Deployment d : deployments.list().items()) {
+                        if (d.getMetadata().getDeletionTimestamp() != null) {
+                            continue; // being collected
+                        }
+                        actual.put(d.getMetadata().getName(), d.getSpec().getReplicas());
+                        Foo owner = byDeployment.get(d.getMetadata().getName());
+                        assertThat(owner)
+                                .as("the Foo of %s (seed %d)", d.getMetadata().getName(), seed)
+                                .isNotNull();
+                        assertThat(OwnerReferences.controllerOf(d))
+                                .map(OwnerReference::uid)
+                                .as(
+                                        "controller of %s (seed %d)",
+                                        d.getMetadata().getName(), seed)
+                                .hasValue(owner.metadata().uid());
+                    }
+                    assertThat(actual)
+                            .as("Deployments and their replicas (seed %d)", seed)
+                            .isEqualTo(wanted);
+                });
+        System.out.printf(
+                "SampleControllerFaultTest: converged %d ms after the last change, faults injected %s%n",
                 (System.nanoTime() - converging) / 1_000_000, proxy.injected());
-        assertThat(proxy.injected()).as("reads and writes met every kind of fault (seed %d)", seed)
+        assertThat(proxy.injected())
+                .as("reads and writes met every kind of fault (seed %d)", seed)
                 .containsKeys(EVERY_KIND.toArray(String[]::new));
     }
 }

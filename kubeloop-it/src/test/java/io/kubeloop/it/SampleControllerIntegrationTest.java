@@ -57,14 +57,16 @@ class SampleControllerIntegrationTest extends EmbeddedServerTestBase {
 
     private Deployment awaitDeployment(String name, java.util.function.Predicate<Deployment> condition) {
         Deployment[] seen = new Deployment[1];
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).until(() -> {
-            try {
-                seen[0] = deployments.get(name);
-                return condition.test(seen[0]);
-            } catch (NotFoundException e) {
-                return false;
-            }
-        });
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> {
+                    try {
+                        seen[0] = deployments.get(name);
+                        return condition.test(seen[0]);
+                    } catch (NotFoundException e) {
+                        return false;
+                    }
+                });
         return seen[0];
     }
 
@@ -85,53 +87,91 @@ class SampleControllerIntegrationTest extends EmbeddedServerTestBase {
         foos.patch("example-foo", PatchType.MERGE, "{\"spec\":{\"replicas\":3}}");
         awaitDeployment("example-deploy", d -> d.getSpec().getReplicas() == 3);
 
-        deployments.patchStatus("example-deploy", PatchType.MERGE, "{\"status\":{\"availableReplicas\":3}}",
-                PatchOptions.none());
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).until(() -> {
-            Foo f = foos.get("example-foo");
-            return f.status() != null && Integer.valueOf(3).equals(f.status().availableReplicas());
-        });
+        deployments.patchStatus(
+                "example-deploy", PatchType.MERGE, "{\"status\":{\"availableReplicas\":3}}", PatchOptions.none());
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> {
+                    Foo f = foos.get("example-foo");
+                    return f.status() != null
+                            && Integer.valueOf(3).equals(f.status().availableReplicas());
+                });
 
-        ResourceClient<DynamicObject> events = client.resource(new GroupVersionResource("", "v1", "events"), ResourceScope.NAMESPACED,
-                DynamicObject.class).inNamespace(NS);
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> events.list().items()
-                .stream().anyMatch(e -> "Synced".equals(e.node().path("reason").asString())
-                        && "example-foo".equals(e.node().path("involvedObject").path("name").asString())
-                        && "Foo synced successfully".equals(e.node().path("message").asString())));
+        ResourceClient<DynamicObject> events = client.resource(
+                        new GroupVersionResource("", "v1", "events"), ResourceScope.NAMESPACED, DynamicObject.class)
+                .inNamespace(NS);
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> events.list().items().stream()
+                        .anyMatch(e -> "Synced".equals(e.node().path("reason").asString())
+                                && "example-foo"
+                                        .equals(e.node()
+                                                .path("involvedObject")
+                                                .path("name")
+                                                .asString())
+                                && "Foo synced successfully"
+                                        .equals(e.node().path("message").asString())));
 
         foos.delete("example-foo");
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> {
-            try {
-                deployments.get("example-deploy");
-                return false;
-            } catch (NotFoundException gone) {
-                return true;
-            }
-        });
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> {
+                    try {
+                        deployments.get("example-deploy");
+                        return false;
+                    } catch (NotFoundException gone) {
+                        return true;
+                    }
+                });
         assertThat(sample.controller().failure()).isEmpty();
     }
 
     @Test
     void aFooNeverTakesOverADeploymentItDoesNotControlAndKeepsRetrying() {
         deployments.create(new DeploymentBuilder()
-                .withNewMetadata().withName("taken").withNamespace(NS).endMetadata()
-                .withNewSpec().withReplicas(2)
-                .withNewSelector().addToMatchLabels("app", "other").endSelector()
-                .withNewTemplate().withNewMetadata().addToLabels("app", "other").endMetadata()
-                .withNewSpec().addNewContainer().withName("c").withImage("busybox").endContainer().endSpec()
-                .endTemplate().endSpec().build());
+                .withNewMetadata()
+                .withName("taken")
+                .withNamespace(NS)
+                .endMetadata()
+                .withNewSpec()
+                .withReplicas(2)
+                .withNewSelector()
+                .addToMatchLabels("app", "other")
+                .endSelector()
+                .withNewTemplate()
+                .withNewMetadata()
+                .addToLabels("app", "other")
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("c")
+                .withImage("busybox")
+                .endContainer()
+                .endSpec()
+                .endTemplate()
+                .endSpec()
+                .build());
 
         foos.create(Foo.of(NS, "thief", "taken", 5));
 
         Request thief = Request.of(NS, "thief");
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20))
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(20))
                 .until(() -> sample.controller().queue().numRequeues(thief) >= 2);
-        ResourceClient<DynamicObject> events = client.resource(new GroupVersionResource("", "v1", "events"), ResourceScope.NAMESPACED,
-                DynamicObject.class).inNamespace(NS);
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> events.list().items()
-                .stream().anyMatch(e -> "ErrResourceExists".equals(e.node().path("reason").asString())
-                        && "Warning".equals(e.node().path("type").asString())
-                        && "thief".equals(e.node().path("involvedObject").path("name").asString())));
+        ResourceClient<DynamicObject> events = client.resource(
+                        new GroupVersionResource("", "v1", "events"), ResourceScope.NAMESPACED, DynamicObject.class)
+                .inNamespace(NS);
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> events.list().items().stream()
+                        .anyMatch(e -> "ErrResourceExists"
+                                        .equals(e.node().path("reason").asString())
+                                && "Warning".equals(e.node().path("type").asString())
+                                && "thief"
+                                        .equals(e.node()
+                                                .path("involvedObject")
+                                                .path("name")
+                                                .asString())));
         Deployment untouched = deployments.get("taken");
         assertThat(untouched.getSpec().getReplicas()).isEqualTo(2);
         assertThat(untouched.getMetadata().getOwnerReferences()).isEmpty();

@@ -107,16 +107,21 @@ class SilentWatchIntegrationTest extends EmbeddedServerTestBase {
     private void createNamespace() {
         client.resource(new GroupVersionResource("", "v1", "namespaces"), ResourceScope.CLUSTER, DynamicObject.class)
                 .create(DynamicObject.of("v1", "Namespace", ObjectMeta.of(null, NAMESPACE)), WriteOptions.none());
-        cms = client.resource(CONFIGMAPS, ResourceScope.NAMESPACED, DynamicObject.class).inNamespace(NAMESPACE);
+        cms = client.resource(CONFIGMAPS, ResourceScope.NAMESPACED, DynamicObject.class)
+                .inNamespace(NAMESPACE);
     }
 
     private void write(SplittableRandom random) {
         String name = "cm-" + random.nextInt(NAMES);
         try {
             switch (random.nextInt(3)) {
-                case 0 -> cms.create(DynamicObject.of("v1", "ConfigMap", ObjectMeta.of(NAMESPACE, name)), WriteOptions.none());
-                case 1 -> cms.update(cms.get(name).edit(n ->
-                        n.putObject("data").put("i", Integer.toString(random.nextInt()))), WriteOptions.none());
+                case 0 ->
+                    cms.create(
+                            DynamicObject.of("v1", "ConfigMap", ObjectMeta.of(NAMESPACE, name)), WriteOptions.none());
+                case 1 ->
+                    cms.update(
+                            cms.get(name).edit(n -> n.putObject("data").put("i", Integer.toString(random.nextInt()))),
+                            WriteOptions.none());
                 default -> cms.delete(name, DeleteOptions.none());
             }
         } catch (ApiException expected) {
@@ -135,7 +140,8 @@ class SilentWatchIntegrationTest extends EmbeddedServerTestBase {
     void informerAndControllerResumeWatchesThatWentSilentAndConverge(boolean dedicated) throws Exception {
         createNamespace();
         long seed = Long.getLong("kubeloop.faults.seed", System.nanoTime());
-        System.out.println("SilentWatchIntegrationTest seed " + seed + " (replay: -Dkubeloop.faults.seed=" + seed + ")");
+        System.out.println(
+                "SilentWatchIntegrationTest seed " + seed + " (replay: -Dkubeloop.faults.seed=" + seed + ")");
         AtomicInteger relists = new AtomicInteger();
         AtomicBoolean blackholing = new AtomicBoolean();
         proxy = FaultInjectingProxy.start(server, request -> {
@@ -147,34 +153,49 @@ class SilentWatchIntegrationTest extends EmbeddedServerTestBase {
                 relists.incrementAndGet();
                 return new Fault.Pass();
             }
-            return request.isWatch() ? new Fault.Blackhole(ThreadLocalRandom.current().nextInt(2048)) : new Fault.Pass();
+            return request.isWatch()
+                    ? new Fault.Blackhole(ThreadLocalRandom.current().nextInt(2048))
+                    : new Fault.Pass();
         });
         proxy.maxWatch(Duration.ofSeconds(2)); // the server ends healthy watches after 2 s: clients come back often
-        throughProxy = KubeClient.create(proxy.clientConfig(), ClientOptions.builder().rateLimitingEnabled(false)
-                .dedicatedWatchConnections(dedicated).watchIdleTimeout(IDLE).build());
+        throughProxy = KubeClient.create(
+                proxy.clientConfig(),
+                ClientOptions.builder()
+                        .rateLimitingEnabled(false)
+                        .dedicatedWatchConnections(dedicated)
+                        .watchIdleTimeout(IDLE)
+                        .build());
 
         ResourceVersions.HandlerModel model = new ResourceVersions.HandlerModel();
         Map<ObjectKey, String> reconciled = new ConcurrentHashMap<>();
-        ResourceClient<DynamicObject> proxiedCms = throughProxy.resource(CONFIGMAPS, ResourceScope.NAMESPACED,
-                DynamicObject.class)
+        ResourceClient<DynamicObject> proxiedCms = throughProxy
+                .resource(CONFIGMAPS, ResourceScope.NAMESPACED, DynamicObject.class)
                 .inNamespace(NAMESPACE);
         InformerOptions informerOptions = InformerOptions.builder()
-                .reflector(ReflectorOptions.builder().name("silent-cms").watchIdleTimeout(IDLE).build()).build();
-        try (SharedIndexInformer<DynamicObject> informer = SharedIndexInformer.create(ListerWatcher.of(proxiedCms),
-                informerOptions);
+                .reflector(ReflectorOptions.builder()
+                        .name("silent-cms")
+                        .watchIdleTimeout(IDLE)
+                        .build())
+                .build();
+        try (SharedIndexInformer<DynamicObject> informer =
+                        SharedIndexInformer.create(ListerWatcher.of(proxiedCms), informerOptions);
                 InformerFactory factory = InformerFactory.create(throughProxy, InformerOptions.defaults())) {
             informer.addEventHandler(model);
             Lister<ConfigMap> lister = factory.listerFor(ConfigMap.class, InformerScope.all());
-            try (Controller controller = ControllerBuilder.forResource(ConfigMap.class).build(factory, (Request r) -> {
-                String seen;
-                try {
-                    seen = lister.namespace(r.namespace()).get(r.name()).getMetadata().getResourceVersion();
-                } catch (NotFoundException gone) {
-                    seen = "<absent>";
-                }
-                reconciled.put(r.key(), seen);
-                return Result.done();
-            })) {
+            try (Controller controller = ControllerBuilder.forResource(ConfigMap.class)
+                    .build(factory, (Request r) -> {
+                        String seen;
+                        try {
+                            seen = lister.namespace(r.namespace())
+                                    .get(r.name())
+                                    .getMetadata()
+                                    .getResourceVersion();
+                        } catch (NotFoundException gone) {
+                            seen = "<absent>";
+                        }
+                        reconciled.put(r.key(), seen);
+                        return Result.done();
+                    })) {
                 informer.start();
                 factory.start();
                 controller.start(); // waits for the caches
@@ -191,26 +212,39 @@ class SilentWatchIntegrationTest extends EmbeddedServerTestBase {
                 long lastWrite = System.nanoTime();
                 blackholing.set(false); // watches from now on pass; the ones blackholed stay silent
                 long blackholes = proxy.injected().getOrDefault("blackhole", 0L);
-                System.out.println("SilentWatchIntegrationTest: " + writes + " writes, " + blackholes + " watches blackholed");
+                System.out.println(
+                        "SilentWatchIntegrationTest: " + writes + " writes, " + blackholes + " watches blackholed");
 
                 Map<ObjectKey, String> expected = ResourceVersions.of(cms.list().items());
                 await().atMost(BOUND).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
-                    assertThat(ResourceVersions.of(informer.indexer().list())).as("informer cache (seed %d)", seed)
+                    assertThat(ResourceVersions.of(informer.indexer().list()))
+                            .as("informer cache (seed %d)", seed)
                             .isEqualTo(expected);
-                    assertThat(model.state).as("handler-fed model (seed %d)", seed).isEqualTo(expected);
+                    assertThat(model.state)
+                            .as("handler-fed model (seed %d)", seed)
+                            .isEqualTo(expected);
                     Map<ObjectKey, String> last = new HashMap<>(expected);
                     reconciled.forEach((key, seen) -> {
                         if (!expected.containsKey(key)) {
                             last.put(key, "<absent>");
                         }
                     });
-                    assertThat(reconciled).as("last state each key was reconciled at (seed %d)", seed).isEqualTo(last);
+                    assertThat(reconciled)
+                            .as("last state each key was reconciled at (seed %d)", seed)
+                            .isEqualTo(last);
                 });
-                System.out.printf("SilentWatchIntegrationTest: converged %d ms after the last write%n",
+                System.out.printf(
+                        "SilentWatchIntegrationTest: converged %d ms after the last write%n",
                         (System.nanoTime() - lastWrite) / 1_000_000);
-                assertThat(blackholes).as("both informers had watches blackholed, again and again").isGreaterThanOrEqualTo(4);
-                assertThat(relists.get()).as("silent watches were resumed, never relisted").isZero();
-                assertThat(model.backwards).as("updates that went back in time (seed %d)", seed).isEmpty();
+                assertThat(blackholes)
+                        .as("both informers had watches blackholed, again and again")
+                        .isGreaterThanOrEqualTo(4);
+                assertThat(relists.get())
+                        .as("silent watches were resumed, never relisted")
+                        .isZero();
+                assertThat(model.backwards)
+                        .as("updates that went back in time (seed %d)", seed)
+                        .isEmpty();
             }
         }
     }
@@ -231,29 +265,44 @@ class SilentWatchIntegrationTest extends EmbeddedServerTestBase {
         };
         // bookmarks every minute (the default): a watch of a quiet collection is silent for the 2 s idle timeout
         try (EmbeddedApiServer quiet = EmbeddedApiServer.start();
-                KubeClient h2 = KubeClient.create(quiet.clientConfig(), ClientOptions.builder().rateLimitingEnabled(false)
-                        .dedicatedWatchConnections(false).requestTimeout(Duration.ofSeconds(1))
-                        .interceptors(List.of(counting)).build())) {
-            ResourceClient<DynamicObject> direct = quiet.client().resource(CONFIGMAPS, ResourceScope.NAMESPACED,
-                    DynamicObject.class)
+                KubeClient h2 = KubeClient.create(
+                        quiet.clientConfig(),
+                        ClientOptions.builder()
+                                .rateLimitingEnabled(false)
+                                .dedicatedWatchConnections(false)
+                                .requestTimeout(Duration.ofSeconds(1))
+                                .interceptors(List.of(counting))
+                                .build())) {
+            ResourceClient<DynamicObject> direct = quiet.client()
+                    .resource(CONFIGMAPS, ResourceScope.NAMESPACED, DynamicObject.class)
                     .inNamespace("default");
-            ResourceClient<DynamicObject> viaH2 = h2.resource(CONFIGMAPS, ResourceScope.NAMESPACED,
-                    DynamicObject.class).inNamespace("default");
-            InformerOptions options = InformerOptions.builder().reflector(ReflectorOptions.builder().name("h2-cms")
-                    .watchIdleTimeout(Duration.ofSeconds(2)).build()).build();
-            try (SharedIndexInformer<DynamicObject> informer = SharedIndexInformer.create(ListerWatcher.of(viaH2), options)) {
+            ResourceClient<DynamicObject> viaH2 = h2.resource(CONFIGMAPS, ResourceScope.NAMESPACED, DynamicObject.class)
+                    .inNamespace("default");
+            InformerOptions options = InformerOptions.builder()
+                    .reflector(ReflectorOptions.builder()
+                            .name("h2-cms")
+                            .watchIdleTimeout(Duration.ofSeconds(2))
+                            .build())
+                    .build();
+            try (SharedIndexInformer<DynamicObject> informer =
+                    SharedIndexInformer.create(ListerWatcher.of(viaH2), options)) {
                 informer.start();
                 await().atMost(Duration.ofSeconds(30)).until(informer::hasSynced);
                 await().atMost(Duration.ofSeconds(30)).until(() -> watches.get() >= 4); // three silent watches resumed
-                direct.create(DynamicObject.of("v1", "ConfigMap", ObjectMeta.of("default", "after-silence")), WriteOptions.none());
-                await().atMost(Duration.ofSeconds(10)).until(() -> ResourceVersions.of(informer.indexer().list())
-                        .equals(ResourceVersions.of(direct.list().items())));
+                direct.create(
+                        DynamicObject.of("v1", "ConfigMap", ObjectMeta.of("default", "after-silence")),
+                        WriteOptions.none());
+                await().atMost(Duration.ofSeconds(10))
+                        .until(() -> ResourceVersions.of(informer.indexer().list())
+                                .equals(ResourceVersions.of(direct.list().items())));
             }
             assertThat(overHttp2.get()).as("every watch went over HTTP/2").isEqualTo(watches.get());
 
             // the request timeout bounds a watch's head only: this one outlives it and ends when the server ends it
-            try (Watch<DynamicObject> watch = viaH2.watch(ListOptions.builder().resourceVersion(direct.list().resourceVersion())
-                    .timeout(Duration.ofSeconds(3)).build())) {
+            try (Watch<DynamicObject> watch = viaH2.watch(ListOptions.builder()
+                    .resourceVersion(direct.list().resourceVersion())
+                    .timeout(Duration.ofSeconds(3))
+                    .build())) {
                 long start = System.nanoTime();
                 assertThat(watch.next()).isEmpty();
                 assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThan(Duration.ofSeconds(2));

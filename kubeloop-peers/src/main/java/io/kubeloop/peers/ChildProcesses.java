@@ -13,8 +13,7 @@ public final class ChildProcesses {
 
     private static final long GRACE_SECONDS = 10;
 
-    private ChildProcesses() {
-    }
+    private ChildProcesses() {}
 
     /**
      * Asks {@code process} to exit by closing its standard input and waits for it; kills it when it

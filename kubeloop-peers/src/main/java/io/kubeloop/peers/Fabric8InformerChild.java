@@ -18,8 +18,7 @@ import java.nio.file.Path;
  */
 public final class Fabric8InformerChild {
 
-    private Fabric8InformerChild() {
-    }
+    private Fabric8InformerChild() {}
 
     public static void main(String[] args) throws IOException {
         java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
@@ -27,7 +26,9 @@ public final class Fabric8InformerChild {
         long pods = Long.parseLong(args[1]);
         long events = Long.parseLong(args[2]);
         InformerBenchReporter r = new InformerBenchReporter();
-        try (KubernetesClient client = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(kubeconfig)).build()) {
+        try (KubernetesClient client = new KubernetesClientBuilder()
+                .withConfig(Config.fromKubeconfig(kubeconfig))
+                .build()) {
             SharedIndexInformer<Pod> informer = client.pods().inAnyNamespace().runnableInformer(0);
             informer.addEventHandler(new ResourceEventHandler<>() {
                 @Override
@@ -41,8 +42,7 @@ public final class Fabric8InformerChild {
                 }
 
                 @Override
-                public void onDelete(Pod obj, boolean deletedFinalStateUnknown) {
-                }
+                public void onDelete(Pod obj, boolean deletedFinalStateUnknown) {}
             });
             r.baseline();
             r.started();

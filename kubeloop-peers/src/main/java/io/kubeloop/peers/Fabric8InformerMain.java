@@ -21,8 +21,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Fabric8InformerMain {
 
-    private Fabric8InformerMain() {
-    }
+    private Fabric8InformerMain() {}
 
     public static void main(String[] args) throws IOException, InterruptedException {
         if (args.length < 2 || args.length > 3 || (args.length == 3 && !args[2].equals("--http-watches"))) {
@@ -34,8 +33,10 @@ public final class Fabric8InformerMain {
         Path kubeconfig = Path.of(args[0]);
         Config config = Config.fromKubeconfig(null, Files.readString(kubeconfig), kubeconfig.toString());
         config.setOnlyHttpWatches(args.length == 3);
-        try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
-            SharedIndexInformer<ConfigMap> informer = client.configMaps().inNamespace(args[1]).runnableInformer(0);
+        try (KubernetesClient client =
+                new KubernetesClientBuilder().withConfig(config).build()) {
+            SharedIndexInformer<ConfigMap> informer =
+                    client.configMaps().inNamespace(args[1]).runnableInformer(0);
             informer.addEventHandler(new ResourceEventHandler<ConfigMap>() {
                 @Override
                 public void onAdd(ConfigMap cm) {

@@ -21,8 +21,7 @@ import java.util.List;
  */
 public final class Fabric8MockServerMain {
 
-    private Fabric8MockServerMain() {
-    }
+    private Fabric8MockServerMain() {}
 
     public static void main(String[] args) throws IOException {
         Peers.quietJavaUtilLogging();
@@ -31,15 +30,19 @@ public final class Fabric8MockServerMain {
             if (args[i].equals("--crd") && i + 1 < args.length) {
                 String[] p = args[++i].split("/");
                 crds.add(new CustomResourceDefinitionContext.Builder()
-                        .withGroup(p[0]).withVersion(p[1]).withPlural(p[2]).withKind(p[3]).withScope(p[4])
+                        .withGroup(p[0])
+                        .withVersion(p[1])
+                        .withPlural(p[2])
+                        .withKind(p[3])
+                        .withScope(p[4])
                         .build());
             } else {
                 System.err.println("unknown argument: " + args[i]);
                 System.exit(2);
             }
         }
-        KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-                new KubernetesCrudDispatcher(crds), true);
+        KubernetesMockServer server = new KubernetesMockServer(
+                new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(crds), true);
         server.init(InetAddress.getLoopbackAddress(), 0);
         String url = server.url("/");
         System.out.println("READY " + url.substring(0, url.length() - 1));

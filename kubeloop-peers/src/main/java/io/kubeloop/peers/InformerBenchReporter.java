@@ -143,7 +143,8 @@ public final class InformerBenchReporter {
     /** Bytes allocated in the heap by all threads since the JVM started (approximate); -1 when unknown. */
     public static long allocatedBytes() {
         if (ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean threads
-                && threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled()) {
+                && threads.isThreadAllocatedMemorySupported()
+                && threads.isThreadAllocatedMemoryEnabled()) {
             return threads.getTotalThreadAllocatedBytes();
         }
         return -1;

@@ -46,9 +46,12 @@ public final class InformerEvents {
 
     /** The line for an event: {@code TYPE name k=v,k2=v2} ({@code -} for no data). */
     public static String line(String type, String name, Map<String, String> data) {
-        String pairs = data == null || data.isEmpty() ? "-"
-                : new TreeMap<>(data).entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
-                        .collect(Collectors.joining(","));
+        String pairs = data == null || data.isEmpty()
+                ? "-"
+                : new TreeMap<>(data)
+                        .entrySet().stream()
+                                .map(e -> e.getKey() + "=" + e.getValue())
+                                .collect(Collectors.joining(","));
         return type + " " + name + " " + pairs;
     }
 

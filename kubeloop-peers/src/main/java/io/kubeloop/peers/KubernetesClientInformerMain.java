@@ -21,8 +21,7 @@ import java.time.Duration;
  */
 public final class KubernetesClientInformerMain {
 
-    private KubernetesClientInformerMain() {
-    }
+    private KubernetesClientInformerMain() {}
 
     public static void main(String[] args) throws IOException, InterruptedException {
         if (args.length != 2) {
@@ -34,7 +33,8 @@ public final class KubernetesClientInformerMain {
         String namespace = args[1];
         ApiClient client = Config.fromConfig(args[0]);
         // Watches are long requests: no read timeout (the client's own informer examples do the same).
-        client.setHttpClient(client.getHttpClient().newBuilder().readTimeout(Duration.ZERO).build());
+        client.setHttpClient(
+                client.getHttpClient().newBuilder().readTimeout(Duration.ZERO).build());
         CoreV1Api api = new CoreV1Api(client);
         SharedInformerFactory factory = new SharedInformerFactory(client);
         SharedIndexInformer<V1ConfigMap> informer = factory.sharedIndexInformerFor(
@@ -44,7 +44,9 @@ public final class KubernetesClientInformerMain {
                         .timeoutSeconds(params.timeoutSeconds)
                         .allowWatchBookmarks(Boolean.TRUE.equals(params.watch) ? Boolean.TRUE : null)
                         .buildCall(null),
-                V1ConfigMap.class, V1ConfigMapList.class, 0L,
+                V1ConfigMap.class,
+                V1ConfigMapList.class,
+                0L,
                 (type, failure) -> events.error(failure));
         informer.addEventHandler(new ResourceEventHandler<V1ConfigMap>() {
             @Override

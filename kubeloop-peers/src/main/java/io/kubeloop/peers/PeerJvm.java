@@ -16,8 +16,7 @@ import java.util.List;
  */
 final class PeerJvm {
 
-    private PeerJvm() {
-    }
+    private PeerJvm() {}
 
     /**
      * {@code java ... -cp <peers> mainClass args...}.
@@ -27,16 +26,25 @@ final class PeerJvm {
     static List<String> command(String mainClass, List<String> args) {
         String file = System.getProperty(PeerProcess.CLASSPATH_PROPERTY);
         if (file == null || !Files.isRegularFile(Path.of(file))) {
-            throw new IllegalStateException("peer class path not found: system property " + PeerProcess.CLASSPATH_PROPERTY
-                    + " is " + file + " (build kubeloop-peers with Maven first)");
+            throw new IllegalStateException("peer class path not found: system property "
+                    + PeerProcess.CLASSPATH_PROPERTY + " is " + file + " (build kubeloop-peers with Maven first)");
         }
         try {
             String deps = Files.readString(Path.of(file)).trim();
-            String self = Path.of(PeerJvm.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+            String self = Path.of(PeerJvm.class
+                            .getProtectionDomain()
+                            .getCodeSource()
+                            .getLocation()
+                            .toURI())
+                    .toString();
             List<String> command = new ArrayList<>(List.of(
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                    "-cp", self + File.pathSeparator + deps, mainClass));
+                    "-Xmx512m",
+                    "-XX:+UseSerialGC",
+                    "-XX:TieredStopAtLevel=1",
+                    "-cp",
+                    self + File.pathSeparator + deps,
+                    mainClass));
             if (Runtime.version().feature() >= 24) {
                 command.add(1, "--sun-misc-unsafe-memory-access=allow"); // netty, inside the peer
             }

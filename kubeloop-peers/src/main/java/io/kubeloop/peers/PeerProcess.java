@@ -56,7 +56,9 @@ public record PeerProcess(URI url, Process process) implements AutoCloseable {
     private static PeerProcess start(String mainClass, List<String> args, Duration timeout) {
         try {
             List<String> command = PeerJvm.command(mainClass, args);
-            Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            Process p = new ProcessBuilder(command)
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
             BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
             CompletableFuture<String> ready = CompletableFuture.supplyAsync(() -> {
                 try {

@@ -9,8 +9,7 @@ import java.util.logging.Logger;
 /** Small helpers shared by the peers' main classes. Stateless. */
 final class Peers {
 
-    private Peers() {
-    }
+    private Peers() {}
 
     /** Keeps the peers' libraries (java.util.logging) to warnings: their request logs would drown the tests'. */
     static void quietJavaUtilLogging() {

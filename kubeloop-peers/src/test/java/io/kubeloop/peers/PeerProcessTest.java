@@ -21,12 +21,18 @@ class PeerProcessTest {
             peer = p;
             assertThat(p.url().getScheme()).isEqualTo("https");
             HttpClient http = HttpClient.newBuilder().sslContext(trustAll()).build();
-            String cm = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"c1\"},\"data\":{\"k\":\"v\"}}";
-            HttpResponse<String> created = http.send(HttpRequest.newBuilder(p.url().resolve("/api/v1/namespaces/default/configmaps"))
-                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(cm)).build(),
+            String cm =
+                    "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"c1\"},\"data\":{\"k\":\"v\"}}";
+            HttpResponse<String> created = http.send(
+                    HttpRequest.newBuilder(p.url().resolve("/api/v1/namespaces/default/configmaps"))
+                            .header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString(cm))
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(created.statusCode()).isEqualTo(201);
-            HttpResponse<String> got = http.send(HttpRequest.newBuilder(p.url().resolve("/api/v1/namespaces/default/configmaps/c1")).build(),
+            HttpResponse<String> got = http.send(
+                    HttpRequest.newBuilder(p.url().resolve("/api/v1/namespaces/default/configmaps/c1"))
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(got.statusCode()).isEqualTo(200);
             assertThat(got.body()).contains("\"k\":\"v\"");
@@ -36,11 +42,23 @@ class PeerProcessTest {
 
     private static SSLContext trustAll() throws Exception {
         SSLContext ctx = SSLContext.getInstance("TLS");
-        ctx.init(null, new TrustManager[] {new X509TrustManager() {
-            @Override public void checkClientTrusted(X509Certificate[] chain, String authType) { }
-            @Override public void checkServerTrusted(X509Certificate[] chain, String authType) { }
-            @Override public X509Certificate[] getAcceptedIssuers() { return new X509Certificate[0]; }
-        }}, new SecureRandom());
+        ctx.init(
+                null,
+                new TrustManager[] {
+                    new X509TrustManager() {
+                        @Override
+                        public void checkClientTrusted(X509Certificate[] chain, String authType) {}
+
+                        @Override
+                        public void checkServerTrusted(X509Certificate[] chain, String authType) {}
+
+                        @Override
+                        public X509Certificate[] getAcceptedIssuers() {
+                            return new X509Certificate[0];
+                        }
+                    }
+                },
+                new SecureRandom());
         return ctx;
     }
 }

@@ -83,7 +83,9 @@ class FakeTickerTest {
             parks.complete(i);
         });
         try {
-            assertThat(parks.get(20, TimeUnit.SECONDS)).as("every park returned on its permit").isEqualTo(200_000);
+            assertThat(parks.get(20, TimeUnit.SECONDS))
+                    .as("every park returned on its permit")
+                    .isEqualTo(200_000);
         } finally {
             stop.set(true);
             for (Thread t : steppers) {
@@ -107,7 +109,8 @@ class FakeTickerTest {
     @Test
     void setTimeForwardStepsBothClocksAndWakesDueWaiters() throws Exception {
         long start = ticker.nanoTime();
-        CompletableFuture<Void> parked = parkUntilReached(start + Duration.ofSeconds(10).toNanos());
+        CompletableFuture<Void> parked =
+                parkUntilReached(start + Duration.ofSeconds(10).toNanos());
         ticker.awaitWaiters(1);
 
         ticker.setTime(ticker.instant().plusSeconds(10));
@@ -127,13 +130,15 @@ class FakeTickerTest {
 
     @Test
     void sleepReturnsWhenAStepCoversItsDurationAndIsRecorded() throws Exception {
-        CompletableFuture<Void> slept = CompletableFuture.runAsync(() -> {
-            try {
-                ticker.sleep(Duration.ofSeconds(5));
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        }, r -> Thread.ofPlatform().daemon().start(r));
+        CompletableFuture<Void> slept = CompletableFuture.runAsync(
+                () -> {
+                    try {
+                        ticker.sleep(Duration.ofSeconds(5));
+                    } catch (InterruptedException e) {
+                        throw new IllegalStateException(e);
+                    }
+                },
+                r -> Thread.ofPlatform().daemon().start(r));
         ticker.awaitSleeps(1);
         ticker.awaitWaiters(1);
         assertThat(ticker.hasWaiters()).isTrue();
@@ -184,10 +189,12 @@ class FakeTickerTest {
     }
 
     private CompletableFuture<Void> parkUntilReached(long deadline) {
-        return CompletableFuture.runAsync(() -> {
-            while (ticker.nanoTime() - deadline < 0) {
-                ticker.parkUntil(deadline);
-            }
-        }, r -> Thread.ofPlatform().daemon().start(r));
+        return CompletableFuture.runAsync(
+                () -> {
+                    while (ticker.nanoTime() - deadline < 0) {
+                        ticker.parkUntil(deadline);
+                    }
+                },
+                r -> Thread.ofPlatform().daemon().start(r));
     }
 }

@@ -30,7 +30,8 @@ class TickerTest {
         while (system.nanoTime() - deadline < 0) {
             system.parkUntil(deadline);
         }
-        assertThat(system.nanoTime() - start).isGreaterThanOrEqualTo(Duration.ofMillis(20).toNanos());
+        assertThat(system.nanoTime() - start)
+                .isGreaterThanOrEqualTo(Duration.ofMillis(20).toNanos());
     }
 
     @Test
@@ -96,7 +97,8 @@ class TickerTest {
         };
         long start = System.nanoTime();
         parkOnly.sleep(Duration.ofMillis(20));
-        assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(Duration.ofMillis(20).toNanos());
+        assertThat(System.nanoTime() - start)
+                .isGreaterThanOrEqualTo(Duration.ofMillis(20).toNanos());
     }
 
     @Test

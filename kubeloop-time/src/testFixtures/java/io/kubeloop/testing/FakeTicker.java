@@ -65,18 +65,17 @@ public final class FakeTicker implements Ticker {
     private static final Duration DEFAULT_AWAIT = Duration.ofSeconds(30);
 
     /** The two clocks, replaced together. */
-    private record Time(long nanos, Instant wall) {
-    }
+    private record Time(long nanos, Instant wall) {}
 
     /** A thread parked in {@link #parkUntil(long)}; compared by identity. */
-    private record Waiter(Thread thread, long deadline) {
-    }
+    private record Waiter(Thread thread, long deadline) {}
 
     private final AtomicReference<Time> time;
     /** Parked threads whose deadline was not reached when last looked at; an immutable list. */
     private final AtomicReference<List<Waiter>> waiters = new AtomicReference<>(List.of());
     /** Threads in one of the await methods, unparked on every change they may wait for. */
     private final Set<Thread> watchers = ConcurrentHashMap.newKeySet();
+
     private final List<Duration> sleeps = new CopyOnWriteArrayList<>();
     private final boolean autoAdvance;
 
@@ -220,7 +219,9 @@ public final class FakeTicker implements Ticker {
      */
     public List<Duration> waiterDeadlines() {
         long now = nanoTime();
-        return waiters.get().stream().mapToLong(Waiter::deadline).sorted()
+        return waiters.get().stream()
+                .mapToLong(Waiter::deadline)
+                .sorted()
                 .mapToObj(d -> Duration.ofNanos(d == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, d - now)))
                 .toList();
     }
@@ -319,7 +320,7 @@ public final class FakeTicker implements Ticker {
 
     /** Unparks every waiter whose deadline is at or before {@code reached}. */
     private void wakeDue(long reached) {
-        for (;;) {
+        for (; ; ) {
             List<Waiter> current = waiters.get();
             List<Waiter> due = new ArrayList<>();
             List<Waiter> rest = new ArrayList<>();
@@ -339,7 +340,7 @@ public final class FakeTicker implements Ticker {
 
     /** Adds or removes {@code waiter} (by identity), retrying the compare-and-set until it holds. */
     private void update(Waiter waiter, boolean add) {
-        for (;;) {
+        for (; ; ) {
             List<Waiter> current = waiters.get();
             List<Waiter> next = new ArrayList<>(current.size() + 1);
             for (Waiter w : current) {

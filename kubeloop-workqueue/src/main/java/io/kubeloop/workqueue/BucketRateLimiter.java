@@ -74,7 +74,7 @@ final class BucketRateLimiter<T> implements NanosRateLimiter<T> {
             long wait = ahead - tolerance;
             return wait > 0 ? wait : 0;
         }
-        for (;;) {
+        for (; ; ) {
             long t = tat.get();
             long next = Durations.saturatedAdd(t - now > 0 ? t : now, interval);
             if (tat.compareAndSet(t, next)) {
@@ -86,8 +86,7 @@ final class BucketRateLimiter<T> implements NanosRateLimiter<T> {
     }
 
     @Override
-    public void forget(T item) {
-    }
+    public void forget(T item) {}
 
     @Override
     public int numRequeues(T item) {

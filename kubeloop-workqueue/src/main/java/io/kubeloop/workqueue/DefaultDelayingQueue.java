@@ -40,6 +40,7 @@ final class DefaultDelayingQueue<T> implements DelayingQueue<T> {
     private final DelayHeap<T> waiting = new DelayHeap<>();
     /** Set once by {@link #shutDown()}; the loop exits when it sees it. */
     private volatile boolean stopped;
+
     private final Thread loop;
 
     DefaultDelayingQueue(DefaultWorkQueue<T> queue, WorkQueueConfig config) {

@@ -37,11 +37,13 @@ final class DefaultPriorityQueue<T> implements PriorityQueue<T> {
         final T item;
         /** Ticker instant it is ready at, or {@link #NO_DELAY}. */
         long readyAt;
+
         int priority;
         /** Order of first insertion: FIFO among equals. */
         final long sequence;
         /** Carries metric timestamps; whether the add was counted yet. */
         final QueueEntry<T> metricsEntry;
+
         boolean counted;
 
         Entry(T item, long readyAt, int priority, long sequence) {
@@ -64,10 +66,12 @@ final class DefaultPriorityQueue<T> implements PriorityQueue<T> {
     private final ReentrantLock lock = new ReentrantLock();
     /** Signalled when an entry may have become available to a waiting worker. */
     private final Condition changed = lock.newCondition();
+
     private final Map<T, Entry<T>> queued = new HashMap<>();
     private final TreeSet<Entry<T>> order = new TreeSet<>(ORDER);
     /** Items handed out and not done, with their metrics carriers. */
     private final Map<T, QueueEntry<T>> inFlight = new HashMap<>();
+
     private long nextSequence;
     private boolean shuttingDown;
     /**
@@ -76,6 +80,7 @@ final class DefaultPriorityQueue<T> implements PriorityQueue<T> {
      */
     @GuardedBy("lock")
     private long timerDeadline = Long.MAX_VALUE;
+
     private final Thread timer;
 
     DefaultPriorityQueue(RateLimiter<T> rateLimiter, WorkQueueConfig config) {
@@ -191,7 +196,7 @@ final class DefaultPriorityQueue<T> implements PriorityQueue<T> {
     public Optional<Prioritized<T>> getWithPriority() {
         lock.lock();
         try {
-            for (;;) {
+            for (; ; ) {
                 if (shuttingDown) {
                     return Optional.empty();
                 }
@@ -226,7 +231,7 @@ final class DefaultPriorityQueue<T> implements PriorityQueue<T> {
 
     /** Wakes waiting workers whenever the next delayed entry's time comes. */
     private void timerLoop() {
-        for (;;) {
+        for (; ; ) {
             long deadline;
             lock.lock();
             try {

@@ -35,8 +35,10 @@ final class DelayHeap<T> {
     }
 
     private final ConcurrentHashMap<T, Node<T>> byItem = new ConcurrentHashMap<>();
+
     @SuppressWarnings("unchecked")
     private Node<T>[] heap = new Node[16];
+
     private int size;
 
     /**

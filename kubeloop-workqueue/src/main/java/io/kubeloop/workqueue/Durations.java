@@ -5,8 +5,7 @@ import java.time.Duration;
 /** Saturating conversions between {@link Duration} and nanoseconds. Stateless. */
 final class Durations {
 
-    private Durations() {
-    }
+    private Durations() {}
 
     /** Converts to nanoseconds, clamping to [{@code Long.MIN_VALUE}, {@code Long.MAX_VALUE}]. */
     static long toNanosSaturated(Duration d) {

@@ -22,10 +22,12 @@ final class EntryTable<T> {
 
     /** Most removed entries kept for reuse: enough for every worker's in-flight item. */
     static final int MAX_FREE = 256;
+
     private static final int INITIAL_CAPACITY = 64;
 
     @SuppressWarnings("unchecked")
     private QueueEntry<T>[] table = new QueueEntry[INITIAL_CAPACITY];
+
     private int size;
     private QueueEntry<T> free;
     private int freeCount;

@@ -48,6 +48,7 @@ final class FailureCounts<T> {
     static final int MIN_SWEEP_SIZE = 1024;
     /** Value of a counter that a sweep is removing (its count bits, all ones, are never a count). */
     private static final long GONE = -1L;
+
     private static final long COUNT_BITS = 0xFFFF_FFFFL;
 
     private final ConcurrentHashMap<T, AtomicLong> counts = new ConcurrentHashMap<>();
@@ -67,7 +68,7 @@ final class FailureCounts<T> {
      * @return the count before this failure
      */
     int increment(T item) {
-        for (;;) {
+        for (; ; ) {
             AtomicLong c = counts.get(item);
             if (c == null) {
                 AtomicLong fresh = new AtomicLong(stamped(0));
@@ -80,7 +81,7 @@ final class FailureCounts<T> {
                     }
                 }
             }
-            for (;;) {
+            for (; ; ) {
                 long v = c.get();
                 if (v == GONE) {
                     counts.remove(item, c); // being swept: finish its removal, start over
@@ -100,7 +101,7 @@ final class FailureCounts<T> {
         if (c == null) {
             return;
         }
-        for (;;) {
+        for (; ; ) {
             long v = c.get();
             if (v == GONE || count(v) == 0 || c.compareAndSet(v, stamped(0))) {
                 return;

@@ -21,6 +21,7 @@ final class ItemExponentialFailureRateLimiter<T> implements NanosRateLimiter<T> 
 
     /** Requests per item since it was last forgotten. */
     private final FailureCounts<T> failures = new FailureCounts<>();
+
     private final long baseNanos;
     private final long maxNanos;
     private final Duration max;

@@ -16,6 +16,7 @@ final class ItemFastSlowRateLimiter<T> implements NanosRateLimiter<T> {
 
     /** Requests per item since it was last forgotten. */
     private final FailureCounts<T> failures = new FailureCounts<>();
+
     private final Duration fast;
     private final Duration slow;
     private final long fastNanos;

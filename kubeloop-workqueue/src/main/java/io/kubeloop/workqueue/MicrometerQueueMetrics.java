@@ -39,32 +39,50 @@ final class MicrometerQueueMetrics implements QueueMetrics {
      * @param registry where to register
      * @param entries gives a snapshot of the queue's entries each time it is iterated
      */
-    MicrometerQueueMetrics(String name, Ticker ticker, MeterRegistry registry,
-            Iterable<? extends QueueEntry<?>> entries) {
+    MicrometerQueueMetrics(
+            String name, Ticker ticker, MeterRegistry registry, Iterable<? extends QueueEntry<?>> entries) {
         this.ticker = ticker;
         this.entries = entries;
         Tags tags = Tags.of("name", name);
         Gauge.builder("workqueue.depth", depth, LongAdder::doubleValue)
-                .description("Current depth of workqueue").tags(tags).strongReference(true)
+                .description("Current depth of workqueue")
+                .tags(tags)
+                .strongReference(true)
                 .register(registry);
-        adds = Counter.builder("workqueue.adds").description("Total number of adds handled by workqueue")
-                .tags(tags).register(registry);
+        adds = Counter.builder("workqueue.adds")
+                .description("Total number of adds handled by workqueue")
+                .tags(tags)
+                .register(registry);
         queueDuration = Timer.builder("workqueue.queue.duration")
                 .description("How long an item stays in workqueue before being requested")
-                .tags(tags).serviceLevelObjectives(BUCKETS).register(registry);
+                .tags(tags)
+                .serviceLevelObjectives(BUCKETS)
+                .register(registry);
         workDuration = Timer.builder("workqueue.work.duration")
                 .description("How long processing an item from workqueue takes")
-                .tags(tags).serviceLevelObjectives(BUCKETS).register(registry);
+                .tags(tags)
+                .serviceLevelObjectives(BUCKETS)
+                .register(registry);
         Gauge.builder("workqueue.unfinished.work", this, MicrometerQueueMetrics::unfinishedWorkSeconds)
                 .description("How many seconds of work has been done that is in progress and hasn't "
                         + "been observed by work_duration. Large values indicate stuck threads.")
-                .baseUnit("seconds").tags(tags).strongReference(true).register(registry);
-        Gauge.builder("workqueue.longest.running.processor", this,
+                .baseUnit("seconds")
+                .tags(tags)
+                .strongReference(true)
+                .register(registry);
+        Gauge.builder(
+                        "workqueue.longest.running.processor",
+                        this,
                         MicrometerQueueMetrics::longestRunningProcessorSeconds)
                 .description("How many seconds has the longest running processor for workqueue been running.")
-                .baseUnit("seconds").tags(tags).strongReference(true).register(registry);
-        retries = Counter.builder("workqueue.retries").description("Total number of retries handled by workqueue")
-                .tags(tags).register(registry);
+                .baseUnit("seconds")
+                .tags(tags)
+                .strongReference(true)
+                .register(registry);
+        retries = Counter.builder("workqueue.retries")
+                .description("Total number of retries handled by workqueue")
+                .tags(tags)
+                .register(registry);
     }
 
     private static Duration[] buckets() {

@@ -89,8 +89,7 @@ public interface PriorityQueue<T> extends RateLimitingQueue<T> {
      * @param priority its priority
      * @param <T> the item type
      */
-    record Prioritized<T>(T item, int priority) {
-    }
+    record Prioritized<T>(T item, int priority) {}
 
     /**
      * Adds {@code item} as {@code options} say (see the class comment for how it merges with an

@@ -14,20 +14,16 @@ interface QueueMetrics {
     /** The implementation used when metrics are off. */
     QueueMetrics NOOP = new QueueMetrics() {
         @Override
-        public void added(QueueEntry<?> entry) {
-        }
+        public void added(QueueEntry<?> entry) {}
 
         @Override
-        public void handedOut(QueueEntry<?> entry) {
-        }
+        public void handedOut(QueueEntry<?> entry) {}
 
         @Override
-        public void done(QueueEntry<?> entry) {
-        }
+        public void done(QueueEntry<?> entry) {}
 
         @Override
-        public void retried() {
-        }
+        public void retried() {}
     };
 
     /** An effective add: the entry became dirty (new, or added again while processing). */

@@ -66,8 +66,7 @@ public interface RateLimiter<T> {
      * @return a new limiter
      */
     static <T> RateLimiter<T> defaultControllerRateLimiter(Ticker ticker) {
-        return maxOf(itemExponentialFailure(Duration.ofMillis(5), Duration.ofSeconds(1000)),
-                bucket(10, 100, ticker));
+        return maxOf(itemExponentialFailure(Duration.ofMillis(5), Duration.ofSeconds(1000)), bucket(10, 100, ticker));
     }
 
     /**

@@ -15,6 +15,7 @@ final class WithMaxWaitRateLimiter<T> extends ForwardingRateLimiter<T> {
 
     /** The wrapped limiter, in nanoseconds. */
     private final NanosRateLimiter<T> limiter;
+
     private final Duration maxWait;
     private final long maxWaitNanos;
 

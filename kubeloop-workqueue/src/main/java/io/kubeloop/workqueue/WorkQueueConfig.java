@@ -72,8 +72,7 @@ public record WorkQueueConfig(String name, Ticker ticker, MetricsProvider metric
         private MetricsProvider metrics = MetricsProvider.none();
         private ThreadFactory threadFactory;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * Sets the queue name (metrics label).

@@ -17,8 +17,12 @@ class DelayingQueueTest {
 
     private final FakeTicker ticker = new FakeTicker();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private final DefaultDelayingQueue<String> queue = (DefaultDelayingQueue<String>) DelayingQueue.<String>create(
-            WorkQueueConfig.builder().name("q").ticker(ticker).meterRegistry(registry).build());
+    private final DefaultDelayingQueue<String> queue =
+            (DefaultDelayingQueue<String>) DelayingQueue.<String>create(WorkQueueConfig.builder()
+                    .name("q")
+                    .ticker(ticker)
+                    .meterRegistry(registry)
+                    .build());
 
     @AfterEach
     void shutDown() {
@@ -28,7 +32,9 @@ class DelayingQueueTest {
     /** Steps the ticker and waits until the waiting loop has moved what became due. */
     private void step(Duration d, int stillWaiting) {
         ticker.step(d);
-        await().pollDelay(Duration.ZERO).atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(1))
+        await().pollDelay(Duration.ZERO)
+                .atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(1))
                 .until(() -> queue.waitingCount() == stillWaiting);
         assertThat(ticker.awaitWaiters(1, Duration.ofSeconds(5))).isTrue();
     }
@@ -51,7 +57,9 @@ class DelayingQueueTest {
         queue.done("x");
 
         step(Duration.ofSeconds(1), 0);
-        assertThat(queue.len()).as("the later time was dropped, not kept as a second entry").isZero();
+        assertThat(queue.len())
+                .as("the later time was dropped, not kept as a second entry")
+                .isZero();
     }
 
     @Test
@@ -153,11 +161,17 @@ class DelayingQueueTest {
     @Test
     void shutDownStopsTheWaitingLoopThreadAndDropsWaitingItems() {
         AtomicInteger threads = new AtomicInteger();
-        DefaultDelayingQueue<String> q = (DefaultDelayingQueue<String>) DelayingQueue.<String>create(
-                WorkQueueConfig.builder().ticker(ticker).threadFactory(r -> {
-                    threads.incrementAndGet();
-                    return Thread.ofPlatform().daemon().name("loop-under-test").unstarted(r);
-                }).build());
+        DefaultDelayingQueue<String> q =
+                (DefaultDelayingQueue<String>) DelayingQueue.<String>create(WorkQueueConfig.builder()
+                        .ticker(ticker)
+                        .threadFactory(r -> {
+                            threads.incrementAndGet();
+                            return Thread.ofPlatform()
+                                    .daemon()
+                                    .name("loop-under-test")
+                                    .unstarted(r);
+                        })
+                        .build());
         q.addAfter("x", Duration.ofHours(1));
         assertThat(q.loopThread().isAlive()).isTrue();
 

@@ -36,7 +36,9 @@ class FailureCountsTest {
 
         // twice the counters touched in one interval: the first sweep (at 2 x MIN) keeps all it
         // sees for a second chance, so the map then settles between 2 x MIN and 4 x MIN
-        assertThat(counts.size()).as("reset counters do not pile up").isLessThanOrEqualTo(4 * FailureCounts.MIN_SWEEP_SIZE);
+        assertThat(counts.size())
+                .as("reset counters do not pile up")
+                .isLessThanOrEqualTo(4 * FailureCounts.MIN_SWEEP_SIZE);
     }
 
     @Test
@@ -51,7 +53,9 @@ class FailureCountsTest {
             cycle(workingSet);
         }
 
-        assertThat(counts.insertions() - insertedBefore).as("counters inserted again").isZero();
+        assertThat(counts.insertions() - insertedBefore)
+                .as("counters inserted again")
+                .isZero();
         assertThat(counts.size()).isEqualTo(workingSet);
     }
 
@@ -133,7 +137,8 @@ class FailureCountsTest {
         // 80,000 counters were inserted and reset; sweeps keep the map near their threshold (2,048
         // here), where a threshold taken from the map's size at the end of a sweep let it keep
         // 13,000 to 65,000 in about one run in eight
-        assertThat(counts.size()).as("counters left after the churn")
+        assertThat(counts.size())
+                .as("counters left after the churn")
                 .isLessThanOrEqualTo(8 * FailureCounts.MIN_SWEEP_SIZE);
     }
 }

@@ -15,8 +15,11 @@ class MetricsTest {
 
     private final FakeTicker ticker = new FakeTicker();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private final WorkQueue<String> queue = WorkQueue.create(
-            WorkQueueConfig.builder().name("q").ticker(ticker).meterRegistry(registry).build());
+    private final WorkQueue<String> queue = WorkQueue.create(WorkQueueConfig.builder()
+            .name("q")
+            .ticker(ticker)
+            .meterRegistry(registry)
+            .build());
 
     private double gauge(String name) {
         return registry.get(name).tag("name", "q").gauge().value();
@@ -34,15 +37,16 @@ class MetricsTest {
 
             String scrape = prometheus.scrape();
 
-            assertThat(scrape).contains(
-                    "workqueue_depth{name=\"foos\"} 1",
-                    "workqueue_adds_total{name=\"foos\"} 2",
-                    "workqueue_queue_duration_seconds_bucket{name=\"foos\",le=\"1.0E-8\"}",
-                    "workqueue_queue_duration_seconds_bucket{name=\"foos\",le=\"10.0\"}",
-                    "workqueue_work_duration_seconds_count{name=\"foos\"} 1",
-                    "workqueue_unfinished_work_seconds{name=\"foos\"} 0",
-                    "workqueue_longest_running_processor_seconds{name=\"foos\"} 0",
-                    "workqueue_retries_total{name=\"foos\"} 1");
+            assertThat(scrape)
+                    .contains(
+                            "workqueue_depth{name=\"foos\"} 1",
+                            "workqueue_adds_total{name=\"foos\"} 2",
+                            "workqueue_queue_duration_seconds_bucket{name=\"foos\",le=\"1.0E-8\"}",
+                            "workqueue_queue_duration_seconds_bucket{name=\"foos\",le=\"10.0\"}",
+                            "workqueue_work_duration_seconds_count{name=\"foos\"} 1",
+                            "workqueue_unfinished_work_seconds{name=\"foos\"} 0",
+                            "workqueue_longest_running_processor_seconds{name=\"foos\"} 0",
+                            "workqueue_retries_total{name=\"foos\"} 1");
         }
     }
 
@@ -88,13 +92,17 @@ class MetricsTest {
         queue.add("x");
         queue.add("x");
 
-        assertThat(registry.get("workqueue.adds").tag("name", "q").counter().count()).isEqualTo(2);
-        assertThat(gauge("workqueue.depth")).as("client-go counts the dirty item").isEqualTo(1);
+        assertThat(registry.get("workqueue.adds").tag("name", "q").counter().count())
+                .isEqualTo(2);
+        assertThat(gauge("workqueue.depth"))
+                .as("client-go counts the dirty item")
+                .isEqualTo(1);
     }
 
     @Test
     void metricsNeedAQueueName() {
-        assertThatThrownBy(() -> WorkQueueConfig.builder().meterRegistry(registry).build())
+        assertThatThrownBy(
+                        () -> WorkQueueConfig.builder().meterRegistry(registry).build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("work queue metrics need a queue name (set WorkQueueConfig.name)");
     }
@@ -103,7 +111,8 @@ class MetricsTest {
     void aQueueWithoutMetricsRegistersNothingInMicrometersGlobalRegistry() {
         SimpleMeterRegistry global = new SimpleMeterRegistry();
         io.micrometer.core.instrument.Metrics.addRegistry(global);
-        try (RateLimitingQueue<String> q = RateLimitingQueue.create(RateLimiter.defaultControllerRateLimiter(),
+        try (RateLimitingQueue<String> q = RateLimitingQueue.create(
+                RateLimiter.defaultControllerRateLimiter(),
                 WorkQueueConfig.builder().name("quiet").build())) {
             q.add("x");
             q.done(q.get().orElseThrow());
@@ -112,7 +121,8 @@ class MetricsTest {
             q.forget("z");
 
             assertThat(global.getMeters()).noneMatch(m -> m.getId().getName().startsWith("workqueue"));
-            assertThat(registry.find("workqueue.adds").tag("name", "quiet").counter()).isNull();
+            assertThat(registry.find("workqueue.adds").tag("name", "quiet").counter())
+                    .isNull();
         } finally {
             io.micrometer.core.instrument.Metrics.removeRegistry(global);
         }
@@ -138,7 +148,8 @@ class MetricsTest {
         CountingTicker on = new CountingTicker();
 
         int readsWithout = clockReadsOfAddGetDone(WorkQueueConfig.builder().name("off"), off);
-        int readsWith = clockReadsOfAddGetDone(WorkQueueConfig.builder().name("on").meterRegistry(registry), on);
+        int readsWith =
+                clockReadsOfAddGetDone(WorkQueueConfig.builder().name("on").meterRegistry(registry), on);
 
         assertThat(readsWithout).isZero();
         assertThat(readsWith).as("with metrics the same calls time the items").isGreaterThanOrEqualTo(300);

@@ -31,7 +31,8 @@ class PriorityQueueStressTest {
     @Timeout(60)
     void everyKeyAddedAfterItsLastProcessingIsProcessedAgainAndNeverByTwoWorkers() throws Exception {
         PriorityQueue<Integer> queue = PriorityQueue.create(
-                RateLimiter.itemExponentialFailure(Duration.ofMillis(5), Duration.ofSeconds(1000)), WorkQueueConfig.defaults());
+                RateLimiter.itemExponentialFailure(Duration.ofMillis(5), Duration.ofSeconds(1000)),
+                WorkQueueConfig.defaults());
         AtomicIntegerArray addSeq = new AtomicIntegerArray(KEYS);
         AtomicIntegerArray seenSeq = new AtomicIntegerArray(KEYS);
         AtomicIntegerArray holders = new AtomicIntegerArray(KEYS);
@@ -57,7 +58,7 @@ class PriorityQueueStressTest {
         List<Thread> workers = new ArrayList<>();
         for (int w = 0; w < WORKERS; w++) {
             workers.add(Thread.ofVirtual().start(() -> {
-                for (;;) {
+                for (; ; ) {
                     Optional<Integer> item = queue.get();
                     if (item.isEmpty()) {
                         return;
@@ -78,7 +79,8 @@ class PriorityQueueStressTest {
             t.join();
         }
         Thread.sleep(20); // past the longest delay
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(5))
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(5))
                 .until(() -> queue.len() == 0 && busy.get() == 0 && allSeen(addSeq, seenSeq));
         queue.shutDown();
         for (Thread t : workers) {
@@ -89,7 +91,9 @@ class PriorityQueueStressTest {
         int total = 0;
         for (int k = 0; k < KEYS; k++) {
             total += addSeq.get(k);
-            assertThat(seenSeq.get(k)).as("key %d: adds started vs. seen by its last processing", k).isEqualTo(addSeq.get(k));
+            assertThat(seenSeq.get(k))
+                    .as("key %d: adds started vs. seen by its last processing", k)
+                    .isEqualTo(addSeq.get(k));
         }
         assertThat(total).isEqualTo(ADDS);
     }

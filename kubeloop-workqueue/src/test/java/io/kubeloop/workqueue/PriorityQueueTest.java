@@ -22,7 +22,11 @@ class PriorityQueueTest {
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final PriorityQueue<String> queue = PriorityQueue.create(
             RateLimiter.itemExponentialFailure(Duration.ofMillis(5), Duration.ofSeconds(1000)),
-            WorkQueueConfig.builder().name("pq").ticker(ticker).meterRegistry(registry).build());
+            WorkQueueConfig.builder()
+                    .name("pq")
+                    .ticker(ticker)
+                    .meterRegistry(registry)
+                    .build());
 
     @AfterEach
     void close() {
@@ -59,7 +63,9 @@ class PriorityQueueTest {
         assertThat(queue.len()).isEqualTo(2);
         assertThat(take()).isEqualTo(new Prioritized<>("a", 0));
         assertThat(take().item()).isEqualTo("b");
-        assertThat(registry.get("workqueue.adds").counter().count()).as("effective adds").isEqualTo(2);
+        assertThat(registry.get("workqueue.adds").counter().count())
+                .as("effective adds")
+                .isEqualTo(2);
     }
 
     @Test
@@ -78,14 +84,18 @@ class PriorityQueueTest {
         assertThat(take().item()).isEqualTo("b");
         queue.done("b");
         ticker.step(Duration.ofSeconds(10));
-        assertThat(queue.len()).as("the delay was dropped, not kept as a second entry").isZero();
+        assertThat(queue.len())
+                .as("the delay was dropped, not kept as a second entry")
+                .isZero();
     }
 
     @Test
     void aWorkerWaitingForADelayedItemGetsItWhenItsTimeComes() throws Exception {
         queue.addAfter("later", Duration.ofMillis(200));
         CompletableFuture<Optional<String>> got = CompletableFuture.supplyAsync(queue::get);
-        assertThat(ticker.awaitWaiters(1, Duration.ofSeconds(5))).as("the timer waits for the ready time").isTrue();
+        assertThat(ticker.awaitWaiters(1, Duration.ofSeconds(5)))
+                .as("the timer waits for the ready time")
+                .isTrue();
         ticker.step(Duration.ofMillis(199));
         assertThat(ticker.awaitWaiters(1, Duration.ofSeconds(5))).isTrue();
         assertThat(got).isNotDone();
@@ -100,7 +110,9 @@ class PriorityQueueTest {
         assertThat(take().item()).isEqualTo("a");
         queue.addWithOptions("a", AddOptions.defaults().withPriority(50));
 
-        assertThat(take().item()).as("a is in flight: skipped, though first by priority").isEqualTo("b");
+        assertThat(take().item())
+                .as("a is in flight: skipped, though first by priority")
+                .isEqualTo("b");
         CompletableFuture<Optional<String>> next = CompletableFuture.supplyAsync(queue::get);
         Thread.sleep(100);
         assertThat(next).as("nothing else to hand out while a is in flight").isNotDone();
@@ -134,7 +146,9 @@ class PriorityQueueTest {
         assertThat(take().item()).isEqualTo("a");
         queue.shutDown();
         assertThat(queue.isShuttingDown()).isTrue();
-        assertThat(queue.get()).as("b is dropped: no drain, as controller-runtime").isEmpty();
+        assertThat(queue.get())
+                .as("b is dropped: no drain, as controller-runtime")
+                .isEmpty();
         queue.add("c");
         waiting = CompletableFuture.supplyAsync(queue::get);
         assertThat(waiting.get(10, TimeUnit.SECONDS)).isEmpty();
@@ -144,10 +158,12 @@ class PriorityQueueTest {
     @Test
     void metricsFollowTheWorkQueuesNames() {
         queue.add("a");
-        assertThat(registry.get("workqueue.depth").tag("name", "pq").gauge().value()).isEqualTo(1);
+        assertThat(registry.get("workqueue.depth").tag("name", "pq").gauge().value())
+                .isEqualTo(1);
         take();
         assertThat(registry.get("workqueue.depth").gauge().value()).isZero();
-        assertThat(registry.get("workqueue.longest.running.processor").gauge().value()).isGreaterThanOrEqualTo(0);
+        assertThat(registry.get("workqueue.longest.running.processor").gauge().value())
+                .isGreaterThanOrEqualTo(0);
         ticker.step(Duration.ofSeconds(3));
         assertThat(registry.get("workqueue.unfinished.work").gauge().value()).isEqualTo(3.0);
         queue.done("a");

@@ -55,7 +55,8 @@ class RateLimiterConcurrencyTest {
 
     @Test
     void concurrentFailuresOfOneItemAreAllCounted() throws InterruptedException {
-        RateLimiter<String> limiter = RateLimiter.itemExponentialFailure(Duration.ofMillis(5), Duration.ofSeconds(1000));
+        RateLimiter<String> limiter =
+                RateLimiter.itemExponentialFailure(Duration.ofMillis(5), Duration.ofSeconds(1000));
 
         runTogether(4, () -> {
             for (int i = 0; i < 1000; i++) {
@@ -79,7 +80,9 @@ class RateLimiterConcurrencyTest {
         assertThat(bucket.when("b")).isEqualTo(Duration.ofNanos(333_333_333));
         assertThat(bucket.when("c")).isEqualTo(Duration.ofNanos(666_666_666));
         frozen.step(Duration.ofSeconds(10));
-        assertThat(bucket.when("d")).as("refilled, but never above the burst of 1").isZero();
+        assertThat(bucket.when("d"))
+                .as("refilled, but never above the burst of 1")
+                .isZero();
         assertThat(bucket.when("e")).isEqualTo(Duration.ofNanos(333_333_333));
     }
 }

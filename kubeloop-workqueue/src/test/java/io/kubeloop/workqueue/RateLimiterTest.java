@@ -51,7 +51,8 @@ class RateLimiterTest {
         for (int n : new int[] {40, 62, 63, 64, 100, 1 << 20, Integer.MAX_VALUE}) {
             assertThat(limiter.delayNanos(n)).as("n=%d", n).isEqualTo(max);
         }
-        var uncapped = new ItemExponentialFailureRateLimiter<String>(Duration.ofNanos(1), Duration.ofSeconds(Long.MAX_VALUE));
+        var uncapped =
+                new ItemExponentialFailureRateLimiter<String>(Duration.ofNanos(1), Duration.ofSeconds(Long.MAX_VALUE));
         assertThat(uncapped.delayNanos(62)).isEqualTo(1L << 62);
         assertThat(uncapped.delayNanos(63)).isEqualTo(Long.MAX_VALUE);
     }
@@ -68,7 +69,9 @@ class RateLimiterTest {
         FakeTicker ticker = new FakeTicker();
         RateLimiter<Integer> limiter = RateLimiter.defaultControllerRateLimiter(ticker);
         for (int i = 0; i < 100; i++) {
-            assertThat(limiter.when(i)).as("item %d: the per-item 5 ms wins within the burst", i).isEqualTo(ms(5));
+            assertThat(limiter.when(i))
+                    .as("item %d: the per-item 5 ms wins within the burst", i)
+                    .isEqualTo(ms(5));
         }
         assertThat(limiter.when(100)).isEqualTo(ms(100));
         assertThat(limiter.when(101)).isEqualTo(ms(200));
@@ -107,16 +110,21 @@ class RateLimiterTest {
     @Test
     void bucketNearTheEndOfTheTickerRangeKeepsWaitingInsteadOfWrappingAround() {
         FakeTicker ticker = new FakeTicker();
-        ticker.step(Duration.ofNanos(Long.MAX_VALUE - ticker.nanoTime() - Duration.ofSeconds(10).toNanos()));
+        ticker.step(Duration.ofNanos(
+                Long.MAX_VALUE - ticker.nanoTime() - Duration.ofSeconds(10).toNanos()));
         RateLimiter<String> bucket = RateLimiter.bucket(1, 1, ticker);
         assertThat(bucket.when("x")).isZero();
         Duration previous = Duration.ZERO;
         for (int i = 1; i < 1000; i++) {
             Duration delay = bucket.when("x");
-            assertThat(delay).as("request %d", i).isGreaterThanOrEqualTo(previous).isPositive();
+            assertThat(delay)
+                    .as("request %d", i)
+                    .isGreaterThanOrEqualTo(previous)
+                    .isPositive();
             previous = delay;
         }
-        assertThat(previous).as("saturated: the bucket is full again at the ticker's last instant")
+        assertThat(previous)
+                .as("saturated: the bucket is full again at the ticker's last instant")
                 .isEqualTo(Duration.ofSeconds(9));
     }
 
@@ -154,7 +162,9 @@ class RateLimiterTest {
             max.when("x");
         }
         assertThat(max.when("x")).isEqualTo(ms(128)); // exponential: 2^7 ms beats 50 ms
-        assertThat(exponential.numRequeues("x")).as("every limiter counted every call").isEqualTo(8);
+        assertThat(exponential.numRequeues("x"))
+                .as("every limiter counted every call")
+                .isEqualTo(8);
         assertThat(max.numRequeues("x")).isEqualTo(8);
 
         max.forget("x");
@@ -164,8 +174,8 @@ class RateLimiterTest {
 
     @Test
     void withMaxWaitCapsTheDelayButKeepsCounting() {
-        RateLimiter<String> limiter = RateLimiter.withMaxWait(
-                RateLimiter.itemExponentialFailure(ms(100), Duration.ofSeconds(100)), ms(250));
+        RateLimiter<String> limiter =
+                RateLimiter.withMaxWait(RateLimiter.itemExponentialFailure(ms(100), Duration.ofSeconds(100)), ms(250));
         assertThat(limiter.when("x")).isEqualTo(ms(100));
         assertThat(limiter.when("x")).isEqualTo(ms(200));
         assertThat(limiter.when("x")).isEqualTo(ms(250));
@@ -176,17 +186,22 @@ class RateLimiterTest {
 
     @Test
     void factoriesRejectOutOfRangeArguments() {
-        assertThatThrownBy(() -> RateLimiter.bucket(0, 10)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> RateLimiter.bucket(0, 10))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("bucket qps must be positive: 0.0");
         assertThatThrownBy(() -> RateLimiter.bucket(Double.NaN, 10)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> RateLimiter.bucket(10, 0)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> RateLimiter.bucket(10, 0))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("bucket burst must be at least 1: 0");
         assertThatThrownBy(() -> RateLimiter.itemExponentialFailure(ms(-1), ms(1)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("base delay must not be negative");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("base delay must not be negative");
         assertThatThrownBy(() -> RateLimiter.itemFastSlow(ms(1), ms(2), -1))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("maxFastAttempts");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("maxFastAttempts");
         assertThatThrownBy(() -> RateLimiter.<String>maxOf(List.of()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("maxOf needs at least one rate limiter");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("maxOf needs at least one rate limiter");
     }
 
     /** A user's limiter that answers in Durations only: a fixed delay, counting requests per item. */
@@ -233,10 +248,13 @@ class RateLimiterTest {
         assertThat(max.numRequeues("x")).isEqualTo(2);
         capped.forget("x");
         assertThat(custom.numRequeues("x")).isZero();
-        assertThat(max.toString()).isEqualTo("MaxOfRateLimiter[ItemExponentialFailureRateLimiter[base=PT0.005S, max=PT0.05S], FixedDelay]");
+        assertThat(max.toString())
+                .isEqualTo(
+                        "MaxOfRateLimiter[ItemExponentialFailureRateLimiter[base=PT0.005S, max=PT0.05S], FixedDelay]");
 
         FakeTicker ticker = new FakeTicker();
-        try (RateLimitingQueue<String> q = RateLimitingQueue.create(custom, WorkQueueConfig.builder().ticker(ticker).build())) {
+        try (RateLimitingQueue<String> q = RateLimitingQueue.create(
+                custom, WorkQueueConfig.builder().ticker(ticker).build())) {
             q.addRateLimited("y");
             assertThat(q.numRequeues("y")).isEqualTo(1);
             assertThat(q.len()).as("waits the user's 3 s").isZero();

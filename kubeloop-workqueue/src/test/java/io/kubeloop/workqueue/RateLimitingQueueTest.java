@@ -26,7 +26,9 @@ class RateLimitingQueueTest {
 
     private void step(Duration d, int stillWaiting) {
         ticker.step(d);
-        await().pollDelay(Duration.ZERO).atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(1))
+        await().pollDelay(Duration.ZERO)
+                .atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(1))
                 .until(() -> delaying.waitingCount() == stillWaiting);
     }
 
@@ -73,12 +75,15 @@ class RateLimitingQueueTest {
     void addRateLimitedReadsTheClockOnceWhenTheLimiterKeepsTimeByTheQueuesTicker() {
         CountingTicker clock = new CountingTicker();
         try (RateLimitingQueue<String> q = RateLimitingQueue.create(
-                RateLimiter.defaultControllerRateLimiter(clock), WorkQueueConfig.builder().ticker(clock).build())) {
+                RateLimiter.defaultControllerRateLimiter(clock),
+                WorkQueueConfig.builder().ticker(clock).build())) {
             int before = clock.reads.get();
             for (int i = 0; i < 150; i++) { // past the bucket's burst of 100: its delays count too
                 q.addRateLimited("item-" + i);
             }
-            assertThat(clock.reads.get() - before).as("one read per call, shared by bucket and queue").isEqualTo(150);
+            assertThat(clock.reads.get() - before)
+                    .as("one read per call, shared by bucket and queue")
+                    .isEqualTo(150);
 
             DefaultDelayingQueue<String> d =
                     (DefaultDelayingQueue<String>) ((DefaultRateLimitingQueue<String>) q).delegate();
@@ -94,7 +99,8 @@ class RateLimitingQueueTest {
     void aBucketOnAnotherTickerReservesByItsOwnClockNotTheQueues() {
         FakeTicker bucketClock = new FakeTicker();
         try (RateLimitingQueue<String> q = RateLimitingQueue.create(
-                RateLimiter.bucket(1, 1, bucketClock), WorkQueueConfig.builder().ticker(ticker).build())) {
+                RateLimiter.bucket(1, 1, bucketClock),
+                WorkQueueConfig.builder().ticker(ticker).build())) {
             q.addRateLimited("a"); // the one token: no delay
             q.addRateLimited("b"); // waits one second by the bucket's clock; the next token is b's
             bucketClock.step(Duration.ofSeconds(2)); // by the bucket's clock a token is back; the queue's stands still

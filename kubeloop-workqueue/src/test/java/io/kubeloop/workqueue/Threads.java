@@ -9,16 +9,18 @@ import java.util.function.Supplier;
 /** Test helpers for running a call on its own virtual thread and seeing it block. */
 final class Threads {
 
-    private Threads() {
-    }
+    private Threads() {}
 
     /** A call running on its own virtual thread. */
     record Call<R>(Thread thread, CompletableFuture<R> result) {
         /** Waits until the thread is parked (blocked inside the call). */
         Call<R> awaitBlocked() {
-            await().pollDelay(Duration.ZERO).atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(1))
+            await().pollDelay(Duration.ZERO)
+                    .atMost(Duration.ofSeconds(5))
+                    .pollInterval(Duration.ofMillis(1))
                     .until(() -> thread.getState() == Thread.State.WAITING
-                            || thread.getState() == Thread.State.TIMED_WAITING || result.isDone());
+                            || thread.getState() == Thread.State.TIMED_WAITING
+                            || result.isDone());
             return this;
         }
     }

@@ -16,14 +16,18 @@ class WorkQueueConfigTest {
         assertThat(config.name()).isEmpty();
         assertThat(config.ticker()).isSameAs(Ticker.system());
         assertThat(config.metrics()).isEqualTo(MetricsProvider.none());
-        assertThat(config.threadFactory().newThread(() -> { }).isVirtual()).isTrue();
+        assertThat(config.threadFactory().newThread(() -> {}).isVirtual()).isTrue();
     }
 
     @Test
     void toBuilderKeepsEveryValue() {
         FakeTicker ticker = new FakeTicker();
         ThreadFactory factory = Thread.ofPlatform().factory();
-        WorkQueueConfig config = WorkQueueConfig.builder().name("a").ticker(ticker).threadFactory(factory).build();
+        WorkQueueConfig config = WorkQueueConfig.builder()
+                .name("a")
+                .ticker(ticker)
+                .threadFactory(factory)
+                .build();
 
         WorkQueueConfig copy = config.toBuilder().build();
 
@@ -34,12 +38,14 @@ class WorkQueueConfigTest {
     @Test
     void blankNameIsRejected() {
         assertThatThrownBy(() -> WorkQueueConfig.builder().name("  ").build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("work queue name must not be blank");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("work queue name must not be blank");
     }
 
     @Test
     void fakeTickerRejectsSteppingBackwards() {
         assertThatThrownBy(() -> new FakeTicker().step(java.time.Duration.ofNanos(-1)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("FakeTicker cannot step backwards");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("FakeTicker cannot step backwards");
     }
 }

@@ -17,8 +17,7 @@ import org.junit.jupiter.api.Timeout;
  */
 class WorkQueueDocExampleTest {
 
-    record Key(String namespace, String name) {
-    }
+    record Key(String namespace, String name) {}
 
     private final List<String> log = new CopyOnWriteArrayList<>();
 
@@ -79,6 +78,8 @@ class WorkQueueDocExampleTest {
                 .filter(line -> !line.isEmpty())
                 .toList();
         assertThat(statements).hasSizeGreaterThan(10);
-        assertThat(statements).allSatisfy(line -> assertThat(here).as("docs/workqueues.md line %s", line).contains(line));
+        assertThat(statements)
+                .allSatisfy(line ->
+                        assertThat(here).as("docs/workqueues.md line %s", line).contains(line));
     }
 }

@@ -36,34 +36,30 @@ class WorkQueueModelPropertyTest {
     private static final int ITEMS = 5;
 
     /** One operation of a schedule. */
-    sealed interface Op permits Add, AddAfter, Step, Get, Done, ShutDown {
-    }
+    sealed interface Op permits Add, AddAfter, Step, Get, Done, ShutDown {}
 
-    record Add(int item) implements Op {
-    }
+    record Add(int item) implements Op {}
 
-    record AddAfter(int item, int delayMs) implements Op {
-    }
+    record AddAfter(int item, int delayMs) implements Op {}
 
-    record Step(int ms) implements Op {
-    }
+    record Step(int ms) implements Op {}
 
-    record Get() implements Op {
-    }
+    record Get() implements Op {}
 
-    record Done(int index) implements Op {
-    }
+    record Done(int index) implements Op {}
 
-    record ShutDown() implements Op {
-    }
+    record ShutDown() implements Op {}
 
     @Provide
     Arbitrary<Op> ops() {
         Arbitrary<Integer> item = Arbitraries.integers().between(0, ITEMS - 1);
         return Arbitraries.frequencyOf(
                 net.jqwik.api.Tuple.of(6, item.map(Add::new)),
-                net.jqwik.api.Tuple.of(4, net.jqwik.api.Combinators.combine(item, Arbitraries.integers().between(-1, 30))
-                        .as(AddAfter::new)),
+                net.jqwik.api.Tuple.of(
+                        4,
+                        net.jqwik.api.Combinators.combine(
+                                        item, Arbitraries.integers().between(-1, 30))
+                                .as(AddAfter::new)),
                 net.jqwik.api.Tuple.of(3, Arbitraries.integers().between(0, 20).map(Step::new)),
                 net.jqwik.api.Tuple.of(6, Arbitraries.just(new Get())),
                 net.jqwik.api.Tuple.of(5, Arbitraries.integers().between(0, 3).map(Done::new)),
@@ -201,7 +197,9 @@ class WorkQueueModelPropertyTest {
 
     /** Waits until the waiting loop has moved every due item (its heap matches the model's map). */
     private static void awaitLoop(DefaultDelayingQueue<Integer> real, Model model) {
-        await().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1)).atMost(Duration.ofSeconds(5))
+        await().pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(1))
+                .atMost(Duration.ofSeconds(5))
                 .until(() -> real.waitingCount() == model.waiting.size());
     }
 
@@ -219,7 +217,8 @@ class WorkQueueModelPropertyTest {
     void concurrentSchedulesNeverDoubleHandOutNorLoseAnItem(
             @ForAll @IntRange(min = 1, max = 3) int producers,
             @ForAll @IntRange(min = 1, max = 3) int workers,
-            @ForAll long seed) throws Exception {
+            @ForAll long seed)
+            throws Exception {
         FakeTicker ticker = new FakeTicker();
         DefaultDelayingQueue<Integer> real = (DefaultDelayingQueue<Integer>) DelayingQueue.<Integer>create(
                 WorkQueueConfig.builder().ticker(ticker).build());
@@ -259,7 +258,7 @@ class WorkQueueModelPropertyTest {
             java.util.SplittableRandom random = root.split();
             working.add(Thread.ofPlatform().start(() -> {
                 awaitQuietly(go);
-                for (;;) {
+                for (; ; ) {
                     int[] before = snapshot(history.completed);
                     Optional<Integer> got = real.get();
                     if (got.isEmpty()) {
@@ -278,27 +277,40 @@ class WorkQueueModelPropertyTest {
         go.countDown();
         try {
             for (Thread t : producing) {
-                assertThat(t.join(Duration.ofSeconds(10))).as("producer finished").isTrue();
+                assertThat(t.join(Duration.ofSeconds(10)))
+                        .as("producer finished")
+                        .isTrue();
             }
             if (history.completedAtShutDown.get() == null) {
                 ticker.step(Duration.ofHours(1)); // fire everything delayed
                 try {
-                    await().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1)).atMost(Duration.ofSeconds(5))
+                    await().pollDelay(Duration.ZERO)
+                            .pollInterval(Duration.ofMillis(1))
+                            .atMost(Duration.ofSeconds(5))
                             .until(() -> history.violation.get() != null
-                                    || real.waitingCount() == 0 && real.len() == 0 && real.queue().inFlight() == 0);
+                                    || real.waitingCount() == 0
+                                            && real.len() == 0
+                                            && real.queue().inFlight() == 0);
                 } catch (org.awaitility.core.ConditionTimeoutException e) {
-                    throw new AssertionError("the queue never became idle after the producers stopped: waiting "
-                            + real.waitingCount() + ", queued " + real.len() + ", in flight " + real.queue().inFlight(), e);
+                    throw new AssertionError(
+                            "the queue never became idle after the producers stopped: waiting " + real.waitingCount()
+                                    + ", queued " + real.len() + ", in flight "
+                                    + real.queue().inFlight(),
+                            e);
                 }
                 assertThat(history.violation.get()).isNull();
                 real.shutDown(); // the workers, idle in get, end
             }
             for (Thread t : working) {
-                assertThat(t.join(Duration.ofSeconds(10))).as("worker ended after the shutdown").isTrue();
+                assertThat(t.join(Duration.ofSeconds(10)))
+                        .as("worker ended after the shutdown")
+                        .isTrue();
             }
             // After a shutdown, an item made dirty before it may be queued again by a done that came
             // after the last worker left; hand those out here.
-            for (Optional<Integer> got = real.queue().tryGet(); got.isPresent(); got = real.queue().tryGet()) {
+            for (Optional<Integer> got = real.queue().tryGet();
+                    got.isPresent();
+                    got = real.queue().tryGet()) {
                 int y = got.get();
                 history.handedOut(y, snapshot(history.completed));
                 history.holders.remove(y);
@@ -306,10 +318,12 @@ class WorkQueueModelPropertyTest {
             }
             assertThat(history.violation.get()).isNull();
             assertThat(real.queue().inFlight()).isZero();
-            int[] mustBeSeen = history.completedAtShutDown.get() != null ? history.completedAtShutDown.get()
+            int[] mustBeSeen = history.completedAtShutDown.get() != null
+                    ? history.completedAtShutDown.get()
                     : snapshot(history.started);
             for (int y = 0; y < ITEMS; y++) {
-                assertThat(mustBeSeen[y]).as("item %d: adds that must have led to a hand-out", y)
+                assertThat(mustBeSeen[y])
+                        .as("item %d: adds that must have led to a hand-out", y)
                         .isLessThanOrEqualTo(history.startedAtLastHandOut[y]);
             }
         } finally {
@@ -319,10 +333,10 @@ class WorkQueueModelPropertyTest {
 
     /** What the threads of {@link #concurrentSchedulesNeverDoubleHandOutNorLoseAnItem} record. */
     private static final class History {
-        final AtomicIntegerArray started = new AtomicIntegerArray(ITEMS);   // adds begun (any kind)
+        final AtomicIntegerArray started = new AtomicIntegerArray(ITEMS); // adds begun (any kind)
         final AtomicIntegerArray completed = new AtomicIntegerArray(ITEMS); // immediate adds returned
-        final int[] startedAtLastHandOut = new int[ITEMS];                  // guarded by this
-        final int[][] completedAtLastGetBegin = new int[ITEMS][];           // guarded by this
+        final int[] startedAtLastHandOut = new int[ITEMS]; // guarded by this
+        final int[][] completedAtLastGetBegin = new int[ITEMS][]; // guarded by this
         final ConcurrentHashMap<Integer, Thread> holders = new ConcurrentHashMap<>();
         final AtomicReference<String> violation = new AtomicReference<>();
         final AtomicReference<int[]> completedAtShutDown = new AtomicReference<>();

@@ -52,7 +52,7 @@ class WorkQueueStressTest {
         List<Thread> workers = new ArrayList<>();
         for (int w = 0; w < WORKERS; w++) {
             workers.add(Thread.ofVirtual().name("worker-" + w).start(() -> {
-                for (;;) {
+                for (; ; ) {
                     Optional<Integer> item = queue.get();
                     if (item.isEmpty()) {
                         return;
@@ -81,7 +81,8 @@ class WorkQueueStressTest {
         int total = 0;
         for (int k = 0; k < KEYS; k++) {
             total += addSeq.get(k);
-            assertThat(seenSeq.get(k)).as("key %d: adds started vs. seen by its last processing", k)
+            assertThat(seenSeq.get(k))
+                    .as("key %d: adds started vs. seen by its last processing", k)
                     .isEqualTo(addSeq.get(k));
         }
         assertThat(total).isEqualTo(ADDS);

@@ -119,12 +119,13 @@ class WorkQueueTest {
     @Test
     void interruptedGetThrowsCancellationAndKeepsTheInterruptFlag() throws Exception {
         var call = Threads.start(() -> {
-            try {
-                return queue.get();
-            } catch (CancellationException e) {
-                return Optional.of(Thread.currentThread().isInterrupted() ? "interrupted" : "flag lost");
-            }
-        }).awaitBlocked();
+                    try {
+                        return queue.get();
+                    } catch (CancellationException e) {
+                        return Optional.of(Thread.currentThread().isInterrupted() ? "interrupted" : "flag lost");
+                    }
+                })
+                .awaitBlocked();
 
         call.thread().interrupt();
 
@@ -173,13 +174,14 @@ class WorkQueueTest {
         queue.add("x");
         queue.get();
         var drain = Threads.start(() -> {
-            try {
-                queue.shutDownWithDrain();
-                return "returned";
-            } catch (CancellationException e) {
-                return Thread.currentThread().isInterrupted() ? "interrupted" : "flag lost";
-            }
-        }).awaitBlocked();
+                    try {
+                        queue.shutDownWithDrain();
+                        return "returned";
+                    } catch (CancellationException e) {
+                        return Thread.currentThread().isInterrupted() ? "interrupted" : "flag lost";
+                    }
+                })
+                .awaitBlocked();
 
         drain.thread().interrupt();
 
@@ -207,7 +209,8 @@ class WorkQueueTest {
 
     @Test
     void addRejectsNull() {
-        assertThatThrownBy(() -> queue.add(null)).isInstanceOf(NullPointerException.class)
+        assertThatThrownBy(() -> queue.add(null))
+                .isInstanceOf(NullPointerException.class)
                 .hasMessageContaining("must not be null");
     }
 

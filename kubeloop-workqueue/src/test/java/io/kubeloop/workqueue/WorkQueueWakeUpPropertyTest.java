@@ -34,7 +34,8 @@ class WorkQueueWakeUpPropertyTest {
     void parkedGettersNeverMissAnAddNorTheShutdown(
             @ForAll @IntRange(min = 1, max = 6) int workers,
             @ForAll @IntRange(min = 1, max = 4) int producers,
-            @ForAll @IntRange(min = BURSTS, max = ITEMS_PER_PRODUCER) int shutDownAfter) throws Exception {
+            @ForAll @IntRange(min = BURSTS, max = ITEMS_PER_PRODUCER) int shutDownAfter)
+            throws Exception {
         DefaultWorkQueue<Integer> queue = new DefaultWorkQueue<>(WorkQueueConfig.defaults());
         int items = producers * ITEMS_PER_PRODUCER;
         AtomicIntegerArray handedOut = new AtomicIntegerArray(items);
@@ -57,7 +58,9 @@ class WorkQueueWakeUpPropertyTest {
             }));
         }
         for (Thread t : workerThreads) { // let every worker park on the empty queue first
-            await().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1)).atMost(Duration.ofSeconds(5))
+            await().pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofMillis(1))
+                    .atMost(Duration.ofSeconds(5))
                     .until(() -> t.getState() == Thread.State.WAITING);
         }
 
@@ -75,7 +78,9 @@ class WorkQueueWakeUpPropertyTest {
                 t.join();
             }
             int expected = (burst + 1) * producers;
-            await().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1)).atMost(Duration.ofSeconds(5))
+            await().pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofMillis(1))
+                    .atMost(Duration.ofSeconds(5))
                     .alias("burst " + burst + " reached the parked workers")
                     .until(() -> handedOutTotal.get() == expected);
         }
@@ -108,13 +113,17 @@ class WorkQueueWakeUpPropertyTest {
             t.join();
         }
         for (Thread t : workerThreads) {
-            assertThat(t.join(Duration.ofSeconds(10))).as("worker returned after the shutdown").isTrue();
+            assertThat(t.join(Duration.ofSeconds(10)))
+                    .as("worker returned after the shutdown")
+                    .isTrue();
         }
 
         assertThat(violation.get()).isNull();
         for (int x = 0; x < items; x++) {
             if (addedBeforeShutDown.get(x) == 1) {
-                assertThat(handedOut.get(x)).as("item %d added before the shutdown", x).isEqualTo(1);
+                assertThat(handedOut.get(x))
+                        .as("item %d added before the shutdown", x)
+                        .isEqualTo(1);
             }
         }
         assertThat(queue.len()).isZero();

@@ -16,11 +16,22 @@ import java.util.Optional;
  * immutable and thread-safe.
  */
 public sealed class ApiException extends RuntimeException
-        permits NotFoundException, AlreadyExistsException, ConflictException, InvalidException,
-        BadRequestException, UnauthorizedException, ForbiddenException, MethodNotAllowedException,
-        GoneException, TooManyRequestsException, InternalErrorException, ApiTimeoutException,
-        UnsupportedMediaTypeException, NotAcceptableException, RequestEntityTooLargeException,
-        ServiceUnavailableException {
+        permits NotFoundException,
+                AlreadyExistsException,
+                ConflictException,
+                InvalidException,
+                BadRequestException,
+                UnauthorizedException,
+                ForbiddenException,
+                MethodNotAllowedException,
+                GoneException,
+                TooManyRequestsException,
+                InternalErrorException,
+                ApiTimeoutException,
+                UnsupportedMediaTypeException,
+                NotAcceptableException,
+                RequestEntityTooLargeException,
+                ServiceUnavailableException {
 
     private final Status status;
     private final Duration retryAfter;
@@ -43,8 +54,10 @@ public sealed class ApiException extends RuntimeException
     private static String message(Status status) {
         Objects.requireNonNull(status, "status");
         String m = status.message();
-        return m == null || m.isEmpty() ? "the server responded with the status code " + status.codeOrZero()
-                + (status.reason() == null || status.reason().isEmpty() ? "" : " (" + status.reason() + ")") : m;
+        return m == null || m.isEmpty()
+                ? "the server responded with the status code " + status.codeOrZero()
+                        + (status.reason() == null || status.reason().isEmpty() ? "" : " (" + status.reason() + ")")
+                : m;
     }
 
     private static Duration fromDetails(Status status) {

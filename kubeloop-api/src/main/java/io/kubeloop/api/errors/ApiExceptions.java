@@ -56,8 +56,7 @@ public final class ApiExceptions {
     /** Cap on the body snippet appended to the message. */
     private static final int MAX_SNIPPET_CHARS = 200;
 
-    private ApiExceptions() {
-    }
+    private ApiExceptions() {}
 
     /**
      * The exception for a failed reply.
@@ -136,7 +135,14 @@ public final class ApiExceptions {
             }
             Status s = KubeJson.mapper().treeToValue(tree, Status.class);
             if (s.codeOrZero() == 0 && httpCode != 0) {
-                s = new Status(s.kind(), s.apiVersion(), s.metadata(), s.status(), s.message(), s.reason(), s.details(),
+                s = new Status(
+                        s.kind(),
+                        s.apiVersion(),
+                        s.metadata(),
+                        s.status(),
+                        s.message(),
+                        s.reason(),
+                        s.details(),
                         httpCode);
             }
             return s;
@@ -183,20 +189,23 @@ public final class ApiExceptions {
             }
             case 403 -> {
                 reason = "Forbidden";
-                message = text == null || text.isEmpty() ? "the server does not allow access to the requested resource"
+                message = text == null || text.isEmpty()
+                        ? "the server does not allow access to the requested resource"
                         : text;
                 includesBody = true;
             }
             case 406 -> {
                 reason = "NotAcceptable";
                 message = text == null || text.isEmpty()
-                        ? "the server was unable to respond with a content type that the client supports" : text;
+                        ? "the server was unable to respond with a content type that the client supports"
+                        : text;
                 includesBody = true;
             }
             case 415 -> {
                 reason = "UnsupportedMediaType";
                 message = text == null || text.isEmpty()
-                        ? "the server does not support the content type of the request" : text;
+                        ? "the server does not support the content type of the request"
+                        : text;
                 includesBody = true;
             }
             case 405 -> {
@@ -213,7 +222,8 @@ public final class ApiExceptions {
             }
             case 504 -> {
                 reason = "Timeout";
-                message = "the server was unable to return a response in the time allotted, but may still be processing the request";
+                message =
+                        "the server was unable to return a response in the time allotted, but may still be processing the request";
             }
             case 429 -> {
                 reason = "TooManyRequests";
@@ -222,7 +232,8 @@ public final class ApiExceptions {
             default -> {
                 if (code >= 500) {
                     reason = "InternalError";
-                    message = "an error on the server (\"" + snippet(serverMessage) + "\") has prevented the request from succeeding";
+                    message = "an error on the server (\"" + snippet(serverMessage)
+                            + "\") has prevented the request from succeeding";
                     includesBody = true;
                 }
             }
@@ -233,10 +244,15 @@ public final class ApiExceptions {
             message = singleLine(message);
         }
         Integer retrySeconds = retryAfter == null ? null : (int) Math.min(Integer.MAX_VALUE, retryAfter.toSeconds());
-        Status.Details details = new Status.Details(null, null, null, null,
-                List.of(new Status.Cause(UNEXPECTED_SERVER_RESPONSE, serverMessage, null)), retrySeconds);
-        return new Status("Status", "v1", Map.of(), Status.FAILURE, message, reason.isEmpty() ? null : reason, details,
-                code);
+        Status.Details details = new Status.Details(
+                null,
+                null,
+                null,
+                null,
+                List.of(new Status.Cause(UNEXPECTED_SERVER_RESPONSE, serverMessage, null)),
+                retrySeconds);
+        return new Status(
+                "Status", "v1", Map.of(), Status.FAILURE, message, reason.isEmpty() ? null : reason, details, code);
     }
 
     /**
@@ -254,10 +270,12 @@ public final class ApiExceptions {
             decoded = new String(body, 0, MAX_BODY_CHARS * 4, StandardCharsets.UTF_8);
         } else {
             try {
-                decoded = StandardCharsets.UTF_8.newDecoder()
+                decoded = StandardCharsets.UTF_8
+                        .newDecoder()
                         .onMalformedInput(CodingErrorAction.REPORT)
                         .onUnmappableCharacter(CodingErrorAction.REPORT)
-                        .decode(ByteBuffer.wrap(body)).toString();
+                        .decode(ByteBuffer.wrap(body))
+                        .toString();
             } catch (CharacterCodingException e) {
                 if (!isText(contentType)) {
                     return null;
@@ -273,7 +291,8 @@ public final class ApiExceptions {
     }
 
     private static boolean isText(String contentType) {
-        return contentType == null || contentType.isBlank()
+        return contentType == null
+                || contentType.isBlank()
                 || contentType.strip().toLowerCase(Locale.ROOT).startsWith("text/");
     }
 

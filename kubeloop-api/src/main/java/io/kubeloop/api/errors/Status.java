@@ -20,8 +20,15 @@ import java.util.Map;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record Status(String kind, String apiVersion, Map<String, Object> metadata, String status, String message,
-                     String reason, Details details, Integer code) {
+public record Status(
+        String kind,
+        String apiVersion,
+        Map<String, Object> metadata,
+        String status,
+        String message,
+        String reason,
+        Details details,
+        Integer code) {
 
     public static final String SUCCESS = "Success";
     public static final String FAILURE = "Failure";
@@ -58,9 +65,8 @@ public record Status(String kind, String apiVersion, Map<String, Object> metadat
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @JsonIgnoreProperties(ignoreUnknown = true)
-    public record Details(String name, String group, String kind, String uid, List<Cause> causes,
-                          Integer retryAfterSeconds) {
-    }
+    public record Details(
+            String name, String group, String kind, String uid, List<Cause> causes, Integer retryAfterSeconds) {}
 
     /**
      * One cause of a failure.
@@ -71,6 +77,5 @@ public record Status(String kind, String apiVersion, Map<String, Object> metadat
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @JsonIgnoreProperties(ignoreUnknown = true)
-    public record Cause(String reason, String message, String field) {
-    }
+    public record Cause(String reason, String message, String field) {}
 }

@@ -22,8 +22,7 @@ public final class JsonScanner {
     /** Not accepted by the scanner: malformed, or needing Jackson. */
     public static final int FALLBACK = -2;
 
-    private JsonScanner() {
-    }
+    private JsonScanner() {}
 
     /** The first offset from {@code i} that is not JSON whitespace (at most {@code limit}). */
     public static int skipSpace(byte[] b, int i, int limit) {
@@ -131,8 +130,15 @@ public final class JsonScanner {
      * same pass when its value is an object, recording the spans of {@code nestedNames} in {@code nestedSpans}
      * (all {@code -1} when that member is absent or not an object).
      */
-    public static int members(byte[] b, int start, int limit, byte[][] names, int[] spans, int nested,
-            byte[][] nestedNames, int[] nestedSpans) {
+    public static int members(
+            byte[] b,
+            int start,
+            int limit,
+            byte[][] names,
+            int[] spans,
+            int nested,
+            byte[][] nestedNames,
+            int[] nestedSpans) {
         java.util.Arrays.fill(spans, 0, names.length * 2, -1);
         if (nested >= 0) {
             java.util.Arrays.fill(nestedSpans, 0, nestedNames.length * 2, -1);

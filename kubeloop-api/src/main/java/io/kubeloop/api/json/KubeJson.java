@@ -2,8 +2,8 @@ package io.kubeloop.api.json;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import tools.jackson.databind.DeserializationFeature;
-import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.cfg.DateTimeFeature;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The one Jackson configuration kubeloop reads and writes Kubernetes JSON with.
@@ -24,8 +24,7 @@ public final class KubeJson {
             .changeDefaultPropertyInclusion(incl -> incl.withValueInclusion(JsonInclude.Include.NON_NULL))
             .build();
 
-    private KubeJson() {
-    }
+    private KubeJson() {}
 
     /** The shared, immutable mapper. */
     public static JsonMapper mapper() {

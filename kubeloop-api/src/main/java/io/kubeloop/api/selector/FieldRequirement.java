@@ -24,7 +24,8 @@ public record FieldRequirement(String field, Operator operator, String value) {
     }
 
     static final Comparator<FieldRequirement> ORDER = Comparator.comparing(FieldRequirement::field)
-            .thenComparing(FieldRequirement::operator).thenComparing(FieldRequirement::value);
+            .thenComparing(FieldRequirement::operator)
+            .thenComparing(FieldRequirement::value);
 
     public FieldRequirement {
         Objects.requireNonNull(field, "field");

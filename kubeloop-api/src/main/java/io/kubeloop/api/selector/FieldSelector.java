@@ -110,8 +110,11 @@ public final class FieldSelector {
             }
             return new FieldRequirement(field, op, unescape(text, valueStart, end));
         }
-        throw new SelectorParseException("invalid field selector: can't understand '" + text.substring(start, end)
-                + "', expected field=value, field==value or field!=value", text, start);
+        throw new SelectorParseException(
+                "invalid field selector: can't understand '" + text.substring(start, end)
+                        + "', expected field=value, field==value or field!=value",
+                text,
+                start);
     }
 
     /** apimachinery's {@code fields.UnescapeValue}, over {@code text[start, end)}. */
@@ -125,13 +128,13 @@ public final class FieldSelector {
                 }
                 char n = text.charAt(++i);
                 if (n != '\\' && n != ',' && n != '=') {
-                    throw new SelectorParseException("invalid field selector: invalid escape sequence: \\" + n, text,
-                            i - 1);
+                    throw new SelectorParseException(
+                            "invalid field selector: invalid escape sequence: \\" + n, text, i - 1);
                 }
                 sb.append(n);
             } else if (c == '=' || c == ',') {
-                throw new SelectorParseException("invalid field selector: unescaped character in value: '" + c + "'",
-                        text, i);
+                throw new SelectorParseException(
+                        "invalid field selector: unescaped character in value: '" + c + "'", text, i);
             } else {
                 sb.append(c);
             }

@@ -41,8 +41,8 @@ public record LabelRequirement(String key, LabelOperator operator, List<String> 
         for (String v : values) {
             String valueProblem = LabelValidation.checkValue(Objects.requireNonNull(v, "value"));
             if (valueProblem != null) {
-                throw new IllegalArgumentException("invalid label value \"" + v + "\" for key \"" + key + "\": "
-                        + valueProblem);
+                throw new IllegalArgumentException(
+                        "invalid label value \"" + v + "\" for key \"" + key + "\": " + valueProblem);
             }
             sorted.add(v);
         }
@@ -50,14 +50,17 @@ public record LabelRequirement(String key, LabelOperator operator, List<String> 
         String countProblem = switch (operator) {
             case IN, NOT_IN -> values.isEmpty() ? "for 'in', 'notin' operators, values set can't be empty" : null;
             case EQUALS, DOUBLE_EQUALS, NOT_EQUALS ->
-                    values.size() != 1 ? "exact-match compatibility requires one single value" : null;
+                values.size() != 1 ? "exact-match compatibility requires one single value" : null;
             case EXISTS, DOES_NOT_EXIST ->
-                    values.isEmpty() ? null : "values set must be empty for exists and does not exist";
-            case GREATER_THAN, LESS_THAN -> values.size() != 1 || parseLong(values.getFirst()) == null
-                    ? "for 'Gt', 'Lt' operators, exactly one integer value is required" : null;
+                values.isEmpty() ? null : "values set must be empty for exists and does not exist";
+            case GREATER_THAN, LESS_THAN ->
+                values.size() != 1 || parseLong(values.getFirst()) == null
+                        ? "for 'Gt', 'Lt' operators, exactly one integer value is required"
+                        : null;
         };
         if (countProblem != null) {
-            throw new IllegalArgumentException("invalid requirement on \"" + key + "\" " + values + ": " + countProblem);
+            throw new IllegalArgumentException(
+                    "invalid requirement on \"" + key + "\" " + values + ": " + countProblem);
         }
     }
 
@@ -144,9 +147,13 @@ public record LabelRequirement(String key, LabelOperator operator, List<String> 
             case EXISTS, DOES_NOT_EXIST -> {
                 return sb.toString();
             }
-            case IN, NOT_IN -> sb.append(operator.symbol()).append('(').append(String.join(",", values)).append(')');
+            case IN, NOT_IN ->
+                sb.append(operator.symbol())
+                        .append('(')
+                        .append(String.join(",", values))
+                        .append(')');
             case EQUALS, DOUBLE_EQUALS, NOT_EQUALS, GREATER_THAN, LESS_THAN ->
-                    sb.append(operator.symbol()).append(values.getFirst());
+                sb.append(operator.symbol()).append(values.getFirst());
         }
         return sb.toString();
     }

@@ -38,6 +38,7 @@ public final class LabelSelector {
 
     /** Sorted by {@link LabelRequirement#ORDER}; empty for everything and nothing. */
     private final List<LabelRequirement> requirements;
+
     private final boolean nothing;
 
     private LabelSelector(List<LabelRequirement> requirements, boolean nothing) {
@@ -155,8 +156,7 @@ public final class LabelSelector {
                             return Optional.of(r.values().getFirst());
                         }
                     }
-                    case NOT_EQUALS, NOT_IN, EXISTS, DOES_NOT_EXIST, GREATER_THAN, LESS_THAN -> {
-                    }
+                    case NOT_EQUALS, NOT_IN, EXISTS, DOES_NOT_EXIST, GREATER_THAN, LESS_THAN -> {}
                 }
             }
         }
@@ -210,8 +210,7 @@ public final class LabelSelector {
     public static final class Builder {
         private final List<LabelRequirement> requirements = new ArrayList<>();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** Adds any requirement. */
         public Builder requirement(LabelRequirement r) {

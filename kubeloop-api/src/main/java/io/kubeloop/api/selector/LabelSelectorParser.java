@@ -13,11 +13,22 @@ import java.util.TreeSet;
 final class LabelSelectorParser {
 
     private enum Tok {
-        END, CLOSED_PAR, COMMA, BANG, DOUBLE_EQUALS, EQUALS, GREATER, IDENT, IN, LESS, NOT_EQUALS, NOT_IN, OPEN_PAR
+        END,
+        CLOSED_PAR,
+        COMMA,
+        BANG,
+        DOUBLE_EQUALS,
+        EQUALS,
+        GREATER,
+        IDENT,
+        IN,
+        LESS,
+        NOT_EQUALS,
+        NOT_IN,
+        OPEN_PAR
     }
 
-    private record Token(Tok tok, String text, int pos) {
-    }
+    private record Token(Tok tok, String text, int pos) {}
 
     private static final String BINARY_OPERATORS = "in, notin, =, ==, !=, gt, lt";
 
@@ -104,7 +115,9 @@ final class LabelSelectorParser {
     }
 
     private static Token asContext(Token t, boolean valueContext) {
-        return valueContext && (t.tok() == Tok.IN || t.tok() == Tok.NOT_IN) ? new Token(Tok.IDENT, t.text(), t.pos()) : t;
+        return valueContext && (t.tok() == Tok.IN || t.tok() == Tok.NOT_IN)
+                ? new Token(Tok.IDENT, t.text(), t.pos())
+                : t;
     }
 
     private SelectorParseException error(String problem, Token at) {
@@ -175,7 +188,8 @@ final class LabelSelectorParser {
             case LESS -> LabelOperator.LESS_THAN;
             default -> throw requirementError("found '" + opToken.text() + "', expected: " + BINARY_OPERATORS, opToken);
         };
-        List<String> values = op == LabelOperator.IN || op == LabelOperator.NOT_IN ? parseValueSet() : parseExactValue(op);
+        List<String> values =
+                op == LabelOperator.IN || op == LabelOperator.NOT_IN ? parseValueSet() : parseExactValue(op);
         return new LabelRequirement(key, op, values);
     }
 
@@ -247,8 +261,10 @@ final class LabelSelectorParser {
             checkValue(t);
             value = t.text();
         }
-        if ((op == LabelOperator.GREATER_THAN || op == LabelOperator.LESS_THAN) && LabelRequirement.parseLong(value) == null) {
-            throw requirementError("for 'Gt', 'Lt' operators, the value must be an integer, found '" + value + "'", look);
+        if ((op == LabelOperator.GREATER_THAN || op == LabelOperator.LESS_THAN)
+                && LabelRequirement.parseLong(value) == null) {
+            throw requirementError(
+                    "for 'Gt', 'Lt' operators, the value must be an integer, found '" + value + "'", look);
         }
         return List.of(value);
     }

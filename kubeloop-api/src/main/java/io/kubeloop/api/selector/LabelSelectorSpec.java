@@ -33,8 +33,7 @@ public record LabelSelectorSpec(Map<String, String> matchLabels, List<Expression
      */
     @JsonInclude(JsonInclude.Include.NON_EMPTY)
     @JsonIgnoreProperties(ignoreUnknown = true)
-    public record Expression(String key, String operator, List<String> values) {
-    }
+    public record Expression(String key, String operator, List<String> values) {}
 
     /**
      * The selector this spec stands for (apimachinery's {@code LabelSelectorAsSelector}): an empty
@@ -56,8 +55,9 @@ public record LabelSelectorSpec(Map<String, String> matchLabels, List<Expression
                     case "NotIn" -> LabelOperator.NOT_IN;
                     case "Exists" -> LabelOperator.EXISTS;
                     case "DoesNotExist" -> LabelOperator.DOES_NOT_EXIST;
-                    default -> throw new IllegalArgumentException("matchExpressions[" + i + "].operator: \""
-                            + e.operator() + "\" is not a valid label selector operator");
+                    default ->
+                        throw new IllegalArgumentException("matchExpressions[" + i + "].operator: \"" + e.operator()
+                                + "\" is not a valid label selector operator");
                 };
                 try {
                     reqs.add(new LabelRequirement(e.key() == null ? "" : e.key(), op, values));

@@ -13,8 +13,7 @@ final class LabelValidation {
     private static final String NAME_RULE = "must consist of alphanumeric characters, '-', '_' or '.', "
             + "and must start and end with an alphanumeric character";
 
-    private LabelValidation() {
-    }
+    private LabelValidation() {}
 
     /** Null when {@code key} is a valid label key, else what is wrong with it. */
     static String checkKey(String key) {

@@ -83,7 +83,8 @@ class ApiExceptionsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("codes")
     void unknownReasonMapsByCode(int code, Class<? extends ApiException> expected) {
-        assertThat(ApiExceptions.from(Status.failure(code, "SomethingNew", "m"))).isExactlyInstanceOf(expected);
+        assertThat(ApiExceptions.from(Status.failure(code, "SomethingNew", "m")))
+                .isExactlyInstanceOf(expected);
         assertThat(ApiExceptions.from(Status.failure(code, null, "m"))).isExactlyInstanceOf(expected);
     }
 
@@ -95,7 +96,8 @@ class ApiExceptionsTest {
         assertThat(e).isExactlyInstanceOf(expected);
         assertThat(e.code()).isEqualTo(code);
         assertThat(e.getMessage()).isNotBlank();
-        assertThat(e.status().causes()).singleElement()
+        assertThat(e.status().causes())
+                .singleElement()
                 .satisfies(c -> assertThat(c.reason()).isEqualTo(ApiExceptions.UNEXPECTED_SERVER_RESPONSE));
     }
 
@@ -109,10 +111,11 @@ class ApiExceptionsTest {
 
     @Test
     void plainText404KeepsClientGoMessageAndTheBody() {
-        ApiException e = ApiExceptions.from(404, "text/plain; charset=utf-8",
-                "404 page not found\n".getBytes(StandardCharsets.UTF_8), null);
+        ApiException e = ApiExceptions.from(
+                404, "text/plain; charset=utf-8", "404 page not found\n".getBytes(StandardCharsets.UTF_8), null);
 
-        assertThat(e).isInstanceOf(NotFoundException.class)
+        assertThat(e)
+                .isInstanceOf(NotFoundException.class)
                 .hasMessage("the server could not find the requested resource: 404 page not found");
         assertThat(e.reason()).isEqualTo("NotFound");
         assertThat(e.status().causes().getFirst().message()).isEqualTo("404 page not found");
@@ -122,7 +125,8 @@ class ApiExceptionsTest {
     void unauthorizedWithoutStatusAsksForCredentials() {
         ApiException e = ApiExceptions.from(401, null, new byte[0], null);
 
-        assertThat(e).isInstanceOf(UnauthorizedException.class)
+        assertThat(e)
+                .isInstanceOf(UnauthorizedException.class)
                 .hasMessage("the server has asked for the client to provide credentials");
     }
 
@@ -131,7 +135,8 @@ class ApiExceptionsTest {
         String html = "<html>\n<head><title>502 Bad Gateway</title></head>\n<body>nginx</body>\n</html>";
         ApiException e = ApiExceptions.from(502, "text/html", html.getBytes(StandardCharsets.UTF_8), null);
 
-        assertThat(e).isInstanceOf(InternalErrorException.class)
+        assertThat(e)
+                .isInstanceOf(InternalErrorException.class)
                 .hasMessage("an error on the server (\"<html> <head><title>502 Bad Gateway</title></head> "
                         + "<body>nginx</body> </html>\") has prevented the request from succeeding");
         assertThat(e.code()).isEqualTo(502);
@@ -146,8 +151,8 @@ class ApiExceptionsTest {
 
     @Test
     void invalidJsonStillShowsWhatCameBack() {
-        ApiException e = ApiExceptions.from(500, "application/json", "{\"kind\":\"Sta".getBytes(StandardCharsets.UTF_8),
-                null);
+        ApiException e =
+                ApiExceptions.from(500, "application/json", "{\"kind\":\"Sta".getBytes(StandardCharsets.UTF_8), null);
 
         assertThat(e).isInstanceOf(InternalErrorException.class);
         assertThat(e.getMessage()).contains("{\"kind\":\"Sta");
@@ -155,8 +160,11 @@ class ApiExceptionsTest {
 
     @Test
     void jsonThatIsNotAStatusIsTreatedAsUnstructured() {
-        ApiException e = ApiExceptions.from(404, "application/json",
-                "{\"kind\":\"Pod\",\"apiVersion\":\"v1\"}".getBytes(StandardCharsets.UTF_8), null);
+        ApiException e = ApiExceptions.from(
+                404,
+                "application/json",
+                "{\"kind\":\"Pod\",\"apiVersion\":\"v1\"}".getBytes(StandardCharsets.UTF_8),
+                null);
 
         assertThat(e).isInstanceOf(NotFoundException.class);
         assertThat(e.getMessage()).startsWith("the server could not find the requested resource");
@@ -193,7 +201,8 @@ class ApiExceptionsTest {
 
     @Test
     void expiredIsGoneAndReportsExpired() {
-        GoneException expired = (GoneException) ApiExceptions.from(Status.failure(410, "Expired", "too old resource version"));
+        GoneException expired =
+                (GoneException) ApiExceptions.from(Status.failure(410, "Expired", "too old resource version"));
         GoneException gone = (GoneException) ApiExceptions.from(Status.failure(410, "Gone", "gone"));
 
         assertThat(expired.isExpired()).isTrue();
@@ -212,8 +221,8 @@ class ApiExceptionsTest {
         ApiException e = ApiExceptions.from(422, "application/json", body, null);
 
         assertThat(e).isInstanceOf(InvalidException.class);
-        assertThat(((InvalidException) e).causes()).containsExactly(
-                new Status.Cause("FieldValueInvalid", "Invalid value: -1", "spec.replicas"));
+        assertThat(((InvalidException) e).causes())
+                .containsExactly(new Status.Cause("FieldValueInvalid", "Invalid value: -1", "spec.replicas"));
     }
 
     @Test
@@ -234,10 +243,11 @@ class ApiExceptionsTest {
 
     @Test
     void retryAfterHeaderOnUnstructuredReplyIsKeptInDetails() {
-        ApiException e = ApiExceptions.from(503, "text/plain", "busy".getBytes(StandardCharsets.UTF_8),
-                Duration.ofSeconds(5));
+        ApiException e =
+                ApiExceptions.from(503, "text/plain", "busy".getBytes(StandardCharsets.UTF_8), Duration.ofSeconds(5));
 
-        assertThat(e).isInstanceOf(ServiceUnavailableException.class)
+        assertThat(e)
+                .isInstanceOf(ServiceUnavailableException.class)
                 .hasMessage("the server is currently unable to handle the request: busy");
         assertThat(e.retryAfter()).contains(Duration.ofSeconds(5));
         assertThat(e.status().details().retryAfterSeconds()).isEqualTo(5);
@@ -245,8 +255,15 @@ class ApiExceptionsTest {
 
     @Test
     void serverTimeoutSuggestsDelayFromDetails() {
-        Status s = new Status("Status", "v1", null, Status.FAILURE, "try later", "ServerTimeout",
-                new Status.Details(null, null, "pods", null, null, 2), 500);
+        Status s = new Status(
+                "Status",
+                "v1",
+                null,
+                Status.FAILURE,
+                "try later",
+                "ServerTimeout",
+                new Status.Details(null, null, "pods", null, null, 2),
+                500);
 
         ApiException e = ApiExceptions.from(s);
 
@@ -256,7 +273,9 @@ class ApiExceptionsTest {
 
     @Test
     void noHintMeansNoRetryAfter() {
-        assertThat(ApiExceptions.from(Status.failure(429, "TooManyRequests", "m")).retryAfter()).isEmpty();
+        assertThat(ApiExceptions.from(Status.failure(429, "TooManyRequests", "m"))
+                        .retryAfter())
+                .isEmpty();
     }
 
     @Test
@@ -270,7 +289,8 @@ class ApiExceptionsTest {
     void unknownCodeWithoutStatusSaysSo() {
         ApiException e = ApiExceptions.from(418, null, null, null);
 
-        assertThat(e).isExactlyInstanceOf(ApiException.class)
+        assertThat(e)
+                .isExactlyInstanceOf(ApiException.class)
                 .hasMessage("the server responded with the status code 418 but did not return more information");
     }
 }

@@ -27,8 +27,12 @@ class JsonScannerTest {
         int end = JsonScanner.members(b, 0, b.length, NAMES, spans);
         StringBuilder out = new StringBuilder().append(end);
         for (int k = 0; k < 3; k++) {
-            out.append(' ').append(spans[2 * k] < 0 ? "-"
-                    : new String(b, spans[2 * k], spans[2 * k + 1] - spans[2 * k], StandardCharsets.UTF_8));
+            out.append(' ')
+                    .append(
+                            spans[2 * k] < 0
+                                    ? "-"
+                                    : new String(
+                                            b, spans[2 * k], spans[2 * k + 1] - spans[2 * k], StandardCharsets.UTF_8));
         }
         return out.toString();
     }
@@ -38,7 +42,8 @@ class JsonScannerTest {
         assertThat(end("\"a\\\"b\" ")).isEqualTo(6);
         assertThat(end("\"a\\\\\" ")).isEqualTo(5);
         assertThat(end("\"\\\\\\\"\" ")).isEqualTo(6);
-        assertThat(end("\"\\u00e9é😀\\/\\b\\f\\n\\r\\t\" ")).isEqualTo(bytes("\"\\u00e9é😀\\/\\b\\f\\n\\r\\t\"").length);
+        assertThat(end("\"\\u00e9é😀\\/\\b\\f\\n\\r\\t\" "))
+                .isEqualTo(bytes("\"\\u00e9é😀\\/\\b\\f\\n\\r\\t\"").length);
     }
 
     @Test
@@ -80,9 +85,32 @@ class JsonScannerTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"[1,]", "[,1]", "{\"a\" 1}", "{\"a\":1,}", "{1:2}", "[1 2]", "{\"a\":tru}", "[nul]",
-        "[01]", "[1.]", "[-]", "[1e]", "[+1]", "[.5]", "[\"\\x\"]", "[\"\\u12g4\"]", "[\"a\u0001\"]", "[}", "{]",
-        "{\"a\":1]", "[1}", "[truex]", "x"})
+    @ValueSource(
+            strings = {
+                "[1,]",
+                "[,1]",
+                "{\"a\" 1}",
+                "{\"a\":1,}",
+                "{1:2}",
+                "[1 2]",
+                "{\"a\":tru}",
+                "[nul]",
+                "[01]",
+                "[1.]",
+                "[-]",
+                "[1e]",
+                "[+1]",
+                "[.5]",
+                "[\"\\x\"]",
+                "[\"\\u12g4\"]",
+                "[\"a\u0001\"]",
+                "[}",
+                "{]",
+                "{\"a\":1]",
+                "[1}",
+                "[truex]",
+                "x"
+            })
     void malformedValuesAreNotAccepted(String json) {
         assertThat(end(json + "   ")).isEqualTo(JsonScanner.FALLBACK);
     }

@@ -24,21 +24,16 @@ import tools.jackson.databind.node.ObjectNode;
 
 class KubeJsonTest {
 
-    record FooSpec(String deploymentName, Integer replicas, List<Port> ports) {
-    }
+    record FooSpec(String deploymentName, Integer replicas, List<Port> ports) {}
 
-    record Port(String name, int port) {
-    }
+    record Port(String name, int port) {}
 
-    record Condition(String type, String status, Instant lastTransitionTime, String message) {
-    }
+    record Condition(String type, String status, Instant lastTransitionTime, String message) {}
 
-    record FooStatus(Integer availableReplicas, List<Condition> conditions) {
-    }
+    record FooStatus(Integer availableReplicas, List<Condition> conditions) {}
 
     record Foo(String apiVersion, String kind, ObjectMeta metadata, FooSpec spec, FooStatus status)
-            implements KubernetesObject {
-    }
+            implements KubernetesObject {}
 
     private static String resource(String name) {
         try (InputStream in = KubeJsonTest.class.getResourceAsStream("/json/" + name)) {
@@ -91,7 +86,8 @@ class KubeJsonTest {
         ObjectNode expected = (ObjectNode) KubeJson.mapper().readTree(json);
         expected.remove("unknownField");
         assertThat(written(foo)).isEqualTo(expected);
-        assertThat(KubeJson.mapper().writeValueAsString(foo)).contains("\"lastTransitionTime\":\"2024-01-02T03:04:05Z\"");
+        assertThat(KubeJson.mapper().writeValueAsString(foo))
+                .contains("\"lastTransitionTime\":\"2024-01-02T03:04:05Z\"");
     }
 
     @Test
@@ -99,13 +95,14 @@ class KubeJsonTest {
         Foo foo = new Foo("x/v1", "Foo", ObjectMeta.of("ns", "a"), null, null);
 
         assertThat(KubeJson.mapper().writeValueAsString(foo))
-                .isEqualTo("{\"apiVersion\":\"x/v1\",\"kind\":\"Foo\",\"metadata\":{\"name\":\"a\",\"namespace\":\"ns\"}}");
+                .isEqualTo(
+                        "{\"apiVersion\":\"x/v1\",\"kind\":\"Foo\",\"metadata\":{\"name\":\"a\",\"namespace\":\"ns\"}}");
     }
 
     @Test
     void instantsWithFractionsOrOffsetsAreRead() {
-        Condition c = KubeJson.mapper().readValue(
-                "{\"lastTransitionTime\":\"2024-01-02T05:04:05.123456+02:00\"}", Condition.class);
+        Condition c = KubeJson.mapper()
+                .readValue("{\"lastTransitionTime\":\"2024-01-02T05:04:05.123456+02:00\"}", Condition.class);
 
         assertThat(c.lastTransitionTime()).isEqualTo(Instant.parse("2024-01-02T03:04:05.123456Z"));
         assertThat(KubeJson.mapper().writeValueAsString(c)).contains("\"2024-01-02T03:04:05.123456Z\"");
@@ -118,9 +115,18 @@ class KubeJsonTest {
         Deployment d = KubeJson.mapper().readValue(json, Deployment.class);
 
         assertThat(d.getSpec().getReplicas()).isEqualTo(3);
-        assertThat(d.getSpec().getStrategy().getRollingUpdate().getMaxSurge().getStrVal()).isEqualTo("25%");
-        assertThat(d.getSpec().getTemplate().getSpec().getContainers().getFirst().getResources().getLimits().get("cpu")
-                .toString()).isEqualTo("500m");
+        assertThat(d.getSpec().getStrategy().getRollingUpdate().getMaxSurge().getStrVal())
+                .isEqualTo("25%");
+        assertThat(d.getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getContainers()
+                        .getFirst()
+                        .getResources()
+                        .getLimits()
+                        .get("cpu")
+                        .toString())
+                .isEqualTo("500m");
         assertThat(ObjectAccess.key(d)).isEqualTo(ObjectKey.parse("default/web"));
         assertThat(written(d)).isEqualTo(withoutNulls(KubeJson.mapper().readTree(json)));
     }
@@ -129,10 +135,13 @@ class KubeJsonTest {
     void deploymentSelectorConvertsFromTheFabric8Model() {
         Deployment d = KubeJson.mapper().readValue(resource("deployment.json"), Deployment.class);
 
-        LabelSelector s = KubeJson.mapper().convertValue(d.getSpec().getSelector(), LabelSelectorSpec.class).toSelector();
+        LabelSelector s = KubeJson.mapper()
+                .convertValue(d.getSpec().getSelector(), LabelSelectorSpec.class)
+                .toSelector();
 
         assertThat(s.format()).isEqualTo("app=web,tier in (frontend)");
-        assertThat(s.matches(d.getSpec().getTemplate().getMetadata().getLabels())).isTrue();
+        assertThat(s.matches(d.getSpec().getTemplate().getMetadata().getLabels()))
+                .isTrue();
     }
 
     @Test
@@ -144,7 +153,12 @@ class KubeJsonTest {
 
         assertThat(meta.managedFields()).hasSize(2);
         assertThat(meta.managedFields().get(1).subresource()).isEqualTo("status");
-        assertThat(meta.managedFields().get(0).fieldsV1().at("/f:metadata/f:labels/f:app").isObject()).isTrue();
+        assertThat(meta.managedFields()
+                        .get(0)
+                        .fieldsV1()
+                        .at("/f:metadata/f:labels/f:app")
+                        .isObject())
+                .isTrue();
         assertThat(written(pod)).isEqualTo(withoutNulls(KubeJson.mapper().readTree(json)));
     }
 

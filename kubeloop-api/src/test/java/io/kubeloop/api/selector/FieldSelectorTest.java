@@ -12,19 +12,28 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class FieldSelectorTest {
 
-    private static final Map<String, String> POD = Map.of("metadata.name", "web-1", "metadata.namespace", "prod",
-            "status.phase", "Running", "spec.nodeName", "a,b=c\\d");
+    private static final Map<String, String> POD = Map.of(
+            "metadata.name",
+            "web-1",
+            "metadata.namespace",
+            "prod",
+            "status.phase",
+            "Running",
+            "spec.nodeName",
+            "a,b=c\\d");
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-            "metadata.name=web-1                         | metadata.name=web-1",
-            "metadata.name==web-1                        | metadata.name=web-1",
-            "status.phase!=Pending                       | status.phase!=Pending",
-            "'status.phase=Running,metadata.name=web-1'  | metadata.name=web-1,status.phase=Running",
-            "'a=,,b=x'                                   | a=,b=x",
-            "'spec.nodeName=a\\,b\\=c\\\\d'              | 'spec.nodeName=a\\,b\\=c\\\\d'",
-            "'x==\\=y'                                   | 'x=\\=y'",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "metadata.name=web-1                         | metadata.name=web-1",
+                "metadata.name==web-1                        | metadata.name=web-1",
+                "status.phase!=Pending                       | status.phase!=Pending",
+                "'status.phase=Running,metadata.name=web-1'  | metadata.name=web-1,status.phase=Running",
+                "'a=,,b=x'                                   | a=,b=x",
+                "'spec.nodeName=a\\,b\\=c\\\\d'              | 'spec.nodeName=a\\,b\\=c\\\\d'",
+                "'x==\\=y'                                   | 'x=\\=y'",
+            })
     void parsesAndFormatsCanonically(String text, String canonical) {
         FieldSelector s = FieldSelector.parse(text);
 
@@ -41,36 +50,39 @@ class FieldSelectorTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-            "metadata.name=web-1                        | true",
-            "metadata.name=web-2                        | false",
-            "metadata.name!=web-2                       | true",
-            "'metadata.namespace=prod,status.phase=Running' | true",
-            "'metadata.namespace=prod,status.phase=Failed'  | false",
-            "missing.field!=x                           | true",
-            "missing.field=                             | true",
-            "missing.field=x                            | false",
-            "''                                         | true",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "metadata.name=web-1                        | true",
+                "metadata.name=web-2                        | false",
+                "metadata.name!=web-2                       | true",
+                "'metadata.namespace=prod,status.phase=Running' | true",
+                "'metadata.namespace=prod,status.phase=Failed'  | false",
+                "missing.field!=x                           | true",
+                "missing.field=                             | true",
+                "missing.field=x                            | false",
+                "''                                         | true",
+            })
     void matchesLikeApimachinery(String selector, boolean expected) {
         assertThat(FieldSelector.parse(selector).matches(POD::get)).isEqualTo(expected);
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-            "'a=b,noop'       | 4 | invalid field selector: can't understand 'noop', expected field=value, field==value or field!=value",
-            "'=x'             | 0 | invalid field selector: field name must not be empty",
-            "'a=b\\x'         | 3 | invalid field selector: invalid escape sequence: \\x",
-            "'a=b\\'          | 3 | invalid field selector: invalid escape sequence: \\",
-            "'a=b=c'          | 3 | invalid field selector: unescaped character in value: '='",
-            "'a!b=c'          | 0 | invalid field selector: invalid field name \"a!b\": must not contain '!'",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "'a=b,noop'       | 4 | invalid field selector: can't understand 'noop', expected field=value, field==value or field!=value",
+                "'=x'             | 0 | invalid field selector: field name must not be empty",
+                "'a=b\\x'         | 3 | invalid field selector: invalid escape sequence: \\x",
+                "'a=b\\'          | 3 | invalid field selector: invalid escape sequence: \\",
+                "'a=b=c'          | 3 | invalid field selector: unescaped character in value: '='",
+                "'a!b=c'          | 0 | invalid field selector: invalid field name \"a!b\": must not contain '!'",
+            })
     void malformedTextNamesProblemAndPosition(String text, int position, String problem) {
-        assertThatThrownBy(() -> FieldSelector.parse(text))
-                .isInstanceOfSatisfying(SelectorParseException.class, e -> {
-                    assertThat(e.problem()).isEqualTo(problem);
-                    assertThat(e.position()).isEqualTo(position);
-                });
+        assertThatThrownBy(() -> FieldSelector.parse(text)).isInstanceOfSatisfying(SelectorParseException.class, e -> {
+            assertThat(e.problem()).isEqualTo(problem);
+            assertThat(e.position()).isEqualTo(position);
+        });
     }
 
     @Test
@@ -78,14 +90,19 @@ class FieldSelectorTest {
         DynamicObject pod = DynamicObject.of("v1", "Pod", ObjectMeta.of("prod", "web-1"));
         DynamicObject node = DynamicObject.of("v1", "Node", ObjectMeta.of(null, "n1"));
         io.fabric8.kubernetes.api.model.Pod fabric8 = new io.fabric8.kubernetes.api.model.PodBuilder()
-                .withNewMetadata().withNamespace("prod").withName("web-1").endMetadata().build();
+                .withNewMetadata()
+                .withNamespace("prod")
+                .withName("web-1")
+                .endMetadata()
+                .build();
 
         FieldSelector s = FieldSelector.parse("metadata.namespace=prod,metadata.name=web-1");
 
         assertThat(s.matchesMetadata(pod)).isTrue();
         assertThat(s.matchesMetadata(fabric8)).isTrue();
         assertThat(s.matchesMetadata(node)).isFalse();
-        assertThat(FieldSelector.parse("metadata.namespace=").matchesMetadata(node)).isTrue();
+        assertThat(FieldSelector.parse("metadata.namespace=").matchesMetadata(node))
+                .isTrue();
     }
 
     @Test
@@ -93,7 +110,8 @@ class FieldSelectorTest {
         DynamicObject pod = DynamicObject.of("v1", "Pod", ObjectMeta.of("prod", "web-1"));
 
         assertThatThrownBy(() -> FieldSelector.parse("status.phase=Running").matchesMetadata(pod))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("field label not supported: status.phase");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("field label not supported: status.phase");
     }
 
     @Test
@@ -107,8 +125,10 @@ class FieldSelectorTest {
     @Test
     void programmaticFieldNamesAreValidated() {
         assertThatThrownBy(() -> FieldRequirement.equal("a=b", "c"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must not contain '='");
-        assertThat(FieldSelector.of(FieldRequirement.notEqual("b", "2"), FieldRequirement.equal("a", "1")).format())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("must not contain '='");
+        assertThat(FieldSelector.of(FieldRequirement.notEqual("b", "2"), FieldRequirement.equal("a", "1"))
+                        .format())
                 .isEqualTo("a=1,b!=2");
         assertThat(FieldSelector.equal("metadata.name", "x,y").format()).isEqualTo("metadata.name=x\\,y");
     }

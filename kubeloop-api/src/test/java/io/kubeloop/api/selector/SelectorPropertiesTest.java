@@ -18,8 +18,12 @@ class SelectorPropertiesTest {
 
     @Provide
     Arbitrary<String> values() {
-        Arbitrary<String> word = Arbitraries.strings().withChars("abcXYZ019").ofMinLength(1).ofMaxLength(5);
-        Arbitrary<String> inner = Arbitraries.strings().withChars("ab-_.9").ofMinLength(1).ofMaxLength(4)
+        Arbitrary<String> word =
+                Arbitraries.strings().withChars("abcXYZ019").ofMinLength(1).ofMaxLength(5);
+        Arbitrary<String> inner = Arbitraries.strings()
+                .withChars("ab-_.9")
+                .ofMinLength(1)
+                .ofMaxLength(4)
                 .map(s -> "v" + s + "w");
         return Arbitraries.oneOf(word, inner, Arbitraries.just(""), Arbitraries.of("1", "2", "10", "007"));
     }
@@ -57,8 +61,8 @@ class SelectorPropertiesTest {
     }
 
     @Property
-    void labelMatchingAgreesWithReference(@ForAll("labelSelectors") LabelSelector s,
-                                          @ForAll("labelSets") Map<String, String> labels) {
+    void labelMatchingAgreesWithReference(
+            @ForAll("labelSelectors") LabelSelector s, @ForAll("labelSets") Map<String, String> labels) {
         boolean expected = s.requirements().stream().allMatch(r -> reference(r, labels));
 
         assertThat(s.matches(labels)).isEqualTo(expected);
@@ -90,7 +94,8 @@ class SelectorPropertiesTest {
     Arbitrary<FieldSelector> fieldSelectors() {
         Arbitrary<String> field = Arbitraries.of("metadata.name", "metadata.namespace", "status.phase", "spec.x");
         Arbitrary<String> value = Arbitraries.strings().withChars("ab,=\\ .-").ofMaxLength(6);
-        Arbitrary<FieldRequirement> req = Combinators.combine(field, Arbitraries.of(FieldRequirement.Operator.class), value)
+        Arbitrary<FieldRequirement> req = Combinators.combine(
+                        field, Arbitraries.of(FieldRequirement.Operator.class), value)
                 .as(FieldRequirement::new);
         return req.list().ofMaxSize(4).map(FieldSelector::of);
     }
@@ -104,8 +109,8 @@ class SelectorPropertiesTest {
     }
 
     @Property
-    void fieldMatchingAgreesWithReference(@ForAll("fieldSelectors") FieldSelector s,
-                                          @ForAll("fieldSets") Map<String, String> fields) {
+    void fieldMatchingAgreesWithReference(
+            @ForAll("fieldSelectors") FieldSelector s, @ForAll("fieldSets") Map<String, String> fields) {
         boolean expected = s.requirements().stream().allMatch(r -> {
             String actual = fields.getOrDefault(r.field(), "");
             return (r.operator() == FieldRequirement.Operator.EQUALS) == actual.equals(r.value());
@@ -116,7 +121,9 @@ class SelectorPropertiesTest {
 
     @Provide
     Arbitrary<Map<String, String>> fieldSets() {
-        return Arbitraries.maps(Arbitraries.of("metadata.name", "metadata.namespace", "status.phase", "spec.x"),
-                Arbitraries.strings().withChars("ab,=\\ .-").ofMaxLength(3)).ofMaxSize(4);
+        return Arbitraries.maps(
+                        Arbitraries.of("metadata.name", "metadata.namespace", "status.phase", "spec.x"),
+                        Arbitraries.strings().withChars("ab,=\\ .-").ofMaxLength(3))
+                .ofMaxSize(4);
     }
 }

@@ -21,8 +21,8 @@ import io.kubeloop.client.http.TransportException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse.BodyHandlers;
 import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandlers;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -48,12 +48,17 @@ class FaultInjectingProxyTest {
     void start() {
         server = EmbeddedApiServer.start();
         for (int i = 0; i < 50; i++) {
-            server.client().resource("configmaps").inNamespace("default").create(DynamicObject.parse(
-                    "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"cm-" + i + "\"},"
-                            + "\"data\":{\"k\":\"" + "v".repeat(200) + "\"}}"));
+            server.client()
+                    .resource("configmaps")
+                    .inNamespace("default")
+                    .create(DynamicObject.parse(
+                            "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"cm-" + i + "\"},"
+                                    + "\"data\":{\"k\":\"" + "v".repeat(200) + "\"}}"));
         }
         proxy = FaultInjectingProxy.start(server, request -> next);
-        client = KubeClient.create(proxy.clientConfig(), ClientOptions.builder().rateLimitingEnabled(false).build());
+        client = KubeClient.create(
+                proxy.clientConfig(),
+                ClientOptions.builder().rateLimitingEnabled(false).build());
     }
 
     @AfterEach
@@ -77,11 +82,14 @@ class FaultInjectingProxyTest {
     void rejectionsAreStatusesWithRetryAfterThatTheClientRetriesThenReports() {
         var cms = configMaps(); // discovery passes
         next = new Fault.Reject(500, "InternalError", Duration.ofSeconds(0));
-        assertThatThrownBy(cms::list).isInstanceOf(InternalErrorException.class)
+        assertThatThrownBy(cms::list)
+                .isInstanceOf(InternalErrorException.class)
                 .hasMessageContaining("injected by the fault proxy");
         next = new Fault.Reject(429, "TooManyRequests", Duration.ofSeconds(0));
         assertThatThrownBy(cms::list).isInstanceOf(TooManyRequestsException.class);
-        assertThat(proxy.injected().get("reject-429")).as("retried as client-go retries 429s").isGreaterThan(1);
+        assertThat(proxy.injected().get("reject-429"))
+                .as("retried as client-go retries 429s")
+                .isGreaterThan(1);
     }
 
     @Test
@@ -89,7 +97,9 @@ class FaultInjectingProxyTest {
         var cms = configMaps();
         next = new Fault.Cut(4096, Duration.ZERO);
         assertThatThrownBy(cms::list).isInstanceOf(TransportException.class);
-        assertThat(proxy.injected().get("cut")).as("cut at least once (a transport may retry a GET)").isPositive();
+        assertThat(proxy.injected().get("cut"))
+                .as("cut at least once (a transport may retry a GET)")
+                .isPositive();
     }
 
     @Test
@@ -106,9 +116,13 @@ class FaultInjectingProxyTest {
         var cms = configMaps();
         next = new Fault.WatchGone();
         assertThat(cms.list().items()).as("not a watch: passed").hasSize(50);
-        try (Watch<DynamicObject> w = cms.watch(ListOptions.builder().resourceVersion("1").build())) {
-            assertThat(w.next()).hasValueSatisfying(e -> assertThat(e).isInstanceOfSatisfying(WatchEvent.Error.class,
-                    err -> assertThat(err.status().code()).isEqualTo(410)));
+        try (Watch<DynamicObject> w =
+                cms.watch(ListOptions.builder().resourceVersion("1").build())) {
+            assertThat(w.next())
+                    .hasValueSatisfying(e -> assertThat(e)
+                            .isInstanceOfSatisfying(
+                                    WatchEvent.Error.class,
+                                    err -> assertThat(err.status().code()).isEqualTo(410)));
             assertThat(w.next()).isEmpty();
         }
         assertThat(proxy.injected()).isEqualTo(Map.of("watch-gone", 1L));
@@ -122,8 +136,10 @@ class FaultInjectingProxyTest {
         next = new Fault.Blackhole(1000);
         long start = System.nanoTime();
         int events = 0;
-        try (Watch<DynamicObject> w = cms.watch(ListOptions.builder().resourceVersion("0")
-                .idleTimeout(Duration.ofSeconds(3)).build())) {
+        try (Watch<DynamicObject> w = cms.watch(ListOptions.builder()
+                .resourceVersion("0")
+                .idleTimeout(Duration.ofSeconds(3))
+                .build())) {
             try {
                 while (w.next().isPresent()) {
                     events++;
@@ -131,9 +147,13 @@ class FaultInjectingProxyTest {
             } catch (WatchTimeoutException silent) {
                 assertThat(silent.kind()).isEqualTo(WatchTimeoutException.Kind.IDLE);
             }
-            assertThat(w.isClosed()).as("ended by the client's idle timeout, not by the server").isTrue();
+            assertThat(w.isClosed())
+                    .as("ended by the client's idle timeout, not by the server")
+                    .isTrue();
         }
-        assertThat(events).as("the first 1000 bytes passed: some of the 50 initial events, not all").isBetween(1, 49);
+        assertThat(events)
+                .as("the first 1000 bytes passed: some of the 50 initial events, not all")
+                .isBetween(1, 49);
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofSeconds(3));
         assertThat(proxy.injected()).isEqualTo(Map.of("blackhole", 1L));
     }
@@ -143,12 +163,19 @@ class FaultInjectingProxyTest {
     void aRequestBlackholedBeforeForwardingIsNeverAnswered() {
         var cms = configMaps();
         next = new Fault.Blackhole(-1);
-        try (KubeClient impatient = KubeClient.create(proxy.clientConfig(), ClientOptions.builder()
-                .rateLimitingEnabled(false).requestTimeout(Duration.ofSeconds(1)).build())) {
-            var viaImpatient = impatient.resource(cms.resource(), ResourceScope.NAMESPACED,
-                    DynamicObject.class).inNamespace("default");
-            assertThatThrownBy(() -> viaImpatient.watch(ListOptions.builder().allowWatchBookmarks(true).build()))
-                    .isInstanceOf(TransportException.class).hasMessageContaining("no response within 1s");
+        try (KubeClient impatient = KubeClient.create(
+                proxy.clientConfig(),
+                ClientOptions.builder()
+                        .rateLimitingEnabled(false)
+                        .requestTimeout(Duration.ofSeconds(1))
+                        .build())) {
+            var viaImpatient = impatient
+                    .resource(cms.resource(), ResourceScope.NAMESPACED, DynamicObject.class)
+                    .inNamespace("default");
+            assertThatThrownBy(() -> viaImpatient.watch(
+                            ListOptions.builder().allowWatchBookmarks(true).build()))
+                    .isInstanceOf(TransportException.class)
+                    .hasMessageContaining("no response within 1s");
         }
         assertThat(proxy.injected()).isEqualTo(Map.of("blackhole", 1L));
     }
@@ -157,23 +184,34 @@ class FaultInjectingProxyTest {
     void itsKubeconfigIsAllAClientInAnotherProcessNeeds(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
         java.nio.file.Path file = proxy.writeKubeconfig(dir.resolve("kubeconfig"));
         if (io.kubeloop.apiserver.internal.fs.PrivateFiles.posix(file)) { // it holds the token: owner-only
-            assertThat(file).satisfies(f -> assertThat(java.nio.file.attribute.PosixFilePermissions.toString(
-                    java.nio.file.Files.getPosixFilePermissions(f))).isEqualTo("rw-------"));
+            assertThat(file)
+                    .satisfies(f -> assertThat(java.nio.file.attribute.PosixFilePermissions.toString(
+                                    java.nio.file.Files.getPosixFilePermissions(f)))
+                            .isEqualTo("rw-------"));
         }
-        try (KubeClient fromFile = KubeClient.create(io.kubeloop.client.config.ClientConfig.fromKubeconfig(file),
-                ClientOptions.defaults())) {
-            assertThat(fromFile.resource("configmaps").inNamespace("default").list().items()).hasSize(50);
+        try (KubeClient fromFile = KubeClient.create(
+                io.kubeloop.client.config.ClientConfig.fromKubeconfig(file), ClientOptions.defaults())) {
+            assertThat(fromFile.resource("configmaps")
+                            .inNamespace("default")
+                            .list()
+                            .items())
+                    .hasSize(50);
         }
         assertThat(proxy.url().getPort()).isNotEqualTo(server.url().getPort());
     }
 
     private static HttpClient jdkClient(FaultInjectingProxy relay, HttpClient.Version version) {
-        return HttpClient.newBuilder().version(version).sslContext(relay.clientConfig().sslContext()).build();
+        return HttpClient.newBuilder()
+                .version(version)
+                .sslContext(relay.clientConfig().sslContext())
+                .build();
     }
 
     private HttpRequest listConfigMaps(FaultInjectingProxy relay, Duration timeout) {
         return HttpRequest.newBuilder(URI.create(relay.url() + "/api/v1/namespaces/default/configmaps"))
-                .header("Authorization", "Bearer " + server.token()).timeout(timeout).build();
+                .header("Authorization", "Bearer " + server.token())
+                .timeout(timeout)
+                .build();
     }
 
     @Test
@@ -181,7 +219,8 @@ class FaultInjectingProxyTest {
         try (FaultInjectingProxy relay = FaultInjectingProxy.startRelay(server, ConnectionPlan.none());
                 HttpClient h2 = jdkClient(relay, HttpClient.Version.HTTP_2);
                 HttpClient h1 = jdkClient(relay, HttpClient.Version.HTTP_1_1)) {
-            HttpResponse<String> first = h2.send(listConfigMaps(relay, Duration.ofSeconds(10)), BodyHandlers.ofString());
+            HttpResponse<String> first =
+                    h2.send(listConfigMaps(relay, Duration.ofSeconds(10)), BodyHandlers.ofString());
             assertThat(first.statusCode()).isEqualTo(200);
             assertThat(first.version()).isEqualTo(HttpClient.Version.HTTP_2);
             assertThat(first.body()).contains("\"cm-49\"");
@@ -195,15 +234,18 @@ class FaultInjectingProxyTest {
                     assertThat(response.version()).isEqualTo(HttpClient.Version.HTTP_2);
                 });
             }
-            HttpResponse<String> viaH1 = h1.send(listConfigMaps(relay, Duration.ofSeconds(10)), BodyHandlers.ofString());
+            HttpResponse<String> viaH1 =
+                    h1.send(listConfigMaps(relay, Duration.ofSeconds(10)), BodyHandlers.ofString());
             assertThat(viaH1.statusCode()).isEqualTo(200);
             assertThat(viaH1.version()).isEqualTo(HttpClient.Version.HTTP_1_1);
-            assertThat(relay.relayedConnections()).as("eleven requests on one HTTP/2 connection")
+            assertThat(relay.relayedConnections())
+                    .as("eleven requests on one HTTP/2 connection")
                     .isEqualTo(Map.of("h2", 1L, "http/1.1", 1L));
             assertThat(relay.injected()).isEmpty();
             assertThatThrownBy(() -> relay.plan(FaultPlan.none())).isInstanceOf(IllegalStateException.class);
         }
-        assertThatThrownBy(proxy::freezeAll).as("the request-level proxy has Fault.Blackhole instead")
+        assertThatThrownBy(proxy::freezeAll)
+                .as("the request-level proxy has Fault.Blackhole instead")
                 .isInstanceOf(IllegalStateException.class);
     }
 
@@ -212,17 +254,22 @@ class FaultInjectingProxyTest {
     void aFrozenConnectionPassesNothingMoreEitherWayAndStaysOpenUntilItsClientHangsUp() throws Exception {
         try (FaultInjectingProxy relay = FaultInjectingProxy.startRelay(server, ConnectionPlan.none())) {
             HttpClient h2 = jdkClient(relay, HttpClient.Version.HTTP_2);
-            assertThat(h2.send(listConfigMaps(relay, Duration.ofSeconds(10)), BodyHandlers.ofString()).statusCode())
+            assertThat(h2.send(listConfigMaps(relay, Duration.ofSeconds(10)), BodyHandlers.ofString())
+                            .statusCode())
                     .isEqualTo(200);
             assertThat(relay.freezeAll()).isEqualTo(1);
             assertThat(relay.freezeAll()).as("frozen already").isZero();
             long start = System.nanoTime();
             assertThatThrownBy(() -> h2.send(listConfigMaps(relay, Duration.ofSeconds(1)), BodyHandlers.ofString()))
-                    .as("the same connection: no answer").isInstanceOf(HttpTimeoutException.class);
+                    .as("the same connection: no answer")
+                    .isInstanceOf(HttpTimeoutException.class);
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
-            assertThat(relay.openRelays()).as("the frozen connection is kept open").isEqualTo(1);
+            assertThat(relay.openRelays())
+                    .as("the frozen connection is kept open")
+                    .isEqualTo(1);
             try (HttpClient fresh = jdkClient(relay, HttpClient.Version.HTTP_2)) {
-                HttpResponse<String> r = fresh.send(listConfigMaps(relay, Duration.ofSeconds(10)), BodyHandlers.ofString());
+                HttpResponse<String> r =
+                        fresh.send(listConfigMaps(relay, Duration.ofSeconds(10)), BodyHandlers.ofString());
                 assertThat(r.statusCode()).as("a new connection gets through").isEqualTo(200);
                 assertThat(r.version()).isEqualTo(HttpClient.Version.HTTP_2);
             }
@@ -237,15 +284,26 @@ class FaultInjectingProxyTest {
     @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void aConnectionFrozenAfterItsBytesLeavesAnHttp2WatchSilentPastTheServersEndUntilTheClientGivesUp() {
         // 50 events of about 600 bytes: the first 16 KB DATA frame passes whole, the rest is cut off
-        try (FaultInjectingProxy relay = FaultInjectingProxy.startRelay(server, c -> ConnectionFault.Freeze.afterBytes(18_000));
-                KubeClient h2 = KubeClient.create(relay.clientConfig(), ClientOptions.builder().rateLimitingEnabled(false)
-                        .dedicatedWatchConnections(false).build())) {
-            ResourceClient<DynamicObject> cms = h2.resource(new GroupVersionResource("", "v1", "configmaps"), ResourceScope.NAMESPACED,
-                    DynamicObject.class).inNamespace("default");
+        try (FaultInjectingProxy relay =
+                        FaultInjectingProxy.startRelay(server, c -> ConnectionFault.Freeze.afterBytes(18_000));
+                KubeClient h2 = KubeClient.create(
+                        relay.clientConfig(),
+                        ClientOptions.builder()
+                                .rateLimitingEnabled(false)
+                                .dedicatedWatchConnections(false)
+                                .build())) {
+            ResourceClient<DynamicObject> cms = h2.resource(
+                            new GroupVersionResource("", "v1", "configmaps"),
+                            ResourceScope.NAMESPACED,
+                            DynamicObject.class)
+                    .inNamespace("default");
             long start = System.nanoTime();
             int events = 0;
-            try (Watch<DynamicObject> w = cms.watch(ListOptions.builder().resourceVersion("0").timeout(Duration.ofSeconds(1))
-                    .idleTimeout(Duration.ofSeconds(3)).build())) {
+            try (Watch<DynamicObject> w = cms.watch(ListOptions.builder()
+                    .resourceVersion("0")
+                    .timeout(Duration.ofSeconds(1))
+                    .idleTimeout(Duration.ofSeconds(3))
+                    .build())) {
                 try {
                     while (w.next().isPresent()) {
                         events++;
@@ -255,8 +313,11 @@ class FaultInjectingProxyTest {
                 }
                 assertThat(w.isClosed()).isTrue();
             }
-            assertThat(events).as("18000 bytes passed: some of the 50 initial events, not all").isBetween(1, 49);
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("the server's end after 1 s never arrived")
+            assertThat(events)
+                    .as("18000 bytes passed: some of the 50 initial events, not all")
+                    .isBetween(1, 49);
+            assertThat(Duration.ofNanos(System.nanoTime() - start))
+                    .as("the server's end after 1 s never arrived")
                     .isGreaterThanOrEqualTo(Duration.ofSeconds(3));
             assertThat(relay.relayedConnections()).isEqualTo(Map.of("h2", 1L));
             assertThat(relay.injected()).isEqualTo(Map.of("freeze", 1L));
@@ -266,10 +327,11 @@ class FaultInjectingProxyTest {
     @Test
     @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void aConnectionFrozenAfterATimeAnswersBeforeAndNothingAfter() throws Exception {
-        try (FaultInjectingProxy relay = FaultInjectingProxy.startRelay(server,
-                c -> ConnectionFault.Freeze.after(Duration.ofMillis(1500)))) {
+        try (FaultInjectingProxy relay =
+                FaultInjectingProxy.startRelay(server, c -> ConnectionFault.Freeze.after(Duration.ofMillis(1500)))) {
             HttpClient h2 = jdkClient(relay, HttpClient.Version.HTTP_2);
-            assertThat(h2.send(listConfigMaps(relay, Duration.ofSeconds(10)), BodyHandlers.ofString()).statusCode())
+            assertThat(h2.send(listConfigMaps(relay, Duration.ofSeconds(10)), BodyHandlers.ofString())
+                            .statusCode())
                     .isEqualTo(200);
             await().atMost(Duration.ofSeconds(10)).until(() -> relay.injected().containsKey("freeze"));
             assertThatThrownBy(() -> h2.send(listConfigMaps(relay, Duration.ofSeconds(1)), BodyHandlers.ofString()))
@@ -284,8 +346,10 @@ class FaultInjectingProxyTest {
         proxy.maxWatch(Duration.ofSeconds(1));
         var cms = configMaps();
         long start = System.nanoTime();
-        try (Watch<DynamicObject> w = cms.watch(ListOptions.builder().resourceVersion(cms.list().resourceVersion())
-                .timeout(Duration.ofMinutes(5)).build())) {
+        try (Watch<DynamicObject> w = cms.watch(ListOptions.builder()
+                .resourceVersion(cms.list().resourceVersion())
+                .timeout(Duration.ofMinutes(5))
+                .build())) {
             assertThat(w.next()).isEmpty();
         }
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));

@@ -23,8 +23,7 @@ public interface ConnectionPlan {
      * @param protocol what ALPN chose with the client and then with the server: {@code h2} or
      *        {@code http/1.1} (also for a client that offered no ALPN)
      */
-    record Connection(long number, String protocol) {
-    }
+    record Connection(long number, String protocol) {}
 
     /** Never a fault: every connection is relayed whole (until {@link FaultInjectingProxy#freezeAll()}). */
     static ConnectionPlan none() {

@@ -48,8 +48,14 @@ final class ConnectionRelay {
      * @param open the proxy's open sockets, reset when it closes; the server connection is added while open
      * @param onFrozen told once, on the freezing thread, when the connection freezes
      */
-    ConnectionRelay(long number, Socket plain, SSLContext serverTls, URI upstream, SSLContext upstreamTls,
-            Set<Socket> open, Consumer<ConnectionRelay> onFrozen) {
+    ConnectionRelay(
+            long number,
+            Socket plain,
+            SSLContext serverTls,
+            URI upstream,
+            SSLContext upstreamTls,
+            Set<Socket> open,
+            Consumer<ConnectionRelay> onFrozen) {
         this.number = number;
         this.plain = plain;
         this.serverTls = serverTls;
@@ -81,9 +87,13 @@ final class ConnectionRelay {
      * @throws IOException when the handshake with either side fails, or the server does not accept the
      *         client's protocol; the caller closes the client's connection
      */
-    void run(ConnectionPlan plan, Consumer<ConnectionPlan.Connection> negotiated,
-            BiConsumer<ConnectionPlan.Connection, ConnectionFault> chosen) throws IOException {
-        SSLSocket client = (SSLSocket) serverTls.getSocketFactory().createSocket(plain, null, plain.getLocalPort(), false);
+    void run(
+            ConnectionPlan plan,
+            Consumer<ConnectionPlan.Connection> negotiated,
+            BiConsumer<ConnectionPlan.Connection, ConnectionFault> chosen)
+            throws IOException {
+        SSLSocket client =
+                (SSLSocket) serverTls.getSocketFactory().createSocket(plain, null, plain.getLocalPort(), false);
         client.setUseClientMode(false);
         SSLParameters params = client.getSSLParameters();
         params.setApplicationProtocols(PROTOCOLS); // the first the client offers, h2 before http/1.1
@@ -97,7 +107,8 @@ final class ConnectionRelay {
             drain(client.getInputStream()); // until the client hangs up
             return;
         }
-        try (SSLSocket up = (SSLSocket) upstreamTls.getSocketFactory().createSocket(upstream.getHost(), upstream.getPort())) {
+        try (SSLSocket up =
+                (SSLSocket) upstreamTls.getSocketFactory().createSocket(upstream.getHost(), upstream.getPort())) {
             open.add(up);
             Thread timer = null;
             Thread down = null;
@@ -118,7 +129,9 @@ final class ConnectionRelay {
                         limit = f.afterBytes();
                     }
                     if (f.after() != null) {
-                        timer = Thread.ofVirtual().name("fault-proxy-freeze-timer").start(() -> freezeAfter(f.after()));
+                        timer = Thread.ofVirtual()
+                                .name("fault-proxy-freeze-timer")
+                                .start(() -> freezeAfter(f.after()));
                     }
                     if (limit == 0) {
                         freeze();
@@ -126,7 +139,9 @@ final class ConnectionRelay {
                 }
                 long serverBytes = limit;
                 InputStream upIn = up.getInputStream();
-                down = Thread.ofVirtual().name("fault-proxy-relay-down").start(() -> serverToClient(upIn, client, serverBytes));
+                down = Thread.ofVirtual()
+                        .name("fault-proxy-relay-down")
+                        .start(() -> serverToClient(upIn, client, serverBytes));
                 clientToServer(client.getInputStream(), up.getOutputStream());
             } finally {
                 open.remove(up);
@@ -158,7 +173,7 @@ final class ConnectionRelay {
     private void clientToServer(InputStream in, OutputStream out) {
         byte[] buffer = new byte[16 * 1024];
         try {
-            for (;;) {
+            for (; ; ) {
                 int n = in.read(buffer);
                 if (n < 0) {
                     return; // the client hung up
@@ -183,7 +198,7 @@ final class ConnectionRelay {
         long left = limit;
         try {
             OutputStream out = client.getOutputStream();
-            for (;;) {
+            for (; ; ) {
                 int n = in.read(buffer);
                 if (n < 0) {
                     break;

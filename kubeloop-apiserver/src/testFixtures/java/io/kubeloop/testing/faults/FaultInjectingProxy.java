@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
@@ -71,6 +70,7 @@ public final class FaultInjectingProxy implements AutoCloseable {
     private volatile long maxWatchSeconds;
     /** The relay mode's plan; null in the request-level mode. */
     private volatile ConnectionPlan connectionPlan;
+
     private final boolean relay;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private final Set<ConnectionRelay> relays = ConcurrentHashMap.newKeySet();
@@ -83,8 +83,14 @@ public final class FaultInjectingProxy implements AutoCloseable {
     private final String token;
 
     /** A request-level proxy with {@code plan}, or with {@code connectionPlan} (not null) a relay. */
-    private FaultInjectingProxy(URI upstream, SSLContext upstreamTls, FaultPlan plan, java.time.Duration maxWatch,
-            String token, ConnectionPlan connectionPlan) throws IOException {
+    private FaultInjectingProxy(
+            URI upstream,
+            SSLContext upstreamTls,
+            FaultPlan plan,
+            java.time.Duration maxWatch,
+            String token,
+            ConnectionPlan connectionPlan)
+            throws IOException {
         this.token = token;
         this.maxWatchSeconds = Math.max(1, maxWatch.toSeconds());
         this.upstream = upstream;
@@ -109,8 +115,8 @@ public final class FaultInjectingProxy implements AutoCloseable {
      *     keep coming back (whole seconds, at least one)
      * @return the running proxy
      */
-    public static FaultInjectingProxy start(URI upstream, SSLContext upstreamTls, FaultPlan plan,
-            java.time.Duration maxWatch) {
+    public static FaultInjectingProxy start(
+            URI upstream, SSLContext upstreamTls, FaultPlan plan, java.time.Duration maxWatch) {
         return start(upstream, upstreamTls, plan, maxWatch, null);
     }
 
@@ -124,12 +130,16 @@ public final class FaultInjectingProxy implements AutoCloseable {
      * @return the running proxy
      */
     public static FaultInjectingProxy start(io.kubeloop.apiserver.EmbeddedApiServer server, FaultPlan plan) {
-        return start(server.url(), server.clientConfig().sslContext(), plan, java.time.Duration.ofSeconds(10),
+        return start(
+                server.url(),
+                server.clientConfig().sslContext(),
+                plan,
+                java.time.Duration.ofSeconds(10),
                 server.token());
     }
 
-    private static FaultInjectingProxy start(URI upstream, SSLContext upstreamTls, FaultPlan plan,
-            java.time.Duration maxWatch, String token) {
+    private static FaultInjectingProxy start(
+            URI upstream, SSLContext upstreamTls, FaultPlan plan, java.time.Duration maxWatch, String token) {
         try {
             return new FaultInjectingProxy(upstream, upstreamTls, plan, maxWatch, token, null);
         } catch (IOException e) {
@@ -175,11 +185,12 @@ public final class FaultInjectingProxy implements AutoCloseable {
         return startRelay(server.url(), server.clientConfig().sslContext(), plan, server.token());
     }
 
-    private static FaultInjectingProxy startRelay(URI upstream, SSLContext upstreamTls, ConnectionPlan plan, String token) {
+    private static FaultInjectingProxy startRelay(
+            URI upstream, SSLContext upstreamTls, ConnectionPlan plan, String token) {
         java.util.Objects.requireNonNull(plan, "plan");
         try {
-            return new FaultInjectingProxy(upstream, upstreamTls, FaultPlan.none(), java.time.Duration.ofSeconds(1),
-                    token, plan);
+            return new FaultInjectingProxy(
+                    upstream, upstreamTls, FaultPlan.none(), java.time.Duration.ofSeconds(1), token, plan);
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -209,8 +220,16 @@ public final class FaultInjectingProxy implements AutoCloseable {
      * @return the configuration
      */
     public ClientConfig clientConfig(String token) {
-        return new ClientConfig(url(), SslContextBuilder.create().trustCertificates(List.of(tls.caCertificate())).build(),
-                null, AuthProvider.bearer(token), "default", null, "fault-injecting proxy " + url() + " to " + upstream);
+        return new ClientConfig(
+                url(),
+                SslContextBuilder.create()
+                        .trustCertificates(List.of(tls.caCertificate()))
+                        .build(),
+                null,
+                AuthProvider.bearer(token),
+                "default",
+                null,
+                "fault-injecting proxy " + url() + " to " + upstream);
     }
 
     /**
@@ -248,7 +267,8 @@ public final class FaultInjectingProxy implements AutoCloseable {
         if (token == null) {
             throw new IllegalStateException("started for a URL: no token to write");
         }
-        return io.kubeloop.apiserver.Kubeconfig.write(io.kubeloop.apiserver.Kubeconfig.render(url(), tls.caPem(), token), file);
+        return io.kubeloop.apiserver.Kubeconfig.write(
+                io.kubeloop.apiserver.Kubeconfig.render(url(), tls.caPem(), token), file);
     }
 
     /**
@@ -355,8 +375,14 @@ public final class FaultInjectingProxy implements AutoCloseable {
             }
             open.add(plain);
             if (relay) {
-                ConnectionRelay r = new ConnectionRelay(accepted.incrementAndGet(), plain, serverTls, upstream, upstreamTls,
-                        open, frozen -> count("freeze"));
+                ConnectionRelay r = new ConnectionRelay(
+                        accepted.incrementAndGet(),
+                        plain,
+                        serverTls,
+                        upstream,
+                        upstreamTls,
+                        open,
+                        frozen -> count("freeze"));
                 relays.add(r);
                 Thread.ofVirtual().name("fault-proxy-relay").start(() -> {
                     try {
@@ -400,13 +426,15 @@ public final class FaultInjectingProxy implements AutoCloseable {
 
     private void chosen(ConnectionPlan.Connection connection, ConnectionFault fault) {
         if (Boolean.getBoolean("kubeloop.faults.trace")) { // a debugging aid: every connection and its fault
-            System.err.printf("PROXY %tT.%<tL relay #%d %s -> %s%n", new java.util.Date(), connection.number(),
-                    connection.protocol(), fault);
+            System.err.printf(
+                    "PROXY %tT.%<tL relay #%d %s -> %s%n",
+                    new java.util.Date(), connection.number(), connection.protocol(), fault);
         }
     }
 
     private void serve(Socket plain) throws IOException {
-        SSLSocket client = (SSLSocket) serverTls.getSocketFactory().createSocket(plain, null, plain.getLocalPort(), false);
+        SSLSocket client =
+                (SSLSocket) serverTls.getSocketFactory().createSocket(plain, null, plain.getLocalPort(), false);
         client.setUseClientMode(false);
         SSLParameters params = client.getSSLParameters();
         params.setApplicationProtocols(new String[] {"http/1.1"});
@@ -429,7 +457,12 @@ public final class FaultInjectingProxy implements AutoCloseable {
             if (name.equals("content-length")) {
                 contentLength = Long.parseLong(headerValue(h));
             } else if (name.equals("transfer-encoding")) {
-                respond(out, 501, "NotImplemented", "the fault proxy takes request bodies with Content-Length only", null);
+                respond(
+                        out,
+                        501,
+                        "NotImplemented",
+                        "the fault proxy takes request bodies with Content-Length only",
+                        null);
                 return;
             }
         }
@@ -441,10 +474,17 @@ public final class FaultInjectingProxy implements AutoCloseable {
         }
         count(fault);
         if (Boolean.getBoolean("kubeloop.faults.trace")) { // a debugging aid: every request and its fault
-            System.err.printf("PROXY %tT.%<tL %s %s -> %s%n", new java.util.Date(), request.method(), request.target(), fault);
+            System.err.printf(
+                    "PROXY %tT.%<tL %s %s -> %s%n", new java.util.Date(), request.method(), request.target(), fault);
         }
         switch (fault) {
-            case Fault.Reject r -> respond(out, r.code(), r.reason(), "injected by the fault proxy", r.retryAfter().toSeconds());
+            case Fault.Reject r ->
+                respond(
+                        out,
+                        r.code(),
+                        r.reason(),
+                        "injected by the fault proxy",
+                        r.retryAfter().toSeconds());
             case Fault.WatchGone g -> watchGone(out);
             case Fault.Blackhole b when b.afterBytes() < 0 -> awaitHangUp(client); // accepted, never forwarded
             default -> forward(client, plain, head, body, fault);
@@ -454,8 +494,10 @@ public final class FaultInjectingProxy implements AutoCloseable {
         }
     }
 
-    private void forward(SSLSocket client, Socket plain, List<String> head, byte[] body, Fault fault) throws IOException {
-        try (SSLSocket up = (SSLSocket) upstreamTls.getSocketFactory().createSocket(upstream.getHost(), upstream.getPort())) {
+    private void forward(SSLSocket client, Socket plain, List<String> head, byte[] body, Fault fault)
+            throws IOException {
+        try (SSLSocket up =
+                (SSLSocket) upstreamTls.getSocketFactory().createSocket(upstream.getHost(), upstream.getPort())) {
             open.add(up);
             try {
                 SSLParameters params = up.getSSLParameters();
@@ -555,7 +597,7 @@ public final class FaultInjectingProxy implements AutoCloseable {
         byte[] buffer = new byte[8192];
         long relayed = 0;
         boolean acted = false;
-        for (;;) {
+        for (; ; ) {
             int max = acted || limit - relayed >= buffer.length ? buffer.length : (int) Math.max(1, limit - relayed);
             int n = upIn.read(buffer, 0, max);
             if (n < 0) {
@@ -608,10 +650,12 @@ public final class FaultInjectingProxy implements AutoCloseable {
 
     private static void respond(OutputStream out, int code, String reason, String message, Long retryAfterSeconds)
             throws IOException {
-        String details = retryAfterSeconds == null ? "" : ",\"details\":{\"retryAfterSeconds\":" + retryAfterSeconds + "}";
-        byte[] body = ("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\",\"message\":\""
-                + message + "\",\"reason\":\"" + reason + "\"" + details + ",\"code\":" + code + "}")
-                .getBytes(StandardCharsets.UTF_8);
+        String details =
+                retryAfterSeconds == null ? "" : ",\"details\":{\"retryAfterSeconds\":" + retryAfterSeconds + "}";
+        byte[] body =
+                ("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\",\"message\":\""
+                                + message + "\",\"reason\":\"" + reason + "\"" + details + ",\"code\":" + code + "}")
+                        .getBytes(StandardCharsets.UTF_8);
         String head = "HTTP/1.1 " + code + " " + reason + "\r\n"
                 + "Content-Type: application/json\r\n"
                 + (retryAfterSeconds == null ? "" : "Retry-After: " + retryAfterSeconds + "\r\n")
@@ -624,8 +668,9 @@ public final class FaultInjectingProxy implements AutoCloseable {
 
     private static void watchGone(OutputStream out) throws IOException {
         byte[] event = ("{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
-                + "\"status\":\"Failure\",\"message\":\"too old resource version (injected by the fault proxy)\","
-                + "\"reason\":\"Expired\",\"code\":410}}\n").getBytes(StandardCharsets.UTF_8);
+                        + "\"status\":\"Failure\",\"message\":\"too old resource version (injected by the fault proxy)\","
+                        + "\"reason\":\"Expired\",\"code\":410}}\n")
+                .getBytes(StandardCharsets.UTF_8);
         String head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
                 + "Connection: close\r\n\r\n" + Integer.toHexString(event.length) + "\r\n";
         out.write(head.getBytes(StandardCharsets.US_ASCII));
@@ -639,7 +684,7 @@ public final class FaultInjectingProxy implements AutoCloseable {
         List<String> lines = new ArrayList<>();
         ByteArrayOutputStream line = new ByteArrayOutputStream();
         int previous = -1;
-        for (;;) {
+        for (; ; ) {
             int b = in.read();
             if (b < 0) {
                 return List.of();
@@ -669,8 +714,11 @@ public final class FaultInjectingProxy implements AutoCloseable {
     }
 
     private static boolean isHopByHop(String name) {
-        return name.equals("connection") || name.equals("keep-alive") || name.equals("proxy-connection")
-                || name.equals("upgrade") || name.equals("http2-settings");
+        return name.equals("connection")
+                || name.equals("keep-alive")
+                || name.equals("proxy-connection")
+                || name.equals("upgrade")
+                || name.equals("http2-settings");
     }
 
     static void close(Socket socket) {

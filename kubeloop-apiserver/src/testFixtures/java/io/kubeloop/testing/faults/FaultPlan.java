@@ -52,8 +52,8 @@ public interface FaultPlan {
      * that asks for bookmarks, the client's idle timeout), so a plan with it needs clients with short
      * timeouts.
      */
-    java.util.List<String> KINDS = java.util.List.of("cut", "late-cut", "stall", "reject-429", "reject-500", "watch-gone",
-            "blackhole");
+    java.util.List<String> KINDS =
+            java.util.List.of("cut", "late-cut", "stall", "reject-429", "reject-500", "watch-gone", "blackhole");
 
     /** The kinds of {@link #random(long, double, int, Duration)}: every kind but {@code late-cut} and {@code blackhole}. */
     java.util.List<String> ALL_AT_ONCE = java.util.List.of("cut", "stall", "reject-429", "reject-500", "watch-gone");
@@ -112,7 +112,8 @@ public interface FaultPlan {
             return switch (kind) {
                 case "cut" -> new Fault.Cut(r.nextInt(maxCutBytes), Duration.ZERO);
                 case "late-cut" -> new Fault.Cut(r.nextInt(maxCutBytes), Duration.ofMillis(1200));
-                case "stall" -> new Fault.Stall(r.nextInt(maxCutBytes), Duration.ofMillis(r.nextLong(maxStall.toMillis() + 1)));
+                case "stall" ->
+                    new Fault.Stall(r.nextInt(maxCutBytes), Duration.ofMillis(r.nextLong(maxStall.toMillis() + 1)));
                 case "reject-429" -> new Fault.Reject(429, "TooManyRequests", Duration.ofSeconds(1));
                 case "reject-500" -> new Fault.Reject(500, "InternalError", Duration.ofSeconds(1));
                 case "blackhole" -> new Fault.Blackhole(r.nextInt(maxCutBytes));

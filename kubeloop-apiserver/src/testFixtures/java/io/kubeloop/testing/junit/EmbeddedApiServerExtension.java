@@ -16,7 +16,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  */
 public final class EmbeddedApiServerExtension implements ParameterResolver {
 
-    private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(EmbeddedApiServerExtension.class);
+    private static final ExtensionContext.Namespace NS =
+            ExtensionContext.Namespace.create(EmbeddedApiServerExtension.class);
 
     @Override
     public boolean supportsParameter(ParameterContext p, ExtensionContext c) {
@@ -31,16 +32,20 @@ public final class EmbeddedApiServerExtension implements ParameterResolver {
     }
 
     private static EmbeddedApiServer server(ExtensionContext c) {
-        boolean perTest = c.getTestClass().map(k -> k.getAnnotation(EmbeddedApiServerTest.class))
-                .map(EmbeddedApiServerTest::perTest).orElse(false);
+        boolean perTest = c.getTestClass()
+                .map(k -> k.getAnnotation(EmbeddedApiServerTest.class))
+                .map(EmbeddedApiServerTest::perTest)
+                .orElse(false);
         ExtensionContext owner = c;
         if (!perTest || c.getTestMethod().isEmpty()) {
-            while (owner.getParent().isPresent() && owner.getParent().get().getTestClass().isPresent()) {
+            while (owner.getParent().isPresent()
+                    && owner.getParent().get().getTestClass().isPresent()) {
                 owner = owner.getParent().get();
             }
         }
-        return owner.getStore(NS).getOrComputeIfAbsent("server", k -> new Holder(EmbeddedApiServer.start()),
-                Holder.class).server();
+        return owner.getStore(NS)
+                .getOrComputeIfAbsent("server", k -> new Holder(EmbeddedApiServer.start()), Holder.class)
+                .server();
     }
 
     /** Closes the server when JUnit drops the store. */

@@ -47,30 +47,38 @@ public final class InformerFaultComparison {
     private static final String NS = "faults";
     private static final int NAMES = 60;
 
-    private InformerFaultComparison() {
-    }
+    private InformerFaultComparison() {}
 
     /** One informer under test: its name and its current view (name → data line). */
-    private record Contender(String name, Supplier<Map<String, String>> view, AutoCloseable resource) {
-    }
+    private record Contender(String name, Supplier<Map<String, String>> view, AutoCloseable resource) {}
 
     public static void main(String[] args) throws Exception {
         int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 30;
         long seed = args.length > 1 ? Long.parseLong(args[1]) : System.nanoTime();
         double rate = args.length > 2 ? Double.parseDouble(args[2]) : 0.3;
         int maxWatchSeconds = args.length > 3 ? Integer.parseInt(args[3]) : 2;
-        System.out.printf("informers through the fault proxy: %d s of writes, %.0f %% of requests faulted, watches of"
-                + " at most %d s, seed %d%n", seconds, rate * 100, maxWatchSeconds, seed);
+        System.out.printf(
+                "informers through the fault proxy: %d s of writes, %.0f %% of requests faulted, watches of"
+                        + " at most %d s, seed %d%n",
+                seconds, rate * 100, maxWatchSeconds, seed);
         Path dir = Files.createTempDirectory("kubeloop-faults");
         try (EmbeddedApiServer server = EmbeddedApiServer.start();
-             FaultInjectingProxy proxy = FaultInjectingProxy.start(server,
-                     FaultPlan.random(seed, rate, 16 * 1024, Duration.ofSeconds(1)))) {
+                FaultInjectingProxy proxy = FaultInjectingProxy.start(
+                        server, FaultPlan.random(seed, rate, 16 * 1024, Duration.ofSeconds(1)))) {
             proxy.maxWatch(Duration.ofSeconds(maxWatchSeconds));
-            KubeClient direct = KubeClient.create(server.clientConfig(), ClientOptions.builder().rateLimitingEnabled(false).build());
-            direct.resource(new GroupVersionResource("", "v1", "namespaces"), ResourceScope.CLUSTER, DynamicObject.class)
+            KubeClient direct = KubeClient.create(
+                    server.clientConfig(),
+                    ClientOptions.builder().rateLimitingEnabled(false).build());
+            direct.resource(
+                            new GroupVersionResource("", "v1", "namespaces"),
+                            ResourceScope.CLUSTER,
+                            DynamicObject.class)
                     .create(DynamicObject.of("v1", "Namespace", ObjectMeta.of(null, NS)), WriteOptions.none());
-            ResourceClient<DynamicObject> cms = direct.resource(new GroupVersionResource("", "v1", "configmaps"), ResourceScope.NAMESPACED,
-                    DynamicObject.class).inNamespace(NS);
+            ResourceClient<DynamicObject> cms = direct.resource(
+                            new GroupVersionResource("", "v1", "configmaps"),
+                            ResourceScope.NAMESPACED,
+                            DynamicObject.class)
+                    .inNamespace(NS);
             Path kubeconfig = proxy.writeKubeconfig(dir.resolve("kubeconfig"));
 
             List<Contender> contenders = new ArrayList<>();
@@ -87,9 +95,13 @@ public final class InformerFaultComparison {
                 String name = "cm-" + random.nextInt(NAMES);
                 try {
                     switch (random.nextInt(3)) {
-                        case 0 -> cms.create(DynamicObject.parse("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":"
-                                + "{\"name\":\"" + name + "\",\"namespace\":\"" + NS + "\"},\"data\":{\"v\":\"0\"}}"));
-                        case 1 -> cms.update(cms.get(name).edit(n -> n.putObject("data").put("v", Integer.toString(random.nextInt(1000)))));
+                        case 0 ->
+                            cms.create(DynamicObject.parse(
+                                    "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":" + "{\"name\":\""
+                                            + name + "\",\"namespace\":\"" + NS + "\"},\"data\":{\"v\":\"0\"}}"));
+                        case 1 ->
+                            cms.update(cms.get(name)
+                                    .edit(n -> n.putObject("data").put("v", Integer.toString(random.nextInt(1000)))));
                         default -> cms.delete(name, DeleteOptions.none());
                     }
                     writes++;
@@ -102,7 +114,9 @@ public final class InformerFaultComparison {
             for (DynamicObject o : cms.list().items()) {
                 expected.put(o.metadata().name(), data(o));
             }
-            System.out.printf("%d writes; %d ConfigMaps at the end; faults injected %s%n", writes, expected.size(), proxy.injected());
+            System.out.printf(
+                    "%d writes; %d ConfigMaps at the end; faults injected %s%n",
+                    writes, expected.size(), proxy.injected());
 
             long lastWrite = System.nanoTime();
             Map<String, Long> convergedAfter = new LinkedHashMap<>();
@@ -128,8 +142,9 @@ public final class InformerFaultComparison {
                             wrong++;
                         }
                     }
-                    System.out.printf("%-30s NOT converged after 120 s: %d of %d objects differ%n", c.name(), wrong,
-                            Math.max(view.size(), expected.size()));
+                    System.out.printf(
+                            "%-30s NOT converged after 120 s: %d of %d objects differ%n",
+                            c.name(), wrong, Math.max(view.size(), expected.size()));
                 }
             }
             for (Contender c : contenders) {
@@ -148,16 +163,22 @@ public final class InformerFaultComparison {
     /** The data of a ConfigMap as the peers print it ({@link InformerEvents#line}). */
     private static String data(DynamicObject o) {
         Map<String, String> data = new TreeMap<>();
-        o.node().path("data").properties().forEach(e -> data.put(e.getKey(), e.getValue().asString()));
+        o.node()
+                .path("data")
+                .properties()
+                .forEach(e -> data.put(e.getKey(), e.getValue().asString()));
         String line = InformerEvents.line("X", "n", data);
         return line.substring("X n ".length());
     }
 
     private static Contender kubeloop(FaultInjectingProxy proxy) {
         KubeClient client = KubeClient.create(proxy.clientConfig(), ClientOptions.defaults());
-        SharedIndexInformer<DynamicObject> informer = SharedIndexInformer.create(ListerWatcher.of(
-                client.resource(new GroupVersionResource("", "v1", "configmaps"), ResourceScope.NAMESPACED,
-                        DynamicObject.class).inNamespace(NS)),
+        SharedIndexInformer<DynamicObject> informer = SharedIndexInformer.create(
+                ListerWatcher.of(client.resource(
+                                new GroupVersionResource("", "v1", "configmaps"),
+                                ResourceScope.NAMESPACED,
+                                DynamicObject.class)
+                        .inNamespace(NS)),
                 InformerOptions.defaults());
         Map<String, String> view = new ConcurrentHashMap<>();
         informer.addEventHandler(new ResourceEventHandler<>() {
@@ -185,17 +206,20 @@ public final class InformerFaultComparison {
 
     /** A peer's view, rebuilt from the ADD/UPDATE/DELETE lines it printed. */
     private static Contender peer(InformerPeer peer, String name) {
-        return new Contender(name, () -> {
-            Map<String, String> view = new HashMap<>();
-            for (String line : peer.lines()) {
-                String[] parts = line.split(" ", 3);
-                if (parts.length == 3 && (parts[0].equals("ADD") || parts[0].equals("UPDATE"))) {
-                    view.put(parts[1], parts[2]);
-                } else if (parts.length == 3 && parts[0].equals("DELETE")) {
-                    view.remove(parts[1]);
-                }
-            }
-            return view;
-        }, peer);
+        return new Contender(
+                name,
+                () -> {
+                    Map<String, String> view = new HashMap<>();
+                    for (String line : peer.lines()) {
+                        String[] parts = line.split(" ", 3);
+                        if (parts.length == 3 && (parts[0].equals("ADD") || parts[0].equals("UPDATE"))) {
+                            view.put(parts[1], parts[2]);
+                        } else if (parts.length == 3 && parts[0].equals("DELETE")) {
+                            view.remove(parts[1]);
+                        }
+                    }
+                    return view;
+                },
+                peer);
     }
 }

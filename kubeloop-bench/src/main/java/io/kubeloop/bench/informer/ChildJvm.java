@@ -37,8 +37,8 @@ final class ChildJvm implements AutoCloseable {
     }
 
     /** Starts {@code contender} with {@code jvmFlags} and the given class path. */
-    static ChildJvm start(Contender contender, String classPath, List<String> jvmFlags, Path kubeconfig, int pods,
-                          long events) {
+    static ChildJvm start(
+            Contender contender, String classPath, List<String> jvmFlags, Path kubeconfig, int pods, long events) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmFlags);
@@ -50,7 +50,9 @@ final class ChildJvm implements AutoCloseable {
         command.add(Long.toString(events));
         command.addAll(contender.extraArgs());
         try {
-            Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            Process p = new ProcessBuilder(command)
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
             return new ChildJvm(contender, p);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + contender.label() + ": " + e.getMessage(), e);
@@ -58,8 +60,8 @@ final class ChildJvm implements AutoCloseable {
     }
 
     private void pump() {
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                StandardCharsets.UTF_8))) {
+        try (BufferedReader in =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = in.readLine()) != null) {
                 if (line.matches("^(BASELINE|SYNCED|ADDS|HEAP|EVENTS|ERROR) .*")) {
@@ -86,9 +88,11 @@ final class ChildJvm implements AutoCloseable {
     void freeze(boolean frozen) {
         try {
             Process kill = new ProcessBuilder("kill", frozen ? "-STOP" : "-CONT", Long.toString(process.pid()))
-                    .inheritIO().start();
+                    .inheritIO()
+                    .start();
             if (kill.waitFor() != 0) {
-                throw new IllegalStateException("kill " + (frozen ? "-STOP" : "-CONT") + " " + process.pid() + " failed");
+                throw new IllegalStateException(
+                        "kill " + (frozen ? "-STOP" : "-CONT") + " " + process.pid() + " failed");
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);

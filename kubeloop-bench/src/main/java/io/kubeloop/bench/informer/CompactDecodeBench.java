@@ -16,8 +16,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class CompactDecodeBench {
 
-    private CompactDecodeBench() {
-    }
+    private CompactDecodeBench() {}
 
     /** Entry point: {@code [pods] [rounds]}. */
     public static void main(String[] args) {
@@ -53,7 +52,13 @@ public final class CompactDecodeBench {
             jackson = Math.min(jackson, (t1 - t0) / 1e3 / pods);
             scanner = Math.min(scanner, (t2 - t1) / 1e3 / pods);
         }
-        System.out.printf(Locale.ROOT, "jackson streaming walk: %.2f µs/object%nscanner:                %.2f µs/object"
-                + "%nspeed-up: %.1fx (sink %d)%n", jackson, scanner, jackson / scanner, sink);
+        System.out.printf(
+                Locale.ROOT,
+                "jackson streaming walk: %.2f µs/object%nscanner:                %.2f µs/object"
+                        + "%nspeed-up: %.1fx (sink %d)%n",
+                jackson,
+                scanner,
+                jackson / scanner,
+                sink);
     }
 }

@@ -17,10 +17,16 @@ public enum Contender {
      * kubeloop-list with the client-side rate limiter off ({@code ClientOptions.rateLimitingEnabled(false)}): a
      * paged list's time without the limiter's floor of (pages − burst) / qps.
      */
-    KUBELOOP_LIST_UNTHROTTLED("kubeloop-list-unthrottled", "io.kubeloop.bench.informer.KubeloopInformerChild", false,
+    KUBELOOP_LIST_UNTHROTTLED(
+            "kubeloop-list-unthrottled",
+            "io.kubeloop.bench.informer.KubeloopInformerChild",
+            false,
             List.of("list", "unthrottled")),
     /** kubeloop-list-unthrottled with pages requested one after another ({@code pagePrefetch(false)}): the A/B. */
-    KUBELOOP_LIST_SEQUENTIAL("kubeloop-list-sequential", "io.kubeloop.bench.informer.KubeloopInformerChild", false,
+    KUBELOOP_LIST_SEQUENTIAL(
+            "kubeloop-list-sequential",
+            "io.kubeloop.bench.informer.KubeloopInformerChild",
+            false,
             List.of("list", "unthrottled", "sequential")),
     /** fabric8 kubernetes-client 7.x SharedIndexInformer of Pod. */
     FABRIC8("fabric8", "io.kubeloop.peers.Fabric8InformerChild", true, List.of()),
@@ -79,7 +85,8 @@ public enum Contender {
                 return c;
             }
         }
-        throw new IllegalArgumentException("unknown contender '" + label + "', expected one of kubeloop, kubeloop-list, "
-                + "kubeloop-list-unthrottled, kubeloop-list-sequential, fabric8, k8s-java, floor, floor-list");
+        throw new IllegalArgumentException(
+                "unknown contender '" + label + "', expected one of kubeloop, kubeloop-list, "
+                        + "kubeloop-list-unthrottled, kubeloop-list-sequential, fabric8, k8s-java, floor, floor-list");
     }
 }

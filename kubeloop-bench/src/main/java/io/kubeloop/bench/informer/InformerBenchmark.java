@@ -52,8 +52,7 @@ import java.util.Locale;
  */
 public final class InformerBenchmark {
 
-    private InformerBenchmark() {
-    }
+    private InformerBenchmark() {}
 
     public static void main(String[] args) throws Exception {
         Options o = Options.parse(args);
@@ -63,7 +62,9 @@ public final class InformerBenchmark {
         List<RunResult> results = new ArrayList<>();
         StringBuilder notes = new StringBuilder();
         int window = (int) o.events + 10_000;
-        ServerOptions serverOptions = ServerOptions.defaults().withWatchBufferSize(window).withHistorySize(window)
+        ServerOptions serverOptions = ServerOptions.defaults()
+                .withWatchBufferSize(window)
+                .withHistorySize(window)
                 // the Pods name ReplicaSets that are not stored: no garbage collection
                 .withBuiltinControllers(BuiltinControllerMode.OFF)
                 // --paged-lists: "0" lists honour limit (no watch cache)
@@ -85,26 +86,44 @@ public final class InformerBenchmark {
                     // as the writer writes it; the server adds the resourceVersion (some 30 bytes)
                     bytes += KubeJson.mapper().writeValueAsBytes(PodWriter.modified(i, writer.nextSeq())).length;
                 }
-                String note = String.format(Locale.ROOT, "%,d Pods: average %,d bytes of JSON each (%,.0f MB in all), "
-                        + "loaded in %.1f s; the writer alone commits %,.0f modifications/s.", n,
-                        bytes / n, bytes / 1e6, load, alone);
+                String note = String.format(
+                        Locale.ROOT,
+                        "%,d Pods: average %,d bytes of JSON each (%,.0f MB in all), "
+                                + "loaded in %.1f s; the writer alone commits %,.0f modifications/s.",
+                        n,
+                        bytes / n,
+                        bytes / 1e6,
+                        load,
+                        alone);
                 System.out.println(note);
                 notes.append("- ").append(note).append('\n');
                 for (int w = 0; w < o.warmups; w++) {
                     // Unmeasured: the server's LIST, watch-list and watch fan-out paths are compiled by the JIT
                     // here, not while the first measured contender is timed.
                     RunResult warm = run(o.contenders.get(0), o, kubeconfig, n, writer);
-                    System.out.printf(Locale.ROOT, "(warm-up %s, not counted: sync %.2f s, %,.0f events/s)%n",
-                            warm.contender().label(), warm.syncSeconds(), warm.eventsPerSecond());
+                    System.out.printf(
+                            Locale.ROOT,
+                            "(warm-up %s, not counted: sync %.2f s, %,.0f events/s)%n",
+                            warm.contender().label(),
+                            warm.syncSeconds(),
+                            warm.eventsPerSecond());
                 }
                 for (int r = 0; r < o.repeat; r++) {
                     for (Contender c : o.contenders) {
                         RunResult result = run(c, o, kubeconfig, n, writer);
                         results.add(result);
-                        System.out.printf(Locale.ROOT, "%-10s %,7d pods  sync %6.2f s (cpu %6.2f s, alloc %,6.0f MiB)  "
-                                        + "adds %6.2f s  heap %,6.0f MiB  %,8.0f events/s  (writer %,.0f/s)%n", c.label(), n,
-                                result.syncSeconds(), result.syncCpuSeconds(), result.syncAllocatedMiB(),
-                                result.addsNanos() / 1e9, result.heapMiB(), result.eventsPerSecond(),
+                        System.out.printf(
+                                Locale.ROOT,
+                                "%-10s %,7d pods  sync %6.2f s (cpu %6.2f s, alloc %,6.0f MiB)  "
+                                        + "adds %6.2f s  heap %,6.0f MiB  %,8.0f events/s  (writer %,.0f/s)%n",
+                                c.label(),
+                                n,
+                                result.syncSeconds(),
+                                result.syncCpuSeconds(),
+                                result.syncAllocatedMiB(),
+                                result.addsNanos() / 1e9,
+                                result.heapMiB(),
+                                result.eventsPerSecond(),
                                 result.writerRate());
                     }
                 }
@@ -127,8 +146,8 @@ public final class InformerBenchmark {
             flags.add("--sun-misc-unsafe-memory-access=allow"); // netty inside fabric8; the same for everyone
         }
         if (o.jfr.contains(c)) {
-            flags.add("-XX:StartFlightRecording=filename=" + o.out.resolve(c.label() + "-" + pods + ".jfr").toAbsolutePath()
-                    + ",settings=profile");
+            flags.add("-XX:StartFlightRecording=filename="
+                    + o.out.resolve(c.label() + "-" + pods + ".jfr").toAbsolutePath() + ",settings=profile");
         }
         Duration timeout = Duration.ofMinutes(10);
         settleServerHeap();
@@ -148,9 +167,18 @@ public final class InformerBenchmark {
                 child.freeze(false);
             }
             String[] events = child.expect("EVENTS", timeout);
-            return new RunResult(c, pods, Long.parseLong(synced[0]), Long.parseLong(adds[0]), Long.parseLong(synced[1]),
-                    Long.parseLong(heap[0]), Long.parseLong(events[0]), Long.parseLong(events[1]), writerRate,
-                    synced.length > 2 ? Long.parseLong(synced[2]) : -1, synced.length > 3 ? Long.parseLong(synced[3]) : -1);
+            return new RunResult(
+                    c,
+                    pods,
+                    Long.parseLong(synced[0]),
+                    Long.parseLong(adds[0]),
+                    Long.parseLong(synced[1]),
+                    Long.parseLong(heap[0]),
+                    Long.parseLong(events[0]),
+                    Long.parseLong(events[1]),
+                    writerRate,
+                    synced.length > 2 ? Long.parseLong(synced[2]) : -1,
+                    synced.length > 3 ? Long.parseLong(synced[3]) : -1);
         }
     }
 
@@ -174,8 +202,10 @@ public final class InformerBenchmark {
             Path classes = file.toAbsolutePath().getParent().resolve("classes");
             return classes + File.pathSeparator + Files.readString(file).trim();
         } catch (IOException e) {
-            throw new UncheckedIOException("fabric8 runs from kubeloop-peers' class path, but " + file
-                    + " is missing: build kubeloop-peers first (mvn -pl kubeloop-bench,kubeloop-peers -am process-classes)", e);
+            throw new UncheckedIOException(
+                    "fabric8 runs from kubeloop-peers' class path, but " + file
+                            + " is missing: build kubeloop-peers first (mvn -pl kubeloop-bench,kubeloop-peers -am process-classes)",
+                    e);
         }
     }
 
@@ -183,7 +213,9 @@ public final class InformerBenchmark {
         Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
         try {
             Process p = new ProcessBuilder(jcmd.toString(), Long.toString(pid), "GC.class_histogram")
-                    .redirectErrorStream(true).redirectOutput(file.toFile()).start();
+                    .redirectErrorStream(true)
+                    .redirectOutput(file.toFile())
+                    .start();
             p.waitFor();
             List<String> lines = Files.readAllLines(file);
             System.out.println("class histogram of pid " + pid + " (" + file + "), top 20:");
@@ -205,28 +237,53 @@ public final class InformerBenchmark {
     }
 
     private static String header(Options o, Instant started, String loadBefore, String loadAfter, String notes) {
-        return String.format(Locale.ROOT, """
+        return String.format(
+                Locale.ROOT,
+                """
                 Run started %s: %d cores, load average (1/5/15 min) %s at the start and %s at the end; \
                 child JVMs: `%s` on Java %s; %,d MODIFIED events per run; %d unmeasured warm-up run(s) \
                 of the first contender per size, then %d repeat(s), medians (range) shown; %s.
 
-                %s""", started.toString().substring(0, 16).replace('T', ' ') + " UTC",
-                Runtime.getRuntime().availableProcessors(), loadBefore, loadAfter, String.join(" ", o.childFlags),
-                Runtime.version().feature(), o.events, o.warmups, o.repeat,
-                o.pagedLists ? "the server pages LISTs at resourceVersion \"0\" (`--paged-lists`: limit honoured, pages of 500)"
-                        : "the server answers LISTs at resourceVersion \"0\" whole (as a watch cache does)", notes);
+                %s""",
+                started.toString().substring(0, 16).replace('T', ' ') + " UTC",
+                Runtime.getRuntime().availableProcessors(),
+                loadBefore,
+                loadAfter,
+                String.join(" ", o.childFlags),
+                Runtime.version().feature(),
+                o.events,
+                o.warmups,
+                o.repeat,
+                o.pagedLists
+                        ? "the server pages LISTs at resourceVersion \"0\" (`--paged-lists`: limit honoured, pages of 500)"
+                        : "the server answers LISTs at resourceVersion \"0\" whole (as a watch cache does)",
+                notes);
     }
 
     /** The command line. */
-    private record Options(List<Integer> pods, long events, List<Contender> contenders, int repeat, int warmups,
-                           List<String> childFlags, boolean histogram, boolean pagedLists, List<Contender> jfr,
-                           Path markdown, Path out) {
+    private record Options(
+            List<Integer> pods,
+            long events,
+            List<Contender> contenders,
+            int repeat,
+            int warmups,
+            List<String> childFlags,
+            boolean histogram,
+            boolean pagedLists,
+            List<Contender> jfr,
+            Path markdown,
+            Path out) {
 
         static Options parse(String[] args) {
             List<Integer> pods = List.of(10_000, 50_000);
             long events = 100_000;
-            List<Contender> contenders = List.of(Contender.KUBELOOP, Contender.KUBELOOP_LIST, Contender.FABRIC8,
-                    Contender.K8S_JAVA, Contender.FLOOR, Contender.FLOOR_LIST);
+            List<Contender> contenders = List.of(
+                    Contender.KUBELOOP,
+                    Contender.KUBELOOP_LIST,
+                    Contender.FABRIC8,
+                    Contender.K8S_JAVA,
+                    Contender.FLOOR,
+                    Contender.FLOOR_LIST);
             int repeat = 1;
             int warmups = 1;
             List<String> childFlags = List.of("-Xmx2g", "-XX:+UseG1GC");
@@ -250,21 +307,30 @@ public final class InformerBenchmark {
                 }
                 String v = args[++i];
                 switch (a) {
-                    case "--pods" -> pods = Arrays.stream(v.split(",")).map(s -> Integer.parseInt(s.trim().replace("_", "")))
-                            .sorted().toList();
+                    case "--pods" ->
+                        pods = Arrays.stream(v.split(","))
+                                .map(s -> Integer.parseInt(s.trim().replace("_", "")))
+                                .sorted()
+                                .toList();
                     case "--events" -> events = Long.parseLong(v.replace("_", ""));
-                    case "--contenders" -> contenders = Arrays.stream(v.split(",")).map(s -> Contender.of(s.trim())).toList();
+                    case "--contenders" ->
+                        contenders = Arrays.stream(v.split(","))
+                                .map(s -> Contender.of(s.trim()))
+                                .toList();
                     case "--repeat" -> repeat = Integer.parseInt(v);
                     case "--warmup" -> warmups = Integer.parseInt(v);
                     case "--child-flags" -> childFlags = List.of(v.trim().split("\\s+"));
-                    case "--jfr" -> jfr = Arrays.stream(v.split(",")).map(s -> Contender.of(s.trim())).toList();
+                    case "--jfr" ->
+                        jfr = Arrays.stream(v.split(","))
+                                .map(s -> Contender.of(s.trim()))
+                                .toList();
                     case "--markdown" -> markdown = v.equals("none") ? null : Path.of(v);
                     case "--out" -> out = Path.of(v);
                     default -> throw new IllegalArgumentException("unknown option " + a);
                 }
             }
-            return new Options(pods, events, contenders, repeat, warmups, childFlags, histogram, pagedLists, jfr, markdown,
-                    out);
+            return new Options(
+                    pods, events, contenders, repeat, warmups, childFlags, histogram, pagedLists, jfr, markdown, out);
         }
     }
 }

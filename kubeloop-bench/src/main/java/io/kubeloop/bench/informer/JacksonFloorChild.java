@@ -1,9 +1,8 @@
 package io.kubeloop.bench.informer;
 
-import io.kubeloop.peers.InformerBenchReporter;
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.client.config.ClientConfig;
-import java.io.IOException;
+import io.kubeloop.peers.InformerBenchReporter;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -35,8 +34,7 @@ public final class JacksonFloorChild {
 
     private static final ObjectMapper MAPPER = KubeJson.mapper();
 
-    private JacksonFloorChild() {
-    }
+    private JacksonFloorChild() {}
 
     public static void main(String[] args) throws Exception {
         ClientConfig config = ClientConfig.fromKubeconfig(Path.of(args[0]));
@@ -45,7 +43,9 @@ public final class JacksonFloorChild {
         boolean list = args.length > 3 && args[3].equals("list");
         String auth = config.auth().authorization().orElseThrow();
         InformerBenchReporter r = new InformerBenchReporter();
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).sslContext(config.sslContext())
+        HttpClient http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_2)
+                .sslContext(config.sslContext())
                 .build();
         Map<String, ObjectNode> cache = new HashMap<>();
         r.baseline();
@@ -72,11 +72,13 @@ public final class JacksonFloorChild {
             watchQuery = "?watch=true&allowWatchBookmarks=true&timeoutSeconds=1800&sendInitialEvents=true"
                     + "&resourceVersionMatch=NotOlderThan&resourceVersion=";
         }
-        HttpResponse<InputStream> resp = http.send(get(base + watchQuery, auth), HttpResponse.BodyHandlers.ofInputStream());
+        HttpResponse<InputStream> resp =
+                http.send(get(base + watchQuery, auth), HttpResponse.BodyHandlers.ofInputStream());
         if (resp.statusCode() != 200) {
             r.fail("WATCH answered " + resp.statusCode());
         }
-        try (InputStream in = resp.body(); JsonParser p = MAPPER.createParser(in)) {
+        try (InputStream in = resp.body();
+                JsonParser p = MAPPER.createParser(in)) {
             while (p.nextToken() == JsonToken.START_OBJECT) {
                 ObjectNode event = p.readValueAsTree();
                 ObjectNode object = (ObjectNode) event.get("object");
@@ -114,8 +116,11 @@ public final class JacksonFloorChild {
     }
 
     private static HttpRequest get(String url, String auth) {
-        return HttpRequest.newBuilder(URI.create(url)).header("Authorization", auth).header("Accept", "application/json")
-                .GET().build();
+        return HttpRequest.newBuilder(URI.create(url))
+                .header("Authorization", auth)
+                .header("Accept", "application/json")
+                .GET()
+                .build();
     }
 
     private static String key(JsonNode object) {

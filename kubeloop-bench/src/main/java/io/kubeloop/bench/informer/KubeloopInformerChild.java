@@ -1,9 +1,8 @@
 package io.kubeloop.bench.informer;
 
-import io.kubeloop.api.ResourceScope;
-import io.kubeloop.peers.InformerBenchReporter;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
+import io.kubeloop.api.ResourceScope;
 import io.kubeloop.cache.InformerOptions;
 import io.kubeloop.cache.ListerWatcher;
 import io.kubeloop.cache.ReflectorOptions;
@@ -12,6 +11,7 @@ import io.kubeloop.cache.SharedIndexInformer;
 import io.kubeloop.client.ClientOptions;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.config.ClientConfig;
+import io.kubeloop.peers.InformerBenchReporter;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -28,8 +28,7 @@ import java.util.List;
  */
 public final class KubeloopInformerChild {
 
-    private KubeloopInformerChild() {
-    }
+    private KubeloopInformerChild() {}
 
     public static void main(String[] args) {
         Path kubeconfig = Path.of(args[0]);
@@ -38,16 +37,21 @@ public final class KubeloopInformerChild {
         List<String> flags = Arrays.asList(args).subList(Math.min(3, args.length), args.length);
         boolean list = flags.contains("list");
         InformerOptions options = list
-                ? InformerOptions.builder().reflector(ReflectorOptions.builder().useWatchList(false)
-                        .pagePrefetch(!flags.contains("sequential")).build()).build()
+                ? InformerOptions.builder()
+                        .reflector(ReflectorOptions.builder()
+                                .useWatchList(false)
+                                .pagePrefetch(!flags.contains("sequential"))
+                                .build())
+                        .build()
                 : InformerOptions.defaults();
         ClientOptions clientOptions = flags.contains("unthrottled")
-                ? ClientOptions.builder().rateLimitingEnabled(false).build() : ClientOptions.defaults();
+                ? ClientOptions.builder().rateLimitingEnabled(false).build()
+                : ClientOptions.defaults();
         InformerBenchReporter r = new InformerBenchReporter();
         try (KubeClient client = KubeClient.create(ClientConfig.fromKubeconfig(kubeconfig), clientOptions)) {
-            ListerWatcher<DynamicObject> lw = ListerWatcher.of(
-                    client.resource(new GroupVersionResource("", "v1", "pods"), ResourceScope.NAMESPACED,
-                            DynamicObject.class).inAnyNamespace());
+            ListerWatcher<DynamicObject> lw = ListerWatcher.of(client.resource(
+                            new GroupVersionResource("", "v1", "pods"), ResourceScope.NAMESPACED, DynamicObject.class)
+                    .inAnyNamespace());
             SharedIndexInformer<DynamicObject> informer = SharedIndexInformer.create(lw, options);
             informer.addEventHandler(new ResourceEventHandler<>() {
                 @Override
@@ -63,7 +67,8 @@ public final class KubeloopInformerChild {
             r.baseline();
             r.started();
             informer.start();
-            r.awaitSynced(informer::hasSynced, () -> informer.indexer().listKeys().size());
+            r.awaitSynced(
+                    informer::hasSynced, () -> informer.indexer().listKeys().size());
             r.awaitAdds(pods);
             r.retainedHeap();
             r.awaitUpdatesAndFinish(events);

@@ -24,8 +24,7 @@ import java.time.Duration;
  */
 public final class KubernetesJavaInformerChild {
 
-    private KubernetesJavaInformerChild() {
-    }
+    private KubernetesJavaInformerChild() {}
 
     public static void main(String[] args) throws IOException {
         Path kubeconfig = Path.of(args[0]);
@@ -34,10 +33,12 @@ public final class KubernetesJavaInformerChild {
         InformerBenchReporter r = new InformerBenchReporter();
         ApiClient client;
         try (Reader in = Files.newBufferedReader(kubeconfig)) {
-            client = ClientBuilder.kubeconfig(KubeConfig.loadKubeConfig(in)).setReadTimeout(Duration.ZERO).build();
+            client = ClientBuilder.kubeconfig(KubeConfig.loadKubeConfig(in))
+                    .setReadTimeout(Duration.ZERO)
+                    .build();
         }
-        GenericKubernetesApi<V1Pod, V1PodList> api = new GenericKubernetesApi<>(V1Pod.class, V1PodList.class, "", "v1",
-                "pods", client);
+        GenericKubernetesApi<V1Pod, V1PodList> api =
+                new GenericKubernetesApi<>(V1Pod.class, V1PodList.class, "", "v1", "pods", client);
         SharedInformerFactory factory = new SharedInformerFactory(client);
         SharedIndexInformer<V1Pod> informer = factory.sharedIndexInformerFor(api, V1Pod.class, 0);
         informer.addEventHandler(new ResourceEventHandler<>() {
@@ -52,13 +53,13 @@ public final class KubernetesJavaInformerChild {
             }
 
             @Override
-            public void onDelete(V1Pod obj, boolean deletedFinalStateUnknown) {
-            }
+            public void onDelete(V1Pod obj, boolean deletedFinalStateUnknown) {}
         });
         r.baseline();
         r.started();
         factory.startAllRegisteredInformers();
-        r.awaitSynced(informer::hasSynced, () -> informer.getIndexer().listKeys().size());
+        r.awaitSynced(
+                informer::hasSynced, () -> informer.getIndexer().listKeys().size());
         r.awaitAdds(pods);
         r.retainedHeap();
         r.awaitUpdatesAndFinish(events);

@@ -27,8 +27,7 @@ public final class PodGenerator {
     private static final Instant EPOCH = Instant.parse("2025-03-01T08:00:00Z");
     private static final String[] APPS = {"checkout", "cart", "catalog", "payments", "search", "frontend", "auth"};
 
-    private PodGenerator() {
-    }
+    private PodGenerator() {}
 
     /** The namespace of pod {@code i}. */
     public static String namespace(int i) {
@@ -87,7 +86,11 @@ public final class PodGenerator {
         vol.put("name", "kube-api-access-" + hash(i, 5));
         ObjectNode projected = vol.putObject("projected");
         projected.put("defaultMode", 420);
-        projected.putArray("sources").addObject().putObject("serviceAccountToken").put("path", "token");
+        projected
+                .putArray("sources")
+                .addObject()
+                .putObject("serviceAccountToken")
+                .put("path", "token");
         ArrayNode cs = spec.putArray("containers");
         for (int c = 0; c < containers; c++) {
             container(cs.addObject(), app, c, i);
@@ -100,7 +103,11 @@ public final class PodGenerator {
         spec.put("schedulerName", "default-scheduler");
         ArrayNode tolerations = spec.putArray("tolerations");
         for (String t : new String[] {"node.kubernetes.io/not-ready"}) {
-            tolerations.addObject().put("key", t).put("operator", "Exists").put("effect", "NoExecute")
+            tolerations
+                    .addObject()
+                    .put("key", t)
+                    .put("operator", "Exists")
+                    .put("effect", "NoExecute")
                     .put("tolerationSeconds", 300);
         }
 
@@ -108,7 +115,10 @@ public final class PodGenerator {
         status.put("phase", "Running");
         ArrayNode conditions = status.putArray("conditions");
         for (String type : new String[] {"Initialized", "Ready", "ContainersReady", "PodScheduled"}) {
-            conditions.addObject().put("type", type).put("status", "True")
+            conditions
+                    .addObject()
+                    .put("type", type)
+                    .put("status", "True")
                     .put("lastTransitionTime", type.equals("PodScheduled") ? ts : ready);
         }
         status.put("hostIP", "10.0." + (i % 97) + ".10");
@@ -135,12 +145,19 @@ public final class PodGenerator {
         c.put("name", containerName(app, index));
         c.put("image", image(app, index));
         if (index == 0) {
-            c.putArray("ports").addObject().put("name", "http").put("containerPort", 8080).put("protocol", "TCP");
+            c.putArray("ports")
+                    .addObject()
+                    .put("name", "http")
+                    .put("containerPort", 8080)
+                    .put("protocol", "TCP");
         }
         if (index == 0) {
             ArrayNode env = c.putArray("env");
             env.addObject().put("name", "LOG_LEVEL").put("value", i % 5 == 0 ? "debug" : "info");
-            env.addObject().put("name", "POD_NAME").putObject("valueFrom").putObject("fieldRef")
+            env.addObject()
+                    .put("name", "POD_NAME")
+                    .putObject("valueFrom")
+                    .putObject("fieldRef")
                     .put("fieldPath", "metadata.name");
             env.addObject().put("name", "DB_URL").put("value", "postgres://db." + app + ":5432/" + app);
         }
@@ -148,11 +165,17 @@ public final class PodGenerator {
         if (index == 0) {
             resources.putObject("limits").put("cpu", "1").put("memory", "512Mi");
         }
-        resources.putObject("requests").put("cpu", index == 0 ? "250m" : "50m").put("memory", index == 0 ? "256Mi" : "64Mi");
+        resources
+                .putObject("requests")
+                .put("cpu", index == 0 ? "250m" : "50m")
+                .put("memory", index == 0 ? "256Mi" : "64Mi");
         if (index == 0) {
             probe(c.putObject("livenessProbe"), "/healthz", 10);
             probe(c.putObject("readinessProbe"), "/ready", 5);
-            c.putArray("volumeMounts").addObject().put("name", "kube-api-access-" + hash(i, 5)).put("readOnly", true)
+            c.putArray("volumeMounts")
+                    .addObject()
+                    .put("name", "kube-api-access-" + hash(i, 5))
+                    .put("readOnly", true)
                     .put("mountPath", "/var/run/secrets/kubernetes.io/serviceaccount");
         }
         c.put("imagePullPolicy", "IfNotPresent");

@@ -34,9 +34,11 @@ final class PodWriter {
     /** Creates the namespaces {@code bench-0 …} through the API (so they are real objects). */
     void createNamespaces() {
         for (int i = 0; i < PodGenerator.NAMESPACES; i++) {
-            server.client().resource("namespaces").create(DynamicObject.parse(
-                    "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\""
-                            + PodGenerator.namespace(i) + "\"}}"));
+            server.client()
+                    .resource("namespaces")
+                    .create(DynamicObject.parse(
+                            "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\""
+                                    + PodGenerator.namespace(i) + "\"}}"));
         }
     }
 

@@ -15,8 +15,18 @@ package io.kubeloop.bench.informer;
  * @param syncCpuNanos the child's CPU time (every thread) from start to sync, or -1 when not reported
  * @param syncAllocatedBytes bytes the child allocated (every thread) from start to sync, or -1 when not reported
  */
-public record RunResult(Contender contender, int pods, long syncNanos, long addsNanos, long cacheSize, long heapBytes,
-                        long events, long eventsNanos, double writerRate, long syncCpuNanos, long syncAllocatedBytes) {
+public record RunResult(
+        Contender contender,
+        int pods,
+        long syncNanos,
+        long addsNanos,
+        long cacheSize,
+        long heapBytes,
+        long events,
+        long eventsNanos,
+        double writerRate,
+        long syncCpuNanos,
+        long syncAllocatedBytes) {
 
     /** Sync time in seconds. */
     public double syncSeconds() {

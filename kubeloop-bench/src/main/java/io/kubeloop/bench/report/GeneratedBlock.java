@@ -40,7 +40,8 @@ public record GeneratedBlock(String begin, String end, String section) {
     public static <R> double median(List<R> results, ToDoubleFunction<R> metric) {
         double[] v = results.stream().mapToDouble(metric).toArray();
         Arrays.sort(v);
-        return v.length == 0 ? Double.NaN
+        return v.length == 0
+                ? Double.NaN
                 : v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }
 }

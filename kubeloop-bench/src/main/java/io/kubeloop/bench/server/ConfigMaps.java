@@ -14,8 +14,7 @@ final class ConfigMaps {
 
     private static final String PAYLOAD = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_";
 
-    private ConfigMaps() {
-    }
+    private ConfigMaps() {}
 
     /** The name of object {@code i} with {@code prefix}, e.g. {@code cm-000042}. */
     static String name(String prefix, int i) {
@@ -25,8 +24,9 @@ final class ConfigMaps {
     /** The JSON of ConfigMap {@code name} (index {@code i} decides its data). */
     static byte[] json(String name, int i) {
         return ("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"" + name
-                + "\",\"labels\":{\"app\":\"server-bench\",\"shard\":\"" + (i % 16) + "\"}},\"data\":{\"index\":\"" + i
-                + "\",\"payload\":\"" + PAYLOAD.substring(i % 8) + PAYLOAD.substring(0, i % 8) + "\"}}")
+                        + "\",\"labels\":{\"app\":\"server-bench\",\"shard\":\"" + (i % 16)
+                        + "\"}},\"data\":{\"index\":\"" + i
+                        + "\",\"payload\":\"" + PAYLOAD.substring(i % 8) + PAYLOAD.substring(0, i % 8) + "\"}}")
                 .getBytes(StandardCharsets.UTF_8);
     }
 

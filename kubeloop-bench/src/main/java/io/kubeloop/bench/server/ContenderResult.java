@@ -10,6 +10,9 @@ import java.util.List;
  * @param lists the LIST repetitions
  * @param fanOuts one per watch transport measured
  */
-record ContenderResult(ServerContender contender, CreateResult creates, CreateResult load, List<ListResult> lists,
-                       List<FanOutResult> fanOuts) {
-}
+record ContenderResult(
+        ServerContender contender,
+        CreateResult creates,
+        CreateResult load,
+        List<ListResult> lists,
+        List<FanOutResult> fanOuts) {}

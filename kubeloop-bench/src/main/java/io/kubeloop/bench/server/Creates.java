@@ -14,8 +14,7 @@ import java.util.function.IntFunction;
  */
 final class Creates {
 
-    private Creates() {
-    }
+    private Creates() {}
 
     /**
      * Creates objects {@code from} to {@code to} - 1 of collection {@code path}, whose JSON is
@@ -24,8 +23,8 @@ final class Creates {
      * @param maxRv receives the highest resourceVersion acknowledged
      * @throws IllegalStateException when a create fails (the first failure)
      */
-    static Duration run(Driver driver, String path, int from, int to, int threads, IntFunction<byte[]> json,
-                        AtomicLong maxRv) {
+    static Duration run(
+            Driver driver, String path, int from, int to, int threads, IntFunction<byte[]> json, AtomicLong maxRv) {
         AtomicInteger next = new AtomicInteger(from);
         AtomicReference<RuntimeException> failure = new AtomicReference<>();
         List<Thread> workers = new ArrayList<>();

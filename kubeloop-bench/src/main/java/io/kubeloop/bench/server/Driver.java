@@ -54,26 +54,33 @@ final class Driver implements AutoCloseable {
      * @throws IllegalStateException on any status but 201 (or 200)
      */
     long create(String path, byte[] json) {
-        HttpResponse<String> r = send(HttpRequest.newBuilder(base.resolve(path))
-                .header("Authorization", authorization)
-                .header("Content-Type", "application/json")
-                .header("Accept", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(json)).build(), BodyHandlers.ofString());
+        HttpResponse<String> r = send(
+                HttpRequest.newBuilder(base.resolve(path))
+                        .header("Authorization", authorization)
+                        .header("Content-Type", "application/json")
+                        .header("Accept", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(json))
+                        .build(),
+                BodyHandlers.ofString());
         if (r.statusCode() != 201 && r.statusCode() != 200) {
-            throw new IllegalStateException("POST " + path + " answered " + r.statusCode() + ": " + abbreviate(r.body()));
+            throw new IllegalStateException(
+                    "POST " + path + " answered " + r.statusCode() + ": " + abbreviate(r.body()));
         }
         return Scan.resourceVersion(r.body());
     }
 
     /** Creates namespace {@code name}; an existing one is fine. */
     void createNamespace(String name) {
-        HttpResponse<String> r = send(HttpRequest.newBuilder(base.resolve("/api/v1/namespaces"))
-                .header("Authorization", authorization)
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(ConfigMaps.namespace(name))).build(), BodyHandlers.ofString());
+        HttpResponse<String> r = send(
+                HttpRequest.newBuilder(base.resolve("/api/v1/namespaces"))
+                        .header("Authorization", authorization)
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(ConfigMaps.namespace(name)))
+                        .build(),
+                BodyHandlers.ofString());
         if (r.statusCode() != 201 && r.statusCode() != 200 && r.statusCode() != 409) {
-            throw new IllegalStateException("creating namespace " + name + " answered " + r.statusCode() + ": "
-                    + abbreviate(r.body()));
+            throw new IllegalStateException(
+                    "creating namespace " + name + " answered " + r.statusCode() + ": " + abbreviate(r.body()));
         }
     }
 
@@ -83,11 +90,15 @@ final class Driver implements AutoCloseable {
      */
     ListResult list(String path) {
         long t0 = System.nanoTime();
-        HttpResponse<InputStream> r = send(HttpRequest.newBuilder(base.resolve(path))
-                .header("Authorization", authorization)
-                .header("Accept", "application/json").GET().build(), BodyHandlers.ofInputStream());
+        HttpResponse<InputStream> r = send(
+                HttpRequest.newBuilder(base.resolve(path))
+                        .header("Authorization", authorization)
+                        .header("Accept", "application/json")
+                        .GET()
+                        .build(),
+                BodyHandlers.ofInputStream());
         try (CountingStream counting = new CountingStream(r.body());
-             PushbackInputStream in = new PushbackInputStream(counting, 1)) {
+                PushbackInputStream in = new PushbackInputStream(counting, 1)) {
             int first = in.read();
             long firstByte = System.nanoTime() - t0;
             if (first < 0 || r.statusCode() != 200) {
@@ -96,8 +107,12 @@ final class Driver implements AutoCloseable {
             in.unread(first);
             JsonNode tree = KubeJson.mapper().readTree(in);
             long parsed = System.nanoTime() - t0;
-            return new ListResult(tree.path("items").size(), counting.count, Duration.ofNanos(firstByte),
-                    Duration.ofNanos(parsed), Duration.ZERO);
+            return new ListResult(
+                    tree.path("items").size(),
+                    counting.count,
+                    Duration.ofNanos(firstByte),
+                    Duration.ofNanos(parsed),
+                    Duration.ZERO);
         } catch (IOException e) {
             throw new UncheckedIOException("LIST " + path + ": " + e.getMessage(), e);
         }
@@ -111,9 +126,13 @@ final class Driver implements AutoCloseable {
         URI uri = base.resolve(path + "?watch=true");
         switch (transport) {
             case HTTP -> {
-                CompletableFuture<HttpResponse<Void>> f = client.sendAsync(HttpRequest.newBuilder(uri)
-                        .header("Authorization", authorization)
-                        .header("Accept", "application/json").GET().build(), info -> {
+                CompletableFuture<HttpResponse<Void>> f = client.sendAsync(
+                        HttpRequest.newBuilder(uri)
+                                .header("Authorization", authorization)
+                                .header("Accept", "application/json")
+                                .GET()
+                                .build(),
+                        info -> {
                             if (info.statusCode() != 200) {
                                 receiver.fail(new IllegalStateException("watch answered " + info.statusCode()));
                                 return BodySubscribers.replacing(null);
@@ -128,7 +147,9 @@ final class Driver implements AutoCloseable {
             }
             case WEBSOCKET -> {
                 URI ws = URI.create(uri.toString().replaceFirst("^http", "ws"));
-                client.newWebSocketBuilder().header("Authorization", authorization).connectTimeout(Duration.ofSeconds(60))
+                client.newWebSocketBuilder()
+                        .header("Authorization", authorization)
+                        .connectTimeout(Duration.ofSeconds(60))
                         .buildAsync(ws, receiver)
                         .whenComplete((w, e) -> {
                             if (e != null) {
@@ -163,28 +184,22 @@ final class Driver implements AutoCloseable {
     private static SSLContext trustAll() {
         TrustManager tm = new X509ExtendedTrustManager() {
             @Override
-            public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) {
-            }
+            public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) {}
 
             @Override
-            public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) {
-            }
+            public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) {}
 
             @Override
-            public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {
-            }
+            public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {}
 
             @Override
-            public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {
-            }
+            public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {}
 
             @Override
-            public void checkClientTrusted(X509Certificate[] chain, String authType) {
-            }
+            public void checkClientTrusted(X509Certificate[] chain, String authType) {}
 
             @Override
-            public void checkServerTrusted(X509Certificate[] chain, String authType) {
-            }
+            public void checkServerTrusted(X509Certificate[] chain, String authType) {}
 
             @Override
             public X509Certificate[] getAcceptedIssuers() {

@@ -16,12 +16,18 @@ final class FanOut {
     private static final Duration OPEN_TIMEOUT = Duration.ofMinutes(2);
     private static final Duration STALL = Duration.ofSeconds(60);
 
-    private FanOut() {
-    }
+    private FanOut() {}
 
     /** Runs one fan-out in namespace {@code namespace} (created here; it must be new). */
-    static FanOutResult run(Driver driver, ServerProcess server, Transport transport, String namespace, int watchers,
-                            int events, int writers) throws InterruptedException {
+    static FanOutResult run(
+            Driver driver,
+            ServerProcess server,
+            Transport transport,
+            String namespace,
+            int watchers,
+            int events,
+            int writers)
+            throws InterruptedException {
         driver.createNamespace(namespace);
         String path = ConfigMaps.path(namespace);
         List<WatchReceiver> receivers = new ArrayList<>();
@@ -39,18 +45,22 @@ final class FanOut {
             driver.create(path, ConfigMaps.json(ConfigMaps.SENTINEL, 0));
             for (WatchReceiver r : receivers) {
                 if (!r.awaitSentinel(OPEN_TIMEOUT)) {
-                    throw new IllegalStateException("a watcher never saw the sentinel: "
-                            + (r.failure() != null ? r.failure() : r.problem()));
+                    throw new IllegalStateException(
+                            "a watcher never saw the sentinel: " + (r.failure() != null ? r.failure() : r.problem()));
                 }
             }
-            System.out.printf(Locale.ROOT, "    %,d %s watches open and live in %.1f s%n", watchers, transport.label(),
+            System.out.printf(
+                    Locale.ROOT,
+                    "    %,d %s watches open and live in %.1f s%n",
+                    watchers,
+                    transport.label(),
                     (System.nanoTime() - o0) / 1e9);
 
             Duration cpu0 = server.cpu();
             long t0 = System.nanoTime();
             AtomicLong maxRv = new AtomicLong();
-            Duration writes = Creates.run(driver, path, 0, events, writers, i -> ConfigMaps.json(ConfigMaps.name("ev", i), i),
-                    maxRv);
+            Duration writes = Creates.run(
+                    driver, path, 0, events, writers, i -> ConfigMaps.json(ConfigMaps.name("ev", i), i), maxRv);
             waitForDeliveries(receivers, events);
             Duration cpu = server.cpu().minus(cpu0);
             long last = 0;
@@ -58,19 +68,23 @@ final class FanOut {
             String problem = null;
             for (WatchReceiver r : receivers) {
                 last = Math.max(last, r.doneAt() == 0 ? System.nanoTime() : r.doneAt());
-                String p = r.failure() != null ? "transport failure: " + r.failure()
-                        : r.problem() != null ? r.problem()
-                        : r.count() != events ? "got " + r.count() + " of " + events + " events"
-                        : r.lastRv() != maxRv.get() ? "last resourceVersion " + r.lastRv() + ", expected " + maxRv.get()
-                        : null;
+                String p = r.failure() != null
+                        ? "transport failure: " + r.failure()
+                        : r.problem() != null
+                                ? r.problem()
+                                : r.count() != events
+                                        ? "got " + r.count() + " of " + events + " events"
+                                        : r.lastRv() != maxRv.get()
+                                                ? "last resourceVersion " + r.lastRv() + ", expected " + maxRv.get()
+                                                : null;
                 if (p == null) {
                     verified++;
                 } else if (problem == null) {
                     problem = p;
                 }
             }
-            return new FanOutResult(transport, watchers, events, writers, Duration.ofNanos(last - t0), writes, verified,
-                    problem, cpu);
+            return new FanOutResult(
+                    transport, watchers, events, writers, Duration.ofNanos(last - t0), writes, verified, problem, cpu);
         } finally {
             receivers.forEach(WatchReceiver::close);
         }
@@ -109,8 +123,8 @@ final class FanOut {
                 lastTotal = total;
                 lastMove = now;
             } else if (now - lastMove > STALL.toNanos()) {
-                System.out.printf(Locale.ROOT, "    stalled at %,d of %,d deliveries%n", total,
-                        (long) receivers.size() * events);
+                System.out.printf(
+                        Locale.ROOT, "    stalled at %,d of %,d deliveries%n", total, (long) receivers.size() * events);
                 return;
             }
             if (now - lastPrint > 10_000_000_000L) {

@@ -12,8 +12,16 @@ import java.time.Duration;
  * @param problem the first thing wrong (a watcher short of events, out of order, failed), or null
  * @param serverCpu the server process's CPU time from the first write to the last delivery
  */
-record FanOutResult(Transport transport, int watchers, int events, int writers, Duration firstWriteToLastDelivery,
-                    Duration writes, int verified, String problem, Duration serverCpu) {
+record FanOutResult(
+        Transport transport,
+        int watchers,
+        int events,
+        int writers,
+        Duration firstWriteToLastDelivery,
+        Duration writes,
+        int verified,
+        String problem,
+        Duration serverCpu) {
 
     /** Whether every watcher got every event in order. */
     boolean complete() {

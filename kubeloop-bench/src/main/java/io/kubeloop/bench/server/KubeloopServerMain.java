@@ -16,8 +16,7 @@ import java.io.IOException;
  */
 public final class KubeloopServerMain {
 
-    private KubeloopServerMain() {
-    }
+    private KubeloopServerMain() {}
 
     public static void main(String[] args) throws IOException {
         if (args.length != 1) {

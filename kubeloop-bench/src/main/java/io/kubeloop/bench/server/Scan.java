@@ -9,8 +9,7 @@ final class Scan {
 
     private static final String RV = "\"resourceVersion\":\"";
 
-    private Scan() {
-    }
+    private Scan() {}
 
     /** The first {@code "resourceVersion":"N"} of {@code s} as a number, or -1 when there is none. */
     static long resourceVersion(CharSequence s) {

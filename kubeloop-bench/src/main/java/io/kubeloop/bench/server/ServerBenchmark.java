@@ -45,8 +45,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class ServerBenchmark {
 
-    private ServerBenchmark() {
-    }
+    private ServerBenchmark() {}
 
     public static void main(String[] args) throws Exception {
         System.setProperty("jdk.internal.httpclient.disableHostnameVerification", "true");
@@ -77,19 +76,29 @@ public final class ServerBenchmark {
             flags.add("--sun-misc-unsafe-memory-access=allow"); // netty inside fabric8's mock; the same for both
         }
         try (ServerProcess server = ServerProcess.start(c, flags, o.events + 1_000, Duration.ofMinutes(2));
-             Driver driver = new Driver(server.url(), server.token())) {
+                Driver driver = new Driver(server.url(), server.token())) {
             driver.createNamespace("warmup");
             driver.createNamespace("bench");
             AtomicLong rv = new AtomicLong();
             // The same short warm-up for everyone: JIT the create and list paths.
-            Creates.run(driver, ConfigMaps.path("warmup"), 0, o.warmup, o.concurrency,
-                    i -> ConfigMaps.json(ConfigMaps.name("warm", i), i), rv);
+            Creates.run(
+                    driver,
+                    ConfigMaps.path("warmup"),
+                    0,
+                    o.warmup,
+                    o.concurrency,
+                    i -> ConfigMaps.json(ConfigMaps.name("warm", i), i),
+                    rv);
             for (int i = 0; i < 3; i++) {
                 driver.list(ConfigMaps.path("warmup"));
             }
             CreateResult creates = creates(driver, server, 0, o.creates, o);
-            System.out.printf(Locale.ROOT, "  %,d creates: %,.0f/s, %,.0f µs server CPU each%n", creates.count(),
-                    creates.perSecond(), creates.cpuMicrosEach());
+            System.out.printf(
+                    Locale.ROOT,
+                    "  %,d creates: %,.0f/s, %,.0f µs server CPU each%n",
+                    creates.count(),
+                    creates.perSecond(),
+                    creates.cpuMicrosEach());
             CreateResult load = creates(driver, server, o.creates, Math.max(o.creates, o.objects), o);
             System.out.printf(Locale.ROOT, "  %,d more creates: %,.0f/s%n", load.count(), load.perSecond());
             List<ListResult> lists = new ArrayList<>();
@@ -98,11 +107,17 @@ public final class ServerBenchmark {
                 ListResult l = driver.list(ConfigMaps.path("bench"));
                 l = l.withServerCpu(server.cpu().minus(cpu0));
                 if (l.items() != load.to()) {
-                    throw new IllegalStateException(c.label() + " listed " + l.items() + " items, expected " + load.to());
+                    throw new IllegalStateException(
+                            c.label() + " listed " + l.items() + " items, expected " + load.to());
                 }
                 lists.add(l);
-                System.out.printf(Locale.ROOT, "  LIST %,d: first byte %,d ms, parsed %,d ms, %,.1f MB, server CPU %,d ms%n",
-                        l.items(), l.firstByte().toMillis(), l.parsed().toMillis(), l.bytes() / 1e6,
+                System.out.printf(
+                        Locale.ROOT,
+                        "  LIST %,d: first byte %,d ms, parsed %,d ms, %,.1f MB, server CPU %,d ms%n",
+                        l.items(),
+                        l.firstByte().toMillis(),
+                        l.parsed().toMillis(),
+                        l.bytes() / 1e6,
                         l.serverCpu().toMillis());
             }
             List<FanOutResult> fanOuts = new ArrayList<>();
@@ -110,13 +125,26 @@ public final class ServerBenchmark {
                 if (!c.transports().contains(t)) {
                     continue;
                 }
-                FanOutResult f = FanOut.run(driver, server, t, "fanout-" + t.name().toLowerCase(Locale.ROOT), o.watchers,
-                        o.events, o.concurrency);
+                FanOutResult f = FanOut.run(
+                        driver,
+                        server,
+                        t,
+                        "fanout-" + t.name().toLowerCase(Locale.ROOT),
+                        o.watchers,
+                        o.events,
+                        o.concurrency);
                 fanOuts.add(f);
-                System.out.printf(Locale.ROOT, "  fan-out %s: %,.2f s to the last delivery, %,.0f deliveries/s, "
+                System.out.printf(
+                        Locale.ROOT,
+                        "  fan-out %s: %,.2f s to the last delivery, %,.0f deliveries/s, "
                                 + "%.2f µs server CPU each, writes %.2f s, %d of %d watchers verified%s%n",
-                        t.label(), f.firstWriteToLastDelivery().toNanos() / 1e9, f.deliveriesPerSecond(),
-                        f.cpuNanosPerDelivery() / 1e3, f.writes().toNanos() / 1e9, f.verified(), f.watchers(),
+                        t.label(),
+                        f.firstWriteToLastDelivery().toNanos() / 1e9,
+                        f.deliveriesPerSecond(),
+                        f.cpuNanosPerDelivery() / 1e3,
+                        f.writes().toNanos() / 1e9,
+                        f.verified(),
+                        f.watchers(),
                         f.problem() == null ? "" : " (" + f.problem() + ")");
             }
             return new ContenderResult(c, creates, load, lists, fanOuts);
@@ -125,8 +153,14 @@ public final class ServerBenchmark {
 
     private static CreateResult creates(Driver driver, ServerProcess server, int from, int to, Options o) {
         Duration cpu0 = server.cpu();
-        Duration elapsed = Creates.run(driver, ConfigMaps.path("bench"), from, to, o.concurrency,
-                i -> ConfigMaps.json(ConfigMaps.name("cm", i), i), new AtomicLong());
+        Duration elapsed = Creates.run(
+                driver,
+                ConfigMaps.path("bench"),
+                from,
+                to,
+                o.concurrency,
+                i -> ConfigMaps.json(ConfigMaps.name("cm", i), i),
+                new AtomicLong());
         return new CreateResult(from, to, o.concurrency, elapsed, server.cpu().minus(cpu0));
     }
 
@@ -140,19 +174,36 @@ public final class ServerBenchmark {
     }
 
     private static String header(Options o, Instant started, String loadBefore, String loadAfter) {
-        return String.format(Locale.ROOT, """
+        return String.format(
+                Locale.ROOT,
+                """
                 Run started %s: %d cores, load average (1/5/15 min) %s at the start and %s at the end; \
                 server child JVMs: `%s` on Java %s; driver: JDK HttpClient, HTTP/1.1 over TLS, in the harness \
                 JVM; %,d warm-up creates per server; ConfigMaps of ~250 bytes as sent.
-                """, started.toString().substring(0, 16).replace('T', ' ') + " UTC",
-                Runtime.getRuntime().availableProcessors(), loadBefore, loadAfter, String.join(" ", o.childFlags),
-                Runtime.version().feature(), o.warmup);
+                """,
+                started.toString().substring(0, 16).replace('T', ' ') + " UTC",
+                Runtime.getRuntime().availableProcessors(),
+                loadBefore,
+                loadAfter,
+                String.join(" ", o.childFlags),
+                Runtime.version().feature(),
+                o.warmup);
     }
 
     /** The command line. */
-    record Options(int creates, int objects, int watchers, int events, int concurrency, int listRepeat, int warmup,
-                   List<ServerContender> contenders, List<Transport> transports, List<String> childFlags, Path markdown,
-                   Path out) {
+    record Options(
+            int creates,
+            int objects,
+            int watchers,
+            int events,
+            int concurrency,
+            int listRepeat,
+            int warmup,
+            List<ServerContender> contenders,
+            List<Transport> transports,
+            List<String> childFlags,
+            Path markdown,
+            Path out) {
 
         static Options parse(String[] args) {
             int creates = 2_000;
@@ -191,9 +242,14 @@ public final class ServerBenchmark {
                     case "--concurrency" -> concurrency = count(a, v);
                     case "--list-repeat" -> listRepeat = count(a, v);
                     case "--warmup" -> warmup = count(a, v);
-                    case "--contenders" -> contenders = Arrays.stream(v.split(",")).map(s -> ServerContender.of(s.trim()))
-                            .toList();
-                    case "--transports" -> transports = Arrays.stream(v.split(",")).map(s -> Transport.of(s.trim())).toList();
+                    case "--contenders" ->
+                        contenders = Arrays.stream(v.split(","))
+                                .map(s -> ServerContender.of(s.trim()))
+                                .toList();
+                    case "--transports" ->
+                        transports = Arrays.stream(v.split(","))
+                                .map(s -> Transport.of(s.trim()))
+                                .toList();
                     case "--child-flags" -> childFlags = List.of(v.trim().split("\\s+"));
                     case "--markdown" -> {
                         markdown = v.equals("none") ? null : Path.of(v);
@@ -206,8 +262,19 @@ public final class ServerBenchmark {
             if (!markdownSet && full && Files.exists(Path.of("BENCHMARKS.md"))) {
                 markdown = Path.of("BENCHMARKS.md");
             }
-            return new Options(creates, objects, watchers, events, concurrency, listRepeat, warmup, contenders,
-                    transports, childFlags, markdown, out);
+            return new Options(
+                    creates,
+                    objects,
+                    watchers,
+                    events,
+                    concurrency,
+                    listRepeat,
+                    warmup,
+                    contenders,
+                    transports,
+                    childFlags,
+                    markdown,
+                    out);
         }
 
         private static int count(String option, String v) {

@@ -59,13 +59,16 @@ enum ServerContender {
         return switch (this) {
             case KUBELOOP -> System.getProperty("java.class.path");
             case FABRIC8 -> {
-                Path file = Path.of(System.getProperty("kubeloop.peers.classpath", "kubeloop-peers/target/peer.classpath"));
+                Path file =
+                        Path.of(System.getProperty("kubeloop.peers.classpath", "kubeloop-peers/target/peer.classpath"));
                 try {
                     Path classes = file.toAbsolutePath().getParent().resolve("classes");
                     yield classes + File.pathSeparator + Files.readString(file).trim();
                 } catch (IOException e) {
-                    throw new UncheckedIOException("fabric8 runs from kubeloop-peers' class path, but " + file
-                            + " is missing: build it first (mvn -pl kubeloop-bench,kubeloop-peers -am process-classes)", e);
+                    throw new UncheckedIOException(
+                            "fabric8 runs from kubeloop-peers' class path, but " + file
+                                    + " is missing: build it first (mvn -pl kubeloop-bench,kubeloop-peers -am process-classes)",
+                            e);
                 }
             }
         };

@@ -54,7 +54,9 @@ final class ServerProcess implements AutoCloseable {
         command.addAll(contender.args(watchBuffer));
         Process p;
         try {
-            p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            p = new ProcessBuilder(command)
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + contender.label() + ": " + e.getMessage(), e);
         }
@@ -105,7 +107,9 @@ final class ServerProcess implements AutoCloseable {
 
     /** The CPU time (user + system, all threads) the child has used so far. */
     Duration cpu() {
-        return process.toHandle().info().totalCpuDuration()
+        return process.toHandle()
+                .info()
+                .totalCpuDuration()
                 .orElseThrow(() -> new IllegalStateException("no CPU time for " + contender.label()));
     }
 

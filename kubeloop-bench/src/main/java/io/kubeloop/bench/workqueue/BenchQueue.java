@@ -1,7 +1,7 @@
 package io.kubeloop.bench.workqueue;
 
-import io.kubeloop.workqueue.RateLimiter;
 import io.kubeloop.workqueue.PriorityQueue;
+import io.kubeloop.workqueue.RateLimiter;
 import io.kubeloop.workqueue.RateLimitingQueue;
 import io.kubeloop.workqueue.WorkQueueConfig;
 import io.kubernetes.client.extended.workqueue.DefaultRateLimitingQueue;
@@ -28,10 +28,12 @@ sealed interface BenchQueue {
 
     static BenchQueue create(String impl) {
         return switch (impl) {
-            case "kubeloop" -> new Kubeloop(
-                    RateLimitingQueue.create(RateLimiter.defaultControllerRateLimiter(), WorkQueueConfig.defaults()));
-            case "kubeloop-priority" -> new Kubeloop(
-                    PriorityQueue.create(RateLimiter.defaultControllerRateLimiter(), WorkQueueConfig.defaults()));
+            case "kubeloop" ->
+                new Kubeloop(RateLimitingQueue.create(
+                        RateLimiter.defaultControllerRateLimiter(), WorkQueueConfig.defaults()));
+            case "kubeloop-priority" ->
+                new Kubeloop(
+                        PriorityQueue.create(RateLimiter.defaultControllerRateLimiter(), WorkQueueConfig.defaults()));
             case "k8s-java" -> new KubernetesClientJava();
             default -> throw new IllegalArgumentException("unknown queue implementation: " + impl);
         };

@@ -29,8 +29,7 @@ public final class WorkQueueRounds {
 
     private static final String[] IMPLS = {"kubeloop", "k8s-java"};
 
-    private WorkQueueRounds() {
-    }
+    private WorkQueueRounds() {}
 
     /**
      * Runs the rounds and prints the summary to standard output.
@@ -52,8 +51,8 @@ public final class WorkQueueRounds {
                     pair[i] = run(benchmark, IMPLS[i], jvmArgs);
                 }
                 scores.computeIfAbsent(benchmark, b -> new ArrayList<>()).add(pair);
-                line.append(String.format(Locale.ROOT, "  %s %.2f / %.2f = %.2fx", benchmark, pair[0], pair[1],
-                        pair[0] / pair[1]));
+                line.append(String.format(
+                        Locale.ROOT, "  %s %.2f / %.2f = %.2fx", benchmark, pair[0], pair[1], pair[0] / pair[1]));
             }
             out.println(line);
         }
@@ -64,9 +63,17 @@ public final class WorkQueueRounds {
             List<double[]> runs = e.getValue();
             double[] k = runs.stream().mapToDouble(p -> p[0]).toArray();
             double[] j = runs.stream().mapToDouble(p -> p[1]).toArray();
-            double[] ratio = runs.stream().mapToDouble(p -> p[0] / p[1]).sorted().toArray();
-            out.printf(Locale.ROOT, "| %s | %.2f | %.2f | %.2fx (%.2f-%.2f) |%n", e.getKey(), median(k), median(j),
-                    median(ratio), ratio[0], ratio[ratio.length - 1]);
+            double[] ratio =
+                    runs.stream().mapToDouble(p -> p[0] / p[1]).sorted().toArray();
+            out.printf(
+                    Locale.ROOT,
+                    "| %s | %.2f | %.2f | %.2fx (%.2f-%.2f) |%n",
+                    e.getKey(),
+                    median(k),
+                    median(j),
+                    median(ratio),
+                    ratio[0],
+                    ratio[ratio.length - 1]);
         }
     }
 
@@ -97,7 +104,8 @@ public final class WorkQueueRounds {
 
     private static String loadAverage() {
         try {
-            return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).split(" ")[0];
+            return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg"))
+                    .split(" ")[0];
         } catch (java.io.IOException | RuntimeException e) {
             return "?";
         }

@@ -16,8 +16,22 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ServerBenchmarkSmokeTest {
 
-    private static final String[] TINY = {"--creates", "20", "--objects", "30", "--watchers", "3", "--events", "10",
-        "--warmup", "0", "--list-repeat", "1", "--concurrency", "2"};
+    private static final String[] TINY = {
+        "--creates",
+        "20",
+        "--objects",
+        "30",
+        "--watchers",
+        "3",
+        "--events",
+        "10",
+        "--warmup",
+        "0",
+        "--list-repeat",
+        "1",
+        "--concurrency",
+        "2"
+    };
 
     @Test
     void kubeloopRunsEveryPhaseOverBothTransportsAndVerifiesEveryWatcher() throws Exception {
@@ -30,13 +44,18 @@ class ServerBenchmarkSmokeTest {
             assertThat(l.items()).isEqualTo(30);
             assertThat(l.bytes()).isPositive();
         });
-        assertThat(r.fanOuts()).extracting(FanOutResult::transport).containsExactly(Transport.WEBSOCKET, Transport.HTTP);
-        assertThat(r.fanOuts()).allSatisfy(f -> assertThat(f.complete()).as(String.valueOf(f.problem())).isTrue());
+        assertThat(r.fanOuts())
+                .extracting(FanOutResult::transport)
+                .containsExactly(Transport.WEBSOCKET, Transport.HTTP);
+        assertThat(r.fanOuts())
+                .allSatisfy(f ->
+                        assertThat(f.complete()).as(String.valueOf(f.problem())).isTrue());
     }
 
     @Test
     void fabric8MockRunsOverWebSocketAndTheReportReplacesItsBlock(@TempDir Path dir) throws Exception {
-        assumeTrue(Files.isRegularFile(Path.of(System.getProperty("kubeloop.peers.classpath", "-"))),
+        assumeTrue(
+                Files.isRegularFile(Path.of(System.getProperty("kubeloop.peers.classpath", "-"))),
                 "kubeloop-peers' class path (set by the Maven build)");
         System.setProperty("jdk.internal.httpclient.disableHostnameVerification", "true");
         ContenderResult r = ServerBenchmark.run(ServerContender.FABRIC8, ServerBenchmark.Options.parse(TINY));
@@ -48,10 +67,14 @@ class ServerBenchmarkSmokeTest {
         });
 
         Path md = dir.resolve("BENCHMARKS.md");
-        Files.writeString(md, "# Benchmarks\n\nbefore\n" + ServerReport.BEGIN + "\nold\n" + ServerReport.END + "\nafter\n");
+        Files.writeString(
+                md, "# Benchmarks\n\nbefore\n" + ServerReport.BEGIN + "\nold\n" + ServerReport.END + "\nafter\n");
         ServerReport.writeInto(md, ServerReport.markdown(List.of(r), "header\n"));
         String text = Files.readString(md);
-        assertThat(text).startsWith("# Benchmarks\n\nbefore\n").endsWith("\nafter\n").doesNotContain("old")
+        assertThat(text)
+                .startsWith("# Benchmarks\n\nbefore\n")
+                .endsWith("\nafter\n")
+                .doesNotContain("old")
                 .contains("| fabric8 |", "deliveries/s");
     }
 }

@@ -103,7 +103,9 @@ public final class DeltaFifo<T> extends LockedInformerQueue<T> {
     }
 
     private T transform(T object) {
-        return transformer == null ? object : Objects.requireNonNull(transformer.apply(object), "transform returned null");
+        return transformer == null
+                ? object
+                : Objects.requireNonNull(transformer.apply(object), "transform returned null");
     }
 
     @GuardedBy("lock")
@@ -123,7 +125,8 @@ public final class DeltaFifo<T> extends LockedInformerQueue<T> {
     /** Collapses the last two deltas when both are deletions. */
     private static <T> void dedupLocked(List<Delta<T>> deltas) {
         int n = deltas.size();
-        if (n < 2 || !(deltas.get(n - 1) instanceof Delta.Deleted<T> newer)
+        if (n < 2
+                || !(deltas.get(n - 1) instanceof Delta.Deleted<T> newer)
                 || !(deltas.get(n - 2) instanceof Delta.Deleted<T> older)) {
             return;
         }
@@ -164,7 +167,8 @@ public final class DeltaFifo<T> extends LockedInformerQueue<T> {
                         unlisted.add(Map.entry(k, known));
                     }
                 });
-                // items is read here, not in the callback: the checker cannot see that forEach calls back under the lock
+                // items is read here, not in the callback: the checker cannot see that forEach calls back under the
+                // lock
                 List<Delta<T>> tombstones = new ArrayList<>();
                 for (Map.Entry<ObjectKey, T> e : unlisted) {
                     if (!items.containsKey(e.getKey())) {
@@ -264,8 +268,7 @@ public final class DeltaFifo<T> extends LockedInformerQueue<T> {
         private boolean emitDeltaTypeReplaced;
         private UnaryOperator<T> transformer;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** How keys are computed; default {@link KeyFunction#metaNamespace()}. */
         public Builder<T> keyFunction(KeyFunction keyFunction) {

@@ -36,10 +36,11 @@ public final class RealFifo<T> extends LockedInformerQueue<T> {
     /** Queue length from which processing keeps the lock (client-go's 2000). */
     public static final int UNLOCK_LIMIT = 2000;
 
-    private record ReplaceAll<T>(List<T> objects, String resourceVersion) {
-    }
+    private record ReplaceAll<T>(List<T> objects, String resourceVersion) {}
 
-    private enum SyncAll { INSTANCE }
+    private enum SyncAll {
+        INSTANCE
+    }
 
     private final UnaryOperator<T> transformer;
     private final KeyFunction keyFunction;
@@ -75,7 +76,9 @@ public final class RealFifo<T> extends LockedInformerQueue<T> {
     }
 
     private T transform(T object) {
-        return transformer == null ? object : Objects.requireNonNull(transformer.apply(object), "transform returned null");
+        return transformer == null
+                ? object
+                : Objects.requireNonNull(transformer.apply(object), "transform returned null");
     }
 
     private void enqueue(Object entry) {

@@ -26,41 +26,35 @@ import net.jqwik.api.Tuple;
  */
 class DeltaFifoPropertyTest {
 
-    sealed interface Op {
-    }
+    sealed interface Op {}
 
-    record Add(String name) implements Op {
-    }
+    record Add(String name) implements Op {}
 
-    record Update(String name) implements Op {
-    }
+    record Update(String name) implements Op {}
 
-    record Delete(String name) implements Op {
-    }
+    record Delete(String name) implements Op {}
 
-    record Replace(Set<String> names) implements Op {
-    }
+    record Replace(Set<String> names) implements Op {}
 
-    record Resync() implements Op {
-    }
+    record Resync() implements Op {}
 
-    record Pop() implements Op {
-    }
+    record Pop() implements Op {}
 
     /** A delta in the model: type, name, resourceVersion, tombstone. */
-    record D(String type, String name, String rv, boolean tombstone) {
-    }
+    record D(String type, String name, String rv, boolean tombstone) {}
 
     @Provide
     Arbitrary<List<Op>> ops() {
         Arbitrary<String> name = Arbitraries.of("a", "b", "c", "d");
         return Arbitraries.frequencyOf(
-                Tuple.of(3, name.map(n -> (Op) new Add(n))),
-                Tuple.of(3, name.map(n -> (Op) new Update(n))),
-                Tuple.of(2, name.map(n -> (Op) new Delete(n))),
-                Tuple.of(1, name.set().ofMaxSize(4).map(s -> (Op) new Replace(s))),
-                Tuple.of(1, Arbitraries.just((Op) new Resync())),
-                Tuple.of(5, Arbitraries.just((Op) new Pop()))).list().ofMaxSize(50);
+                        Tuple.of(3, name.map(n -> (Op) new Add(n))),
+                        Tuple.of(3, name.map(n -> (Op) new Update(n))),
+                        Tuple.of(2, name.map(n -> (Op) new Delete(n))),
+                        Tuple.of(1, name.set().ofMaxSize(4).map(s -> (Op) new Replace(s))),
+                        Tuple.of(1, Arbitraries.just((Op) new Resync())),
+                        Tuple.of(5, Arbitraries.just((Op) new Pop())))
+                .list()
+                .ofMaxSize(50);
     }
 
     /** The reference model. */
@@ -68,6 +62,7 @@ class DeltaFifoPropertyTest {
         final List<String> queue = new ArrayList<>();
         /** Keys queued in one batch of known-key tombstones share a batch number (their relative order is unspecified). */
         final Map<String, Integer> batch = new HashMap<>();
+
         final Map<String, List<D>> items = new HashMap<>();
         final Map<String, String> known = new HashMap<>();
         boolean populated;
@@ -81,7 +76,9 @@ class DeltaFifoPropertyTest {
             });
             list.add(d);
             int n = list.size();
-            if (n >= 2 && list.get(n - 1).type().equals("Deleted") && list.get(n - 2).type().equals("Deleted")) {
+            if (n >= 2
+                    && list.get(n - 1).type().equals("Deleted")
+                    && list.get(n - 2).type().equals("Deleted")) {
                 D newer = list.remove(n - 1);
                 if (list.get(n - 2).tombstone()) {
                     list.set(n - 2, newer);
@@ -97,7 +94,10 @@ class DeltaFifoPropertyTest {
     @Property(tries = 400)
     void deltaFifoBehavesLikeTheReferenceModel(@ForAll("ops") List<Op> ops) {
         Store<DynamicObject> known = Store.create(KeyFunction.metaNamespace());
-        DeltaFifo<DynamicObject> fifo = DeltaFifo.<DynamicObject>builder().knownObjects(known).emitDeltaTypeReplaced(true).build();
+        DeltaFifo<DynamicObject> fifo = DeltaFifo.<DynamicObject>builder()
+                .knownObjects(known)
+                .emitDeltaTypeReplaced(true)
+                .build();
         Model m = new Model();
         int rv = 0;
         for (Op op : ops) {
@@ -170,7 +170,10 @@ class DeltaFifoPropertyTest {
                         initial[0] = isInInitialList;
                         for (Delta<DynamicObject> d : deltas) {
                             String type = d.getClass().getSimpleName();
-                            got.add(new D(type, ObjectAccess.name(d.object()), ObjectAccess.resourceVersion(d.object()),
+                            got.add(new D(
+                                    type,
+                                    ObjectAccess.name(d.object()),
+                                    ObjectAccess.resourceVersion(d.object()),
                                     d instanceof Delta.Deleted<DynamicObject> del && del.finalStateUnknown()));
                             // informer-like: apply to the known objects
                             if (d instanceof Delta.Deleted<DynamicObject>) {
@@ -184,7 +187,8 @@ class DeltaFifoPropertyTest {
                     String head = m.queue.get(0);
                     Integer hb = m.batch.get(head);
                     assertThat(key.equals(head) || (hb != null && hb.equals(m.batch.get(key)) && m.queue.contains(key)))
-                            .as("popped %s, model head %s (queue %s)", key, head, m.queue).isTrue();
+                            .as("popped %s, model head %s (queue %s)", key, head, m.queue)
+                            .isTrue();
                     assertThat(initial[0]).isEqualTo(!m.synced());
                     m.queue.remove(key);
                     m.batch.remove(key);
@@ -203,7 +207,8 @@ class DeltaFifoPropertyTest {
                 }
             }
             assertThat(fifo.size()).isEqualTo(m.queue.size());
-            assertThat(new LinkedHashSet<>(fifo.queuedKeys().stream().map(k -> k.name()).toList()))
+            assertThat(new LinkedHashSet<>(
+                            fifo.queuedKeys().stream().map(k -> k.name()).toList()))
                     .containsExactlyInAnyOrderElementsOf(m.queue);
             assertThat(fifo.hasSynced()).isEqualTo(m.synced());
         }

@@ -23,8 +23,11 @@ class DeltaFifoTest {
         List<String> summary() {
             List<String> out = new ArrayList<>();
             for (Delta<DynamicObject> d : deltas) {
-                out.add(d.getClass().getSimpleName() + " " + ObjectAccess.name(d.object()) + "@" + ObjectAccess.resourceVersion(d.object())
-                        + (d instanceof Delta.Deleted<DynamicObject> del && del.finalStateUnknown() ? " tombstone" : ""));
+                out.add(d.getClass().getSimpleName() + " " + ObjectAccess.name(d.object()) + "@"
+                        + ObjectAccess.resourceVersion(d.object())
+                        + (d instanceof Delta.Deleted<DynamicObject> del && del.finalStateUnknown()
+                                ? " tombstone"
+                                : ""));
             }
             return out;
         }
@@ -32,7 +35,8 @@ class DeltaFifoTest {
 
     static Popped pop(InformerQueue<DynamicObject> q) {
         Popped[] out = new Popped[1];
-        assertThat(q.pop((deltas, initial) -> out[0] = new Popped(List.copyOf(deltas), initial))).isTrue();
+        assertThat(q.pop((deltas, initial) -> out[0] = new Popped(List.copyOf(deltas), initial)))
+                .isTrue();
         return out[0];
     }
 
@@ -41,7 +45,10 @@ class DeltaFifoTest {
     }
 
     private static DeltaFifo<DynamicObject> fifo(Store<DynamicObject> known, boolean replaced) {
-        return DeltaFifo.<DynamicObject>builder().knownObjects(known).emitDeltaTypeReplaced(replaced).build();
+        return DeltaFifo.<DynamicObject>builder()
+                .knownObjects(known)
+                .emitDeltaTypeReplaced(replaced)
+                .build();
     }
 
     @Test
@@ -112,10 +119,11 @@ class DeltaFifoTest {
         while (f.size() > 0) {
             all.add(pop(f).summary());
         }
-        assertThat(all).containsExactlyInAnyOrder(
-                List.of("Added q@1", "Updated q@2", "Deleted q@2 tombstone"),
-                List.of("Replaced stay@1"),
-                List.of("Deleted k@7 tombstone"));
+        assertThat(all)
+                .containsExactlyInAnyOrder(
+                        List.of("Added q@1", "Updated q@2", "Deleted q@2 tombstone"),
+                        List.of("Replaced stay@1"),
+                        List.of("Deleted k@7 tombstone"));
     }
 
     @Test
@@ -179,8 +187,12 @@ class DeltaFifoTest {
         Store<DynamicObject> known = Store.create(KeyFunction.metaNamespace());
         known.add(pod("ns", "synced", "1"));
         known.add(pod("ns", "gone", "1"));
-        DeltaFifo<DynamicObject> f = DeltaFifo.<DynamicObject>builder().knownObjects(known).emitDeltaTypeReplaced(true)
-                .transformer(o -> o.edit(n -> ((ObjectNode) n.get("metadata")).putObject("labels").put("t", "yes"))).build();
+        DeltaFifo<DynamicObject> f = DeltaFifo.<DynamicObject>builder()
+                .knownObjects(known)
+                .emitDeltaTypeReplaced(true)
+                .transformer(o -> o.edit(n ->
+                        ((ObjectNode) n.get("metadata")).putObject("labels").put("t", "yes")))
+                .build();
         f.add(pod("ns", "added"));
         f.update(pod("ns", "updated"));
         f.resync(); // Sync for "synced" and "gone"
@@ -213,11 +225,11 @@ class DeltaFifoTest {
         f.close();
         assertThat(f.isClosed()).isTrue();
         assertThat(pop(f).summary()).containsExactly("Added a@1");
-        assertThat(f.pop((d, i) -> { })).isFalse();
+        assertThat(f.pop((d, i) -> {})).isFalse();
 
         DeltaFifo<DynamicObject> blocked = fifo();
-        CompletableFuture<Boolean> waiting = CompletableFuture.supplyAsync(() -> blocked.pop((d, i) -> { }),
-                r -> Thread.ofVirtual().start(r));
+        CompletableFuture<Boolean> waiting = CompletableFuture.supplyAsync(
+                () -> blocked.pop((d, i) -> {}), r -> Thread.ofVirtual().start(r));
         Thread.yield();
         blocked.close();
         assertThat(waiting.get(10, TimeUnit.SECONDS)).isFalse();
@@ -244,7 +256,8 @@ class DeltaFifoTest {
         DynamicObject unnamed = DynamicObject.parse("{\"metadata\":{}}");
         List<DynamicObject> list = new ArrayList<>(List.of(pod("ns", "a")));
         list.add(unnamed);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> f.replace(list, "1")).isInstanceOf(KeyException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> f.replace(list, "1"))
+                .isInstanceOf(KeyException.class);
         assertThat(f.size()).isZero();
         assertThat(f.hasSynced()).isFalse();
     }

@@ -24,14 +24,18 @@ class RealFifoTest {
         @Override
         public void process(List<Delta<DynamicObject>> deltas, boolean isInInitialList) {
             for (Delta<DynamicObject> d : deltas) {
-                seen.add(d.getClass().getSimpleName() + " " + ObjectAccess.name(d.object()) + "@" + ObjectAccess.resourceVersion(d.object()));
+                seen.add(d.getClass().getSimpleName() + " " + ObjectAccess.name(d.object()) + "@"
+                        + ObjectAccess.resourceVersion(d.object()));
             }
             initial.add(isInInitialList);
         }
 
         @Override
         public void replaceAll(List<DynamicObject> objects, String rv, boolean isInInitialList) {
-            List<String> names = objects.stream().map(o -> ObjectAccess.name(o) + ":" + ObjectAccess.labels(o).get("t")).toList();
+            List<String> names = objects.stream()
+                    .map(o ->
+                            ObjectAccess.name(o) + ":" + ObjectAccess.labels(o).get("t"))
+                    .toList();
             seen.add("ReplaceAll " + names + " @" + rv);
             initial.add(isInInitialList);
             syncedDuringProcessing = fifo.hasSynced();
@@ -63,8 +67,10 @@ class RealFifoTest {
 
     @Test
     void aRelistIsOneAtomicTransformedEntryAndSyncsOnlyAfterItWasProcessed() {
-        RealFifo<DynamicObject> f = new RealFifo<>(KeyFunction.metaNamespace(),
-                o -> o.edit(n -> ((ObjectNode) n.get("metadata")).putObject("labels").put("t", "x")));
+        RealFifo<DynamicObject> f = new RealFifo<>(
+                KeyFunction.metaNamespace(),
+                o -> o.edit(n ->
+                        ((ObjectNode) n.get("metadata")).putObject("labels").put("t", "x")));
         Recorder r = new Recorder();
         r.fifo = f;
         f.replace(List.of(pod("ns", "a"), pod("ns", "b")), "9");

@@ -27,8 +27,7 @@ public interface AuthProvider {
      * Called after the server answered 401: drop cached credentials so that the next
      * {@link #authorization()} fetches fresh ones. Default: nothing to drop.
      */
-    default void invalidate() {
-    }
+    default void invalidate() {}
 
     /** No credentials. */
     static AuthProvider none() {
@@ -44,7 +43,8 @@ public interface AuthProvider {
     /** HTTP basic authentication ({@code username}/{@code password} in a kubeconfig user). */
     static AuthProvider basic(String username, String password) {
         String pair = (username == null ? "" : username) + ":" + (password == null ? "" : password);
-        Optional<String> header = Optional.of("Basic " + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8)));
+        Optional<String> header =
+                Optional.of("Basic " + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8)));
         return () -> header;
     }
 

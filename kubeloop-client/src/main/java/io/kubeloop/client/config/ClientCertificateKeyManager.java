@@ -26,14 +26,14 @@ import javax.net.ssl.X509ExtendedKeyManager;
  */
 final class ClientCertificateKeyManager extends X509ExtendedKeyManager {
 
-    private record Slot(String alias, ClientCredentials credentials) {
-    }
+    private record Slot(String alias, ClientCredentials credentials) {}
 
     private final Supplier<Optional<ClientCredentials>> source;
     private final ReentrantLock lock = new ReentrantLock();
     /** Guarded by {@link #lock}; {@code previous} is the slot {@code current} replaced. */
     @GuardedBy("lock")
     private Slot current;
+
     private Slot previous;
     private long generation;
 
@@ -65,7 +65,8 @@ final class ClientCertificateKeyManager extends X509ExtendedKeyManager {
             return null;
         }
         if (credentials.isEmpty()
-                || !Arrays.asList(keyTypes).contains(credentials.get().privateKey().getAlgorithm())) {
+                || !Arrays.asList(keyTypes)
+                        .contains(credentials.get().privateKey().getAlgorithm())) {
             return null;
         }
         lock.lock();

@@ -23,8 +23,14 @@ import javax.net.ssl.SSLContext;
  * @param source a short description of where this came from, for messages (e.g.
  *        {@code context "kind-kind" in /home/u/.kube/config})
  */
-public record ClientConfig(URI server, SSLContext sslContext, String tlsServerName, AuthProvider auth,
-                           String namespace, URI proxy, String source) {
+public record ClientConfig(
+        URI server,
+        SSLContext sslContext,
+        String tlsServerName,
+        AuthProvider auth,
+        String namespace,
+        URI proxy,
+        String source) {
 
     public ClientConfig {
         Objects.requireNonNull(server, "server");

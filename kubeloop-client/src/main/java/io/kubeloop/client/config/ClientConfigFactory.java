@@ -39,20 +39,24 @@ final class ClientConfigFactory {
     static final String EXEC_V1 = "client.authentication.k8s.io/v1";
     static final String EXEC_V1BETA1 = "client.authentication.k8s.io/v1beta1";
 
-    private ClientConfigFactory() {
-    }
+    private ClientConfigFactory() {}
 
     /**
      * @param user the user, or null for no credentials
      * @param source describes the selection for {@link ClientConfig#source()}
      */
-    static ClientConfig create(KubeConfig.Cluster cluster, KubeConfig.User user, String namespace, String source,
-                               ConfigEnvironment environment) {
+    static ClientConfig create(
+            KubeConfig.Cluster cluster,
+            KubeConfig.User user,
+            String namespace,
+            String source,
+            ConfigEnvironment environment) {
         KubeConfig.Origin at = cluster.origin();
         URI server = server(cluster);
         List<X509Certificate> cas = trustedCertificates(cluster);
         if (cluster.insecureSkipTlsVerify() && !cas.isEmpty()) {
-            throw at.error("insecure-skip-tls-verify",
+            throw at.error(
+                    "insecure-skip-tls-verify",
                     "cannot be combined with certificate-authority or certificate-authority-data");
         }
         URI proxy = proxy(cluster);
@@ -71,7 +75,8 @@ final class ClientConfigFactory {
             }
         }
 
-        SslContextBuilder tls = SslContextBuilder.create().trustCertificates(cas).tlsServerName(cluster.tlsServerName());
+        SslContextBuilder tls =
+                SslContextBuilder.create().trustCertificates(cas).tlsServerName(cluster.tlsServerName());
         if (cluster.insecureSkipTlsVerify()) {
             tls.insecureSkipTlsVerify();
         }
@@ -117,8 +122,7 @@ final class ClientConfigFactory {
         return List.of();
     }
 
-    private static List<X509Certificate> certificates(String pem, KubeConfig.Origin at,
-                                                                         String field) {
+    private static List<X509Certificate> certificates(String pem, KubeConfig.Origin at, String field) {
         try {
             return Pem.certificates(pem);
         } catch (IllegalArgumentException e) {
@@ -153,10 +157,12 @@ final class ClientConfigFactory {
                 }
                 yield uri;
             }
-            case "socks5" -> throw cluster.origin().error("proxy-url",
-                    "socks5 proxies are not supported (the JDK HttpClient has no SOCKS support); use an http or https proxy");
-            default -> throw cluster.origin().error("proxy-url",
-                    "\"" + text + "\" must use http, https or socks5");
+            case "socks5" ->
+                throw cluster.origin()
+                        .error(
+                                "proxy-url",
+                                "socks5 proxies are not supported (the JDK HttpClient has no SOCKS support); use an http or https proxy");
+            default -> throw cluster.origin().error("proxy-url", "\"" + text + "\" must use http, https or socks5");
         };
     }
 
@@ -168,14 +174,17 @@ final class ClientConfigFactory {
         }
         KubeConfig.Origin at = user.origin();
         if (!hasKey) {
-            throw at.error("client-key", "missing (client-key-data or client-key is required with a client certificate)");
+            throw at.error(
+                    "client-key", "missing (client-key-data or client-key is required with a client certificate)");
         }
         if (!hasCert) {
-            throw at.error("client-certificate",
+            throw at.error(
+                    "client-certificate",
                     "missing (client-certificate-data or client-certificate is required with a client key)");
         }
         String certField = user.clientCertificateData() != null ? "client-certificate-data" : "client-certificate";
-        String certPem = user.clientCertificateData() != null ? user.clientCertificateData()
+        String certPem = user.clientCertificateData() != null
+                ? user.clientCertificateData()
                 : readFile(user.clientCertificate(), at, certField);
         String keyField = user.clientKeyData() != null ? "client-key-data" : "client-key";
         String keyPem = user.clientKeyData() != null ? user.clientKeyData() : readFile(user.clientKey(), at, keyField);
@@ -187,15 +196,17 @@ final class ClientConfigFactory {
         }
     }
 
-    private static AuthProvider auth(KubeConfig.User user, boolean hasCertificate, KubeConfig.Cluster cluster,
-                                     ConfigEnvironment environment) {
+    private static AuthProvider auth(
+            KubeConfig.User user, boolean hasCertificate, KubeConfig.Cluster cluster, ConfigEnvironment environment) {
         KubeConfig.Origin at = user.origin();
         boolean token = user.token() != null || user.tokenFile() != null;
         boolean basic = user.username() != null || user.password() != null;
         if (token && basic) {
-            throw KubeConfigException.in(at.file(), at.path()
-                    + ": more than one authentication method found for user \"" + user.name()
-                    + "\"; found token, basicAuth, only one is allowed");
+            throw KubeConfigException.in(
+                    at.file(),
+                    at.path()
+                            + ": more than one authentication method found for user \"" + user.name()
+                            + "\"; found token, basicAuth, only one is allowed");
         }
         if (user.hasAuthProvider() && user.exec() != null) {
             throw at.error("auth-provider", "cannot be combined with exec");
@@ -228,8 +239,8 @@ final class ClientConfigFactory {
         return AuthProvider.none();
     }
 
-    private static ExecCredentialProvider exec(KubeConfig.User user, KubeConfig.Cluster cluster,
-                                               ConfigEnvironment environment) {
+    private static ExecCredentialProvider exec(
+            KubeConfig.User user, KubeConfig.Cluster cluster, ConfigEnvironment environment) {
         KubeConfig.Exec exec = user.exec();
         KubeConfig.Origin at = user.origin();
         if (exec.command() == null) {
@@ -239,8 +250,9 @@ final class ClientConfigFactory {
             throw at.error("exec.apiVersion", "missing");
         }
         if (!exec.apiVersion().equals(EXEC_V1) && !exec.apiVersion().equals(EXEC_V1BETA1)) {
-            throw at.error("exec.apiVersion", "\"" + exec.apiVersion() + "\" is not supported; use "
-                    + EXEC_V1 + " or " + EXEC_V1BETA1);
+            throw at.error(
+                    "exec.apiVersion",
+                    "\"" + exec.apiVersion() + "\" is not supported; use " + EXEC_V1 + " or " + EXEC_V1BETA1);
         }
         String mode = exec.interactiveMode();
         if (mode == null) {
@@ -253,13 +265,19 @@ final class ClientConfigFactory {
             case "Never", "IfAvailable" -> {
                 // kubeloop has no terminal: the plugin always runs non-interactively
             }
-            case "Always" -> throw at.error("exec.interactiveMode",
-                    "Always requires a terminal on standard input, which kubeloop never provides");
-            default -> throw at.error("exec.interactiveMode",
-                    "\"" + mode + "\" is invalid; use Never, IfAvailable or Always");
+            case "Always" ->
+                throw at.error(
+                        "exec.interactiveMode",
+                        "Always requires a terminal on standard input, which kubeloop never provides");
+            default ->
+                throw at.error("exec.interactiveMode", "\"" + mode + "\" is invalid; use Never, IfAvailable or Always");
         }
-        return new ExecCredentialProvider(exec, execClusterInfo(cluster), environment,
-                "user \"" + user.name() + "\" in " + at.file(), ExecCredentialProvider.DEFAULT_TIMEOUT);
+        return new ExecCredentialProvider(
+                exec,
+                execClusterInfo(cluster),
+                environment,
+                "user \"" + user.name() + "\" in " + at.file(),
+                ExecCredentialProvider.DEFAULT_TIMEOUT);
     }
 
     /** The {@code spec.cluster} of {@code KUBERNETES_EXEC_INFO} (client.authentication.k8s.io Cluster). */
@@ -277,7 +295,8 @@ final class ClientConfigFactory {
             ca = readFile(cluster.certificateAuthority(), cluster.origin(), "certificate-authority");
         }
         if (ca != null) {
-            info.put("certificate-authority-data",
+            info.put(
+                    "certificate-authority-data",
                     Base64.getEncoder().encodeToString(ca.getBytes(StandardCharsets.ISO_8859_1)));
         }
         if (cluster.proxyUrl() != null) {

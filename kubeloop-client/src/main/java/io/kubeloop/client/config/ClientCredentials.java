@@ -51,6 +51,7 @@ public record ClientCredentials(List<X509Certificate> certificateChain, PrivateK
 
     @Override
     public String toString() {
-        return "ClientCredentials[subject=" + leaf().getSubjectX500Principal() + ", key=" + privateKey.getAlgorithm() + "]";
+        return "ClientCredentials[subject=" + leaf().getSubjectX500Principal() + ", key=" + privateKey.getAlgorithm()
+                + "]";
     }
 }

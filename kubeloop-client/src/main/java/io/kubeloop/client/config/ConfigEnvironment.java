@@ -19,8 +19,7 @@ import java.util.Objects;
  * @param serviceAccountDir normally {@code /var/run/secrets/kubernetes.io/serviceaccount}
  * @param clock the time source
  */
-public record ConfigEnvironment(Map<String, String> variables, Path home, Path serviceAccountDir,
-                                Ticker clock) {
+public record ConfigEnvironment(Map<String, String> variables, Path home, Path serviceAccountDir, Ticker clock) {
 
     /** Where Kubernetes mounts the pod's service account. */
     public static final Path DEFAULT_SERVICE_ACCOUNT_DIR = Path.of("/var/run/secrets/kubernetes.io/serviceaccount");

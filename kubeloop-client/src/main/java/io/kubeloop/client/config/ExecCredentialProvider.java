@@ -52,6 +52,7 @@ final class ExecCredentialProvider implements AuthProvider {
 
     /** Cached credentials are renewed this long before they expire. */
     static final Duration REFRESH_BEFORE_EXPIRY = Duration.ofSeconds(10);
+
     static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(1);
     static final String EXEC_INFO_ENV = "KUBERNETES_EXEC_INFO";
 
@@ -59,8 +60,7 @@ final class ExecCredentialProvider implements AuthProvider {
     private static final int MAX_STDERR_CHARS = 1000;
 
     /** What one successful run returned. */
-    private record Credential(Optional<String> header, Optional<ClientCredentials> client, Instant expiry) {
-    }
+    private record Credential(Optional<String> header, Optional<ClientCredentials> client, Instant expiry) {}
 
     private final KubeConfig.Exec exec;
     private final Map<String, Object> clusterInfo;
@@ -74,7 +74,7 @@ final class ExecCredentialProvider implements AuthProvider {
     @GuardedBy("lock")
     private ClientCredentials lastClient;
     /** Called (under {@link #lock}) when a run returns a different client certificate. */
-    private volatile Runnable onClientCertificateChange = () -> { };
+    private volatile Runnable onClientCertificateChange = () -> {};
 
     /**
      * @param exec the plugin configuration; apiVersion already validated
@@ -82,8 +82,12 @@ final class ExecCredentialProvider implements AuthProvider {
      * @param environment base environment and clock
      * @param name how to name the plugin in errors, e.g. {@code user "u" in /home/u/.kube/config}
      */
-    ExecCredentialProvider(KubeConfig.Exec exec, Map<String, Object> clusterInfo, ConfigEnvironment environment,
-                           String name, Duration timeout) {
+    ExecCredentialProvider(
+            KubeConfig.Exec exec,
+            Map<String, Object> clusterInfo,
+            ConfigEnvironment environment,
+            String name,
+            Duration timeout) {
         this.exec = exec;
         this.clusterInfo = clusterInfo;
         this.environment = environment;
@@ -110,7 +114,9 @@ final class ExecCredentialProvider implements AuthProvider {
     }
 
     private static boolean sameCertificate(ClientCredentials a, ClientCredentials b) {
-        return b != null && a.certificateChain().equals(b.certificateChain()) && a.privateKey().equals(b.privateKey());
+        return b != null
+                && a.certificateChain().equals(b.certificateChain())
+                && a.privateKey().equals(b.privateKey());
     }
 
     @Override
@@ -124,8 +130,9 @@ final class ExecCredentialProvider implements AuthProvider {
     }
 
     private boolean fresh(Credential credential) {
-        return credential != null && (credential.expiry == null
-                || environment.clock().instant().isBefore(credential.expiry.minus(REFRESH_BEFORE_EXPIRY)));
+        return credential != null
+                && (credential.expiry == null
+                        || environment.clock().instant().isBefore(credential.expiry.minus(REFRESH_BEFORE_EXPIRY)));
     }
 
     private Credential credential() {
@@ -166,7 +173,8 @@ final class ExecCredentialProvider implements AuthProvider {
             process = builder.start();
         } catch (IOException e) {
             String hint = exec.installHint() == null ? "" : "; " + oneLine(exec.installHint());
-            throw new CredentialException(name + ": executable not found or not runnable (" + oneLine(e.getMessage()) + ")" + hint, e);
+            throw new CredentialException(
+                    name + ": executable not found or not runnable (" + oneLine(e.getMessage()) + ")" + hint, e);
         }
         try (ExecutorService readers = Executors.newVirtualThreadPerTaskExecutor()) {
             closeQuietly(process);
@@ -253,7 +261,8 @@ final class ExecCredentialProvider implements AuthProvider {
             try {
                 expiry = OffsetDateTime.parse(expiration).toInstant();
             } catch (DateTimeParseException e) {
-                throw new CredentialException(name + ": returned an invalid status.expirationTimestamp \"" + expiration + "\"");
+                throw new CredentialException(
+                        name + ": returned an invalid status.expirationTimestamp \"" + expiration + "\"");
             }
         }
         return new Credential(token == null ? Optional.empty() : Optional.of("Bearer " + token), client, expiry);
@@ -287,7 +296,13 @@ final class ExecCredentialProvider implements AuthProvider {
         if (text == null) {
             return "";
         }
-        String joined = String.join(" / ", text.strip().lines().map(String::strip).filter(l -> !l.isEmpty()).toList());
+        String joined = String.join(
+                " / ",
+                text.strip()
+                        .lines()
+                        .map(String::strip)
+                        .filter(l -> !l.isEmpty())
+                        .toList());
         return joined.length() <= MAX_STDERR_CHARS ? joined : joined.substring(0, MAX_STDERR_CHARS) + "…";
     }
 

@@ -26,8 +26,7 @@ final class Hostnames {
     private static final int SAN_IP = 7;
     private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
 
-    private Hostnames() {
-    }
+    private Hostnames() {}
 
     /**
      * Throws unless {@code cert} is valid for {@code host}.
@@ -61,9 +60,10 @@ final class Hostnames {
                 }
             }
         }
-        throw new CertificateException(offered.isEmpty()
-                ? "server certificate has no subject alternative names, so it is not valid for " + host
-                : "server certificate is valid for " + String.join(", ", offered) + ", not " + host);
+        throw new CertificateException(
+                offered.isEmpty()
+                        ? "server certificate has no subject alternative names, so it is not valid for " + host
+                        : "server certificate is valid for " + String.join(", ", offered) + ", not " + host);
     }
 
     /** Whether a DNS SAN pattern matches a host name (Go's {@code matchHostnames}). */

@@ -31,8 +31,7 @@ public final class InClusterConfig {
 
     private static final Logger LOG = LoggerFactory.getLogger(InClusterConfig.class);
 
-    private InClusterConfig() {
-    }
+    private InClusterConfig() {}
 
     /** Whether {@code KUBERNETES_SERVICE_HOST} and {@code KUBERNETES_SERVICE_PORT} are both set. */
     public static boolean isAvailable(ConfigEnvironment environment) {
@@ -68,11 +67,18 @@ public final class InClusterConfig {
         try {
             auth = TokenFileAuthProvider.create(tokenFile, environment.clock());
         } catch (CredentialException e) {
-            throw new KubeConfigException("in-cluster configuration: cannot read the service account token "
-                    + tokenFile + " or it is empty", e);
+            throw new KubeConfigException(
+                    "in-cluster configuration: cannot read the service account token " + tokenFile + " or it is empty",
+                    e);
         }
-        return new ClientConfig(server, sslContext(dir.resolve("ca.crt")), null, auth, namespace(environment),
-                null, "in-cluster service account (" + dir + ")");
+        return new ClientConfig(
+                server,
+                sslContext(dir.resolve("ca.crt")),
+                null,
+                auth,
+                namespace(environment),
+                null,
+                "in-cluster service account (" + dir + ")");
     }
 
     private static SSLContext sslContext(Path caFile) {
@@ -80,8 +86,10 @@ public final class InClusterConfig {
         try {
             tls.trustPem(Files.readString(caFile, StandardCharsets.ISO_8859_1));
         } catch (IOException | IllegalArgumentException e) {
-            LOG.warn("Expected to load the root CA from {}, but got {}; using the JDK's default trust store",
-                    caFile, e instanceof NoSuchFileException ? "no such file" : e.getMessage());
+            LOG.warn(
+                    "Expected to load the root CA from {}, but got {}; using the JDK's default trust store",
+                    caFile,
+                    e instanceof NoSuchFileException ? "no such file" : e.getMessage());
         }
         return tls.build();
     }
@@ -92,7 +100,8 @@ public final class InClusterConfig {
             return fromEnv;
         }
         try {
-            String ns = Files.readString(environment.serviceAccountDir().resolve("namespace"), StandardCharsets.UTF_8).strip();
+            String ns = Files.readString(environment.serviceAccountDir().resolve("namespace"), StandardCharsets.UTF_8)
+                    .strip();
             if (!ns.isEmpty()) {
                 return ns;
             }

@@ -15,28 +15,22 @@ import javax.net.ssl.X509ExtendedTrustManager;
 final class InsecureTrustManager extends X509ExtendedTrustManager {
 
     @Override
-    public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {
-    }
+    public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {}
 
     @Override
-    public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) {
-    }
+    public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) {}
 
     @Override
-    public void checkServerTrusted(X509Certificate[] chain, String authType) {
-    }
+    public void checkServerTrusted(X509Certificate[] chain, String authType) {}
 
     @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {
-    }
+    public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {}
 
     @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) {
-    }
+    public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) {}
 
     @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType) {
-    }
+    public void checkClientTrusted(X509Certificate[] chain, String authType) {}
 
     @Override
     public X509Certificate[] getAcceptedIssuers() {

@@ -28,9 +28,13 @@ import java.util.Optional;
  * @see <a href="https://kubernetes.io/docs/concepts/configuration/organize-cluster-access-kubeconfig/">
  *      Organizing cluster access using kubeconfig files</a>
  */
-public record KubeConfig(List<Path> files, String currentContext, Map<String, Cluster> clusters,
-                         Map<String, User> users, Map<String, Context> contexts,
-                         Map<String, Object> preferences) {
+public record KubeConfig(
+        List<Path> files,
+        String currentContext,
+        Map<String, Cluster> clusters,
+        Map<String, User> users,
+        Map<String, Context> contexts,
+        Map<String, Object> preferences) {
 
     public KubeConfig {
         files = List.copyOf(files);
@@ -80,10 +84,17 @@ public record KubeConfig(List<Path> files, String currentContext, Map<String, Cl
      * @param execExtension the {@code client.authentication.k8s.io/exec} extension's value as plain
      *        Java values, passed to exec plugins as {@code spec.cluster.config}, or null
      */
-    public record Cluster(String name, Origin origin, String server, Path certificateAuthority,
-                          String certificateAuthorityData, boolean insecureSkipTlsVerify, String tlsServerName,
-                          String proxyUrl, boolean disableCompression, Object execExtension) {
-    }
+    public record Cluster(
+            String name,
+            Origin origin,
+            String server,
+            Path certificateAuthority,
+            String certificateAuthorityData,
+            boolean insecureSkipTlsVerify,
+            String tlsServerName,
+            String proxyUrl,
+            boolean disableCompression,
+            Object execExtension) {}
 
     /**
      * A {@code users[].user} entry.
@@ -101,9 +112,19 @@ public record KubeConfig(List<Path> files, String currentContext, Map<String, Cl
      * @param exec the exec credential plugin, or null
      * @param hasAuthProvider whether an {@code auth-provider} is configured (not supported)
      */
-    public record User(String name, Origin origin, String token, Path tokenFile, Path clientCertificate,
-                       String clientCertificateData, Path clientKey, String clientKeyData, String username,
-                       String password, Exec exec, boolean hasAuthProvider) {
+    public record User(
+            String name,
+            Origin origin,
+            String token,
+            Path tokenFile,
+            Path clientCertificate,
+            String clientCertificateData,
+            Path clientKey,
+            String clientKeyData,
+            String username,
+            String password,
+            Exec exec,
+            boolean hasAuthProvider) {
 
         @Override
         public String toString() {
@@ -122,8 +143,14 @@ public record KubeConfig(List<Path> files, String currentContext, Map<String, Cl
      * @param provideClusterInfo whether to pass the cluster in {@code KUBERNETES_EXEC_INFO}
      * @param interactiveMode {@code Never}, {@code IfAvailable} or {@code Always} as written, or null
      */
-    public record Exec(String command, List<String> args, Map<String, String> env, String apiVersion,
-                       String installHint, boolean provideClusterInfo, String interactiveMode) {
+    public record Exec(
+            String command,
+            List<String> args,
+            Map<String, String> env,
+            String apiVersion,
+            String installHint,
+            boolean provideClusterInfo,
+            String interactiveMode) {
 
         public Exec {
             args = List.copyOf(args);
@@ -140,8 +167,7 @@ public record KubeConfig(List<Path> files, String currentContext, Map<String, Cl
      * @param user the user's name, or null
      * @param namespace the namespace, or null
      */
-    public record Context(String name, Origin origin, String cluster, String user, String namespace) {
-    }
+    public record Context(String name, Origin origin, String cluster, String user, String namespace) {}
 
     /**
      * Merges configs in precedence order (first wins), as kubectl merges the files of

@@ -157,7 +157,8 @@ public final class KubeConfigLoader {
         String files = label(config.files());
         String contextName = context != null ? context : config.currentContext();
         if (contextName == null) {
-            throw new KubeConfigException("kubeconfig " + files + ": current-context is not set and no context was given");
+            throw new KubeConfigException(
+                    "kubeconfig " + files + ": current-context is not set and no context was given");
         }
         KubeConfig.Context ctx = config.contexts().get(contextName);
         if (ctx == null) {
@@ -207,8 +208,7 @@ public final class KubeConfigLoader {
         private String namespace;
         private ConfigEnvironment environment;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** The only kubeconfig to read ({@code --kubeconfig}); it must exist. */
         public Builder kubeconfig(Path path) {

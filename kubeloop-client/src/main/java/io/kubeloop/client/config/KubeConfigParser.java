@@ -82,10 +82,14 @@ final class KubeConfigParser {
         }
         Map<String, KubeConfig.Context> contexts = new LinkedHashMap<>();
         for (Entry e : entries(root, "contexts", "context")) {
-            contexts.put(e.name, new KubeConfig.Context(e.name, e.origin,
-                    string(e.body.get("cluster"), e.field("cluster")),
-                    string(e.body.get("user"), e.field("user")),
-                    string(e.body.get("namespace"), e.field("namespace"))));
+            contexts.put(
+                    e.name,
+                    new KubeConfig.Context(
+                            e.name,
+                            e.origin,
+                            string(e.body.get("cluster"), e.field("cluster")),
+                            string(e.body.get("user"), e.field("user")),
+                            string(e.body.get("namespace"), e.field("namespace"))));
         }
         Map<String, Object> preferences = new LinkedHashMap<>();
         JsonNode prefs = root.get("preferences");
@@ -142,7 +146,9 @@ final class KubeConfigParser {
 
     private KubeConfig.Cluster cluster(Entry e) {
         JsonNode c = e.body;
-        return new KubeConfig.Cluster(e.name, e.origin,
+        return new KubeConfig.Cluster(
+                e.name,
+                e.origin,
                 string(c.get("server"), e.field("server")),
                 path(c.get("certificate-authority"), e.field("certificate-authority")),
                 base64(c.get("certificate-authority-data"), e.field("certificate-authority-data")),
@@ -172,7 +178,9 @@ final class KubeConfigParser {
     private KubeConfig.User user(Entry e) {
         JsonNode u = e.body;
         JsonNode authProvider = u.get("auth-provider");
-        return new KubeConfig.User(e.name, e.origin,
+        return new KubeConfig.User(
+                e.name,
+                e.origin,
                 string(u.get("token"), e.field("token")),
                 path(u.get("tokenFile"), e.field("tokenFile")),
                 path(u.get("client-certificate"), e.field("client-certificate")),
@@ -227,7 +235,10 @@ final class KubeConfigParser {
                 env.put(name, value == null ? "" : value);
             }
         }
-        return new KubeConfig.Exec(command, args, env,
+        return new KubeConfig.Exec(
+                command,
+                args,
+                env,
                 string(exec.get("apiVersion"), at + ".apiVersion"),
                 string(exec.get("installHint"), at + ".installHint"),
                 bool(exec.get("provideClusterInfo"), at + ".provideClusterInfo"),
@@ -288,8 +299,12 @@ final class KubeConfigParser {
             if (Character.isWhitespace(c)) {
                 continue;
             }
-            boolean ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
-                    || c == '+' || c == '/' || c == '=';
+            boolean ok = (c >= 'A' && c <= 'Z')
+                    || (c >= 'a' && c <= 'z')
+                    || (c >= '0' && c <= '9')
+                    || c == '+'
+                    || c == '/'
+                    || c == '=';
             if (!ok) {
                 throw new IllegalArgumentException("bad character");
             }

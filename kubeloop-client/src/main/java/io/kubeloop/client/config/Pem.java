@@ -28,8 +28,7 @@ import org.bouncycastle.pkcs.PKCS8EncryptedPrivateKeyInfo;
  */
 final class Pem {
 
-    private Pem() {
-    }
+    private Pem() {}
 
     /** All certificates in {@code pem}; at least one. */
     static List<X509Certificate> certificates(String pem) {
@@ -70,8 +69,7 @@ final class Pem {
         } catch (IOException | RuntimeException e) {
             throw new IllegalArgumentException("invalid PEM private key: " + e.getMessage(), e);
         }
-        throw new IllegalArgumentException(encrypted
-                ? "encrypted private keys are not supported"
-                : "no PEM private key found");
+        throw new IllegalArgumentException(
+                encrypted ? "encrypted private keys are not supported" : "no PEM private key found");
     }
 }

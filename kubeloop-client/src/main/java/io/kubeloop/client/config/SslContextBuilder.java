@@ -49,8 +49,7 @@ public final class SslContextBuilder {
     private String tlsServerName;
     private Supplier<Optional<ClientCredentials>> clientCredentials;
 
-    private SslContextBuilder() {
-    }
+    private SslContextBuilder() {}
 
     /** A builder for a context that trusts the JDK's default CAs and presents no certificate. */
     public static SslContextBuilder create() {
@@ -116,9 +115,11 @@ public final class SslContextBuilder {
                     "specifying root certificates together with insecure-skip-tls-verify is not allowed");
         }
         try {
-            TrustManager trust = insecure ? new InsecureTrustManager()
+            TrustManager trust = insecure
+                    ? new InsecureTrustManager()
                     : new VerifyingTrustManager(chainVerifier(trusted), tlsServerName);
-            KeyManager[] keys = clientCredentials == null ? null
+            KeyManager[] keys = clientCredentials == null
+                    ? null
                     : new KeyManager[] {new ClientCertificateKeyManager(clientCredentials)};
             SSLContext context = SSLContext.getInstance("TLS");
             context.init(keys, new TrustManager[] {trust}, null);

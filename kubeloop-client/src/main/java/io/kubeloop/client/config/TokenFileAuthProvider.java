@@ -33,14 +33,14 @@ public final class TokenFileAuthProvider implements AuthProvider {
     /** A token older than this is re-read even if the file looks unchanged. */
     public static final Duration MAX_AGE = Duration.ofMinutes(1);
 
-    private record Snapshot(Optional<String> header, FileTime modified, long size, Object fileKey, Instant readAt) {
-    }
+    private record Snapshot(Optional<String> header, FileTime modified, long size, Object fileKey, Instant readAt) {}
 
     private final Path file;
     private final Ticker clock;
     private final ReentrantLock lock = new ReentrantLock();
     /** The last successful read, or null before the first; replaced under {@link #lock}. */
     private volatile Snapshot snapshot;
+
     private volatile boolean invalidated;
 
     private TokenFileAuthProvider(Path file, Ticker clock) {
@@ -71,7 +71,9 @@ public final class TokenFileAuthProvider implements AuthProvider {
     public Optional<String> authorization() {
         Snapshot current = snapshot;
         BasicFileAttributes attributes = stat();
-        if (current == null || invalidated || changed(current, attributes)
+        if (current == null
+                || invalidated
+                || changed(current, attributes)
                 || !clock.instant().isBefore(current.readAt.plus(MAX_AGE))) {
             refresh(attributes);
             current = snapshot;
@@ -88,8 +90,10 @@ public final class TokenFileAuthProvider implements AuthProvider {
     }
 
     private static boolean changed(Snapshot s, BasicFileAttributes a) {
-        return a != null && (!a.lastModifiedTime().equals(s.modified) || a.size() != s.size
-                || !Objects.equals(a.fileKey(), s.fileKey));
+        return a != null
+                && (!a.lastModifiedTime().equals(s.modified)
+                        || a.size() != s.size
+                        || !Objects.equals(a.fileKey(), s.fileKey));
     }
 
     private BasicFileAttributes stat() {
@@ -116,8 +120,12 @@ public final class TokenFileAuthProvider implements AuthProvider {
                 keepOld();
                 return;
             }
-            snapshot = new Snapshot(Optional.of("Bearer " + token), attributes.lastModifiedTime(),
-                    attributes.size(), attributes.fileKey(), clock.instant());
+            snapshot = new Snapshot(
+                    Optional.of("Bearer " + token),
+                    attributes.lastModifiedTime(),
+                    attributes.size(),
+                    attributes.fileKey(),
+                    clock.instant());
         } finally {
             lock.unlock();
         }

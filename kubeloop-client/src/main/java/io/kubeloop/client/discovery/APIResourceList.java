@@ -22,8 +22,8 @@ public record APIResourceList(GroupVersion groupVersion, List<APIResource> resou
         resources = List.copyOf(Objects.requireNonNull(resources, "resources"));
         for (APIResource r : resources) {
             if (!r.groupVersion().equals(groupVersion)) {
-                throw new IllegalArgumentException("resource " + r.name() + " is served under " + r.groupVersion()
-                        + ", not " + groupVersion);
+                throw new IllegalArgumentException(
+                        "resource " + r.name() + " is served under " + r.groupVersion() + ", not " + groupVersion);
             }
         }
     }

@@ -14,9 +14,13 @@ public final class AmbiguousMatchException extends RestMappingException {
     private final List<RestMapping> candidates;
 
     public AmbiguousMatchException(String input, List<RestMapping> candidates) {
-        super(input, "\"" + input + "\" is ambiguous, it matches " + candidates.stream()
-                .map(c -> c.groupVersionResource().format() + " (" + c.groupVersionKind().kind() + ")")
-                .collect(Collectors.joining(", ")));
+        super(
+                input,
+                "\"" + input + "\" is ambiguous, it matches "
+                        + candidates.stream()
+                                .map(c -> c.groupVersionResource().format() + " ("
+                                        + c.groupVersionKind().kind() + ")")
+                                .collect(Collectors.joining(", ")));
         this.candidates = List.copyOf(candidates);
     }
 

@@ -98,8 +98,8 @@ public final class CachedDiscoveryClient implements DiscoveryClient {
      * @param server the server URL exactly as the kubeconfig writes it
      */
     public static CachedDiscoveryClient forServer(DiscoveryClient delegate, Path cacheDir, String server) {
-        return new CachedDiscoveryClient(delegate, DiscoveryCacheLocation.discoveryDir(cacheDir, server),
-                DEFAULT_TTL, Ticker.system());
+        return new CachedDiscoveryClient(
+                delegate, DiscoveryCacheLocation.discoveryDir(cacheDir, server), DEFAULT_TTL, Ticker.system());
     }
 
     /** The server's cache directory. */
@@ -149,8 +149,11 @@ public final class CachedDiscoveryClient implements DiscoveryClient {
                 try {
                     resources.put(e.getKey(), e.getValue().get());
                 } catch (ExecutionException ex) {
-                    failures.put(e.getKey(), ex.getCause() instanceof RuntimeException re
-                            ? re : new DiscoveryException(ex.getCause().toString(), ex.getCause()));
+                    failures.put(
+                            e.getKey(),
+                            ex.getCause() instanceof RuntimeException re
+                                    ? re
+                                    : new DiscoveryException(ex.getCause().toString(), ex.getCause()));
                 }
             }
         } catch (InterruptedException e) {
@@ -194,8 +197,8 @@ public final class CachedDiscoveryClient implements DiscoveryClient {
         byte[] cached = readCached(file);
         if (cached != null) {
             try {
-                return new HttpDiscoveryClient.Download(DiscoveryJson.parseGroupList(cached, file.toString()), null,
-                        Map.of());
+                return new HttpDiscoveryClient.Download(
+                        DiscoveryJson.parseGroupList(cached, file.toString()), null, Map.of());
             } catch (DiscoveryException e) {
                 LOG.debug("ignoring unreadable discovery cache file {}: {}", file, e.getMessage());
             }
@@ -213,7 +216,9 @@ public final class CachedDiscoveryClient implements DiscoveryClient {
     }
 
     private Path resourcesFile(GroupVersion gv) {
-        Path dir = gv.isCore() ? directory.resolve(gv.version()) : directory.resolve(gv.group()).resolve(gv.version());
+        Path dir = gv.isCore()
+                ? directory.resolve(gv.version())
+                : directory.resolve(gv.group()).resolve(gv.version());
         return dir.resolve(RESOURCES_FILE);
     }
 
@@ -252,10 +257,12 @@ public final class CachedDiscoveryClient implements DiscoveryClient {
         Path dir = file.getParent();
         Path tmp = null;
         try {
-            boolean posix = FileSystems.getDefault().supportedFileAttributeViews().contains("posix")
-                    && dir.getFileSystem() == FileSystems.getDefault();
+            boolean posix =
+                    FileSystems.getDefault().supportedFileAttributeViews().contains("posix")
+                            && dir.getFileSystem() == FileSystems.getDefault();
             if (posix) {
-                Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-x---")));
+                Files.createDirectories(
+                        dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-x---")));
             } else {
                 Files.createDirectories(dir);
             }

@@ -19,8 +19,7 @@ import java.util.Objects;
  */
 public final class DiscoveryCacheLocation {
 
-    private DiscoveryCacheLocation() {
-    }
+    private DiscoveryCacheLocation() {}
 
     /** {@code $KUBECACHEDIR} from {@code environment} when non-empty, else {@code <home>/.kube/cache}. */
     public static Path defaultCacheDir(Map<String, String> environment, Path home) {

@@ -21,18 +21,17 @@ import tools.jackson.databind.node.ObjectNode;
 final class DiscoveryJson {
 
     /** The Accept header client-go sends to {@code /api} and {@code /apis}: aggregated first, legacy last. */
-    static final String ACCEPT_AGGREGATED =
-            "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,"
-                    + "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,"
-                    + "application/json";
+    static final String ACCEPT_AGGREGATED = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,"
+            + "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,"
+            + "application/json";
 
-    private DiscoveryJson() {
-    }
+    private DiscoveryJson() {}
 
     /** The result of one aggregated document, converted to the legacy model. */
-    record Aggregated(List<APIGroup> groups, Map<GroupVersion, APIResourceList> resources,
-            Map<GroupVersion, RuntimeException> failures) {
-    }
+    record Aggregated(
+            List<APIGroup> groups,
+            Map<GroupVersion, APIResourceList> resources,
+            Map<GroupVersion, RuntimeException> failures) {}
 
     /**
      * True when the Content-Type says the body is an aggregated discovery list:
@@ -92,15 +91,29 @@ final class DiscoveryJson {
                     boolean namespaced = "Namespaced".equals(text(r, "scope"));
                     GroupVersionKind kind = responseKind(r.path("responseKind"));
                     if (kind != null && !name.isEmpty()) {
-                        list.add(new APIResource(gv, name, singular, namespaced, kind, strings(r, "verbs"),
-                                strings(r, "shortNames"), strings(r, "categories")));
+                        list.add(new APIResource(
+                                gv,
+                                name,
+                                singular,
+                                namespaced,
+                                kind,
+                                strings(r, "verbs"),
+                                strings(r, "shortNames"),
+                                strings(r, "categories")));
                     }
                     for (JsonNode s : r.path("subresources").values()) {
                         GroupVersionKind subKind = responseKind(s.path("responseKind"));
                         String sub = text(s, "subresource");
                         if (subKind != null && !name.isEmpty() && !sub.isEmpty()) {
-                            list.add(new APIResource(gv, name + "/" + sub, singular, namespaced, subKind,
-                                    strings(s, "verbs"), List.of(), List.of()));
+                            list.add(new APIResource(
+                                    gv,
+                                    name + "/" + sub,
+                                    singular,
+                                    namespaced,
+                                    subKind,
+                                    strings(s, "verbs"),
+                                    List.of(),
+                                    List.of()));
                         }
                     }
                 }
@@ -160,10 +173,17 @@ final class DiscoveryJson {
             }
             String group = text(r, "group");
             String version = text(r, "version");
-            GroupVersionKind gvk = new GroupVersionKind(group.isEmpty() ? expected.group() : group,
-                    version.isEmpty() ? expected.version() : version, kind);
-            list.add(new APIResource(expected, name, text(r, "singularName"), r.path("namespaced").asBoolean(false),
-                    gvk, strings(r, "verbs"), strings(r, "shortNames"), strings(r, "categories")));
+            GroupVersionKind gvk = new GroupVersionKind(
+                    group.isEmpty() ? expected.group() : group, version.isEmpty() ? expected.version() : version, kind);
+            list.add(new APIResource(
+                    expected,
+                    name,
+                    text(r, "singularName"),
+                    r.path("namespaced").asBoolean(false),
+                    gvk,
+                    strings(r, "verbs"),
+                    strings(r, "shortNames"),
+                    strings(r, "categories")));
         }
         return new APIResourceList(expected, list);
     }
@@ -171,8 +191,15 @@ final class DiscoveryJson {
     /** {@code GET /version}. */
     static ServerVersion parseVersion(byte[] body, String source) {
         JsonNode n = read(body, source);
-        return new ServerVersion(text(n, "major"), text(n, "minor"), text(n, "gitVersion"), text(n, "gitCommit"),
-                text(n, "gitTreeState"), text(n, "buildDate"), text(n, "goVersion"), text(n, "compiler"),
+        return new ServerVersion(
+                text(n, "major"),
+                text(n, "minor"),
+                text(n, "gitVersion"),
+                text(n, "gitCommit"),
+                text(n, "gitTreeState"),
+                text(n, "buildDate"),
+                text(n, "goVersion"),
+                text(n, "compiler"),
                 text(n, "platform"));
     }
 
@@ -243,8 +270,8 @@ final class DiscoveryJson {
         try {
             return new GroupVersion(group, version);
         } catch (IllegalArgumentException e) {
-            throw new DiscoveryException(source + " has a bad group version \"" + group + "/" + version + "\": "
-                    + e.getMessage(), e);
+            throw new DiscoveryException(
+                    source + " has a bad group version \"" + group + "/" + version + "\": " + e.getMessage(), e);
         }
     }
 

@@ -35,9 +35,11 @@ public final class GroupDiscoveryFailedException extends DiscoveryException {
         Map<String, String> sorted = new LinkedHashMap<>();
         failures.entrySet().stream()
                 .sorted(Comparator.comparing(e -> e.getKey().toString()))
-                .forEach(e -> sorted.put(e.getKey().toString(), String.valueOf(e.getValue().getMessage())));
-        return "unable to retrieve the complete list of server APIs: " + sorted.entrySet().stream()
-                .map(e -> e.getKey() + ": " + e.getValue())
-                .collect(Collectors.joining(", "));
+                .forEach(e -> sorted.put(
+                        e.getKey().toString(), String.valueOf(e.getValue().getMessage())));
+        return "unable to retrieve the complete list of server APIs: "
+                + sorted.entrySet().stream()
+                        .map(e -> e.getKey() + ": " + e.getValue())
+                        .collect(Collectors.joining(", "));
     }
 }

@@ -80,7 +80,8 @@ public final class HttpDiscoveryClient implements DiscoveryClient {
         }
         Map<GroupVersion, APIResourceList> resources = new LinkedHashMap<>();
         Map<GroupVersion, RuntimeException> failures = new LinkedHashMap<>(d.failures());
-        List<GroupVersion> gvs = d.groups().stream().flatMap(g -> g.groupVersions().stream()).toList();
+        List<GroupVersion> gvs =
+                d.groups().stream().flatMap(g -> g.groupVersions().stream()).toList();
         Map<GroupVersion, Future<APIResourceList>> pending = new LinkedHashMap<>();
         try (ExecutorService executor = Executors.newThreadPerTaskExecutor(threads)) {
             for (GroupVersion gv : gvs) {
@@ -90,8 +91,11 @@ public final class HttpDiscoveryClient implements DiscoveryClient {
                 try {
                     resources.put(e.getKey(), e.getValue().get());
                 } catch (ExecutionException ex) {
-                    failures.put(e.getKey(), ex.getCause() instanceof RuntimeException re
-                            ? re : new DiscoveryException(ex.getCause().toString(), ex.getCause()));
+                    failures.put(
+                            e.getKey(),
+                            ex.getCause() instanceof RuntimeException re
+                                    ? re
+                                    : new DiscoveryException(ex.getCause().toString(), ex.getCause()));
                 }
             }
         } catch (InterruptedException e) {
@@ -116,9 +120,10 @@ public final class HttpDiscoveryClient implements DiscoveryClient {
      * Groups, and the resources when both {@code /api} and {@code /apis} answered aggregated
      * discovery (else {@code resources} is null and every group version must be fetched).
      */
-    record Download(List<APIGroup> groups, Map<GroupVersion, APIResourceList> resources,
-            Map<GroupVersion, RuntimeException> failures) {
-    }
+    record Download(
+            List<APIGroup> groups,
+            Map<GroupVersion, APIResourceList> resources,
+            Map<GroupVersion, RuntimeException> failures) {}
 
     Download groupsAndMaybeResources() {
         List<APIGroup> groups = new ArrayList<>();

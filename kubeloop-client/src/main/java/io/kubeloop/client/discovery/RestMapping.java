@@ -21,8 +21,14 @@ import java.util.Objects;
  * @param categories the categories, e.g. {@code [all]}
  * @see <a href="https://pkg.go.dev/k8s.io/apimachinery/pkg/api/meta#RESTMapping">meta.RESTMapping</a>
  */
-public record RestMapping(GroupVersionResource groupVersionResource, GroupVersionKind groupVersionKind,
-        boolean namespaced, String singular, List<String> shortNames, List<String> verbs, List<String> categories) {
+public record RestMapping(
+        GroupVersionResource groupVersionResource,
+        GroupVersionKind groupVersionKind,
+        boolean namespaced,
+        String singular,
+        List<String> shortNames,
+        List<String> verbs,
+        List<String> categories) {
 
     public RestMapping {
         Objects.requireNonNull(groupVersionResource, "groupVersionResource");
@@ -35,8 +41,14 @@ public record RestMapping(GroupVersionResource groupVersionResource, GroupVersio
 
     /** The mapping of one discovered top-level resource. */
     static RestMapping of(APIResource r) {
-        return new RestMapping(r.groupVersionResource(), r.groupVersion().withKind(r.kind()), r.namespaced(),
-                r.singularName(), r.shortNames(), r.verbs(), r.categories());
+        return new RestMapping(
+                r.groupVersionResource(),
+                r.groupVersion().withKind(r.kind()),
+                r.namespaced(),
+                r.singularName(),
+                r.shortNames(),
+                r.verbs(),
+                r.categories());
     }
 
     /** Where the objects live: {@link #namespaced()} as a {@link ResourceScope}. */

@@ -24,7 +24,9 @@ import java.util.Optional;
  * @param resources the resource list per readable group version
  * @param failures why each unreadable group version failed (stale, HTTP error, bad document)
  */
-public record ServerResources(List<APIGroup> groups, Map<GroupVersion, APIResourceList> resources,
+public record ServerResources(
+        List<APIGroup> groups,
+        Map<GroupVersion, APIResourceList> resources,
         Map<GroupVersion, RuntimeException> failures) {
 
     public ServerResources {
@@ -41,7 +43,8 @@ public record ServerResources(List<APIGroup> groups, Map<GroupVersion, APIResour
         }
         resources.forEach(ordered::putIfAbsent);
         resources = java.util.Collections.unmodifiableMap(ordered);
-        failures = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(failures, "failures")));
+        failures = java.util.Collections.unmodifiableMap(
+                new LinkedHashMap<>(Objects.requireNonNull(failures, "failures")));
     }
 
     /** True when no group version failed. */

@@ -19,8 +19,16 @@ import java.util.Objects;
  * @param platform {@code os/arch}, e.g. {@code linux/amd64}
  * @see <a href="https://pkg.go.dev/k8s.io/apimachinery/pkg/version#Info">version.Info</a>
  */
-public record ServerVersion(String major, String minor, String gitVersion, String gitCommit, String gitTreeState,
-        String buildDate, String goVersion, String compiler, String platform) {
+public record ServerVersion(
+        String major,
+        String minor,
+        String gitVersion,
+        String gitCommit,
+        String gitTreeState,
+        String buildDate,
+        String goVersion,
+        String compiler,
+        String platform) {
 
     public ServerVersion {
         major = Objects.requireNonNullElse(major, "");

@@ -44,8 +44,7 @@ public final class SnapshotRestMapper implements RestMapper {
     }
 
     /** A short name of a resource: {@code deploy} in {@code apps} stands for {@code deployments}. */
-    private record Shortcut(String group, String shortName, String resource) {
-    }
+    private record Shortcut(String group, String shortName, String resource) {}
 
     private final ServerResources discovery;
     private final List<Entry> entries = new ArrayList<>();
@@ -61,7 +60,8 @@ public final class SnapshotRestMapper implements RestMapper {
                 priority.add(new Pattern(g.name(), g.preferredVersion()));
             }
             for (GroupVersion gv : g.groupVersions()) {
-                if (!gv.version().equals(g.preferredVersion()) && discovery.resources().containsKey(gv)) {
+                if (!gv.version().equals(g.preferredVersion())
+                        && discovery.resources().containsKey(gv)) {
                     priority.add(new Pattern(g.name(), gv.version()));
                 }
             }
@@ -144,8 +144,9 @@ public final class SnapshotRestMapper implements RestMapper {
         Objects.requireNonNull(groupKind, "groupKind");
         RestMapping m = pick(groupKind.toString(), kindCandidates(groupKind.group(), null, groupKind.kind()));
         if (m == null) {
-            throw new NoMatchException(groupKind.toString(), "no matches for kind \"" + groupKind.kind()
-                    + "\" in group \"" + groupKind.group() + "\"");
+            throw new NoMatchException(
+                    groupKind.toString(),
+                    "no matches for kind \"" + groupKind.kind() + "\" in group \"" + groupKind.group() + "\"");
         }
         return m;
     }
@@ -155,8 +156,8 @@ public final class SnapshotRestMapper implements RestMapper {
         Objects.requireNonNull(gvk, "groupVersionKind");
         List<Entry> found = kindCandidates(gvk.group(), gvk.version(), gvk.kind());
         if (found.isEmpty()) {
-            throw new NoMatchException(gvk.format(), "no matches for kind \"" + gvk.kind() + "\" in version \""
-                    + gvk.apiVersion() + "\"");
+            throw new NoMatchException(
+                    gvk.format(), "no matches for kind \"" + gvk.kind() + "\" in version \"" + gvk.apiVersion() + "\"");
         }
         return RestMapping.of(found.getFirst().resource());
     }
@@ -204,7 +205,8 @@ public final class SnapshotRestMapper implements RestMapper {
         for (Entry e : entries) {
             boolean groupOk = g.isEmpty() || e.gv().group().equals(g);
             boolean versionOk = version == null || e.gv().version().equals(version);
-            boolean nameOk = e.resource().name().equals(r) || e.resource().singularName().equals(r);
+            boolean nameOk =
+                    e.resource().name().equals(r) || e.resource().singularName().equals(r);
             if (groupOk && versionOk && nameOk) {
                 found.add(e);
             }
@@ -222,7 +224,8 @@ public final class SnapshotRestMapper implements RestMapper {
     private String[] expandShortcut(String group, String resource) {
         for (Entry e : entries) {
             if ((group.isEmpty() || e.gv().group().equals(group))
-                    && (e.resource().name().equals(resource) || e.resource().singularName().equals(resource))) {
+                    && (e.resource().name().equals(resource)
+                            || e.resource().singularName().equals(resource))) {
                 return new String[] {group, resource};
             }
         }
@@ -248,7 +251,9 @@ public final class SnapshotRestMapper implements RestMapper {
         for (Entry e : entries) {
             String k = e.resource().kind();
             boolean kindOk = k.equals(kind) || k.toLowerCase(Locale.ROOT).equals(kind);
-            if (kindOk && e.gv().group().equals(group) && (version == null || e.gv().version().equals(version))
+            if (kindOk
+                    && e.gv().group().equals(group)
+                    && (version == null || e.gv().version().equals(version))
                     && seen.add(e.gv().withKind(k))) {
                 found.add(e);
             }
@@ -267,7 +272,8 @@ public final class SnapshotRestMapper implements RestMapper {
         }
         List<Entry> remaining = unique;
         for (Pattern p : priority) {
-            List<Entry> matching = remaining.stream().filter(e -> p.matches(e.gv())).toList();
+            List<Entry> matching =
+                    remaining.stream().filter(e -> p.matches(e.gv())).toList();
             if (matching.size() == 1) {
                 return RestMapping.of(matching.getFirst().resource());
             }
@@ -275,6 +281,7 @@ public final class SnapshotRestMapper implements RestMapper {
                 remaining = matching;
             }
         }
-        throw new AmbiguousMatchException(input, unique.stream().map(e -> RestMapping.of(e.resource())).toList());
+        throw new AmbiguousMatchException(
+                input, unique.stream().map(e -> RestMapping.of(e.resource())).toList());
     }
 }

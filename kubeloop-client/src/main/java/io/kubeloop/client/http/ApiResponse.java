@@ -82,8 +82,10 @@ public final class ApiResponse implements AutoCloseable {
             try (InputStream in = body) {
                 bytes = in.readAllBytes();
             } catch (IOException e) {
-                throw new UncheckedIOException("reading the response body of " + request.method() + " "
-                        + request.uri() + " failed: " + e.getMessage(), e);
+                throw new UncheckedIOException(
+                        "reading the response body of " + request.method() + " " + request.uri() + " failed: "
+                                + e.getMessage(),
+                        e);
             }
             body = new ByteArrayInputStream(bytes);
         }

@@ -34,8 +34,8 @@ class ExecCredentialProviderTest {
 
     @BeforeEach
     void setUp() {
-        env = new ConfigEnvironment(Map.of("PATH", System.getenv("PATH"), "FROM_PARENT", "parent"), dir,
-                dir.resolve("no-sa"), clock);
+        env = new ConfigEnvironment(
+                Map.of("PATH", System.getenv("PATH"), "FROM_PARENT", "parent"), dir, dir.resolve("no-sa"), clock);
     }
 
     /**
@@ -92,11 +92,18 @@ class ExecCredentialProviderTest {
     }
 
     private static String indent(String yaml, int spaces) {
-        return yaml.lines().map(l -> " ".repeat(spaces) + l).reduce((a, b) -> a + "\n" + b).orElse("");
+        return yaml.lines()
+                .map(l -> " ".repeat(spaces) + l)
+                .reduce((a, b) -> a + "\n" + b)
+                .orElse("");
     }
 
     private ClientConfig load(Path kubeconfig) {
-        return KubeConfigLoader.builder().kubeconfig(kubeconfig).environment(env).build().clientConfig();
+        return KubeConfigLoader.builder()
+                .kubeconfig(kubeconfig)
+                .environment(env)
+                .build()
+                .clientConfig();
     }
 
     private int runs() throws IOException {
@@ -107,8 +114,11 @@ class ExecCredentialProviderTest {
     @Test
     void v1PluginGetsArgsEnvAndExecInfoAndItsTokenIsUsed() throws IOException {
         plugin(tokenResponse(V1, null));
-        AuthProvider auth = load(kubeconfig("https://10.0.0.1:6443", "tls-server-name: api.internal",
-                "apiVersion: " + V1 + "\ninteractiveMode: Never\nprovideClusterInfo: true")).auth();
+        AuthProvider auth = load(kubeconfig(
+                        "https://10.0.0.1:6443",
+                        "tls-server-name: api.internal",
+                        "apiVersion: " + V1 + "\ninteractiveMode: Never\nprovideClusterInfo: true"))
+                .auth();
 
         assertThat(auth.authorization()).contains("Bearer tok-1");
         assertThat(Files.readString(dir.resolve("args"))).isEqualTo("get-token --verbose");
@@ -119,14 +129,16 @@ class ExecCredentialProviderTest {
         assertThat(info.path("spec").path("interactive").isBoolean()).isTrue();
         assertThat(info.path("spec").path("interactive").booleanValue()).isFalse();
         assertThat(info.path("spec").path("cluster").path("server").asString()).isEqualTo("https://10.0.0.1:6443");
-        assertThat(info.path("spec").path("cluster").path("tls-server-name").asString()).isEqualTo("api.internal");
+        assertThat(info.path("spec").path("cluster").path("tls-server-name").asString())
+                .isEqualTo("api.internal");
     }
 
     @Test
     void clusterInfoIsOmittedUnlessRequested() throws IOException {
         plugin(tokenResponse(V1, null));
         load(kubeconfig("https://10.0.0.1:6443", "", "apiVersion: " + V1 + "\ninteractiveMode: IfAvailable"))
-                .auth().authorization();
+                .auth()
+                .authorization();
         JsonNode info = JsonMapper.builder().build().readTree(Files.readString(dir.resolve("exec-info.json")));
         assertThat(info.path("spec").has("cluster")).isFalse();
     }
@@ -134,7 +146,8 @@ class ExecCredentialProviderTest {
     @Test
     void v1beta1PluginWorksWithoutInteractiveMode() throws IOException {
         plugin(tokenResponse(V1BETA1, null));
-        AuthProvider auth = load(kubeconfig("https://10.0.0.1", "", "apiVersion: " + V1BETA1)).auth();
+        AuthProvider auth = load(kubeconfig("https://10.0.0.1", "", "apiVersion: " + V1BETA1))
+                .auth();
         assertThat(auth.authorization()).contains("Bearer tok-1");
         assertThat(Files.readString(dir.resolve("exec-info.json"))).contains(V1BETA1);
     }
@@ -142,7 +155,8 @@ class ExecCredentialProviderTest {
     @Test
     void credentialIsCachedUntilShortlyBeforeExpiry() throws IOException {
         plugin(tokenResponse(V1, "2030-01-01T01:00:00Z"));
-        AuthProvider auth = load(kubeconfig("https://10.0.0.1", "", "apiVersion: " + V1 + "\ninteractiveMode: Never")).auth();
+        AuthProvider auth = load(kubeconfig("https://10.0.0.1", "", "apiVersion: " + V1 + "\ninteractiveMode: Never"))
+                .auth();
         assertThat(auth.authorization()).contains("Bearer tok-1");
         clock.step(Duration.ofMinutes(59));
         assertThat(auth.authorization()).contains("Bearer tok-1");
@@ -155,7 +169,8 @@ class ExecCredentialProviderTest {
     @Test
     void credentialWithoutExpiryIsKeptUntilInvalidated() throws IOException {
         plugin(tokenResponse(V1, null));
-        AuthProvider auth = load(kubeconfig("https://10.0.0.1", "", "apiVersion: " + V1 + "\ninteractiveMode: Never")).auth();
+        AuthProvider auth = load(kubeconfig("https://10.0.0.1", "", "apiVersion: " + V1 + "\ninteractiveMode: Never"))
+                .auth();
         assertThat(auth.authorization()).contains("Bearer tok-1");
         clock.step(Duration.ofDays(365));
         assertThat(auth.authorization()).contains("Bearer tok-1");
@@ -166,11 +181,12 @@ class ExecCredentialProviderTest {
     @Test
     void failingPluginReportsExitCodeAndStderr() throws IOException {
         plugin("echo '  token expired' >&2\necho 'run: login again' >&2\nexit 3");
-        AuthProvider auth = load(kubeconfig("https://10.0.0.1", "", "apiVersion: " + V1 + "\ninteractiveMode: Never")).auth();
+        AuthProvider auth = load(kubeconfig("https://10.0.0.1", "", "apiVersion: " + V1 + "\ninteractiveMode: Never"))
+                .auth();
         assertThatThrownBy(auth::authorization)
                 .isInstanceOf(CredentialException.class)
-                .hasMessage("exec plugin \"" + dir.resolve("bin/plugin.sh") + "\" (user \"u\" in " + dir.resolve("config")
-                        + "): failed with exit code 3: token expired / run: login again");
+                .hasMessage("exec plugin \"" + dir.resolve("bin/plugin.sh") + "\" (user \"u\" in "
+                        + dir.resolve("config") + "): failed with exit code 3: token expired / run: login again");
         // nothing was cached: the next call runs the plugin again
         assertThatThrownBy(auth::authorization).isInstanceOf(CredentialException.class);
         assertThat(runs()).isEqualTo(2);
@@ -202,25 +218,32 @@ class ExecCredentialProviderTest {
     @Test
     void invalidJsonIsReported() throws IOException {
         plugin("echo 'this is not json'");
-        AuthProvider auth = load(kubeconfig("https://10.0.0.1", "", "apiVersion: " + V1 + "\ninteractiveMode: Never")).auth();
-        assertThatThrownBy(auth::authorization).isInstanceOf(CredentialException.class)
+        AuthProvider auth = load(kubeconfig("https://10.0.0.1", "", "apiVersion: " + V1 + "\ninteractiveMode: Never"))
+                .auth();
+        assertThatThrownBy(auth::authorization)
+                .isInstanceOf(CredentialException.class)
                 .hasMessageContaining("): printed invalid JSON: ");
     }
 
     @Test
     void wrongApiVersionIsReported() throws IOException {
         plugin(tokenResponse(V1BETA1, null));
-        AuthProvider auth = load(kubeconfig("https://10.0.0.1", "", "apiVersion: " + V1 + "\ninteractiveMode: Never")).auth();
-        assertThatThrownBy(auth::authorization).isInstanceOf(CredentialException.class)
-                .hasMessageEndingWith("): is configured to use API version " + V1 + ", plugin returned version " + V1BETA1);
+        AuthProvider auth = load(kubeconfig("https://10.0.0.1", "", "apiVersion: " + V1 + "\ninteractiveMode: Never"))
+                .auth();
+        assertThatThrownBy(auth::authorization)
+                .isInstanceOf(CredentialException.class)
+                .hasMessageEndingWith(
+                        "): is configured to use API version " + V1 + ", plugin returned version " + V1BETA1);
     }
 
     @Test
     void missingStatusAndHalfACertificateAreReported() throws IOException {
         plugin("echo '{\"apiVersion\": \"" + V1 + "\", \"kind\": \"ExecCredential\"}'");
-        AuthProvider auth = load(kubeconfig("https://10.0.0.1", "", "apiVersion: " + V1 + "\ninteractiveMode: Never")).auth();
+        AuthProvider auth = load(kubeconfig("https://10.0.0.1", "", "apiVersion: " + V1 + "\ninteractiveMode: Never"))
+                .auth();
         assertThatThrownBy(auth::authorization).hasMessageEndingWith("): didn't return a status field");
-        plugin("echo '{\"apiVersion\": \"" + V1 + "\", \"kind\": \"ExecCredential\", \"status\": {\"clientKeyData\": \"x\"}}'");
+        plugin("echo '{\"apiVersion\": \"" + V1
+                + "\", \"kind\": \"ExecCredential\", \"status\": {\"clientKeyData\": \"x\"}}'");
         assertThatThrownBy(auth::authorization).hasMessageEndingWith("): returned only certificate or key, not both");
     }
 
@@ -228,15 +251,18 @@ class ExecCredentialProviderTest {
     void v1WithoutInteractiveModeIsAConfigError() throws IOException {
         plugin(tokenResponse(V1, null));
         Path file = kubeconfig("https://10.0.0.1", "", "apiVersion: " + V1);
-        assertThatThrownBy(() -> load(file)).isInstanceOf(KubeConfigException.class)
-                .hasMessage("kubeconfig " + file + ": users[0].user.exec.interactiveMode: missing (required for " + V1 + ")");
+        assertThatThrownBy(() -> load(file))
+                .isInstanceOf(KubeConfigException.class)
+                .hasMessage("kubeconfig " + file + ": users[0].user.exec.interactiveMode: missing (required for " + V1
+                        + ")");
     }
 
     @Test
     void interactiveModeAlwaysIsRejectedBecauseThereIsNoTerminal() throws IOException {
         plugin(tokenResponse(V1, null));
         Path file = kubeconfig("https://10.0.0.1", "", "apiVersion: " + V1 + "\ninteractiveMode: Always");
-        assertThatThrownBy(() -> load(file)).isInstanceOf(KubeConfigException.class)
+        assertThatThrownBy(() -> load(file))
+                .isInstanceOf(KubeConfigException.class)
                 .hasMessage("kubeconfig " + file + ": users[0].user.exec.interactiveMode: "
                         + "Always requires a terminal on standard input, which kubeloop never provides");
     }
@@ -245,8 +271,10 @@ class ExecCredentialProviderTest {
     void unsupportedApiVersionIsAConfigError() throws IOException {
         plugin(tokenResponse(V1, null));
         Path file = kubeconfig("https://10.0.0.1", "", "apiVersion: client.authentication.k8s.io/v1alpha1");
-        assertThatThrownBy(() -> load(file)).isInstanceOf(KubeConfigException.class)
-                .hasMessageContaining("users[0].user.exec.apiVersion: \"client.authentication.k8s.io/v1alpha1\" is not supported");
+        assertThatThrownBy(() -> load(file))
+                .isInstanceOf(KubeConfigException.class)
+                .hasMessageContaining(
+                        "users[0].user.exec.apiVersion: \"client.authentication.k8s.io/v1alpha1\" is not supported");
     }
 
     @Test
@@ -258,22 +286,37 @@ class ExecCredentialProviderTest {
         JsonMapper json = JsonMapper.builder().build();
         Path response = dir.resolve("response.json");
         for (TestPki.Issued who : List.of(alice, erin)) {
-            Files.writeString(dir.resolve("response-" + who.certificate().getSubjectX500Principal().getName() + ".json"),
-                    json.writeValueAsString(Map.of("apiVersion", V1, "kind", "ExecCredential", "status", Map.of(
-                            "clientCertificateData", who.certificatePem(), "clientKeyData", who.pkcs8KeyPem()))));
+            Files.writeString(
+                    dir.resolve("response-"
+                            + who.certificate().getSubjectX500Principal().getName() + ".json"),
+                    json.writeValueAsString(Map.of(
+                            "apiVersion",
+                            V1,
+                            "kind",
+                            "ExecCredential",
+                            "status",
+                            Map.of(
+                                    "clientCertificateData",
+                                    who.certificatePem(),
+                                    "clientKeyData",
+                                    who.pkcs8KeyPem()))));
         }
         plugin("cat \"$d/response.json\"");
-        try (TestHttpsServer server = new TestHttpsServer(pki.server(ca, List.of(), List.of("127.0.0.1")),
-                ca.certificate(), true)) {
-            String caData = Base64.getEncoder().encodeToString(ca.certificatePem().getBytes(StandardCharsets.UTF_8));
-            ClientConfig config = load(kubeconfig("https://127.0.0.1:" + server.port(),
-                    "certificate-authority-data: " + caData, "apiVersion: " + V1 + "\ninteractiveMode: Never"));
+        try (TestHttpsServer server =
+                new TestHttpsServer(pki.server(ca, List.of(), List.of("127.0.0.1")), ca.certificate(), true)) {
+            String caData =
+                    Base64.getEncoder().encodeToString(ca.certificatePem().getBytes(StandardCharsets.UTF_8));
+            ClientConfig config = load(kubeconfig(
+                    "https://127.0.0.1:" + server.port(),
+                    "certificate-authority-data: " + caData,
+                    "apiVersion: " + V1 + "\ninteractiveMode: Never"));
 
             Files.copy(dir.resolve("response-CN=alice.json"), response);
             assertThat(config.auth().authorization()).isEmpty();
             assertThat(server.get(config.sslContext(), "127.0.0.1")).isEqualTo("CN=alice");
 
-            Files.copy(dir.resolve("response-CN=erin.json"), response, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.copy(
+                    dir.resolve("response-CN=erin.json"), response, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             config.auth().invalidate();
             assertThat(config.auth().authorization()).isEmpty();
             assertThat(server.get(config.sslContext(), "127.0.0.1")).isEqualTo("CN=erin");

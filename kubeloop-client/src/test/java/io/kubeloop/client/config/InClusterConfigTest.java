@@ -26,8 +26,11 @@ class InClusterConfigTest {
     void setUp() throws IOException {
         Files.writeString(sa.resolve("token"), "sa-token\n");
         Files.writeString(sa.resolve("namespace"), "team-a\n");
-        env = new ConfigEnvironment(Map.of("KUBERNETES_SERVICE_HOST", "10.96.0.1", "KUBERNETES_SERVICE_PORT", "443"),
-                sa, sa, new FakeTicker(Instant.parse("2030-01-01T00:00:00Z")));
+        env = new ConfigEnvironment(
+                Map.of("KUBERNETES_SERVICE_HOST", "10.96.0.1", "KUBERNETES_SERVICE_PORT", "443"),
+                sa,
+                sa,
+                new FakeTicker(Instant.parse("2030-01-01T00:00:00Z")));
     }
 
     @Test
@@ -42,15 +45,20 @@ class InClusterConfigTest {
 
     @Test
     void ipv6HostIsBracketed() {
-        ClientConfig config = InClusterConfig.load(env.withVariables(
-                Map.of("KUBERNETES_SERVICE_HOST", "fd00::1", "KUBERNETES_SERVICE_PORT", "443")));
+        ClientConfig config = InClusterConfig.load(
+                env.withVariables(Map.of("KUBERNETES_SERVICE_HOST", "fd00::1", "KUBERNETES_SERVICE_PORT", "443")));
         assertThat(config.server()).isEqualTo(URI.create("https://[fd00::1]:443"));
     }
 
     @Test
     void podNamespaceVariableWinsOverTheNamespaceFile() {
-        ClientConfig config = InClusterConfig.load(env.withVariables(Map.of("KUBERNETES_SERVICE_HOST", "10.96.0.1",
-                "KUBERNETES_SERVICE_PORT", "443", "POD_NAMESPACE", "from-env")));
+        ClientConfig config = InClusterConfig.load(env.withVariables(Map.of(
+                "KUBERNETES_SERVICE_HOST",
+                "10.96.0.1",
+                "KUBERNETES_SERVICE_PORT",
+                "443",
+                "POD_NAMESPACE",
+                "from-env")));
         assertThat(config.namespace()).isEqualTo("from-env");
     }
 
@@ -73,7 +81,8 @@ class InClusterConfigTest {
         assertThat(InClusterConfig.isAvailable(outside)).isFalse();
         assertThatThrownBy(() -> InClusterConfig.load(outside))
                 .isInstanceOf(KubeConfigException.class)
-                .hasMessage("in-cluster configuration: KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be defined");
+                .hasMessage(
+                        "in-cluster configuration: KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be defined");
     }
 
     @Test
@@ -89,12 +98,13 @@ class InClusterConfigTest {
     void caFromTheServiceAccountDirIsTrusted() throws Exception {
         TestPki pki = new TestPki();
         TestPki.Issued ca = pki.ca("cluster-ca");
-        try (TestHttpsServer server = new TestHttpsServer(pki.server(ca, List.of(), List.of("127.0.0.1")),
-                ca.certificate(), false)) {
+        try (TestHttpsServer server =
+                new TestHttpsServer(pki.server(ca, List.of(), List.of("127.0.0.1")), ca.certificate(), false)) {
             Files.writeString(sa.resolve("ca.crt"), ca.certificatePem());
-            ClientConfig config = InClusterConfig.load(env.withVariables(Map.of("KUBERNETES_SERVICE_HOST", "127.0.0.1",
-                    "KUBERNETES_SERVICE_PORT", String.valueOf(server.port()))));
-            assertThat(server.get(config.sslContext(), config.server().getHost())).isEqualTo("anonymous");
+            ClientConfig config = InClusterConfig.load(env.withVariables(Map.of(
+                    "KUBERNETES_SERVICE_HOST", "127.0.0.1", "KUBERNETES_SERVICE_PORT", String.valueOf(server.port()))));
+            assertThat(server.get(config.sslContext(), config.server().getHost()))
+                    .isEqualTo("anonymous");
         }
     }
 }

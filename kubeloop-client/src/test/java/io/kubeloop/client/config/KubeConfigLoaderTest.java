@@ -29,7 +29,10 @@ class KubeConfigLoaderTest {
     @BeforeEach
     void setUp() throws IOException {
         home = Files.createDirectories(dir.resolve("home"));
-        env = new ConfigEnvironment(Map.of(), home, dir.resolve("no-service-account"),
+        env = new ConfigEnvironment(
+                Map.of(),
+                home,
+                dir.resolve("no-service-account"),
                 new FakeTicker(Instant.parse("2030-01-01T00:00:00Z")));
     }
 
@@ -45,7 +48,9 @@ class KubeConfigLoaderTest {
     }
 
     private KubeConfigLoader.Builder withKubeconfigVar(Path... files) {
-        String joined = String.join(File.pathSeparator, java.util.Arrays.stream(files).map(Path::toString).toList());
+        String joined = String.join(
+                File.pathSeparator,
+                java.util.Arrays.stream(files).map(Path::toString).toList());
         env = env.withVariables(Map.of("KUBECONFIG", joined));
         return loader();
     }
@@ -121,7 +126,8 @@ class KubeConfigLoaderTest {
         void laterFileSetsCurrentContextWhenEarlierDoesNot() throws IOException {
             Path first = write("a/config", FIRST.replace("current-context: first-ctx", ""));
             Path second = write("b/config", SECOND);
-            assertThat(withKubeconfigVar(first, second).build().load().currentContext()).isEqualTo("second-ctx");
+            assertThat(withKubeconfigVar(first, second).build().load().currentContext())
+                    .isEqualTo("second-ctx");
         }
 
         @Test
@@ -129,8 +135,7 @@ class KubeConfigLoaderTest {
             Path first = write("a/config", FIRST);
             Path second = write("b/config", SECOND);
             KubeConfig merged = withKubeconfigVar(first, second).build().load();
-            assertThat(merged.clusters().get("shared").certificateAuthority())
-                    .isEqualTo(dir.resolve("a/certs/ca.crt"));
+            assertThat(merged.clusters().get("shared").certificateAuthority()).isEqualTo(dir.resolve("a/certs/ca.crt"));
             assertThat(merged.users().get("shared-user").tokenFile()).isEqualTo(dir.resolve("a/tokens/token"));
             assertThat(merged.users().get("second-user").clientCertificate()).isEqualTo(dir.resolve("b/second.crt"));
             assertThat(merged.users().get("second-user").clientKey()).isEqualTo(dir.resolve("b/second.key"));
@@ -139,7 +144,9 @@ class KubeConfigLoaderTest {
         @Test
         void missingKubeconfigEntriesAreSkippedAndDuplicatesReadOnce() throws IOException {
             Path second = write("b/config", SECOND);
-            KubeConfig merged = withKubeconfigVar(dir.resolve("missing"), second, second).build().load();
+            KubeConfig merged = withKubeconfigVar(dir.resolve("missing"), second, second)
+                    .build()
+                    .load();
             assertThat(merged.files()).containsExactly(second);
             assertThat(merged.currentContext()).isEqualTo("second-ctx");
         }
@@ -194,7 +201,10 @@ class KubeConfigLoaderTest {
             Path first = write("a/config", FIRST);
             write("a/tokens/token", "file-token\n");
             write("a/certs/ca.crt", new TestPki().ca("ca").certificatePem());
-            ClientConfig config = loader().kubeconfig(first).context("first-ctx").namespace("override").build()
+            ClientConfig config = loader().kubeconfig(first)
+                    .context("first-ctx")
+                    .namespace("override")
+                    .build()
                     .clientConfig();
             assertThat(config.namespace()).isEqualTo("override");
             assertThat(config.auth().authorization()).contains("Bearer file-token");
@@ -203,7 +213,10 @@ class KubeConfigLoaderTest {
         @Test
         void clusterAndUserOverridesReplaceTheContexts() throws IOException {
             Path second = write("b/config", SECOND);
-            ClientConfig config = loader().kubeconfig(second).cluster("shared").user("shared-user").build()
+            ClientConfig config = loader().kubeconfig(second)
+                    .cluster("shared")
+                    .user("shared-user")
+                    .build()
                     .clientConfig();
             assertThat(config.server()).isEqualTo(URI.create("https://second.example:6443"));
         }
@@ -218,21 +231,27 @@ class KubeConfigLoaderTest {
         @Test
         void contextWithoutUserHasNoCredentials() throws IOException {
             Path file = write("b/config", SECOND);
-            ClientConfig config = loader().kubeconfig(file).context("first-ctx").build().clientConfig();
+            ClientConfig config =
+                    loader().kubeconfig(file).context("first-ctx").build().clientConfig();
             assertThat(config.auth().authorization()).isEmpty();
         }
 
         @Test
         void basicAuthSendsUsernameAndPassword() throws IOException {
-            Path file = write("config", SECOND.replace("user: {token: from-second}", "user: {username: ann, password: s3cret}"));
+            Path file = write(
+                    "config", SECOND.replace("user: {token: from-second}", "user: {username: ann, password: s3cret}"));
             assertThat(loader().kubeconfig(file).build().clientConfig().auth().authorization())
-                    .contains("Basic " + Base64.getEncoder().encodeToString("ann:s3cret".getBytes(StandardCharsets.UTF_8)));
+                    .contains("Basic "
+                            + Base64.getEncoder().encodeToString("ann:s3cret".getBytes(StandardCharsets.UTF_8)));
         }
 
         @Test
         void proxyUrlIsExposed() throws IOException {
-            Path file = write("config", SECOND.replace("insecure-skip-tls-verify: true\nusers",
-                    "insecure-skip-tls-verify: true\n    proxy-url: http://proxy.local:3128\nusers"));
+            Path file = write(
+                    "config",
+                    SECOND.replace(
+                            "insecure-skip-tls-verify: true\nusers",
+                            "insecure-skip-tls-verify: true\n    proxy-url: http://proxy.local:3128\nusers"));
             assertThat(loader().kubeconfig(file).build().clientConfig().proxy())
                     .isEqualTo(URI.create("http://proxy.local:3128"));
         }
@@ -257,7 +276,9 @@ class KubeConfigLoaderTest {
         void unknownContextAcrossMergedFilesNamesAllFiles() throws IOException {
             Path first = write("a/config", FIRST);
             Path second = write("b/config", SECOND);
-            assertError(Path.of(first + File.pathSeparator + second), withKubeconfigVar(first, second).context("foo"),
+            assertError(
+                    Path.of(first + File.pathSeparator + second),
+                    withKubeconfigVar(first, second).context("foo"),
                     "context \"foo\" not found");
         }
 
@@ -269,15 +290,17 @@ class KubeConfigLoaderTest {
 
         @Test
         void contextReferencingAMissingClusterNamesTheField() throws IOException {
-            Path file = write("config", SECOND.replace("{cluster: only-second, user: shared-user}",
-                    "{cluster: gone, user: shared-user}"));
+            Path file = write(
+                    "config",
+                    SECOND.replace("{cluster: only-second, user: shared-user}", "{cluster: gone, user: shared-user}"));
             assertError(file, loader().kubeconfig(file), "contexts[0].context.cluster: cluster \"gone\" not found");
         }
 
         @Test
         void contextReferencingAMissingUserNamesTheField() throws IOException {
-            Path file = write("config", SECOND.replace("{cluster: only-second, user: shared-user}",
-                    "{cluster: only-second, user: ghost}"));
+            Path file = write(
+                    "config",
+                    SECOND.replace("{cluster: only-second, user: shared-user}", "{cluster: only-second, user: ghost}"));
             assertError(file, loader().kubeconfig(file), "contexts[0].context.user: user \"ghost\" not found");
         }
 
@@ -296,57 +319,89 @@ class KubeConfigLoaderTest {
         @Test
         void invalidPemInDataNamesTheField() throws IOException {
             String notPem = Base64.getEncoder().encodeToString("hello".getBytes(StandardCharsets.UTF_8));
-            Path file = write("config", SECOND.replace("insecure-skip-tls-verify: true\nusers",
-                    "certificate-authority-data: " + notPem + "\nusers"));
-            assertError(file, loader().kubeconfig(file), "clusters[1].cluster.certificate-authority-data: no PEM certificate found");
+            Path file = write(
+                    "config",
+                    SECOND.replace(
+                            "insecure-skip-tls-verify: true\nusers",
+                            "certificate-authority-data: " + notPem + "\nusers"));
+            assertError(
+                    file,
+                    loader().kubeconfig(file),
+                    "clusters[1].cluster.certificate-authority-data: no PEM certificate found");
         }
 
         @Test
         void insecureWithCertificateAuthorityIsRejected() throws IOException {
-            Path file = write("config", SECOND.replace("insecure-skip-tls-verify: true\nusers",
-                    "insecure-skip-tls-verify: true\n    certificate-authority: ca.crt\nusers"));
+            Path file = write(
+                    "config",
+                    SECOND.replace(
+                            "insecure-skip-tls-verify: true\nusers",
+                            "insecure-skip-tls-verify: true\n    certificate-authority: ca.crt\nusers"));
             write("ca.crt", new TestPki().ca("ca").certificatePem());
-            assertError(file, loader().kubeconfig(file),
+            assertError(
+                    file,
+                    loader().kubeconfig(file),
                     "clusters[1].cluster.insecure-skip-tls-verify: cannot be combined with certificate-authority or certificate-authority-data");
         }
 
         @Test
         void unreadableCertificateAuthorityFileNamesFieldAndPath() throws IOException {
-            Path file = write("config", SECOND.replace("insecure-skip-tls-verify: true\nusers",
-                    "certificate-authority: missing-ca.crt\nusers"));
-            assertError(file, loader().kubeconfig(file), "clusters[1].cluster.certificate-authority: cannot read "
-                    + dir.resolve("missing-ca.crt") + " (NoSuchFileException)");
+            Path file = write(
+                    "config",
+                    SECOND.replace(
+                            "insecure-skip-tls-verify: true\nusers", "certificate-authority: missing-ca.crt\nusers"));
+            assertError(
+                    file,
+                    loader().kubeconfig(file),
+                    "clusters[1].cluster.certificate-authority: cannot read " + dir.resolve("missing-ca.crt")
+                            + " (NoSuchFileException)");
         }
 
         @Test
         void clientCertificateWithoutKey() throws IOException {
-            Path file = write("config", SECOND.replace("user: {token: from-second}",
-                    "user: {client-certificate-data: " + Base64.getEncoder().encodeToString("x".getBytes(StandardCharsets.UTF_8)) + "}"));
-            assertError(file, loader().kubeconfig(file),
+            Path file = write(
+                    "config",
+                    SECOND.replace(
+                            "user: {token: from-second}",
+                            "user: {client-certificate-data: "
+                                    + Base64.getEncoder().encodeToString("x".getBytes(StandardCharsets.UTF_8)) + "}"));
+            assertError(
+                    file,
+                    loader().kubeconfig(file),
                     "users[0].user.client-key: missing (client-key-data or client-key is required with a client certificate)");
         }
 
         @Test
         void tokenAndBasicAuthTogetherAreRejected() throws IOException {
-            Path file = write("config", SECOND.replace("user: {token: from-second}",
-                    "user: {token: t, username: u, password: p}"));
-            assertError(file, loader().kubeconfig(file), "users[0].user: more than one authentication method found "
-                    + "for user \"shared-user\"; found token, basicAuth, only one is allowed");
+            Path file = write(
+                    "config",
+                    SECOND.replace("user: {token: from-second}", "user: {token: t, username: u, password: p}"));
+            assertError(
+                    file,
+                    loader().kubeconfig(file),
+                    "users[0].user: more than one authentication method found "
+                            + "for user \"shared-user\"; found token, basicAuth, only one is allowed");
         }
 
         @Test
         void socksProxyIsUnsupported() throws IOException {
-            Path file = write("config", SECOND.replace("insecure-skip-tls-verify: true\nusers",
-                    "insecure-skip-tls-verify: true\n    proxy-url: socks5://127.0.0.1:1080\nusers"));
+            Path file = write(
+                    "config",
+                    SECOND.replace(
+                            "insecure-skip-tls-verify: true\nusers",
+                            "insecure-skip-tls-verify: true\n    proxy-url: socks5://127.0.0.1:1080\nusers"));
             assertThatThrownBy(() -> loader().kubeconfig(file).build().clientConfig())
                     .isInstanceOf(KubeConfigException.class)
-                    .hasMessageStartingWith("kubeconfig " + file + ": clusters[1].cluster.proxy-url: socks5 proxies are not supported");
+                    .hasMessageStartingWith(
+                            "kubeconfig " + file + ": clusters[1].cluster.proxy-url: socks5 proxies are not supported");
         }
 
         @Test
         void duplicateNamesInOneFileAreRejected() throws IOException {
             Path file = write("config", SECOND.replace("name: only-second", "name: shared"));
-            assertError(file, loader().kubeconfig(file).context("first-ctx"),
+            assertError(
+                    file,
+                    loader().kubeconfig(file).context("first-ctx"),
                     "clusters[1].name: duplicate name \"shared\" (also clusters[0])");
         }
 
@@ -360,9 +415,13 @@ class KubeConfigLoaderTest {
 
         @Test
         void wrongTypeNamesTheField() throws IOException {
-            Path file = write("config", SECOND.replace("insecure-skip-tls-verify: true\nusers",
-                    "insecure-skip-tls-verify: maybe\nusers"));
-            assertError(file, loader().kubeconfig(file), "clusters[1].cluster.insecure-skip-tls-verify: expected true or false");
+            Path file = write(
+                    "config",
+                    SECOND.replace("insecure-skip-tls-verify: true\nusers", "insecure-skip-tls-verify: maybe\nusers"));
+            assertError(
+                    file,
+                    loader().kubeconfig(file),
+                    "clusters[1].cluster.insecure-skip-tls-verify: expected true or false");
         }
 
         @Test
@@ -407,9 +466,15 @@ class KubeConfigLoaderTest {
         void kubeconfigVariableBeatsInCluster() throws IOException {
             Path file = write("b/config", SECOND);
             inCluster();
-            env = env.withVariables(Map.of("KUBECONFIG", file.toString(),
-                    "KUBERNETES_SERVICE_HOST", "10.96.0.1", "KUBERNETES_SERVICE_PORT", "443"));
-            assertThat(loader().build().autoClientConfig().server()).isEqualTo(URI.create("https://only-second.example"));
+            env = env.withVariables(Map.of(
+                    "KUBECONFIG",
+                    file.toString(),
+                    "KUBERNETES_SERVICE_HOST",
+                    "10.96.0.1",
+                    "KUBERNETES_SERVICE_PORT",
+                    "443"));
+            assertThat(loader().build().autoClientConfig().server())
+                    .isEqualTo(URI.create("https://only-second.example"));
         }
 
         @Test
@@ -424,7 +489,8 @@ class KubeConfigLoaderTest {
         @Test
         void homeFileIsTheLastResort() throws IOException {
             write("home/.kube/config", SECOND);
-            assertThat(loader().build().autoClientConfig().server()).isEqualTo(URI.create("https://only-second.example"));
+            assertThat(loader().build().autoClientConfig().server())
+                    .isEqualTo(URI.create("https://only-second.example"));
         }
 
         @Test

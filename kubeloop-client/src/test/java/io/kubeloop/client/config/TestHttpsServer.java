@@ -34,8 +34,8 @@ final class TestHttpsServer implements AutoCloseable {
     TestHttpsServer(TestPki.Issued serverCert, X509Certificate clientCa, boolean needClientAuth) throws Exception {
         KeyStore keys = KeyStore.getInstance("PKCS12");
         keys.load(null, null);
-        keys.setKeyEntry("server", serverCert.keys().getPrivate(), new char[0],
-                new Certificate[] {serverCert.certificate()});
+        keys.setKeyEntry(
+                "server", serverCert.keys().getPrivate(), new char[0], new Certificate[] {serverCert.certificate()});
         KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
         kmf.init(keys, new char[0]);
         KeyStore trust = KeyStore.getInstance("PKCS12");
@@ -62,8 +62,10 @@ final class TestHttpsServer implements AutoCloseable {
         server.createContext("/", exchange -> {
             String who;
             try {
-                who = ((X509Certificate) ((HttpsExchange) exchange).getSSLSession().getPeerCertificates()[0])
-                        .getSubjectX500Principal().getName();
+                who = ((X509Certificate)
+                                ((HttpsExchange) exchange).getSSLSession().getPeerCertificates()[0])
+                        .getSubjectX500Principal()
+                        .getName();
             } catch (SSLPeerUnverifiedException e) {
                 who = "anonymous";
             }
@@ -88,7 +90,8 @@ final class TestHttpsServer implements AutoCloseable {
                 .connectTimeout(Duration.ofSeconds(5))
                 .build()) {
             HttpRequest request = HttpRequest.newBuilder(URI.create("https://" + host + ":" + port() + "/"))
-                    .timeout(Duration.ofSeconds(10)).build();
+                    .timeout(Duration.ofSeconds(10))
+                    .build();
             return client.send(request, HttpResponse.BodyHandlers.ofString()).body();
         }
     }

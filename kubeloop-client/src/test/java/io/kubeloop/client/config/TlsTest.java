@@ -34,8 +34,8 @@ class TlsTest {
     private TestPki.Issued otherCa;
     private TestPki.Issued rsaClient;
     private TestPki.Issued ecClient;
-    private TestHttpsServer server;          // SANs localhost + 127.0.0.1, requires a client certificate
-    private TestHttpsServer misnamedServer;  // SAN api.internal.example only, client certificate optional
+    private TestHttpsServer server; // SANs localhost + 127.0.0.1, requires a client certificate
+    private TestHttpsServer misnamedServer; // SAN api.internal.example only, client certificate optional
 
     @BeforeAll
     void start() throws Exception {
@@ -43,10 +43,10 @@ class TlsTest {
         otherCa = pki.ca("other-ca");
         rsaClient = pki.client(ca, "alice", TestPki.rsa());
         ecClient = pki.client(ca, "erin", TestPki.ec());
-        server = new TestHttpsServer(pki.server(ca, List.of("localhost"), List.of("127.0.0.1")),
-                ca.certificate(), true);
-        misnamedServer = new TestHttpsServer(pki.server(ca, List.of("api.internal.example"), List.of()),
-                ca.certificate(), false);
+        server =
+                new TestHttpsServer(pki.server(ca, List.of("localhost"), List.of("127.0.0.1")), ca.certificate(), true);
+        misnamedServer = new TestHttpsServer(
+                pki.server(ca, List.of("api.internal.example"), List.of()), ca.certificate(), false);
     }
 
     @AfterAll
@@ -56,8 +56,10 @@ class TlsTest {
     }
 
     private SslContextBuilder trustingCa() {
-        return SslContextBuilder.create().trustPem(ca.certificatePem())
-                .clientCredentials(ClientCredentials.fromPem(rsaClient.certificatePem(), rsaClient.traditionalKeyPem()));
+        return SslContextBuilder.create()
+                .trustPem(ca.certificatePem())
+                .clientCredentials(
+                        ClientCredentials.fromPem(rsaClient.certificatePem(), rsaClient.traditionalKeyPem()));
     }
 
     @Test
@@ -69,7 +71,8 @@ class TlsTest {
 
     @Test
     void serverSignedByAnotherCaIsRejected() {
-        SSLContext context = SslContextBuilder.create().trustPem(otherCa.certificatePem())
+        SSLContext context = SslContextBuilder.create()
+                .trustPem(otherCa.certificatePem())
                 .clientCredentials(ClientCredentials.fromPem(rsaClient.certificatePem(), rsaClient.pkcs8KeyPem()))
                 .build();
         assertThatThrownBy(() -> server.get(context, "127.0.0.1"))
@@ -103,14 +106,19 @@ class TlsTest {
     void insecureSkipsBothChainAndNameVerification() throws Exception {
         SSLContext context = SslContextBuilder.create().insecureSkipTlsVerify().build();
         assertThat(misnamedServer.get(context, "127.0.0.1")).isEqualTo("anonymous");
-        SSLContext otherTrust = SslContextBuilder.create().insecureSkipTlsVerify()
-                .clientCredentials(ClientCredentials.fromPem(ecClient.certificatePem(), ecClient.pkcs8KeyPem())).build();
+        SSLContext otherTrust = SslContextBuilder.create()
+                .insecureSkipTlsVerify()
+                .clientCredentials(ClientCredentials.fromPem(ecClient.certificatePem(), ecClient.pkcs8KeyPem()))
+                .build();
         assertThat(server.get(otherTrust, "127.0.0.1")).isEqualTo("CN=erin");
     }
 
     @Test
     void insecureCombinedWithCaIsRejected() {
-        assertThatThrownBy(() -> SslContextBuilder.create().trustPem(ca.certificatePem()).insecureSkipTlsVerify().build())
+        assertThatThrownBy(() -> SslContextBuilder.create()
+                        .trustPem(ca.certificatePem())
+                        .insecureSkipTlsVerify()
+                        .build())
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("insecure-skip-tls-verify");
     }
@@ -120,16 +128,22 @@ class TlsTest {
     void clientCertificateIsPresented(String type, String encoding) throws Exception {
         TestPki.Issued client = type.equals("RSA") ? rsaClient : ecClient;
         String keyPem = encoding.equals("pkcs8") ? client.pkcs8KeyPem() : client.traditionalKeyPem();
-        assertThat(keyPem).contains(encoding.equals("pkcs8") ? "BEGIN PRIVATE KEY"
-                : type.equals("RSA") ? "BEGIN RSA PRIVATE KEY" : "BEGIN EC PRIVATE KEY");
-        SSLContext context = SslContextBuilder.create().trustPem(ca.certificatePem())
-                .clientCredentials(ClientCredentials.fromPem(client.certificatePem(), keyPem)).build();
+        assertThat(keyPem)
+                .contains(
+                        encoding.equals("pkcs8")
+                                ? "BEGIN PRIVATE KEY"
+                                : type.equals("RSA") ? "BEGIN RSA PRIVATE KEY" : "BEGIN EC PRIVATE KEY");
+        SSLContext context = SslContextBuilder.create()
+                .trustPem(ca.certificatePem())
+                .clientCredentials(ClientCredentials.fromPem(client.certificatePem(), keyPem))
+                .build();
         assertThat(server.get(context, "127.0.0.1")).isEqualTo(type.equals("RSA") ? "CN=alice" : "CN=erin");
     }
 
     @Test
     void serverRequiringAClientCertificateRejectsAClientWithout() {
-        SSLContext context = SslContextBuilder.create().trustPem(ca.certificatePem()).build();
+        SSLContext context =
+                SslContextBuilder.create().trustPem(ca.certificatePem()).build();
         assertThatThrownBy(() -> server.get(context, "127.0.0.1")).isInstanceOf(IOException.class);
     }
 
@@ -138,8 +152,10 @@ class TlsTest {
         ClientCredentials alice = ClientCredentials.fromPem(rsaClient.certificatePem(), rsaClient.traditionalKeyPem());
         ClientCredentials erin = ClientCredentials.fromPem(ecClient.certificatePem(), ecClient.traditionalKeyPem());
         AtomicReference<ClientCredentials> current = new AtomicReference<>(alice);
-        SSLContext context = SslContextBuilder.create().trustPem(ca.certificatePem())
-                .clientCredentials(() -> Optional.of(current.get())).build();
+        SSLContext context = SslContextBuilder.create()
+                .trustPem(ca.certificatePem())
+                .clientCredentials(() -> Optional.of(current.get()))
+                .build();
         assertThat(server.get(context, "127.0.0.1")).isEqualTo("CN=alice");
         current.set(erin);
         // A resumed session keeps its identity: that is why rotation must invalidate sessions.
@@ -151,7 +167,8 @@ class TlsTest {
     @Test
     void onlyTls12And13AreEnabled() {
         SSLContext context = trustingCa().build();
-        assertThat(context.getDefaultSSLParameters().getProtocols()).isNotEmpty()
+        assertThat(context.getDefaultSSLParameters().getProtocols())
+                .isNotEmpty()
                 .allMatch(p -> p.equals("TLSv1.2") || p.equals("TLSv1.3"));
         assertThat(context.createSSLEngine("localhost", 443).getEnabledProtocols())
                 .allMatch(p -> p.equals("TLSv1.2") || p.equals("TLSv1.3"));
@@ -197,12 +214,10 @@ class TlsTest {
     void jsseDoesCheckTheHostnameWhenGivenAPlainTrustManager() throws Exception {
         X509TrustManager trustAllPlain = new X509TrustManager() {
             @Override
-            public void checkClientTrusted(X509Certificate[] chain, String authType) {
-            }
+            public void checkClientTrusted(X509Certificate[] chain, String authType) {}
 
             @Override
-            public void checkServerTrusted(X509Certificate[] chain, String authType) {
-            }
+            public void checkServerTrusted(X509Certificate[] chain, String authType) {}
 
             @Override
             public X509Certificate[] getAcceptedIssuers() {

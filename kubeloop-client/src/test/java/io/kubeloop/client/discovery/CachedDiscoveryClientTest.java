@@ -30,8 +30,11 @@ class CachedDiscoveryClientTest {
         if (transport == null) {
             transport = new JdkHttpTransport(server.uri());
         }
-        return new CachedDiscoveryClient(new HttpDiscoveryClient(transport),
-                DiscoveryCacheLocation.discoveryDir(cacheDir, server.url()), CachedDiscoveryClient.DEFAULT_TTL, clock);
+        return new CachedDiscoveryClient(
+                new HttpDiscoveryClient(transport),
+                DiscoveryCacheLocation.discoveryDir(cacheDir, server.url()),
+                CachedDiscoveryClient.DEFAULT_TTL,
+                clock);
     }
 
     @AfterEach
@@ -47,10 +50,20 @@ class CachedDiscoveryClientTest {
         server = FakeDiscoveryServer.aggregated();
         newClient().serverGroupsAndResources();
 
-        Path dir = cacheDir.resolve("discovery").resolve("127.0.0.1_" + server.uri().getPort());
+        Path dir = cacheDir.resolve("discovery")
+                .resolve("127.0.0.1_" + server.uri().getPort());
         assertThat(dir.resolve("servergroups.json")).isRegularFile();
-        for (String gv : new String[] {"v1", "apps/v1", "events.k8s.io/v1", "autoscaling/v2", "autoscaling/v1",
-                "batch/v1", "apiextensions.k8s.io/v1", "coordination.k8s.io/v1", "samplecontroller.k8s.io/v1alpha1"}) {
+        for (String gv : new String[] {
+            "v1",
+            "apps/v1",
+            "events.k8s.io/v1",
+            "autoscaling/v2",
+            "autoscaling/v1",
+            "batch/v1",
+            "apiextensions.k8s.io/v1",
+            "coordination.k8s.io/v1",
+            "samplecontroller.k8s.io/v1alpha1"
+        }) {
             assertThat(dir.resolve(gv).resolve("serverresources.json")).isRegularFile();
         }
         assertThat(Files.readString(dir.resolve("servergroups.json")))
@@ -58,10 +71,12 @@ class CachedDiscoveryClientTest {
         assertThat(Files.getPosixFilePermissions(dir.resolve("servergroups.json")))
                 .isEqualTo(PosixFilePermissions.fromString("rw-rw----"));
         assertThat(Files.getPosixFilePermissions(dir.resolve("apps")))
-                .doesNotContain(java.nio.file.attribute.PosixFilePermission.OTHERS_READ,
+                .doesNotContain(
+                        java.nio.file.attribute.PosixFilePermission.OTHERS_READ,
                         java.nio.file.attribute.PosixFilePermission.OTHERS_EXECUTE);
         try (Stream<Path> files = Files.walk(dir)) {
-            assertThat(files.filter(Files::isRegularFile).map(p -> p.getFileName().toString()))
+            assertThat(files.filter(Files::isRegularFile)
+                            .map(p -> p.getFileName().toString()))
                     .allMatch(n -> n.equals("servergroups.json") || n.equals("serverresources.json"));
         }
     }
@@ -121,7 +136,8 @@ class CachedDiscoveryClientTest {
         newClient().serverGroupsAndResources();
 
         assertThat(server.discoveryPaths()).containsExactly("/apis/apps/v1");
-        assertThat(Files.getLastModifiedTime(apps).toInstant()).isAfter(clock.instant().minus(Duration.ofMinutes(1)));
+        assertThat(Files.getLastModifiedTime(apps).toInstant())
+                .isAfter(clock.instant().minus(Duration.ofMinutes(1)));
     }
 
     @Test
@@ -159,7 +175,8 @@ class CachedDiscoveryClientTest {
 
         assertThat(server.discoveryPaths()).containsExactly("/api", "/apis");
         assertThat(again.groups()).hasSize(8);
-        assertThat(Files.readString(first.directory().resolve("servergroups.json"))).startsWith("{\"kind\":\"APIGroupList\"");
+        assertThat(Files.readString(first.directory().resolve("servergroups.json")))
+                .startsWith("{\"kind\":\"APIGroupList\"");
     }
 
     @Test
@@ -172,8 +189,10 @@ class CachedDiscoveryClientTest {
         assertThat(DiscoveryCacheLocation.safeHost("https://[::1]:6443")).isEqualTo("___1__6443");
         Path home = Path.of("/home/u");
         assertThat(DiscoveryCacheLocation.defaultCacheDir(Map.of(), home)).isEqualTo(Path.of("/home/u/.kube/cache"));
-        assertThat(DiscoveryCacheLocation.defaultCacheDir(Map.of("KUBECACHEDIR", "/tmp/kc"), home)).isEqualTo(Path.of("/tmp/kc"));
-        assertThat(DiscoveryCacheLocation.defaultCacheDir(Map.of("KUBECACHEDIR", ""), home)).isEqualTo(Path.of("/home/u/.kube/cache"));
+        assertThat(DiscoveryCacheLocation.defaultCacheDir(Map.of("KUBECACHEDIR", "/tmp/kc"), home))
+                .isEqualTo(Path.of("/tmp/kc"));
+        assertThat(DiscoveryCacheLocation.defaultCacheDir(Map.of("KUBECACHEDIR", ""), home))
+                .isEqualTo(Path.of("/home/u/.kube/cache"));
         assertThat(DiscoveryCacheLocation.discoveryDir(Path.of("/c"), "https://10.0.0.1:443"))
                 .isEqualTo(Path.of("/c/discovery/10.0.0.1_443"));
     }

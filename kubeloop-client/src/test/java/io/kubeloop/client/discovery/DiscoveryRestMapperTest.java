@@ -34,8 +34,10 @@ class DiscoveryRestMapperTest {
 
     /** A new "process": a fresh cache client over the shared cache directory. */
     private DiscoveryRestMapper newProcess() {
-        return new DiscoveryRestMapper(new CachedDiscoveryClient(new HttpDiscoveryClient(transport),
-                DiscoveryCacheLocation.discoveryDir(cacheDir, server.url()), CachedDiscoveryClient.DEFAULT_TTL,
+        return new DiscoveryRestMapper(new CachedDiscoveryClient(
+                new HttpDiscoveryClient(transport),
+                DiscoveryCacheLocation.discoveryDir(cacheDir, server.url()),
+                CachedDiscoveryClient.DEFAULT_TTL,
                 Ticker.system()));
     }
 

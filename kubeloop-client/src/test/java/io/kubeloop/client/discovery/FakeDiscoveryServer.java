@@ -32,8 +32,7 @@ final class FakeDiscoveryServer implements AutoCloseable {
     static final String V2BETA1 = "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList";
 
     /** One recorded request. */
-    record Request(String method, String path, String accept) {
-    }
+    record Request(String method, String path, String accept) {}
 
     private final HttpServer server;
     private final boolean aggregated;
@@ -100,8 +99,11 @@ final class FakeDiscoveryServer implements AutoCloseable {
     List<String> discoveryPaths() {
         List<String> out = new ArrayList<>();
         for (Request r : requests) {
-            if ((r.path().equals("/api") || r.path().equals("/apis") || r.path().startsWith("/api/")
-                    || r.path().startsWith("/apis/")) && !r.path().contains("/namespaces/")) {
+            if ((r.path().equals("/api")
+                            || r.path().equals("/apis")
+                            || r.path().startsWith("/api/")
+                            || r.path().startsWith("/apis/"))
+                    && !r.path().contains("/namespaces/")) {
                 out.add(r.path());
             }
         }
@@ -146,13 +148,22 @@ final class FakeDiscoveryServer implements AutoCloseable {
                 }
                 default -> {
                     if (path.contains("/namespaces/") || path.endsWith("/foos") || path.endsWith("/pods")) {
-                        send(ex, 200, "application/json",
+                        send(
+                                ex,
+                                200,
+                                "application/json",
                                 "{\"kind\":\"List\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"1\"},\"items\":[]}");
                         return;
                     }
-                    resource = path.equals("/api/v1") ? "legacy/api-v1.json"
-                            : path.startsWith("/apis/") && path.chars().filter(c -> c == '/').count() == 3
-                                    ? "legacy/apis-" + path.substring(6).replace('/', '-') + ".json" : null;
+                    resource = path.equals("/api/v1")
+                            ? "legacy/api-v1.json"
+                            : path.startsWith("/apis/")
+                                            && path.chars()
+                                                            .filter(c -> c == '/')
+                                                            .count()
+                                                    == 3
+                                    ? "legacy/apis-" + path.substring(6).replace('/', '-') + ".json"
+                                    : null;
                 }
             }
             byte[] doc = resource == null ? null : fixture(resource);

@@ -32,8 +32,15 @@ class HttpDiscoveryClientTest {
         }
     }
 
-    private static final List<String> GROUP_ORDER = List.of("", "apps", "events.k8s.io", "autoscaling", "batch",
-            "apiextensions.k8s.io", "coordination.k8s.io", "samplecontroller.k8s.io");
+    private static final List<String> GROUP_ORDER = List.of(
+            "",
+            "apps",
+            "events.k8s.io",
+            "autoscaling",
+            "batch",
+            "apiextensions.k8s.io",
+            "coordination.k8s.io",
+            "samplecontroller.k8s.io");
 
     @Test
     void aggregatedDiscoveryNeedsOnlyApiAndApis() {
@@ -49,9 +56,12 @@ class HttpDiscoveryClientTest {
     void requestsAskForAggregatedV2ThenV2beta1ThenLegacy() {
         client(FakeDiscoveryServer.aggregated()).serverGroups();
 
-        assertThat(server.requests()).allSatisfy(r -> assertThat(r.accept()).isEqualTo(
-                "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,"
-                        + "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json"));
+        assertThat(server.requests())
+                .allSatisfy(
+                        r -> assertThat(r.accept())
+                                .isEqualTo(
+                                        "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,"
+                                                + "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json"));
     }
 
     @Test
@@ -79,7 +89,10 @@ class HttpDiscoveryClientTest {
         assertThat(scale.singularName()).isEqualTo("deployment");
         assertThat(scale.responseKind()).isEqualTo(new GroupVersionKind("autoscaling", "v1", "Scale"));
         assertThat(scale.verbs()).containsExactly("get", "patch", "update");
-        APIResource namespaces = result.resources(GroupVersion.CORE_V1).orElseThrow().resource("namespaces").orElseThrow();
+        APIResource namespaces = result.resources(GroupVersion.CORE_V1)
+                .orElseThrow()
+                .resource("namespaces")
+                .orElseThrow();
         assertThat(namespaces.namespaced()).isFalse();
         APIGroup autoscaling = result.group("autoscaling").orElseThrow();
         assertThat(autoscaling.versions()).containsExactly("v2", "v1");
@@ -96,10 +109,19 @@ class HttpDiscoveryClientTest {
 
         ServerResources legacy = client(FakeDiscoveryServer.legacy()).serverGroupsAndResources();
 
-        assertThat(server.discoveryPaths()).hasSize(11).startsWith("/api", "/apis").containsOnlyOnce(
-                "/api/v1", "/apis/apps/v1", "/apis/events.k8s.io/v1", "/apis/autoscaling/v2", "/apis/autoscaling/v1",
-                "/apis/batch/v1", "/apis/apiextensions.k8s.io/v1", "/apis/coordination.k8s.io/v1",
-                "/apis/samplecontroller.k8s.io/v1alpha1");
+        assertThat(server.discoveryPaths())
+                .hasSize(11)
+                .startsWith("/api", "/apis")
+                .containsOnlyOnce(
+                        "/api/v1",
+                        "/apis/apps/v1",
+                        "/apis/events.k8s.io/v1",
+                        "/apis/autoscaling/v2",
+                        "/apis/autoscaling/v1",
+                        "/apis/batch/v1",
+                        "/apis/apiextensions.k8s.io/v1",
+                        "/apis/coordination.k8s.io/v1",
+                        "/apis/samplecontroller.k8s.io/v1alpha1");
         assertThat(legacy.groups()).isEqualTo(aggregated.groups());
         // legacy servers leave a subresource's singularName empty; aggregated conversion copies the parent's
         assertThat(withoutSubresourceSingulars(legacy)).isEqualTo(withoutSubresourceSingulars(aggregated));
@@ -107,9 +129,19 @@ class HttpDiscoveryClientTest {
     }
 
     static List<APIResource> withoutSubresourceSingulars(ServerResources result) {
-        return result.resourceLists().stream().flatMap(l -> l.resources().stream())
-                .map(r -> r.isSubresource() ? new APIResource(r.groupVersion(), r.name(), "", r.namespaced(),
-                        r.responseKind(), r.verbs(), r.shortNames(), r.categories()) : r)
+        return result.resourceLists().stream()
+                .flatMap(l -> l.resources().stream())
+                .map(r -> r.isSubresource()
+                        ? new APIResource(
+                                r.groupVersion(),
+                                r.name(),
+                                "",
+                                r.namespaced(),
+                                r.responseKind(),
+                                r.verbs(),
+                                r.shortNames(),
+                                r.categories())
+                        : r)
                 .toList();
     }
 
@@ -118,10 +150,12 @@ class HttpDiscoveryClientTest {
         java.util.Set<String> threadNames = java.util.concurrent.ConcurrentHashMap.newKeySet();
         server = FakeDiscoveryServer.legacy();
         transport = new JdkHttpTransport(server.uri());
-        HttpDiscoveryClient client = new HttpDiscoveryClient(transport, r -> Thread.ofVirtual().unstarted(() -> {
-            threadNames.add(Thread.currentThread().toString());
-            r.run();
-        }));
+        HttpDiscoveryClient client = new HttpDiscoveryClient(
+                transport,
+                r -> Thread.ofVirtual().unstarted(() -> {
+                    threadNames.add(Thread.currentThread().toString());
+                    r.run();
+                }));
 
         client.serverGroupsAndResources();
 
@@ -132,14 +166,24 @@ class HttpDiscoveryClientTest {
     void contentTypeDecidesTheFormatWhateverTheParameterOrder() {
         assertThat(DiscoveryJson.isAggregated(FakeDiscoveryServer.V2)).isTrue();
         assertThat(DiscoveryJson.isAggregated(FakeDiscoveryServer.V2BETA1)).isTrue();
-        assertThat(DiscoveryJson.isAggregated("application/json; as=APIGroupDiscoveryList; v=v2; g=apidiscovery.k8s.io")).isTrue();
-        assertThat(DiscoveryJson.isAggregated("application/json;v=v2;charset=utf-8;g=apidiscovery.k8s.io;as=APIGroupDiscoveryList")).isTrue();
-        assertThat(DiscoveryJson.isAggregated("Application/JSON;g=\"apidiscovery.k8s.io\";v=v2;as=APIGroupDiscoveryList")).isTrue();
+        assertThat(DiscoveryJson.isAggregated(
+                        "application/json; as=APIGroupDiscoveryList; v=v2; g=apidiscovery.k8s.io"))
+                .isTrue();
+        assertThat(DiscoveryJson.isAggregated(
+                        "application/json;v=v2;charset=utf-8;g=apidiscovery.k8s.io;as=APIGroupDiscoveryList"))
+                .isTrue();
+        assertThat(DiscoveryJson.isAggregated(
+                        "Application/JSON;g=\"apidiscovery.k8s.io\";v=v2;as=APIGroupDiscoveryList"))
+                .isTrue();
         assertThat(DiscoveryJson.isAggregated("application/json")).isFalse();
-        assertThat(DiscoveryJson.isAggregated("application/json; charset=utf-8")).isFalse();
-        assertThat(DiscoveryJson.isAggregated("application/json;g=apidiscovery.k8s.io;v=v3;as=APIGroupDiscoveryList")).isFalse();
-        assertThat(DiscoveryJson.isAggregated("application/json;g=meta.k8s.io;v=v1;as=Table")).isFalse();
-        assertThat(DiscoveryJson.isAggregated("application/yaml;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList")).isFalse();
+        assertThat(DiscoveryJson.isAggregated("application/json; charset=utf-8"))
+                .isFalse();
+        assertThat(DiscoveryJson.isAggregated("application/json;g=apidiscovery.k8s.io;v=v3;as=APIGroupDiscoveryList"))
+                .isFalse();
+        assertThat(DiscoveryJson.isAggregated("application/json;g=meta.k8s.io;v=v1;as=Table"))
+                .isFalse();
+        assertThat(DiscoveryJson.isAggregated("application/yaml;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"))
+                .isFalse();
         assertThat(DiscoveryJson.isAggregated(null)).isFalse();
     }
 
@@ -171,8 +215,8 @@ class HttpDiscoveryClientTest {
     void aggregatedApiWithLegacyApisFetchesEveryGroupVersion() {
         FakeDiscoveryServer s = FakeDiscoveryServer.aggregated();
         s.contentType("/apis", "application/json");
-        s.edit("/apis", ignored -> (ObjectNode) io.kubeloop.api.json.KubeJson.mapper()
-                .readTree(FakeDiscoveryServer.fixture("legacy/apis.json")));
+        s.edit("/apis", ignored -> (ObjectNode)
+                io.kubeloop.api.json.KubeJson.mapper().readTree(FakeDiscoveryServer.fixture("legacy/apis.json")));
 
         ServerResources result = client(s).serverGroupsAndResources();
 
@@ -187,7 +231,10 @@ class HttpDiscoveryClientTest {
 
         ServerResources result = client(s).serverGroupsAndResources();
 
-        assertThat(result.groups()).extracting(APIGroup::name).doesNotContain("").contains("apps");
+        assertThat(result.groups())
+                .extracting(APIGroup::name)
+                .doesNotContain("")
+                .contains("apps");
         assertThat(result.isComplete()).isTrue();
     }
 
@@ -233,7 +280,8 @@ class HttpDiscoveryClientTest {
         ServerResources result = client(s).serverGroupsAndResources();
 
         assertThat(result.failures()).containsOnlyKeys(new GroupVersion("autoscaling", "v1"));
-        assertThat(result.failures().values().iterator().next()).hasMessage("stale GroupVersion discovery: autoscaling/v1");
+        assertThat(result.failures().values().iterator().next())
+                .hasMessage("stale GroupVersion discovery: autoscaling/v1");
         assertThat(result.group("autoscaling").orElseThrow().versions()).containsExactly("v2");
         assertThat(result.resources()).doesNotContainKey(new GroupVersion("autoscaling", "v1"));
         assertThat(result.apiVersions()).doesNotContain("autoscaling/v1").contains("autoscaling/v2");
@@ -261,7 +309,10 @@ class HttpDiscoveryClientTest {
 
         ServerResources result = client(s).serverGroupsAndResources();
 
-        assertThat(result.resources(new GroupVersion("coordination.k8s.io", "v1")).orElseThrow().resources()).isEmpty();
+        assertThat(result.resources(new GroupVersion("coordination.k8s.io", "v1"))
+                        .orElseThrow()
+                        .resources())
+                .isEmpty();
         APIResourceList apps = result.resources(new GroupVersion("apps", "v1")).orElseThrow();
         assertThat(apps.resource("deployments")).isPresent();
         assertThat(apps.resource("deployments/scale")).isEmpty();
@@ -308,13 +359,27 @@ class HttpDiscoveryClientTest {
         List<APIResource> rows = result.apiResourcesListing();
         assertThat(rows).noneMatch(APIResource::isSubresource);
         assertThat(rows.getFirst().name()).isEqualTo("bindings");
-        assertThat(rows).extracting(r -> r.name() + " " + r.groupVersion().apiVersion())
+        assertThat(rows)
+                .extracting(r -> r.name() + " " + r.groupVersion().apiVersion())
                 .contains("horizontalpodautoscalers autoscaling/v2", "events v1", "events events.k8s.io/v1")
                 .doesNotContain("horizontalpodautoscalers autoscaling/v1")
-                .containsSubsequence("pods v1", "deployments apps/v1", "horizontalpodautoscalers autoscaling/v2",
-                        "cronjobs batch/v1", "leases coordination.k8s.io/v1", "foos samplecontroller.k8s.io/v1alpha1");
-        assertThat(result.apiVersions()).containsExactly("apiextensions.k8s.io/v1", "apps/v1", "autoscaling/v1",
-                "autoscaling/v2", "batch/v1", "coordination.k8s.io/v1", "events.k8s.io/v1",
-                "samplecontroller.k8s.io/v1alpha1", "v1");
+                .containsSubsequence(
+                        "pods v1",
+                        "deployments apps/v1",
+                        "horizontalpodautoscalers autoscaling/v2",
+                        "cronjobs batch/v1",
+                        "leases coordination.k8s.io/v1",
+                        "foos samplecontroller.k8s.io/v1alpha1");
+        assertThat(result.apiVersions())
+                .containsExactly(
+                        "apiextensions.k8s.io/v1",
+                        "apps/v1",
+                        "autoscaling/v1",
+                        "autoscaling/v2",
+                        "batch/v1",
+                        "coordination.k8s.io/v1",
+                        "events.k8s.io/v1",
+                        "samplecontroller.k8s.io/v1alpha1",
+                        "v1");
     }
 }

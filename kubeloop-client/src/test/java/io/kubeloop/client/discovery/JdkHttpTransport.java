@@ -15,7 +15,8 @@ import java.time.Duration;
 final class JdkHttpTransport implements ApiTransport {
 
     private final URI server;
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient client =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     JdkHttpTransport(URI server) {
         this.server = server;
@@ -30,8 +31,11 @@ final class JdkHttpTransport implements ApiTransport {
     public ApiResponse send(ApiRequest request) {
         HttpRequest.Builder b = HttpRequest.newBuilder(request.uri()).timeout(Duration.ofSeconds(10));
         request.headers().forEach((name, values) -> values.forEach(v -> b.header(name, v)));
-        b.method(request.method(), request.body() == null
-                ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(request.body()));
+        b.method(
+                request.method(),
+                request.body() == null
+                        ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofByteArray(request.body()));
         try {
             HttpResponse<byte[]> r = client.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
             return ApiResponse.buffered(request, r.statusCode(), r.headers().map(), r.body());

@@ -102,12 +102,21 @@ class KubectlInteropTest {
         String foos = run(kubectl, "get", "foo.v1alpha1.samplecontroller.k8s.io", "-o", "name");
         String deploy = run(kubectl, "get", "deploy", "-o", "name");
 
-        assertThat(resources.lines()).contains("pods", "deployments.apps", "horizontalpodautoscalers.autoscaling",
-                "foos.samplecontroller.k8s.io", "customresourcedefinitions.apiextensions.k8s.io");
+        assertThat(resources.lines())
+                .contains(
+                        "pods",
+                        "deployments.apps",
+                        "horizontalpodautoscalers.autoscaling",
+                        "foos.samplecontroller.k8s.io",
+                        "customresourcedefinitions.apiextensions.k8s.io");
         assertThat(foos + deploy).doesNotContain("error");
-        assertThat(server.discoveryPaths()).as("discovery requests kubectl made").isEmpty();
-        assertThat(server.requests()).extracting(FakeDiscoveryServer.Request::path)
-                .contains("/apis/samplecontroller.k8s.io/v1alpha1/namespaces/default/foos",
+        assertThat(server.discoveryPaths())
+                .as("discovery requests kubectl made")
+                .isEmpty();
+        assertThat(server.requests())
+                .extracting(FakeDiscoveryServer.Request::path)
+                .contains(
+                        "/apis/samplecontroller.k8s.io/v1alpha1/namespaces/default/foos",
                         "/apis/apps/v1/namespaces/default/deployments");
     }
 
@@ -119,8 +128,8 @@ class KubectlInteropTest {
         assertThat(server.discoveryPaths()).contains("/api", "/apis");
         server.clearRequests();
 
-        CachedDiscoveryClient cached = CachedDiscoveryClient.forServer(new HttpDiscoveryClient(transport), cacheDir,
-                server.url());
+        CachedDiscoveryClient cached =
+                CachedDiscoveryClient.forServer(new HttpDiscoveryClient(transport), cacheDir, server.url());
         ServerResources fromKubectlsFiles = cached.serverGroupsAndResources();
         RestMapping foo = new DiscoveryRestMapper(cached).resolve("foo");
 
@@ -133,8 +142,14 @@ class KubectlInteropTest {
     }
 
     private String run(String kubectl, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(kubectl, "--kubeconfig", kubeconfig.toString(),
-                "--cache-dir", cacheDir.toString(), "--request-timeout", "10s"));
+        List<String> command = new ArrayList<>(List.of(
+                kubectl,
+                "--kubeconfig",
+                kubeconfig.toString(),
+                "--cache-dir",
+                cacheDir.toString(),
+                "--request-timeout",
+                "10s"));
         command.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         pb.environment().remove("KUBECONFIG");
@@ -143,7 +158,9 @@ class KubectlInteropTest {
         byte[] out = p.getInputStream().readAllBytes();
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         String text = new String(out, StandardCharsets.UTF_8);
-        assertThat(p.exitValue()).as("exit code of %s, output:%n%s", command, text).isZero();
+        assertThat(p.exitValue())
+                .as("exit code of %s, output:%n%s", command, text)
+                .isZero();
         return text;
     }
 }

@@ -10,16 +10,18 @@ import io.kubeloop.api.GroupVersionKind;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 class SnapshotRestMapperTest {
 
     /** The aggregated fixtures, converted without HTTP. */
     static ServerResources fixture() {
-        DiscoveryJson.Aggregated core = DiscoveryJson.parseAggregated(FakeDiscoveryServer.fixture("aggregated/api.json"), "api");
-        DiscoveryJson.Aggregated apis = DiscoveryJson.parseAggregated(FakeDiscoveryServer.fixture("aggregated/apis.json"), "apis");
+        DiscoveryJson.Aggregated core =
+                DiscoveryJson.parseAggregated(FakeDiscoveryServer.fixture("aggregated/api.json"), "api");
+        DiscoveryJson.Aggregated apis =
+                DiscoveryJson.parseAggregated(FakeDiscoveryServer.fixture("aggregated/apis.json"), "apis");
         List<APIGroup> groups = new java.util.ArrayList<>(core.groups());
         groups.addAll(apis.groups());
         Map<GroupVersion, APIResourceList> resources = new LinkedHashMap<>(core.resources());
@@ -106,28 +108,42 @@ class SnapshotRestMapperTest {
     @Test
     void equalPriorityMatchesAreAmbiguousAndListed() {
         GroupVersion gv = new GroupVersion("zoo.example.com", "v1");
-        APIResource sheep = new APIResource(gv, "sheep", "sheep", true, gv.withKind("Sheep"), List.of("get"), null, null);
-        APIResource sheeps = new APIResource(gv, "sheeps", "sheep", true, gv.withKind("Flock"), List.of("get"), null, null);
-        ServerResources discovery = new ServerResources(List.of(new APIGroup("zoo.example.com", List.of("v1"), "v1")),
-                Map.of(gv, new APIResourceList(gv, List.of(sheep, sheeps))), Map.of());
+        APIResource sheep =
+                new APIResource(gv, "sheep", "sheep", true, gv.withKind("Sheep"), List.of("get"), null, null);
+        APIResource sheeps =
+                new APIResource(gv, "sheeps", "sheep", true, gv.withKind("Flock"), List.of("get"), null, null);
+        ServerResources discovery = new ServerResources(
+                List.of(new APIGroup("zoo.example.com", List.of("v1"), "v1")),
+                Map.of(gv, new APIResourceList(gv, List.of(sheep, sheeps))),
+                Map.of());
 
         assertThatThrownBy(() -> new SnapshotRestMapper(discovery).resolve("sheep"))
                 .isInstanceOf(AmbiguousMatchException.class)
                 .hasMessage("\"sheep\" is ambiguous, it matches sheep.v1.zoo.example.com (Sheep), "
                         + "sheeps.v1.zoo.example.com (Flock)")
-                .satisfies(e -> assertThat(((AmbiguousMatchException) e).candidates()).hasSize(2));
-        assertThat(new SnapshotRestMapper(discovery).resolve("sheeps").groupVersionKind().kind()).isEqualTo("Flock");
+                .satisfies(e ->
+                        assertThat(((AmbiguousMatchException) e).candidates()).hasSize(2));
+        assertThat(new SnapshotRestMapper(discovery)
+                        .resolve("sheeps")
+                        .groupVersionKind()
+                        .kind())
+                .isEqualTo("Flock");
     }
 
     @Test
     void groupsLaterInServerOrderLoseToEarlierOnes() {
         GroupVersion a = new GroupVersion("a.example.com", "v1");
         GroupVersion b = new GroupVersion("b.example.com", "v1");
-        APIResource inA = new APIResource(a, "widgets", "widget", true, a.withKind("Widget"), List.of("get"), List.of("w"), null);
-        APIResource inB = new APIResource(b, "widgets", "widget", true, b.withKind("Widget"), List.of("get"), List.of("w"), null);
+        APIResource inA =
+                new APIResource(a, "widgets", "widget", true, a.withKind("Widget"), List.of("get"), List.of("w"), null);
+        APIResource inB =
+                new APIResource(b, "widgets", "widget", true, b.withKind("Widget"), List.of("get"), List.of("w"), null);
         ServerResources discovery = new ServerResources(
-                List.of(new APIGroup("b.example.com", List.of("v1"), "v1"), new APIGroup("a.example.com", List.of("v1"), "v1")),
-                Map.of(a, new APIResourceList(a, List.of(inA)), b, new APIResourceList(b, List.of(inB))), Map.of());
+                List.of(
+                        new APIGroup("b.example.com", List.of("v1"), "v1"),
+                        new APIGroup("a.example.com", List.of("v1"), "v1")),
+                Map.of(a, new APIResourceList(a, List.of(inA)), b, new APIResourceList(b, List.of(inB))),
+                Map.of());
         SnapshotRestMapper m = new SnapshotRestMapper(discovery);
 
         assertThat(m.resolve("widgets").groupVersionResource().group()).isEqualTo("b.example.com");
@@ -137,14 +153,21 @@ class SnapshotRestMapperTest {
 
     @Test
     void kindLookupsUsePreferredVersionOrTheOneAsked() {
-        assertThat(mapper.mapping(new GroupKind("apps", "Deployment")).groupVersionResource().format())
+        assertThat(mapper.mapping(new GroupKind("apps", "Deployment"))
+                        .groupVersionResource()
+                        .format())
                 .isEqualTo("deployments.v1.apps");
-        assertThat(mapper.mapping(new GroupKind("autoscaling", "HorizontalPodAutoscaler")).groupVersionKind().version())
+        assertThat(mapper.mapping(new GroupKind("autoscaling", "HorizontalPodAutoscaler"))
+                        .groupVersionKind()
+                        .version())
                 .isEqualTo("v2");
         assertThat(mapper.mapping(new GroupVersionKind("autoscaling", "v1", "HorizontalPodAutoscaler"))
-                .groupVersionResource().format()).isEqualTo("horizontalpodautoscalers.v1.autoscaling");
+                        .groupVersionResource()
+                        .format())
+                .isEqualTo("horizontalpodautoscalers.v1.autoscaling");
         assertThat(mapper.mappings(new GroupKind("autoscaling", "HorizontalPodAutoscaler")))
-                .extracting(m -> m.groupVersionKind().version()).containsExactly("v2", "v1");
+                .extracting(m -> m.groupVersionKind().version())
+                .containsExactly("v2", "v1");
         assertThat(mapper.mapping(new GroupKind("", "Pod")).namespaced()).isTrue();
     }
 
@@ -161,12 +184,17 @@ class SnapshotRestMapperTest {
 
     @Test
     void categoryAllExpandsInDiscoveryOrder() {
-        assertThat(mapper.expandCategory("all")).containsExactly(
-                new GroupResource("", "pods"), new GroupResource("", "services"),
-                new GroupResource("apps", "daemonsets"), new GroupResource("apps", "deployments"),
-                new GroupResource("apps", "replicasets"), new GroupResource("apps", "statefulsets"),
-                new GroupResource("autoscaling", "horizontalpodautoscalers"),
-                new GroupResource("batch", "cronjobs"), new GroupResource("batch", "jobs"));
+        assertThat(mapper.expandCategory("all"))
+                .containsExactly(
+                        new GroupResource("", "pods"),
+                        new GroupResource("", "services"),
+                        new GroupResource("apps", "daemonsets"),
+                        new GroupResource("apps", "deployments"),
+                        new GroupResource("apps", "replicasets"),
+                        new GroupResource("apps", "statefulsets"),
+                        new GroupResource("autoscaling", "horizontalpodautoscalers"),
+                        new GroupResource("batch", "cronjobs"),
+                        new GroupResource("batch", "jobs"));
         assertThat(mapper.expandCategory("api-extensions"))
                 .containsExactly(new GroupResource("apiextensions.k8s.io", "customresourcedefinitions"));
         assertThat(mapper.expandCategory("nothing")).isEmpty();

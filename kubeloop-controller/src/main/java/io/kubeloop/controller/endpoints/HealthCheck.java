@@ -18,6 +18,6 @@ public interface HealthCheck {
 
     /** A check that always passes: the process answers (controller-runtime's {@code healthz.Ping}). */
     static HealthCheck ping() {
-        return () -> { };
+        return () -> {};
     }
 }

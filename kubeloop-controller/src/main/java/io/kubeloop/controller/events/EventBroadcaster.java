@@ -44,8 +44,7 @@ public final class EventBroadcaster implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(EventBroadcaster.class);
     private static final GroupVersionResource EVENTS = new GroupVersionResource("", "v1", "events");
-    private static final EventCorrelator.Pending STOP =
-            new EventCorrelator.Pending(null, null, null, null, null, null);
+    private static final EventCorrelator.Pending STOP = new EventCorrelator.Pending(null, null, null, null, null, null);
 
     private final ResourceClient<DynamicObject> events;
     private final Ticker ticker;
@@ -60,6 +59,7 @@ public final class EventBroadcaster implements AutoCloseable {
     private volatile boolean finished;
     /** {@link #close()} waiting for the writing thread; woken when it ends. */
     private final Waiters closing = new Waiters();
+
     private final Thread thread;
 
     /**
@@ -81,7 +81,8 @@ public final class EventBroadcaster implements AutoCloseable {
      * @param retryDelay the pause between tries
      */
     public EventBroadcaster(KubeClient client, Ticker ticker, int tries, Duration retryDelay) {
-        this.events = Objects.requireNonNull(client, "client").resource(EVENTS, ResourceScope.NAMESPACED, DynamicObject.class);
+        this.events = Objects.requireNonNull(client, "client")
+                .resource(EVENTS, ResourceScope.NAMESPACED, DynamicObject.class);
         this.ticker = Objects.requireNonNull(ticker, "ticker");
         if (tries < 1) {
             throw new IllegalArgumentException("tries must be at least 1, got " + tries);
@@ -105,8 +106,13 @@ public final class EventBroadcaster implements AutoCloseable {
         return (object, type, reason, message) -> {
             Objects.requireNonNull(type, "type");
             Objects.requireNonNull(reason, "reason");
-            EventCorrelator.Pending event = new EventCorrelator.Pending(InvolvedObject.of(object), component, type,
-                    reason, Objects.requireNonNullElse(message, ""), ticker.instant());
+            EventCorrelator.Pending event = new EventCorrelator.Pending(
+                    InvolvedObject.of(object),
+                    component,
+                    type,
+                    reason,
+                    Objects.requireNonNullElse(message, ""),
+                    ticker.instant());
             if (closed || !queue.offer(event)) {
                 dropped.incrementAndGet();
             }
@@ -129,8 +135,8 @@ public final class EventBroadcaster implements AutoCloseable {
         closed = true;
         queue.offer(STOP); // the extra slot keeps room for it
         try {
-            if (!closing.awaitInterruptibly(ticker, Ticker.deadline(ticker.nanoTime(), Duration.ofSeconds(10)),
-                    () -> finished)) {
+            if (!closing.awaitInterruptibly(
+                    ticker, Ticker.deadline(ticker.nanoTime(), Duration.ofSeconds(10)), () -> finished)) {
                 thread.interrupt();
             } else {
                 thread.join(); // it has finished its work and is ending
@@ -182,7 +188,8 @@ public final class EventBroadcaster implements AutoCloseable {
                     return;
                 }
             }
-            long delay = attempt == 1 ? (long) (ThreadLocalRandom.current().nextDouble() * retryDelay.toNanos())
+            long delay = attempt == 1
+                    ? (long) (ThreadLocalRandom.current().nextDouble() * retryDelay.toNanos())
                     : retryDelay.toNanos();
             ticker.sleep(Duration.ofNanos(delay));
         }
@@ -192,29 +199,30 @@ public final class EventBroadcaster implements AutoCloseable {
         EventCorrelator.Pending e = c.event();
         InvolvedObject o = e.object();
         String time = e.time().truncatedTo(ChronoUnit.SECONDS).toString();
-        DynamicObject event = DynamicObject.of("v1", "Event", ObjectMeta.of(o.eventNamespace(), c.name())).edit(tree -> {
-            ObjectNode involved = tree.putObject("involvedObject");
-            involved.put("apiVersion", o.apiVersion());
-            involved.put("kind", o.kind());
-            if (!o.namespace().isEmpty()) {
-                involved.put("namespace", o.namespace());
-            }
-            involved.put("name", o.name());
-            if (o.uid() != null) {
-                involved.put("uid", o.uid());
-            }
-            if (o.resourceVersion() != null) {
-                involved.put("resourceVersion", o.resourceVersion());
-            }
-            tree.put("reason", e.reason());
-            tree.put("message", e.message());
-            tree.putObject("source").put("component", e.component());
-            tree.put("firstTimestamp", time);
-            tree.put("lastTimestamp", time);
-            tree.put("count", 1);
-            tree.put("type", e.type().value());
-            tree.put("reportingComponent", e.component());
-        });
+        DynamicObject event = DynamicObject.of("v1", "Event", ObjectMeta.of(o.eventNamespace(), c.name()))
+                .edit(tree -> {
+                    ObjectNode involved = tree.putObject("involvedObject");
+                    involved.put("apiVersion", o.apiVersion());
+                    involved.put("kind", o.kind());
+                    if (!o.namespace().isEmpty()) {
+                        involved.put("namespace", o.namespace());
+                    }
+                    involved.put("name", o.name());
+                    if (o.uid() != null) {
+                        involved.put("uid", o.uid());
+                    }
+                    if (o.resourceVersion() != null) {
+                        involved.put("resourceVersion", o.resourceVersion());
+                    }
+                    tree.put("reason", e.reason());
+                    tree.put("message", e.message());
+                    tree.putObject("source").put("component", e.component());
+                    tree.put("firstTimestamp", time);
+                    tree.put("lastTimestamp", time);
+                    tree.put("count", 1);
+                    tree.put("type", e.type().value());
+                    tree.put("reportingComponent", e.component());
+                });
         events.inNamespace(o.eventNamespace()).create(event, WriteOptions.none());
     }
 
@@ -225,8 +233,8 @@ public final class EventBroadcaster implements AutoCloseable {
         patch.put("lastTimestamp", e.time().truncatedTo(ChronoUnit.SECONDS).toString());
         patch.put("message", e.message());
         try {
-            events.inNamespace(e.object().eventNamespace()).patch(c.name(), PatchType.MERGE, patch.toString(),
-                    PatchOptions.none());
+            events.inNamespace(e.object().eventNamespace())
+                    .patch(c.name(), PatchType.MERGE, patch.toString(), PatchOptions.none());
         } catch (NotFoundException gone) {
             // never created (dropped as spam, or failed) or deleted since: write it as a new Event
             create(new EventCorrelator.Create(e, c.name()));

@@ -34,34 +34,28 @@ final class EventCorrelator {
     static final String COMBINED = "(combined from similar events): ";
 
     /** An Event to be written, before correlation. */
-    record Pending(InvolvedObject object, String component, EventType type, String reason, String message,
-            Instant time) {
+    record Pending(
+            InvolvedObject object, String component, EventType type, String reason, String message, Instant time) {
         Pending withMessage(String newMessage) {
             return new Pending(object, component, type, reason, newMessage, time);
         }
     }
 
     /** What to do with an Event. */
-    sealed interface Decision permits Create, Count, Drop {
-    }
+    sealed interface Decision permits Create, Count, Drop {}
 
     /** Create a new Event named {@code name}. */
-    record Create(Pending event, String name) implements Decision {
-    }
+    record Create(Pending event, String name) implements Decision {}
 
     /** Patch the Event {@code name}: it has now been seen {@code count} times, last at {@code last}. */
-    record Count(Pending event, String name, int count, Instant first) implements Decision {
-    }
+    record Count(Pending event, String name, int count, Instant first) implements Decision {}
 
     /** Drop it (spam). */
-    record Drop() implements Decision {
-    }
+    record Drop() implements Decision {}
 
-    private record Similar(Set<String> messages, Instant last) {
-    }
+    private record Similar(Set<String> messages, Instant last) {}
 
-    private record Seen(String name, int count, Instant first) {
-    }
+    private record Seen(String name, int count, Instant first) {}
 
     private static final class Bucket {
         double tokens = SPAM_BURST;
@@ -91,7 +85,10 @@ final class EventCorrelator {
         Decision decision;
         if (before == null) {
             // client-go's <name>.<hex unix nanos>, kept unique when two Events share an instant
-            long nanos = Math.max(event.time().getEpochSecond() * 1_000_000_000L + event.time().getNano(), lastNanos + 1);
+            long nanos = Math.max(
+                    event.time().getEpochSecond() * 1_000_000_000L
+                            + event.time().getNano(),
+                    lastNanos + 1);
             lastNanos = nanos;
             String name = event.object().name() + "." + Long.toHexString(nanos);
             seen.put(key, new Seen(name, 1, event.time()));
@@ -135,7 +132,11 @@ final class EventCorrelator {
     }
 
     private static String spamKey(Pending e) {
-        return e.component() + '\u0000' + e.object().identity() + '\u0000' + e.type().value();
+        return e.component()
+                + '\u0000'
+                + e.object().identity()
+                + '\u0000'
+                + e.type().value();
     }
 
     private static String aggregateKey(Pending e) {

@@ -15,8 +15,8 @@ import io.kubeloop.api.ObjectMeta;
  * @param uid its uid, or null
  * @param resourceVersion its resourceVersion when the Event was recorded, or null
  */
-record InvolvedObject(String apiVersion, String kind, String namespace, String name, String uid,
-        String resourceVersion) {
+record InvolvedObject(
+        String apiVersion, String kind, String namespace, String name, String uid, String resourceVersion) {
 
     /** Reads a {@link KubernetesObject} or a fabric8 model object. */
     static InvolvedObject of(Object object) {
@@ -29,15 +29,25 @@ record InvolvedObject(String apiVersion, String kind, String namespace, String n
             apiVersion = h.getApiVersion();
             kind = h.getKind();
         } else {
-            throw new IllegalArgumentException("cannot record an event about a " + object.getClass().getName()
-                    + ": not a KubernetesObject nor a fabric8 model object");
+            throw new IllegalArgumentException("cannot record an event about a "
+                    + object.getClass().getName() + ": not a KubernetesObject nor a fabric8 model object");
         }
         ObjectMeta meta = ObjectAccess.metadata(object);
-        if (kind == null || kind.isEmpty() || meta == null || meta.name() == null || meta.name().isEmpty()) {
-            throw new IllegalArgumentException("cannot record an event about an object without kind or name: " + object);
+        if (kind == null
+                || kind.isEmpty()
+                || meta == null
+                || meta.name() == null
+                || meta.name().isEmpty()) {
+            throw new IllegalArgumentException(
+                    "cannot record an event about an object without kind or name: " + object);
         }
-        return new InvolvedObject(apiVersion, kind, meta.namespace() == null ? "" : meta.namespace(), meta.name(),
-                meta.uid(), meta.resourceVersion());
+        return new InvolvedObject(
+                apiVersion,
+                kind,
+                meta.namespace() == null ? "" : meta.namespace(),
+                meta.name(),
+                meta.uid(),
+                meta.resourceVersion());
     }
 
     /** The Event's namespace: the object's, or {@code default} for a cluster-scoped one. */

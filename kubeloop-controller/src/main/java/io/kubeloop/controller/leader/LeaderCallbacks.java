@@ -10,21 +10,18 @@ package io.kubeloop.controller.leader;
 public interface LeaderCallbacks {
 
     /** This candidate became the leader: start the leader-only work. */
-    default void onStartedLeading() {
-    }
+    default void onStartedLeading() {}
 
     /**
      * This candidate is not (or no longer) the leader: stop the leader-only work at once. Called
      * exactly once when the elector ends, whether it ever led or not (client-go's rule).
      */
-    default void onStoppedLeading() {
-    }
+    default void onStoppedLeading() {}
 
     /**
      * The Lease names a new holder (possibly this candidate).
      *
      * @param identity the holder's identity
      */
-    default void onNewLeader(String identity) {
-    }
+    default void onNewLeader(String identity) {}
 }

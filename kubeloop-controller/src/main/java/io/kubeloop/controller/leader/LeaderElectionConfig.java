@@ -24,8 +24,15 @@ import java.util.Objects;
  * @param ticker the clock of the election: the retry and renew waits and the lease's validity
  *     (monotonic), the Lease's acquire and renew times (wall clock)
  */
-public record LeaderElectionConfig(String namespace, String name, String identity, Duration leaseDuration,
-        Duration renewDeadline, Duration retryPeriod, boolean releaseOnStop, Ticker ticker) {
+public record LeaderElectionConfig(
+        String namespace,
+        String name,
+        String identity,
+        Duration leaseDuration,
+        Duration renewDeadline,
+        Duration retryPeriod,
+        boolean releaseOnStop,
+        Ticker ticker) {
 
     /** Validates: names not blank; leaseDuration > renewDeadline > 1.2 × retryPeriod > 0 (client-go's rule). */
     public LeaderElectionConfig {
@@ -42,12 +49,12 @@ public record LeaderElectionConfig(String namespace, String name, String identit
             throw new IllegalArgumentException("retryPeriod must be positive, got " + retryPeriod);
         }
         if (leaseDuration.compareTo(renewDeadline) <= 0) {
-            throw new IllegalArgumentException("leaseDuration (" + leaseDuration + ") must be greater than renewDeadline ("
-                    + renewDeadline + ")");
+            throw new IllegalArgumentException(
+                    "leaseDuration (" + leaseDuration + ") must be greater than renewDeadline (" + renewDeadline + ")");
         }
         if (renewDeadline.toNanos() <= retryPeriod.toNanos() * 12 / 10) {
-            throw new IllegalArgumentException("renewDeadline (" + renewDeadline + ") must be greater than 1.2 × retryPeriod ("
-                    + retryPeriod + ")");
+            throw new IllegalArgumentException("renewDeadline (" + renewDeadline
+                    + ") must be greater than 1.2 × retryPeriod (" + retryPeriod + ")");
         }
     }
 
@@ -62,8 +69,14 @@ public record LeaderElectionConfig(String namespace, String name, String identit
      * @param retryPeriod the retry period
      * @param releaseOnStop whether {@link LeaderElector#stop()} hands the Lease back
      */
-    public LeaderElectionConfig(String namespace, String name, String identity, Duration leaseDuration,
-            Duration renewDeadline, Duration retryPeriod, boolean releaseOnStop) {
+    public LeaderElectionConfig(
+            String namespace,
+            String name,
+            String identity,
+            Duration leaseDuration,
+            Duration renewDeadline,
+            Duration retryPeriod,
+            boolean releaseOnStop) {
         this(namespace, name, identity, leaseDuration, renewDeadline, retryPeriod, releaseOnStop, Ticker.system());
     }
 
@@ -76,8 +89,14 @@ public record LeaderElectionConfig(String namespace, String name, String identit
      * @return the configuration
      */
     public static LeaderElectionConfig defaults(String namespace, String name, String identity) {
-        return new LeaderElectionConfig(namespace, name, identity, Duration.ofSeconds(15), Duration.ofSeconds(10),
-                Duration.ofSeconds(2), false);
+        return new LeaderElectionConfig(
+                namespace,
+                name,
+                identity,
+                Duration.ofSeconds(15),
+                Duration.ofSeconds(10),
+                Duration.ofSeconds(2),
+                false);
     }
 
     /**
@@ -89,8 +108,8 @@ public record LeaderElectionConfig(String namespace, String name, String identit
      * @return a new configuration
      */
     public LeaderElectionConfig withTimings(Duration leaseDuration, Duration renewDeadline, Duration retryPeriod) {
-        return new LeaderElectionConfig(namespace, name, identity, leaseDuration, renewDeadline, retryPeriod, releaseOnStop,
-                ticker);
+        return new LeaderElectionConfig(
+                namespace, name, identity, leaseDuration, renewDeadline, retryPeriod, releaseOnStop, ticker);
     }
 
     /**
@@ -100,8 +119,8 @@ public record LeaderElectionConfig(String namespace, String name, String identit
      * @return a new configuration
      */
     public LeaderElectionConfig withReleaseOnStop(boolean release) {
-        return new LeaderElectionConfig(namespace, name, identity, leaseDuration, renewDeadline, retryPeriod, release,
-                ticker);
+        return new LeaderElectionConfig(
+                namespace, name, identity, leaseDuration, renewDeadline, retryPeriod, release, ticker);
     }
 
     /**
@@ -111,7 +130,7 @@ public record LeaderElectionConfig(String namespace, String name, String identit
      * @return a new configuration
      */
     public LeaderElectionConfig withTicker(Ticker ticker) {
-        return new LeaderElectionConfig(namespace, name, identity, leaseDuration, renewDeadline, retryPeriod, releaseOnStop,
-                ticker);
+        return new LeaderElectionConfig(
+                namespace, name, identity, leaseDuration, renewDeadline, retryPeriod, releaseOnStop, ticker);
     }
 }

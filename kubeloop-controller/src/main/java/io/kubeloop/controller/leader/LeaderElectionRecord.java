@@ -12,6 +12,9 @@ import java.time.Instant;
  * @param renewTime when the holder last renewed it
  * @param leaseTransitions how many times the holder changed
  */
-public record LeaderElectionRecord(String holderIdentity, int leaseDurationSeconds, Instant acquireTime,
-        Instant renewTime, int leaseTransitions) {
-}
+public record LeaderElectionRecord(
+        String holderIdentity,
+        int leaseDurationSeconds,
+        Instant acquireTime,
+        Instant renewTime,
+        int leaseTransitions) {}

@@ -46,6 +46,7 @@ public final class LeaderElector {
     private volatile boolean stopped;
     /** The elector's thread while it waits between attempts; woken by {@link #stop()}. */
     private final Waiters waiting = new Waiters();
+
     private volatile boolean leading;
     private volatile String observedHolder = "";
     /**
@@ -54,6 +55,7 @@ public final class LeaderElector {
      * its own.
      */
     private volatile LeaderElectionRecord observed;
+
     private volatile long observedAt;
     private Thread thread;
 
@@ -134,7 +136,8 @@ public final class LeaderElector {
                 Thread.ofVirtual().name("leader-started-" + config.identity()).start(callbacks::onStartedLeading);
                 return true;
             }
-            long jittered = (long) (config.retryPeriod().toNanos() * (1 + ThreadLocalRandom.current().nextDouble() * 1.2));
+            long jittered = (long) (config.retryPeriod().toNanos()
+                    * (1 + ThreadLocalRandom.current().nextDouble() * 1.2));
             if (await(jittered)) {
                 return false;
             }
@@ -154,7 +157,10 @@ public final class LeaderElector {
                 }
                 long left = deadline - ticker.nanoTime();
                 if (left <= 0) {
-                    LOG.warn("{}: failed to renew {} within {}; leadership lost", config.identity(), lock.describe(),
+                    LOG.warn(
+                            "{}: failed to renew {} within {}; leadership lost",
+                            config.identity(),
+                            lock.describe(),
                             config.renewDeadline());
                     return;
                 }
@@ -178,15 +184,17 @@ public final class LeaderElector {
      */
     private boolean tryRenewBy(long deadline) {
         AtomicReference<Boolean> outcome = new AtomicReference<>();
-        Thread attempt = Thread.ofVirtual().name("leader-renew-" + config.identity()).start(() -> {
-            boolean renewed = false;
-            try {
-                renewed = tryAcquireOrRenew();
-            } finally {
-                outcome.set(renewed);
-                waiting.wakeAll();
-            }
-        });
+        Thread attempt = Thread.ofVirtual()
+                .name("leader-renew-" + config.identity())
+                .start(() -> {
+                    boolean renewed = false;
+                    try {
+                        renewed = tryAcquireOrRenew();
+                    } finally {
+                        outcome.set(renewed);
+                        waiting.wakeAll();
+                    }
+                });
         try {
             waiting.awaitInterruptibly(ticker, deadline, () -> outcome.get() != null || isStopped());
         } catch (InterruptedException e) {
@@ -196,7 +204,9 @@ public final class LeaderElector {
         Boolean renewed = outcome.get();
         if (renewed == null) {
             attempt.interrupt();
-            LOG.debug("{}: renewal of {} still without an answer at the renew deadline", config.identity(),
+            LOG.debug(
+                    "{}: renewal of {} still without an answer at the renew deadline",
+                    config.identity(),
                     lock.describe());
             return false;
         }
@@ -209,8 +219,8 @@ public final class LeaderElector {
      */
     private boolean await(long nanos) {
         try {
-            return waiting.awaitInterruptibly(ticker, Ticker.deadline(ticker.nanoTime(), Duration.ofNanos(nanos)),
-                    this::isStopped);
+            return waiting.awaitInterruptibly(
+                    ticker, Ticker.deadline(ticker.nanoTime(), Duration.ofNanos(nanos)), this::isStopped);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             stop();
@@ -235,14 +245,17 @@ public final class LeaderElector {
                 see(seen);
             }
             boolean mine = config.identity().equals(seen.holderIdentity());
-            boolean heldByOther = !mine && !seen.holderIdentity().isEmpty()
+            boolean heldByOther = !mine
+                    && !seen.holderIdentity().isEmpty()
                     && ticker.nanoTime() - observedAt < TimeUnit.SECONDS.toNanos(seen.leaseDurationSeconds());
             if (heldByOther) {
                 return false;
             }
             LeaderElectionRecord next = mine
-                    ? new LeaderElectionRecord(config.identity(), durationSeconds, seen.acquireTime(), now, seen.leaseTransitions())
-                    : new LeaderElectionRecord(config.identity(), durationSeconds, now, now, seen.leaseTransitions() + 1);
+                    ? new LeaderElectionRecord(
+                            config.identity(), durationSeconds, seen.acquireTime(), now, seen.leaseTransitions())
+                    : new LeaderElectionRecord(
+                            config.identity(), durationSeconds, now, now, seen.leaseTransitions() + 1);
             lock.update(next);
             see(next);
             return true;
@@ -270,7 +283,8 @@ public final class LeaderElector {
             Optional<LeaderElectionRecord> current = lock.get();
             if (current.isPresent() && config.identity().equals(current.get().holderIdentity())) {
                 Instant now = ticker.instant();
-                lock.update(new LeaderElectionRecord("", 1, now, now, current.get().leaseTransitions()));
+                lock.update(
+                        new LeaderElectionRecord("", 1, now, now, current.get().leaseTransitions()));
                 LOG.info("{}: released {}", config.identity(), lock.describe());
             }
         } catch (RuntimeException e) {

@@ -34,7 +34,8 @@ final class LeaseLock {
     private DynamicObject last;
 
     LeaseLock(KubeClient client, String namespace, String name) {
-        this.leases = client.resource(LEASES, ResourceScope.NAMESPACED, DynamicObject.class).inNamespace(namespace);
+        this.leases = client.resource(LEASES, ResourceScope.NAMESPACED, DynamicObject.class)
+                .inNamespace(namespace);
         this.namespace = namespace;
         this.name = name;
     }
@@ -90,8 +91,12 @@ final class LeaseLock {
 
     static LeaderElectionRecord record(DynamicObject lease) {
         JsonNode spec = lease.node().path("spec");
-        return new LeaderElectionRecord(spec.path("holderIdentity").asString(""), spec.path("leaseDurationSeconds").asInt(0),
-                instant(spec.path("acquireTime")), instant(spec.path("renewTime")), spec.path("leaseTransitions").asInt(0));
+        return new LeaderElectionRecord(
+                spec.path("holderIdentity").asString(""),
+                spec.path("leaseDurationSeconds").asInt(0),
+                instant(spec.path("acquireTime")),
+                instant(spec.path("renewTime")),
+                spec.path("leaseTransitions").asInt(0));
     }
 
     private static Instant instant(JsonNode n) {

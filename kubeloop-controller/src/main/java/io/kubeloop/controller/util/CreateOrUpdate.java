@@ -46,11 +46,9 @@ public final class CreateOrUpdate {
      * @param object the object now
      * @param <T> its type
      */
-    public record Outcome<T>(OperationResult result, T object) {
-    }
+    public record Outcome<T>(OperationResult result, T object) {}
 
-    private CreateOrUpdate() {
-    }
+    private CreateOrUpdate() {}
 
     /**
      * Creates or updates the object named like {@code object}.

@@ -30,8 +30,7 @@ import tools.jackson.databind.node.ArrayNode;
  */
 public final class Finalizers {
 
-    private Finalizers() {
-    }
+    private Finalizers() {}
 
     /**
      * Whether the object carries the finalizer.
@@ -41,7 +40,9 @@ public final class Finalizers {
      * @return true if present
      */
     public static boolean contains(Object object, String finalizer) {
-        return ObjectAccess.metadata(object).finalizersOrEmpty().contains(Objects.requireNonNull(finalizer, "finalizer"));
+        return ObjectAccess.metadata(object)
+                .finalizersOrEmpty()
+                .contains(Objects.requireNonNull(finalizer, "finalizer"));
     }
 
     /**

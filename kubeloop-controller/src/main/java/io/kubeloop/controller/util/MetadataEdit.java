@@ -13,8 +13,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class MetadataEdit {
 
-    private MetadataEdit() {
-    }
+    private MetadataEdit() {}
 
     @SuppressWarnings("unchecked")
     static <T> T copyWith(T object, Consumer<ObjectNode> metadataEditor) {

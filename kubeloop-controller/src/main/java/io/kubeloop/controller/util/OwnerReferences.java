@@ -28,8 +28,7 @@ import tools.jackson.databind.node.ArrayNode;
  */
 public final class OwnerReferences {
 
-    private OwnerReferences() {
-    }
+    private OwnerReferences() {}
 
     /**
      * The object's controller reference, if any (client-go's {@code metav1.GetControllerOf}).
@@ -38,7 +37,9 @@ public final class OwnerReferences {
      * @return the reference with {@code controller: true}
      */
     public static Optional<OwnerReference> controllerOf(Object object) {
-        return ObjectAccess.metadata(object).ownerReferencesOrEmpty().stream().filter(OwnerReference::isController).findFirst();
+        return ObjectAccess.metadata(object).ownerReferencesOrEmpty().stream()
+                .filter(OwnerReference::isController)
+                .findFirst();
     }
 
     /**
@@ -124,8 +125,7 @@ public final class OwnerReferences {
     }
 
     /** What a reference to an owner names. */
-    private record Identity(GroupVersionKind gvk, String name, String uid) {
-    }
+    private record Identity(GroupVersionKind gvk, String name, String uid) {}
 
     private static Identity identity(Object owner, Scheme scheme) {
         Objects.requireNonNull(owner, "owner");
@@ -134,8 +134,11 @@ public final class OwnerReferences {
         if (owner instanceof DynamicObject d) {
             gvk = GroupVersionKind.of(d.apiVersion(), d.kind());
         } else {
-            gvk = scheme.gvkOf(owner.getClass()).orElseThrow(() -> new IllegalArgumentException(owner.getClass().getName()
-                    + " is not a Kubernetes kind of the scheme: register it in the Scheme or annotate it with @Kind"));
+            gvk = scheme.gvkOf(owner.getClass())
+                    .orElseThrow(
+                            () -> new IllegalArgumentException(
+                                    owner.getClass().getName()
+                                            + " is not a Kubernetes kind of the scheme: register it in the Scheme or annotate it with @Kind"));
         }
         String name = ObjectAccess.name(owner);
         String uid = ObjectAccess.uid(owner);
@@ -148,7 +151,8 @@ public final class OwnerReferences {
 
     private static <T> T upsert(Object owner, T object, OwnerReference ref) {
         validateNamespaces(owner, object);
-        List<OwnerReference> refs = new ArrayList<>(ObjectAccess.metadata(object).ownerReferencesOrEmpty());
+        List<OwnerReference> refs =
+                new ArrayList<>(ObjectAccess.metadata(object).ownerReferencesOrEmpty());
         int same = -1;
         for (int i = 0; i < refs.size(); i++) {
             if (sameOwner(refs.get(i), ref)) {
@@ -174,8 +178,9 @@ public final class OwnerReferences {
         }
         String objectNamespace = ObjectAccess.namespace(object);
         if (objectNamespace.isEmpty()) {
-            throw new IllegalArgumentException("cluster-scoped resource must not have a namespace-scoped owner, owner's namespace "
-                    + ownerNamespace);
+            throw new IllegalArgumentException(
+                    "cluster-scoped resource must not have a namespace-scoped owner, owner's namespace "
+                            + ownerNamespace);
         }
         if (!ownerNamespace.equals(objectNamespace)) {
             throw new IllegalArgumentException("cross-namespace owner references are disallowed, owner's namespace "
@@ -185,11 +190,14 @@ public final class OwnerReferences {
 
     /** Same group (the version may differ), kind and name: controller-runtime's {@code referSameObject}. */
     private static boolean sameOwner(OwnerReference a, OwnerReference b) {
-        return group(a.apiVersion()).equals(group(b.apiVersion())) && Objects.equals(a.kind(), b.kind())
+        return group(a.apiVersion()).equals(group(b.apiVersion()))
+                && Objects.equals(a.kind(), b.kind())
                 && Objects.equals(a.name(), b.name());
     }
 
     private static String group(String apiVersion) {
-        return apiVersion == null || apiVersion.isEmpty() ? "" : GroupVersion.parse(apiVersion).group();
+        return apiVersion == null || apiVersion.isEmpty()
+                ? ""
+                : GroupVersion.parse(apiVersion).group();
     }
 }

@@ -46,7 +46,8 @@ class EventCorrelatorTest {
         }
         assertThat(correlator.correlate(event("Synced", "m", T0.plusSeconds(299))))
                 .isInstanceOf(EventCorrelator.Drop.class);
-        assertThat(correlator.correlate(event("Synced", "m", T0.plus(Duration.ofMinutes(5)).plusSeconds(1))))
+        assertThat(correlator.correlate(
+                        event("Synced", "m", T0.plus(Duration.ofMinutes(5)).plusSeconds(1))))
                 .isInstanceOf(EventCorrelator.Count.class);
     }
 
@@ -58,8 +59,11 @@ class EventCorrelatorTest {
         }
 
         assertThat(decisions.subList(0, 9)).allMatch(d -> d instanceof EventCorrelator.Create);
-        assertThat(decisions.get(9)).isInstanceOfSatisfying(EventCorrelator.Create.class, c ->
-                assertThat(c.event().message()).isEqualTo("(combined from similar events): attempt 9 failed"));
+        assertThat(decisions.get(9))
+                .isInstanceOfSatisfying(
+                        EventCorrelator.Create.class,
+                        c -> assertThat(c.event().message())
+                                .isEqualTo("(combined from similar events): attempt 9 failed"));
         String combined = ((EventCorrelator.Create) decisions.get(9)).name();
         assertThat(decisions.get(11)).isInstanceOfSatisfying(EventCorrelator.Count.class, c -> {
             assertThat(c.name()).isEqualTo(combined);
@@ -74,7 +78,8 @@ class EventCorrelatorTest {
             correlator.correlate(event("Failed", "attempt " + i, T0));
         }
         assertThat(correlator.correlate(event("Failed", "attempt 9", T0.plus(Duration.ofMinutes(11)))))
-                .isInstanceOfSatisfying(EventCorrelator.Create.class,
+                .isInstanceOfSatisfying(
+                        EventCorrelator.Create.class,
                         c -> assertThat(c.event().message()).isEqualTo("attempt 9"));
     }
 

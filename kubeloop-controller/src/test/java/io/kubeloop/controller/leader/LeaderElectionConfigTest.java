@@ -26,11 +26,14 @@ class LeaderElectionConfigTest {
         assertThatThrownBy(() -> c.withTimings(Duration.ofSeconds(15), Duration.ofMillis(2400), Duration.ofSeconds(2)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("renewDeadline (PT2.4S) must be greater than 1.2 × retryPeriod (PT2S)");
-        assertThat(c.withTimings(Duration.ofSeconds(15), Duration.ofMillis(2401), Duration.ofSeconds(2)).renewDeadline())
+        assertThat(c.withTimings(Duration.ofSeconds(15), Duration.ofMillis(2401), Duration.ofSeconds(2))
+                        .renewDeadline())
                 .isEqualTo(Duration.ofMillis(2401));
         assertThatThrownBy(() -> c.withTimings(Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ZERO))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("retryPeriod must be positive");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("retryPeriod must be positive");
         assertThatThrownBy(() -> LeaderElectionConfig.defaults("ns", " ", "me"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("leader election needs a name");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("leader election needs a name");
     }
 }

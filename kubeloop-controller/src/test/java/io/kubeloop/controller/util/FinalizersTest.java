@@ -14,26 +14,44 @@ class FinalizersTest {
 
     @Test
     void addAppendsToACopyOnceAndReturnsTheSameObjectWhenPresent() {
-        ConfigMap cm = new ConfigMapBuilder().withNewMetadata().withNamespace("default").withName("cm")
-                .withFinalizers("other/keep").endMetadata().addToData("k", "v").build();
+        ConfigMap cm = new ConfigMapBuilder()
+                .withNewMetadata()
+                .withNamespace("default")
+                .withName("cm")
+                .withFinalizers("other/keep")
+                .endMetadata()
+                .addToData("k", "v")
+                .build();
 
         ConfigMap with = Finalizers.add(cm, CLEANUP);
         assertThat(with.getMetadata().getFinalizers()).containsExactly("other/keep", CLEANUP);
         assertThat(with.getData()).containsEntry("k", "v");
-        assertThat(cm.getMetadata().getFinalizers()).as("the argument is not changed").containsExactly("other/keep");
-        assertThat(Finalizers.add(with, CLEANUP)).as("nothing to do: the same object").isSameAs(with);
+        assertThat(cm.getMetadata().getFinalizers())
+                .as("the argument is not changed")
+                .containsExactly("other/keep");
+        assertThat(Finalizers.add(with, CLEANUP))
+                .as("nothing to do: the same object")
+                .isSameAs(with);
         assertThat(Finalizers.contains(with, CLEANUP)).isTrue();
         assertThat(Finalizers.contains(cm, CLEANUP)).isFalse();
     }
 
     @Test
     void removeDropsEveryOccurrenceAndTheFieldWhenNoneAreLeft() {
-        DynamicObject o = DynamicObject.of("v1", "ConfigMap",
-                ObjectMeta.builder().namespace("default").name("cm").finalizers(java.util.List.of(CLEANUP, CLEANUP)).build());
+        DynamicObject o = DynamicObject.of(
+                "v1",
+                "ConfigMap",
+                ObjectMeta.builder()
+                        .namespace("default")
+                        .name("cm")
+                        .finalizers(java.util.List.of(CLEANUP, CLEANUP))
+                        .build());
 
         DynamicObject without = Finalizers.remove(o, CLEANUP);
         assertThat(without.metadata().finalizersOrEmpty()).isEmpty();
-        assertThat(without.at("/metadata/finalizers")).as("no empty list left behind").isEmpty();
+        assertThat(without.at("/metadata/finalizers"))
+                .as("no empty list left behind")
+                .isEmpty();
         assertThat(Finalizers.remove(without, CLEANUP)).isSameAs(without);
         assertThat(o.metadata().finalizersOrEmpty()).containsExactly(CLEANUP, CLEANUP);
     }

@@ -48,8 +48,7 @@ final class ApiSignatures {
         }
     }
 
-    private ApiSignatures() {
-    }
+    private ApiSignatures() {}
 
     /** Every class-path entry holding a {@code module-info.class} of a module named {@code io.kubeloop.*}. */
     static List<ModuleRoot> kubeloopModules() {
@@ -80,7 +79,8 @@ final class ApiSignatures {
             try (Stream<Path> files = Files.walk(root)) {
                 return files.map(root::relativize)
                         .map(Path::toString)
-                        .filter(n -> n.endsWith(".class") && !n.equals("module-info.class")
+                        .filter(n -> n.endsWith(".class")
+                                && !n.equals("module-info.class")
                                 && !n.endsWith("package-info.class"))
                         .map(n -> n.substring(0, n.length() - ".class".length()).replace('/', '.'))
                         .filter(n -> packages.contains(packageOf(n)))
@@ -140,7 +140,8 @@ final class ApiSignatures {
         b.append(b.isEmpty() ? "" : " ").append(kind(type)).append(' ').append(type.getTypeName());
         var params = type.getTypeParameters();
         if (params.length > 0) {
-            b.append(Arrays.stream(params).map(ApiSignatures::typeParameter)
+            b.append(Arrays.stream(params)
+                    .map(ApiSignatures::typeParameter)
                     .collect(Collectors.joining(", ", "<", ">")));
         }
         Type superclass = type.getGenericSuperclass();
@@ -153,8 +154,11 @@ final class ApiSignatures {
                     .append(Arrays.stream(interfaces).map(Type::getTypeName).collect(Collectors.joining(", ")));
         }
         if (type.isSealed()) {
-            b.append(" permits ").append(Arrays.stream(type.getPermittedSubclasses()).map(Class::getTypeName)
-                    .sorted().collect(Collectors.joining(", ")));
+            b.append(" permits ")
+                    .append(Arrays.stream(type.getPermittedSubclasses())
+                            .map(Class::getTypeName)
+                            .sorted()
+                            .collect(Collectors.joining(", ")));
         }
         return b.toString();
     }
@@ -188,8 +192,11 @@ final class ApiSignatures {
         TreeSet<String> out = new TreeSet<>();
         for (Field f : type.getDeclaredFields()) {
             if (visible(f.getModifiers()) && !f.isSynthetic()) {
-                out.add("  " + (f.isEnumConstant() ? "enum constant " + f.getName()
-                        : Modifier.toString(f.getModifiers()) + " " + f.getGenericType().getTypeName() + " " + f.getName()));
+                out.add("  "
+                        + (f.isEnumConstant()
+                                ? "enum constant " + f.getName()
+                                : Modifier.toString(f.getModifiers()) + " "
+                                        + f.getGenericType().getTypeName() + " " + f.getName()));
             }
         }
         for (Constructor<?> c : type.getDeclaredConstructors()) {
@@ -223,7 +230,8 @@ final class ApiSignatures {
         b.append(m).append(m.isEmpty() ? "" : " ");
         var params = e.getTypeParameters();
         if (params.length > 0) {
-            b.append(Arrays.stream(params).map(ApiSignatures::typeParameter)
+            b.append(Arrays.stream(params)
+                    .map(ApiSignatures::typeParameter)
                     .collect(Collectors.joining(", ", "<", "> ")));
         }
         if (returnType != null) {
@@ -231,11 +239,13 @@ final class ApiSignatures {
         } else {
             b.append(e.getDeclaringClass().getSimpleName());
         }
-        b.append(Arrays.stream(e.getGenericParameterTypes()).map(Type::getTypeName)
+        b.append(Arrays.stream(e.getGenericParameterTypes())
+                .map(Type::getTypeName)
                 .collect(Collectors.joining(", ", "(", ")")));
         Type[] thrown = e.getGenericExceptionTypes();
         if (thrown.length > 0) {
-            b.append(" throws ").append(Arrays.stream(thrown).map(Type::getTypeName).collect(Collectors.joining(", ")));
+            b.append(" throws ")
+                    .append(Arrays.stream(thrown).map(Type::getTypeName).collect(Collectors.joining(", ")));
         }
         return b.toString();
     }

@@ -26,9 +26,15 @@ import org.junit.jupiter.api.Test;
 class PublicApiBaselineTest {
 
     /** The artifacts users depend on; each must be a named module. */
-    private static final List<String> LIBRARY_MODULES = List.of("io.kubeloop.api", "io.kubeloop.apiserver",
-            "io.kubeloop.cache", "io.kubeloop.client", "io.kubeloop.controller", "io.kubeloop.testing",
-            "io.kubeloop.time", "io.kubeloop.workqueue");
+    private static final List<String> LIBRARY_MODULES = List.of(
+            "io.kubeloop.api",
+            "io.kubeloop.apiserver",
+            "io.kubeloop.cache",
+            "io.kubeloop.client",
+            "io.kubeloop.controller",
+            "io.kubeloop.testing",
+            "io.kubeloop.time",
+            "io.kubeloop.workqueue");
 
     private static final boolean UPDATE = Boolean.getBoolean("kubeloop.api.update");
 
@@ -71,9 +77,14 @@ class PublicApiBaselineTest {
             expected.forEach(added::remove);
             Set<String> removed = new LinkedHashSet<>(expected);
             actual.forEach(removed::remove);
-            StringBuilder b = new StringBuilder(artifact).append(" (").append(file).append("):\n");
-            added.stream().filter(l -> !l.isBlank()).forEach(l -> b.append("  + ").append(l.strip()).append('\n'));
-            removed.stream().filter(l -> !l.isBlank()).forEach(l -> b.append("  - ").append(l.strip()).append('\n'));
+            StringBuilder b =
+                    new StringBuilder(artifact).append(" (").append(file).append("):\n");
+            added.stream()
+                    .filter(l -> !l.isBlank())
+                    .forEach(l -> b.append("  + ").append(l.strip()).append('\n'));
+            removed.stream()
+                    .filter(l -> !l.isBlank())
+                    .forEach(l -> b.append("  - ").append(l.strip()).append('\n'));
             changed.add(b.toString());
         }
         assertThat(changed)
@@ -105,7 +116,8 @@ class PublicApiBaselineTest {
                 String pkg = p.strip();
                 named.add(pkg.startsWith(".") ? named.get(0) + pkg : pkg);
             }
-            assertThat(named).as("packages of %s in README.md", artifact)
+            assertThat(named)
+                    .as("packages of %s in README.md", artifact)
                     .containsExactlyInAnyOrderElementsOf(module.publicPackages());
             var types = java.util.regex.Pattern.compile("`@?([A-Z]\\w*)").matcher(cells[3]);
             while (types.find()) {
@@ -122,7 +134,8 @@ class PublicApiBaselineTest {
     private static boolean isPublicType(String name) {
         try {
             return java.lang.reflect.Modifier.isPublic(
-                    Class.forName(name, false, PublicApiBaselineTest.class.getClassLoader()).getModifiers());
+                    Class.forName(name, false, PublicApiBaselineTest.class.getClassLoader())
+                            .getModifiers());
         } catch (ClassNotFoundException e) {
             return false;
         }

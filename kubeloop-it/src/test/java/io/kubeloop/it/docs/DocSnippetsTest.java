@@ -70,14 +70,17 @@ class DocSnippetsTest {
 
     @Test
     void everyWholeSourceFileInTheDocsIsATestedSource() throws IOException {
-        Path sources = Path.of(System.getProperty("basedir", "")).toAbsolutePath().resolve("src/test/java");
+        Path sources =
+                Path.of(System.getProperty("basedir", "")).toAbsolutePath().resolve("src/test/java");
         for (Snippet s : snippets()) {
             if (!isSourceFile(s)) {
                 continue;
             }
             Matcher pkg = PACKAGE.matcher(s.code());
             Matcher type = PUBLIC_TYPE.matcher(s.code());
-            assertThat(pkg.find() && type.find()).as("%s: a package line and a top-level type", s.where()).isTrue();
+            assertThat(pkg.find() && type.find())
+                    .as("%s: a package line and a top-level type", s.where())
+                    .isTrue();
             Path file = sources.resolve(pkg.group(1).replace('.', '/')).resolve(type.group(1) + ".java");
             assertThat(file).as("%s is the source file %s", s.where(), file).exists();
             assertThat(s.code()).as("%s: the same text as %s", s.where(), file).isEqualTo(Files.readString(file));
@@ -114,7 +117,11 @@ class DocSnippetsTest {
             }
             Matcher m = FENCE.matcher(text);
             while (m.find()) {
-                int line = (int) text.substring(0, m.start()).chars().filter(c -> c == '\n').count() + 2;
+                int line = (int) text.substring(0, m.start())
+                                .chars()
+                                .filter(c -> c == '\n')
+                                .count()
+                        + 2;
                 out.add(new Snippet(f, line, m.group(1)));
             }
         }
@@ -133,8 +140,10 @@ class DocSnippetsTest {
             if (line.startsWith("import ")) {
                 imports.append(line).append('\n');
                 i++;
-            } else if (!line.isEmpty() && !Character.isWhitespace(line.charAt(0))
-                    && MEMBER_START.matcher(line).matches() && !line.endsWith(";")) {
+            } else if (!line.isEmpty()
+                    && !Character.isWhitespace(line.charAt(0))
+                    && MEMBER_START.matcher(line).matches()
+                    && !line.endsWith(";")) {
                 int depth = 0;
                 boolean opened = false;
                 do {
@@ -160,7 +169,8 @@ class DocSnippetsTest {
     }
 
     private static String stripStringsAndComments(String line) {
-        return line.replaceAll("\"(\\\\.|[^\"\\\\])*\"", "\"\"").replaceAll("'(\\\\.|[^'\\\\])'", "' '")
+        return line.replaceAll("\"(\\\\.|[^\"\\\\])*\"", "\"\"")
+                .replaceAll("'(\\\\.|[^'\\\\])'", "' '")
                 .replaceAll("//.*$", "");
     }
 
@@ -174,23 +184,37 @@ class DocSnippetsTest {
             throw new UncheckedIOException(e);
         }
         try (StandardJavaFileManager files = javac.getStandardFileManager(diagnostics, null, null)) {
-            JavaFileObject unit = new SimpleJavaFileObject(URI.create("string:///" + className + ".java"),
-                    JavaFileObject.Kind.SOURCE) {
-                @Override
-                public CharSequence getCharContent(boolean ignoreEncodingErrors) {
-                    return source;
-                }
-            };
-            List<String> options = List.of("-classpath", System.getProperty("java.class.path"), "-d",
-                    outDir.toString(), "-proc:none", "-Xlint:none", "--release", "21");
+            JavaFileObject unit =
+                    new SimpleJavaFileObject(
+                            URI.create("string:///" + className + ".java"), JavaFileObject.Kind.SOURCE) {
+                        @Override
+                        public CharSequence getCharContent(boolean ignoreEncodingErrors) {
+                            return source;
+                        }
+                    };
+            List<String> options = List.of(
+                    "-classpath",
+                    System.getProperty("java.class.path"),
+                    "-d",
+                    outDir.toString(),
+                    "-proc:none",
+                    "-Xlint:none",
+                    "--release",
+                    "21");
             StringWriter log = new StringWriter();
-            boolean ok = javac.getTask(log, files, diagnostics, options, null, List.of(unit)).call();
+            boolean ok = javac.getTask(log, files, diagnostics, options, null, List.of(unit))
+                    .call();
             if (ok) {
                 return null;
             }
             StringBuilder b = new StringBuilder();
-            diagnostics.getDiagnostics().forEach(d -> b.append("  line ").append(d.getLineNumber()).append(": ")
-                    .append(d.getMessage(null)).append('\n'));
+            diagnostics
+                    .getDiagnostics()
+                    .forEach(d -> b.append("  line ")
+                            .append(d.getLineNumber())
+                            .append(": ")
+                            .append(d.getMessage(null))
+                            .append('\n'));
             b.append("  --- generated source ---\n").append(source.indent(4));
             return b.toString();
         } catch (IOException e) {

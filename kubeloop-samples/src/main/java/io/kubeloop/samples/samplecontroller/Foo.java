@@ -30,10 +30,8 @@ public record Foo(String apiVersion, String kind, ObjectMeta metadata, Spec spec
     }
 
     /** What the user wants. */
-    public record Spec(String deploymentName, Integer replicas) {
-    }
+    public record Spec(String deploymentName, Integer replicas) {}
 
     /** What the controller observed. */
-    public record Status(Integer availableReplicas) {
-    }
+    public record Status(Integer availableReplicas) {}
 }

@@ -38,8 +38,7 @@ public final class FooCrd {
     private static final GroupVersionResource CRDS =
             new GroupVersionResource("apiextensions.k8s.io", "v1", "customresourcedefinitions");
 
-    private FooCrd() {
-    }
+    private FooCrd() {}
 
     /**
      * Creates the CRD unless it exists, and waits until the server serves Foos (condition
@@ -70,13 +69,16 @@ public final class FooCrd {
     }
 
     private static boolean established(DynamicObject crd) {
-        return crd.at("/status/conditions").map(conditions -> {
-            for (var c : conditions) {
-                if ("Established".equals(c.path("type").asString()) && "True".equals(c.path("status").asString())) {
-                    return true;
-                }
-            }
-            return false;
-        }).orElse(false);
+        return crd.at("/status/conditions")
+                .map(conditions -> {
+                    for (var c : conditions) {
+                        if ("Established".equals(c.path("type").asString())
+                                && "True".equals(c.path("status").asString())) {
+                            return true;
+                        }
+                    }
+                    return false;
+                })
+                .orElse(false);
     }
 }

@@ -57,8 +57,12 @@ public final class FooReconciler implements Reconciler {
      * @param deploymentClient Deployments in any namespace
      * @param events where to record {@code Synced} and {@code ErrResourceExists} Events about Foos
      */
-    public FooReconciler(Lister<Foo> foos, Lister<Deployment> deployments, ResourceClient<Foo> fooClient,
-            ResourceClient<Deployment> deploymentClient, EventRecorder events) {
+    public FooReconciler(
+            Lister<Foo> foos,
+            Lister<Deployment> deployments,
+            ResourceClient<Foo> fooClient,
+            ResourceClient<Deployment> deploymentClient,
+            EventRecorder events) {
         this.foos = Objects.requireNonNull(foos, "foos");
         this.deployments = Objects.requireNonNull(deployments, "deployments");
         this.fooClient = Objects.requireNonNull(fooClient, "fooClient");
@@ -93,10 +97,14 @@ public final class FooReconciler implements Reconciler {
         Integer wanted = foo.spec().replicas();
         if (wanted != null && !wanted.equals(deployment.getSpec().getReplicas())) {
             deployment = inNamespace.update(new DeploymentBuilder(deployment)
-                    .editSpec().withReplicas(wanted).endSpec().build());
+                    .editSpec()
+                    .withReplicas(wanted)
+                    .endSpec()
+                    .build());
         }
         int available = deployment.getStatus() == null || deployment.getStatus().getAvailableReplicas() == null
-                ? 0 : deployment.getStatus().getAvailableReplicas();
+                ? 0
+                : deployment.getStatus().getAvailableReplicas();
         Foo.Status status = new Foo.Status(available);
         if (!status.equals(foo.status())) {
             fooClient.inNamespace(request.namespace()).updateStatus(foo.withStatus(status), WriteOptions.none());
@@ -108,25 +116,36 @@ public final class FooReconciler implements Reconciler {
     /** Whether {@code deployment}'s controller owner reference points at {@code foo} (by uid). */
     static boolean isControlledBy(Deployment deployment, Foo foo) {
         return OwnerReferences.controllerOf(deployment)
-                .filter(ref -> "Foo".equals(ref.kind()) && Objects.equals(ref.uid(), foo.metadata().uid()))
+                .filter(ref -> "Foo".equals(ref.kind())
+                        && Objects.equals(ref.uid(), foo.metadata().uid()))
                 .isPresent();
     }
 
     /** The Deployment a Foo asks for: nginx Pods labelled for this Foo, controlled by it. */
     static Deployment newDeployment(Foo foo) {
-        Map<String, String> labels = Map.of("app", "nginx", "controller", foo.metadata().name());
+        Map<String, String> labels =
+                Map.of("app", "nginx", "controller", foo.metadata().name());
         Deployment deployment = new DeploymentBuilder()
                 .withNewMetadata()
-                    .withName(foo.spec().deploymentName())
-                    .withNamespace(foo.metadata().namespace())
+                .withName(foo.spec().deploymentName())
+                .withNamespace(foo.metadata().namespace())
                 .endMetadata()
                 .withNewSpec()
-                    .withReplicas(foo.spec().replicas() == null ? 1 : foo.spec().replicas())
-                    .withNewSelector().addToMatchLabels(labels).endSelector()
-                    .withNewTemplate()
-                        .withNewMetadata().addToLabels(labels).endMetadata()
-                        .withNewSpec().addNewContainer().withName("nginx").withImage("nginx:latest").endContainer().endSpec()
-                    .endTemplate()
+                .withReplicas(foo.spec().replicas() == null ? 1 : foo.spec().replicas())
+                .withNewSelector()
+                .addToMatchLabels(labels)
+                .endSelector()
+                .withNewTemplate()
+                .withNewMetadata()
+                .addToLabels(labels)
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("nginx")
+                .withImage("nginx:latest")
+                .endContainer()
+                .endSpec()
+                .endTemplate()
                 .endSpec()
                 .build();
         return OwnerReferences.setControllerReference(foo, deployment, SCHEME);

@@ -52,10 +52,11 @@ public final class SampleController implements AutoCloseable {
         FooReconciler reconciler = new FooReconciler(
                 informers.listerFor(Foo.class, InformerScope.all()),
                 informers.listerFor(Deployment.class, InformerScope.all()),
-                client.resource(Foo.class), client.resource(Deployment.class), events.recorderFor(NAME));
-        this.controller = builder()
-                .withOptions(o -> o.meterRegistry(meterRegistry))
-                .build(informers, reconciler);
+                client.resource(Foo.class),
+                client.resource(Deployment.class),
+                events.recorderFor(NAME));
+        this.controller =
+                builder().withOptions(o -> o.meterRegistry(meterRegistry)).build(informers, reconciler);
     }
 
     /**
@@ -73,12 +74,16 @@ public final class SampleController implements AutoCloseable {
         FooReconciler reconciler = new FooReconciler(
                 informers.listerFor(Foo.class, InformerScope.all()),
                 informers.listerFor(Deployment.class, InformerScope.all()),
-                client.resource(Foo.class), client.resource(Deployment.class), events.recorderFor(NAME));
+                client.resource(Foo.class),
+                client.resource(Deployment.class),
+                events.recorderFor(NAME));
         return builder().build(manager, reconciler);
     }
 
     private static ControllerBuilder<Foo> builder() {
-        return ControllerBuilder.forResource(Foo.class).owns(Deployment.class).named(NAME)
+        return ControllerBuilder.forResource(Foo.class)
+                .owns(Deployment.class)
+                .named(NAME)
                 .withOptions(o -> o.maxConcurrentReconciles(2));
     }
 

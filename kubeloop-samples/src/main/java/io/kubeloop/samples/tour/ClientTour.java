@@ -21,8 +21,7 @@ import java.io.PrintStream;
  */
 public final class ClientTour {
 
-    private ClientTour() {
-    }
+    private ClientTour() {}
 
     public static void main(String[] args) {
         try (KubeClient client = KubeClient.create()) {
@@ -35,15 +34,21 @@ public final class ClientTour {
         // 1. A built-in kind, typed: fabric8's model classes are mapped by the default Scheme.
         ResourceClient<ConfigMap> configMaps = client.resource(ConfigMap.class);
         ConfigMap created = configMaps.create(new ConfigMapBuilder()
-                .withNewMetadata().withName("tour").addToLabels("app", "tour").endMetadata()
+                .withNewMetadata()
+                .withName("tour")
+                .addToLabels("app", "tour")
+                .endMetadata()
                 .addToData("greeting", "hello")
                 .build());
-        out.println("created configmap " + created.getMetadata().getName()
-                + " at resourceVersion " + created.getMetadata().getResourceVersion());
+        out.println("created configmap " + created.getMetadata().getName() + " at resourceVersion "
+                + created.getMetadata().getResourceVersion());
 
         // 2. List with a typed label selector (parse errors point at the offending position).
         LabelSelector selector = LabelSelector.parse("app in (tour, demo), !legacy");
-        int matching = configMaps.list(ListOptions.builder().labelSelector(selector).build()).items().size();
+        int matching = configMaps
+                .list(ListOptions.builder().labelSelector(selector).build())
+                .items()
+                .size();
         out.println("configmaps matching '" + selector.format() + "': " + matching);
 
         // 3. Patch: a JSON merge patch.
@@ -51,8 +56,8 @@ public final class ClientTour {
         out.println("patched greeting: " + patched.getData().get("greeting"));
 
         // 4. Any kind, dynamically: the same object as a JSON tree.
-        ResourceClient<DynamicObject> dynamic =
-                client.resource(new GroupVersionResource("", "v1", "configmaps"), ResourceScope.NAMESPACED, DynamicObject.class);
+        ResourceClient<DynamicObject> dynamic = client.resource(
+                new GroupVersionResource("", "v1", "configmaps"), ResourceScope.NAMESPACED, DynamicObject.class);
         DynamicObject tree = dynamic.get("tour");
         out.println("dynamic read: " + tree.kind() + " " + tree.key() + " greeting="
                 + tree.at("/data/greeting").map(v -> v.asString()).orElse("?"));
@@ -60,7 +65,8 @@ public final class ClientTour {
         // 5. Your own kinds are records: @Kind gives group, version and resource.
         ResourceClient<Foo> foos = client.resource(Foo.class);
         Foo foo = foos.create(Foo.of(client.namespace(), "tour-foo", "tour-web", 2));
-        out.println("created " + foo.kind() + " " + foo.key() + " wanting " + foo.spec().replicas() + " replicas");
+        out.println("created " + foo.kind() + " " + foo.key() + " wanting "
+                + foo.spec().replicas() + " replicas");
 
         // 6. Errors are typed: a missing object is a NotFoundException carrying the server's Status.
         configMaps.delete("tour");

@@ -7,8 +7,7 @@ package io.kubeloop.time.internal;
  */
 public final class Joins {
 
-    private Joins() {
-    }
+    private Joins() {}
 
     /**
      * Waits until {@code thread} has ended, going on through interrupts: a component that stops

@@ -27,8 +27,7 @@ public final class Waiters {
     private final Set<Thread> waiting = ConcurrentHashMap.newKeySet();
 
     /** Creates an empty set of waiters. */
-    public Waiters() {
-    }
+    public Waiters() {}
 
     /**
      * Waits until {@code done} is true, the ticker reaches {@code deadlineNanos}, or the thread is

@@ -51,8 +51,8 @@ class JoinsTest {
 
     @Test
     void joinsEveryThread() throws Exception {
-        Thread a = Thread.ofVirtual().start(() -> { });
-        Thread b = Thread.ofVirtual().start(() -> { });
+        Thread a = Thread.ofVirtual().start(() -> {});
+        Thread b = Thread.ofVirtual().start(() -> {});
         Joins.joinAllUninterruptibly(List.of(a, b, Thread.currentThread()));
         assertThat(a.isAlive()).isFalse();
         assertThat(b.isAlive()).isFalse();

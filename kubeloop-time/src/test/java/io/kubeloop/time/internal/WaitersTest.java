@@ -69,12 +69,15 @@ class WaitersTest {
     @Test
     void withTheSystemTickerATimeoutIsRealTime() {
         long start = System.nanoTime();
-        assertThat(waiters.await(Ticker.system(), Duration.ofMillis(20), done::get)).isFalse();
-        assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(Duration.ofMillis(20).toNanos());
+        assertThat(waiters.await(Ticker.system(), Duration.ofMillis(20), done::get))
+                .isFalse();
+        assertThat(System.nanoTime() - start)
+                .isGreaterThanOrEqualTo(Duration.ofMillis(20).toNanos());
     }
 
     private CompletableFuture<Boolean> awaitAsync(Duration timeout) {
-        return CompletableFuture.supplyAsync(() -> waiters.await(ticker, timeout, done::get),
+        return CompletableFuture.supplyAsync(
+                () -> waiters.await(ticker, timeout, done::get),
                 r -> Thread.ofPlatform().daemon().start(r));
     }
 }

@@ -36,7 +36,11 @@ import java.util.function.Consumer;
 final class DependencyGraph {
 
     /** What an event did. */
-    enum Type { ADD, UPDATE, DELETE }
+    enum Type {
+        ADD,
+        UPDATE,
+        DELETE
+    }
 
     /**
      * One change to apply.
@@ -46,13 +50,13 @@ final class DependencyGraph {
      * @param old the previous state for UPDATE, else null
      * @param virtual a DELETE the collector made up after a live lookup found the object absent
      */
-    record Event(Type type, ObjectMetadata object, ObjectMetadata old, boolean virtual) {
-    }
+    record Event(Type type, ObjectMetadata object, ObjectMetadata old, boolean virtual) {}
 
     private final ReentrantLock lock = new ReentrantLock();
     /** Guarded by {@link #lock}. */
     @GuardedBy("lock")
     private final Map<String, GraphNode> uidToNode = new HashMap<>();
+
     private final Consumer<String> attemptToDelete;
     private final Consumer<String> attemptToOrphan;
 
@@ -94,13 +98,15 @@ final class DependencyGraph {
      *
      * @param dependents every dependent, with whether its reference blocks the owner's deletion
      */
-    record Snapshot(ObjectIdentity identity, boolean observed, boolean beingDeleted, boolean deletingDependents,
-                    List<Dependent> dependents) {
-    }
+    record Snapshot(
+            ObjectIdentity identity,
+            boolean observed,
+            boolean beingDeleted,
+            boolean deletingDependents,
+            List<Dependent> dependents) {}
 
     /** A dependent of a {@link Snapshot}. */
-    record Dependent(ObjectIdentity identity, boolean blocking, boolean deletingDependents) {
-    }
+    record Dependent(ObjectIdentity identity, boolean blocking, boolean deletingDependents) {}
 
     /** Applies one change (see the class comment). */
     void process(Event event) {
@@ -127,9 +133,11 @@ final class DependencyGraph {
             switch (event.type()) {
                 case ADD, UPDATE -> {
                     if (existing == null) {
-                        GraphNode n = new GraphNode(ObjectIdentity.of(obj), true, obj.metadata().ownerReferencesOrEmpty());
+                        GraphNode n = new GraphNode(
+                                ObjectIdentity.of(obj), true, obj.metadata().ownerReferencesOrEmpty());
                         n.beingDeleted = obj.beingDeleted();
-                        n.deletingDependents = obj.beingDeleted() && obj.hasFinalizer(DeleteParams.FOREGROUND_FINALIZER);
+                        n.deletingDependents =
+                                obj.beingDeleted() && obj.hasFinalizer(DeleteParams.FOREGROUND_FINALIZER);
                         uidToNode.put(uid, n);
                         addDependentToOwners(n, n.owners);
                         processTransitions(event.old(), obj, n);
@@ -222,7 +230,8 @@ final class DependencyGraph {
 
     private static boolean matches(ObjectIdentity owner, OwnerReference ref, String dependentNamespace) {
         return (owner.namespace().isEmpty() || owner.namespace().equals(dependentNamespace))
-                && owner.name().equals(ref.name()) && owner.kind().equals(ref.kind())
+                && owner.name().equals(ref.name())
+                && owner.kind().equals(ref.kind())
                 && owner.group().equals(ObjectIdentity.of(ref, "").group());
     }
 

@@ -37,8 +37,7 @@ public final class DeploymentSimulator implements AutoCloseable {
     static final Duration ROLLOUT = Duration.ofMillis(300);
 
     /** A Deployment to look at. */
-    private record Key(String namespace, String name) {
-    }
+    private record Key(String namespace, String name) {}
 
     private final ObjectRegistry registry;
     private final Ticker clock;
@@ -59,12 +58,18 @@ public final class DeploymentSimulator implements AutoCloseable {
         informer.addEventHandler(new ResourceEventHandler<>() {
             @Override
             public void onAdd(ObjectMetadata d, boolean isInInitialList) {
-                worker.queue().addAfter(new Key(d.metadata().namespace(), d.metadata().name()), ROLLOUT);
+                worker.queue()
+                        .addAfter(new Key(d.metadata().namespace(), d.metadata().name()), ROLLOUT);
             }
 
             @Override
             public void onUpdate(ObjectMetadata oldD, ObjectMetadata newD) {
-                worker.queue().addAfter(new Key(newD.metadata().namespace(), newD.metadata().name()), ROLLOUT);
+                worker.queue()
+                        .addAfter(
+                                new Key(
+                                        newD.metadata().namespace(),
+                                        newD.metadata().name()),
+                                ROLLOUT);
             }
         });
     }
@@ -83,7 +88,8 @@ public final class DeploymentSimulator implements AutoCloseable {
 
     private void rollOut(Key key) {
         ResourceDefinition def = deployments;
-        Optional<StoredObject> stored = registry.store().get(def.storageId(), Metadata.key(key.namespace(), key.name()));
+        Optional<StoredObject> stored =
+                registry.store().get(def.storageId(), Metadata.key(key.namespace(), key.name()));
         if (stored.isEmpty()) {
             return;
         }
@@ -99,7 +105,9 @@ public final class DeploymentSimulator implements AutoCloseable {
                 && status.path("replicas").asInt(-1) == replicas) {
             return; // already as simulated (this is our own write coming back)
         }
-        String now = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+        String now = clock.instant()
+                .truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+                .toString();
         String patch = """
                 {"status":{"observedGeneration":%d,"replicas":%d,"updatedReplicas":%d,"readyReplicas":%d,
                  "availableReplicas":%d,"unavailableReplicas":null,
@@ -110,7 +118,12 @@ public final class DeploymentSimulator implements AutoCloseable {
                    "message":"kubeloop's workload simulator rolled out %d replica(s).","lastUpdateTime":"%s",
                    "lastTransitionTime":"%s"}]}}
                 """.formatted(generation, replicas, replicas, replicas, replicas, now, now, replicas, now, now);
-        registry.patch(def, key.namespace(), key.name(), "status", "application/merge-patch+json",
+        registry.patch(
+                def,
+                key.namespace(),
+                key.name(),
+                "status",
+                "application/merge-patch+json",
                 patch.getBytes(StandardCharsets.UTF_8),
                 new WriteContext(null, "deployment-controller/kubeloop", false, FieldValidation.IGNORE, false));
     }

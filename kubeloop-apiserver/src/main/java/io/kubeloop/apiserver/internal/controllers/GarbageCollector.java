@@ -62,21 +62,33 @@ public final class GarbageCollector implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(GarbageCollector.class);
     private static final int DELETE_WORKERS = 2;
-    private static final DependencyGraph.Event STOP = new DependencyGraph.Event(DependencyGraph.Type.DELETE,
-            new ObjectMetadata("", "", io.kubeloop.api.ObjectMeta.builder().build()), null, false);
+    private static final DependencyGraph.Event STOP = new DependencyGraph.Event(
+            DependencyGraph.Type.DELETE,
+            new ObjectMetadata("", "", io.kubeloop.api.ObjectMeta.builder().build()),
+            null,
+            false);
 
     private final LiveObjects live;
     private final RateLimitingQueue<String> attemptToDelete = RateLimitingQueue.create(
-            RateLimiter.defaultControllerRateLimiter(), WorkQueueConfig.builder().name("garbage_collector_attempt_to_delete").build());
+            RateLimiter.defaultControllerRateLimiter(),
+            WorkQueueConfig.builder()
+                    .name("garbage_collector_attempt_to_delete")
+                    .build());
     private final RateLimitingQueue<String> attemptToOrphan = RateLimitingQueue.create(
-            RateLimiter.defaultControllerRateLimiter(), WorkQueueConfig.builder().name("garbage_collector_attempt_to_orphan").build());
+            RateLimiter.defaultControllerRateLimiter(),
+            WorkQueueConfig.builder()
+                    .name("garbage_collector_attempt_to_orphan")
+                    .build());
     private final BlockingQueue<DependencyGraph.Event> graphChanges = new LinkedBlockingQueue<>();
     private final DependencyGraph graph = new DependencyGraph(attemptToDelete::add, attemptToOrphan::add);
     private final List<Thread> threads = new ArrayList<>();
     private final AtomicBoolean stopping = new AtomicBoolean();
 
     /** What one work item's processing asks for. */
-    private enum Outcome { FORGET, REQUEUE }
+    private enum Outcome {
+        FORGET,
+        REQUEUE
+    }
 
     /** A collector fed by {@code informers} (subscribe happens here: call before the informers start). */
     GarbageCollector(LiveObjects live, MetadataInformers informers) {
@@ -107,10 +119,12 @@ public final class GarbageCollector implements AutoCloseable {
     void start() {
         threads.add(Thread.ofVirtual().name("gc-graph-builder").start(this::runGraphBuilder));
         for (int i = 0; i < DELETE_WORKERS; i++) {
-            threads.add(Thread.ofVirtual().name("gc-attempt-to-delete-" + i)
+            threads.add(Thread.ofVirtual()
+                    .name("gc-attempt-to-delete-" + i)
                     .start(() -> runWorker(attemptToDelete, this::attemptToDelete)));
         }
-        threads.add(Thread.ofVirtual().name("gc-attempt-to-orphan")
+        threads.add(Thread.ofVirtual()
+                .name("gc-attempt-to-orphan")
                 .start(() -> runWorker(attemptToOrphan, this::attemptToOrphan)));
     }
 
@@ -202,12 +216,21 @@ public final class GarbageCollector implements AutoCloseable {
         for (OwnerReference ref : owners) {
             ResourceDefinition ownerDef = live.resolve(ref.apiVersion(), ref.kind());
             if (item.identity().namespace().isEmpty() && ownerDef.namespaced()) {
-                LOG.info("garbage collector: cluster-scoped {} names a namespaced owner {} {}; ignoring it",
-                        item.identity(), ref.kind(), ref.name());
+                LOG.info(
+                        "garbage collector: cluster-scoped {} names a namespaced owner {} {}; ignoring it",
+                        item.identity(),
+                        ref.kind(),
+                        ref.name());
                 return Outcome.FORGET; // does not resolve by retrying
             }
             Optional<StoredObject> owner = live.get(ownerDef, item.identity().namespace(), ref.name());
-            if (owner.isEmpty() || !owner.get().object().path("metadata").path("uid").asString("").equals(ref.uid())) {
+            if (owner.isEmpty()
+                    || !owner.get()
+                            .object()
+                            .path("metadata")
+                            .path("uid")
+                            .asString("")
+                            .equals(ref.uid())) {
                 dangling.add(ref.uid());
             } else if (owner.get().object().path("metadata").has("deletionTimestamp")
                     && finalizers(owner.get().object()).contains(DeleteParams.FOREGROUND_FINALIZER)) {
@@ -218,7 +241,8 @@ public final class GarbageCollector implements AutoCloseable {
         }
         if (solid > 0) {
             if (!dangling.isEmpty() || !waiting.isEmpty()) {
-                live.updateOwnerReferences(item.identity(),
+                live.updateOwnerReferences(
+                        item.identity(),
                         refs -> LiveObjects.without(refs, u -> dangling.contains(u) || waiting.contains(u)));
             }
         } else if (!waiting.isEmpty() && !item.dependents().isEmpty()) {
@@ -228,7 +252,8 @@ public final class GarbageCollector implements AutoCloseable {
             live.delete(item.identity(), "Foreground");
         } else {
             List<String> fin = finalizers(latest.get().object());
-            String policy = fin.contains(DeleteParams.ORPHAN_FINALIZER) ? "Orphan"
+            String policy = fin.contains(DeleteParams.ORPHAN_FINALIZER)
+                    ? "Orphan"
                     : fin.contains(DeleteParams.FOREGROUND_FINALIZER) ? "Foreground" : "Background";
             live.delete(item.identity(), policy);
         }
@@ -237,7 +262,8 @@ public final class GarbageCollector implements AutoCloseable {
 
     private void processDeletingDependents(DependencyGraph.Snapshot item) {
         List<DependencyGraph.Dependent> blocking = item.dependents().stream()
-                .filter(DependencyGraph.Dependent::blocking).toList();
+                .filter(DependencyGraph.Dependent::blocking)
+                .toList();
         if (blocking.isEmpty()) {
             live.removeFinalizer(item.identity(), DeleteParams.FOREGROUND_FINALIZER);
             return;
@@ -273,17 +299,29 @@ public final class GarbageCollector implements AutoCloseable {
     }
 
     private static DependencyGraph.Event virtualDelete(ObjectIdentity id) {
-        ObjectMetadata m = new ObjectMetadata(id.apiVersion(), id.kind(), io.kubeloop.api.ObjectMeta.builder()
-                .namespace(id.namespace()).name(id.name()).uid(id.uid()).build());
+        ObjectMetadata m = new ObjectMetadata(
+                id.apiVersion(),
+                id.kind(),
+                io.kubeloop.api.ObjectMeta.builder()
+                        .namespace(id.namespace())
+                        .name(id.name())
+                        .uid(id.uid())
+                        .build());
         return new DependencyGraph.Event(DependencyGraph.Type.DELETE, m, null, true);
     }
 
     private static List<OwnerReference> ownerReferences(ObjectNode object) {
         List<OwnerReference> out = new ArrayList<>();
         for (JsonNode r : object.path("metadata").path("ownerReferences")) {
-            out.add(new OwnerReference(r.path("apiVersion").asString(""), r.path("kind").asString(""),
-                    r.path("name").asString(""), r.path("uid").asString(""), null,
-                    r.path("blockOwnerDeletion").isBoolean() ? r.get("blockOwnerDeletion").asBoolean() : null));
+            out.add(new OwnerReference(
+                    r.path("apiVersion").asString(""),
+                    r.path("kind").asString(""),
+                    r.path("name").asString(""),
+                    r.path("uid").asString(""),
+                    null,
+                    r.path("blockOwnerDeletion").isBoolean()
+                            ? r.get("blockOwnerDeletion").asBoolean()
+                            : null));
         }
         return out;
     }

@@ -82,15 +82,16 @@ final class LiveObjects {
     /** The current object at {@code id}'s coordinates, if it still has {@code id}'s uid. */
     Optional<StoredObject> get(ObjectIdentity id) {
         ResourceDefinition def = resolve(id.apiVersion(), id.kind());
-        return get(def, id.namespace(), id.name()).filter(o -> Metadata.text(o.object(), "uid").equals(id.uid()));
+        return get(def, id.namespace(), id.name())
+                .filter(o -> Metadata.text(o.object(), "uid").equals(id.uid()));
     }
 
     /** DELETE with a uid precondition; false when the object is gone (or another object took its name). */
     boolean delete(ObjectIdentity id, String propagationPolicy) {
         ResourceDefinition def = writable(resolve(id.apiVersion(), id.kind()));
         try {
-            registry.delete(def, id.namespace(), id.name(), DeleteParams.propagation(propagationPolicy, id.uid()),
-                    context());
+            registry.delete(
+                    def, id.namespace(), id.name(), DeleteParams.propagation(propagationPolicy, id.uid()), context());
             return true;
         } catch (NotFoundException e) {
             return false;
@@ -105,28 +106,39 @@ final class LiveObjects {
      * {@code change} leaves them as they are.
      */
     void updateOwnerReferences(ObjectIdentity id, UnaryOperator<ArrayNode> change) {
-        patchMetadata(id, meta -> {
-            ArrayNode refs = meta.get("ownerReferences") instanceof ArrayNode a ? a.deepCopy()
-                    : KubeJson.mapper().createArrayNode();
-            ArrayNode next = change.apply(refs.deepCopy());
-            return next.equals(refs) ? null : next.isEmpty() ? KubeJson.mapper().nullNode() : next;
-        }, "ownerReferences");
+        patchMetadata(
+                id,
+                meta -> {
+                    ArrayNode refs = meta.get("ownerReferences") instanceof ArrayNode a
+                            ? a.deepCopy()
+                            : KubeJson.mapper().createArrayNode();
+                    ArrayNode next = change.apply(refs.deepCopy());
+                    return next.equals(refs)
+                            ? null
+                            : next.isEmpty() ? KubeJson.mapper().nullNode() : next;
+                },
+                "ownerReferences");
     }
 
     /** Removes {@code finalizer} from the object {@code id} (merge patch guarded by the resourceVersion). */
     void removeFinalizer(ObjectIdentity id, String finalizer) {
-        patchMetadata(id, meta -> {
-            if (!(meta.get("finalizers") instanceof ArrayNode a)) {
-                return null;
-            }
-            ArrayNode next = KubeJson.mapper().createArrayNode();
-            a.forEach(f -> {
-                if (!f.asString().equals(finalizer)) {
-                    next.add(f);
-                }
-            });
-            return next.size() == a.size() ? null : next.isEmpty() ? KubeJson.mapper().nullNode() : next;
-        }, "finalizers");
+        patchMetadata(
+                id,
+                meta -> {
+                    if (!(meta.get("finalizers") instanceof ArrayNode a)) {
+                        return null;
+                    }
+                    ArrayNode next = KubeJson.mapper().createArrayNode();
+                    a.forEach(f -> {
+                        if (!f.asString().equals(finalizer)) {
+                            next.add(f);
+                        }
+                    });
+                    return next.size() == a.size()
+                            ? null
+                            : next.isEmpty() ? KubeJson.mapper().nullNode() : next;
+                },
+                "finalizers");
     }
 
     /** References of {@code refs} whose uid is in {@code uids} removed. */
@@ -144,8 +156,8 @@ final class LiveObjects {
      * @param compute the new value of {@code metadata.<field>} from the current metadata: null for no change,
      *        a JSON null to remove the field
      */
-    private void patchMetadata(ObjectIdentity id, java.util.function.Function<ObjectNode, JsonNode> compute,
-                               String field) {
+    private void patchMetadata(
+            ObjectIdentity id, java.util.function.Function<ObjectNode, JsonNode> compute, String field) {
         ResourceDefinition def = writable(resolve(id.apiVersion(), id.kind()));
         for (int attempt = 0; ; attempt++) {
             Optional<StoredObject> cur = get(def, id.namespace(), id.name())
@@ -162,8 +174,14 @@ final class LiveObjects {
             meta.put("resourceVersion", Long.toString(cur.get().resourceVersion()));
             meta.set(field, value);
             try {
-                registry.patch(def, id.namespace(), id.name(), "", "application/merge-patch+json",
-                        KubeJson.mapper().writeValueAsBytes(patch), context());
+                registry.patch(
+                        def,
+                        id.namespace(),
+                        id.name(),
+                        "",
+                        "application/merge-patch+json",
+                        KubeJson.mapper().writeValueAsBytes(patch),
+                        context());
                 return;
             } catch (NotFoundException e) {
                 return;

@@ -50,6 +50,7 @@ public final class MetadataInformers implements AutoCloseable {
     /** Guarded by {@link #lock}. */
     @GuardedBy("lock")
     private boolean closed;
+
     private final Runnable onChange = this::sync;
     private final Ticker ticker;
 
@@ -137,7 +138,9 @@ public final class MetadataInformers implements AutoCloseable {
                 continue;
             }
             ResourceDefinition prev = out.get(d.storageId());
-            if (prev == null || !prev.version().equals(prev.storageVersion()) && d.version().equals(d.storageVersion())) {
+            if (prev == null
+                    || !prev.version().equals(prev.storageVersion())
+                            && d.version().equals(d.storageVersion())) {
                 out.put(d.storageId(), d);
             }
         }
@@ -165,9 +168,13 @@ public final class MetadataInformers implements AutoCloseable {
                 }
                 SharedIndexInformer<ObjectMetadata> informer = SharedIndexInformer.create(
                         new StoreListerWatcher(store, d.storageId(), d.apiVersion(), d.kind(), ticker),
-                        InformerOptions.builder().reflector(ReflectorOptions.builder()
-                                .name("builtin-controllers " + d.storageId()).useWatchList(false).build())
-                                .ticker(ticker).build());
+                        InformerOptions.builder()
+                                .reflector(ReflectorOptions.builder()
+                                        .name("builtin-controllers " + d.storageId())
+                                        .useWatchList(false)
+                                        .build())
+                                .ticker(ticker)
+                                .build());
                 for (Subscriber s : subscribers) {
                     s.informerAdded(d, informer);
                 }

@@ -28,7 +28,8 @@ record ObjectIdentity(String apiVersion, String kind, String namespace, String n
 
     /** The identity of an observed object. */
     static ObjectIdentity of(ObjectMetadata o) {
-        return new ObjectIdentity(o.apiVersion(), o.kind(), o.metadata().namespace(), o.metadata().name(), o.uid());
+        return new ObjectIdentity(
+                o.apiVersion(), o.kind(), o.metadata().namespace(), o.metadata().name(), o.uid());
     }
 
     /** The identity {@code ref} names, assumed in {@code namespace}. */

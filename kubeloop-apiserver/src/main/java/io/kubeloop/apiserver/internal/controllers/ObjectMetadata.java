@@ -30,9 +30,15 @@ public record ObjectMetadata(String apiVersion, String kind, ObjectMeta metadata
         if (m.path("ownerReferences").isArray()) {
             owners = new ArrayList<>();
             for (JsonNode r : m.get("ownerReferences")) {
-                owners.add(new OwnerReference(text(r, "apiVersion"), text(r, "kind"), text(r, "name"), text(r, "uid"),
+                owners.add(new OwnerReference(
+                        text(r, "apiVersion"),
+                        text(r, "kind"),
+                        text(r, "name"),
+                        text(r, "uid"),
                         r.path("controller").isBoolean() ? r.get("controller").asBoolean() : null,
-                        r.path("blockOwnerDeletion").isBoolean() ? r.get("blockOwnerDeletion").asBoolean() : null));
+                        r.path("blockOwnerDeletion").isBoolean()
+                                ? r.get("blockOwnerDeletion").asBoolean()
+                                : null));
             }
             owners = List.copyOf(owners);
         }
@@ -44,12 +50,19 @@ public record ObjectMetadata(String apiVersion, String kind, ObjectMeta metadata
             }
             finalizers = List.copyOf(finalizers);
         }
-        ObjectMeta meta = ObjectMeta.builder().name(text(m, "name")).namespace(text(m, "namespace")).uid(text(m, "uid"))
+        ObjectMeta meta = ObjectMeta.builder()
+                .name(text(m, "name"))
+                .namespace(text(m, "namespace"))
+                .uid(text(m, "uid"))
                 .resourceVersion(Long.toString(stored.resourceVersion()))
                 .deletionTimestamp(instant(text(m, "deletionTimestamp")))
-                .deletionGracePeriodSeconds(m.path("deletionGracePeriodSeconds").isNumber()
-                        ? m.get("deletionGracePeriodSeconds").asLong() : null)
-                .ownerReferences(owners).finalizers(finalizers).build();
+                .deletionGracePeriodSeconds(
+                        m.path("deletionGracePeriodSeconds").isNumber()
+                                ? m.get("deletionGracePeriodSeconds").asLong()
+                                : null)
+                .ownerReferences(owners)
+                .finalizers(finalizers)
+                .build();
         return new ObjectMetadata(apiVersion, kind, meta);
     }
 

@@ -34,8 +34,7 @@ import tools.jackson.databind.JsonNode;
 public final class PodTerminator implements AutoCloseable {
 
     /** A terminating Pod. */
-    private record PodKey(String namespace, String name, String uid) {
-    }
+    private record PodKey(String namespace, String name, String uid) {}
 
     private final ObjectRegistry registry;
     private final Ticker clock;
@@ -70,8 +69,11 @@ public final class PodTerminator implements AutoCloseable {
         Instant at = pod.metadata().deletionTimestamp();
         Long grace = pod.metadata().deletionGracePeriodSeconds();
         if (at != null && grace != null && grace > 0) {
-            worker.queue().addAfter(new PodKey(pod.metadata().namespace(), pod.metadata().name(), pod.uid()),
-                    positive(Duration.between(clock.instant(), at)));
+            worker.queue()
+                    .addAfter(
+                            new PodKey(
+                                    pod.metadata().namespace(), pod.metadata().name(), pod.uid()),
+                            positive(Duration.between(clock.instant(), at)));
         }
     }
 
@@ -85,13 +87,15 @@ public final class PodTerminator implements AutoCloseable {
 
     private void terminate(PodKey key) {
         ResourceDefinition def = pods;
-        Optional<StoredObject> pod = registry.store().get(def.storageId(), Metadata.key(key.namespace(), key.name()))
+        Optional<StoredObject> pod = registry.store()
+                .get(def.storageId(), Metadata.key(key.namespace(), key.name()))
                 .filter(p -> Metadata.text(p.object(), "uid").equals(key.uid()));
         if (pod.isEmpty()) {
             return;
         }
         JsonNode meta = pod.get().object().path("metadata");
-        if (!meta.has("deletionTimestamp") || meta.path("deletionGracePeriodSeconds").asLong(0) <= 0) {
+        if (!meta.has("deletionTimestamp")
+                || meta.path("deletionGracePeriodSeconds").asLong(0) <= 0) {
             return;
         }
         Instant at = Instant.parse(meta.path("deletionTimestamp").asString());
@@ -101,7 +105,11 @@ public final class PodTerminator implements AutoCloseable {
             return;
         }
         try {
-            registry.delete(def, key.namespace(), key.name(), new DeleteParams(null, null, key.uid(), null, 0L),
+            registry.delete(
+                    def,
+                    key.namespace(),
+                    key.name(),
+                    new DeleteParams(null, null, key.uid(), null, 0L),
                     new WriteContext(null, "kubelet/kubeloop", false, FieldValidation.IGNORE, false));
         } catch (NotFoundException | ConflictException e) {
             // gone meanwhile, or the name belongs to a new pod

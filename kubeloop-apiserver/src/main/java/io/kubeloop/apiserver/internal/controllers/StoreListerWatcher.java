@@ -78,9 +78,15 @@ public final class StoreListerWatcher implements ListerWatcher<ObjectMetadata> {
         String rv = options.resourceVersion();
         boolean initial = rv == null || rv.isEmpty() || rv.equals("0");
         long from = initial ? 0 : Long.parseLong(rv);
-        Watcher watcher = store.watch(new WatchRequest(storageId, null, o -> true, from, initial,
+        Watcher watcher = store.watch(new WatchRequest(
+                storageId,
+                null,
+                o -> true,
+                from,
+                initial,
                 initial && Boolean.TRUE.equals(options.sendInitialEvents())));
-        long deadline = options.timeout() == null ? Long.MAX_VALUE : Ticker.deadline(ticker.nanoTime(), options.timeout());
+        long deadline =
+                options.timeout() == null ? Long.MAX_VALUE : Ticker.deadline(ticker.nanoTime(), options.timeout());
         return new WatchStream<>() {
             @Override
             public Optional<WatchEvent<ObjectMetadata>> next() {
@@ -90,21 +96,24 @@ public final class StoreListerWatcher implements ListerWatcher<ObjectMetadata> {
                         watcher.close();
                         return Optional.empty();
                     }
-                    Optional<WatchItem> item = watcher.next(Duration.ofNanos(Math.min(left, Duration.ofSeconds(1).toNanos())));
+                    Optional<WatchItem> item = watcher.next(Duration.ofNanos(
+                            Math.min(left, Duration.ofSeconds(1).toNanos())));
                     if (item.isEmpty()) {
                         continue;
                     }
                     switch (item.get()) {
                         case WatchItem.Event e -> {
                             ObjectMetadata m = ObjectMetadata.of(apiVersion, kind, e.object());
-                            return Optional.of(switch (e.type()) {
-                                case ADDED -> new WatchEvent.Added<>(m);
-                                case MODIFIED -> new WatchEvent.Modified<>(m);
-                                case DELETED -> new WatchEvent.Deleted<>(m);
-                            });
+                            return Optional.of(
+                                    switch (e.type()) {
+                                        case ADDED -> new WatchEvent.Added<>(m);
+                                        case MODIFIED -> new WatchEvent.Modified<>(m);
+                                        case DELETED -> new WatchEvent.Deleted<>(m);
+                                    });
                         }
                         case WatchItem.Bookmark b -> {
-                            return Optional.of(new WatchEvent.Bookmark<>(Long.toString(b.resourceVersion()),
+                            return Optional.of(new WatchEvent.Bookmark<>(
+                                    Long.toString(b.resourceVersion()),
                                     b.initialEventsEnd() ? Map.of(WatchEvent.INITIAL_EVENTS_END, "true") : Map.of()));
                         }
                         case WatchItem.Closed c -> {

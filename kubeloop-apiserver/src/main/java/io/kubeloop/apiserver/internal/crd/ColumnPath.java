@@ -15,20 +15,15 @@ import tools.jackson.databind.JsonNode;
 final class ColumnPath {
 
     /** One step of the path. */
-    private sealed interface Step {
-    }
+    private sealed interface Step {}
 
-    private record Field(String name) implements Step {
-    }
+    private record Field(String name) implements Step {}
 
-    private record Index(int index) implements Step {
-    }
+    private record Index(int index) implements Step {}
 
-    private record Wildcard() implements Step {
-    }
+    private record Wildcard() implements Step {}
 
-    private record Filter(List<String> path, boolean equal, String value) implements Step {
-    }
+    private record Filter(List<String> path, boolean equal, String value) implements Step {}
 
     private final List<Step> steps;
 
@@ -134,7 +129,8 @@ final class ColumnPath {
             for (JsonNode n : current) {
                 switch (step) {
                     case Field f -> add(next, n.get(f.name()));
-                    case Index x -> add(next, n.isArray() ? n.get(x.index() < 0 ? n.size() + x.index() : x.index()) : null);
+                    case Index x ->
+                        add(next, n.isArray() ? n.get(x.index() < 0 ? n.size() + x.index() : x.index()) : null);
                     case Wildcard w -> n.values().forEach(v -> add(next, v));
                     case Filter f -> {
                         for (JsonNode item : n.isArray() ? n.values() : List.<JsonNode>of()) {
@@ -142,7 +138,8 @@ final class ColumnPath {
                             for (String part : f.path()) {
                                 v = v == null ? null : v.get(part);
                             }
-                            boolean match = v != null && v.isValueNode() && v.asString().equals(f.value());
+                            boolean match =
+                                    v != null && v.isValueNode() && v.asString().equals(f.value());
                             if (match == f.equal()) {
                                 add(next, item);
                             }

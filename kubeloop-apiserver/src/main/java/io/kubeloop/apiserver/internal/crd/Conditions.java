@@ -19,8 +19,7 @@ final class Conditions {
     static final String ESTABLISHED = "Established";
     static final String TERMINATING = "Terminating";
 
-    private Conditions() {
-    }
+    private Conditions() {}
 
     /** The condition of {@code type} in {@code crd}'s status, or null. */
     static JsonNode find(JsonNode crd, String type) {
@@ -46,7 +45,9 @@ final class Conditions {
             if (c instanceof ObjectNode o && type.equals(o.path("type").asString(""))) {
                 if (!s.equals(o.path("status").asString(""))) {
                     o.put("status", s);
-                    o.put("lastTransitionTime", now.truncatedTo(ChronoUnit.SECONDS).toString());
+                    o.put(
+                            "lastTransitionTime",
+                            now.truncatedTo(ChronoUnit.SECONDS).toString());
                 }
                 o.put("reason", reason);
                 o.put("message", message);

@@ -26,8 +26,7 @@ final class CrdDefinitions {
     /** Discovery verbs of a terminating CRD's resources. */
     static final List<String> TERMINATING_VERBS = List.of("delete", "deletecollection", "get", "list", "watch");
 
-    private CrdDefinitions() {
-    }
+    private CrdDefinitions() {}
 
     /**
      * One definition per version of {@code spec}.
@@ -37,8 +36,8 @@ final class CrdDefinitions {
      * @param terminating the CRD is being deleted
      * @param clock for the relative ages of date columns
      */
-    static List<ResourceDefinition> of(CrdSpec spec, CrdSpec.Names accepted, boolean servedOnly, boolean terminating,
-                                       Ticker clock) {
+    static List<ResourceDefinition> of(
+            CrdSpec spec, CrdSpec.Names accepted, boolean servedOnly, boolean terminating, Ticker clock) {
         String storage = spec.storageVersion().map(CrdSpec.Version::name).orElse(null);
         List<ResourceDefinition> out = new ArrayList<>();
         for (CrdSpec.Version v : spec.versions()) {
@@ -53,12 +52,28 @@ final class CrdDefinitions {
                 subresources.add("scale");
             }
             StructuralSchema schema = v.schema() == null ? null : StructuralSchema.of(v.schema());
-            out.add(new ResourceDefinition(spec.group(), v.name(), accepted.plural(), accepted.kind(),
+            out.add(new ResourceDefinition(
+                    spec.group(),
+                    v.name(),
+                    accepted.plural(),
+                    accepted.kind(),
                     accepted.listKind().isEmpty() ? null : accepted.listKind(),
-                    accepted.singular().isEmpty() ? null : accepted.singular(), accepted.shortNames(),
-                    accepted.categories(), spec.namespaced(), terminating ? TERMINATING_VERBS : ResourceDefinition.ALL_VERBS,
-                    subresources, NameRule.SUBDOMAIN, true, true, false, Set.of(), columns(v, clock), storage, v.scale(),
-                    schema, terminating));
+                    accepted.singular().isEmpty() ? null : accepted.singular(),
+                    accepted.shortNames(),
+                    accepted.categories(),
+                    spec.namespaced(),
+                    terminating ? TERMINATING_VERBS : ResourceDefinition.ALL_VERBS,
+                    subresources,
+                    NameRule.SUBDOMAIN,
+                    true,
+                    true,
+                    false,
+                    Set.of(),
+                    columns(v, clock),
+                    storage,
+                    v.scale(),
+                    schema,
+                    terminating));
         }
         return out;
     }
@@ -66,9 +81,13 @@ final class CrdDefinitions {
     /** The Table columns after Name. */
     static List<PrinterColumn> columns(CrdSpec.Version v, Ticker clock) {
         if (v.columns().isEmpty()) {
-            return List.of(new PrinterColumn("Age", "date", "", "CreationTimestamp is a timestamp representing the "
-                    + "server time when this object was created.", 0, o -> age(JsonPaths.get(o, ".metadata.creationTimestamp"),
-                    clock)));
+            return List.of(new PrinterColumn(
+                    "Age",
+                    "date",
+                    "",
+                    "CreationTimestamp is a timestamp representing the " + "server time when this object was created.",
+                    0,
+                    o -> age(JsonPaths.get(o, ".metadata.creationTimestamp"), clock)));
         }
         List<PrinterColumn> out = new ArrayList<>();
         for (CrdSpec.Column c : v.columns()) {

@@ -25,11 +25,9 @@ final class CrdNaming {
      * @param reason the condition reason
      * @param message the condition message
      */
-    record Result(CrdSpec.Names names, boolean accepted, String reason, String message) {
-    }
+    record Result(CrdSpec.Names names, boolean accepted, String reason, String message) {}
 
-    private CrdNaming() {
-    }
+    private CrdNaming() {}
 
     /**
      * @param requested spec.names
@@ -37,8 +35,11 @@ final class CrdNaming {
      * @param others accepted names of the other CRDs of the same group
      * @param builtins built-in resources of the same group
      */
-    static Result calculate(CrdSpec.Names requested, CrdSpec.Names previous, List<CrdSpec.Names> others,
-                            List<ResourceDefinition> builtins) {
+    static Result calculate(
+            CrdSpec.Names requested,
+            CrdSpec.Names previous,
+            List<CrdSpec.Names> others,
+            List<ResourceDefinition> builtins) {
         Set<String> resources = new HashSet<>();
         Set<String> kinds = new HashSet<>();
         for (CrdSpec.Names n : others) {

@@ -36,8 +36,13 @@ record CrdSpec(String name, String group, Names names, boolean namespaced, List<
      * @param shortNames e.g. {@code fo}
      * @param categories e.g. {@code all}
      */
-    public record Names(String plural, String singular, String kind, String listKind, List<String> shortNames,
-                        List<String> categories) {
+    public record Names(
+            String plural,
+            String singular,
+            String kind,
+            String listKind,
+            List<String> shortNames,
+            List<String> categories) {
 
         public Names {
             shortNames = List.copyOf(shortNames);
@@ -46,8 +51,13 @@ record CrdSpec(String name, String group, Names names, boolean namespaced, List<
 
         /** Reads a names object ({@code spec.names} or {@code status.acceptedNames}). */
         public static Names of(JsonNode n) {
-            return new Names(n.path("plural").asString(""), n.path("singular").asString(""), n.path("kind").asString(""),
-                    n.path("listKind").asString(""), strings(n.path("shortNames")), strings(n.path("categories")));
+            return new Names(
+                    n.path("plural").asString(""),
+                    n.path("singular").asString(""),
+                    n.path("kind").asString(""),
+                    n.path("listKind").asString(""),
+                    strings(n.path("shortNames")),
+                    strings(n.path("categories")));
         }
 
         /** These names as JSON, in the real server's field order. */
@@ -81,8 +91,14 @@ record CrdSpec(String name, String group, Names names, boolean namespaced, List<
      * @param scale {@code subresources.scale} paths, or null
      * @param columns {@code additionalPrinterColumns}
      */
-    public record Version(String name, boolean served, boolean storage, JsonNode schema, boolean status,
-                          ResourceDefinition.ScalePaths scale, List<Column> columns) {
+    public record Version(
+            String name,
+            boolean served,
+            boolean storage,
+            JsonNode schema,
+            boolean status,
+            ResourceDefinition.ScalePaths scale,
+            List<Column> columns) {
 
         public Version {
             columns = List.copyOf(columns);
@@ -99,8 +115,7 @@ record CrdSpec(String name, String group, Names names, boolean namespaced, List<
      * @param priority 0 = always shown, more = {@code -o wide}
      * @param jsonPath the JSONPath evaluated against each object
      */
-    public record Column(String name, String type, String format, String description, int priority, String jsonPath) {
-    }
+    public record Column(String name, String type, String format, String description, int priority, String jsonPath) {}
 
     /** Reads a CRD object. */
     public static CrdSpec of(JsonNode crd) {
@@ -109,22 +124,38 @@ record CrdSpec(String name, String group, Names names, boolean namespaced, List<
         for (JsonNode v : spec.path("versions")) {
             JsonNode sub = v.path("subresources");
             JsonNode scale = sub.get("scale");
-            ResourceDefinition.ScalePaths paths = scale == null || !scale.isObject() ? null
-                    : new ResourceDefinition.ScalePaths(scale.path("specReplicasPath").asString(""),
-                            scale.path("statusReplicasPath").asString(""), scale.path("labelSelectorPath").asString(""));
+            ResourceDefinition.ScalePaths paths = scale == null || !scale.isObject()
+                    ? null
+                    : new ResourceDefinition.ScalePaths(
+                            scale.path("specReplicasPath").asString(""),
+                            scale.path("statusReplicasPath").asString(""),
+                            scale.path("labelSelectorPath").asString(""));
             List<Column> columns = new ArrayList<>();
             for (JsonNode c : v.path("additionalPrinterColumns")) {
-                columns.add(new Column(c.path("name").asString(""), c.path("type").asString(""),
-                        c.path("format").asString(""), c.path("description").asString(""), c.path("priority").asInt(0),
+                columns.add(new Column(
+                        c.path("name").asString(""),
+                        c.path("type").asString(""),
+                        c.path("format").asString(""),
+                        c.path("description").asString(""),
+                        c.path("priority").asInt(0),
                         c.path("jsonPath").asString("")));
             }
             JsonNode schema = v.path("schema").get("openAPIV3Schema");
-            versions.add(new Version(v.path("name").asString(""), v.path("served").asBoolean(false),
-                    v.path("storage").asBoolean(false), schema == null || schema.isNull() ? null : schema,
-                    sub.get("status") != null && sub.get("status").isObject(), paths, columns));
+            versions.add(new Version(
+                    v.path("name").asString(""),
+                    v.path("served").asBoolean(false),
+                    v.path("storage").asBoolean(false),
+                    schema == null || schema.isNull() ? null : schema,
+                    sub.get("status") != null && sub.get("status").isObject(),
+                    paths,
+                    columns));
         }
-        return new CrdSpec(crd.path("metadata").path("name").asString(""), spec.path("group").asString(""),
-                Names.of(spec.path("names")), "Namespaced".equals(spec.path("scope").asString("")), versions);
+        return new CrdSpec(
+                crd.path("metadata").path("name").asString(""),
+                spec.path("group").asString(""),
+                Names.of(spec.path("names")),
+                "Namespaced".equals(spec.path("scope").asString("")),
+                versions);
     }
 
     /** The version marked {@code storage: true}. */

@@ -32,11 +32,10 @@ final class CrdValidation {
 
     private static final List<String> SCOPES = List.of("Cluster", "Namespaced");
     private static final List<String> COLUMN_TYPES = List.of("boolean", "date", "integer", "number", "string");
-    private static final List<String> COLUMN_FORMATS = List.of("byte", "date", "date-time", "double", "float", "int32",
-            "int64", "password");
+    private static final List<String> COLUMN_FORMATS =
+            List.of("byte", "date", "date-time", "double", "float", "int32", "int64", "password");
 
-    private CrdValidation() {
-    }
+    private CrdValidation() {}
 
     /**
      * Defaults, validates and maintains the status of a CRD about to be stored.
@@ -205,12 +204,16 @@ final class CrdValidation {
         }
         String rendered = versions.isMissingNode() ? "null" : versions.toString();
         if (!unique) {
-            errs.add(new FieldError("FieldValueInvalid", "spec.versions", "Invalid value: " + rendered
-                    + ": must contain unique version names"));
+            errs.add(new FieldError(
+                    "FieldValueInvalid",
+                    "spec.versions",
+                    "Invalid value: " + rendered + ": must contain unique version names"));
         }
         if (storage != 1) {
-            errs.add(new FieldError("FieldValueInvalid", "spec.versions", "Invalid value: " + rendered
-                    + ": must have exactly one version marked as storage version"));
+            errs.add(new FieldError(
+                    "FieldValueInvalid",
+                    "spec.versions",
+                    "Invalid value: " + rendered + ": must have exactly one version marked as storage version"));
         }
     }
 
@@ -246,8 +249,8 @@ final class CrdValidation {
             errs.add(FieldError.invalid(path + ".statusReplicasPath", status, "should be a json path under .status"));
         }
         if (!selector.isEmpty() && !selector.startsWith(".spec.") && !selector.startsWith(".status.")) {
-            errs.add(FieldError.invalid(path + ".labelSelectorPath", selector,
-                    "should be a json path under either .spec or .status"));
+            errs.add(FieldError.invalid(
+                    path + ".labelSelectorPath", selector, "should be a json path under either .spec or .status"));
         }
     }
 
@@ -272,18 +275,22 @@ final class CrdValidation {
             try {
                 ColumnPath.parse(jsonPath);
             } catch (IllegalArgumentException e) {
-                errs.add(FieldError.invalid(path + ".jsonPath", jsonPath, "must be a simple json path starting with . ("
-                        + e.getMessage() + ")"));
+                errs.add(FieldError.invalid(
+                        path + ".jsonPath",
+                        jsonPath,
+                        "must be a simple json path starting with . (" + e.getMessage() + ")"));
             }
         }
         if (c.path("priority").asInt(0) < 0) {
-            errs.add(FieldError.invalid(path + ".priority", c.path("priority").asInt(), "must be greater than or equal to 0"));
+            errs.add(FieldError.invalid(
+                    path + ".priority", c.path("priority").asInt(), "must be greater than or equal to 0"));
         }
     }
 
     /** {@code status.storedVersions} gets the storage version; a new CRD starts with empty accepted names. */
     private static void maintainStatus(ObjectNode crd, boolean create) {
-        String storageVersion = CrdSpec.of(crd).storageVersion().map(CrdSpec.Version::name).orElseThrow();
+        String storageVersion =
+                CrdSpec.of(crd).storageVersion().map(CrdSpec.Version::name).orElseThrow();
         ObjectNode status;
         if (create) {
             status = crd.putObject("status");

@@ -71,8 +71,7 @@ public final class CustomResourceDefinitions implements AutoCloseable {
     private static final Duration RECHECK = Duration.ofSeconds(1);
 
     /** What is served for one CRD, to skip replacing identical definitions (which would change ETags). */
-    private record Served(CrdSpec spec, CrdSpec.Names names, boolean terminating) {
-    }
+    private record Served(CrdSpec spec, CrdSpec.Names names, boolean terminating) {}
 
     private final ObjectRegistry registry;
     private final ResourceRegistry resources;
@@ -84,6 +83,7 @@ public final class CustomResourceDefinitions implements AutoCloseable {
     private final Map<String, Served> served = new ConcurrentHashMap<>();
     /** CRDs whose objects are being deleted. */
     private final Set<String> cleaning = ConcurrentHashMap.newKeySet();
+
     private final Set<Thread> cleaners = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
     private volatile Watcher watcher;
@@ -94,7 +94,8 @@ public final class CustomResourceDefinitions implements AutoCloseable {
         this.resources = registry.resources();
         this.store = registry.store();
         this.clock = clock;
-        this.crdDefinition = resources.find(GROUP, "v1", PLURAL)
+        this.crdDefinition = resources
+                .find(GROUP, "v1", PLURAL)
                 .orElseThrow(() -> new IllegalStateException("customresourcedefinitions are not served"));
         this.crdStorage = crdDefinition.storageId();
     }
@@ -121,7 +122,7 @@ public final class CustomResourceDefinitions implements AutoCloseable {
             }
             switch (item.get()) {
                 case WatchItem.Event e -> reconcileQuietly(e.object().name());
-                case WatchItem.Bookmark b -> { }
+                case WatchItem.Bookmark b -> {}
                 case WatchItem.Closed c -> {
                     if (closed) {
                         return;
@@ -169,15 +170,30 @@ public final class CustomResourceDefinitions implements AutoCloseable {
         CrdNaming.Result naming = CrdNaming.calculate(spec.names(), previous, otherAcceptedNames(spec), builtins(spec));
         ObjectNode status = statusCopy(crd);
         naming.names().writeTo(status.putObject("acceptedNames"));
-        Conditions.set(status, Conditions.NAMES_ACCEPTED, naming.accepted(), naming.reason(), naming.message(),
+        Conditions.set(
+                status,
+                Conditions.NAMES_ACCEPTED,
+                naming.accepted(),
+                naming.reason(),
+                naming.message(),
                 clock.instant());
         boolean established = naming.accepted() || Conditions.isTrue(crd, Conditions.ESTABLISHED);
         if (established) {
             serve(spec, naming.names(), false);
-            Conditions.set(status, Conditions.ESTABLISHED, true, "InitialNamesAccepted",
-                    "the initial names have been accepted", clock.instant());
+            Conditions.set(
+                    status,
+                    Conditions.ESTABLISHED,
+                    true,
+                    "InitialNamesAccepted",
+                    "the initial names have been accepted",
+                    clock.instant());
         } else {
-            Conditions.set(status, Conditions.ESTABLISHED, false, "NotAccepted", "not all names are accepted",
+            Conditions.set(
+                    status,
+                    Conditions.ESTABLISHED,
+                    false,
+                    "NotAccepted",
+                    "not all names are accepted",
                     clock.instant());
         }
         writeStatus(stored.get(), status);
@@ -186,7 +202,8 @@ public final class CustomResourceDefinitions implements AutoCloseable {
     private List<CrdSpec.Names> otherAcceptedNames(CrdSpec spec) {
         List<CrdSpec.Names> out = new ArrayList<>();
         for (StoredObject o : store.list(ListQuery.all(crdStorage, null)).items()) {
-            if (!o.name().equals(spec.name()) && spec.group().equals(o.object().path("spec").path("group").asString(""))) {
+            if (!o.name().equals(spec.name())
+                    && spec.group().equals(o.object().path("spec").path("group").asString(""))) {
                 out.add(CrdSpec.Names.of(o.object().path("status").path("acceptedNames")));
             }
         }
@@ -194,11 +211,15 @@ public final class CustomResourceDefinitions implements AutoCloseable {
     }
 
     private List<ResourceDefinition> builtins(CrdSpec spec) {
-        return resources.all().stream().filter(d -> !d.custom() && d.group().equals(spec.group())).toList();
+        return resources.all().stream()
+                .filter(d -> !d.custom() && d.group().equals(spec.group()))
+                .toList();
     }
 
     private static ObjectNode statusCopy(ObjectNode crd) {
-        return crd.get("status") instanceof ObjectNode s ? s.deepCopy() : KubeJson.mapper().createObjectNode();
+        return crd.get("status") instanceof ObjectNode s
+                ? s.deepCopy()
+                : KubeJson.mapper().createObjectNode();
     }
 
     private void serve(CrdSpec spec, CrdSpec.Names names, boolean terminating) {
@@ -257,7 +278,11 @@ public final class CustomResourceDefinitions implements AutoCloseable {
         }
         if (!Conditions.isTrue(crd, Conditions.TERMINATING)) {
             ObjectNode status = statusCopy(crd);
-            Conditions.set(status, Conditions.TERMINATING, true, "InstanceDeletionPending",
+            Conditions.set(
+                    status,
+                    Conditions.TERMINATING,
+                    true,
+                    "InstanceDeletionPending",
                     "CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon",
                     clock.instant());
             writeStatus(current, status);
@@ -280,23 +305,40 @@ public final class CustomResourceDefinitions implements AutoCloseable {
     }
 
     private void deleteInstances(String name) {
-        updateStatus(name, s -> Conditions.set(s, Conditions.TERMINATING, true, "InstanceDeletionInProgress",
-                "CustomResource deletion is in progress", clock.instant()));
+        updateStatus(
+                name,
+                s -> Conditions.set(
+                        s,
+                        Conditions.TERMINATING,
+                        true,
+                        "InstanceDeletionInProgress",
+                        "CustomResource deletion is in progress",
+                        clock.instant()));
         Optional<StoredObject> stored = store.get(crdStorage, name);
         if (stored.isEmpty()) {
             return;
         }
         CrdSpec spec = CrdSpec.of(stored.get().object());
-        CrdSpec.Names accepted = CrdSpec.Names.of(stored.get().object().path("status").path("acceptedNames"));
+        CrdSpec.Names accepted =
+                CrdSpec.Names.of(stored.get().object().path("status").path("acceptedNames"));
         if (!accepted.plural().isEmpty() && !accepted.kind().isEmpty()) {
             ResourceDefinition def = CrdDefinitions.of(spec, accepted, false, true, clock).stream()
-                    .filter(d -> d.version().equals(d.storageVersion())).findFirst().orElseThrow();
+                    .filter(d -> d.version().equals(d.storageVersion()))
+                    .findFirst()
+                    .orElseThrow();
             if (!deleteAll(def)) {
                 return; // closed meanwhile
             }
         }
-        updateStatus(name, s -> Conditions.set(s, Conditions.TERMINATING, false, "InstanceDeletionCompleted",
-                "removed all instances", clock.instant()));
+        updateStatus(
+                name,
+                s -> Conditions.set(
+                        s,
+                        Conditions.TERMINATING,
+                        false,
+                        "InstanceDeletionCompleted",
+                        "removed all instances",
+                        clock.instant()));
         removeFinalizer(name);
     }
 
@@ -306,17 +348,22 @@ public final class CustomResourceDefinitions implements AutoCloseable {
         try {
             while (!closed) {
                 if (changes == null) {
-                    changes = store.watch(new WatchRequest(def.storageId(), null, o -> true, store.currentRevision(),
-                            false, false));
+                    changes = store.watch(
+                            new WatchRequest(def.storageId(), null, o -> true, store.currentRevision(), false, false));
                 }
-                List<StoredObject> items = store.list(ListQuery.all(def.storageId(), null)).items();
+                List<StoredObject> items =
+                        store.list(ListQuery.all(def.storageId(), null)).items();
                 if (items.isEmpty()) {
                     return true;
                 }
                 for (StoredObject o : items) {
                     if (!o.object().path("metadata").has("deletionTimestamp")) {
                         try {
-                            registry.delete(def, o.namespace(), o.name(), io.kubeloop.apiserver.internal.registry.DeleteParams.none(),
+                            registry.delete(
+                                    def,
+                                    o.namespace(),
+                                    o.name(),
+                                    io.kubeloop.apiserver.internal.registry.DeleteParams.none(),
                                     context());
                         } catch (NotFoundException e) {
                             // gone meanwhile

@@ -42,12 +42,17 @@ public final class CustomResourceValidator implements ObjectValidator {
 
     /** True for the customresourcedefinitions resource itself. */
     public static boolean isCrdResource(ResourceDefinition def) {
-        return def.group().equals(CustomResourceDefinitions.GROUP) && def.plural().equals(CustomResourceDefinitions.PLURAL);
+        return def.group().equals(CustomResourceDefinitions.GROUP)
+                && def.plural().equals(CustomResourceDefinitions.PLURAL);
     }
 
     @Override
-    public void validate(ResourceDefinition definition, ObjectNode object, ObjectNode old, Operation operation,
-                         WriteContext context) {
+    public void validate(
+            ResourceDefinition definition,
+            ObjectNode object,
+            ObjectNode old,
+            Operation operation,
+            WriteContext context) {
         if (isCrdResource(definition)) {
             builtins.validate(definition, object, old, operation, context);
             CrdValidation.admit(definition, object, old);
@@ -58,24 +63,30 @@ public final class CustomResourceValidator implements ObjectValidator {
         }
     }
 
-    private static void admitCustomResource(ResourceDefinition def, ObjectNode object, Operation operation,
-                                            WriteContext context) {
+    private static void admitCustomResource(
+            ResourceDefinition def, ObjectNode object, Operation operation, WriteContext context) {
         if (def.schema() != null) {
             Admission admission = def.schema().admit(object);
-            FieldValidationCheck.Result result = FieldValidationCheck.check(context.fieldValidation(),
-                    new GroupVersionKind(def.group(), def.version(), def.kind()), admission.unknownFields(), List.of());
+            FieldValidationCheck.Result result = FieldValidationCheck.check(
+                    context.fieldValidation(),
+                    new GroupVersionKind(def.group(), def.version(), def.kind()),
+                    admission.unknownFields(),
+                    List.of());
             if (result.error().isPresent()) {
                 String message = result.error().get();
                 if (operation == Operation.PATCH) {
-                    throw ApiErrors.invalid(def, Metadata.text(object, "name"), List.of(
-                            new ApiErrors.FieldError("FieldValueInvalid", "", message)));
+                    throw ApiErrors.invalid(
+                            def,
+                            Metadata.text(object, "name"),
+                            List.of(new ApiErrors.FieldError("FieldValueInvalid", "", message)));
                 }
                 throw ApiErrors.badRequest(message);
             }
             result.warnings().forEach(context::warn);
             if (!admission.valid()) {
                 List<ApiErrors.FieldError> errors = admission.causes().stream()
-                        .map(CustomResourceValidator::fieldError).toList();
+                        .map(CustomResourceValidator::fieldError)
+                        .toList();
                 throw ApiErrors.invalid(def, Metadata.text(object, "name"), errors);
             }
         }

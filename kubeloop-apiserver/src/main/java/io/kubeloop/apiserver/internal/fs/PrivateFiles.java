@@ -30,8 +30,7 @@ public final class PrivateFiles {
     private static final Set<PosixFilePermission> DIRECTORY = PosixFilePermissions.fromString("rwx------");
     private static final FileAttribute<?>[] NONE = new FileAttribute<?>[0];
 
-    private PrivateFiles() {
-    }
+    private PrivateFiles() {}
 
     /** Whether {@code path}'s file system has POSIX permissions. */
     public static boolean posix(Path path) {

@@ -44,7 +44,8 @@ record Accepts(boolean table, boolean aggregatedDiscovery, String aggregatedVers
                 json = true;
             } else if (as.equals("Table") && "meta.k8s.io".equals(g) && ("v1".equals(v) || "v1beta1".equals(v))) {
                 table = true;
-            } else if (as.equals("APIGroupDiscoveryList") && "apidiscovery.k8s.io".equals(g)
+            } else if (as.equals("APIGroupDiscoveryList")
+                    && "apidiscovery.k8s.io".equals(g)
                     && ("v2".equals(v) || "v2beta1".equals(v))) {
                 if (!agg) {
                     aggVersion = v;

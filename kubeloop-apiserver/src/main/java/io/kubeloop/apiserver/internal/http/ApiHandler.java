@@ -9,12 +9,8 @@ import io.kubeloop.apiserver.internal.registry.ApiErrors;
 import io.kubeloop.apiserver.internal.registry.DeleteParams;
 import io.kubeloop.apiserver.internal.registry.ListParams;
 import io.kubeloop.apiserver.internal.registry.ObjectRegistry;
-import io.kubeloop.apiserver.internal.registry.ResourceDefinition;
 import io.kubeloop.apiserver.internal.registry.ScaleSubresource;
-import io.kubeloop.apiserver.internal.registry.VersionConversion;
 import io.kubeloop.apiserver.internal.registry.WriteContext;
-import io.kubeloop.apiserver.internal.storage.ListPage;
-import io.kubeloop.apiserver.internal.storage.StoredObject;
 import io.kubeloop.apiserver.internal.storage.Watcher;
 import io.kubeloop.client.FieldValidation;
 import io.kubeloop.time.Ticker;
@@ -63,8 +59,8 @@ public final class ApiHandler extends Handler.Abstract {
     private final ScaleSubresource scales;
 
     /** A handler serving {@code registry}, requiring {@code token} (null = no authentication). */
-    public ApiHandler(ObjectRegistry registry, String token, HttpOptions options, OpenApiDocuments openApi,
-                      Ticker clock) {
+    public ApiHandler(
+            ObjectRegistry registry, String token, HttpOptions options, OpenApiDocuments openApi, Ticker clock) {
         this.registry = registry;
         this.discovery = new Discovery(registry.resources());
         this.token = token == null ? null : token.getBytes(StandardCharsets.UTF_8);
@@ -105,8 +101,13 @@ public final class ApiHandler extends Handler.Abstract {
             writeStatus(response, callback, e.status());
         } catch (RuntimeException e) {
             LOG.warn("internal error serving {} {}", request.getMethod(), request.getHttpURI(), e);
-            writeStatus(response, callback, Status.failure(500, "InternalError",
-                    "Internal error occurred: " + e.getClass().getSimpleName() + ": " + e.getMessage()));
+            writeStatus(
+                    response,
+                    callback,
+                    Status.failure(
+                            500,
+                            "InternalError",
+                            "Internal error occurred: " + e.getClass().getSimpleName() + ": " + e.getMessage()));
         }
         return true;
     }
@@ -117,16 +118,23 @@ public final class ApiHandler extends Handler.Abstract {
         switch (path) {
             case "/healthz", "/livez", "/readyz" -> {
                 Fields q = Request.extractQueryParameters(request);
-                String body = q.get("verbose") != null ? "[+]ping ok\n[+]log ok\n[+]etcd ok\n" + path.substring(1)
-                        + " check passed\n" : "ok";
-                send(response, callback, 200, "text/plain; charset=utf-8", body.getBytes(StandardCharsets.UTF_8), Map.of());
+                String body = q.get("verbose") != null
+                        ? "[+]ping ok\n[+]log ok\n[+]etcd ok\n" + path.substring(1) + " check passed\n"
+                        : "ok";
+                send(
+                        response,
+                        callback,
+                        200,
+                        "text/plain; charset=utf-8",
+                        body.getBytes(StandardCharsets.UTF_8),
+                        Map.of());
                 return;
             }
             case "/version" -> {
                 send(response, callback, 200, JSON, versionJson(), Map.of());
                 return;
             }
-            default -> { }
+            default -> {}
         }
         if (!authenticated(request.getHeaders().get(HttpHeader.AUTHORIZATION))) {
             writeStatus(response, callback, Status.failure(401, "Unauthorized", "Unauthorized"));
@@ -134,8 +142,8 @@ public final class ApiHandler extends Handler.Abstract {
         }
         Accepts accepts = Accepts.parse(request.getHeaders().get(HttpHeader.ACCEPT));
         if (path.startsWith("/openapi/")) {
-            Optional<OpenApiDocuments.Reply> reply = openApi.serve(path, request.getHttpURI().getQuery(),
-                    request.getHeaders().get(HttpHeader.ACCEPT));
+            Optional<OpenApiDocuments.Reply> reply = openApi.serve(
+                    path, request.getHttpURI().getQuery(), request.getHeaders().get(HttpHeader.ACCEPT));
             if (reply.isEmpty()) {
                 notFound(response, callback);
             } else {
@@ -153,14 +161,16 @@ public final class ApiHandler extends Handler.Abstract {
             return;
         }
         if (!accepts.json() && !accepts.table()) {
-            throw new io.kubeloop.api.errors.NotAcceptableException(Status.failure(406, "NotAcceptable",
+            throw new io.kubeloop.api.errors.NotAcceptableException(Status.failure(
+                    406,
+                    "NotAcceptable",
                     "only the following media types are accepted: application/json, application/yaml"));
         }
         new ResourceRequest(this, route.get(), request, response, callback, accepts).serve();
     }
 
-    private boolean discovery(String path, String method, Accepts accepts, Request request, Response response,
-                              Callback callback) {
+    private boolean discovery(
+            String path, String method, Accepts accepts, Request request, Response response, Callback callback) {
         Discovery.Doc doc;
         String contentType = JSON;
         String[] segs = path.replaceAll("^/+|/+$", "").split("/");
@@ -186,7 +196,8 @@ public final class ApiHandler extends Handler.Abstract {
             return true;
         }
         if (!method.equals("GET") && !method.equals("HEAD")) {
-            writeStatus(response, callback, ApiErrors.methodNotAllowed(method, path).status());
+            writeStatus(
+                    response, callback, ApiErrors.methodNotAllowed(method, path).status());
             return true;
         }
         Map<String, String> headers = Map.of("ETag", doc.etag(), "Vary", "Accept", "Cache-Control", "public");
@@ -201,19 +212,31 @@ public final class ApiHandler extends Handler.Abstract {
 
     private static byte[] versionJson() {
         return ("{\"major\":\"1\",\"minor\":\"32\",\"emulationMajor\":\"1\",\"emulationMinor\":\"32\","
-                + "\"gitVersion\":\"v1.32.0-kubeloop\",\"gitCommit\":\"0000000000000000000000000000000000000000\","
-                + "\"gitTreeState\":\"clean\",\"buildDate\":\"2025-01-01T00:00:00Z\",\"goVersion\":\"java"
-                + Runtime.version().feature() + "\",\"compiler\":\"javac\",\"platform\":\"" + System.getProperty("os.name")
-                .toLowerCase(Locale.ROOT) + "/" + System.getProperty("os.arch") + "\"}").getBytes(StandardCharsets.UTF_8);
+                        + "\"gitVersion\":\"v1.32.0-kubeloop\",\"gitCommit\":\"0000000000000000000000000000000000000000\","
+                        + "\"gitTreeState\":\"clean\",\"buildDate\":\"2025-01-01T00:00:00Z\",\"goVersion\":\"java"
+                        + Runtime.version().feature() + "\",\"compiler\":\"javac\",\"platform\":\""
+                        + System.getProperty("os.name").toLowerCase(Locale.ROOT) + "/" + System.getProperty("os.arch")
+                        + "\"}")
+                .getBytes(StandardCharsets.UTF_8);
     }
 
     static void notFound(Response response, Callback callback) {
-        send(response, callback, 404, "text/plain; charset=utf-8", "404 page not found\n".getBytes(StandardCharsets.UTF_8),
+        send(
+                response,
+                callback,
+                404,
+                "text/plain; charset=utf-8",
+                "404 page not found\n".getBytes(StandardCharsets.UTF_8),
                 Map.of());
     }
 
-    static void send(Response response, Callback callback, int code, String contentType, byte[] body,
-                     Map<String, String> headers) {
+    static void send(
+            Response response,
+            Callback callback,
+            int code,
+            String contentType,
+            byte[] body,
+            Map<String, String> headers) {
         response.setStatus(code);
         if (contentType != null) {
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
@@ -224,12 +247,27 @@ public final class ApiHandler extends Handler.Abstract {
     }
 
     static void writeStatus(Response response, Callback callback, Status status) {
-        Status s = status.metadata() == null ? new Status("Status", "v1", Map.of(), status.status(), status.message(),
-                status.reason(), status.details(), status.code()) : status;
+        Status s = status.metadata() == null
+                ? new Status(
+                        "Status",
+                        "v1",
+                        Map.of(),
+                        status.status(),
+                        status.message(),
+                        status.reason(),
+                        status.details(),
+                        status.code())
+                : status;
         Map<String, String> headers = s.details() != null && s.details().retryAfterSeconds() != null
-                ? Map.of("Retry-After", Integer.toString(s.details().retryAfterSeconds())) : Map.of();
-        send(response, callback, s.codeOrZero() == 0 ? 500 : s.codeOrZero(), JSON,
-                KubeJson.mapper().writeValueAsBytes(s), headers);
+                ? Map.of("Retry-After", Integer.toString(s.details().retryAfterSeconds()))
+                : Map.of();
+        send(
+                response,
+                callback,
+                s.codeOrZero() == 0 ? 500 : s.codeOrZero(),
+                JSON,
+                KubeJson.mapper().writeValueAsBytes(s),
+                headers);
     }
 
     // ---- shared helpers for ResourceRequest ----
@@ -239,10 +277,16 @@ public final class ApiHandler extends Handler.Abstract {
         String timeout = q.getValue("timeoutSeconds");
         String sie = q.getValue("sendInitialEvents");
         try {
-            return new ListParams(q.getValue("resourceVersion"), emptyToNull(q.getValue("resourceVersionMatch")),
-                    limit == null || limit.isEmpty() ? 0 : Long.parseLong(limit), q.getValue("continue"),
-                    q.getValue("labelSelector"), q.getValue("fieldSelector"), watch,
-                    bool(q.getValue("allowWatchBookmarks")), sie == null ? null : bool(sie),
+            return new ListParams(
+                    q.getValue("resourceVersion"),
+                    emptyToNull(q.getValue("resourceVersionMatch")),
+                    limit == null || limit.isEmpty() ? 0 : Long.parseLong(limit),
+                    q.getValue("continue"),
+                    q.getValue("labelSelector"),
+                    q.getValue("fieldSelector"),
+                    watch,
+                    bool(q.getValue("allowWatchBookmarks")),
+                    sie == null ? null : bool(sie),
                     timeout == null || timeout.isEmpty() ? null : Long.parseLong(timeout));
         } catch (NumberFormatException e) {
             throw ApiErrors.badRequest("invalid number in query parameters: " + e.getMessage());
@@ -268,17 +312,22 @@ public final class ApiHandler extends Handler.Abstract {
                 return f;
             }
         }
-        throw ApiErrors.badRequest("fieldValidation must be one of \"Ignore\", \"Warn\", or \"Strict\"; got \"" + v + "\"");
+        throw ApiErrors.badRequest(
+                "fieldValidation must be one of \"Ignore\", \"Warn\", or \"Strict\"; got \"" + v + "\"");
     }
 
     static WriteContext writeContext(Fields q, Request request) {
         String dryRun = q.getValue("dryRun");
         if (dryRun != null && !dryRun.isEmpty() && !dryRun.equals("All")) {
-            throw ApiErrors.invalidOptions("CreateOptions", ApiErrors.FieldError.notSupported("dryRun", dryRun,
-                    List.of("All")));
+            throw ApiErrors.invalidOptions(
+                    "CreateOptions", ApiErrors.FieldError.notSupported("dryRun", dryRun, List.of("All")));
         }
-        return new WriteContext(q.getValue("fieldManager"), request.getHeaders().get(HttpHeader.USER_AGENT),
-                "All".equals(dryRun), fieldValidation(q.getValue("fieldValidation")), bool(q.getValue("force")));
+        return new WriteContext(
+                q.getValue("fieldManager"),
+                request.getHeaders().get(HttpHeader.USER_AGENT),
+                "All".equals(dryRun),
+                fieldValidation(q.getValue("fieldValidation")),
+                bool(q.getValue("force")));
     }
 
     static DeleteParams deleteParams(Fields q, byte[] body, String contentType) {
@@ -289,15 +338,27 @@ public final class ApiHandler extends Handler.Abstract {
         String rv = null;
         if (body.length > 0) {
             ObjectNode opts = Bodies.object(body, contentType == null || contentType.isBlank() ? JSON : contentType);
-            policy = opts.path("propagationPolicy").isString() ? opts.get("propagationPolicy").asString() : policy;
-            orphan = opts.path("orphanDependents").isBoolean() ? opts.get("orphanDependents").asString() : orphan;
-            grace = opts.path("gracePeriodSeconds").isNumber() ? opts.get("gracePeriodSeconds").asString() : grace;
+            policy = opts.path("propagationPolicy").isString()
+                    ? opts.get("propagationPolicy").asString()
+                    : policy;
+            orphan = opts.path("orphanDependents").isBoolean()
+                    ? opts.get("orphanDependents").asString()
+                    : orphan;
+            grace = opts.path("gracePeriodSeconds").isNumber()
+                    ? opts.get("gracePeriodSeconds").asString()
+                    : grace;
             JsonNode pre = opts.path("preconditions");
             uid = pre.path("uid").isString() ? pre.get("uid").asString() : null;
-            rv = pre.path("resourceVersion").isString() ? pre.get("resourceVersion").asString() : null;
+            rv = pre.path("resourceVersion").isString()
+                    ? pre.get("resourceVersion").asString()
+                    : null;
         }
         try {
-            return new DeleteParams(policy, orphan == null ? null : bool(orphan), uid, rv,
+            return new DeleteParams(
+                    policy,
+                    orphan == null ? null : bool(orphan),
+                    uid,
+                    rv,
                     grace == null ? null : Long.parseLong(grace));
         } catch (NumberFormatException e) {
             throw ApiErrors.badRequest("invalid gracePeriodSeconds: " + grace);
@@ -305,7 +366,8 @@ public final class ApiHandler extends Handler.Abstract {
     }
 
     /** Serves a watch on this thread until it ends; the response is chunked. */
-    void streamWatch(ResourceRoute route, ListParams params, Tables.Include table, Response response, Callback callback) {
+    void streamWatch(
+            ResourceRoute route, ListParams params, Tables.Include table, Response response, Callback callback) {
         Watcher watcher;
         try {
             watcher = registry.watch(route.definition(), route.namespace(), params);
@@ -331,8 +393,14 @@ public final class ApiHandler extends Handler.Abstract {
                 response.write(false, BufferUtil.EMPTY_BUFFER, cb); // headers first
                 cb.block();
             }
-            new WatchResponseWriter(route.definition(), watcher, params.allowWatchBookmarks(), table, options.bookmarkInterval(),
-                    clock).run(sink, deadline(params));
+            new WatchResponseWriter(
+                            route.definition(),
+                            watcher,
+                            params.allowWatchBookmarks(),
+                            table,
+                            options.bookmarkInterval(),
+                            clock)
+                    .run(sink, deadline(params));
         } catch (java.io.IOException e) {
             watcher.close();
         }
@@ -342,8 +410,9 @@ public final class ApiHandler extends Handler.Abstract {
     Instant deadline(ListParams params) {
         Duration d = params.timeoutSeconds() != null && params.timeoutSeconds() > 0
                 ? Duration.ofSeconds(params.timeoutSeconds())
-                : options.minWatchTimeout().plusSeconds(ThreadLocalRandom.current().nextLong(
-                        Math.max(1, options.minWatchTimeout().toSeconds())));
+                : options.minWatchTimeout()
+                        .plusSeconds(ThreadLocalRandom.current()
+                                .nextLong(Math.max(1, options.minWatchTimeout().toSeconds())));
         return clock.instant().plus(d);
     }
 

@@ -26,16 +26,15 @@ final class Bodies {
 
     private static final YAMLMapper YAML = YAMLMapper.builder().build();
 
-    private Bodies() {
-    }
+    private Bodies() {}
 
     /** Reads at most {@code limit} bytes; 413 when the body is longer. */
     static byte[] read(InputStream in, long limit) {
         try (in) {
             byte[] data = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, limit + 1));
             if (data.length > limit) {
-                throw new RequestEntityTooLargeException(Status.failure(413, "RequestEntityTooLarge",
-                        "Request entity too large: limit is " + limit));
+                throw new RequestEntityTooLargeException(
+                        Status.failure(413, "RequestEntityTooLarge", "Request entity too large: limit is " + limit));
             }
             return data;
         } catch (IOException e) {
@@ -70,13 +69,13 @@ final class Bodies {
         try {
             JsonNode n = yaml ? YAML.readTree(body) : KubeJson.mapper().readTree(body);
             if (!(n instanceof ObjectNode o)) {
-                throw ApiErrors.badRequest("the request body must be a JSON object, got " + (n == null ? "nothing"
-                        : n.getNodeType().name().toLowerCase(Locale.ROOT)));
+                throw ApiErrors.badRequest("the request body must be a JSON object, got "
+                        + (n == null ? "nothing" : n.getNodeType().name().toLowerCase(Locale.ROOT)));
             }
             return o;
         } catch (JacksonException e) {
-            throw ApiErrors.badRequest("the request body is not valid " + (yaml ? "YAML" : "JSON") + ": "
-                    + e.getOriginalMessage());
+            throw ApiErrors.badRequest(
+                    "the request body is not valid " + (yaml ? "YAML" : "JSON") + ": " + e.getOriginalMessage());
         }
     }
 
@@ -86,8 +85,11 @@ final class Bodies {
      */
     static void recordDuplicateFields(WriteContext ctx, byte[] body, String contentType) {
         String mt = mediaType(contentType);
-        boolean json = mt.isEmpty() || mt.equals("application/json") || mt.equals("*/*")
-                || mt.equals("application/merge-patch+json") || mt.equals("application/strategic-merge-patch+json");
+        boolean json = mt.isEmpty()
+                || mt.equals("application/json")
+                || mt.equals("*/*")
+                || mt.equals("application/merge-patch+json")
+                || mt.equals("application/strategic-merge-patch+json");
         if (!json || ctx.fieldValidation() == FieldValidation.IGNORE || body.length == 0) {
             return;
         }

@@ -24,8 +24,7 @@ import tools.jackson.databind.node.ObjectNode;
 final class Discovery {
 
     /** A serialized document and its quoted ETag. */
-    record Doc(byte[] body, String etag) {
-    }
+    record Doc(byte[] body, String etag) {}
 
     private final ResourceRegistry registry;
     private final Map<String, Doc> cache = new ConcurrentHashMap<>();
@@ -49,7 +48,9 @@ final class Discovery {
 
     private static String sha256(byte[] b) {
         try {
-            return HexFormat.of().withUpperCase().formatHex(MessageDigest.getInstance("SHA-256").digest(b));
+            return HexFormat.of()
+                    .withUpperCase()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(b));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
@@ -80,12 +81,14 @@ final class Discovery {
     }
 
     Doc group(String name) {
-        return registry.group(name).map(g -> cached("group/" + name, () -> {
-            ObjectNode n = group(g);
-            n.put("kind", "APIGroup");
-            n.put("apiVersion", "v1");
-            return n;
-        })).orElse(null);
+        return registry.group(name)
+                .map(g -> cached("group/" + name, () -> {
+                    ObjectNode n = group(g);
+                    n.put("kind", "APIGroup");
+                    n.put("apiVersion", "v1");
+                    return n;
+                }))
+                .orElse(null);
     }
 
     private static ObjectNode group(ResourceRegistry.Group g) {
@@ -95,7 +98,8 @@ final class Discovery {
         for (String v : g.versions()) {
             vs.addObject().put("groupVersion", g.name() + "/" + v).put("version", v);
         }
-        n.putObject("preferredVersion").put("groupVersion", g.name() + "/" + g.preferredVersion())
+        n.putObject("preferredVersion")
+                .put("groupVersion", g.name() + "/" + g.preferredVersion())
                 .put("version", g.preferredVersion());
         return n;
     }
@@ -124,8 +128,10 @@ final class Discovery {
                 if (!d.categories().isEmpty()) {
                     strings(r.putArray("categories"), d.categories());
                 }
-                r.put("storageVersionHash", sha256((d.group() + "/" + d.storageVersion() + "/" + d.kind())
-                        .getBytes(StandardCharsets.UTF_8)).substring(0, 11));
+                r.put(
+                        "storageVersionHash",
+                        sha256((d.group() + "/" + d.storageVersion() + "/" + d.kind()).getBytes(StandardCharsets.UTF_8))
+                                .substring(0, 11));
                 for (String sub : d.subresources().stream().sorted().toList()) {
                     ObjectNode s = rs.addObject();
                     s.put("name", d.plural() + "/" + sub);
@@ -138,7 +144,9 @@ final class Discovery {
                     } else {
                         s.put("kind", d.kind());
                     }
-                    strings(s.putArray("verbs"), sub.equals("finalize") ? List.of("update") : List.of("get", "patch", "update"));
+                    strings(
+                            s.putArray("verbs"),
+                            sub.equals("finalize") ? List.of("update") : List.of("get", "patch", "update"));
                 }
             }
             return n;
@@ -178,7 +186,10 @@ final class Discovery {
         for (ResourceDefinition d : registry.inGroupVersion(group, version)) {
             ObjectNode r = rs.addObject();
             r.put("resource", d.plural());
-            r.putObject("responseKind").put("group", d.group()).put("version", d.version()).put("kind", d.kind());
+            r.putObject("responseKind")
+                    .put("group", d.group())
+                    .put("version", d.version())
+                    .put("kind", d.kind());
             r.put("scope", d.namespaced() ? "Namespaced" : "Cluster");
             r.put("singularResource", d.singular());
             strings(r.putArray("verbs"), d.verbs());
@@ -199,7 +210,9 @@ final class Discovery {
                     } else {
                         rk.put("group", d.group()).put("version", d.version()).put("kind", d.kind());
                     }
-                    strings(s.putArray("verbs"), sub.equals("finalize") ? List.of("update") : List.of("get", "patch", "update"));
+                    strings(
+                            s.putArray("verbs"),
+                            sub.equals("finalize") ? List.of("update") : List.of("get", "patch", "update"));
                 }
             }
         }

@@ -75,8 +75,10 @@ public final class HttpServer implements AutoCloseable {
         try {
             server.start();
         } catch (Exception e) {
-            throw new IllegalStateException("cannot start the API server on " + connector.getHost() + ":"
-                    + connector.getPort() + ": " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "cannot start the API server on " + connector.getHost() + ":" + connector.getPort() + ": "
+                            + e.getMessage(),
+                    e);
         }
     }
 

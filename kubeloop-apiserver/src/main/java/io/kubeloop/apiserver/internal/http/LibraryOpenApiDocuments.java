@@ -50,8 +50,9 @@ import java.util.function.Function;
 public final class LibraryOpenApiDocuments implements OpenApiDocuments {
 
     private static final String JSON = "application/json";
-    private static final DateTimeFormatter HTTP_DATE = DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'",
-            Locale.US).withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter HTTP_DATE = DateTimeFormatter.ofPattern(
+                    "EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US)
+            .withZone(ZoneOffset.UTC);
 
     private final ResourceRegistry resources;
     private final CustomResourceSchemas customSchemas;
@@ -63,11 +64,9 @@ public final class LibraryOpenApiDocuments implements OpenApiDocuments {
     /** The v2 document of {@link V2#revision}, built on first request; replaced under {@link #lock}. */
     private volatile V2 v2;
 
-    private record Snapshot(long revision, List<ServedKind> kinds, OpenApiV3.Documents v3) {
-    }
+    private record Snapshot(long revision, List<ServedKind> kinds, OpenApiV3.Documents v3) {}
 
-    private record V2(long revision, byte[] json, String etag, byte[] protobuf) {
-    }
+    private record V2(long revision, byte[] json, String etag, byte[] protobuf) {}
 
     /**
      * Documents over {@code resources}.
@@ -77,8 +76,11 @@ public final class LibraryOpenApiDocuments implements OpenApiDocuments {
      *        {@code OpenApiV2::protobuf}), or null when not available (protobuf-only requests then get 406)
      * @param clock for {@code Expires}
      */
-    public LibraryOpenApiDocuments(ResourceRegistry resources, CustomResourceSchemas customSchemas,
-                                   Function<List<ServedKind>, byte[]> v2Protobuf, Ticker clock) {
+    public LibraryOpenApiDocuments(
+            ResourceRegistry resources,
+            CustomResourceSchemas customSchemas,
+            Function<List<ServedKind>, byte[]> v2Protobuf,
+            Ticker clock) {
         this.resources = Objects.requireNonNull(resources, "resources");
         this.customSchemas = Objects.requireNonNull(customSchemas, "customSchemas");
         this.v2Protobuf = v2Protobuf;
@@ -95,14 +97,28 @@ public final class LibraryOpenApiDocuments implements OpenApiDocuments {
         List<ServedKind> out = new ArrayList<>();
         for (ResourceDefinition d : resources.all()) {
             GroupVersionKind gvk = new GroupVersionKind(d.group(), d.version(), d.kind());
-            List<String> subresources = d.subresources().stream().filter(s -> s.equals("status") || s.equals("scale"))
-                    .sorted().toList();
+            List<String> subresources = d.subresources().stream()
+                    .filter(s -> s.equals("status") || s.equals("scale"))
+                    .sorted()
+                    .toList();
             if (d.custom()) {
-                out.add(new ServedKind(gvk, d.plural(), d.namespaced(), d.verbs(),
-                        customSchemas.schemaOf(d).orElse(null), false, subresources));
+                out.add(new ServedKind(
+                        gvk,
+                        d.plural(),
+                        d.namespaced(),
+                        d.verbs(),
+                        customSchemas.schemaOf(d).orElse(null),
+                        false,
+                        subresources));
             } else {
-                out.add(new ServedKind(gvk, d.plural(), d.namespaced(), d.verbs(),
-                        BuiltinSchemas.forKind(gvk).orElse(null), true, subresources));
+                out.add(new ServedKind(
+                        gvk,
+                        d.plural(),
+                        d.namespaced(),
+                        d.verbs(),
+                        BuiltinSchemas.forKind(gvk).orElse(null),
+                        true,
+                        subresources));
             }
         }
         return out;
@@ -127,21 +143,33 @@ public final class LibraryOpenApiDocuments implements OpenApiDocuments {
         OpenApiV3.Document doc = found.get();
         String hash = queryParam(query, "hash");
         if (hash != null && !hash.equals(doc.hash())) {
-            return Optional.of(new Reply(301, "text/html; charset=utf-8", new byte[0],
-                    Map.of("Location", doc.serverRelativeUrl())));
+            return Optional.of(new Reply(
+                    301, "text/html; charset=utf-8", new byte[0], Map.of("Location", doc.serverRelativeUrl())));
         }
         String etag = "\"" + doc.hash() + "\"";
-        Map<String, String> headers = hash == null ? Map.of("ETag", etag, "Vary", "Accept")
-                : Map.of("ETag", etag, "Vary", "Accept", "Cache-Control", "public, immutable",
-                        "Expires", HTTP_DATE.format(clock.instant().plus(365, ChronoUnit.DAYS)));
+        Map<String, String> headers = hash == null
+                ? Map.of("ETag", etag, "Vary", "Accept")
+                : Map.of(
+                        "ETag",
+                        etag,
+                        "Vary",
+                        "Accept",
+                        "Cache-Control",
+                        "public, immutable",
+                        "Expires",
+                        HTTP_DATE.format(clock.instant().plus(365, ChronoUnit.DAYS)));
         return Optional.of(new Reply(200, JSON, doc.json(), headers));
     }
 
     private Reply v2(String accept) {
         Optional<String> type = OpenApiV2.negotiate(accept);
         if (type.isEmpty()) {
-            return new Reply(406, "text/plain; charset=utf-8", ("/openapi/v2 is served as " + JSON + " and "
-                    + OpenApiV2.PROTOBUF + "\n").getBytes(StandardCharsets.UTF_8), Map.of());
+            return new Reply(
+                    406,
+                    "text/plain; charset=utf-8",
+                    ("/openapi/v2 is served as " + JSON + " and " + OpenApiV2.PROTOBUF + "\n")
+                            .getBytes(StandardCharsets.UTF_8),
+                    Map.of());
         }
         boolean protobuf = !type.get().equals(OpenApiV2.JSON);
         V2 doc = currentV2(protobuf);
@@ -150,8 +178,12 @@ public final class LibraryOpenApiDocuments implements OpenApiDocuments {
             return new Reply(200, JSON, doc.json(), headers);
         }
         if (doc.protobuf() == null) {
-            return new Reply(406, "text/plain; charset=utf-8", ("/openapi/v2 is served as " + JSON
-                    + " only: this server has no protobuf encoder\n").getBytes(StandardCharsets.UTF_8), Map.of());
+            return new Reply(
+                    406,
+                    "text/plain; charset=utf-8",
+                    ("/openapi/v2 is served as " + JSON + " only: this server has no protobuf encoder\n")
+                            .getBytes(StandardCharsets.UTF_8),
+                    Map.of());
         }
         return new Reply(200, OpenApiV2.PROTOBUF, doc.protobuf(), headers);
     }
@@ -180,13 +212,17 @@ public final class LibraryOpenApiDocuments implements OpenApiDocuments {
     private V2 currentV2(boolean needProtobuf) {
         Snapshot s = current();
         V2 d = v2;
-        if (d != null && d.revision() == s.revision() && (!needProtobuf || d.protobuf() != null || v2Protobuf == null)) {
+        if (d != null
+                && d.revision() == s.revision()
+                && (!needProtobuf || d.protobuf() != null || v2Protobuf == null)) {
             return d;
         }
         lock.lock();
         try {
             d = v2;
-            if (d == null || d.revision() != s.revision() || needProtobuf && d.protobuf() == null && v2Protobuf != null) {
+            if (d == null
+                    || d.revision() != s.revision()
+                    || needProtobuf && d.protobuf() == null && v2Protobuf != null) {
                 byte[] json = OpenApiV2.bytes(s.kinds());
                 byte[] proto = needProtobuf && v2Protobuf != null ? v2Protobuf.apply(s.kinds()) : null;
                 d = new V2(s.revision(), json, sha512(json), proto);
@@ -200,7 +236,9 @@ public final class LibraryOpenApiDocuments implements OpenApiDocuments {
 
     private static String sha512(byte[] b) {
         try {
-            return HexFormat.of().withUpperCase().formatHex(MessageDigest.getInstance("SHA-512").digest(b));
+            return HexFormat.of()
+                    .withUpperCase()
+                    .formatHex(MessageDigest.getInstance("SHA-512").digest(b));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-512 is missing from this JDK", e);
         }

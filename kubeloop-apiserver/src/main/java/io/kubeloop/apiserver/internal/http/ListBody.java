@@ -99,8 +99,12 @@ final class ListBody {
     }
 
     private static byte[] head(ResourceDefinition def, ListPage page) {
-        StringBuilder head = new StringBuilder("{\"kind\":\"").append(def.listKind()).append("\",\"apiVersion\":\"")
-                .append(def.apiVersion()).append("\",\"metadata\":{\"resourceVersion\":\"").append(page.resourceVersion())
+        StringBuilder head = new StringBuilder("{\"kind\":\"")
+                .append(def.listKind())
+                .append("\",\"apiVersion\":\"")
+                .append(def.apiVersion())
+                .append("\",\"metadata\":{\"resourceVersion\":\"")
+                .append(page.resourceVersion())
                 .append('"');
         if (page.continueToken() != null) {
             head.append(",\"continue\":\"").append(page.continueToken()).append('"');

@@ -15,8 +15,7 @@ import java.util.Optional;
 public interface OpenApiDocuments {
 
     /** A reply: status, Content-Type, body and extra headers (ETag, Cache-Control, Location...). */
-    record Reply(int status, String contentType, byte[] body, Map<String, String> headers) {
-    }
+    record Reply(int status, String contentType, byte[] body, Map<String, String> headers) {}
 
     /**
      * The reply for {@code path} (starting with {@code /openapi/}) and raw {@code query} (may be null),

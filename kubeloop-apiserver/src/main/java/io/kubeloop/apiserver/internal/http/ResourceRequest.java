@@ -42,8 +42,13 @@ final class ResourceRequest {
     private final Accepts accepts;
     private final Fields query;
 
-    ResourceRequest(ApiHandler handler, ResourceRoute route, Request request, Response response, Callback callback,
-                    Accepts accepts) {
+    ResourceRequest(
+            ApiHandler handler,
+            ResourceRoute route,
+            Request request,
+            Response response,
+            Callback callback,
+            Accepts accepts) {
         this.handler = handler;
         this.route = route;
         this.def = route.definition();
@@ -74,11 +79,19 @@ final class ResourceRequest {
                     if (item) {
                         p = withNameSelector(p, route.name());
                     }
-                    handler.streamWatch(route, p, accepts.table() ? Tables.include(query.getValue("includeObject")) : null,
-                            response, callback);
+                    handler.streamWatch(
+                            route,
+                            p,
+                            accepts.table() ? Tables.include(query.getValue("includeObject")) : null,
+                            response,
+                            callback);
                 } else if (item) {
                     if (route.subresource().equals("scale")) {
-                        ok(200, KubeJson.mapper().writeValueAsBytes(handler.scales().get(def, ns, route.name())), Map.of());
+                        ok(
+                                200,
+                                KubeJson.mapper()
+                                        .writeValueAsBytes(handler.scales().get(def, ns, route.name())),
+                                Map.of());
                         return;
                     }
                     StoredObject o = registry.get(def, ns, route.name());
@@ -98,8 +111,8 @@ final class ResourceRequest {
             }
             case "POST" -> {
                 if (item) {
-                    throw ApiErrors.methodNotAllowed("create", def.plural() + (route.subresource().isEmpty() ? ""
-                            : "/" + route.subresource()));
+                    throw ApiErrors.methodNotAllowed(
+                            "create", def.plural() + (route.subresource().isEmpty() ? "" : "/" + route.subresource()));
                 }
                 if (def.namespaced() && ns == null) {
                     throw ApiErrors.methodNotAllowed("create", def.plural());
@@ -139,16 +152,16 @@ final class ResourceRequest {
                     ok(200, KubeJson.mapper().writeValueAsBytes(scale), warnings(ctx));
                     return;
                 }
-                ObjectRegistry.Written w = registry.patch(def, ns, route.name(), route.subresource(), contentType(), body,
-                        ctx);
+                ObjectRegistry.Written w =
+                        registry.patch(def, ns, route.name(), route.subresource(), contentType(), body, ctx);
                 ok(w.created() ? 201 : 200, VersionConversion.json(def, w.object()), warnings(ctx));
             }
             case "DELETE" -> {
                 WriteContext ctx = ApiHandler.writeContext(query, request);
                 DeleteParams opts = ApiHandler.deleteParams(query, body(), contentType());
                 if (!item) {
-                    List<StoredObject> gone = registry.deleteCollection(def, ns, ApiHandler.listParams(query, false), opts,
-                            ctx);
+                    List<StoredObject> gone =
+                            registry.deleteCollection(def, ns, ApiHandler.listParams(query, false), opts, ctx);
                     sendList(new ListPage(gone, registry.store().currentRevision(), null, null));
                     return;
                 }
@@ -161,8 +174,16 @@ final class ResourceRequest {
                     status.put("kind", "Status").put("apiVersion", "v1").putObject("metadata");
                     status.put("status", "Success");
                     ObjectNode details = status.putObject("details");
-                    details.put("name", route.name()).put("group", def.group()).put("kind", def.plural())
-                            .put("uid", w.object().object().path("metadata").path("uid").asString(""));
+                    details.put("name", route.name())
+                            .put("group", def.group())
+                            .put("kind", def.plural())
+                            .put(
+                                    "uid",
+                                    w.object()
+                                            .object()
+                                            .path("metadata")
+                                            .path("uid")
+                                            .asString(""));
                     ok(200, KubeJson.mapper().writeValueAsBytes(status), Map.of());
                 } else {
                     ok(200, VersionConversion.json(def, w.object()), Map.of());
@@ -173,10 +194,19 @@ final class ResourceRequest {
     }
 
     private static ListParams withNameSelector(ListParams p, String name) {
-        String fs = "metadata.name=" + name + (p.fieldSelector() == null || p.fieldSelector().isEmpty() ? ""
-                : "," + p.fieldSelector());
-        return new ListParams(p.resourceVersion(), p.resourceVersionMatch(), p.limit(), p.continueToken(),
-                p.labelSelector(), fs, true, p.allowWatchBookmarks(), p.sendInitialEvents(), p.timeoutSeconds());
+        String fs = "metadata.name=" + name
+                + (p.fieldSelector() == null || p.fieldSelector().isEmpty() ? "" : "," + p.fieldSelector());
+        return new ListParams(
+                p.resourceVersion(),
+                p.resourceVersionMatch(),
+                p.limit(),
+                p.continueToken(),
+                p.labelSelector(),
+                fs,
+                true,
+                p.allowWatchBookmarks(),
+                p.sendInitialEvents(),
+                p.timeoutSeconds());
     }
 
     private void table(List<StoredObject> objects, ListPage page) {
@@ -193,8 +223,13 @@ final class ResourceRequest {
         } else {
             meta.put("resourceVersion", Long.toString(objects.getFirst().resourceVersion()));
         }
-        ApiHandler.send(response, callback, 200, "application/json;as=Table;v=v1;g=meta.k8s.io",
-                KubeJson.mapper().writeValueAsBytes(t), Map.of());
+        ApiHandler.send(
+                response,
+                callback,
+                200,
+                "application/json;as=Table;v=v1;g=meta.k8s.io",
+                KubeJson.mapper().writeValueAsBytes(t),
+                Map.of());
     }
 
     private Map<String, String> warnings(WriteContext ctx) {
@@ -202,8 +237,13 @@ final class ResourceRequest {
             return Map.of();
         }
         Map<String, String> h = new LinkedHashMap<>();
-        h.put("Warning", String.join(", ", ctx.warnings().stream()
-                .map(w -> "299 - \"" + w.replace("\\", "\\\\").replace("\"", "\\\"") + "\"").toList()));
+        h.put(
+                "Warning",
+                String.join(
+                        ", ",
+                        ctx.warnings().stream()
+                                .map(w -> "299 - \"" + w.replace("\\", "\\\\").replace("\"", "\\\"") + "\"")
+                                .toList()));
         return h;
     }
 
@@ -249,7 +289,8 @@ final class ResourceRequest {
 
     /** Custom resources take no protobuf (their scale subresource, a built-in Scale, does), as on a real server. */
     private void refuseProtobufForCustomResources() {
-        if (def.custom() && !route.subresource().equals("scale")
+        if (def.custom()
+                && !route.subresource().equals("scale")
                 && ProtobufBodies.isProtobuf(Bodies.mediaType(contentType()))) {
             throw ApiErrors.unsupportedMediaType(ProtobufBodies.UNSUPPORTED);
         }

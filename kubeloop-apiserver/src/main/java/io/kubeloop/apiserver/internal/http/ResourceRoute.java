@@ -18,12 +18,13 @@ import java.util.Optional;
  * @param subresource {@code ""} or e.g. {@code status}
  * @param legacyWatch the path had the {@code watch} segment
  */
-record ResourceRoute(ResourceDefinition definition, String namespace, String name, String subresource,
-                     boolean legacyWatch) {
+record ResourceRoute(
+        ResourceDefinition definition, String namespace, String name, String subresource, boolean legacyWatch) {
 
     /** Parses a path; empty when no served resource lives there (plain-text 404). */
     static Optional<ResourceRoute> parse(String path, ResourceRegistry registry) {
-        List<String> segs = Arrays.stream(path.split("/")).filter(s -> !s.isEmpty()).toList();
+        List<String> segs =
+                Arrays.stream(path.split("/")).filter(s -> !s.isEmpty()).toList();
         String group;
         String version;
         List<String> rest;
@@ -46,10 +47,14 @@ record ResourceRoute(ResourceDefinition definition, String namespace, String nam
         if (rest.isEmpty() || rest.size() > 5) {
             return Optional.empty();
         }
-        if (rest.get(0).equals("namespaces") && rest.size() >= 3 && !(rest.size() == 3 && group.isEmpty()
-                && (rest.get(2).equals("status") || rest.get(2).equals("finalize")))) {
+        if (rest.get(0).equals("namespaces")
+                && rest.size() >= 3
+                && !(rest.size() == 3
+                        && group.isEmpty()
+                        && (rest.get(2).equals("status") || rest.get(2).equals("finalize")))) {
             String ns = rest.get(1);
-            Optional<ResourceDefinition> def = registry.find(group, version, rest.get(2)).filter(ResourceDefinition::namespaced);
+            Optional<ResourceDefinition> def =
+                    registry.find(group, version, rest.get(2)).filter(ResourceDefinition::namespaced);
             if (def.isEmpty()) {
                 return Optional.empty();
             }

@@ -20,10 +20,13 @@ import tools.jackson.databind.node.ObjectNode;
 final class Tables {
 
     /** The {@code includeObject} parameter. */
-    enum Include { NONE, METADATA, OBJECT }
-
-    private Tables() {
+    enum Include {
+        NONE,
+        METADATA,
+        OBJECT
     }
+
+    private Tables() {}
 
     static Include include(String param) {
         if (param == null || param.isEmpty() || param.equals("Metadata")) {
@@ -32,8 +35,9 @@ final class Tables {
         return switch (param) {
             case "None" -> Include.NONE;
             case "Object" -> Include.OBJECT;
-            default -> throw ApiErrors.badRequest("includeObject must be one of \"None\", \"Metadata\" or \"Object\", got \""
-                    + param + "\"");
+            default ->
+                throw ApiErrors.badRequest(
+                        "includeObject must be one of \"None\", \"Metadata\" or \"Object\", got \"" + param + "\"");
         };
     }
 
@@ -47,17 +51,27 @@ final class Tables {
         // a resource may place the name itself (events: last, hidden); else it comes first
         boolean implicitName = def.columns().stream().noneMatch(c -> "name".equals(c.format()));
         if (withColumns && implicitName) {
-            cols.addObject().put("name", "Name").put("type", "string").put("format", "name")
-                    .put("description", "Name must be unique within a namespace. Is required when creating resources, "
-                            + "although some resources may allow a client to request the generation of an appropriate "
-                            + "name automatically. Name is primarily intended for creation idempotence and configuration "
-                            + "definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/"
-                            + "working-with-objects/names#names").put("priority", 0);
+            cols.addObject()
+                    .put("name", "Name")
+                    .put("type", "string")
+                    .put("format", "name")
+                    .put(
+                            "description",
+                            "Name must be unique within a namespace. Is required when creating resources, "
+                                    + "although some resources may allow a client to request the generation of an appropriate "
+                                    + "name automatically. Name is primarily intended for creation idempotence and configuration "
+                                    + "definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/"
+                                    + "working-with-objects/names#names")
+                    .put("priority", 0);
         }
         if (withColumns) {
             for (PrinterColumn c : def.columns()) {
-                cols.addObject().put("name", c.name()).put("type", c.type()).put("format", c.format())
-                        .put("description", c.description()).put("priority", c.priority());
+                cols.addObject()
+                        .put("name", c.name())
+                        .put("type", c.type())
+                        .put("format", c.format())
+                        .put("description", c.description())
+                        .put("priority", c.priority());
             }
         }
         ArrayNode rows = t.putArray("rows");
@@ -79,14 +93,15 @@ final class Tables {
                 }
             }
             switch (include) {
-                case NONE -> { }
+                case NONE -> {}
                 case OBJECT -> row.set("object", VersionConversion.object(def, o));
                 case METADATA -> {
                     ObjectNode pom = row.putObject("object");
                     pom.put("kind", "PartialObjectMetadata");
                     pom.put("apiVersion", "meta.k8s.io/v1");
                     ObjectNode meta = o.object().path("metadata").isObject()
-                            ? ((ObjectNode) o.object().get("metadata")).deepCopy() : pom.objectNode();
+                            ? ((ObjectNode) o.object().get("metadata")).deepCopy()
+                            : pom.objectNode();
                     meta.remove("managedFields");
                     pom.set("metadata", meta);
                 }

@@ -46,8 +46,13 @@ final class WatchResponseWriter {
     private boolean tableColumnsSent;
 
     /** @param tableInclude null for plain objects, else render one-row Tables */
-    WatchResponseWriter(ResourceDefinition def, Watcher watcher, boolean bookmarks, Tables.Include tableInclude,
-                Duration bookmarkInterval, Ticker clock) {
+    WatchResponseWriter(
+            ResourceDefinition def,
+            Watcher watcher,
+            boolean bookmarks,
+            Tables.Include tableInclude,
+            Duration bookmarkInterval,
+            Ticker clock) {
         this.def = def;
         this.watcher = watcher;
         this.bookmarks = bookmarks;
@@ -71,7 +76,8 @@ final class WatchResponseWriter {
                 if (!now.isBefore(deadline)) {
                     return;
                 }
-                Duration wait = Duration.between(now, bookmarks && nextBookmark.isBefore(deadline) ? nextBookmark : deadline);
+                Duration wait =
+                        Duration.between(now, bookmarks && nextBookmark.isBefore(deadline) ? nextBookmark : deadline);
                 Optional<WatchItem> item = watcher.next(wait.isNegative() ? Duration.ZERO : wait);
                 if (item.isEmpty()) {
                     if (bookmarks && !clock.instant().isBefore(nextBookmark)) {
@@ -131,8 +137,8 @@ final class WatchResponseWriter {
                 out.writeBytes(END);
                 yield out.toByteArray();
             }
-            case WatchItem.Bookmark b -> bookmarks || b.initialEventsEnd() ? bookmark(b.resourceVersion(),
-                    b.initialEventsEnd()) : null;
+            case WatchItem.Bookmark b ->
+                bookmarks || b.initialEventsEnd() ? bookmark(b.resourceVersion(), b.initialEventsEnd()) : null;
             case WatchItem.Closed c -> null;
         };
     }
@@ -145,8 +151,9 @@ final class WatchResponseWriter {
 
     private byte[] bookmark(long rv, boolean initialEventsEnd) {
         String annotations = initialEventsEnd ? ",\"annotations\":{\"k8s.io/initial-events-end\":\"true\"}" : "";
-        return ("{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"" + def.kind() + "\",\"apiVersion\":\"" + def.apiVersion()
-                + "\",\"metadata\":{\"resourceVersion\":\"" + rv + "\"" + annotations + "}}}\n")
+        return ("{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"" + def.kind() + "\",\"apiVersion\":\""
+                        + def.apiVersion() + "\",\"metadata\":{\"resourceVersion\":\"" + rv + "\"" + annotations
+                        + "}}}\n")
                 .getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -37,17 +37,19 @@ final class WebSocketWatches implements WebSocketNegotiator {
         if (!handler.authenticated(request.getHeaders().get(HttpHeader.AUTHORIZATION))) {
             return null;
         }
-        Optional<ResourceRoute> route = ResourceRoute.parse(Request.getPathInContext(request),
-                handler.registry().resources());
+        Optional<ResourceRoute> route = ResourceRoute.parse(
+                Request.getPathInContext(request), handler.registry().resources());
         var query = Request.extractQueryParameters(request);
-        if (route.isEmpty() || !(route.get().legacyWatch() || ApiHandler.bool(query.getValue("watch")))
+        if (route.isEmpty()
+                || !(route.get().legacyWatch() || ApiHandler.bool(query.getValue("watch")))
                 || route.get().name() != null) {
             return null;
         }
         ListParams params = ApiHandler.listParams(query, true);
         Watcher watcher;
         try {
-            watcher = handler.registry().watch(route.get().definition(), route.get().namespace(), params);
+            watcher = handler.registry()
+                    .watch(route.get().definition(), route.get().namespace(), params);
         } catch (ApiException e) {
             return null;
         }
@@ -73,8 +75,13 @@ final class WebSocketWatches implements WebSocketNegotiator {
             callback.succeeded();
             session.demand();
             Thread.ofVirtual().name("ws-watch-" + route.definition().plural()).start(() -> {
-                WatchResponseWriter stream = new WatchResponseWriter(route.definition(), watcher, params.allowWatchBookmarks(), null,
-                        handler.options().bookmarkInterval(), handler.clock());
+                WatchResponseWriter stream = new WatchResponseWriter(
+                        route.definition(),
+                        watcher,
+                        params.allowWatchBookmarks(),
+                        null,
+                        handler.options().bookmarkInterval(),
+                        handler.clock());
                 stream.run(frames -> send(session, frames), handler.deadline(params));
                 session.close(1000, "watch ended", Callback.NOOP);
             });
@@ -91,7 +98,9 @@ final class WebSocketWatches implements WebSocketNegotiator {
             for (int i = 0; i < callbacks.length; i++) {
                 byte[] f = frames.get(i);
                 callbacks[i] = new FutureCallback();
-                session.sendFrame(new Frame(OpCode.TEXT).setPayload(ByteBuffer.wrap(f, 0, f.length - 1)), callbacks[i],
+                session.sendFrame(
+                        new Frame(OpCode.TEXT).setPayload(ByteBuffer.wrap(f, 0, f.length - 1)),
+                        callbacks[i],
                         i < callbacks.length - 1);
             }
             try {

@@ -32,6 +32,7 @@ public final class FieldSet {
 
     /** Invariant: no child is empty. Both collections are never modified after construction. */
     private final NavigableSet<PathElement> members;
+
     private final NavigableMap<PathElement, FieldSet> children;
 
     private FieldSet(NavigableSet<PathElement> members, NavigableMap<PathElement, FieldSet> children) {
@@ -261,8 +262,7 @@ public final class FieldSet {
         private final TreeSet<PathElement> members = new TreeSet<>();
         private final TreeMap<PathElement, Builder> children = new TreeMap<>();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** Adds a path; the root path is ignored. */
         public Builder insert(FieldPath path) {

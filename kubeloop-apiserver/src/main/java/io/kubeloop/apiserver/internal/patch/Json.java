@@ -20,10 +20,17 @@ final class Json {
     static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     /** Go's dynamic type of a decoded JSON value (int64 and float64 differ, as in apimachinery). */
-    enum Category { OBJECT, ARRAY, STRING, INT, FLOAT, BOOL, NULL }
-
-    private Json() {
+    enum Category {
+        OBJECT,
+        ARRAY,
+        STRING,
+        INT,
+        FLOAT,
+        BOOL,
+        NULL
     }
+
+    private Json() {}
 
     /** Parses JSON text; a syntax error becomes a 400 with the parser's one-line message. */
     static JsonNode parse(String text) {

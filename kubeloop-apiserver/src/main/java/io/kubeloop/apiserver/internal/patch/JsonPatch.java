@@ -35,8 +35,7 @@ public final class JsonPatch {
     /** apiserver's {@code maxJSONPatchOperations}. */
     public static final int MAX_OPERATIONS = 10_000;
 
-    private JsonPatch() {
-    }
+    private JsonPatch() {}
 
     /** Parses a JSON patch body and applies it to {@code document}. */
     public static JsonNode apply(JsonNode document, byte[] patch) {
@@ -65,23 +64,23 @@ public final class JsonPatch {
 
     private static List<ObjectNode> decode(JsonNode patch) {
         if (patch == null || !patch.isArray()) {
-            throw PatchException.badRequest("json: cannot unmarshal " + goKind(patch)
-                    + " into Go value of type jsonpatch.Patch");
+            throw PatchException.badRequest(
+                    "json: cannot unmarshal " + goKind(patch) + " into Go value of type jsonpatch.Patch");
         }
         List<ObjectNode> ops = new ArrayList<>(patch.size());
         for (JsonNode op : patch) {
             if (op.isNull()) {
                 ops.add(Json.object());
             } else if (!op.isObject()) {
-                throw PatchException.badRequest("json: cannot unmarshal " + goKind(op)
-                        + " into Go value of type jsonpatch.Operation");
+                throw PatchException.badRequest(
+                        "json: cannot unmarshal " + goKind(op) + " into Go value of type jsonpatch.Operation");
             } else {
                 ops.add((ObjectNode) op);
             }
         }
         if (ops.size() > MAX_OPERATIONS) {
-            throw PatchException.tooLarge("The allowed maximum operations in a JSON patch is "
-                    + MAX_OPERATIONS + ", got " + ops.size());
+            throw PatchException.tooLarge(
+                    "The allowed maximum operations in a JSON patch is " + MAX_OPERATIONS + ", got " + ops.size());
         }
         return ops;
     }
@@ -129,8 +128,7 @@ public final class JsonPatch {
     }
 
     /** The container holding the last token of a path, and that token unescaped. */
-    private record Target(JsonNode container, String key) {
-    }
+    private record Target(JsonNode container, String key) {}
 
     private static Target find(JsonNode root, String path) {
         String[] split = path.split("/", -1);

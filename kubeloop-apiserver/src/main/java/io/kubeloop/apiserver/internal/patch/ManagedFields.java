@@ -41,15 +41,20 @@ public final class ManagedFields {
 
     /** The paths never part of a field set (apiserver's {@code stripMetaManager}). */
     public static final FieldSet STRIPPED = FieldSet.of(
-            FieldPath.of("apiVersion"), FieldPath.of("kind"), FieldPath.of("metadata"),
-            FieldPath.of("metadata", "name"), FieldPath.of("metadata", "namespace"),
-            FieldPath.of("metadata", "creationTimestamp"), FieldPath.of("metadata", "selfLink"),
-            FieldPath.of("metadata", "uid"), FieldPath.of("metadata", "clusterName"),
-            FieldPath.of("metadata", "generation"), FieldPath.of("metadata", "managedFields"),
+            FieldPath.of("apiVersion"),
+            FieldPath.of("kind"),
+            FieldPath.of("metadata"),
+            FieldPath.of("metadata", "name"),
+            FieldPath.of("metadata", "namespace"),
+            FieldPath.of("metadata", "creationTimestamp"),
+            FieldPath.of("metadata", "selfLink"),
+            FieldPath.of("metadata", "uid"),
+            FieldPath.of("metadata", "clusterName"),
+            FieldPath.of("metadata", "generation"),
+            FieldPath.of("metadata", "managedFields"),
             FieldPath.of("metadata", "resourceVersion"));
 
-    private ManagedFields() {
-    }
+    private ManagedFields() {}
 
     /**
      * The fields a write to {@code subresource} ignores because the server resets them: {@code status}
@@ -80,9 +85,15 @@ public final class ManagedFields {
      * @param ignored fields the server resets for this write (see {@link #resetFields})
      * @return {@code updated} with new {@code metadata.managedFields}
      */
-    public static ManagedObject updateForWrite(JsonNode old, JsonNode updated, String manager, String subresource,
-                                               String apiVersion, Instant now, StrategicMergeSchema schema,
-                                               FieldSet ignored) {
+    public static ManagedObject updateForWrite(
+            JsonNode old,
+            JsonNode updated,
+            String manager,
+            String subresource,
+            String apiVersion,
+            Instant now,
+            StrategicMergeSchema schema,
+            FieldSet ignored) {
         Objects.requireNonNull(updated, "updated");
         String sub = subresource == null ? "" : subresource;
         Map<Id, Owned> entries = decode(sub.isEmpty() && hasEntries(updated) ? updated : old);
@@ -155,7 +166,9 @@ public final class ManagedFields {
                 }
                 Id id = new Id(entry.manager(), entry.operation(), entry.apiVersion(), entry.subresource());
                 FieldSet set = FieldSet.fromFieldsV1(entry.fieldsV1());
-                out.merge(id, new Owned(set, entry.time(), entry.apiVersion()),
+                out.merge(
+                        id,
+                        new Owned(set, entry.time(), entry.apiVersion()),
                         (a, b) -> new Owned(a.set().union(b.set()), a.time(), a.apiVersion()));
             } catch (RuntimeException ignoredEntry) {
                 return new LinkedHashMap<>();
@@ -175,9 +188,14 @@ public final class ManagedFields {
     /** The sorted entry records. */
     static List<ManagedFieldsEntry> encode(Map<Id, Owned> entries) {
         List<ManagedFieldsEntry> out = new ArrayList<>();
-        entries.forEach((id, owned) -> out.add(new ManagedFieldsEntry(id.manager(), id.operation(),
-                id.operation().equals("Apply") ? owned.apiVersion() : id.apiVersion(), owned.time(),
-                "FieldsV1", owned.set().toFieldsV1(), id.subresource().isEmpty() ? null : id.subresource())));
+        entries.forEach((id, owned) -> out.add(new ManagedFieldsEntry(
+                id.manager(),
+                id.operation(),
+                id.operation().equals("Apply") ? owned.apiVersion() : id.apiVersion(),
+                owned.time(),
+                "FieldsV1",
+                owned.set().toFieldsV1(),
+                id.subresource().isEmpty() ? null : id.subresource())));
         out.sort(Comparator.comparing(ManagedFieldsEntry::operation)
                 .thenComparingLong(e -> e.time() == null ? 0 : e.time().getEpochSecond())
                 .thenComparing(ManagedFieldsEntry::manager)
@@ -213,9 +231,10 @@ public final class ManagedFields {
             return;
         }
         updaters.sort(Comparator.<Id>comparingLong(id -> {
-            Instant t = entries.get(id).time();
-            return t == null ? 0 : t.getEpochSecond();
-        }).thenComparing(Id::manager));
+                    Instant t = entries.get(id).time();
+                    return t == null ? 0 : t.getEpochSecond();
+                })
+                .thenComparing(Id::manager));
         Map<String, Id> firstPerVersion = new HashMap<>();
         int length = updaters.size();
         for (int i = 0; i < updaters.size() && length > MAX_UPDATE_MANAGERS; i++) {

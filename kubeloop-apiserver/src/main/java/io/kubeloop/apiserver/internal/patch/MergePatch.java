@@ -21,8 +21,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class MergePatch {
 
-    private MergePatch() {
-    }
+    private MergePatch() {}
 
     /** Parses a merge patch body and applies it to {@code document}. */
     public static JsonNode apply(JsonNode document, byte[] patch) {
@@ -52,10 +51,14 @@ public final class MergePatch {
             throw PatchException.badRequest("Invalid JSON Patch");
         }
         if (patch.isArray()) {
-            throw PatchException.invalid("\"\" is invalid: patch: Invalid value: \"" + Json.canonical(patch)
-                    + "\": json: cannot unmarshal array into Go value of type map[string]interface {}",
-                    List.of(new Status.Cause("FieldValueInvalid", "Invalid value: \"" + Json.canonical(patch)
-                            + "\": json: cannot unmarshal array into Go value of type map[string]interface {}", "patch")));
+            throw PatchException.invalid(
+                    "\"\" is invalid: patch: Invalid value: \"" + Json.canonical(patch)
+                            + "\": json: cannot unmarshal array into Go value of type map[string]interface {}",
+                    List.of(new Status.Cause(
+                            "FieldValueInvalid",
+                            "Invalid value: \"" + Json.canonical(patch)
+                                    + "\": json: cannot unmarshal array into Go value of type map[string]interface {}",
+                            "patch")));
         }
         JsonNode copy = Json.copy(document);
         if (copy == null || !copy.isObject()) {

@@ -24,8 +24,7 @@ final class ObjectFields {
         }
     }
 
-    private ObjectFields() {
-    }
+    private ObjectFields() {}
 
     /**
      * The field set of {@code object}. With {@code strict}, an associative-list item without its key
@@ -40,8 +39,8 @@ final class ObjectFields {
         return b.build();
     }
 
-    private static void walk(JsonNode value, StrategicMergeSchema schema, FieldPath path, FieldSet.Builder b,
-                             boolean strict) {
+    private static void walk(
+            JsonNode value, StrategicMergeSchema schema, FieldPath path, FieldSet.Builder b, boolean strict) {
         if (value.isObject()) {
             if (schema.atomic()) {
                 b.insert(path);
@@ -64,8 +63,8 @@ final class ObjectFields {
         }
     }
 
-    private static void walkObjectMembers(JsonNode value, StrategicMergeSchema schema, FieldPath path,
-                                          FieldSet.Builder b, boolean strict) {
+    private static void walkObjectMembers(
+            JsonNode value, StrategicMergeSchema schema, FieldPath path, FieldSet.Builder b, boolean strict) {
         for (Map.Entry<String, JsonNode> e : value.properties()) {
             FieldPath child = path.child(new PathElement.Field(e.getKey()));
             JsonNode v = e.getValue();
@@ -83,23 +82,23 @@ final class ObjectFields {
         for (int i = 0; i < list.size(); i++) {
             PathElement pe = itemElement(list.get(i), schema, path, i, strict);
             if (!seen.add(pe) && strict) {
-                throw PatchException.unclassified("failed to create typed patch object: " + path
-                        + ": duplicate entries for key " + pe);
+                throw PatchException.unclassified(
+                        "failed to create typed patch object: " + path + ": duplicate entries for key " + pe);
             }
             out.add(pe);
         }
         return out;
     }
 
-    private static PathElement itemElement(JsonNode item, StrategicMergeSchema schema, FieldPath path, int index,
-                                           boolean strict) {
+    private static PathElement itemElement(
+            JsonNode item, StrategicMergeSchema schema, FieldPath path, int index, boolean strict) {
         if (schema.listType() == StrategicMergeSchema.ListType.SET) {
             return PathElement.value(item);
         }
         if (!item.isObject()) {
             if (strict) {
-                throw PatchException.unclassified("failed to create typed patch object: " + path
-                        + ": element " + index + ": associative list with keys may only contain objects");
+                throw PatchException.unclassified("failed to create typed patch object: " + path + ": element " + index
+                        + ": associative list with keys may only contain objects");
             }
             return new PathElement.Index(index);
         }
@@ -112,7 +111,8 @@ final class ObjectFields {
             if (v == null) {
                 if (strict) {
                     throw PatchException.unclassified("failed to create typed patch object: " + path
-                            + ": element " + index + ": associative list with keys has an element that omits key field \""
+                            + ": element " + index
+                            + ": associative list with keys has an element that omits key field \""
                             + k + "\" (and doesn't have default value)");
                 }
                 return new PathElement.Index(index);
@@ -137,12 +137,20 @@ final class ObjectFields {
     }
 
     private static boolean isLeaf(JsonNode v, StrategicMergeSchema schema) {
-        return v.isObject() ? schema.atomic()
+        return v.isObject()
+                ? schema.atomic()
                 : !v.isArray() || schema.listType() == StrategicMergeSchema.ListType.ATOMIC;
     }
 
-    private static void cmp(JsonNode l, JsonNode r, StrategicMergeSchema schema, FieldPath path, boolean item,
-                            FieldSet.Builder added, FieldSet.Builder removed, FieldSet.Builder modified) {
+    private static void cmp(
+            JsonNode l,
+            JsonNode r,
+            StrategicMergeSchema schema,
+            FieldPath path,
+            boolean item,
+            FieldSet.Builder added,
+            FieldSet.Builder removed,
+            FieldSet.Builder modified) {
         if (schema.alwaysPresent() && !item) {
             if (l == null && r != null && (r.isObject() || r.isArray())) {
                 l = r.isObject() ? Json.object() : Json.array();
@@ -154,8 +162,7 @@ final class ObjectFields {
             return;
         }
         JsonNode any = l != null ? l : r;
-        boolean sameShape = l == null || r == null
-                || (l.isObject() == r.isObject() && l.isArray() == r.isArray());
+        boolean sameShape = l == null || r == null || (l.isObject() == r.isObject() && l.isArray() == r.isArray());
         if (!sameShape || isLeaf(any, schema)) {
             if (l == null) {
                 added.insert(path);
@@ -175,8 +182,15 @@ final class ObjectFields {
                 keys.addAll(r.propertyNames());
             }
             for (String k : keys) {
-                cmp(l == null ? null : l.get(k), r == null ? null : r.get(k), schema.field(k),
-                        path.child(new PathElement.Field(k)), false, added, removed, modified);
+                cmp(
+                        l == null ? null : l.get(k),
+                        r == null ? null : r.get(k),
+                        schema.field(k),
+                        path.child(new PathElement.Field(k)),
+                        false,
+                        added,
+                        removed,
+                        modified);
             }
         } else {
             Map<PathElement, JsonNode> li = index(l, schema, path);
@@ -224,8 +238,13 @@ final class ObjectFields {
                 if (e.getValue().isNull()) {
                     out.remove(e.getKey());
                 } else {
-                    out.set(e.getKey(), merge(live.get(e.getKey()), e.getValue(), schema.field(e.getKey()),
-                            path.child(new PathElement.Field(e.getKey()))));
+                    out.set(
+                            e.getKey(),
+                            merge(
+                                    live.get(e.getKey()),
+                                    e.getValue(),
+                                    schema.field(e.getKey()),
+                                    path.child(new PathElement.Field(e.getKey()))));
                 }
             }
             return out;
@@ -314,8 +333,8 @@ final class ObjectFields {
     }
 
     /** Returns true when the node at {@code parent} became an empty object and may go too. */
-    private static boolean removePath(JsonNode node, List<PathElement> els, int at, StrategicMergeSchema schema,
-                                      FieldSet keep, FieldPath here) {
+    private static boolean removePath(
+            JsonNode node, List<PathElement> els, int at, StrategicMergeSchema schema, FieldSet keep, FieldPath here) {
         PathElement pe = els.get(at);
         FieldPath childPath = here.child(pe);
         boolean last = at == els.size() - 1;

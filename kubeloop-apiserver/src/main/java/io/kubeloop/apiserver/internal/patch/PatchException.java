@@ -50,7 +50,8 @@ public final class PatchException extends RuntimeException {
 
     /** 413 RequestEntityTooLarge; the message gets the real server's "Request entity too large: " prefix. */
     public static PatchException tooLarge(String message) {
-        return new PatchException(413, "RequestEntityTooLarge", "Request entity too large: " + message, null, List.of());
+        return new PatchException(
+                413, "RequestEntityTooLarge", "Request entity too large: " + message, null, List.of());
     }
 
     /** 422 Invalid with the real server's generic message; {@code detail} says what actually failed. */
@@ -96,7 +97,14 @@ public final class PatchException extends RuntimeException {
     /** The failure {@code Status} the server answers with. */
     public Status toStatus() {
         Status.Details details = causes.isEmpty() ? null : new Status.Details(null, null, null, null, causes, null);
-        return new Status("Status", "v1", java.util.Map.of(), Status.FAILURE, getMessage(),
-                reason.isEmpty() ? null : reason, details, code);
+        return new Status(
+                "Status",
+                "v1",
+                java.util.Map.of(),
+                Status.FAILURE,
+                getMessage(),
+                reason.isEmpty() ? null : reason,
+                details,
+                code);
     }
 }

@@ -38,13 +38,18 @@ import tools.jackson.databind.JsonNode;
  */
 public final class ServerSideApply {
 
-    private ServerSideApply() {
-    }
+    private ServerSideApply() {}
 
     /** {@link #apply(JsonNode, JsonNode, String, boolean, String, String, Instant, StrategicMergeSchema, FieldSet)}
      * for the main resource with no ignored fields. */
-    public static ManagedObject apply(JsonNode live, JsonNode config, String manager, boolean force,
-                                      String apiVersion, Instant now, StrategicMergeSchema schema) {
+    public static ManagedObject apply(
+            JsonNode live,
+            JsonNode config,
+            String manager,
+            boolean force,
+            String apiVersion,
+            Instant now,
+            StrategicMergeSchema schema) {
         return apply(live, config, manager, force, apiVersion, "", now, schema, FieldSet.EMPTY);
     }
 
@@ -63,9 +68,16 @@ public final class ServerSideApply {
      * @return the merged object with updated {@code metadata.managedFields}
      * @throws PatchException 409 on conflicts without force, 400 for a config carrying managedFields
      */
-    public static ManagedObject apply(JsonNode live, JsonNode config, String manager, boolean force,
-                                      String apiVersion, String subresource, Instant now,
-                                      StrategicMergeSchema schema, FieldSet ignored) {
+    public static ManagedObject apply(
+            JsonNode live,
+            JsonNode config,
+            String manager,
+            boolean force,
+            String apiVersion,
+            String subresource,
+            Instant now,
+            StrategicMergeSchema schema,
+            FieldSet ignored) {
         Objects.requireNonNull(manager, "manager");
         if (config == null || !config.isObject()) {
             throw PatchException.badRequest("error decoding YAML: apply configuration must be an object");
@@ -78,7 +90,8 @@ public final class ServerSideApply {
         Map<ManagedFields.Id, ManagedFields.Owned> entries = ManagedFields.decode(live);
         JsonNode before = live == null ? Json.object() : ManagedFields.withoutManagedFields(live);
 
-        FieldSet applied = ObjectFields.of(config, schema, true).difference(ManagedFields.STRIPPED)
+        FieldSet applied = ObjectFields.of(config, schema, true)
+                .difference(ManagedFields.STRIPPED)
                 .withoutPrefixes(ignored);
         ManagedFields.Id self = new ManagedFields.Id(manager, "Apply", apiVersion, sub);
         ManagedFields.Owned last = entries.get(self);
@@ -116,10 +129,14 @@ public final class ServerSideApply {
                 next.put(id, owned.withSet(owned.set().difference(c).difference(removed)));
             }
         });
-        boolean unchanged = Json.deepEquals(before, merged) && last != null && last.set().equals(applied)
+        boolean unchanged = Json.deepEquals(before, merged)
+                && last != null
+                && last.set().equals(applied)
                 && Objects.equals(last.apiVersion(), apiVersion);
-        next.put(self, new ManagedFields.Owned(applied,
-                unchanged ? last.time() : now.truncatedTo(ChronoUnit.SECONDS), apiVersion));
+        next.put(
+                self,
+                new ManagedFields.Owned(
+                        applied, unchanged ? last.time() : now.truncatedTo(ChronoUnit.SECONDS), apiVersion));
         next.values().removeIf(o -> o.set().isEmpty());
         if (unchanged && next.equals(entries)) {
             return ManagedFields.withEntries(merged, entries);
@@ -127,8 +144,8 @@ public final class ServerSideApply {
         return ManagedFields.withEntries(merged, next);
     }
 
-    private static PatchException conflictError(Map<ManagedFields.Id, FieldSet> conflicts,
-                                                Map<ManagedFields.Id, ManagedFields.Owned> entries) {
+    private static PatchException conflictError(
+            Map<ManagedFields.Id, FieldSet> conflicts, Map<ManagedFields.Id, ManagedFields.Owned> entries) {
         List<ManagedFields.Id> managers = new ArrayList<>(conflicts.keySet());
         managers.sort(Comparator.comparing(ManagedFields.Id::manager)
                 .thenComparing(ManagedFields.Id::operation)
@@ -139,7 +156,8 @@ public final class ServerSideApply {
         int count = 0;
         String single = null;
         for (ManagedFields.Id id : managers) {
-            String who = id.describe(id.operation().equals("Apply") ? entries.get(id).apiVersion() : id.apiVersion());
+            String who =
+                    id.describe(id.operation().equals("Apply") ? entries.get(id).apiVersion() : id.apiVersion());
             lines.add("conflicts with " + who + ":");
             for (FieldPath p : conflicts.get(id).paths()) {
                 causes.add(new Status.Cause("FieldManagerConflict", "conflict with " + who, p.toString()));

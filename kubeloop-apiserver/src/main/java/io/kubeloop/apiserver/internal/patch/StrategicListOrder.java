@@ -14,8 +14,7 @@ import tools.jackson.databind.node.ArrayNode;
  */
 final class StrategicListOrder {
 
-    private StrategicListOrder() {
-    }
+    private StrategicListOrder() {}
 
     static List<JsonNode> list(ArrayNode array) {
         List<JsonNode> out = new ArrayList<>(array.size());
@@ -62,8 +61,8 @@ final class StrategicListOrder {
         return seen;
     }
 
-    static void partition(ArrayNode merged, ArrayNode by, String mergeKey,
-                                  List<JsonNode> present, List<JsonNode> absent) {
+    static void partition(
+            ArrayNode merged, ArrayNode by, String mergeKey, List<JsonNode> present, List<JsonNode> absent) {
         for (JsonNode v : merged) {
             boolean found;
             if (mergeKey.isEmpty()) {
@@ -84,9 +83,13 @@ final class StrategicListOrder {
         }
     }
 
-    static ArrayNode normalizeOrder(List<JsonNode> patchItems, List<JsonNode> serverOnly,
-                                            List<JsonNode> patchOrder, List<JsonNode> serverOrder,
-                                            String mergeKey, Json.Category kind) {
+    static ArrayNode normalizeOrder(
+            List<JsonNode> patchItems,
+            List<JsonNode> serverOnly,
+            List<JsonNode> patchOrder,
+            List<JsonNode> serverOrder,
+            String mergeKey,
+            Json.Category kind) {
         List<JsonNode> right = sortBy(patchItems, patchOrder, mergeKey, kind);
         List<JsonNode> left = sortBy(serverOnly, serverOrder, mergeKey, kind);
         ArrayNode out = Json.array();
@@ -110,8 +113,8 @@ final class StrategicListOrder {
         return out;
     }
 
-    private static List<JsonNode> sortBy(List<JsonNode> toSort, List<JsonNode> order, String mergeKey,
-                                         Json.Category kind) {
+    private static List<JsonNode> sortBy(
+            List<JsonNode> toSort, List<JsonNode> order, String mergeKey, Json.Category kind) {
         List<JsonNode> items = new ArrayList<>();
         List<JsonNode> deletes = new ArrayList<>();
         if (kind == Json.Category.OBJECT) {

@@ -42,8 +42,7 @@ public final class StrategicMergePatch {
     private static final String DELETE_FROM_PRIMITIVE_LIST = "$deleteFromPrimitiveList";
     private static final String SET_ELEMENT_ORDER = "$setElementOrder";
 
-    private StrategicMergePatch() {
-    }
+    private StrategicMergePatch() {}
 
     /** Parses a strategic merge patch body and applies it. */
     public static JsonNode apply(JsonNode original, byte[] patch, StrategicMergeSchema schema) {
@@ -65,8 +64,8 @@ public final class StrategicMergePatch {
      */
     public static JsonNode apply(JsonNode original, JsonNode patch, StrategicMergeSchema schema) {
         if (patch == null || !patch.isObject()) {
-            throw PatchException.badRequest("json: cannot unmarshal " + kindName(patch)
-                    + " into Go value of type map[string]interface {}");
+            throw PatchException.badRequest(
+                    "json: cannot unmarshal " + kindName(patch) + " into Go value of type map[string]interface {}");
         }
         ObjectNode base = original == null || !original.isObject() ? Json.object() : (ObjectNode) original.deepCopy();
         JsonNode result = mergeMap(base, (ObjectNode) patch.deepCopy(), schema);
@@ -91,7 +90,8 @@ public final class StrategicMergePatch {
     }
 
     static PatchException noMergeKey(JsonNode map, String key) {
-        return PatchException.unclassified("map: " + Json.goString(map) + " does not contain declared merge key: " + key);
+        return PatchException.unclassified(
+                "map: " + Json.goString(map) + " does not contain declared merge key: " + key);
     }
 
     // ---- maps
@@ -106,8 +106,8 @@ public final class StrategicMergePatch {
             if (directive.isString() && directive.asString().equals("delete")) {
                 return Json.object();
             }
-            throw PatchException.unclassified("unknown patch type: " + Json.goString(directive)
-                    + " in map: " + Json.goString(patch));
+            throw PatchException.unclassified(
+                    "unknown patch type: " + Json.goString(directive) + " in map: " + Json.goString(patch));
         }
         applyRetainKeys(original, patch);
         mergeOrderedLists(original, patch, schema);
@@ -134,8 +134,10 @@ public final class StrategicMergePatch {
             StrategicMergeSchema sub = schema.field(key);
             switch (Json.category(originalValue)) {
                 case OBJECT -> original.set(key, mergeMap((ObjectNode) originalValue, (ObjectNode) patchValue, sub));
-                case ARRAY -> original.set(key, mergeListField((ArrayNode) originalValue, (ArrayNode) patchValue, sub,
-                        key, deleteList));
+                case ARRAY ->
+                    original.set(
+                            key,
+                            mergeListField((ArrayNode) originalValue, (ArrayNode) patchValue, sub, key, deleteList));
                 default -> putWithoutDirectives(original, key, patchValue);
             }
         }
@@ -154,9 +156,10 @@ public final class StrategicMergePatch {
     private static String extractKey(String key, String prefix) {
         int slash = key.indexOf('/');
         if (slash < 0 || !key.substring(0, slash).equals(prefix)) {
-            throw PatchException.badRequest(prefix.equals(DELETE_FROM_PRIMITIVE_LIST)
-                    ? "invalid patch format of primitive list"
-                    : "invalid patch format of setElementOrder list");
+            throw PatchException.badRequest(
+                    prefix.equals(DELETE_FROM_PRIMITIVE_LIST)
+                            ? "invalid patch format of primitive list"
+                            : "invalid patch format of setElementOrder list");
         }
         return key.substring(slash + 1);
     }
@@ -223,8 +226,15 @@ public final class StrategicMergePatch {
             List<JsonNode> serverOnly = new ArrayList<>();
             StrategicListOrder.partition(merged, (ArrayNode) order, mergeKey, patchItems, serverOnly);
             Json.Category kind = StrategicListOrder.elementCategory(originalList, patchList);
-            original.set(field, StrategicListOrder.normalizeOrder(patchItems, serverOnly,
-                    StrategicListOrder.list((ArrayNode) order), StrategicListOrder.list(originalList), mergeKey, kind));
+            original.set(
+                    field,
+                    StrategicListOrder.normalizeOrder(
+                            patchItems,
+                            serverOnly,
+                            StrategicListOrder.list((ArrayNode) order),
+                            StrategicListOrder.list(originalList),
+                            mergeKey,
+                            kind));
             patch.remove(field);
         }
     }
@@ -296,16 +306,21 @@ public final class StrategicMergePatch {
 
     // ---- lists
 
-    private static ArrayNode mergeListField(ArrayNode original, ArrayNode patch, StrategicMergeSchema schema,
-                                            String name, boolean deleteList) {
+    private static ArrayNode mergeListField(
+            ArrayNode original, ArrayNode patch, StrategicMergeSchema schema, String name, boolean deleteList) {
         if (schema.mergeList() || deleteList) {
             return mergeSlice(original, patch, schema, name, schema.patchMergeKey(), deleteList);
         }
         return patch;
     }
 
-    private static ArrayNode mergeSlice(ArrayNode originalList, ArrayNode patchList, StrategicMergeSchema schema,
-                                        String name, String mergeKey, boolean deleteList) {
+    private static ArrayNode mergeSlice(
+            ArrayNode originalList,
+            ArrayNode patchList,
+            StrategicMergeSchema schema,
+            String name,
+            String mergeKey,
+            boolean deleteList) {
         if (originalList.isEmpty() && patchList.isEmpty()) {
             return originalList;
         }
@@ -359,8 +374,8 @@ public final class StrategicMergePatch {
                 } else if (isDirective(v, "merge")) {
                     throw PatchException.unclassified("merging lists cannot yet be specified in the patch");
                 } else {
-                    throw PatchException.unclassified("unknown patch type: " + Json.goString(directive)
-                            + " in map: " + Json.goString(v));
+                    throw PatchException.unclassified(
+                            "unknown patch type: " + Json.goString(directive) + " in map: " + Json.goString(v));
                 }
             }
             if (replace) {

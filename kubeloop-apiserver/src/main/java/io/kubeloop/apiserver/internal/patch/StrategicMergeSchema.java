@@ -176,8 +176,7 @@ public final class StrategicMergeSchema {
         private List<String> listMapKeys = List.of();
         private final Map<String, JsonNode> keyDefaults = new LinkedHashMap<>();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** Declares a struct field. */
         public Builder field(String name, StrategicMergeSchema schema) {

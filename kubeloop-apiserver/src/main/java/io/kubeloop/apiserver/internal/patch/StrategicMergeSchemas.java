@@ -48,14 +48,15 @@ public final class StrategicMergeSchemas {
             .field("conditions", byType())
             .field("hostIPs", b().mergeBy("ip").build())
             .field("podIPs", b().mergeBy("ip").listMap("ip").build())
-            .field("resourceClaimStatuses", b().mergeBy("name").retainKeys().listMap("name").build())
+            .field(
+                    "resourceClaimStatuses",
+                    b().mergeBy("name").retainKeys().listMap("name").build())
             .build();
-    private static final StrategicMergeSchema POD_TEMPLATE = b().alwaysPresent()
-            .field("metadata", META)
-            .field("spec", POD_SPEC)
-            .build();
+    private static final StrategicMergeSchema POD_TEMPLATE =
+            b().alwaysPresent().field("metadata", META).field("spec", POD_SPEC).build();
 
-    private static final StrategicMergeSchema CONDITIONS_STATUS = b().alwaysPresent().field("conditions", byType()).build();
+    private static final StrategicMergeSchema CONDITIONS_STATUS =
+            b().alwaysPresent().field("conditions", byType()).build();
 
     private static final StrategicMergeSchema JOB_SPEC = b().alwaysPresent()
             .field("selector", ATOMIC)
@@ -64,81 +65,155 @@ public final class StrategicMergeSchemas {
 
     private static final Map<GroupVersionKind, StrategicMergeSchema> SCHEMAS = Map.ofEntries(
             Map.entry(gvk("v1", "Pod"), top(POD_SPEC, POD_STATUS)),
-            Map.entry(gvk("v1", "PodTemplate"), b().field("metadata", META).field("template", POD_TEMPLATE).build()),
-            Map.entry(gvk("apps/v1", "Deployment"), top(b().alwaysPresent()
-                    .field("selector", ATOMIC)
-                    .field("template", POD_TEMPLATE)
-                    .field("strategy", b().alwaysPresent().retainKeys().build())
-                    .build(), CONDITIONS_STATUS)),
-            Map.entry(gvk("apps/v1", "ReplicaSet"), top(b().alwaysPresent()
-                    .field("selector", ATOMIC)
-                    .field("template", POD_TEMPLATE)
-                    .build(), CONDITIONS_STATUS)),
-            Map.entry(gvk("apps/v1", "StatefulSet"), top(b().alwaysPresent()
-                    .field("selector", ATOMIC)
-                    .field("template", POD_TEMPLATE)
-                    .field("updateStrategy", b().alwaysPresent().build())
-                    .build(), CONDITIONS_STATUS)),
-            Map.entry(gvk("apps/v1", "DaemonSet"), top(b().alwaysPresent()
-                    .field("selector", ATOMIC)
-                    .field("template", POD_TEMPLATE)
-                    .field("updateStrategy", b().alwaysPresent().build())
-                    .build(), CONDITIONS_STATUS)),
-            Map.entry(gvk("batch/v1", "Job"), top(JOB_SPEC, b().alwaysPresent()
-                    .field("conditions", b().mergeBy("type").build())
-                    .field("uncountedTerminatedPods", b()
-                            .field("succeeded", b().listSet().build())
-                            .field("failed", b().listSet().build())
-                            .build())
-                    .build())),
-            Map.entry(gvk("batch/v1", "CronJob"), top(b().alwaysPresent()
-                    .field("jobTemplate", b().alwaysPresent().field("metadata", META).field("spec", JOB_SPEC).build())
-                    .build(), b().alwaysPresent().build())),
-            Map.entry(gvk("v1", "Service"), top(b().alwaysPresent()
-                    .field("ports", b().mergeBy("port").listMap("port", "protocol").keyDefault("protocol", TCP).build())
-                    .field("selector", ATOMIC_MAP)
-                    .build(), CONDITIONS_STATUS)),
-            Map.entry(gvk("v1", "ConfigMap"), b()
-                    .field("metadata", META).field("data", STRING_MAP).field("binaryData", STRING_MAP).build()),
-            Map.entry(gvk("v1", "Secret"), b()
-                    .field("metadata", META).field("data", STRING_MAP).field("stringData", STRING_MAP).build()),
-            Map.entry(gvk("v1", "ServiceAccount"), b()
-                    .field("metadata", META)
-                    .field("secrets", b().mergeBy("name").listMap("name").atomic().build())
-                    .build()),
+            Map.entry(
+                    gvk("v1", "PodTemplate"),
+                    b().field("metadata", META).field("template", POD_TEMPLATE).build()),
+            Map.entry(
+                    gvk("apps/v1", "Deployment"),
+                    top(
+                            b().alwaysPresent()
+                                    .field("selector", ATOMIC)
+                                    .field("template", POD_TEMPLATE)
+                                    .field(
+                                            "strategy",
+                                            b().alwaysPresent().retainKeys().build())
+                                    .build(),
+                            CONDITIONS_STATUS)),
+            Map.entry(
+                    gvk("apps/v1", "ReplicaSet"),
+                    top(
+                            b().alwaysPresent()
+                                    .field("selector", ATOMIC)
+                                    .field("template", POD_TEMPLATE)
+                                    .build(),
+                            CONDITIONS_STATUS)),
+            Map.entry(
+                    gvk("apps/v1", "StatefulSet"),
+                    top(
+                            b().alwaysPresent()
+                                    .field("selector", ATOMIC)
+                                    .field("template", POD_TEMPLATE)
+                                    .field("updateStrategy", b().alwaysPresent().build())
+                                    .build(),
+                            CONDITIONS_STATUS)),
+            Map.entry(
+                    gvk("apps/v1", "DaemonSet"),
+                    top(
+                            b().alwaysPresent()
+                                    .field("selector", ATOMIC)
+                                    .field("template", POD_TEMPLATE)
+                                    .field("updateStrategy", b().alwaysPresent().build())
+                                    .build(),
+                            CONDITIONS_STATUS)),
+            Map.entry(
+                    gvk("batch/v1", "Job"),
+                    top(
+                            JOB_SPEC,
+                            b().alwaysPresent()
+                                    .field("conditions", b().mergeBy("type").build())
+                                    .field(
+                                            "uncountedTerminatedPods",
+                                            b().field("succeeded", b().listSet().build())
+                                                    .field(
+                                                            "failed",
+                                                            b().listSet().build())
+                                                    .build())
+                                    .build())),
+            Map.entry(
+                    gvk("batch/v1", "CronJob"),
+                    top(
+                            b().alwaysPresent()
+                                    .field(
+                                            "jobTemplate",
+                                            b().alwaysPresent()
+                                                    .field("metadata", META)
+                                                    .field("spec", JOB_SPEC)
+                                                    .build())
+                                    .build(),
+                            b().alwaysPresent().build())),
+            Map.entry(
+                    gvk("v1", "Service"),
+                    top(
+                            b().alwaysPresent()
+                                    .field(
+                                            "ports",
+                                            b().mergeBy("port")
+                                                    .listMap("port", "protocol")
+                                                    .keyDefault("protocol", TCP)
+                                                    .build())
+                                    .field("selector", ATOMIC_MAP)
+                                    .build(),
+                            CONDITIONS_STATUS)),
+            Map.entry(
+                    gvk("v1", "ConfigMap"),
+                    b().field("metadata", META)
+                            .field("data", STRING_MAP)
+                            .field("binaryData", STRING_MAP)
+                            .build()),
+            Map.entry(
+                    gvk("v1", "Secret"),
+                    b().field("metadata", META)
+                            .field("data", STRING_MAP)
+                            .field("stringData", STRING_MAP)
+                            .build()),
+            Map.entry(
+                    gvk("v1", "ServiceAccount"),
+                    b().field("metadata", META)
+                            .field(
+                                    "secrets",
+                                    b().mergeBy("name").listMap("name").atomic().build())
+                            .build()),
             Map.entry(gvk("v1", "Namespace"), top(b().alwaysPresent().build(), CONDITIONS_STATUS)),
-            Map.entry(gvk("v1", "Node"), top(b().alwaysPresent()
-                    .field("podCIDRs", b().mergeBy("").listSet().build())
-                    .field("configSource", b().field("configMap", b().build()).build())
-                    .build(), b().alwaysPresent()
-                    .field("conditions", byType())
-                    .field("addresses", byType())
-                    .field("capacity", STRING_MAP)
-                    .field("allocatable", STRING_MAP)
-                    .field("daemonEndpoints", b().alwaysPresent().build())
-                    .field("nodeInfo", b().alwaysPresent().build())
-                    .build())),
+            Map.entry(
+                    gvk("v1", "Node"),
+                    top(
+                            b().alwaysPresent()
+                                    .field("podCIDRs", b().mergeBy("").listSet().build())
+                                    .field(
+                                            "configSource",
+                                            b().field("configMap", b().build()).build())
+                                    .build(),
+                            b().alwaysPresent()
+                                    .field("conditions", byType())
+                                    .field("addresses", byType())
+                                    .field("capacity", STRING_MAP)
+                                    .field("allocatable", STRING_MAP)
+                                    .field(
+                                            "daemonEndpoints",
+                                            b().alwaysPresent().build())
+                                    .field("nodeInfo", b().alwaysPresent().build())
+                                    .build())),
             Map.entry(gvk("v1", "Endpoints"), b().field("metadata", META).build()),
-            Map.entry(gvk("v1", "Event"), b()
-                    .field("metadata", META)
-                    .field("involvedObject", b().alwaysPresent().atomic().build())
-                    .field("related", ATOMIC)
-                    .field("source", b().alwaysPresent().build())
-                    .build()),
-            Map.entry(gvk("events.k8s.io/v1", "Event"), b()
-                    .field("metadata", META)
-                    .field("regarding", b().alwaysPresent().atomic().build())
-                    .field("related", ATOMIC)
-                    .build()),
-            Map.entry(gvk("coordination.k8s.io/v1", "Lease"), top(b().alwaysPresent().build(), null)),
-            Map.entry(gvk("apiextensions.k8s.io/v1", "CustomResourceDefinition"), top(b().alwaysPresent()
-                    .field("names", b().alwaysPresent().build())
-                    .build(), CONDITIONS_STATUS)));
+            Map.entry(
+                    gvk("v1", "Event"),
+                    b().field("metadata", META)
+                            .field(
+                                    "involvedObject",
+                                    b().alwaysPresent().atomic().build())
+                            .field("related", ATOMIC)
+                            .field("source", b().alwaysPresent().build())
+                            .build()),
+            Map.entry(
+                    gvk("events.k8s.io/v1", "Event"),
+                    b().field("metadata", META)
+                            .field("regarding", b().alwaysPresent().atomic().build())
+                            .field("related", ATOMIC)
+                            .build()),
+            Map.entry(
+                    gvk("coordination.k8s.io/v1", "Lease"),
+                    top(b().alwaysPresent().build(), null)),
+            Map.entry(
+                    gvk("apiextensions.k8s.io/v1", "CustomResourceDefinition"),
+                    top(
+                            b().alwaysPresent()
+                                    .field("names", b().alwaysPresent().build())
+                                    .build(),
+                            CONDITIONS_STATUS)));
 
-    private static final StrategicMergeSchema CUSTOM_RESOURCE = b().field("metadata", META).build();
+    private static final StrategicMergeSchema CUSTOM_RESOURCE =
+            b().field("metadata", META).build();
 
-    private StrategicMergeSchemas() {
-    }
+    private StrategicMergeSchemas() {}
 
     /** The schema of a built-in kind, or empty for kinds without one (custom resources). */
     public static Optional<StrategicMergeSchema> forKind(GroupVersionKind gvk) {
@@ -191,49 +266,73 @@ public final class StrategicMergeSchemas {
 
     private static StrategicMergeSchema container() {
         StrategicMergeSchema ref = ATOMIC;
-        return b()
-                .field("ports", b().mergeBy("containerPort").listMap("containerPort", "protocol")
-                        .keyDefault("protocol", TCP).build())
-                .field("env", b().mergeBy("name").listMap("name")
-                        .field("valueFrom", b()
-                                .field("fieldRef", ref)
-                                .field("resourceFieldRef", ref)
-                                .field("configMapKeyRef", ref)
-                                .field("secretKeyRef", ref)
+        return b().field(
+                        "ports",
+                        b().mergeBy("containerPort")
+                                .listMap("containerPort", "protocol")
+                                .keyDefault("protocol", TCP)
                                 .build())
-                        .build())
-                .field("volumeMounts", b().mergeBy("mountPath").listMap("mountPath").build())
-                .field("volumeDevices", b().mergeBy("devicePath").listMap("devicePath").build())
-                .field("resources", b().alwaysPresent()
-                        .field("limits", STRING_MAP)
-                        .field("requests", STRING_MAP)
-                        .field("claims", b().listMap("name").build())
-                        .build())
+                .field(
+                        "env",
+                        b().mergeBy("name")
+                                .listMap("name")
+                                .field(
+                                        "valueFrom",
+                                        b().field("fieldRef", ref)
+                                                .field("resourceFieldRef", ref)
+                                                .field("configMapKeyRef", ref)
+                                                .field("secretKeyRef", ref)
+                                                .build())
+                                .build())
+                .field(
+                        "volumeMounts",
+                        b().mergeBy("mountPath").listMap("mountPath").build())
+                .field(
+                        "volumeDevices",
+                        b().mergeBy("devicePath").listMap("devicePath").build())
+                .field(
+                        "resources",
+                        b().alwaysPresent()
+                                .field("limits", STRING_MAP)
+                                .field("requests", STRING_MAP)
+                                .field("claims", b().listMap("name").build())
+                                .build())
                 .build();
     }
 
     private static StrategicMergeSchema podSpec() {
-        StrategicMergeSchema containers = b().fieldsOf(CONTAINER).mergeBy("name").listMap("name").build();
+        StrategicMergeSchema containers =
+                b().fieldsOf(CONTAINER).mergeBy("name").listMap("name").build();
         return b().alwaysPresent()
                 .field("containers", containers.toBuilder().alwaysPresent().build())
                 .field("initContainers", containers)
                 .field("ephemeralContainers", containers)
-                .field("volumes", b().mergeBy("name").retainKeys().listMap("name").build())
+                .field(
+                        "volumes",
+                        b().mergeBy("name").retainKeys().listMap("name").build())
                 .field("nodeSelector", ATOMIC_MAP)
-                .field("imagePullSecrets", b().mergeBy("name").listMap("name").atomic().build())
+                .field(
+                        "imagePullSecrets",
+                        b().mergeBy("name").listMap("name").atomic().build())
                 .field("hostAliases", b().mergeBy("ip").listMap("ip").build())
-                .field("topologySpreadConstraints", b().mergeBy("topologyKey")
-                        .listMap("topologyKey", "whenUnsatisfiable")
-                        .field("labelSelector", ATOMIC)
-                        .build())
-                .field("schedulingGates", b().mergeBy("name").listMap("name").build())
-                .field("resourceClaims", b().mergeBy("name").retainKeys().listMap("name").build())
-                .field("overhead", STRING_MAP)
-                .field("affinity", b()
-                        .field("nodeAffinity", b()
-                                .field("requiredDuringSchedulingIgnoredDuringExecution", ATOMIC)
+                .field(
+                        "topologySpreadConstraints",
+                        b().mergeBy("topologyKey")
+                                .listMap("topologyKey", "whenUnsatisfiable")
+                                .field("labelSelector", ATOMIC)
                                 .build())
-                        .build())
+                .field("schedulingGates", b().mergeBy("name").listMap("name").build())
+                .field(
+                        "resourceClaims",
+                        b().mergeBy("name").retainKeys().listMap("name").build())
+                .field("overhead", STRING_MAP)
+                .field(
+                        "affinity",
+                        b().field(
+                                        "nodeAffinity",
+                                        b().field("requiredDuringSchedulingIgnoredDuringExecution", ATOMIC)
+                                                .build())
+                                .build())
                 .build();
     }
 }

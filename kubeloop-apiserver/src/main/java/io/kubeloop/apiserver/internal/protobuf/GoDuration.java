@@ -8,8 +8,7 @@ package io.kubeloop.apiserver.internal.protobuf;
  */
 final class GoDuration {
 
-    private GoDuration() {
-    }
+    private GoDuration() {}
 
     static String format(long nanos) {
         if (nanos == 0) {

@@ -47,37 +47,76 @@ final class ProtoJson {
     /** Scalar fields whose zero value is kept: Go pointers where zero means something, and non-omitempty values. */
     static final Set<String> ZERO_IS_MEANINGFUL = Set.of(
             // Go pointers (apps, batch, core, meta)
-            "replicas", "revisionHistoryLimit", "progressDeadlineSeconds", "partition", "gracePeriodSeconds",
-            "orphanDependents", "deletionGracePeriodSeconds", "controller", "blockOwnerDeletion",
-            "terminationGracePeriodSeconds", "activeDeadlineSeconds", "backoffLimit", "backoffLimitPerIndex",
-            "maxFailedIndexes", "parallelism", "completions", "suspend", "startingDeadlineSeconds",
-            "successfulJobsHistoryLimit", "failedJobsHistoryLimit", "ttlSecondsAfterFinished", "manualSelector",
-            "automountServiceAccountToken", "immutable", "enableServiceLinks", "shareProcessNamespace", "hostUsers",
-            "runAsUser", "runAsGroup", "runAsNonRoot", "fsGroup", "privileged", "allowPrivilegeEscalation",
-            "readOnlyRootFilesystem", "tolerationSeconds", "priority", "optional", "defaultMode", "mode",
-            "allocateLoadBalancerNodePorts", "expirationSeconds", "started",
+            "replicas",
+            "revisionHistoryLimit",
+            "progressDeadlineSeconds",
+            "partition",
+            "gracePeriodSeconds",
+            "orphanDependents",
+            "deletionGracePeriodSeconds",
+            "controller",
+            "blockOwnerDeletion",
+            "terminationGracePeriodSeconds",
+            "activeDeadlineSeconds",
+            "backoffLimit",
+            "backoffLimitPerIndex",
+            "maxFailedIndexes",
+            "parallelism",
+            "completions",
+            "suspend",
+            "startingDeadlineSeconds",
+            "successfulJobsHistoryLimit",
+            "failedJobsHistoryLimit",
+            "ttlSecondsAfterFinished",
+            "manualSelector",
+            "automountServiceAccountToken",
+            "immutable",
+            "enableServiceLinks",
+            "shareProcessNamespace",
+            "hostUsers",
+            "runAsUser",
+            "runAsGroup",
+            "runAsNonRoot",
+            "fsGroup",
+            "privileged",
+            "allowPrivilegeEscalation",
+            "readOnlyRootFilesystem",
+            "tolerationSeconds",
+            "priority",
+            "optional",
+            "defaultMode",
+            "mode",
+            "allocateLoadBalancerNodePorts",
+            "expirationSeconds",
+            "started",
             // values without omitempty
-            "ready", "restartCount", "exitCode", "port", "containerPort", "weight");
+            "ready",
+            "restartCount",
+            "exitCode",
+            "port",
+            "containerPort",
+            "weight");
 
     /**
      * Go fields embedded with {@code json:",inline"}: go-to-protobuf gives them a field of their own, JSON merges
      * their fields into the parent's.
      */
-    static final Set<String> INLINE = Set.of("k8s.io.api.core.v1.Probe.handler", "k8s.io.api.core.v1.Volume.volumeSource",
+    static final Set<String> INLINE = Set.of(
+            "k8s.io.api.core.v1.Probe.handler",
+            "k8s.io.api.core.v1.Volume.volumeSource",
             "k8s.io.api.core.v1.PersistentVolumeSpec.persistentVolumeSource",
             "k8s.io.api.core.v1.EphemeralContainer.ephemeralContainerCommon",
             "k8s.io.api.networking.v1.IngressRule.ingressRuleValue");
 
     private static final String META = "k8s.io.apimachinery.pkg.apis.meta.v1.";
     private static final long GO_ZERO_TIME_UNIX = -62135596800L;
-    private static final DateTimeFormatter MICRO = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'")
-            .withZone(ZoneOffset.UTC);
-    private static final DateTimeFormatter SECONDS = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss'Z'")
-            .withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter MICRO =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter SECONDS =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss'Z'").withZone(ZoneOffset.UTC);
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
-    private ProtoJson() {
-    }
+    private ProtoJson() {}
 
     /** The JSON object of a message whose type is an ordinary struct (not one of the special types). */
     static ObjectNode object(Message m) {
@@ -101,7 +140,8 @@ final class ProtoJson {
                     out.setAll(object((Message) v));
                     continue;
                 }
-                if (f.getJavaType() != FieldDescriptor.JavaType.MESSAGE && isZero(v)
+                if (f.getJavaType() != FieldDescriptor.JavaType.MESSAGE
+                        && isZero(v)
                         && !ZERO_IS_MEANINGFUL.contains(f.getName())) {
                     continue;
                 }
@@ -167,11 +207,13 @@ final class ProtoJson {
             case META + "Duration" -> NODES.stringNode(GoDuration.format(longField(m, "duration")));
             case META + "FieldsV1" -> raw(bytesField(m, "Raw"), name);
             case "k8s.io.apimachinery.pkg.runtime.RawExtension" -> raw(bytesField(m, "raw"), name);
-            case "k8s.io.apimachinery.pkg.util.intstr.IntOrString" -> longField(m, "type") == 1
-                    ? NODES.stringNode((String) m.getField(d.findFieldByName("strVal")))
-                    : NODES.numberNode((Integer) m.getField(d.findFieldByName("intVal")));
-            case "k8s.io.apimachinery.pkg.api.resource.Quantity", "k8s.io.apimachinery.pkg.api.resource.QuantityValue" ->
-                    NODES.stringNode((String) m.getField(d.findFieldByName("string")));
+            case "k8s.io.apimachinery.pkg.util.intstr.IntOrString" ->
+                longField(m, "type") == 1
+                        ? NODES.stringNode((String) m.getField(d.findFieldByName("strVal")))
+                        : NODES.numberNode((Integer) m.getField(d.findFieldByName("intVal")));
+            case "k8s.io.apimachinery.pkg.api.resource.Quantity",
+                    "k8s.io.apimachinery.pkg.api.resource.QuantityValue" ->
+                NODES.stringNode((String) m.getField(d.findFieldByName("string")));
             default -> isStringList(d) ? stringList(m, d) : object(m);
         };
     }
@@ -179,8 +221,10 @@ final class ProtoJson {
     /** Go's {@code []string} named types (meta.v1 Verbs, authentication ExtraValue, ...) wrapped as {@code items}. */
     private static boolean isStringList(Descriptor d) {
         List<FieldDescriptor> fs = d.getFields();
-        return (d.getName().equals("Verbs") || d.getName().equals("ExtraValue")) && fs.size() == 1
-                && fs.getFirst().getName().equals("items") && fs.getFirst().isRepeated();
+        return (d.getName().equals("Verbs") || d.getName().equals("ExtraValue"))
+                && fs.size() == 1
+                && fs.getFirst().getName().equals("items")
+                && fs.getFirst().isRepeated();
     }
 
     private static ArrayNode stringList(Message m, Descriptor d) {
@@ -213,7 +257,8 @@ final class ProtoJson {
         try {
             return KubeJson.mapper().readTree(raw.toByteArray());
         } catch (JacksonException e) {
-            throw new IllegalArgumentException("the raw bytes of a " + type + " are not JSON: " + e.getOriginalMessage());
+            throw new IllegalArgumentException(
+                    "the raw bytes of a " + type + " are not JSON: " + e.getOriginalMessage());
         }
     }
 

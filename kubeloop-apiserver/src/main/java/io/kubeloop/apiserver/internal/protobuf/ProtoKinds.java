@@ -36,11 +36,17 @@ import java.util.Optional;
  */
 final class ProtoKinds {
 
-    private static final List<String> META_KINDS = List.of("DeleteOptions", "CreateOptions", "UpdateOptions",
-            "PatchOptions", "GetOptions", "ListOptions", "Status", "WatchEvent");
+    private static final List<String> META_KINDS = List.of(
+            "DeleteOptions",
+            "CreateOptions",
+            "UpdateOptions",
+            "PatchOptions",
+            "GetOptions",
+            "ListOptions",
+            "Status",
+            "WatchEvent");
 
-    private ProtoKinds() {
-    }
+    private ProtoKinds() {}
 
     /** Descriptors by full message name, loaded on first use. */
     private static final class Table {
@@ -48,11 +54,21 @@ final class ProtoKinds {
 
         private static Map<String, Descriptor> load() {
             Map<String, Descriptor> m = new HashMap<>();
-            for (FileDescriptor f : List.of(Meta.getDescriptor(), V1.getDescriptor(), V1Apps.getDescriptor(),
-                    V1Batch.getDescriptor(), V1Autoscaling.getDescriptor(), V1Policy.getDescriptor(),
-                    V1Rbac.getDescriptor(), V1Networking.getDescriptor(), V1Storage.getDescriptor(),
-                    V1Scheduling.getDescriptor(), V1Authentication.getDescriptor(), V1Authorization.getDescriptor(),
-                    V1Certificates.getDescriptor(), V1Admissionregistration.getDescriptor())) {
+            for (FileDescriptor f : List.of(
+                    Meta.getDescriptor(),
+                    V1.getDescriptor(),
+                    V1Apps.getDescriptor(),
+                    V1Batch.getDescriptor(),
+                    V1Autoscaling.getDescriptor(),
+                    V1Policy.getDescriptor(),
+                    V1Rbac.getDescriptor(),
+                    V1Networking.getDescriptor(),
+                    V1Storage.getDescriptor(),
+                    V1Scheduling.getDescriptor(),
+                    V1Authentication.getDescriptor(),
+                    V1Authorization.getDescriptor(),
+                    V1Certificates.getDescriptor(),
+                    V1Admissionregistration.getDescriptor())) {
                 for (Descriptor d : f.getMessageTypes()) {
                     m.put(d.getFullName(), d);
                 }

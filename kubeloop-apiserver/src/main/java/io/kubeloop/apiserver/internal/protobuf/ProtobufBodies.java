@@ -37,8 +37,7 @@ public final class ProtobufBodies {
     public static final String UNSUPPORTED = "the body of the request was in an unknown format - accepted media "
             + "types include: application/json, application/yaml";
 
-    private ProtobufBodies() {
-    }
+    private ProtobufBodies() {}
 
     /** Whether a media type (without parameters, lower case) is Kubernetes protobuf. */
     public static boolean isProtobuf(String mediaType) {
@@ -52,13 +51,12 @@ public final class ProtobufBodies {
      */
     public static ObjectNode decode(byte[] body) {
         if (body.length < MAGIC.length || !Arrays.equals(body, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) {
-            throw ApiErrors.badRequest("provided data does not appear to be a protobuf message, expected prefix "
-                    + "[107 56 115 0]");
+            throw ApiErrors.badRequest(
+                    "provided data does not appear to be a protobuf message, expected prefix " + "[107 56 115 0]");
         }
         Runtime.Unknown unknown;
         try {
-            unknown = Runtime.Unknown.parseFrom(ByteBuffer.wrap(body, MAGIC.length,
-                    body.length - MAGIC.length));
+            unknown = Runtime.Unknown.parseFrom(ByteBuffer.wrap(body, MAGIC.length, body.length - MAGIC.length));
         } catch (InvalidProtocolBufferException e) {
             throw ApiErrors.badRequest("the protobuf envelope (runtime.Unknown) does not parse: " + e.getMessage());
         }
@@ -67,8 +65,9 @@ public final class ProtobufBodies {
         if (!unknown.getContentEncoding().isEmpty()) {
             throw ApiErrors.badRequest("unsupported protobuf contentEncoding \"" + unknown.getContentEncoding() + "\"");
         }
-        Descriptor d = ProtoKinds.message(apiVersion, kind).orElseThrow(() -> ApiErrors.unsupportedMediaType(
-                UNSUPPORTED + " (no protobuf message is known for " + apiVersion + ", Kind=" + kind + ")"));
+        Descriptor d = ProtoKinds.message(apiVersion, kind)
+                .orElseThrow(() -> ApiErrors.unsupportedMediaType(
+                        UNSUPPORTED + " (no protobuf message is known for " + apiVersion + ", Kind=" + kind + ")"));
         ObjectNode out = JsonNodeFactory.instance.objectNode();
         out.put("kind", kind);
         out.put("apiVersion", apiVersion);
@@ -78,8 +77,8 @@ public final class ProtobufBodies {
                 out.setAll(o);
             }
         } catch (InvalidProtocolBufferException e) {
-            throw ApiErrors.badRequest("the protobuf " + apiVersion + ", Kind=" + kind + " does not parse: "
-                    + e.getMessage());
+            throw ApiErrors.badRequest(
+                    "the protobuf " + apiVersion + ", Kind=" + kind + " does not parse: " + e.getMessage());
         } catch (IllegalArgumentException e) {
             throw ApiErrors.badRequest(e.getMessage());
         }

@@ -22,19 +22,32 @@ import java.util.stream.Collectors;
  */
 public final class ApiErrors {
 
-    private ApiErrors() {
-    }
+    private ApiErrors() {}
 
-    private static Status status(int code, String reason, String message, String name, String group, String kind,
-                                 List<Status.Cause> causes) {
-        return new Status("Status", "v1", Map.of(), Status.FAILURE, message, reason,
-                new Status.Details(name, group, kind, null, causes == null || causes.isEmpty() ? null : causes, null), code);
+    private static Status status(
+            int code,
+            String reason,
+            String message,
+            String name,
+            String group,
+            String kind,
+            List<Status.Cause> causes) {
+        return new Status(
+                "Status",
+                "v1",
+                Map.of(),
+                Status.FAILURE,
+                message,
+                reason,
+                new Status.Details(name, group, kind, null, causes == null || causes.isEmpty() ? null : causes, null),
+                code);
     }
 
     /** 404 {@code <res>[.<g>] "<n>" not found}. */
     public static NotFoundException notFound(String group, String plural, String name) {
         String res = group.isEmpty() ? plural : plural + "." + group;
-        return new NotFoundException(status(404, "NotFound", res + " \"" + name + "\" not found", name, group, plural, null));
+        return new NotFoundException(
+                status(404, "NotFound", res + " \"" + name + "\" not found", name, group, plural, null));
     }
 
     /** 404 for an object of {@code def}. */
@@ -44,20 +57,31 @@ public final class ApiErrors {
 
     /** 409 AlreadyExists. */
     public static AlreadyExistsException alreadyExists(ResourceDefinition def, String name) {
-        return new AlreadyExistsException(status(409, "AlreadyExists",
-                def.qualifiedResource() + " \"" + name + "\" already exists", name, def.group(), def.plural(), null));
+        return new AlreadyExistsException(status(
+                409,
+                "AlreadyExists",
+                def.qualifiedResource() + " \"" + name + "\" already exists",
+                name,
+                def.group(),
+                def.plural(),
+                null));
     }
 
     /** 409 Conflict: {@code Operation cannot be fulfilled on <res> "<n>": <why>}. */
     public static ConflictException conflict(ResourceDefinition def, String name, String why) {
-        return new ConflictException(status(409, "Conflict",
-                "Operation cannot be fulfilled on " + def.qualifiedResource() + " \"" + name + "\": " + why, name,
-                def.group(), def.plural(), null));
+        return new ConflictException(status(
+                409,
+                "Conflict",
+                "Operation cannot be fulfilled on " + def.qualifiedResource() + " \"" + name + "\": " + why,
+                name,
+                def.group(),
+                def.plural(),
+                null));
     }
 
     /** The optimistic-concurrency conflict message. */
-    public static final String MODIFIED = "the object has been modified; please apply your changes to the latest "
-            + "version and try again";
+    public static final String MODIFIED =
+            "the object has been modified; please apply your changes to the latest " + "version and try again";
 
     /** One field problem for {@link #invalid}. */
     public record FieldError(String reason, String field, String message) {
@@ -79,8 +103,11 @@ public final class ApiErrors {
 
         /** {@code field: Unsupported value: <value>: supported values: ...}. */
         public static FieldError notSupported(String field, Object value, List<String> supported) {
-            return new FieldError("FieldValueNotSupported", field, "Unsupported value: " + quote(value)
-                    + ": supported values: " + supported.stream().map(s -> "\"" + s + "\"").collect(Collectors.joining(", ")));
+            return new FieldError(
+                    "FieldValueNotSupported",
+                    field,
+                    "Unsupported value: " + quote(value) + ": supported values: "
+                            + supported.stream().map(s -> "\"" + s + "\"").collect(Collectors.joining(", ")));
         }
 
         private static String quote(Object v) {
@@ -89,13 +116,17 @@ public final class ApiErrors {
     }
 
     /** 422 {@code <Kind>[.<g>] "<n>" is invalid: <field>: <message>[, ...]} with one cause per problem. */
-    public static InvalidException invalid(String qualifiedKind, String group, String kind, String name,
-                                           List<FieldError> errors) {
-        String joined = errors.size() == 1 ? errors.getFirst().field() + ": " + errors.getFirst().message()
-                : "[" + errors.stream().map(e -> e.field() + ": " + e.message()).collect(Collectors.joining(", ")) + "]";
-        List<Status.Cause> causes = errors.stream().map(e -> new Status.Cause(e.reason(), e.message(), e.field())).toList();
-        return new InvalidException(status(422, "Invalid", qualifiedKind + " \"" + name + "\" is invalid: " + joined, name,
-                group, kind, causes));
+    public static InvalidException invalid(
+            String qualifiedKind, String group, String kind, String name, List<FieldError> errors) {
+        String joined = errors.size() == 1
+                ? errors.getFirst().field() + ": " + errors.getFirst().message()
+                : "[" + errors.stream().map(e -> e.field() + ": " + e.message()).collect(Collectors.joining(", "))
+                        + "]";
+        List<Status.Cause> causes = errors.stream()
+                .map(e -> new Status.Cause(e.reason(), e.message(), e.field()))
+                .toList();
+        return new InvalidException(status(
+                422, "Invalid", qualifiedKind + " \"" + name + "\" is invalid: " + joined, name, group, kind, causes));
     }
 
     /** 422 for an object of {@code def}. */
@@ -116,21 +147,32 @@ public final class ApiErrors {
     /** 403 for creates in a terminating namespace. */
     public static ForbiddenException namespaceTerminating(ResourceDefinition def, String name, String namespace) {
         String why = "unable to create new content in namespace " + namespace + " because it is being terminated";
-        return new ForbiddenException(status(403, "Forbidden",
-                def.qualifiedResource() + " \"" + name + "\" is forbidden: " + why, name, def.group(), def.plural(),
+        return new ForbiddenException(status(
+                403,
+                "Forbidden",
+                def.qualifiedResource() + " \"" + name + "\" is forbidden: " + why,
+                name,
+                def.group(),
+                def.plural(),
                 List.of(new Status.Cause("NamespaceTerminating", why, "metadata.namespace"))));
     }
 
     /** 403 Forbidden with a message about an object. */
     public static ForbiddenException forbidden(ResourceDefinition def, String name, String why) {
-        return new ForbiddenException(status(403, "Forbidden",
-                def.qualifiedResource() + " \"" + name + "\" is forbidden: " + why, name, def.group(), def.plural(), null));
+        return new ForbiddenException(status(
+                403,
+                "Forbidden",
+                def.qualifiedResource() + " \"" + name + "\" is forbidden: " + why,
+                name,
+                def.group(),
+                def.plural(),
+                null));
     }
 
     /** 405 {@code <verb> is not supported on resources of kind "<res>"}. */
     public static MethodNotAllowedException methodNotAllowed(String verb, String resource) {
-        return new MethodNotAllowedException(Status.failure(405, "MethodNotAllowed",
-                verb + " is not supported on resources of kind \"" + resource + "\""));
+        return new MethodNotAllowedException(Status.failure(
+                405, "MethodNotAllowed", verb + " is not supported on resources of kind \"" + resource + "\""));
     }
 
     /** 415 UnsupportedMediaType. */

@@ -16,13 +16,16 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class BuiltinColumns {
 
-    private BuiltinColumns() {
-    }
+    private BuiltinColumns() {}
 
     /** The Age column: time since creation, as kubectl prints it. */
     public static PrinterColumn age() {
-        return new PrinterColumn("Age", "string", "", "CreationTimestamp is a timestamp representing the server time "
-                + "when this object was created.", 0,
+        return new PrinterColumn(
+                "Age",
+                "string",
+                "",
+                "CreationTimestamp is a timestamp representing the server time " + "when this object was created.",
+                0,
                 o -> HumanDuration.since(text(o, ".metadata.creationTimestamp"), Instant.now()));
     }
 
@@ -80,96 +83,139 @@ public final class BuiltinColumns {
     /** The columns for a built-in resource (after Name). */
     public static List<PrinterColumn> forResource(String plural) {
         return switch (plural) {
-            case "pods" -> List.of(
-                    col("Ready", 0, o -> {
-                        JsonNode st = JsonPaths.get(o, ".status.containerStatuses");
-                        long ready = 0;
-                        if (st != null) {
-                            for (JsonNode c : st) {
-                                ready += c.path("ready").asBoolean(false) ? 1 : 0;
+            case "pods" ->
+                List.of(
+                        col("Ready", 0, o -> {
+                            JsonNode st = JsonPaths.get(o, ".status.containerStatuses");
+                            long ready = 0;
+                            if (st != null) {
+                                for (JsonNode c : st) {
+                                    ready += c.path("ready").asBoolean(false) ? 1 : 0;
+                                }
                             }
-                        }
-                        return ready + "/" + size(o, ".spec.containers");
-                    }),
-                    col("Status", 0, o -> o.path("metadata").has("deletionTimestamp") ? "Terminating"
-                            : orPending(text(o, ".status.phase"))),
-                    intCol("Restarts", o -> {
-                        long r = 0;
-                        JsonNode st = JsonPaths.get(o, ".status.containerStatuses");
-                        if (st != null) {
-                            for (JsonNode c : st) {
-                                r += c.path("restartCount").asLong(0);
+                            return ready + "/" + size(o, ".spec.containers");
+                        }),
+                        col(
+                                "Status",
+                                0,
+                                o -> o.path("metadata").has("deletionTimestamp")
+                                        ? "Terminating"
+                                        : orPending(text(o, ".status.phase"))),
+                        intCol("Restarts", o -> {
+                            long r = 0;
+                            JsonNode st = JsonPaths.get(o, ".status.containerStatuses");
+                            if (st != null) {
+                                for (JsonNode c : st) {
+                                    r += c.path("restartCount").asLong(0);
+                                }
                             }
-                        }
-                        return r;
-                    }),
-                    age(),
-                    col("IP", 1, o -> orNone(text(o, ".status.podIP"))),
-                    col("Node", 1, o -> orNone(text(o, ".spec.nodeName"))),
-                    col("Nominated Node", 1, o -> orNone(text(o, ".status.nominatedNodeName"))),
-                    col("Readiness Gates", 1, o -> "<none>"));
+                            return r;
+                        }),
+                        age(),
+                        col("IP", 1, o -> orNone(text(o, ".status.podIP"))),
+                        col("Node", 1, o -> orNone(text(o, ".spec.nodeName"))),
+                        col("Nominated Node", 1, o -> orNone(text(o, ".status.nominatedNodeName"))),
+                        col("Readiness Gates", 1, o -> "<none>"));
             case "namespaces" -> List.of(col("Status", 0, o -> text(o, ".status.phase")), age());
             case "configmaps" -> List.of(intCol("Data", o -> (long) size(o, ".data") + size(o, ".binaryData")), age());
-            case "secrets" -> List.of(col("Type", 0, o -> text(o, ".type")), intCol("Data", o -> (long) size(o, ".data")),
-                    age());
-            case "services" -> List.of(
-                    col("Type", 0, o -> text(o, ".spec.type").isEmpty() ? "ClusterIP" : text(o, ".spec.type")),
-                    col("Cluster-IP", 0, o -> orNone(text(o, ".spec.clusterIP"))),
-                    col("External-IP", 0, o -> "<none>"),
-                    col("Port(s)", 0, o -> {
-                        JsonNode ports = JsonPaths.get(o, ".spec.ports");
-                        List<String> out = new ArrayList<>();
-                        if (ports != null) {
-                            ports.forEach(p -> out.add(p.path("port").asLong() + "/" + p.path("protocol").asString("TCP")));
-                        }
-                        return out.isEmpty() ? "<none>" : String.join(",", out);
-                    }),
-                    age(),
-                    col("Selector", 1, o -> selector(o, ".spec.selector")));
-            case "deployments" -> List.of(
-                    col("Ready", 0, o -> number(o, ".status.readyReplicas") + "/" + number(o, ".spec.replicas")),
-                    intCol("Up-to-date", o -> number(o, ".status.updatedReplicas")),
-                    intCol("Available", o -> number(o, ".status.availableReplicas")),
-                    age(), containersCol(), imagesCol(), col("Selector", 1, o -> selector(o, ".spec.selector")));
-            case "replicasets" -> List.of(
-                    intCol("Desired", o -> number(o, ".spec.replicas")),
-                    intCol("Current", o -> number(o, ".status.replicas")),
-                    intCol("Ready", o -> number(o, ".status.readyReplicas")),
-                    age(), containersCol(), imagesCol(), col("Selector", 1, o -> selector(o, ".spec.selector")));
-            case "statefulsets" -> List.of(
-                    col("Ready", 0, o -> number(o, ".status.readyReplicas") + "/" + number(o, ".spec.replicas")),
-                    age(), containersCol(), imagesCol());
-            case "daemonsets" -> List.of(
-                    intCol("Desired", o -> number(o, ".status.desiredNumberScheduled")),
-                    intCol("Current", o -> number(o, ".status.currentNumberScheduled")),
-                    intCol("Ready", o -> number(o, ".status.numberReady")),
-                    intCol("Up-to-date", o -> number(o, ".status.updatedNumberScheduled")),
-                    intCol("Available", o -> number(o, ".status.numberAvailable")),
-                    col("Node Selector", 0, o -> selector(o, ".spec.template.spec.nodeSelector")),
-                    age(), containersCol(), imagesCol());
-            case "jobs" -> List.of(
-                    col("Status", 0, o -> number(o, ".status.succeeded") >= Math.max(1, number(o, ".spec.completions"))
-                            ? "Complete" : "Running"),
-                    col("Completions", 0, o -> number(o, ".status.succeeded") + "/"
-                            + Math.max(1, number(o, ".spec.completions"))),
-                    col("Duration", 0, o -> "<unknown>"), age());
-            case "cronjobs" -> List.of(
-                    col("Schedule", 0, o -> text(o, ".spec.schedule")),
-                    col("Timezone", 0, o -> orNone(text(o, ".spec.timeZone"))),
-                    col("Suspend", 0, o -> Boolean.toString(JsonPaths.get(o, ".spec.suspend") != null
-                            && JsonPaths.get(o, ".spec.suspend").asBoolean())),
-                    intCol("Active", o -> (long) size(o, ".status.active")),
-                    col("Last Schedule", 0, o -> text(o, ".status.lastScheduleTime").isEmpty() ? "<none>"
-                            : HumanDuration.since(text(o, ".status.lastScheduleTime"), Instant.now())),
-                    age());
-            case "nodes" -> List.of(col("Status", 0, o -> "Ready"), col("Roles", 0, o -> "<none>"), age(),
-                    col("Version", 0, o -> text(o, ".status.nodeInfo.kubeletVersion")));
+            case "secrets" ->
+                List.of(col("Type", 0, o -> text(o, ".type")), intCol("Data", o -> (long) size(o, ".data")), age());
+            case "services" ->
+                List.of(
+                        col("Type", 0, o -> text(o, ".spec.type").isEmpty() ? "ClusterIP" : text(o, ".spec.type")),
+                        col("Cluster-IP", 0, o -> orNone(text(o, ".spec.clusterIP"))),
+                        col("External-IP", 0, o -> "<none>"),
+                        col("Port(s)", 0, o -> {
+                            JsonNode ports = JsonPaths.get(o, ".spec.ports");
+                            List<String> out = new ArrayList<>();
+                            if (ports != null) {
+                                ports.forEach(p -> out.add(p.path("port").asLong() + "/"
+                                        + p.path("protocol").asString("TCP")));
+                            }
+                            return out.isEmpty() ? "<none>" : String.join(",", out);
+                        }),
+                        age(),
+                        col("Selector", 1, o -> selector(o, ".spec.selector")));
+            case "deployments" ->
+                List.of(
+                        col("Ready", 0, o -> number(o, ".status.readyReplicas") + "/" + number(o, ".spec.replicas")),
+                        intCol("Up-to-date", o -> number(o, ".status.updatedReplicas")),
+                        intCol("Available", o -> number(o, ".status.availableReplicas")),
+                        age(),
+                        containersCol(),
+                        imagesCol(),
+                        col("Selector", 1, o -> selector(o, ".spec.selector")));
+            case "replicasets" ->
+                List.of(
+                        intCol("Desired", o -> number(o, ".spec.replicas")),
+                        intCol("Current", o -> number(o, ".status.replicas")),
+                        intCol("Ready", o -> number(o, ".status.readyReplicas")),
+                        age(),
+                        containersCol(),
+                        imagesCol(),
+                        col("Selector", 1, o -> selector(o, ".spec.selector")));
+            case "statefulsets" ->
+                List.of(
+                        col("Ready", 0, o -> number(o, ".status.readyReplicas") + "/" + number(o, ".spec.replicas")),
+                        age(),
+                        containersCol(),
+                        imagesCol());
+            case "daemonsets" ->
+                List.of(
+                        intCol("Desired", o -> number(o, ".status.desiredNumberScheduled")),
+                        intCol("Current", o -> number(o, ".status.currentNumberScheduled")),
+                        intCol("Ready", o -> number(o, ".status.numberReady")),
+                        intCol("Up-to-date", o -> number(o, ".status.updatedNumberScheduled")),
+                        intCol("Available", o -> number(o, ".status.numberAvailable")),
+                        col("Node Selector", 0, o -> selector(o, ".spec.template.spec.nodeSelector")),
+                        age(),
+                        containersCol(),
+                        imagesCol());
+            case "jobs" ->
+                List.of(
+                        col(
+                                "Status",
+                                0,
+                                o -> number(o, ".status.succeeded") >= Math.max(1, number(o, ".spec.completions"))
+                                        ? "Complete"
+                                        : "Running"),
+                        col(
+                                "Completions",
+                                0,
+                                o -> number(o, ".status.succeeded") + "/"
+                                        + Math.max(1, number(o, ".spec.completions"))),
+                        col("Duration", 0, o -> "<unknown>"),
+                        age());
+            case "cronjobs" ->
+                List.of(
+                        col("Schedule", 0, o -> text(o, ".spec.schedule")),
+                        col("Timezone", 0, o -> orNone(text(o, ".spec.timeZone"))),
+                        col(
+                                "Suspend",
+                                0,
+                                o -> Boolean.toString(JsonPaths.get(o, ".spec.suspend") != null
+                                        && JsonPaths.get(o, ".spec.suspend").asBoolean())),
+                        intCol("Active", o -> (long) size(o, ".status.active")),
+                        col(
+                                "Last Schedule",
+                                0,
+                                o -> text(o, ".status.lastScheduleTime").isEmpty()
+                                        ? "<none>"
+                                        : HumanDuration.since(text(o, ".status.lastScheduleTime"), Instant.now())),
+                        age());
+            case "nodes" ->
+                List.of(
+                        col("Status", 0, o -> "Ready"),
+                        col("Roles", 0, o -> "<none>"),
+                        age(),
+                        col("Version", 0, o -> text(o, ".status.nodeInfo.kubeletVersion")));
             case "serviceaccounts" -> List.of(intCol("Secrets", o -> (long) size(o, ".secrets")), age());
             case "endpoints" -> List.of(col("Endpoints", 0, o -> "<none>"), age());
             case "events" -> eventColumns();
             case "leases" -> List.of(col("Holder", 0, o -> text(o, ".spec.holderIdentity")), age());
-            case "customresourcedefinitions" -> List.of(new PrinterColumn("Created At", "date", "",
-                    "CreationTimestamp", 0, o -> text(o, ".metadata.creationTimestamp")));
+            case "customresourcedefinitions" ->
+                List.of(new PrinterColumn(
+                        "Created At", "date", "", "CreationTimestamp", 0, o -> text(o, ".metadata.creationTimestamp")));
             default -> List.of(age());
         };
     }
@@ -181,21 +227,43 @@ public final class BuiltinColumns {
      */
     private static List<PrinterColumn> eventColumns() {
         return List.of(
-                col("Last Seen", 0, o -> HumanDuration.since(first(o, ".lastTimestamp", ".deprecatedLastTimestamp",
-                        ".eventTime", ".metadata.creationTimestamp"), Instant.now())),
+                col(
+                        "Last Seen",
+                        0,
+                        o -> HumanDuration.since(
+                                first(
+                                        o,
+                                        ".lastTimestamp",
+                                        ".deprecatedLastTimestamp",
+                                        ".eventTime",
+                                        ".metadata.creationTimestamp"),
+                                Instant.now())),
                 col("Type", 0, o -> text(o, ".type")),
                 col("Reason", 0, o -> text(o, ".reason")),
-                col("Object", 0, o -> first(o, ".involvedObject.kind", ".regarding.kind").toLowerCase(java.util.Locale.ROOT)
-                        + "/" + first(o, ".involvedObject.name", ".regarding.name")),
+                col(
+                        "Object",
+                        0,
+                        o -> first(o, ".involvedObject.kind", ".regarding.kind").toLowerCase(java.util.Locale.ROOT)
+                                + "/" + first(o, ".involvedObject.name", ".regarding.name")),
                 col("Subobject", 1, o -> first(o, ".involvedObject.fieldPath", ".regarding.fieldPath")),
                 col("Source", 1, o -> {
-                    String component = first(o, ".source.component", ".deprecatedSource.component", ".reportingController");
+                    String component =
+                            first(o, ".source.component", ".deprecatedSource.component", ".reportingController");
                     String host = first(o, ".source.host", ".deprecatedSource.host");
                     return host.isEmpty() ? component : component + ", " + host;
                 }),
                 col("Message", 0, o -> first(o, ".message", ".note")),
-                col("First Seen", 1, o -> HumanDuration.since(first(o, ".firstTimestamp", ".deprecatedFirstTimestamp",
-                        ".eventTime", ".metadata.creationTimestamp"), Instant.now())),
+                col(
+                        "First Seen",
+                        1,
+                        o -> HumanDuration.since(
+                                first(
+                                        o,
+                                        ".firstTimestamp",
+                                        ".deprecatedFirstTimestamp",
+                                        ".eventTime",
+                                        ".metadata.creationTimestamp"),
+                                Instant.now())),
                 col("Count", 1, o -> {
                     String count = first(o, ".count", ".deprecatedCount", ".series.count");
                     return count.isEmpty() ? "1" : count;

@@ -59,8 +59,12 @@ public final class BuiltinFieldValidator implements ObjectValidator {
     }
 
     @Override
-    public void validate(ResourceDefinition definition, ObjectNode object, ObjectNode old, Operation operation,
-                         WriteContext context) {
+    public void validate(
+            ResourceDefinition definition,
+            ObjectNode object,
+            ObjectNode old,
+            Operation operation,
+            WriteContext context) {
         if (definition.custom()) {
             custom.validate(definition, object, old, operation, context);
             return;
@@ -72,7 +76,8 @@ public final class BuiltinFieldValidator implements ObjectValidator {
         }
         FieldValidation mode = context.fieldValidation();
         String before = mode == FieldValidation.STRICT && operation == Operation.PATCH
-                ? new String(KubeJson.mapper().writeValueAsBytes(object), java.nio.charset.StandardCharsets.UTF_8) : null;
+                ? new String(KubeJson.mapper().writeValueAsBytes(object), java.nio.charset.StandardCharsets.UTF_8)
+                : null;
         List<String> unknown = schema.prune(object);
         FieldValidationCheck.Result result = FieldValidationCheck.check(mode, gvk, unknown, context.duplicateFields());
         result.warnings().forEach(context::warn);
@@ -85,9 +90,16 @@ public final class BuiltinFieldValidator implements ObjectValidator {
         }
         String strict = error.substring(error.indexOf("strict decoding error: "));
         String message = "Invalid value: " + goQuote(before) + ": " + strict;
-        throw new InvalidException(new Status("Status", "v1", Map.of(), Status.FAILURE, " \"\" is invalid: patch: "
-                + message, "Invalid", new Status.Details(null, null, null, null,
-                List.of(new Status.Cause("FieldValueInvalid", message, "patch")), null), 422));
+        throw new InvalidException(new Status(
+                "Status",
+                "v1",
+                Map.of(),
+                Status.FAILURE,
+                " \"\" is invalid: patch: " + message,
+                "Invalid",
+                new Status.Details(
+                        null, null, null, null, List.of(new Status.Cause("FieldValueInvalid", message, "patch")), null),
+                422));
     }
 
     /** Go's {@code %q} of a string, as field errors print invalid values. */

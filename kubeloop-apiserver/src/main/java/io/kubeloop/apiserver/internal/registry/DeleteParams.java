@@ -16,8 +16,12 @@ import java.util.List;
  * @param gracePeriodSeconds the grace period, or null (the object's default: a Pod's
  *        {@code spec.terminationGracePeriodSeconds}; every other resource is deleted at once)
  */
-public record DeleteParams(String propagationPolicy, Boolean orphanDependents, String preconditionUid,
-                           String preconditionResourceVersion, Long gracePeriodSeconds) {
+public record DeleteParams(
+        String propagationPolicy,
+        Boolean orphanDependents,
+        String preconditionUid,
+        String preconditionResourceVersion,
+        Long gracePeriodSeconds) {
 
     /** The finalizer that makes the garbage collector orphan an object's dependents before it goes. */
     public static final String ORPHAN_FINALIZER = "orphan";
@@ -42,12 +46,21 @@ public record DeleteParams(String propagationPolicy, Boolean orphanDependents, S
      */
     void validate() {
         if (propagationPolicy != null && orphanDependents != null) {
-            throw ApiErrors.invalidOptions("DeleteOptions", ApiErrors.FieldError.invalid("propagationPolicy",
-                    propagationPolicy, "orphanDependents and deletionPropagation cannot be both set"));
+            throw ApiErrors.invalidOptions(
+                    "DeleteOptions",
+                    ApiErrors.FieldError.invalid(
+                            "propagationPolicy",
+                            propagationPolicy,
+                            "orphanDependents and deletionPropagation cannot be both set"));
         }
-        if (propagationPolicy != null && !List.of("Foreground", "Background", "Orphan").contains(propagationPolicy)) {
-            throw ApiErrors.invalidOptions("DeleteOptions", ApiErrors.FieldError.notSupported(
-                    "propagationPolicy", propagationPolicy, List.of("Foreground", "Background", "Orphan", "nil")));
+        if (propagationPolicy != null
+                && !List.of("Foreground", "Background", "Orphan").contains(propagationPolicy)) {
+            throw ApiErrors.invalidOptions(
+                    "DeleteOptions",
+                    ApiErrors.FieldError.notSupported(
+                            "propagationPolicy",
+                            propagationPolicy,
+                            List.of("Foreground", "Background", "Orphan", "nil")));
         }
     }
 

@@ -40,12 +40,13 @@ final class DeletionDecision {
     /** A Pod's grace period when its spec names none (the API default of terminationGracePeriodSeconds). */
     static final long DEFAULT_POD_GRACE_SECONDS = 30;
 
-    private DeletionDecision() {
-    }
+    private DeletionDecision() {}
 
     /** True for resources whose DELETE without options orphans dependents (batch/v1 Jobs, for compatibility). */
     static boolean orphansByDefault(ResourceDefinition def) {
-        return def.group().equals("batch") && def.version().equals("v1") && def.plural().equals("jobs");
+        return def.group().equals("batch")
+                && def.version().equals("v1")
+                && def.plural().equals("jobs");
     }
 
     static boolean isPod(ResourceDefinition def) {
@@ -64,8 +65,9 @@ final class DeletionDecision {
     static Change decide(ResourceDefinition def, StoredObject stored, DeleteParams opts, boolean dryRun, Instant now) {
         ObjectNode cur = stored.object();
         JsonNode meta = cur.path("metadata");
-        Long requested = opts.gracePeriodSeconds() == null ? null : opts.gracePeriodSeconds() < 0 ? 1L
-                : opts.gracePeriodSeconds();
+        Long requested = opts.gracePeriodSeconds() == null
+                ? null
+                : opts.gracePeriodSeconds() < 0 ? 1L : opts.gracePeriodSeconds();
         ObjectNode next = cur.deepCopy();
         ObjectNode nextMeta = Metadata.metadata(next);
         boolean graceful = false;
@@ -78,7 +80,8 @@ final class DeletionDecision {
                     return Change.keep(); // graceful deletion pending: only a shorter grace changes anything
                 }
                 Instant at = instant(meta.path("deletionTimestamp").asString(""), now)
-                        .minusSeconds(pending).plusSeconds(requested);
+                        .minusSeconds(pending)
+                        .plusSeconds(requested);
                 nextMeta.put("deletionTimestamp", ObjectSemantics.timestamp(at));
                 nextMeta.put("deletionGracePeriodSeconds", requested);
                 graceful = true;
@@ -125,7 +128,8 @@ final class DeletionDecision {
     /** The Pod's grace: the requested one, else its spec's, else 30; 0 when unbound or terminated. */
     private static long podGrace(ObjectNode pod, Long requested) {
         String phase = pod.path("status").path("phase").asString("");
-        if (pod.path("spec").path("nodeName").asString("").isEmpty() || phase.equals("Succeeded")
+        if (pod.path("spec").path("nodeName").asString("").isEmpty()
+                || phase.equals("Succeeded")
                 || phase.equals("Failed")) {
             return 0;
         }
@@ -142,7 +146,8 @@ final class DeletionDecision {
         if (!meta.has("deletionTimestamp") && def.tracksGeneration()) {
             meta.put("generation", meta.path("generation").asLong(0) + 1);
         }
-        if (!meta.has("deletionTimestamp") || instant(meta.path("deletionTimestamp").asString(""), now).isAfter(now)) {
+        if (!meta.has("deletionTimestamp")
+                || instant(meta.path("deletionTimestamp").asString(""), now).isAfter(now)) {
             meta.put("deletionTimestamp", ObjectSemantics.timestamp(now));
         }
         meta.put("deletionGracePeriodSeconds", 0);

@@ -11,8 +11,7 @@ import java.time.Instant;
  */
 public final class HumanDuration {
 
-    private HumanDuration() {
-    }
+    private HumanDuration() {}
 
     /** The age of {@code timestamp} (RFC 3339) at {@code now}; {@code <unknown>} when unparsable or absent. */
     public static String since(String timestamp, Instant now) {

@@ -11,8 +11,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class JsonPaths {
 
-    private JsonPaths() {
-    }
+    private JsonPaths() {}
 
     /** The node at {@code path}, or null when any step is missing. */
     public static JsonNode get(JsonNode root, String path) {

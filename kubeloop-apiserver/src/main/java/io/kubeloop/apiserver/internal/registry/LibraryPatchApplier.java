@@ -60,7 +60,8 @@ public final class LibraryPatchApplier implements PatchApplier {
         if (def.custom()) {
             return StrategicMergeSchemas.customResource();
         }
-        return StrategicMergeSchemas.forKind(def.apiVersion(), def.kind()).orElse(StrategicMergeSchemas.customResource());
+        return StrategicMergeSchemas.forKind(def.apiVersion(), def.kind())
+                .orElse(StrategicMergeSchemas.customResource());
     }
 
     /** The fields the server resets on a write to {@code subresource} of {@code def}. */
@@ -69,9 +70,15 @@ public final class LibraryPatchApplier implements PatchApplier {
     }
 
     @Override
-    public ObjectNode apply(ResourceDefinition definition, ObjectNode current, PatchType type, byte[] patch,
-                            String subresource, WriteContext context) {
-        String name = current == null ? "" : current.path("metadata").path("name").asString("");
+    public ObjectNode apply(
+            ResourceDefinition definition,
+            ObjectNode current,
+            PatchType type,
+            byte[] patch,
+            String subresource,
+            WriteContext context) {
+        String name =
+                current == null ? "" : current.path("metadata").path("name").asString("");
         try {
             JsonNode result = switch (type) {
                 case JSON_PATCH -> JsonPatch.apply(current, patch);
@@ -87,8 +94,8 @@ public final class LibraryPatchApplier implements PatchApplier {
                 case APPLY -> apply(definition, current, patch, subresource, context);
             };
             if (!(result instanceof ObjectNode o)) {
-                throw ApiErrors.badRequest("the patch turned the object into a JSON " + result.getNodeType().name()
-                        .toLowerCase(java.util.Locale.ROOT) + "; an object is required");
+                throw ApiErrors.badRequest("the patch turned the object into a JSON "
+                        + result.getNodeType().name().toLowerCase(java.util.Locale.ROOT) + "; an object is required");
             }
             return o;
         } catch (PatchException e) {
@@ -96,8 +103,8 @@ public final class LibraryPatchApplier implements PatchApplier {
         }
     }
 
-    private ObjectNode apply(ResourceDefinition def, ObjectNode current, byte[] patch, String subresource,
-                             WriteContext ctx) {
+    private ObjectNode apply(
+            ResourceDefinition def, ObjectNode current, byte[] patch, String subresource, WriteContext ctx) {
         JsonNode config;
         try {
             config = KubeJson.mapper().readTree(patch);
@@ -115,8 +122,17 @@ public final class LibraryPatchApplier implements PatchApplier {
         if (!def.custom()) {
             rejectUndeclaredFields(def, configObject, current);
         }
-        return (ObjectNode) ServerSideApply.apply(current, configObject, ctx.fieldManager(), ctx.force(), def.apiVersion(),
-                subresource, clock.instant(), schemaOf(def), resetFields(def, subresource)).object();
+        return (ObjectNode) ServerSideApply.apply(
+                        current,
+                        configObject,
+                        ctx.fieldManager(),
+                        ctx.force(),
+                        def.apiVersion(),
+                        subresource,
+                        clock.instant(),
+                        schemaOf(def),
+                        resetFields(def, subresource))
+                .object();
     }
 
     /** The typed-conversion failure of the real server's field manager for fields the built-in kind lacks. */
@@ -136,19 +152,32 @@ public final class LibraryPatchApplier implements PatchApplier {
         }
         String ns = config.path("metadata").path("namespace").asString("");
         String gvkText = def.apiVersion().contains("/") ? def.apiVersion() : "/" + def.apiVersion();
-        String errors = unknown.size() == 1 ? "." + unknown.getFirst() + ": field not declared in schema"
-                : "errors:\n" + String.join("\n", unknown.stream().map(u -> "  ." + u + ": field not declared in schema")
-                .toList());
-        throw ApiExceptions.from(new Status("Status", "v1", java.util.Map.of(), Status.FAILURE,
+        String errors = unknown.size() == 1
+                ? "." + unknown.getFirst() + ": field not declared in schema"
+                : "errors:\n"
+                        + String.join(
+                                "\n",
+                                unknown.stream()
+                                        .map(u -> "  ." + u + ": field not declared in schema")
+                                        .toList());
+        throw ApiExceptions.from(new Status(
+                "Status",
+                "v1",
+                java.util.Map.of(),
+                Status.FAILURE,
                 "failed to create typed patch object (" + ns + "/" + name + "; " + gvkText + ", Kind=" + def.kind()
-                        + "): " + errors, null, null, 500));
+                        + "): " + errors,
+                null,
+                null,
+                500));
     }
 
     private static Status withDetails(Status s, ResourceDefinition def, String name) {
         Status.Details d = s.details();
         String kind = "Invalid".equals(s.reason()) ? def.kind() : def.plural();
-        Status.Details details = new Status.Details(name, def.group(), kind, null,
-                d == null ? null : d.causes(), d == null ? null : d.retryAfterSeconds());
-        return new Status(s.kind(), s.apiVersion(), s.metadata(), s.status(), s.message(), s.reason(), details, s.code());
+        Status.Details details = new Status.Details(
+                name, def.group(), kind, null, d == null ? null : d.causes(), d == null ? null : d.retryAfterSeconds());
+        return new Status(
+                s.kind(), s.apiVersion(), s.metadata(), s.status(), s.message(), s.reason(), details, s.code());
     }
 }

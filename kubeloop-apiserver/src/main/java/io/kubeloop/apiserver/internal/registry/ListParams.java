@@ -18,9 +18,17 @@ import java.util.List;
  * @param sendInitialEvents the {@code sendInitialEvents} parameter, or null when absent
  * @param timeoutSeconds the watch's {@code timeoutSeconds}, or null
  */
-public record ListParams(String resourceVersion, String resourceVersionMatch, long limit, String continueToken,
-                         String labelSelector, String fieldSelector, boolean watch, boolean allowWatchBookmarks,
-                         Boolean sendInitialEvents, Long timeoutSeconds) {
+public record ListParams(
+        String resourceVersion,
+        String resourceVersionMatch,
+        long limit,
+        String continueToken,
+        String labelSelector,
+        String fieldSelector,
+        boolean watch,
+        boolean allowWatchBookmarks,
+        Boolean sendInitialEvents,
+        Long timeoutSeconds) {
 
     /** No parameters: a plain list of everything. */
     public static ListParams none() {
@@ -62,39 +70,59 @@ public record ListParams(String resourceVersion, String resourceVersionMatch, lo
         String kind = "ListOptions";
         String match = resourceVersionMatch == null ? "" : resourceVersionMatch;
         if (!match.isEmpty() && !match.equals("Exact") && !match.equals("NotOlderThan")) {
-            throw ApiErrors.invalidOptions(kind, ApiErrors.FieldError.notSupported("resourceVersionMatch", match,
-                    List.of("Exact", "NotOlderThan", "")));
+            throw ApiErrors.invalidOptions(
+                    kind,
+                    ApiErrors.FieldError.notSupported(
+                            "resourceVersionMatch", match, List.of("Exact", "NotOlderThan", "")));
         }
         if (!watch && sendInitialEvents != null) {
-            throw ApiErrors.invalidOptions(kind, ApiErrors.FieldError.forbidden("sendInitialEvents",
-                    "sendInitialEvents is forbidden for list"));
+            throw ApiErrors.invalidOptions(
+                    kind,
+                    ApiErrors.FieldError.forbidden("sendInitialEvents", "sendInitialEvents is forbidden for list"));
         }
         if (watch && sendInitialEvents != null) {
             if (!match.equals("NotOlderThan")) {
-                throw ApiErrors.invalidOptions(kind, ApiErrors.FieldError.forbidden("resourceVersionMatch",
-                        "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"));
+                throw ApiErrors.invalidOptions(
+                        kind,
+                        ApiErrors.FieldError.forbidden(
+                                "resourceVersionMatch",
+                                "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"));
             }
             if (sendInitialEvents && !allowWatchBookmarks) {
-                throw ApiErrors.invalidOptions(kind, ApiErrors.FieldError.forbidden("allowWatchBookmarks",
-                        "allowWatchBookmarks must be set to true when sendInitialEvents is set to true"));
+                throw ApiErrors.invalidOptions(
+                        kind,
+                        ApiErrors.FieldError.forbidden(
+                                "allowWatchBookmarks",
+                                "allowWatchBookmarks must be set to true when sendInitialEvents is set to true"));
             }
             return;
         }
         if (watch && !match.isEmpty()) {
-            throw ApiErrors.invalidOptions(kind, ApiErrors.FieldError.forbidden("resourceVersionMatch",
-                    "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"));
+            throw ApiErrors.invalidOptions(
+                    kind,
+                    ApiErrors.FieldError.forbidden(
+                            "resourceVersionMatch",
+                            "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"));
         }
         if (!match.isEmpty() && !hasResourceVersion()) {
-            throw ApiErrors.invalidOptions(kind, ApiErrors.FieldError.forbidden("resourceVersionMatch",
-                    "resourceVersionMatch is forbidden unless resourceVersion is provided"));
+            throw ApiErrors.invalidOptions(
+                    kind,
+                    ApiErrors.FieldError.forbidden(
+                            "resourceVersionMatch",
+                            "resourceVersionMatch is forbidden unless resourceVersion is provided"));
         }
         if (!match.isEmpty() && continueToken != null && !continueToken.isEmpty()) {
-            throw ApiErrors.invalidOptions(kind, ApiErrors.FieldError.forbidden("resourceVersionMatch",
-                    "resourceVersionMatch is forbidden when continue is provided"));
+            throw ApiErrors.invalidOptions(
+                    kind,
+                    ApiErrors.FieldError.forbidden(
+                            "resourceVersionMatch", "resourceVersionMatch is forbidden when continue is provided"));
         }
         if (match.equals("Exact") && "0".equals(resourceVersion)) {
-            throw ApiErrors.invalidOptions(kind, ApiErrors.FieldError.forbidden("resourceVersionMatch",
-                    "resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\""));
+            throw ApiErrors.invalidOptions(
+                    kind,
+                    ApiErrors.FieldError.forbidden(
+                            "resourceVersionMatch",
+                            "resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\""));
         }
         if (continueToken != null && !continueToken.isEmpty() && hasResourceVersion() && !"0".equals(resourceVersion)) {
             throw ApiErrors.badRequest("specifying resource version is not allowed when using continue");

@@ -19,8 +19,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class ManagedFieldsRecorder {
 
-    private ManagedFieldsRecorder() {
-    }
+    private ManagedFieldsRecorder() {}
 
     /**
      * Records an Update by {@code manager} turning {@code old} (null on create) into {@code updated}, in place:
@@ -29,10 +28,21 @@ public final class ManagedFieldsRecorder {
      * @param def the resource written (its kind picks the field-set schema)
      * @param subresource {@code ""} for the main resource, e.g. {@code status}
      */
-    public static void recordUpdate(ResourceDefinition def, ObjectNode updated, ObjectNode old, String manager,
-                                    String subresource, Instant now) {
-        ManagedObject result = ManagedFields.updateForWrite(old, updated, manager,
-                subresource, def.apiVersion(), now, LibraryPatchApplier.schemaOf(def),
+    public static void recordUpdate(
+            ResourceDefinition def,
+            ObjectNode updated,
+            ObjectNode old,
+            String manager,
+            String subresource,
+            Instant now) {
+        ManagedObject result = ManagedFields.updateForWrite(
+                old,
+                updated,
+                manager,
+                subresource,
+                def.apiVersion(),
+                now,
+                LibraryPatchApplier.schemaOf(def),
                 LibraryPatchApplier.resetFields(def, subresource));
         JsonNode entries = result.object().path("metadata").get("managedFields");
         ObjectNode meta = Metadata.metadata(updated);

@@ -36,9 +36,10 @@ public enum NameRule {
                     errs.add("must be no more than 253 characters");
                 }
                 if (!SUBDOMAIN_RE.matcher(name).matches()) {
-                    errs.add("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or "
-                            + "'.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used "
-                            + "for validation is '" + SUBDOMAIN_FMT + "')");
+                    errs.add(
+                            "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or "
+                                    + "'.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used "
+                                    + "for validation is '" + SUBDOMAIN_FMT + "')");
                 }
             }
             case LABEL -> {
@@ -46,9 +47,10 @@ public enum NameRule {
                     errs.add("must be no more than 63 characters");
                 }
                 if (!LABEL_RE.matcher(name).matches()) {
-                    errs.add("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and "
-                            + "must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used "
-                            + "for validation is '" + LABEL_FMT + "')");
+                    errs.add(
+                            "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and "
+                                    + "must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used "
+                                    + "for validation is '" + LABEL_FMT + "')");
                 }
             }
             case DNS1035 -> {
@@ -56,9 +58,10 @@ public enum NameRule {
                     errs.add("must be no more than 63 characters");
                 }
                 if (!DNS1035_RE.matcher(name).matches()) {
-                    errs.add("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
-                            + "alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', "
-                            + "regex used for validation is '" + DNS1035_FMT + "')");
+                    errs.add(
+                            "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
+                                    + "alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', "
+                                    + "regex used for validation is '" + DNS1035_FMT + "')");
                 }
             }
             case PATH_SEGMENT -> {

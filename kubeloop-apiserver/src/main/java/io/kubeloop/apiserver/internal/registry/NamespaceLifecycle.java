@@ -54,12 +54,18 @@ final class NamespaceLifecycle {
                 if (!def.namespaced() || !seen.add(def.storageId())) {
                     continue;
                 }
-                for (StoredObject o : registry.store().list(ListQuery.all(def.storageId(), namespace)).items()) {
+                for (StoredObject o : registry.store()
+                        .list(ListQuery.all(def.storageId(), namespace))
+                        .items()) {
                     remaining++;
                     if (!o.object().path("metadata").has("deletionTimestamp")) {
                         try {
                             // the real namespace controller deletes with Background propagation
-                            registry.delete(def, namespace, o.name(), DeleteParams.propagation("Background", null),
+                            registry.delete(
+                                    def,
+                                    namespace,
+                                    o.name(),
+                                    DeleteParams.propagation("Background", null),
                                     WriteContext.defaults());
                         } catch (io.kubeloop.api.errors.NotFoundException ignored) {
                             // gone meanwhile
@@ -81,7 +87,12 @@ final class NamespaceLifecycle {
             StoredObject ns = registry.get(nsDef, "", namespace);
             ObjectNode body = ns.object().deepCopy();
             body.putObject("spec").putArray("finalizers");
-            registry.update(nsDef, "", namespace, "finalize", body,
+            registry.update(
+                    nsDef,
+                    "",
+                    namespace,
+                    "finalize",
+                    body,
                     new WriteContext("namespace-controller", null, false, FieldValidation.IGNORE, false));
         } catch (io.kubeloop.api.errors.NotFoundException ignored) {
             // already gone

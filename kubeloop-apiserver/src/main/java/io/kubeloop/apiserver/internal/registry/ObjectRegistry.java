@@ -55,8 +55,12 @@ public final class ObjectRegistry {
     private final boolean listZeroFromCache;
 
     /** A registry over {@code store} serving {@code resources}; lists at resourceVersion "0" ignore limit. */
-    public ObjectRegistry(VersionedStore store, ResourceRegistry resources, Ticker clock, ObjectValidator validator,
-                          PatchApplier patcher) {
+    public ObjectRegistry(
+            VersionedStore store,
+            ResourceRegistry resources,
+            Ticker clock,
+            ObjectValidator validator,
+            PatchApplier patcher) {
         this(store, resources, clock, validator, patcher, true);
     }
 
@@ -66,8 +70,13 @@ public final class ObjectRegistry {
      * @param listZeroFromCache true to answer a LIST at resourceVersion "0" whole, ignoring {@code limit}, as
      *        kube-apiserver's watch cache does; false to page it like any other list (no watch cache)
      */
-    public ObjectRegistry(VersionedStore store, ResourceRegistry resources, Ticker clock, ObjectValidator validator,
-                          PatchApplier patcher, boolean listZeroFromCache) {
+    public ObjectRegistry(
+            VersionedStore store,
+            ResourceRegistry resources,
+            Ticker clock,
+            ObjectValidator validator,
+            PatchApplier patcher,
+            boolean listZeroFromCache) {
         this.listZeroFromCache = listZeroFromCache;
         this.store = Objects.requireNonNull(store, "store");
         this.resources = Objects.requireNonNull(resources, "resources");
@@ -88,8 +97,7 @@ public final class ObjectRegistry {
     }
 
     /** The outcome of a write: the object to answer with, and whether it was created. */
-    public record Written(StoredObject object, boolean created, boolean deleted) {
-    }
+    public record Written(StoredObject object, boolean created, boolean deleted) {}
 
     private static String key(ResourceDefinition def, String namespace, String name) {
         return Metadata.key(def.namespaced() ? namespace : "", name);
@@ -105,15 +113,18 @@ public final class ObjectRegistry {
         LabelSelector labels;
         FieldSelector fields;
         try {
-            labels = p.labelSelector() == null || p.labelSelector().isEmpty() ? LabelSelector.everything()
+            labels = p.labelSelector() == null || p.labelSelector().isEmpty()
+                    ? LabelSelector.everything()
                     : LabelSelector.parse(p.labelSelector());
-            fields = p.fieldSelector() == null || p.fieldSelector().isEmpty() ? FieldSelector.everything()
+            fields = p.fieldSelector() == null || p.fieldSelector().isEmpty()
+                    ? FieldSelector.everything()
                     : FieldSelector.parse(p.fieldSelector());
         } catch (SelectorParseException e) {
             throw ApiErrors.badRequest(e.getMessage());
         }
         for (FieldRequirement r : fields.requirements()) {
-            if (!r.field().equals("metadata.name") && !r.field().equals("metadata.namespace")
+            if (!r.field().equals("metadata.name")
+                    && !r.field().equals("metadata.namespace")
                     && !def.fieldSelectors().contains(r.field())) {
                 throw ApiErrors.badRequest("field label not supported: " + r.field());
             }
@@ -131,17 +142,18 @@ public final class ObjectRegistry {
         Predicate<StoredObject> filter = filter(def, p);
         boolean filtered = p.labelSelector() != null && !p.labelSelector().isEmpty()
                 || p.fieldSelector() != null && !p.fieldSelector().isEmpty();
-        ContinueToken ct = p.continueToken() == null || p.continueToken().isEmpty() ? null
+        ContinueToken ct = p.continueToken() == null || p.continueToken().isEmpty()
+                ? null
                 : ContinueToken.decode(p.continueToken());
         long rv = p.revision();
-        boolean exact = "Exact".equals(p.resourceVersionMatch())
-                || p.resourceVersionMatch() == null && rv > 0 && p.limit() > 0;
+        boolean exact =
+                "Exact".equals(p.resourceVersionMatch()) || p.resourceVersionMatch() == null && rv > 0 && p.limit() > 0;
         int limit = p.limit() > Integer.MAX_VALUE ? Integer.MAX_VALUE : (int) p.limit();
         if (listZeroFromCache && "0".equals(p.resourceVersion()) && ct == null) {
             limit = 0; // RV=0 is served from the cache, which ignores limit
         }
-        return store.list(new ListQuery(def.storageId(), def.namespaced() ? namespace : null, filter, filtered, rv,
-                exact, limit, ct));
+        return store.list(new ListQuery(
+                def.storageId(), def.namespaced() ? namespace : null, filter, filtered, rv, exact, limit, ct));
     }
 
     /**
@@ -160,8 +172,8 @@ public final class ObjectRegistry {
             return store.watch(new WatchRequest(def.storageId(), ns, filter, 0, true, true));
         }
         if (Boolean.FALSE.equals(p.sendInitialEvents())) {
-            return store.watch(new WatchRequest(def.storageId(), ns, filter,
-                    rv == 0 ? store.currentRevision() : rv, false, false));
+            return store.watch(new WatchRequest(
+                    def.storageId(), ns, filter, rv == 0 ? store.currentRevision() : rv, false, false));
         }
         if (rv == 0) {
             return store.watch(new WatchRequest(def.storageId(), ns, filter, 0, true, false));
@@ -176,16 +188,22 @@ public final class ObjectRegistry {
         ObjectSemantics.checkNamespace(def, body, namespace);
         ObjectNode meta = Metadata.metadata(body);
         if (!Metadata.text(body, "resourceVersion").isEmpty()) {
-            throw new io.kubeloop.api.errors.InternalErrorException(io.kubeloop.api.errors.Status.failure(500,
-                    "InternalError", "Internal error occurred: resourceVersion should not be set on objects to be created"));
+            throw new io.kubeloop.api.errors.InternalErrorException(io.kubeloop.api.errors.Status.failure(
+                    500,
+                    "InternalError",
+                    "Internal error occurred: resourceVersion should not be set on objects to be created"));
         }
         String generateName = Metadata.text(body, "generateName");
         boolean generated = Metadata.text(body, "name").isEmpty() && !generateName.isEmpty();
         if (generated) {
             List<String> problems = def.nameRule().validatePrefix(generateName);
             if (!problems.isEmpty()) {
-                throw ApiErrors.invalid(def, "", problems.stream()
-                        .map(pr -> ApiErrors.FieldError.invalid("metadata.generateName", generateName, pr)).toList());
+                throw ApiErrors.invalid(
+                        def,
+                        "",
+                        problems.stream()
+                                .map(pr -> ApiErrors.FieldError.invalid("metadata.generateName", generateName, pr))
+                                .toList());
             }
         }
         for (int attempt = 0; ; attempt++) {
@@ -219,7 +237,8 @@ public final class ObjectRegistry {
     }
 
     private void checkNamespaceOpen(ResourceDefinition def, String namespace, String name) {
-        StoredObject ns = store.get("/namespaces", namespace).orElseThrow(() -> ApiErrors.notFound("", "namespaces", namespace));
+        StoredObject ns =
+                store.get("/namespaces", namespace).orElseThrow(() -> ApiErrors.notFound("", "namespaces", namespace));
         if ("Terminating".equals(ns.object().path("status").path("phase").asString(""))
                 || ns.object().path("metadata").has("deletionTimestamp")) {
             throw ApiErrors.namespaceTerminating(def, name, namespace);
@@ -228,8 +247,8 @@ public final class ObjectRegistry {
 
     private static void requireVerb(ResourceDefinition def, String verb) {
         if (def.terminating() && verb.equals("create")) {
-            throw new io.kubeloop.api.errors.MethodNotAllowedException(io.kubeloop.api.errors.Status.failure(405,
-                    "MethodNotAllowed", "create not allowed while custom resource definition is terminating"));
+            throw new io.kubeloop.api.errors.MethodNotAllowedException(io.kubeloop.api.errors.Status.failure(
+                    405, "MethodNotAllowed", "create not allowed while custom resource definition is terminating"));
         }
         if (!def.allows(verb)) {
             throw ApiErrors.methodNotAllowed(verb, def.plural());
@@ -237,20 +256,28 @@ public final class ObjectRegistry {
     }
 
     /** PUT on the object or its {@code status} / {@code finalize} subresource. */
-    public Written update(ResourceDefinition def, String namespace, String name, String subresource, ObjectNode body,
-                          WriteContext ctx) {
+    public Written update(
+            ResourceDefinition def,
+            String namespace,
+            String name,
+            String subresource,
+            ObjectNode body,
+            WriteContext ctx) {
         requireVerb(def, "update");
         ObjectSemantics.checkTypeMeta(def, body, def.kind(), def.apiVersion());
         String bodyName = Metadata.text(body, "name");
         if (!bodyName.equals(name)) {
-            throw ApiErrors.badRequest("the name of the object (" + bodyName + ") does not match the name on the URL ("
-                    + name + ")");
+            throw ApiErrors.badRequest(
+                    "the name of the object (" + bodyName + ") does not match the name on the URL (" + name + ")");
         }
         ObjectSemantics.checkNamespace(def, body, namespace);
         String rv = Metadata.text(body, "resourceVersion");
         if (rv.isEmpty() && def.custom()) {
-            throw ApiErrors.invalid(def, name, List.of(ApiErrors.FieldError.invalid("metadata.resourceVersion", "0x0",
-                    "must be specified for an update")));
+            throw ApiErrors.invalid(
+                    def,
+                    name,
+                    List.of(ApiErrors.FieldError.invalid(
+                            "metadata.resourceVersion", "0x0", "must be specified for an update")));
         }
         WriteResult r = store.write(def.storageId(), key(def, namespace, name), cur -> {
             if (cur == null) {
@@ -264,8 +291,14 @@ public final class ObjectRegistry {
         return new Written(r.object(), false, r.deleted());
     }
 
-    private Change decideUpdate(ResourceDefinition def, StoredObject cur, ObjectNode updated, String subresource,
-                                WriteContext ctx, Operation op, boolean recordUpdate) {
+    private Change decideUpdate(
+            ResourceDefinition def,
+            StoredObject cur,
+            ObjectNode updated,
+            String subresource,
+            WriteContext ctx,
+            Operation op,
+            boolean recordUpdate) {
         ObjectNode next;
         if (subresource.equals("finalize")) {
             next = cur.object().deepCopy();
@@ -275,17 +308,22 @@ public final class ObjectRegistry {
         }
         ObjectSemantics.checkNoNewFinalizers(def, cur.object(), next);
         validator.validate(def, next, cur.object(), op, ctx);
-        if (ObjectSemantics.sameContent(cur.object(), next) && (recordUpdate
-                || Objects.equals(cur.object().path("metadata").get("managedFields"),
-                        next.path("metadata").get("managedFields")))) {
+        if (ObjectSemantics.sameContent(cur.object(), next)
+                && (recordUpdate
+                        || Objects.equals(
+                                cur.object().path("metadata").get("managedFields"),
+                                next.path("metadata").get("managedFields")))) {
             return Change.keep(); // (an apply that only changes ownership is still a write)
         }
         if (recordUpdate) { // apply patches: the SSA library maintains managedFields itself
-            ManagedFieldsRecorder.recordUpdate(def, next, cur.object(), ctx.updateManager(), subresource, clock.instant());
+            ManagedFieldsRecorder.recordUpdate(
+                    def, next, cur.object(), ctx.updateManager(), subresource, clock.instant());
         }
         // the real store deletes on update when no finalizer is left and the grace period is over (0)
         JsonNode pendingGrace = cur.object().path("metadata").path("deletionGracePeriodSeconds");
-        if (pendingGrace.isNumber() && pendingGrace.asLong() == 0 && ObjectSemantics.finalizers(next).isEmpty()
+        if (pendingGrace.isNumber()
+                && pendingGrace.asLong() == 0
+                && ObjectSemantics.finalizers(next).isEmpty()
                 && namespaceFinalized(def, next)) {
             return ctx.dryRun() ? new Change.DryRun(next, true) : Change.delete();
         }
@@ -293,7 +331,8 @@ public final class ObjectRegistry {
     }
 
     private static boolean namespaceFinalized(ResourceDefinition def, ObjectNode ns) {
-        return !(def.group().isEmpty() && def.plural().equals("namespaces")) || ns.path("spec").path("finalizers").isEmpty();
+        return !(def.group().isEmpty() && def.plural().equals("namespaces"))
+                || ns.path("spec").path("finalizers").isEmpty();
     }
 
     /**
@@ -301,21 +340,29 @@ public final class ObjectRegistry {
      *
      * @param contentType the request's Content-Type
      */
-    public Written patch(ResourceDefinition def, String namespace, String name, String subresource, String contentType,
-                         byte[] body, WriteContext ctx) {
+    public Written patch(
+            ResourceDefinition def,
+            String namespace,
+            String name,
+            String subresource,
+            String contentType,
+            byte[] body,
+            WriteContext ctx) {
         requireVerb(def, "patch");
         PatchType type = patchType(contentType)
                 .filter(t -> !(t == PatchType.STRATEGIC_MERGE && def.custom()))
                 .orElseThrow(() -> ApiErrors.unsupportedMediaType("the body of the request was in an unknown format - "
                         + "accepted media types include: application/json-patch+json, application/merge-patch+json, "
                         + "application/apply-patch+yaml"));
-        if (type == PatchType.APPLY && (ctx.fieldManager() == null || ctx.fieldManager().isEmpty())) {
-            throw ApiErrors.invalidOptions("PatchOptions", ApiErrors.FieldError.required("fieldManager",
-                    "is required for apply patch"));
+        if (type == PatchType.APPLY
+                && (ctx.fieldManager() == null || ctx.fieldManager().isEmpty())) {
+            throw ApiErrors.invalidOptions(
+                    "PatchOptions", ApiErrors.FieldError.required("fieldManager", "is required for apply patch"));
         }
         if (type != PatchType.APPLY && ctx.force()) {
-            throw ApiErrors.invalidOptions("PatchOptions", ApiErrors.FieldError.forbidden("force",
-                    "may not be specified for non-apply patch"));
+            throw ApiErrors.invalidOptions(
+                    "PatchOptions",
+                    ApiErrors.FieldError.forbidden("force", "may not be specified for non-apply patch"));
         }
         boolean[] created = {false};
         WriteResult r = store.write(def.storageId(), key(def, namespace, name), cur -> {
@@ -355,8 +402,8 @@ public final class ObjectRegistry {
         return Optional.empty();
     }
 
-    private Change prepareApplyCreate(ResourceDefinition def, String namespace, String name, ObjectNode obj,
-                                      WriteContext ctx) {
+    private Change prepareApplyCreate(
+            ResourceDefinition def, String namespace, String name, ObjectNode obj, WriteContext ctx) {
         ObjectSemantics.checkTypeMeta(def, obj, def.kind(), def.apiVersion());
         ObjectSemantics.checkNamespace(def, obj, namespace);
         Metadata.metadata(obj).put("name", name);
@@ -388,13 +435,19 @@ public final class ObjectRegistry {
             }
             String uid = Metadata.text(cur.object(), "uid");
             if (opts.preconditionUid() != null && !opts.preconditionUid().equals(uid)) {
-                throw ApiErrors.conflict(def, name, "Precondition failed: UID in precondition: " + opts.preconditionUid()
-                        + ", UID in object meta: " + uid);
+                throw ApiErrors.conflict(
+                        def,
+                        name,
+                        "Precondition failed: UID in precondition: " + opts.preconditionUid() + ", UID in object meta: "
+                                + uid);
             }
             if (opts.preconditionResourceVersion() != null
                     && !opts.preconditionResourceVersion().equals(Long.toString(cur.resourceVersion()))) {
-                throw ApiErrors.conflict(def, name, "Precondition failed: ResourceVersion in precondition: "
-                        + opts.preconditionResourceVersion() + ", ResourceVersion in object meta: " + cur.resourceVersion());
+                throw ApiErrors.conflict(
+                        def,
+                        name,
+                        "Precondition failed: ResourceVersion in precondition: " + opts.preconditionResourceVersion()
+                                + ", ResourceVersion in object meta: " + cur.resourceVersion());
             }
             return DeletionDecision.decide(def, cur, opts, ctx.dryRun(), clock.instant());
         });
@@ -405,8 +458,8 @@ public final class ObjectRegistry {
     }
 
     /** DELETE on a collection: deletes (or marks terminating) every selected object; returns them. */
-    public List<StoredObject> deleteCollection(ResourceDefinition def, String namespace, ListParams p, DeleteParams opts,
-                                               WriteContext ctx) {
+    public List<StoredObject> deleteCollection(
+            ResourceDefinition def, String namespace, ListParams p, DeleteParams opts, WriteContext ctx) {
         requireVerb(def, "deletecollection");
         List<StoredObject> out = new ArrayList<>();
         for (StoredObject o : list(def, namespace, p).items()) {

@@ -26,8 +26,7 @@ final class ObjectSemantics {
     private static final String ALPHANUMS = "bcdfghjklmnpqrstvwxz2456789";
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private ObjectSemantics() {
-    }
+    private ObjectSemantics() {}
 
     static String timestamp(Instant now) {
         return now.truncatedTo(ChronoUnit.SECONDS).toString();
@@ -48,12 +47,12 @@ final class ObjectSemantics {
         String apiVersion = body.path("apiVersion").asString("");
         String kind = body.path("kind").asString("");
         if (!apiVersion.isEmpty() && !apiVersion.equals(expectedApiVersion)) {
-            throw ApiErrors.badRequest("the API version in the data (" + apiVersion + ") does not match the expected API "
-                    + "version (" + expectedApiVersion + ")");
+            throw ApiErrors.badRequest("the API version in the data (" + apiVersion
+                    + ") does not match the expected API " + "version (" + expectedApiVersion + ")");
         }
         if (!kind.isEmpty() && !kind.equals(expectedKind)) {
-            throw ApiErrors.badRequest("the kind in the data (" + kind + ") does not match the expected kind ("
-                    + expectedKind + ")");
+            throw ApiErrors.badRequest(
+                    "the kind in the data (" + kind + ") does not match the expected kind (" + expectedKind + ")");
         }
         body.put("apiVersion", expectedApiVersion);
         body.put("kind", expectedKind);
@@ -70,8 +69,8 @@ final class ObjectSemantics {
         if (ns.isEmpty()) {
             meta.put("namespace", urlNamespace);
         } else if (!ns.equals(urlNamespace)) {
-            throw ApiErrors.badRequest("the namespace of the provided object does not match the namespace sent on the "
-                    + "request");
+            throw ApiErrors.badRequest(
+                    "the namespace of the provided object does not match the namespace sent on the " + "request");
         }
     }
 
@@ -124,7 +123,8 @@ final class ObjectSemantics {
      *
      * @param subresource {@code ""} for the main resource, {@code status} for the status subresource
      */
-    static ObjectNode prepareUpdate(ResourceDefinition def, StoredObject oldStored, ObjectNode updated, String subresource) {
+    static ObjectNode prepareUpdate(
+            ResourceDefinition def, StoredObject oldStored, ObjectNode updated, String subresource) {
         ObjectNode old = oldStored.object();
         ObjectNode result;
         if (subresource.equals("status")) {
@@ -140,8 +140,8 @@ final class ObjectSemantics {
         result = updated;
         ObjectNode meta = Metadata.metadata(result);
         ObjectNode oldMeta = Metadata.metadata(old);
-        for (String f : List.of("uid", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds",
-                "generation")) {
+        for (String f :
+                List.of("uid", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "generation")) {
             if (oldMeta.has(f)) {
                 meta.set(f, oldMeta.get(f));
             } else {
@@ -173,7 +173,9 @@ final class ObjectSemantics {
         old.propertyNames().forEach(keys::add);
         now.propertyNames().forEach(keys::add);
         for (String k : keys) {
-            if (k.equals("metadata") || k.equals("apiVersion") || k.equals("kind")
+            if (k.equals("metadata")
+                    || k.equals("apiVersion")
+                    || k.equals("kind")
                     || k.equals("status") && (def.hasSubresource("status") || !def.custom())) {
                 continue;
             }
@@ -215,10 +217,19 @@ final class ObjectSemantics {
         List<String> added = new ArrayList<>(finalizers(now));
         added.removeAll(finalizers(old));
         if (!added.isEmpty()) {
-            throw ApiErrors.invalid(def, Metadata.text(now, "name"), List.of(ApiErrors.FieldError.forbidden(
-                    "metadata.finalizers", "no new finalizers can be added if the object is being deleted, found new "
-                            + "finalizers []string{" + String.join(", ", added.stream().map(s -> "\"" + s + "\"").toList())
-                            + "}")));
+            throw ApiErrors.invalid(
+                    def,
+                    Metadata.text(now, "name"),
+                    List.of(ApiErrors.FieldError.forbidden(
+                            "metadata.finalizers",
+                            "no new finalizers can be added if the object is being deleted, found new "
+                                    + "finalizers []string{"
+                                    + String.join(
+                                            ", ",
+                                            added.stream()
+                                                    .map(s -> "\"" + s + "\"")
+                                                    .toList())
+                                    + "}")));
         }
     }
 

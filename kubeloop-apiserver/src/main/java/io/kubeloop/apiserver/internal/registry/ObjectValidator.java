@@ -27,12 +27,15 @@ public interface ObjectValidator {
      * @throws io.kubeloop.api.errors.InvalidException 422 with a cause per bad field
      * @throws io.kubeloop.api.errors.BadRequestException 400 for unknown fields under Strict on create/update
      */
-    void validate(ResourceDefinition definition, ObjectNode object, ObjectNode old, Operation operation,
-                  WriteContext context);
+    void validate(
+            ResourceDefinition definition,
+            ObjectNode object,
+            ObjectNode old,
+            Operation operation,
+            WriteContext context);
 
     /** Accepts everything unchanged (until the schema library is wired in). */
     static ObjectValidator acceptAll() {
-        return (d, o, old, op, ctx) -> {
-        };
+        return (d, o, old, op, ctx) -> {};
     }
 }

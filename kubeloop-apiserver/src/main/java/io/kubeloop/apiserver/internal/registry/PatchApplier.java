@@ -32,6 +32,11 @@ public interface PatchApplier {
      * @throws io.kubeloop.api.errors.ConflictException 409 for server-side apply conflicts
      * @throws io.kubeloop.api.errors.UnsupportedMediaTypeException 415 for types it cannot do
      */
-    ObjectNode apply(ResourceDefinition definition, ObjectNode current, PatchType type, byte[] patch,
-                     String subresource, WriteContext context);
+    ObjectNode apply(
+            ResourceDefinition definition,
+            ObjectNode current,
+            PatchType type,
+            byte[] patch,
+            String subresource,
+            WriteContext context);
 }

@@ -16,8 +16,8 @@ import tools.jackson.databind.node.ObjectNode;
  * @param priority 0 = always shown, &gt;0 = only with {@code -o wide}
  * @param cell computes the cell from the object (String, Number, Boolean or null)
  */
-public record PrinterColumn(String name, String type, String format, String description, int priority,
-                            Function<ObjectNode, Object> cell) {
+public record PrinterColumn(
+        String name, String type, String format, String description, int priority, Function<ObjectNode, Object> cell) {
 
     public PrinterColumn {
         Objects.requireNonNull(name, "name");

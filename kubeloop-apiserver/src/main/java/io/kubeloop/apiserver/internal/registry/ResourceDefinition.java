@@ -39,16 +39,32 @@ import java.util.Set;
  *        update, patch) while update and patch still work (finalizers must be removable) and create
  *        answers 405
  */
-public record ResourceDefinition(String group, String version, String plural, String kind, String listKind,
-                                 String singular, List<String> shortNames, List<String> categories, boolean namespaced,
-                                 List<String> verbs, Set<String> subresources, NameRule nameRule,
-                                 boolean tracksGeneration, boolean custom, boolean deleteReturnsObject,
-                                 Set<String> fieldSelectors, List<PrinterColumn> columns, String storageVersion,
-                                 ScalePaths scalePaths, StructuralSchema schema, boolean terminating) {
+public record ResourceDefinition(
+        String group,
+        String version,
+        String plural,
+        String kind,
+        String listKind,
+        String singular,
+        List<String> shortNames,
+        List<String> categories,
+        boolean namespaced,
+        List<String> verbs,
+        Set<String> subresources,
+        NameRule nameRule,
+        boolean tracksGeneration,
+        boolean custom,
+        boolean deleteReturnsObject,
+        Set<String> fieldSelectors,
+        List<PrinterColumn> columns,
+        String storageVersion,
+        ScalePaths scalePaths,
+        StructuralSchema schema,
+        boolean terminating) {
 
     /** The eight verbs of a normal resource. */
-    public static final List<String> ALL_VERBS = List.of("create", "delete", "deletecollection", "get", "list", "patch",
-            "update", "watch");
+    public static final List<String> ALL_VERBS =
+            List.of("create", "delete", "deletecollection", "get", "list", "patch", "update", "watch");
 
     public ResourceDefinition {
         Objects.requireNonNull(group, "group");
@@ -67,20 +83,52 @@ public record ResourceDefinition(String group, String version, String plural, St
     }
 
     /** A definition without schema that is not terminating (built-ins). */
-    public ResourceDefinition(String group, String version, String plural, String kind, String listKind,
-                              String singular, List<String> shortNames, List<String> categories, boolean namespaced,
-                              List<String> verbs, Set<String> subresources, NameRule nameRule,
-                              boolean tracksGeneration, boolean custom, boolean deleteReturnsObject,
-                              Set<String> fieldSelectors, List<PrinterColumn> columns, String storageVersion,
-                              ScalePaths scalePaths) {
-        this(group, version, plural, kind, listKind, singular, shortNames, categories, namespaced, verbs, subresources,
-                nameRule, tracksGeneration, custom, deleteReturnsObject, fieldSelectors, columns, storageVersion,
-                scalePaths, null, false);
+    public ResourceDefinition(
+            String group,
+            String version,
+            String plural,
+            String kind,
+            String listKind,
+            String singular,
+            List<String> shortNames,
+            List<String> categories,
+            boolean namespaced,
+            List<String> verbs,
+            Set<String> subresources,
+            NameRule nameRule,
+            boolean tracksGeneration,
+            boolean custom,
+            boolean deleteReturnsObject,
+            Set<String> fieldSelectors,
+            List<PrinterColumn> columns,
+            String storageVersion,
+            ScalePaths scalePaths) {
+        this(
+                group,
+                version,
+                plural,
+                kind,
+                listKind,
+                singular,
+                shortNames,
+                categories,
+                namespaced,
+                verbs,
+                subresources,
+                nameRule,
+                tracksGeneration,
+                custom,
+                deleteReturnsObject,
+                fieldSelectors,
+                columns,
+                storageVersion,
+                scalePaths,
+                null,
+                false);
     }
 
     /** Paths (dotted, e.g. {@code .spec.replicas}) the scale subresource reads and writes. */
-    public record ScalePaths(String specReplicas, String statusReplicas, String labelSelector) {
-    }
+    public record ScalePaths(String specReplicas, String statusReplicas, String labelSelector) {}
 
     /** {@code group/version}, or {@code version} for core. */
     public String apiVersion() {
@@ -119,8 +167,27 @@ public record ResourceDefinition(String group, String version, String plural, St
 
     /** This definition with other verbs (e.g. a terminating CRD's). */
     public ResourceDefinition withVerbs(List<String> newVerbs) {
-        return new ResourceDefinition(group, version, plural, kind, listKind, singular, shortNames, categories,
-                namespaced, newVerbs, subresources, nameRule, tracksGeneration, custom, deleteReturnsObject,
-                fieldSelectors, columns, storageVersion, scalePaths, schema, terminating);
+        return new ResourceDefinition(
+                group,
+                version,
+                plural,
+                kind,
+                listKind,
+                singular,
+                shortNames,
+                categories,
+                namespaced,
+                newVerbs,
+                subresources,
+                nameRule,
+                tracksGeneration,
+                custom,
+                deleteReturnsObject,
+                fieldSelectors,
+                columns,
+                storageVersion,
+                scalePaths,
+                schema,
+                terminating);
     }
 }

@@ -61,7 +61,9 @@ public final class ResourceRegistry {
 
     /** The definitions of one group version, in serving order. */
     public List<ResourceDefinition> inGroupVersion(String group, String version) {
-        return byPath.values().stream().filter(d -> d.group().equals(group) && d.version().equals(version)).toList();
+        return byPath.values().stream()
+                .filter(d -> d.group().equals(group) && d.version().equals(version))
+                .toList();
     }
 
     /** Every named group (not core) with its versions, preferred first (kube-aware order for CRDs). */
@@ -140,12 +142,12 @@ public final class ResourceRegistry {
     /** Kube-aware version ordering: GA &gt; beta &gt; alpha, higher numbers first, others last. */
     static final class VersionPriority {
 
-        private VersionPriority() {
-        }
+        private VersionPriority() {}
 
         /** A sortable key; larger sorts first after reversal. */
         static String key(String v) {
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("v(\\d+)(?:(alpha|beta)(\\d+))?").matcher(v);
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("v(\\d+)(?:(alpha|beta)(\\d+))?")
+                    .matcher(v);
             if (!m.matches()) {
                 return "0" + invert(v);
             }

@@ -48,24 +48,33 @@ public final class ScaleSubresource {
     }
 
     /** PUT {@code .../scale} with a Scale body. */
-    public ObjectNode update(ResourceDefinition def, String namespace, String name, ObjectNode scale, WriteContext ctx) {
+    public ObjectNode update(
+            ResourceDefinition def, String namespace, String name, ObjectNode scale, WriteContext ctx) {
         String apiVersion = scale.path("apiVersion").asString("");
         String kind = scale.path("kind").asString("");
         if (!apiVersion.isEmpty() && !apiVersion.equals("autoscaling/v1") || !kind.isEmpty() && !kind.equals("Scale")) {
-            throw ApiErrors.badRequest("the body of the request was not an autoscaling/v1 Scale (got " + apiVersion + ", "
-                    + kind + ")");
+            throw ApiErrors.badRequest(
+                    "the body of the request was not an autoscaling/v1 Scale (got " + apiVersion + ", " + kind + ")");
         }
         String bodyName = Metadata.text(scale, "name");
         if (!bodyName.isEmpty() && !bodyName.equals(name)) {
-            throw ApiErrors.badRequest("the name of the object (" + bodyName + ") does not match the name on the URL ("
-                    + name + ")");
+            throw ApiErrors.badRequest(
+                    "the name of the object (" + bodyName + ") does not match the name on the URL (" + name + ")");
         }
         JsonNode replicas = scale.path("spec").path("replicas");
-        long n = replicas.isMissingNode() || replicas.isNull() ? 0 : replicas.isIntegralNumber() ? replicas.asLong() : -1;
+        long n = replicas.isMissingNode() || replicas.isNull()
+                ? 0
+                : replicas.isIntegralNumber() ? replicas.asLong() : -1;
         if (n < 0 || n > Integer.MAX_VALUE) {
-            throw ApiErrors.invalid("Scale.autoscaling", "autoscaling", "Scale", name, List.of(ApiErrors.FieldError.invalid(
-                    "spec.replicas", replicas.isNumber() ? replicas.numberValue() : replicas.toString(),
-                    "must be greater than or equal to 0")));
+            throw ApiErrors.invalid(
+                    "Scale.autoscaling",
+                    "autoscaling",
+                    "Scale",
+                    name,
+                    List.of(ApiErrors.FieldError.invalid(
+                            "spec.replicas",
+                            replicas.isNumber() ? replicas.numberValue() : replicas.toString(),
+                            "must be greater than or equal to 0")));
         }
         String rv = Metadata.text(scale, "resourceVersion");
         for (int attempt = 0; ; attempt++) {
@@ -74,10 +83,15 @@ public final class ScaleSubresource {
                 throw ApiErrors.conflict(def, name, ApiErrors.MODIFIED);
             }
             ObjectNode next = cur.object().deepCopy();
-            JsonPaths.set(next, def.scalePaths().specReplicas(), KubeJson.mapper().getNodeFactory().numberNode(n));
+            JsonPaths.set(
+                    next,
+                    def.scalePaths().specReplicas(),
+                    KubeJson.mapper().getNodeFactory().numberNode(n));
             Metadata.setResourceVersion(next, cur.resourceVersion());
             try {
-                return scaleOf(def, registry.update(def, namespace, name, "", next, ctx).object());
+                return scaleOf(
+                        def,
+                        registry.update(def, namespace, name, "", next, ctx).object());
             } catch (ConflictException e) {
                 if (!rv.isEmpty() || attempt >= PATCH_RETRIES) {
                     throw e;
@@ -87,9 +101,10 @@ public final class ScaleSubresource {
     }
 
     /** PATCH {@code .../scale}. */
-    public ObjectNode patch(ResourceDefinition def, String namespace, String name, String contentType, byte[] body,
-                            WriteContext ctx) {
-        PatchType type = ObjectRegistry.patchType(contentType).filter(t -> t != PatchType.APPLY)
+    public ObjectNode patch(
+            ResourceDefinition def, String namespace, String name, String contentType, byte[] body, WriteContext ctx) {
+        PatchType type = ObjectRegistry.patchType(contentType)
+                .filter(t -> t != PatchType.APPLY)
                 .orElseThrow(() -> ApiErrors.unsupportedMediaType("the body of the request was in an unknown format - "
                         + "accepted media types include: application/json-patch+json, application/merge-patch+json, "
                         + "application/strategic-merge-patch+json"));
@@ -121,7 +136,8 @@ public final class ScaleSubresource {
 
     /** The Scale of a parent object. */
     public static ObjectNode scaleOf(ResourceDefinition def, StoredObject parent) {
-        ResourceDefinition.ScalePaths paths = Objects.requireNonNull(def.scalePaths(), "no scale paths for " + def.plural());
+        ResourceDefinition.ScalePaths paths =
+                Objects.requireNonNull(def.scalePaths(), "no scale paths for " + def.plural());
         ObjectNode o = parent.object();
         ObjectNode scale = KubeJson.mapper().createObjectNode();
         scale.put("kind", "Scale");
@@ -141,10 +157,13 @@ public final class ScaleSubresource {
         ObjectNode status = scale.putObject("status");
         JsonNode statusReplicas = paths.statusReplicas() == null ? null : JsonPaths.get(o, paths.statusReplicas());
         status.put("replicas", statusReplicas == null ? 0 : statusReplicas.asLong(0));
-        JsonNode selector = paths.labelSelector() == null || paths.labelSelector().isEmpty() ? null
-                : JsonPaths.get(o, paths.labelSelector());
-        String sel = selector == null ? "" : selector.isString() ? selector.asString()
-                : selector.isObject() ? formatSelector(selector) : "";
+        JsonNode selector =
+                paths.labelSelector() == null || paths.labelSelector().isEmpty()
+                        ? null
+                        : JsonPaths.get(o, paths.labelSelector());
+        String sel = selector == null
+                ? ""
+                : selector.isString() ? selector.asString() : selector.isObject() ? formatSelector(selector) : "";
         if (!sel.isEmpty()) {
             status.put("selector", sel);
         }
@@ -155,7 +174,9 @@ public final class ScaleSubresource {
     static String formatSelector(JsonNode selector) {
         List<String> parts = new ArrayList<>();
         Map<String, String> labels = new TreeMap<>();
-        selector.path("matchLabels").properties().forEach(e -> labels.put(e.getKey(), e.getValue().asString()));
+        selector.path("matchLabels")
+                .properties()
+                .forEach(e -> labels.put(e.getKey(), e.getValue().asString()));
         labels.forEach((k, v) -> parts.add(k + "=" + v));
         for (JsonNode req : selector.path("matchExpressions")) {
             String key = req.path("key").asString("");
@@ -167,7 +188,7 @@ public final class ScaleSubresource {
                 case "NotIn" -> parts.add(key + " notin (" + String.join(",", values) + ")");
                 case "Exists" -> parts.add(key);
                 case "DoesNotExist" -> parts.add("!" + key);
-                default -> { }
+                default -> {}
             }
         }
         parts.sort(String::compareTo);

@@ -15,8 +15,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class VersionConversion {
 
-    private VersionConversion() {
-    }
+    private VersionConversion() {}
 
     /** True when {@code stored} must be rewritten before it is served as {@code def}. */
     public static boolean needed(ResourceDefinition def, StoredObject stored) {
@@ -43,7 +42,8 @@ public final class VersionConversion {
 
     /** {@code stored} as {@code def}'s version serves it, same key and resourceVersion. */
     public static StoredObject stored(ResourceDefinition def, StoredObject stored) {
-        return needed(def, stored) ? StoredObject.of(stored.resource(), stored.key(), stored.resourceVersion(),
-                object(def, stored)) : stored;
+        return needed(def, stored)
+                ? StoredObject.of(stored.resource(), stored.key(), stored.resourceVersion(), object(def, stored))
+                : stored;
     }
 }

@@ -26,8 +26,8 @@ public final class WriteContext {
      * @param fieldValidation the {@code fieldValidation} parameter
      * @param force the {@code force} parameter (server-side apply)
      */
-    public WriteContext(String fieldManager, String userAgent, boolean dryRun, FieldValidation fieldValidation,
-                        boolean force) {
+    public WriteContext(
+            String fieldManager, String userAgent, boolean dryRun, FieldValidation fieldValidation, boolean force) {
         this.fieldManager = fieldManager;
         this.userAgent = userAgent;
         this.dryRun = dryRun;
@@ -75,17 +75,32 @@ public final class WriteContext {
 
     /** Go's {@code unicode.IsPrint}: letters, marks, numbers, punctuation, symbols and the ASCII space. */
     private static boolean goPrintable(int cp) {
-        return cp == ' ' || switch (Character.getType(cp)) {
-            case Character.UPPERCASE_LETTER, Character.LOWERCASE_LETTER, Character.TITLECASE_LETTER,
-                 Character.MODIFIER_LETTER, Character.OTHER_LETTER, Character.NON_SPACING_MARK,
-                 Character.ENCLOSING_MARK, Character.COMBINING_SPACING_MARK, Character.DECIMAL_DIGIT_NUMBER,
-                 Character.LETTER_NUMBER, Character.OTHER_NUMBER, Character.CONNECTOR_PUNCTUATION,
-                 Character.DASH_PUNCTUATION, Character.START_PUNCTUATION, Character.END_PUNCTUATION,
-                 Character.INITIAL_QUOTE_PUNCTUATION, Character.FINAL_QUOTE_PUNCTUATION, Character.OTHER_PUNCTUATION,
-                 Character.MATH_SYMBOL, Character.CURRENCY_SYMBOL, Character.MODIFIER_SYMBOL, Character.OTHER_SYMBOL ->
-                    true;
-            default -> false;
-        };
+        return cp == ' '
+                || switch (Character.getType(cp)) {
+                    case Character.UPPERCASE_LETTER,
+                            Character.LOWERCASE_LETTER,
+                            Character.TITLECASE_LETTER,
+                            Character.MODIFIER_LETTER,
+                            Character.OTHER_LETTER,
+                            Character.NON_SPACING_MARK,
+                            Character.ENCLOSING_MARK,
+                            Character.COMBINING_SPACING_MARK,
+                            Character.DECIMAL_DIGIT_NUMBER,
+                            Character.LETTER_NUMBER,
+                            Character.OTHER_NUMBER,
+                            Character.CONNECTOR_PUNCTUATION,
+                            Character.DASH_PUNCTUATION,
+                            Character.START_PUNCTUATION,
+                            Character.END_PUNCTUATION,
+                            Character.INITIAL_QUOTE_PUNCTUATION,
+                            Character.FINAL_QUOTE_PUNCTUATION,
+                            Character.OTHER_PUNCTUATION,
+                            Character.MATH_SYMBOL,
+                            Character.CURRENCY_SYMBOL,
+                            Character.MODIFIER_SYMBOL,
+                            Character.OTHER_SYMBOL -> true;
+                    default -> false;
+                };
     }
 
     /** apimachinery's {@code FieldManagerMaxLength}. */

@@ -50,7 +50,11 @@ public final class BuiltinSchemas {
         add(k, in, "batch", "v1", io.fabric8.kubernetes.api.model.batch.v1.CronJob.class);
         add(k, in, "coordination.k8s.io", "v1", io.fabric8.kubernetes.api.model.coordination.v1.Lease.class);
         add(k, in, "events.k8s.io", "v1", io.fabric8.kubernetes.api.model.events.v1.Event.class);
-        add(k, in, "apiextensions.k8s.io", "v1",
+        add(
+                k,
+                in,
+                "apiextensions.k8s.io",
+                "v1",
                 io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition.class);
         in.schemaOf(io.fabric8.kubernetes.api.model.Status.class);
         in.schemaOf(io.fabric8.kubernetes.api.model.DeleteOptions.class);
@@ -91,8 +95,12 @@ public final class BuiltinSchemas {
         return standard().objectMeta;
     }
 
-    private static void add(Map<GroupVersionKind, StructuralSchema> kinds, ModelIntrospector in, String group,
-                            String version, Class<?> type) {
+    private static void add(
+            Map<GroupVersionKind, StructuralSchema> kinds,
+            ModelIntrospector in,
+            String group,
+            String version,
+            Class<?> type) {
         kinds.put(new GroupVersionKind(group, version, type.getSimpleName()), in.schemaOf(type));
         try {
             Class<?> list = Class.forName(type.getName() + "List", false, type.getClassLoader());

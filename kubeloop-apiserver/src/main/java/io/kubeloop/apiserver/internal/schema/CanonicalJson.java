@@ -20,8 +20,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class CanonicalJson {
 
-    private CanonicalJson() {
-    }
+    private CanonicalJson() {}
 
     static byte[] bytes(JsonNode tree) {
         return KubeJson.mapper().writeValueAsBytes(sorted(tree));
@@ -48,7 +47,9 @@ final class CanonicalJson {
     /** {@code fmt.Sprintf("%X", sha512.Sum512(data))}. */
     static String hash(byte[] data) {
         try {
-            return HexFormat.of().withUpperCase().formatHex(MessageDigest.getInstance("SHA-512").digest(data));
+            return HexFormat.of()
+                    .withUpperCase()
+                    .formatHex(MessageDigest.getInstance("SHA-512").digest(data));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-512 is required of every JDK", e);
         }

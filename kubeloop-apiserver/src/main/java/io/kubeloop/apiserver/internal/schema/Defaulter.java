@@ -14,8 +14,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class Defaulter {
 
-    private Defaulter() {
-    }
+    private Defaulter() {}
 
     static void applyDefaults(JsonNode x, StructuralSchema s) {
         if (s == null) {

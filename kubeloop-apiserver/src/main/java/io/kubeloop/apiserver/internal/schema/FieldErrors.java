@@ -21,8 +21,7 @@ final class FieldErrors {
     static final String TOO_LONG = "FieldValueTooLong";
     static final String TOO_MANY = "FieldValueTooMany";
 
-    private FieldErrors() {
-    }
+    private FieldErrors() {}
 
     static Status.Cause required(String field, String detail) {
         return new Status.Cause(REQUIRED, withDetail("Required value", detail), field);
@@ -50,7 +49,8 @@ final class FieldErrors {
     }
 
     static Status.Cause notSupported(String field, String renderedValue, List<String> supported) {
-        String detail = supported.isEmpty() ? ""
+        String detail = supported.isEmpty()
+                ? ""
                 : "supported values: " + supported.stream().map(GoFormat::quote).collect(Collectors.joining(", "));
         return new Status.Cause(NOT_SUPPORTED, withDetail("Unsupported value: " + renderedValue, detail), field);
     }

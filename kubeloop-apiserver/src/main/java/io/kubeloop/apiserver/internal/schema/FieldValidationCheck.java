@@ -34,8 +34,7 @@ import tools.jackson.core.exc.StreamReadException;
  */
 public final class FieldValidationCheck {
 
-    private FieldValidationCheck() {
-    }
+    private FieldValidationCheck() {}
 
     /**
      * Reads the query parameter; absent or empty means {@link FieldValidation#WARN}, as on the real server.
@@ -59,8 +58,8 @@ public final class FieldValidationCheck {
      * What the request gets for its unknown and duplicate fields. Duplicates are reported first, as
      * the real decoder finds them before pruning does.
      */
-    public static Result check(FieldValidation mode, GroupVersionKind gvk, List<String> unknownFields,
-                               List<String> duplicateFields) {
+    public static Result check(
+            FieldValidation mode, GroupVersionKind gvk, List<String> unknownFields, List<String> duplicateFields) {
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(gvk, "gvk");
         List<String> problems = new ArrayList<>();
@@ -73,8 +72,10 @@ public final class FieldValidationCheck {
             return new Result(Optional.empty(), problems);
         }
         String kind = gvk.kind();
-        return new Result(Optional.of(kind + " in version " + GoFormat.quote(gvk.version()) + " cannot be handled as a "
-                + kind + ": strict decoding error: " + String.join(", ", problems)), List.of());
+        return new Result(
+                Optional.of(kind + " in version " + GoFormat.quote(gvk.version()) + " cannot be handled as a " + kind
+                        + ": strict decoding error: " + String.join(", ", problems)),
+                List.of());
     }
 
     /** The value of one {@code Warning} header: {@code 299 - "unknown field \"spec.foo\""}. */

@@ -15,15 +15,14 @@ import java.util.regex.Pattern;
  */
 final class Formats {
 
-    private static final Pattern UUID = Pattern.compile(
-            "^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$");
-    private static final Pattern IPV4 = Pattern.compile(
-            "^((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)$");
+    private static final Pattern UUID =
+            Pattern.compile("^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$");
+    private static final Pattern IPV4 =
+            Pattern.compile("^((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)$");
     private static final Pattern HOSTNAME = Pattern.compile(
             "^([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)(\\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*\\.?$");
 
-    private Formats() {
-    }
+    private Formats() {}
 
     /** The format name when {@code value} violates it, empty when it conforms or the format is unchecked. */
     static Optional<String> check(String format, String value) {

@@ -33,117 +33,224 @@ final class GnosticV2 {
         void write(ProtoWriter out, int number, JsonNode value);
     }
 
-    private record Field(int number, Encoder encoder) {
-    }
+    private record Field(int number, Encoder encoder) {}
 
     /** A message type: its fields by JSON key, and the field number of its vendor extensions (0: none). */
-    private record Type(Map<String, Field> fields, int extensions) {
-    }
+    private record Type(Map<String, Field> fields, int extensions) {}
 
     /** The keys shared by Swagger's primitive items, headers and non-body parameters, in field order. */
-    private static final List<String> PRIMITIVE_KEYS = List.of("type", "format", "items", "collectionFormat",
-            "default", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength",
-            "pattern", "maxItems", "minItems", "uniqueItems", "enum", "multipleOf");
+    private static final List<String> PRIMITIVE_KEYS = List.of(
+            "type",
+            "format",
+            "items",
+            "collectionFormat",
+            "default",
+            "maximum",
+            "exclusiveMaximum",
+            "minimum",
+            "exclusiveMinimum",
+            "maxLength",
+            "minLength",
+            "pattern",
+            "maxItems",
+            "minItems",
+            "uniqueItems",
+            "enum",
+            "multipleOf");
 
-    private static final Type EXTERNAL_DOCS = new Type(Map.of(
-            "description", f(1, GnosticV2::string), "url", f(2, GnosticV2::string)), 3);
-    private static final Type CONTACT = new Type(Map.of("name", f(1, GnosticV2::string),
-            "url", f(2, GnosticV2::string), "email", f(3, GnosticV2::string)), 4);
-    private static final Type LICENSE = new Type(Map.of("name", f(1, GnosticV2::string),
-            "url", f(2, GnosticV2::string)), 3);
-    private static final Type INFO = new Type(Map.of("title", f(1, GnosticV2::string),
-            "version", f(2, GnosticV2::string), "description", f(3, GnosticV2::string),
-            "termsOfService", f(4, GnosticV2::string), "contact", f(5, message(CONTACT)),
-            "license", f(6, message(LICENSE))), 7);
-    private static final Type TAG = new Type(Map.of("name", f(1, GnosticV2::string),
-            "description", f(2, GnosticV2::string), "externalDocs", f(3, message(EXTERNAL_DOCS))), 4);
-    private static final Type XML = new Type(Map.of("name", f(1, GnosticV2::string),
-            "namespace", f(2, GnosticV2::string), "prefix", f(3, GnosticV2::string),
-            "attribute", f(4, GnosticV2::bool), "wrapped", f(5, GnosticV2::bool)), 6);
-    private static final Type SCHEMA = new Type(Map.ofEntries(
-            Map.entry("$ref", f(1, GnosticV2::string)),
-            Map.entry("format", f(2, GnosticV2::string)),
-            Map.entry("title", f(3, GnosticV2::string)),
-            Map.entry("description", f(4, GnosticV2::string)),
-            Map.entry("default", f(5, GnosticV2::any)),
-            Map.entry("multipleOf", f(6, GnosticV2::float64)),
-            Map.entry("maximum", f(7, GnosticV2::float64)),
-            Map.entry("exclusiveMaximum", f(8, GnosticV2::bool)),
-            Map.entry("minimum", f(9, GnosticV2::float64)),
-            Map.entry("exclusiveMinimum", f(10, GnosticV2::bool)),
-            Map.entry("maxLength", f(11, GnosticV2::int64)),
-            Map.entry("minLength", f(12, GnosticV2::int64)),
-            Map.entry("pattern", f(13, GnosticV2::string)),
-            Map.entry("maxItems", f(14, GnosticV2::int64)),
-            Map.entry("minItems", f(15, GnosticV2::int64)),
-            Map.entry("uniqueItems", f(16, GnosticV2::bool)),
-            Map.entry("maxProperties", f(17, GnosticV2::int64)),
-            Map.entry("minProperties", f(18, GnosticV2::int64)),
-            Map.entry("required", f(19, GnosticV2::strings)),
-            Map.entry("enum", f(20, GnosticV2::anys)),
-            Map.entry("additionalProperties", f(21, GnosticV2::additionalProperties)),
-            Map.entry("type", f(22, GnosticV2::typeItem)),
-            Map.entry("items", f(23, GnosticV2::items)),
-            Map.entry("allOf", f(24, (out, n, v) -> v.forEach(s -> out.message(n, schema(s))))),
-            Map.entry("properties", f(25, (out, n, v) -> out.message(n, named(v, GnosticV2::schema)))),
-            Map.entry("discriminator", f(26, GnosticV2::string)),
-            Map.entry("readOnly", f(27, GnosticV2::bool)),
-            Map.entry("xml", f(28, message(XML))),
-            Map.entry("externalDocs", f(29, message(EXTERNAL_DOCS))),
-            Map.entry("example", f(30, GnosticV2::any))), 31);
-    private static final Type FILE_SCHEMA = new Type(Map.of("format", f(1, GnosticV2::string),
-            "title", f(2, GnosticV2::string), "description", f(3, GnosticV2::string), "default", f(4, GnosticV2::any),
-            "required", f(5, GnosticV2::strings), "type", f(6, GnosticV2::string), "readOnly", f(7, GnosticV2::bool),
-            "externalDocs", f(8, message(EXTERNAL_DOCS)), "example", f(9, GnosticV2::any)), 10);
+    private static final Type EXTERNAL_DOCS =
+            new Type(Map.of("description", f(1, GnosticV2::string), "url", f(2, GnosticV2::string)), 3);
+    private static final Type CONTACT = new Type(
+            Map.of("name", f(1, GnosticV2::string), "url", f(2, GnosticV2::string), "email", f(3, GnosticV2::string)),
+            4);
+    private static final Type LICENSE =
+            new Type(Map.of("name", f(1, GnosticV2::string), "url", f(2, GnosticV2::string)), 3);
+    private static final Type INFO = new Type(
+            Map.of(
+                    "title",
+                    f(1, GnosticV2::string),
+                    "version",
+                    f(2, GnosticV2::string),
+                    "description",
+                    f(3, GnosticV2::string),
+                    "termsOfService",
+                    f(4, GnosticV2::string),
+                    "contact",
+                    f(5, message(CONTACT)),
+                    "license",
+                    f(6, message(LICENSE))),
+            7);
+    private static final Type TAG = new Type(
+            Map.of(
+                    "name",
+                    f(1, GnosticV2::string),
+                    "description",
+                    f(2, GnosticV2::string),
+                    "externalDocs",
+                    f(3, message(EXTERNAL_DOCS))),
+            4);
+    private static final Type XML = new Type(
+            Map.of(
+                    "name",
+                    f(1, GnosticV2::string),
+                    "namespace",
+                    f(2, GnosticV2::string),
+                    "prefix",
+                    f(3, GnosticV2::string),
+                    "attribute",
+                    f(4, GnosticV2::bool),
+                    "wrapped",
+                    f(5, GnosticV2::bool)),
+            6);
+    private static final Type SCHEMA = new Type(
+            Map.ofEntries(
+                    Map.entry("$ref", f(1, GnosticV2::string)),
+                    Map.entry("format", f(2, GnosticV2::string)),
+                    Map.entry("title", f(3, GnosticV2::string)),
+                    Map.entry("description", f(4, GnosticV2::string)),
+                    Map.entry("default", f(5, GnosticV2::any)),
+                    Map.entry("multipleOf", f(6, GnosticV2::float64)),
+                    Map.entry("maximum", f(7, GnosticV2::float64)),
+                    Map.entry("exclusiveMaximum", f(8, GnosticV2::bool)),
+                    Map.entry("minimum", f(9, GnosticV2::float64)),
+                    Map.entry("exclusiveMinimum", f(10, GnosticV2::bool)),
+                    Map.entry("maxLength", f(11, GnosticV2::int64)),
+                    Map.entry("minLength", f(12, GnosticV2::int64)),
+                    Map.entry("pattern", f(13, GnosticV2::string)),
+                    Map.entry("maxItems", f(14, GnosticV2::int64)),
+                    Map.entry("minItems", f(15, GnosticV2::int64)),
+                    Map.entry("uniqueItems", f(16, GnosticV2::bool)),
+                    Map.entry("maxProperties", f(17, GnosticV2::int64)),
+                    Map.entry("minProperties", f(18, GnosticV2::int64)),
+                    Map.entry("required", f(19, GnosticV2::strings)),
+                    Map.entry("enum", f(20, GnosticV2::anys)),
+                    Map.entry("additionalProperties", f(21, GnosticV2::additionalProperties)),
+                    Map.entry("type", f(22, GnosticV2::typeItem)),
+                    Map.entry("items", f(23, GnosticV2::items)),
+                    Map.entry("allOf", f(24, (out, n, v) -> v.forEach(s -> out.message(n, schema(s))))),
+                    Map.entry("properties", f(25, (out, n, v) -> out.message(n, named(v, GnosticV2::schema)))),
+                    Map.entry("discriminator", f(26, GnosticV2::string)),
+                    Map.entry("readOnly", f(27, GnosticV2::bool)),
+                    Map.entry("xml", f(28, message(XML))),
+                    Map.entry("externalDocs", f(29, message(EXTERNAL_DOCS))),
+                    Map.entry("example", f(30, GnosticV2::any))),
+            31);
+    private static final Type FILE_SCHEMA = new Type(
+            Map.of(
+                    "format",
+                    f(1, GnosticV2::string),
+                    "title",
+                    f(2, GnosticV2::string),
+                    "description",
+                    f(3, GnosticV2::string),
+                    "default",
+                    f(4, GnosticV2::any),
+                    "required",
+                    f(5, GnosticV2::strings),
+                    "type",
+                    f(6, GnosticV2::string),
+                    "readOnly",
+                    f(7, GnosticV2::bool),
+                    "externalDocs",
+                    f(8, message(EXTERNAL_DOCS)),
+                    "example",
+                    f(9, GnosticV2::any)),
+            10);
     /** Also read (qualified, to allow the forward reference) by its own {@code items} field. */
     private static final Type PRIMITIVES_ITEMS = primitive(Map.of(), 1, 18);
+
     private static final Type HEADER = primitive(Map.of("description", f(18, GnosticV2::string)), 1, 19);
     /** query and formData parameters: required, in, description, name, allowEmptyValue, then the primitive keys. */
     private static final Type QUERY_PARAMETER = primitive(parameterHead(true), 6, 23);
     /** header and path parameters: required, in, description, name, then the primitive keys. */
     private static final Type PATH_PARAMETER = primitive(parameterHead(false), 5, 22);
-    private static final Type BODY_PARAMETER = new Type(Map.of("description", f(1, GnosticV2::string),
-            "name", f(2, GnosticV2::string), "in", f(3, GnosticV2::string), "required", f(4, GnosticV2::bool),
-            "schema", f(5, message(SCHEMA))), 6);
-    private static final Type RESPONSE = new Type(Map.of("description", f(1, GnosticV2::string),
-            "schema", f(2, (out, n, v) -> out.message(n, new ProtoWriter().message(
-                    "file".equals(text(v.path("type"))) ? 2 : 1,
-                    encode("file".equals(text(v.path("type"))) ? FILE_SCHEMA : SCHEMA, v)))),
-            "headers", f(3, (out, n, v) -> out.message(n, named(v, h -> encode(HEADER, h)))),
-            "examples", f(4, (out, n, v) -> out.message(n, examples(v)))), 5);
-    private static final Type OPERATION = new Type(Map.ofEntries(
-            Map.entry("tags", f(1, GnosticV2::strings)),
-            Map.entry("summary", f(2, GnosticV2::string)),
-            Map.entry("description", f(3, GnosticV2::string)),
-            Map.entry("externalDocs", f(4, message(EXTERNAL_DOCS))),
-            Map.entry("operationId", f(5, GnosticV2::string)),
-            Map.entry("produces", f(6, GnosticV2::strings)),
-            Map.entry("consumes", f(7, GnosticV2::strings)),
-            Map.entry("parameters", f(8, GnosticV2::parameters)),
-            Map.entry("responses", f(9, (out, n, v) -> out.message(n, responses(v)))),
-            Map.entry("schemes", f(10, GnosticV2::strings)),
-            Map.entry("deprecated", f(11, GnosticV2::bool))), 13);
-    private static final Type PATH_ITEM = new Type(Map.of("$ref", f(1, GnosticV2::string),
-            "get", f(2, message(OPERATION)), "put", f(3, message(OPERATION)), "post", f(4, message(OPERATION)),
-            "delete", f(5, message(OPERATION)), "options", f(6, message(OPERATION)), "head", f(7, message(OPERATION)),
-            "patch", f(8, message(OPERATION)), "parameters", f(9, GnosticV2::parameters)), 10);
-    private static final Type DOCUMENT = new Type(Map.ofEntries(
-            Map.entry("swagger", f(1, GnosticV2::string)),
-            Map.entry("info", f(2, message(INFO))),
-            Map.entry("host", f(3, GnosticV2::string)),
-            Map.entry("basePath", f(4, GnosticV2::string)),
-            Map.entry("schemes", f(5, GnosticV2::strings)),
-            Map.entry("consumes", f(6, GnosticV2::strings)),
-            Map.entry("produces", f(7, GnosticV2::strings)),
-            Map.entry("paths", f(8, (out, n, v) -> out.message(n, paths(v)))),
-            Map.entry("definitions", f(9, (out, n, v) -> out.message(n, named(v, GnosticV2::schema)))),
-            Map.entry("parameters", f(10, (out, n, v) -> out.message(n, named(v, GnosticV2::parameter)))),
-            Map.entry("responses", f(11, (out, n, v) -> out.message(n, named(v, r -> encode(RESPONSE, r))))),
-            Map.entry("tags", f(14, (out, n, v) -> v.forEach(t -> out.message(n, encode(TAG, t))))),
-            Map.entry("externalDocs", f(15, message(EXTERNAL_DOCS)))), 16);
 
-    private GnosticV2() {
-    }
+    private static final Type BODY_PARAMETER = new Type(
+            Map.of(
+                    "description",
+                    f(1, GnosticV2::string),
+                    "name",
+                    f(2, GnosticV2::string),
+                    "in",
+                    f(3, GnosticV2::string),
+                    "required",
+                    f(4, GnosticV2::bool),
+                    "schema",
+                    f(5, message(SCHEMA))),
+            6);
+    private static final Type RESPONSE = new Type(
+            Map.of(
+                    "description",
+                    f(1, GnosticV2::string),
+                    "schema",
+                    f(
+                            2,
+                            (out, n, v) -> out.message(
+                                    n,
+                                    new ProtoWriter()
+                                            .message(
+                                                    "file".equals(text(v.path("type"))) ? 2 : 1,
+                                                    encode(
+                                                            "file".equals(text(v.path("type"))) ? FILE_SCHEMA : SCHEMA,
+                                                            v)))),
+                    "headers",
+                    f(3, (out, n, v) -> out.message(n, named(v, h -> encode(HEADER, h)))),
+                    "examples",
+                    f(4, (out, n, v) -> out.message(n, examples(v)))),
+            5);
+    private static final Type OPERATION = new Type(
+            Map.ofEntries(
+                    Map.entry("tags", f(1, GnosticV2::strings)),
+                    Map.entry("summary", f(2, GnosticV2::string)),
+                    Map.entry("description", f(3, GnosticV2::string)),
+                    Map.entry("externalDocs", f(4, message(EXTERNAL_DOCS))),
+                    Map.entry("operationId", f(5, GnosticV2::string)),
+                    Map.entry("produces", f(6, GnosticV2::strings)),
+                    Map.entry("consumes", f(7, GnosticV2::strings)),
+                    Map.entry("parameters", f(8, GnosticV2::parameters)),
+                    Map.entry("responses", f(9, (out, n, v) -> out.message(n, responses(v)))),
+                    Map.entry("schemes", f(10, GnosticV2::strings)),
+                    Map.entry("deprecated", f(11, GnosticV2::bool))),
+            13);
+    private static final Type PATH_ITEM = new Type(
+            Map.of(
+                    "$ref",
+                    f(1, GnosticV2::string),
+                    "get",
+                    f(2, message(OPERATION)),
+                    "put",
+                    f(3, message(OPERATION)),
+                    "post",
+                    f(4, message(OPERATION)),
+                    "delete",
+                    f(5, message(OPERATION)),
+                    "options",
+                    f(6, message(OPERATION)),
+                    "head",
+                    f(7, message(OPERATION)),
+                    "patch",
+                    f(8, message(OPERATION)),
+                    "parameters",
+                    f(9, GnosticV2::parameters)),
+            10);
+    private static final Type DOCUMENT = new Type(
+            Map.ofEntries(
+                    Map.entry("swagger", f(1, GnosticV2::string)),
+                    Map.entry("info", f(2, message(INFO))),
+                    Map.entry("host", f(3, GnosticV2::string)),
+                    Map.entry("basePath", f(4, GnosticV2::string)),
+                    Map.entry("schemes", f(5, GnosticV2::strings)),
+                    Map.entry("consumes", f(6, GnosticV2::strings)),
+                    Map.entry("produces", f(7, GnosticV2::strings)),
+                    Map.entry("paths", f(8, (out, n, v) -> out.message(n, paths(v)))),
+                    Map.entry("definitions", f(9, (out, n, v) -> out.message(n, named(v, GnosticV2::schema)))),
+                    Map.entry("parameters", f(10, (out, n, v) -> out.message(n, named(v, GnosticV2::parameter)))),
+                    Map.entry("responses", f(11, (out, n, v) -> out.message(n, named(v, r -> encode(RESPONSE, r))))),
+                    Map.entry("tags", f(14, (out, n, v) -> v.forEach(t -> out.message(n, encode(TAG, t))))),
+                    Map.entry("externalDocs", f(15, message(EXTERNAL_DOCS)))),
+            16);
+
+    private GnosticV2() {}
 
     /** The serialized {@code openapi.v2.Document} of a Swagger 2.0 document. */
     static byte[] document(JsonNode swagger) {
@@ -167,7 +274,9 @@ final class GnosticV2 {
         ProtoWriter out = new ProtoWriter();
         boolean extensionsWritten = false;
         for (Map.Entry<Field, JsonNode> e : present) {
-            if (!extensionsWritten && type.extensions() != 0 && type.extensions() < e.getKey().number()) {
+            if (!extensionsWritten
+                    && type.extensions() != 0
+                    && type.extensions() < e.getKey().number()) {
                 extensions(out, type.extensions(), object);
                 extensionsWritten = true;
             }
@@ -201,7 +310,8 @@ final class GnosticV2 {
         for (Map.Entry<String, JsonNode> e : v.properties()) {
             if (!e.getKey().startsWith("x-")) {
                 JsonNode r = e.getValue();
-                ProtoWriter value = r.has("$ref") ? new ProtoWriter().message(2, jsonReference(r))
+                ProtoWriter value = r.has("$ref")
+                        ? new ProtoWriter().message(2, jsonReference(r))
                         : new ProtoWriter().message(1, encode(RESPONSE, r));
                 out.message(1, new ProtoWriter().string(1, e.getKey()).message(2, value));
             }
@@ -213,7 +323,8 @@ final class GnosticV2 {
     /** Repeated {@code ParametersItem}: a {@code Parameter} (1) or a {@code JsonReference} (2). */
     private static void parameters(ProtoWriter out, int number, JsonNode list) {
         for (JsonNode p : list) {
-            ProtoWriter item = p.has("$ref") ? new ProtoWriter().message(2, jsonReference(p))
+            ProtoWriter item = p.has("$ref")
+                    ? new ProtoWriter().message(2, jsonReference(p))
                     : new ProtoWriter().message(1, parameter(p));
             out.message(number, item);
         }
@@ -230,8 +341,9 @@ final class GnosticV2 {
             case "formData" -> new ProtoWriter().message(2, encode(QUERY_PARAMETER, p));
             case "query" -> new ProtoWriter().message(3, encode(QUERY_PARAMETER, p));
             case "path" -> new ProtoWriter().message(4, encode(PATH_PARAMETER, p));
-            default -> throw new IllegalArgumentException("parameter " + text(p.path("name"))
-                    + " has an unknown location in: \"" + in + "\"");
+            default ->
+                throw new IllegalArgumentException(
+                        "parameter " + text(p.path("name")) + " has an unknown location in: \"" + in + "\"");
         };
         return new ProtoWriter().message(2, nonBody);
     }
@@ -245,8 +357,9 @@ final class GnosticV2 {
 
     /** {@code AdditionalPropertiesItem}: a schema (1) or a boolean (2, written even when false). */
     private static void additionalProperties(ProtoWriter out, int number, JsonNode v) {
-        out.message(number, v.isBoolean() ? new ProtoWriter().bool(2, v.booleanValue())
-                : new ProtoWriter().message(1, schema(v)));
+        out.message(
+                number,
+                v.isBoolean() ? new ProtoWriter().bool(2, v.booleanValue()) : new ProtoWriter().message(1, schema(v)));
     }
 
     /** {@code ItemsItem}: repeated schema (1), one for an object, each for an array. */
@@ -355,8 +468,15 @@ final class GnosticV2 {
     }
 
     private static Map<String, Field> parameterHead(boolean allowEmptyValue) {
-        Map<String, Field> head = new java.util.HashMap<>(Map.of("required", f(1, GnosticV2::bool),
-                "in", f(2, GnosticV2::string), "description", f(3, GnosticV2::string), "name", f(4, GnosticV2::string)));
+        Map<String, Field> head = new java.util.HashMap<>(Map.of(
+                "required",
+                f(1, GnosticV2::bool),
+                "in",
+                f(2, GnosticV2::string),
+                "description",
+                f(3, GnosticV2::string),
+                "name",
+                f(4, GnosticV2::string)));
         if (allowEmptyValue) {
             head.put("allowEmptyValue", f(5, GnosticV2::bool));
         }

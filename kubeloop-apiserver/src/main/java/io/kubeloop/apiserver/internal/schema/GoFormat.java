@@ -13,8 +13,7 @@ import tools.jackson.databind.JsonNode;
  */
 final class GoFormat {
 
-    private GoFormat() {
-    }
+    private GoFormat() {}
 
     /** {@code strconv.Quote}. */
     static String quote(String s) {

@@ -31,19 +31,59 @@ final class ModelIntrospector {
 
     private static final String MODEL = "io.fabric8.kubernetes.api.model";
     private static final String META = "io.k8s.apimachinery.pkg.apis.meta.v1.";
-    private static final Set<String> META_TYPES = Set.of("ObjectMeta", "ListMeta", "LabelSelector",
-            "LabelSelectorRequirement", "OwnerReference", "ManagedFieldsEntry", "FieldsV1", "Status", "StatusDetails",
-            "StatusCause", "Condition", "DeleteOptions", "Preconditions", "MicroTime", "Time", "APIResource",
-            "WatchEvent", "Patch", "TypeMeta", "GroupVersionKind", "ListOptions", "GetOptions", "CreateOptions",
-            "UpdateOptions", "PatchOptions");
+    private static final Set<String> META_TYPES = Set.of(
+            "ObjectMeta",
+            "ListMeta",
+            "LabelSelector",
+            "LabelSelectorRequirement",
+            "OwnerReference",
+            "ManagedFieldsEntry",
+            "FieldsV1",
+            "Status",
+            "StatusDetails",
+            "StatusCause",
+            "Condition",
+            "DeleteOptions",
+            "Preconditions",
+            "MicroTime",
+            "Time",
+            "APIResource",
+            "WatchEvent",
+            "Patch",
+            "TypeMeta",
+            "GroupVersionKind",
+            "ListOptions",
+            "GetOptions",
+            "CreateOptions",
+            "UpdateOptions",
+            "PatchOptions");
     /** Go Time fields, which fabric8 models as plain strings. */
-    private static final Set<String> TIME_FIELDS = Set.of("creationTimestamp", "deletionTimestamp",
-            "lastTransitionTime", "lastProbeTime", "lastHeartbeatTime", "startTime", "completionTime", "startedAt",
-            "finishedAt", "lastUpdateTime", "firstTimestamp", "lastTimestamp", "lastScheduleTime",
-            "lastSuccessfulTime", "time", "deprecatedFirstTimestamp", "deprecatedLastTimestamp", "acquireTime",
-            "renewTime", "eventTime", "lastObservedTime", "timeAdded");
+    private static final Set<String> TIME_FIELDS = Set.of(
+            "creationTimestamp",
+            "deletionTimestamp",
+            "lastTransitionTime",
+            "lastProbeTime",
+            "lastHeartbeatTime",
+            "startTime",
+            "completionTime",
+            "startedAt",
+            "finishedAt",
+            "lastUpdateTime",
+            "firstTimestamp",
+            "lastTimestamp",
+            "lastScheduleTime",
+            "lastSuccessfulTime",
+            "time",
+            "deprecatedFirstTimestamp",
+            "deprecatedLastTimestamp",
+            "acquireTime",
+            "renewTime",
+            "eventTime",
+            "lastObservedTime",
+            "timeAdded");
 
-    private static final StructuralSchema ANY = new StructuralSchema.Builder().preserveUnknownFields(true).build();
+    private static final StructuralSchema ANY =
+            new StructuralSchema.Builder().preserveUnknownFields(true).build();
 
     private final SerializationContextExt context = KubeJson.mapper()._serializationContext();
     private final Map<Class<?>, StructuralSchema> byClass = new HashMap<>();
@@ -89,31 +129,47 @@ final class ModelIntrospector {
     private StructuralSchema schemaOf(JavaType t, String field, String ownerDefinition, String propertyName) {
         Class<?> raw = t.getRawClass();
         if (t.isCollectionLikeType() || t.isArrayType() && raw != byte[].class) {
-            StructuralSchema.Builder b = new StructuralSchema.Builder().type("array")
-                    .items(schemaOf(t.getContentType(), field, "", ""));
+            StructuralSchema.Builder b =
+                    new StructuralSchema.Builder().type("array").items(schemaOf(t.getContentType(), field, "", ""));
             PatchMetadata.apply(ownerDefinition, propertyName, b);
             return b.build();
         }
         if (t.isMapLikeType()) {
-            return new StructuralSchema.Builder().type("object")
-                    .additionalProperties(schemaOf(t.getContentType(), field, "", "")).build();
+            return new StructuralSchema.Builder()
+                    .type("object")
+                    .additionalProperties(schemaOf(t.getContentType(), field, "", ""))
+                    .build();
         }
         if (raw == String.class) {
-            return new StructuralSchema.Builder().type("string").format(TIME_FIELDS.contains(field) ? "date-time" : "")
+            return new StructuralSchema.Builder()
+                    .type("string")
+                    .format(TIME_FIELDS.contains(field) ? "date-time" : "")
                     .build();
         }
         if (raw == byte[].class) {
             return new StructuralSchema.Builder().type("string").format("byte").build();
         }
         if (raw == Integer.class || raw == int.class || raw == Short.class || raw == short.class) {
-            return new StructuralSchema.Builder().type("integer").format("int32").build();
+            return new StructuralSchema.Builder()
+                    .type("integer")
+                    .format("int32")
+                    .build();
         }
         if (raw == Long.class || raw == long.class || raw == BigInteger.class) {
-            return new StructuralSchema.Builder().type("integer").format("int64").build();
+            return new StructuralSchema.Builder()
+                    .type("integer")
+                    .format("int64")
+                    .build();
         }
-        if (raw == Double.class || raw == double.class || raw == Float.class || raw == float.class
+        if (raw == Double.class
+                || raw == double.class
+                || raw == Float.class
+                || raw == float.class
                 || raw == BigDecimal.class) {
-            return new StructuralSchema.Builder().type("number").format("double").build();
+            return new StructuralSchema.Builder()
+                    .type("number")
+                    .format("double")
+                    .build();
         }
         if (raw == Boolean.class || raw == boolean.class) {
             return new StructuralSchema.Builder().type("boolean").build();
@@ -162,8 +218,11 @@ final class ModelIntrospector {
         }
         if (b.properties.isEmpty()) {
             // FieldsV1 and friends: free-form objects
-            StructuralSchema free = new StructuralSchema.Builder().type("object").preserveUnknownFields(true)
-                    .definitionName(name).build();
+            StructuralSchema free = new StructuralSchema.Builder()
+                    .type("object")
+                    .preserveUnknownFields(true)
+                    .definitionName(name)
+                    .build();
             byClass.put(raw, free);
             definitions.put(name, free);
             return free;

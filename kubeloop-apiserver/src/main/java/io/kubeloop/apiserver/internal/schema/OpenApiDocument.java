@@ -24,8 +24,8 @@ import tools.jackson.databind.node.ObjectNode;
 final class OpenApiDocument {
 
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
-    private static final List<String> PATCH_TYPES = List.of("application/json-patch+json",
-            "application/merge-patch+json", "application/apply-patch+yaml");
+    private static final List<String> PATCH_TYPES =
+            List.of("application/json-patch+json", "application/merge-patch+json", "application/apply-patch+yaml");
     private static final String SMP = "application/strategic-merge-patch+json";
 
     private final OpenApiSchemas schemas;
@@ -50,13 +50,15 @@ final class OpenApiDocument {
         GroupVersionKind gvk = kind.gvk();
         String prefix = gvk.group().isEmpty() ? "/api/" + gvk.version() : "/apis/" + gvk.group() + "/" + gvk.version();
         String collection = kind.namespaced()
-                ? prefix + "/namespaces/{namespace}/" + kind.resource() : prefix + "/" + kind.resource();
+                ? prefix + "/namespaces/{namespace}/" + kind.resource()
+                : prefix + "/" + kind.resource();
         String item = collection + "/{name}";
         String scope = kind.namespaced() ? "Namespaced" : "";
         String gv = opPrefix(kind);
         List<String> verbs = kind.verbs();
 
-        ObjectNode coll = pathItem(collection, kind.namespaced(), false, kind.gvk().kind());
+        ObjectNode coll =
+                pathItem(collection, kind.namespaced(), false, kind.gvk().kind());
         if (verbs.contains("list")) {
             coll.set("get", op(kind, "list", "list" + gv + scope + gvk.kind(), listName, List.of("list")));
         }
@@ -68,8 +70,14 @@ final class OpenApiDocument {
             coll.set("post", post);
         }
         if (verbs.contains("deletecollection")) {
-            coll.set("delete", op(kind, "deletecollection", "deletecollection" + gv + scope + gvk.kind(),
-                    OpenApiSchemas.STATUS, List.of("list", "dryRun")));
+            coll.set(
+                    "delete",
+                    op(
+                            kind,
+                            "deletecollection",
+                            "deletecollection" + gv + scope + gvk.kind(),
+                            OpenApiSchemas.STATUS,
+                            List.of("list", "dryRun")));
         }
         if (kind.namespaced() && verbs.contains("list")) {
             ObjectNode all = pathItem(prefix + "/" + kind.resource(), false, false, gvk.kind());
@@ -120,7 +128,8 @@ final class OpenApiDocument {
         if (!kind.builtin()) {
             return "";
         }
-        String group = kind.gvk().group().isEmpty() ? "core" : kind.gvk().group().split("\\.")[0];
+        String group =
+                kind.gvk().group().isEmpty() ? "core" : kind.gvk().group().split("\\.")[0];
         return capitalize(group) + capitalize(kind.gvk().version());
     }
 
@@ -143,8 +152,8 @@ final class OpenApiDocument {
         });
     }
 
-    private ObjectNode op(ServedKind kind, String action, String operationId, String responseDefinition,
-                          List<String> paramSets) {
+    private ObjectNode op(
+            ServedKind kind, String action, String operationId, String responseDefinition, List<String> paramSets) {
         ObjectNode op = F.objectNode();
         op.put("operationId", operationId);
         op.put("description", action + " " + kind.gvk().kind());
@@ -154,32 +163,73 @@ final class OpenApiDocument {
         for (String set : paramSets) {
             switch (set) {
                 case "list" -> {
-                    params.add(queryParam("allowWatchBookmarks", "boolean", "allowWatchBookmarks requests watch events with type \"BOOKMARK\"."));
-                    params.add(queryParam("continue", "string", "The continue option should be set when retrieving more results from the server."));
-                    params.add(queryParam("fieldSelector", "string", "A selector to restrict the list of returned objects by their fields."));
-                    params.add(queryParam("labelSelector", "string", "A selector to restrict the list of returned objects by their labels."));
-                    params.add(queryParam("limit", "integer", "limit is a maximum number of responses to return for a list call."));
-                    params.add(queryParam("resourceVersion", "string", "resourceVersion sets a constraint on what resource versions a request may be served from."));
-                    params.add(queryParam("resourceVersionMatch", "string", "resourceVersionMatch determines how resourceVersion is applied to list calls."));
-                    params.add(queryParam("sendInitialEvents", "boolean", "`sendInitialEvents=true` may be set together with `watch=true`."));
+                    params.add(queryParam(
+                            "allowWatchBookmarks",
+                            "boolean",
+                            "allowWatchBookmarks requests watch events with type \"BOOKMARK\"."));
+                    params.add(queryParam(
+                            "continue",
+                            "string",
+                            "The continue option should be set when retrieving more results from the server."));
+                    params.add(queryParam(
+                            "fieldSelector",
+                            "string",
+                            "A selector to restrict the list of returned objects by their fields."));
+                    params.add(queryParam(
+                            "labelSelector",
+                            "string",
+                            "A selector to restrict the list of returned objects by their labels."));
+                    params.add(queryParam(
+                            "limit", "integer", "limit is a maximum number of responses to return for a list call."));
+                    params.add(
+                            queryParam(
+                                    "resourceVersion",
+                                    "string",
+                                    "resourceVersion sets a constraint on what resource versions a request may be served from."));
+                    params.add(queryParam(
+                            "resourceVersionMatch",
+                            "string",
+                            "resourceVersionMatch determines how resourceVersion is applied to list calls."));
+                    params.add(queryParam(
+                            "sendInitialEvents",
+                            "boolean",
+                            "`sendInitialEvents=true` may be set together with `watch=true`."));
                     params.add(queryParam("timeoutSeconds", "integer", "Timeout for the list/watch call."));
                     params.add(queryParam("watch", "boolean", "Watch for changes to the described resources."));
                 }
                 case "create", "write" -> {
-                    params.add(queryParam("dryRun", "string", "When present, indicates that modifications should not be persisted."));
-                    params.add(queryParam("fieldManager", "string", "fieldManager is a name associated with the actor or entity that is making these changes."));
-                    params.add(queryParam("fieldValidation", "string", "fieldValidation instructs the server on how to handle objects in the request (POST/PUT/PATCH) containing unknown or duplicate fields. Valid values are: - Ignore - Warn - Strict"));
+                    params.add(queryParam(
+                            "dryRun", "string", "When present, indicates that modifications should not be persisted."));
+                    params.add(
+                            queryParam(
+                                    "fieldManager",
+                                    "string",
+                                    "fieldManager is a name associated with the actor or entity that is making these changes."));
+                    params.add(
+                            queryParam(
+                                    "fieldValidation",
+                                    "string",
+                                    "fieldValidation instructs the server on how to handle objects in the request (POST/PUT/PATCH) containing unknown or duplicate fields. Valid values are: - Ignore - Warn - Strict"));
                 }
-                case "force" -> params.add(queryParam("force", "boolean", "Force is going to \"force\" Apply requests."));
+                case "force" ->
+                    params.add(queryParam("force", "boolean", "Force is going to \"force\" Apply requests."));
                 case "dryRun" -> {
                     if (!params.toString().contains("\"dryRun\"")) {
-                        params.add(queryParam("dryRun", "string", "When present, indicates that modifications should not be persisted."));
+                        params.add(queryParam(
+                                "dryRun",
+                                "string",
+                                "When present, indicates that modifications should not be persisted."));
                     }
                 }
                 case "delete" -> {
-                    params.add(queryParam("gracePeriodSeconds", "integer", "The duration in seconds before the object should be deleted."));
-                    params.add(queryParam("orphanDependents", "boolean", "Deprecated: please use the PropagationPolicy."));
-                    params.add(queryParam("propagationPolicy", "string", "Whether and how garbage collection will be performed."));
+                    params.add(queryParam(
+                            "gracePeriodSeconds",
+                            "integer",
+                            "The duration in seconds before the object should be deleted."));
+                    params.add(
+                            queryParam("orphanDependents", "boolean", "Deprecated: please use the PropagationPolicy."));
+                    params.add(queryParam(
+                            "propagationPolicy", "string", "Whether and how garbage collection will be performed."));
                 }
                 default -> throw new IllegalStateException("unknown parameter set " + set);
             }
@@ -195,7 +245,8 @@ final class OpenApiDocument {
             ArrayNode consumes = op.putArray("consumes");
             contentTypes.forEach(consumes::add);
             ArrayNode params = (ArrayNode) op.get("parameters");
-            ObjectNode body = F.objectNode().put("name", "body").put("in", "body").put("required", true);
+            ObjectNode body =
+                    F.objectNode().put("name", "body").put("in", "body").put("required", true);
             body.set("schema", schemas.refNode(definition));
             params.insert(0, body);
             return;
@@ -222,7 +273,10 @@ final class OpenApiDocument {
     }
 
     private ObjectNode pathParam(String name, String description) {
-        ObjectNode p = F.objectNode().put("name", name).put("in", "path").put("description", description)
+        ObjectNode p = F.objectNode()
+                .put("name", name)
+                .put("in", "path")
+                .put("description", description)
                 .put("required", true);
         typed(p, "string");
         return p;
@@ -260,8 +314,11 @@ final class OpenApiDocument {
             body = schemas.body(s);
             ObjectNode props = body.withObject("properties");
             addTypeMeta(props);
-            props.set("metadata", schemas.propertyRef(OpenApiSchemas.OBJECT_META,
-                    "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"));
+            props.set(
+                    "metadata",
+                    schemas.propertyRef(
+                            OpenApiSchemas.OBJECT_META,
+                            "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"));
             schemas.require(BuiltinSchemas.objectMeta());
         }
         schemas.define(name, body);
@@ -270,7 +327,8 @@ final class OpenApiDocument {
     }
 
     private String listDefinition(ServedKind kind, String kindName) {
-        GroupVersionKind listGvk = new GroupVersionKind(kind.gvk().group(), kind.gvk().version(), kind.listKind());
+        GroupVersionKind listGvk =
+                new GroupVersionKind(kind.gvk().group(), kind.gvk().version(), kind.listKind());
         if (kind.builtin()) {
             var list = BuiltinSchemas.forKind(listGvk);
             if (list.isPresent() && !list.get().definitionName().isEmpty()) {
@@ -280,8 +338,11 @@ final class OpenApiDocument {
             }
         }
         String name = modelName(listGvk);
-        ObjectNode body = F.objectNode().put("type", "object")
-                .put("description", kind.listKind() + " is a list of " + kind.gvk().kind());
+        ObjectNode body = F.objectNode()
+                .put("type", "object")
+                .put(
+                        "description",
+                        kind.listKind() + " is a list of " + kind.gvk().kind());
         body.putArray("required").add("items");
         ObjectNode props = body.putObject("properties");
         addTypeMeta(props);
@@ -299,20 +360,29 @@ final class OpenApiDocument {
         Map<String, StructuralSchema> builtins = BuiltinSchemas.standard().definitions();
         schemas.require(builtins.get(OpenApiSchemas.STATUS));
         schemas.require(builtins.get(OpenApiSchemas.DELETE_OPTIONS));
-        schemas.define(OpenApiSchemas.PATCH, F.objectNode().put("type", "object").put("description",
-                "Patch is provided to give a concrete name and type to the Kubernetes PATCH request body."));
+        schemas.define(
+                OpenApiSchemas.PATCH,
+                F.objectNode()
+                        .put("type", "object")
+                        .put(
+                                "description",
+                                "Patch is provided to give a concrete name and type to the Kubernetes PATCH request body."));
     }
 
     private String scaleDefinition() {
         String name = "io.k8s.api.autoscaling.v1.Scale";
         if (!schemas.definitions().containsKey(name)) {
-            ObjectNode scale = F.objectNode().put("type", "object").put("description",
-                    "Scale represents a scaling request for a resource.");
+            ObjectNode scale = F.objectNode()
+                    .put("type", "object")
+                    .put("description", "Scale represents a scaling request for a resource.");
             ObjectNode props = scale.putObject("properties");
             addTypeMeta(props);
             props.set("metadata", schemas.propertyRef(OpenApiSchemas.OBJECT_META, ""));
             ObjectNode spec = props.putObject("spec").put("type", "object");
-            spec.putObject("properties").putObject("replicas").put("type", "integer").put("format", "int32");
+            spec.putObject("properties")
+                    .putObject("replicas")
+                    .put("type", "integer")
+                    .put("format", "int32");
             ObjectNode status = props.putObject("status").put("type", "object");
             status.putArray("required").add("replicas");
             ObjectNode sp = status.putObject("properties");
@@ -326,10 +396,12 @@ final class OpenApiDocument {
     }
 
     private static void addTypeMeta(ObjectNode props) {
-        props.putObject("apiVersion").put("type", "string").put("description",
-                "APIVersion defines the versioned schema of this representation of an object.");
-        props.putObject("kind").put("type", "string").put("description",
-                "Kind is a string value representing the REST resource this object represents.");
+        props.putObject("apiVersion")
+                .put("type", "string")
+                .put("description", "APIVersion defines the versioned schema of this representation of an object.");
+        props.putObject("kind")
+                .put("type", "string")
+                .put("description", "Kind is a string value representing the REST resource this object represents.");
     }
 
     /** The real server's model name of a custom kind: the group reversed, then version and kind ({@code com.example.v1.Foo}). */

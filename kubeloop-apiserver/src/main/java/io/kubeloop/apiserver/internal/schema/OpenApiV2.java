@@ -47,8 +47,7 @@ public final class OpenApiV2 {
     /** The older spelling of {@link #PROTOBUF}, which client-go (kubectl) puts in its {@code Accept}. */
     public static final String PROTOBUF_DEPRECATED = "application/com.github.proto-openapi.spec.v2@v1.0+protobuf";
 
-    private OpenApiV2() {
-    }
+    private OpenApiV2() {}
 
     /**
      * The document in both forms.
@@ -143,8 +142,7 @@ public final class OpenApiV2 {
      */
     public static Optional<String> negotiate(String accept) {
         String header = accept == null || accept.isBlank() ? "*/*" : accept;
-        record Clause(String type, String subtype, double q, int index) {
-        }
+        record Clause(String type, String subtype, double q, int index) {}
         List<Clause> clauses = new ArrayList<>();
         String[] parts = header.split(",");
         for (int i = 0; i < parts.length; i++) {
@@ -169,7 +167,8 @@ public final class OpenApiV2 {
                 clauses.add(new Clause(range.substring(0, slash), range.substring(slash + 1), q, i));
             }
         }
-        clauses.sort(Comparator.comparingDouble(Clause::q).reversed()
+        clauses.sort(Comparator.comparingDouble(Clause::q)
+                .reversed()
                 .thenComparing(c -> c.type().equals("*") ? 2 : c.subtype().equals("*") ? 1 : 0)
                 .thenComparingInt(Clause::index));
         for (Clause c : clauses) {

@@ -43,8 +43,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class OpenApiV3 {
 
-    private OpenApiV3() {
-    }
+    private OpenApiV3() {}
 
     /**
      * One group version's document.
@@ -115,7 +114,8 @@ public final class OpenApiV3 {
      * the same as {@code documents(kinds).root()}, as a tree.
      */
     public static ObjectNode root(List<ServedKind> kinds) {
-        return (ObjectNode) io.kubeloop.api.json.KubeJson.mapper().readTree(documents(kinds).root());
+        return (ObjectNode)
+                io.kubeloop.api.json.KubeJson.mapper().readTree(documents(kinds).root());
     }
 
     /**
@@ -137,10 +137,11 @@ public final class OpenApiV3 {
     }
 
     static Map<GroupVersion, List<ServedKind>> byGroupVersion(List<ServedKind> kinds) {
-        Map<GroupVersion, List<ServedKind>> out = new TreeMap<>(
-                java.util.Comparator.comparing(OpenApiDocument::groupVersionPath));
+        Map<GroupVersion, List<ServedKind>> out =
+                new TreeMap<>(java.util.Comparator.comparing(OpenApiDocument::groupVersionPath));
         for (ServedKind k : kinds) {
-            out.computeIfAbsent(k.gvk().groupVersion(), gv -> new java.util.ArrayList<>()).add(k);
+            out.computeIfAbsent(k.gvk().groupVersion(), gv -> new java.util.ArrayList<>())
+                    .add(k);
         }
         return out;
     }

@@ -13,8 +13,7 @@ import java.util.Map;
  */
 final class PatchMetadata {
 
-    private record Entry(String mergeKey, String strategy, String listType, List<String> mapKeys) {
-    }
+    private record Entry(String mergeKey, String strategy, String listType, List<String> mapKeys) {}
 
     private static final String CORE = "io.k8s.api.core.v1.";
     private static final String APPS = "io.k8s.api.apps.v1.";
@@ -34,7 +33,8 @@ final class PatchMetadata {
             Map.entry(CORE + "PodSpec.ephemeralContainers", BY_NAME),
             Map.entry(CORE + "PodSpec.imagePullSecrets", BY_NAME),
             Map.entry(CORE + "PodSpec.hostAliases", map("ip", "merge", "ip")),
-            Map.entry(CORE + "PodSpec.topologySpreadConstraints",
+            Map.entry(
+                    CORE + "PodSpec.topologySpreadConstraints",
                     map("topologyKey", "merge", "topologyKey", "whenUnsatisfiable")),
             Map.entry(CORE + "PodSpec.resourceClaims", map("name", "merge,retainKeys", "name")),
             Map.entry(CORE + "PodSpec.schedulingGates", BY_NAME),
@@ -65,8 +65,7 @@ final class PatchMetadata {
             Map.entry("io.k8s.api.batch.v1.JobStatus.conditions", new Entry("type", "merge", "atomic", List.of())),
             Map.entry("io.k8s.api.batch.v1.CronJobStatus.active", new Entry("", "", "atomic", List.of())));
 
-    private PatchMetadata() {
-    }
+    private PatchMetadata() {}
 
     /** Sets the patch metadata of {@code definition.property}, if it has any, on an array schema under construction. */
     static void apply(String definition, String property, StructuralSchema.Builder array) {

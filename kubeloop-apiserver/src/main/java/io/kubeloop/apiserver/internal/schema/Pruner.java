@@ -18,8 +18,7 @@ final class Pruner {
 
     private final List<String> unknown = new ArrayList<>();
 
-    private Pruner() {
-    }
+    private Pruner() {}
 
     static List<String> prune(ObjectNode object, StructuralSchema schema) {
         Pruner p = new Pruner();

@@ -21,12 +21,15 @@ final class SchemaParser {
     private static final List<String> TYPES = List.of("array", "boolean", "integer", "number", "object", "string");
     private static final Set<String> META_FIELDS = Set.of("apiVersion", "kind", "metadata");
 
-    private enum Level { ROOT, ITEM, FIELD }
+    private enum Level {
+        ROOT,
+        ITEM,
+        FIELD
+    }
 
     private final List<Status.Cause> causes = new ArrayList<>();
 
-    private SchemaParser() {
-    }
+    private SchemaParser() {}
 
     static StructuralSchema parse(JsonNode schema, String path) {
         SchemaParser p = new SchemaParser();
@@ -72,8 +75,8 @@ final class SchemaParser {
                 causes.add(FieldErrors.forbidden(path + ".additionalProperties", "must not be used at the root"));
             }
             if (b.embeddedResource) {
-                causes.add(FieldErrors.forbidden(path + ".additionalProperties",
-                        "must not be used if x-kubernetes-embedded-resource is set"));
+                causes.add(FieldErrors.forbidden(
+                        path + ".additionalProperties", "must not be used if x-kubernetes-embedded-resource is set"));
             }
         }
         readValueValidations(n, b, path);
@@ -100,18 +103,24 @@ final class SchemaParser {
             causes.add(FieldErrors.required(path + ".items", "must be specified"));
         }
         if (b.intOrString && b.preserveUnknownFields) {
-            causes.add(FieldErrors.invalidRendered(path + ".x-kubernetes-preserve-unknown-fields", "true",
+            causes.add(FieldErrors.invalidRendered(
+                    path + ".x-kubernetes-preserve-unknown-fields",
+                    "true",
                     "must be false if x-kubernetes-int-or-string is true"));
         }
         if (b.intOrString && b.embeddedResource) {
-            causes.add(FieldErrors.invalidRendered(path + ".x-kubernetes-embedded-resource", "true",
+            causes.add(FieldErrors.invalidRendered(
+                    path + ".x-kubernetes-embedded-resource",
+                    "true",
                     "must be false if x-kubernetes-int-or-string is true"));
         }
         if (b.embeddedResource && !"object".equals(b.type)) {
             if (b.type.isEmpty()) {
-                causes.add(FieldErrors.required(path + ".type", "must be object if x-kubernetes-embedded-resource is true"));
+                causes.add(FieldErrors.required(
+                        path + ".type", "must be object if x-kubernetes-embedded-resource is true"));
             } else {
-                causes.add(FieldErrors.invalid(path + ".type", b.type, "must be object if x-kubernetes-embedded-resource is true"));
+                causes.add(FieldErrors.invalid(
+                        path + ".type", b.type, "must be object if x-kubernetes-embedded-resource is true"));
             }
         } else if (b.type.isEmpty() && !b.intOrString && !b.preserveUnknownFields) {
             String detail = switch (level) {
@@ -143,8 +152,10 @@ final class SchemaParser {
             }
         }
         if (b.embeddedResource && !b.preserveUnknownFields && b.properties.isEmpty()) {
-            causes.add(FieldErrors.required(path + ".properties",
-                    "must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields"));
+            causes.add(
+                    FieldErrors.required(
+                            path + ".properties",
+                            "must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields"));
         }
     }
 
@@ -152,11 +163,14 @@ final class SchemaParser {
     private void checkRootMetadata(JsonNode metadata, String metaPath) {
         for (Map.Entry<String, JsonNode> e : metadata.properties()) {
             String k = e.getKey();
-            boolean allowed = k.equals("type") || k.equals("default")
+            boolean allowed = k.equals("type")
+                    || k.equals("default")
                     || (k.equals("properties") && onlyNameAndGenerateName(e.getValue()));
             if (!allowed) {
-                causes.add(FieldErrors.forbidden(metaPath,
-                        "must not specify anything other than name and generateName, but metadata is implicitly specified"));
+                causes.add(
+                        FieldErrors.forbidden(
+                                metaPath,
+                                "must not specify anything other than name and generateName, but metadata is implicitly specified"));
                 return;
             }
         }
@@ -178,7 +192,8 @@ final class SchemaParser {
             causes.add(FieldErrors.notSupported(path + ".type", GoFormat.quote(type), TYPES));
         }
         if ("null".equals(type)) {
-            causes.add(FieldErrors.forbidden(path + ".type", "type cannot be set to null, use nullable as an alternative"));
+            causes.add(FieldErrors.forbidden(
+                    path + ".type", "type cannot be set to null, use nullable as an alternative"));
         }
         forbidIfPresent(n, "id", path, "id is not supported");
         forbidIfPresent(n, "additionalItems", path, "additionalItems is not supported");
@@ -190,30 +205,35 @@ final class SchemaParser {
             causes.add(FieldErrors.forbidden(path + ".items", "items must be a schema object and not an array"));
         }
         if (n.path("uniqueItems").asBoolean(false)) {
-            causes.add(FieldErrors.forbidden(path + ".uniqueItems",
+            causes.add(FieldErrors.forbidden(
+                    path + ".uniqueItems",
                     "uniqueItems cannot be set to true since the runtime complexity becomes quadratic"));
         }
         JsonNode ap = n.get("additionalProperties");
-        if (ap != null && n.path("properties").size() > 0 && (ap.isObject() || (ap.isBoolean() && !ap.booleanValue()))) {
-            causes.add(FieldErrors.forbidden(path + ".additionalProperties",
-                    "additionalProperties and properties are mutual exclusive"));
+        if (ap != null
+                && n.path("properties").size() > 0
+                && (ap.isObject() || (ap.isBoolean() && !ap.booleanValue()))) {
+            causes.add(FieldErrors.forbidden(
+                    path + ".additionalProperties", "additionalProperties and properties are mutual exclusive"));
         }
         JsonNode preserve = n.get("x-kubernetes-preserve-unknown-fields");
         if (preserve != null && preserve.isBoolean() && !preserve.booleanValue()) {
-            causes.add(FieldErrors.invalidRendered(path + ".x-kubernetes-preserve-unknown-fields", "false",
-                    "must be true or undefined"));
+            causes.add(FieldErrors.invalidRendered(
+                    path + ".x-kubernetes-preserve-unknown-fields", "false", "must be true or undefined"));
         }
         String listType = n.path("x-kubernetes-list-type").asString("");
         if (n.has("x-kubernetes-list-type") && !List.of("atomic", "set", "map").contains(listType)) {
-            causes.add(FieldErrors.notSupported(path + ".x-kubernetes-list-type", GoFormat.quote(listType),
-                    List.of("atomic", "set", "map")));
+            causes.add(FieldErrors.notSupported(
+                    path + ".x-kubernetes-list-type", GoFormat.quote(listType), List.of("atomic", "set", "map")));
         }
         String pattern = n.path("pattern").asString("");
         if (!pattern.isEmpty()) {
             try {
                 java.util.regex.Pattern.compile(pattern);
             } catch (PatternSyntaxException e) {
-                causes.add(FieldErrors.invalid(path + ".pattern", pattern,
+                causes.add(FieldErrors.invalid(
+                        path + ".pattern",
+                        pattern,
                         "must be a valid regular expression, but isn't: " + e.getDescription()));
             }
         }
@@ -263,7 +283,8 @@ final class SchemaParser {
     /** allOf/anyOf/oneOf/not: nested value validations, which must not carry structure. */
     private void readValueValidations(JsonNode n, StructuralSchema.Builder b, String path) {
         boolean skipAnyOf = isIntOrStringAnyOf(n.path("anyOf"));
-        boolean skipFirstAllOfAnyOf = n.path("allOf").isArray() && n.path("allOf").size() > 0
+        boolean skipFirstAllOfAnyOf = n.path("allOf").isArray()
+                && n.path("allOf").size() > 0
                 && isIntOrStringAnyOf(n.path("allOf").get(0).path("anyOf"));
         for (String junctor : List.of("allOf", "anyOf", "oneOf")) {
             JsonNode list = n.path(junctor);
@@ -335,7 +356,9 @@ final class SchemaParser {
         if (v.has("externalDocs")) {
             causes.add(FieldErrors.forbidden(p + ".externalDocs", "must be undefined to be structural"));
         }
-        for (String x : List.of("x-kubernetes-preserve-unknown-fields", "x-kubernetes-embedded-resource",
+        for (String x : List.of(
+                "x-kubernetes-preserve-unknown-fields",
+                "x-kubernetes-embedded-resource",
                 "x-kubernetes-int-or-string")) {
             if (v.path(x).asBoolean(false)) {
                 causes.add(FieldErrors.forbidden(p + "." + x, "must be false to be structural"));
@@ -361,9 +384,11 @@ final class SchemaParser {
     private void checkCompleteness(JsonNode v, StructuralSchema.Builder structural, String sPath, String vPath) {
         for (Map.Entry<String, JsonNode> e : v.path("properties").properties()) {
             String k = e.getKey();
-            if (!structural.properties.containsKey(k) && structural.additionalProperties == null
+            if (!structural.properties.containsKey(k)
+                    && structural.additionalProperties == null
                     && !structural.preserveUnknownFields) {
-                causes.add(FieldErrors.required(sPath + ".properties[" + k + "]",
+                causes.add(FieldErrors.required(
+                        sPath + ".properties[" + k + "]",
                         "because it is defined in " + vPath + ".properties[" + k + "]"));
             }
         }

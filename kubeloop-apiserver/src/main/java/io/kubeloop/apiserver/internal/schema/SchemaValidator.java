@@ -19,8 +19,7 @@ final class SchemaValidator {
 
     private final List<Status.Cause> causes = new ArrayList<>();
 
-    private SchemaValidator() {
-    }
+    private SchemaValidator() {}
 
     static List<Status.Cause> validate(StructuralSchema s, JsonNode data) {
         SchemaValidator v = new SchemaValidator();
@@ -49,8 +48,10 @@ final class SchemaValidator {
         junctors(s, path, data);
         if (data.isString()) {
             stringChecks(s, path, data.stringValue(), data);
-            Formats.check(s.format(), data.stringValue()).ifPresent(
-                    fmt -> causes.add(FieldErrors.typeInvalid(field(path), data.stringValue(),
+            Formats.check(s.format(), data.stringValue())
+                    .ifPresent(fmt -> causes.add(FieldErrors.typeInvalid(
+                            field(path),
+                            data.stringValue(),
                             path + IN + " must be of type " + fmt + ": " + GoFormat.quote(data.stringValue()))));
         }
         if (data.isNumber()) {
@@ -103,8 +104,8 @@ final class SchemaValidator {
     }
 
     private void typeError(String path, String expected, String actual) {
-        causes.add(FieldErrors.typeInvalid(field(path), actual,
-                path + IN + " must be of type " + expected + ": " + GoFormat.quote(actual)));
+        causes.add(FieldErrors.typeInvalid(
+                field(path), actual, path + IN + " must be of type " + expected + ": " + GoFormat.quote(actual)));
     }
 
     private void junctors(StructuralSchema s, String path, JsonNode data) {
@@ -155,7 +156,8 @@ final class SchemaValidator {
                 causes.addAll(r);
             }
             if (valid != s.allOf().size()) {
-                composite(GoFormat.quote(path) + " must validate all the schemas (allOf)" + (valid == 0 ? ". None validated" : ""));
+                composite(GoFormat.quote(path) + " must validate all the schemas (allOf)"
+                        + (valid == 0 ? ". None validated" : ""));
             }
         }
         if (s.not() != null && validate(s.not(), path, data).isEmpty()) {
@@ -181,8 +183,8 @@ final class SchemaValidator {
             return;
         }
         if (s.minLength() != null && len < s.minLength()) {
-            causes.add(FieldErrors.invalid(field(path), data,
-                    path + IN + " should be at least " + s.minLength() + " chars long"));
+            causes.add(FieldErrors.invalid(
+                    field(path), data, path + IN + " should be at least " + s.minLength() + " chars long"));
             return;
         }
         if (s.pattern() != null && !s.pattern().matcher(str).find()) {
@@ -210,7 +212,8 @@ final class SchemaValidator {
         }
         if (s.minimum() != null) {
             String bound = integral ? Long.toString(s.minimum().longValue()) : GoFormat.floatV(s.minimum());
-            int cmp = integral ? Long.compare(data.longValue(), s.minimum().longValue())
+            int cmp = integral
+                    ? Long.compare(data.longValue(), s.minimum().longValue())
                     : Double.compare(data.doubleValue(), s.minimum());
             if (s.exclusiveMinimum() ? cmp <= 0 : cmp < 0) {
                 String op = s.exclusiveMinimum() ? " should be greater than " : " should be greater than or equal to ";
@@ -219,7 +222,8 @@ final class SchemaValidator {
         }
         if (s.maximum() != null) {
             String bound = integral ? Long.toString(s.maximum().longValue()) : GoFormat.floatV(s.maximum());
-            int cmp = integral ? Long.compare(data.longValue(), s.maximum().longValue())
+            int cmp = integral
+                    ? Long.compare(data.longValue(), s.maximum().longValue())
                     : Double.compare(data.doubleValue(), s.maximum());
             if (s.exclusiveMaximum() ? cmp >= 0 : cmp > 0) {
                 String op = s.exclusiveMaximum() ? " should be less than " : " should be less than or equal to ";
@@ -235,7 +239,9 @@ final class SchemaValidator {
             }
         }
         if (s.minItems() != null && data.size() < s.minItems()) {
-            causes.add(FieldErrors.invalidRendered(field(path), Integer.toString(data.size()),
+            causes.add(FieldErrors.invalidRendered(
+                    field(path),
+                    Integer.toString(data.size()),
                     path + IN + " should have at least " + s.minItems() + " items"));
         }
         if (s.maxItems() != null && data.size() > s.maxItems()) {
@@ -276,7 +282,9 @@ final class SchemaValidator {
     private void objectChecks(StructuralSchema s, String path, JsonNode data) {
         int size = data.size();
         if (s.minProperties() != null && size < s.minProperties()) {
-            causes.add(FieldErrors.invalidRendered(field(path), Integer.toString(size),
+            causes.add(FieldErrors.invalidRendered(
+                    field(path),
+                    Integer.toString(size),
                     path + IN + " should have at least " + s.minProperties() + " properties"));
         }
         if (s.maxProperties() != null && size > s.maxProperties()) {

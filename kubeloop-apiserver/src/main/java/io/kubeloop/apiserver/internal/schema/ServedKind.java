@@ -24,8 +24,14 @@ import java.util.Optional;
  *     strategic merge patches; false for custom resources (merge patches)
  * @param subresources {@code status} and/or {@code scale}, published as their own paths
  */
-public record ServedKind(GroupVersionKind gvk, String resource, boolean namespaced, List<String> verbs,
-                         StructuralSchema schema, boolean builtin, List<String> subresources) {
+public record ServedKind(
+        GroupVersionKind gvk,
+        String resource,
+        boolean namespaced,
+        List<String> verbs,
+        StructuralSchema schema,
+        boolean builtin,
+        List<String> subresources) {
 
     /** Every verb a fully served resource has. */
     public static final List<String> ALL_VERBS =
@@ -51,16 +57,20 @@ public record ServedKind(GroupVersionKind gvk, String resource, boolean namespac
      *
      * @throws IllegalArgumentException when kubeloop has no schema for the kind
      */
-    public static ServedKind builtin(GroupVersionKind gvk, String resource, boolean namespaced,
-                                     List<String> subresources) {
+    public static ServedKind builtin(
+            GroupVersionKind gvk, String resource, boolean namespaced, List<String> subresources) {
         StructuralSchema s = BuiltinSchemas.forKind(gvk)
                 .orElseThrow(() -> new IllegalArgumentException("no built-in schema for " + gvk));
         return new ServedKind(gvk, resource, namespaced, ALL_VERBS, s, true, subresources);
     }
 
     /** A custom resource (one CRD version) with all verbs. */
-    public static ServedKind custom(GroupVersionKind gvk, String resource, boolean namespaced,
-                                    StructuralSchema schema, List<String> subresources) {
+    public static ServedKind custom(
+            GroupVersionKind gvk,
+            String resource,
+            boolean namespaced,
+            StructuralSchema schema,
+            List<String> subresources) {
         return new ServedKind(gvk, resource, namespaced, ALL_VERBS, schema, false, subresources);
     }
 

@@ -21,10 +21,10 @@ final class YamlText {
     private static final Pattern PLAIN = Pattern.compile("[A-Za-z_/][A-Za-z0-9_./-]*");
     /** Words YAML 1.1 (gopkg.in/yaml.v2) resolves to booleans or null. */
     private static final Set<String> RESERVED = Set.of("y", "yes", "n", "no", "true", "false", "on", "off", "null");
+
     private static final int INDENT = 4;
 
-    private YamlText() {
-    }
+    private YamlText() {}
 
     static String of(JsonNode node) {
         StringBuilder sb = new StringBuilder();
@@ -98,7 +98,11 @@ final class YamlText {
                 case '\t' -> sb.append("\\t");
                 case '\r' -> sb.append("\\r");
                 default -> {
-                    if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || cp == 0x2028 || cp == 0x2029 || cp == 0xFEFF
+                    if (cp < 0x20
+                            || (cp >= 0x7F && cp <= 0x9F)
+                            || cp == 0x2028
+                            || cp == 0x2029
+                            || cp == 0xFEFF
                             || (cp >= 0xD800 && cp <= 0xDFFF)) {
                         sb.append(String.format("\\u%04X", cp));
                     } else {

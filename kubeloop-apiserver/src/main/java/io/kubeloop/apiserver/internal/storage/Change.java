@@ -11,20 +11,16 @@ import tools.jackson.databind.node.ObjectNode;
 public sealed interface Change {
 
     /** Store {@code object} (create or replace); the store stamps its resourceVersion. */
-    record Put(ObjectNode object) implements Change {
-    }
+    record Put(ObjectNode object) implements Change {}
 
     /** Remove the key; the DELETED event carries the last state. */
-    record Delete() implements Change {
-    }
+    record Delete() implements Change {}
 
     /** Nothing to write (e.g. an identical update); the answer is the current state. */
-    record Keep() implements Change {
-    }
+    record Keep() implements Change {}
 
     /** Validate only ({@code dryRun=All}): no revision, no event; the answer is {@code object} unstored. */
-    record DryRun(ObjectNode object, boolean delete) implements Change {
-    }
+    record DryRun(ObjectNode object, boolean delete) implements Change {}
 
     /** Store {@code object}. */
     static Change put(ObjectNode object) {

@@ -33,10 +33,14 @@ public record ContinueToken(long resourceVersion, String startKey) {
      */
     public static ContinueToken decode(String token) {
         try {
-            byte[] raw = Base64.getUrlDecoder().decode(token.replace('+', '-').replace('/', '_').replace("=", ""));
+            byte[] raw = Base64.getUrlDecoder()
+                    .decode(token.replace('+', '-').replace('/', '_').replace("=", ""));
             JsonNode n = KubeJson.mapper().readTree(raw);
-            if (n == null || !n.isObject() || !"meta.k8s.io/v1".equals(n.path("v").asString(""))
-                    || !n.path("rv").isIntegralNumber() || !n.path("start").isString()) {
+            if (n == null
+                    || !n.isObject()
+                    || !"meta.k8s.io/v1".equals(n.path("v").asString(""))
+                    || !n.path("rv").isIntegralNumber()
+                    || !n.path("start").isString()) {
                 throw new IllegalArgumentException("unexpected content");
             }
             long rv = n.get("rv").asLong();
@@ -45,8 +49,8 @@ public record ContinueToken(long resourceVersion, String startKey) {
             }
             return new ContinueToken(rv, n.get("start").asString());
         } catch (RuntimeException e) {
-            throw new BadRequestException(Status.failure(400, "BadRequest",
-                    "invalid continue token: " + oneLine(e.getMessage())));
+            throw new BadRequestException(
+                    Status.failure(400, "BadRequest", "invalid continue token: " + oneLine(e.getMessage())));
         }
     }
 

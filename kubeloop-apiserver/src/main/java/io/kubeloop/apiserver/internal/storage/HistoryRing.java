@@ -21,6 +21,7 @@ final class HistoryRing {
     private final StoreEvent[] ring;
     /** Index of the oldest event; valid when size > 0. */
     private int head;
+
     private int size;
     private long compacted;
 
@@ -84,12 +85,13 @@ final class HistoryRing {
      * now) with every newer event of this ring undone, sorted by key. Only objects of
      * {@code namespace} (null: all) at or after {@code startKey} (null: from the first) count.
      */
-    List<StoredObject> stateAt(String resource, NavigableMap<String, StoredObject> current, long at,
-                               String namespace, String startKey) {
+    List<StoredObject> stateAt(
+            String resource, NavigableMap<String, StoredObject> current, long at, String namespace, String startKey) {
         TreeMap<String, StoredObject> snap = new TreeMap<>(current);
         forEachAfterReversed(resource, at, e -> {
             StoredObject o = e.object();
-            if (namespace != null && !namespace.equals(o.namespace()) || startKey != null && o.key().compareTo(startKey) < 0) {
+            if (namespace != null && !namespace.equals(o.namespace())
+                    || startKey != null && o.key().compareTo(startKey) < 0) {
                 return;
             }
             if (e.type() == ChangeType.ADDED) {

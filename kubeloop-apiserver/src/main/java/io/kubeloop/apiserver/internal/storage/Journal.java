@@ -31,8 +31,7 @@ public interface Journal extends AutoCloseable {
     Durability append(Mutation mutation);
 
     /** Feeds every recorded mutation, oldest first, to {@code sink}. Default: nothing recorded. */
-    default void replay(Consumer<Mutation> sink) {
-    }
+    default void replay(Consumer<Mutation> sink) {}
 
     /**
      * The highest revision the last {@link #replay} found, including revisions whose mutations a
@@ -51,8 +50,7 @@ public interface Journal extends AutoCloseable {
      * @param revision the store's revision the state is at
      * @param state the objects at that revision
      */
-    default void checkpoint(long revision, Iterable<Mutation> state) {
-    }
+    default void checkpoint(long revision, Iterable<Mutation> state) {}
 
     /**
      * Whether the journal would like a {@link #checkpoint} now (e.g. its log has grown past a
@@ -64,8 +62,7 @@ public interface Journal extends AutoCloseable {
 
     /** Flushes and releases resources. */
     @Override
-    default void close() {
-    }
+    default void close() {}
 
     /** The in-memory journal: records nothing, every write is "durable" at once. */
     static Journal inMemory() {
@@ -77,8 +74,7 @@ public interface Journal extends AutoCloseable {
     interface Durability {
 
         /** Already durable. */
-        Durability DONE = () -> {
-        };
+        Durability DONE = () -> {};
 
         /** Blocks until the write is on stable storage; throws (unchecked) if it cannot be. */
         void await();

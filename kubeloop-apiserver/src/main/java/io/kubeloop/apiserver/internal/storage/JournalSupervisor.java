@@ -24,9 +24,9 @@ final class JournalSupervisor {
     private final Journal journal;
     /** Called after a failure is recorded, e.g. to wake writers waiting for publication. */
     private final Runnable wakeUp;
+
     private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
-    private volatile Consumer<? super RuntimeException> listener = e -> {
-    };
+    private volatile Consumer<? super RuntimeException> listener = e -> {};
     /** True while a background checkpoint runs. */
     private final AtomicBoolean checkpointing = new AtomicBoolean();
     /** The running or last background checkpoint, or null. */
@@ -80,8 +80,8 @@ final class JournalSupervisor {
     }
 
     private static InternalErrorException storageFailed(RuntimeException cause) {
-        InternalErrorException e = new InternalErrorException(Status.failure(500, "InternalError",
-                "storage failed, the server is stopping: " + cause.getMessage()));
+        InternalErrorException e = new InternalErrorException(
+                Status.failure(500, "InternalError", "storage failed, the server is stopping: " + cause.getMessage()));
         e.initCause(cause);
         return e;
     }
@@ -97,16 +97,18 @@ final class JournalSupervisor {
     /** Starts {@code checkpoint} on a background virtual thread when the journal wants one and none runs. */
     void maybeCheckpoint(Runnable checkpoint) {
         if (failure.get() == null && journal.checkpointDue() && checkpointing.compareAndSet(false, true)) {
-            checkpointThread = Thread.ofVirtual().name("kubeloop-store-checkpoint").start(() -> {
-                try {
-                    checkpoint.run();
-                } catch (RuntimeException e) {
-                    // the journal keeps its previous snapshot and log; a later write asks again
-                    LOG.warn("background checkpoint failed: {}", e.toString());
-                } finally {
-                    checkpointing.set(false);
-                }
-            });
+            checkpointThread = Thread.ofVirtual()
+                    .name("kubeloop-store-checkpoint")
+                    .start(() -> {
+                        try {
+                            checkpoint.run();
+                        } catch (RuntimeException e) {
+                            // the journal keeps its previous snapshot and log; a later write asks again
+                            LOG.warn("background checkpoint failed: {}", e.toString());
+                        } finally {
+                            checkpointing.set(false);
+                        }
+                    });
         }
     }
 

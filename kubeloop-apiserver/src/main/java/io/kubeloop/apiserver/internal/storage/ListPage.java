@@ -13,8 +13,7 @@ import java.util.List;
  * @param continueToken the token for the next page, or null when this is the last page
  * @param remainingItemCount items after this page when known (no selectors), else null
  */
-public record ListPage(List<StoredObject> items, long resourceVersion, String continueToken,
-                       Long remainingItemCount) {
+public record ListPage(List<StoredObject> items, long resourceVersion, String continueToken, Long remainingItemCount) {
 
     public ListPage {
         items = List.copyOf(items);
@@ -49,8 +48,8 @@ public record ListPage(List<StoredObject> items, long resourceVersion, String co
         }
         if (i >= candidates.size()) {
             if (uncounted > 0) {
-                throw new IllegalArgumentException("candidates end before the page is full, but " + uncounted
-                        + " more were not copied");
+                throw new IllegalArgumentException(
+                        "candidates end before the page is full, but " + uncounted + " more were not copied");
             }
             return new ListPage(items, at, null, null);
         }

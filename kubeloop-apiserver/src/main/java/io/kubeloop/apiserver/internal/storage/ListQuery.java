@@ -19,8 +19,15 @@ import java.util.function.Predicate;
  * @param limit page size, 0 = everything
  * @param continueToken the page to continue, or null
  */
-public record ListQuery(String resource, String namespace, Predicate<StoredObject> filter, boolean filtered,
-                        long revision, boolean exact, int limit, ContinueToken continueToken) {
+public record ListQuery(
+        String resource,
+        String namespace,
+        Predicate<StoredObject> filter,
+        boolean filtered,
+        long revision,
+        boolean exact,
+        int limit,
+        ContinueToken continueToken) {
 
     public ListQuery {
         Objects.requireNonNull(resource, "resource");

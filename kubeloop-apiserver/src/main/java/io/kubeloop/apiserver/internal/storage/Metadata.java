@@ -10,8 +10,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class Metadata {
 
-    private Metadata() {
-    }
+    private Metadata() {}
 
     /** {@code metadata}, created when absent (or not an object). */
     public static ObjectNode metadata(ObjectNode object) {

@@ -57,7 +57,11 @@ public record Mutation(long resourceVersion, String resource, String key, byte[]
             if (!(obj == null || obj.isNull() || obj instanceof ObjectNode)) {
                 throw new IllegalArgumentException("journal record: object is not a JSON object");
             }
-            return new Mutation(n.get("rv").asLong(), n.get("resource").asString(), n.get("key").asString(), json);
+            return new Mutation(
+                    n.get("rv").asLong(),
+                    n.get("resource").asString(),
+                    n.get("key").asString(),
+                    json);
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("corrupt journal record: " + e.getMessage(), e);
         }

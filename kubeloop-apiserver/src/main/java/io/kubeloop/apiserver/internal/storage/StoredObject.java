@@ -49,7 +49,8 @@ public final class StoredObject {
 
     /** Serializes {@code object} (which must already carry its resourceVersion). */
     public static StoredObject of(String resource, String key, long resourceVersion, ObjectNode object) {
-        return new StoredObject(resource, key, resourceVersion, object, KubeJson.mapper().writeValueAsBytes(object));
+        return new StoredObject(
+                resource, key, resourceVersion, object, KubeJson.mapper().writeValueAsBytes(object));
     }
 
     /** The store's resource id (e.g. {@code apps/deployments}). */
@@ -117,7 +118,9 @@ public final class StoredObject {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof StoredObject s && s.resource.equals(resource) && s.key.equals(key)
+        return o instanceof StoredObject s
+                && s.resource.equals(resource)
+                && s.key.equals(key)
                 && s.resourceVersion == resourceVersion;
     }
 

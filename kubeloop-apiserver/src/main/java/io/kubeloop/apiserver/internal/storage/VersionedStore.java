@@ -105,8 +105,8 @@ public final class VersionedStore implements AutoCloseable {
         Map<String, ConcurrentSkipListMap<String, StoredObject>> recovered = new ConcurrentHashMap<>();
         long[] max = {0};
         journal.replay(m -> {
-            ConcurrentSkipListMap<String, StoredObject> t = recovered.computeIfAbsent(m.resource(),
-                    r -> new ConcurrentSkipListMap<>());
+            ConcurrentSkipListMap<String, StoredObject> t =
+                    recovered.computeIfAbsent(m.resource(), r -> new ConcurrentSkipListMap<>());
             if (m.isDelete()) {
                 t.remove(m.key());
             } else {
@@ -166,10 +166,11 @@ public final class VersionedStore implements AutoCloseable {
         lock.lock();
         try {
             supervisor.throwIfFailed();
-            ConcurrentSkipListMap<String, StoredObject> table = tables.computeIfAbsent(resource,
-                    r -> new ConcurrentSkipListMap<>());
+            ConcurrentSkipListMap<String, StoredObject> table =
+                    tables.computeIfAbsent(resource, r -> new ConcurrentSkipListMap<>());
             StoreEvent pendingEvent = pendingLatest.get(new PendingKey(resource, key));
-            StoredObject current = pendingEvent == null ? table.get(key)
+            StoredObject current = pendingEvent == null
+                    ? table.get(key)
                     : pendingEvent.type() == ChangeType.DELETED ? null : pendingEvent.object();
             Change change = decide.apply(current);
             switch (change) {
@@ -178,14 +179,15 @@ public final class VersionedStore implements AutoCloseable {
                     // answering with a pending version must wait until it is published
                     awaitRevision = pendingEvent == null ? 0 : pendingEvent.resourceVersion();
                 }
-                case Change.DryRun d -> result = new WriteResult(StoredObject.of(resource, key, 0, d.object()), false,
-                        d.delete());
+                case Change.DryRun d ->
+                    result = new WriteResult(StoredObject.of(resource, key, 0, d.object()), false, d.delete());
                 case Change.Put p -> {
                     long rv = assigned + 1;
                     Metadata.setResourceVersion(p.object(), rv);
                     StoredObject stored = StoredObject.of(resource, key, rv, p.object());
                     durability = supervisor.append(new Mutation(rv, resource, key, stored.json()));
-                    commitLocked(new StoreEvent(current == null ? ChangeType.ADDED : ChangeType.MODIFIED, stored, current),
+                    commitLocked(
+                            new StoreEvent(current == null ? ChangeType.ADDED : ChangeType.MODIFIED, stored, current),
                             durability);
                     result = new WriteResult(stored, true, false);
                 }
@@ -245,8 +247,8 @@ public final class VersionedStore implements AutoCloseable {
     /** Makes one durable change visible: table, revision, history, watchers. */
     @GuardedBy("lock")
     private void publishLocked(StoreEvent event) {
-        ConcurrentSkipListMap<String, StoredObject> table = tables.computeIfAbsent(event.resource(),
-                r -> new ConcurrentSkipListMap<>());
+        ConcurrentSkipListMap<String, StoredObject> table =
+                tables.computeIfAbsent(event.resource(), r -> new ConcurrentSkipListMap<>());
         if (event.type() == ChangeType.DELETED) {
             table.remove(event.key());
         } else {
@@ -309,8 +311,7 @@ public final class VersionedStore implements AutoCloseable {
     }
 
     /** A key of {@link #pendingLatest}. */
-    private record PendingKey(String resource, String key) {
-    }
+    private record PendingKey(String resource, String key) {}
 
     /**
      * One page of a list; see {@link ListQuery}.
@@ -346,8 +347,8 @@ public final class VersionedStore implements AutoCloseable {
                 }
             }
             ConcurrentSkipListMap<String, StoredObject> table = tables.get(q.resource());
-            NavigableMap<String, StoredObject> view = table == null ? Collections.emptyNavigableMap()
-                    : range(table, q.namespace());
+            NavigableMap<String, StoredObject> view =
+                    table == null ? Collections.emptyNavigableMap() : range(table, q.namespace());
             if (ct != null) {
                 view = view.tailMap(ct.startKey(), true);
             }
@@ -405,8 +406,8 @@ public final class VersionedStore implements AutoCloseable {
         }
     }
 
-    private static NavigableMap<String, StoredObject> range(ConcurrentSkipListMap<String, StoredObject> t,
-                                                            String namespace) {
+    private static NavigableMap<String, StoredObject> range(
+            ConcurrentSkipListMap<String, StoredObject> t, String namespace) {
         // keys are "ns/name"; '0' is the character after '/'
         return namespace == null ? t : t.subMap(namespace + "/", true, namespace + "0", false);
     }
@@ -445,7 +446,8 @@ public final class VersionedStore implements AutoCloseable {
                 });
             }
             Watcher w = new Watcher(r, this, replay, options.watchBufferSize());
-            watchers.computeIfAbsent(r.resource(), k -> ConcurrentHashMap.newKeySet()).add(w);
+            watchers.computeIfAbsent(r.resource(), k -> ConcurrentHashMap.newKeySet())
+                    .add(w);
             return w;
         } finally {
             lock.unlock();

@@ -52,6 +52,7 @@ public final class WalJournal implements Journal {
     private final WalJournalOptions options;
     /** Records and record bytes since the last checkpoint (or recovery). */
     private final AtomicLong records = new AtomicLong();
+
     private final AtomicLong bytes = new AtomicLong();
     private volatile long recovered;
     /** Sequence of the newest snapshot. */
@@ -109,8 +110,8 @@ public final class WalJournal implements Journal {
         Recovery r = wal.recover((seq, in) -> readSnapshot(in, sink), (seq, rec) -> {
             Mutation m = decode(rec);
             if (m.resourceVersion() != seq) {
-                throw new WalException("write-ahead log record " + seq + " holds resourceVersion "
-                        + m.resourceVersion());
+                throw new WalException(
+                        "write-ahead log record " + seq + " holds resourceVersion " + m.resourceVersion());
             }
             records.incrementAndGet();
             bytes.addAndGet(rec.length);

@@ -8,19 +8,16 @@ package io.kubeloop.apiserver.internal.storage;
 public sealed interface WatchItem {
 
     /** A change, already adjusted to the watcher's selection (enter = ADDED, leave = DELETED). */
-    record Event(ChangeType type, StoredObject object) implements WatchItem {
-    }
+    record Event(ChangeType type, StoredObject object) implements WatchItem {}
 
     /**
      * Progress: every change up to {@code resourceVersion} has been delivered. With
      * {@code initialEventsEnd} it is the end-of-initial-events marker of a watch-list.
      */
-    record Bookmark(long resourceVersion, boolean initialEventsEnd) implements WatchItem {
-    }
+    record Bookmark(long resourceVersion, boolean initialEventsEnd) implements WatchItem {}
 
     /** The watch is over; nothing follows. */
-    record Closed(CloseReason reason) implements WatchItem {
-    }
+    record Closed(CloseReason reason) implements WatchItem {}
 
     /** Why a watch ended. */
     enum CloseReason {

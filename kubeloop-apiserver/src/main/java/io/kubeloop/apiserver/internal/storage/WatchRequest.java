@@ -17,8 +17,13 @@ import java.util.function.Predicate;
  * @param initialEventsEnd after the initial events, deliver a {@link WatchItem.Bookmark} marked
  *        initial-events-end (watch-list)
  */
-public record WatchRequest(String resource, String namespace, Predicate<StoredObject> filter, long fromRevision,
-                           boolean initialEvents, boolean initialEventsEnd) {
+public record WatchRequest(
+        String resource,
+        String namespace,
+        Predicate<StoredObject> filter,
+        long fromRevision,
+        boolean initialEvents,
+        boolean initialEventsEnd) {
 
     public WatchRequest {
         Objects.requireNonNull(resource, "resource");

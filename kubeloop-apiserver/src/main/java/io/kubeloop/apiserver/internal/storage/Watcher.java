@@ -34,6 +34,7 @@ public final class Watcher implements AutoCloseable {
     private final Deque<WatchItem> replay;
     /** Capacity = buffer size + 1: the spare slot is for the final Closed item. */
     private final BlockingQueue<WatchItem> live;
+
     private final int capacity;
     private volatile boolean closed;
     private boolean finished;

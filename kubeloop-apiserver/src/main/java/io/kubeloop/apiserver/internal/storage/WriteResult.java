@@ -11,5 +11,4 @@ package io.kubeloop.apiserver.internal.storage;
  * @param committed whether a new revision was written
  * @param deleted whether the key is gone now (or would be, for a dry run)
  */
-public record WriteResult(StoredObject object, boolean committed, boolean deleted) {
-}
+public record WriteResult(StoredObject object, boolean committed, boolean deleted) {}

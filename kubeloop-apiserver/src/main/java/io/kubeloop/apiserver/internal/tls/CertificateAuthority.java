@@ -41,8 +41,7 @@ record CertificateAuthority(PrivateKey privateKey, X509Certificate certificate) 
     static final Duration SERVER_VALIDITY = Duration.ofDays(365);
 
     /** A server key and the certificate the CA issued for it. */
-    record Issued(PrivateKey privateKey, X509Certificate certificate) {
-    }
+    record Issued(PrivateKey privateKey, X509Certificate certificate) {}
 
     /** A new CA. */
     static CertificateAuthority generate() {
@@ -51,11 +50,18 @@ record CertificateAuthority(PrivateKey privateKey, X509Certificate certificate) 
             KeyPair keys = keyPair(random);
             Instant now = Instant.now().minus(Duration.ofMinutes(5));
             X500Name name = new X500Name("CN=kubeloop-ca");
-            X509v3CertificateBuilder ca = new JcaX509v3CertificateBuilder(name, new BigInteger(64, random),
-                    Date.from(now), Date.from(now.plus(Duration.ofDays(3650))), name, keys.getPublic());
+            X509v3CertificateBuilder ca = new JcaX509v3CertificateBuilder(
+                    name,
+                    new BigInteger(64, random),
+                    Date.from(now),
+                    Date.from(now.plus(Duration.ofDays(3650))),
+                    name,
+                    keys.getPublic());
             ca.addExtension(Extension.basicConstraints, true, new BasicConstraints(true));
-            ca.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign
-                    | KeyUsage.digitalSignature));
+            ca.addExtension(
+                    Extension.keyUsage,
+                    true,
+                    new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign | KeyUsage.digitalSignature));
             return new CertificateAuthority(keys.getPrivate(), sign(ca, keys.getPrivate()));
         } catch (GeneralSecurityException | OperatorCreationException | java.io.IOException e) {
             throw new IllegalStateException("cannot generate the CA: " + e.getMessage(), e);
@@ -68,17 +74,23 @@ record CertificateAuthority(PrivateKey privateKey, X509Certificate certificate) 
             SecureRandom random = new SecureRandom();
             KeyPair keys = keyPair(random);
             Instant now = Instant.now().minus(Duration.ofMinutes(5));
-            X509v3CertificateBuilder server = new JcaX509v3CertificateBuilder(certificate,
-                    new BigInteger(64, random), Date.from(now), Date.from(now.plus(SERVER_VALIDITY)),
-                    new X500Name("CN=kubeloop-apiserver"), keys.getPublic());
+            X509v3CertificateBuilder server = new JcaX509v3CertificateBuilder(
+                    certificate,
+                    new BigInteger(64, random),
+                    Date.from(now),
+                    Date.from(now.plus(SERVER_VALIDITY)),
+                    new X500Name("CN=kubeloop-apiserver"),
+                    keys.getPublic());
             server.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
-            server.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature
-                    | KeyUsage.keyEncipherment));
+            server.addExtension(
+                    Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyEncipherment));
             server.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth));
             server.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(new GeneralName[] {
-                    new GeneralName(GeneralName.dNSName, "localhost"),
-                    new GeneralName(GeneralName.iPAddress, "127.0.0.1"),
-                    new GeneralName(GeneralName.iPAddress, InetAddress.getByName("::1").getHostAddress())}));
+                new GeneralName(GeneralName.dNSName, "localhost"),
+                new GeneralName(GeneralName.iPAddress, "127.0.0.1"),
+                new GeneralName(
+                        GeneralName.iPAddress, InetAddress.getByName("::1").getHostAddress())
+            }));
             return new Issued(keys.getPrivate(), sign(server, privateKey));
         } catch (GeneralSecurityException | OperatorCreationException | java.io.IOException e) {
             throw new IllegalStateException("cannot issue the server certificate: " + e.getMessage(), e);
@@ -93,7 +105,7 @@ record CertificateAuthority(PrivateKey privateKey, X509Certificate certificate) 
 
     private static X509Certificate sign(X509v3CertificateBuilder b, PrivateKey signer)
             throws OperatorCreationException, GeneralSecurityException {
-        return new JcaX509CertificateConverter().getCertificate(
-                b.build(new JcaContentSignerBuilder("SHA256withECDSA").build(signer)));
+        return new JcaX509CertificateConverter()
+                .getCertificate(b.build(new JcaContentSignerBuilder("SHA256withECDSA").build(signer)));
     }
 }

@@ -32,8 +32,7 @@ final class PkiDirectory {
     /** A server certificate that expires sooner than this is re-issued at start. */
     static final Duration RENEW_BEFORE = Duration.ofDays(30);
 
-    private PkiDirectory() {
-    }
+    private PkiDirectory() {}
 
     static TlsMaterial loadOrCreate(Path dir) {
         Path caCrt = dir.resolve("ca.crt");
@@ -96,12 +95,14 @@ final class PkiDirectory {
         int begin = text.indexOf("-----BEGIN PRIVATE KEY-----");
         int end = text.indexOf("-----END PRIVATE KEY-----");
         if (begin < 0 || end < begin) {
-            throw new IllegalStateException("invalid private key " + file + ": expected a PKCS#8 PEM block "
-                    + "(BEGIN PRIVATE KEY)");
+            throw new IllegalStateException(
+                    "invalid private key " + file + ": expected a PKCS#8 PEM block " + "(BEGIN PRIVATE KEY)");
         }
-        String base64 = text.substring(begin + "-----BEGIN PRIVATE KEY-----".length(), end).replaceAll("\\s", "");
+        String base64 = text.substring(begin + "-----BEGIN PRIVATE KEY-----".length(), end)
+                .replaceAll("\\s", "");
         try {
-            return KeyFactory.getInstance("EC").generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(base64)));
+            return KeyFactory.getInstance("EC")
+                    .generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(base64)));
         } catch (GeneralSecurityException | IllegalArgumentException e) {
             throw new IllegalStateException("invalid private key " + file + ": " + e.getMessage(), e);
         }
@@ -109,7 +110,8 @@ final class PkiDirectory {
 
     static String keyPem(PrivateKey key) {
         return "-----BEGIN PRIVATE KEY-----\n"
-                + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(key.getEncoded())
+                + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+                        .encodeToString(key.getEncoded())
                 + "\n-----END PRIVATE KEY-----\n";
     }
 

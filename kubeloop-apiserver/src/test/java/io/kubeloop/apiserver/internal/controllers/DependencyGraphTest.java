@@ -21,8 +21,17 @@ class DependencyGraphTest {
     }
 
     private static ObjectMetadata cm(String uid, List<OwnerReference> owners, Instant deleting, String... finalizers) {
-        return new ObjectMetadata("v1", "ConfigMap", ObjectMeta.builder().namespace("ns").name("owner-" + uid).uid(uid)
-                .ownerReferences(owners).deletionTimestamp(deleting).finalizers(List.of(finalizers)).build());
+        return new ObjectMetadata(
+                "v1",
+                "ConfigMap",
+                ObjectMeta.builder()
+                        .namespace("ns")
+                        .name("owner-" + uid)
+                        .uid(uid)
+                        .ownerReferences(owners)
+                        .deletionTimestamp(deleting)
+                        .finalizers(List.of(finalizers))
+                        .build());
     }
 
     private void add(ObjectMetadata o) {
@@ -101,7 +110,8 @@ class DependencyGraphTest {
         toDelete.clear();
         update(dep, cm("d", List.of(ref("o", false)), null));
         assertThat(toDelete).containsExactly("o");
-        assertThat(graph.snapshot("o").orElseThrow().dependents().getFirst().blocking()).isFalse();
+        assertThat(graph.snapshot("o").orElseThrow().dependents().getFirst().blocking())
+                .isFalse();
     }
 
     @Test
@@ -131,7 +141,9 @@ class DependencyGraphTest {
         add(cm("o", List.of(), null));
         add(cm("d", List.of(ref("o", false)), null));
         toDelete.clear();
-        ObjectMetadata elsewhere = new ObjectMetadata("v1", "ConfigMap",
+        ObjectMetadata elsewhere = new ObjectMetadata(
+                "v1",
+                "ConfigMap",
                 ObjectMeta.builder().namespace("other").name("owner-o").uid("o").build());
         graph.process(new DependencyGraph.Event(DependencyGraph.Type.DELETE, elsewhere, null, true));
         assertThat(graph.snapshot("o")).isPresent();

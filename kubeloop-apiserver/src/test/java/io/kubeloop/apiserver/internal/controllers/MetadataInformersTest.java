@@ -17,8 +17,25 @@ import org.junit.jupiter.api.Test;
 class MetadataInformersTest {
 
     private static ResourceDefinition things() {
-        return new ResourceDefinition("example.com", "v1", "things", "Thing", null, null, List.of(), List.of(), true,
-                ResourceDefinition.ALL_VERBS, Set.of(), NameRule.SUBDOMAIN, true, true, false, Set.of(), List.of(), null,
+        return new ResourceDefinition(
+                "example.com",
+                "v1",
+                "things",
+                "Thing",
+                null,
+                null,
+                List.of(),
+                List.of(),
+                true,
+                ResourceDefinition.ALL_VERBS,
+                Set.of(),
+                NameRule.SUBDOMAIN,
+                true,
+                true,
+                false,
+                Set.of(),
+                List.of(),
+                null,
                 null);
     }
 
@@ -30,7 +47,8 @@ class MetadataInformersTest {
         try (MetadataInformers informers = new MetadataInformers(store, resources)) {
             informers.subscribe((def, informer) -> subscribed.add(def.storageId()));
             informers.start();
-            assertThat(informers.resources()).contains("/pods", "apps/deployments", "/namespaces")
+            assertThat(informers.resources())
+                    .contains("/pods", "apps/deployments", "/namespaces")
                     .doesNotContain("example.com/things");
             assertThat(informers.waitForCacheSync(Duration.ofSeconds(10))).isTrue();
 

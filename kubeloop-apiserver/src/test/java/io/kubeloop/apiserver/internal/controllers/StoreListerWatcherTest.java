@@ -30,10 +30,16 @@ class StoreListerWatcherTest {
 
     private void put(String ns, String name, String owner) {
         ObjectNode o = KubeJson.mapper().createObjectNode();
-        ObjectNode meta = o.putObject("metadata").put("namespace", ns).put("name", name).put("uid", "uid-" + name);
+        ObjectNode meta =
+                o.putObject("metadata").put("namespace", ns).put("name", name).put("uid", "uid-" + name);
         if (owner != null) {
-            meta.putArray("ownerReferences").addObject().put("apiVersion", "v1").put("kind", "ConfigMap")
-                    .put("name", owner).put("uid", "uid-" + owner).put("blockOwnerDeletion", true);
+            meta.putArray("ownerReferences")
+                    .addObject()
+                    .put("apiVersion", "v1")
+                    .put("kind", "ConfigMap")
+                    .put("name", owner)
+                    .put("uid", "uid-" + owner)
+                    .put("blockOwnerDeletion", true);
         }
         store.write("/configmaps", ns + "/" + name, cur -> Change.put(o));
     }
@@ -47,17 +53,21 @@ class StoreListerWatcherTest {
         assertThat(list.items()).extracting(ObjectMetadata::uid).containsExactly("uid-x", "uid-y");
         ObjectMetadata y = list.items().get(1);
         assertThat(y.kind()).isEqualTo("ConfigMap");
-        assertThat(y.metadata().ownerReferencesOrEmpty().getFirst().blockOwnerDeletion()).isTrue();
+        assertThat(y.metadata().ownerReferencesOrEmpty().getFirst().blockOwnerDeletion())
+                .isTrue();
     }
 
     @Test
     void watchFromTheListRevisionDeliversLaterChangesOnly() {
         put("a", "x", null);
         String rv = lw.list(ListOptions.none()).resourceVersion();
-        try (WatchStream<ObjectMetadata> w = lw.watch(ListOptions.builder().resourceVersion(rv).build())) {
+        try (WatchStream<ObjectMetadata> w =
+                lw.watch(ListOptions.builder().resourceVersion(rv).build())) {
             put("a", "z", null);
-            assertThat(w.next().orElseThrow()).isInstanceOfSatisfying(WatchEvent.Added.class,
-                    a -> assertThat(((ObjectMetadata) a.object()).uid()).isEqualTo("uid-z"));
+            assertThat(w.next().orElseThrow())
+                    .isInstanceOfSatisfying(
+                            WatchEvent.Added.class,
+                            a -> assertThat(((ObjectMetadata) a.object()).uid()).isEqualTo("uid-z"));
         }
     }
 
@@ -66,16 +76,20 @@ class StoreListerWatcherTest {
         put("a", "x", null);
         put("a", "y", null);
         store.compact();
-        assertThatThrownBy(() -> lw.watch(ListOptions.builder().resourceVersion("1").build()))
+        assertThatThrownBy(() ->
+                        lw.watch(ListOptions.builder().resourceVersion("1").build()))
                 .isInstanceOf(GoneException.class);
     }
 
     @Test
     void watchEndsWhenItsTimeoutIsOverAndWhenClosed() {
-        WatchStream<ObjectMetadata> timed = lw.watch(ListOptions.builder().resourceVersion("0")
-                .timeout(Duration.ofMillis(100)).build());
+        WatchStream<ObjectMetadata> timed = lw.watch(ListOptions.builder()
+                .resourceVersion("0")
+                .timeout(Duration.ofMillis(100))
+                .build());
         assertThat(timed.next()).isEmpty();
-        WatchStream<ObjectMetadata> closed = lw.watch(ListOptions.builder().resourceVersion("0").build());
+        WatchStream<ObjectMetadata> closed =
+                lw.watch(ListOptions.builder().resourceVersion("0").build());
         closed.close();
         assertThat(closed.next()).isEmpty();
     }

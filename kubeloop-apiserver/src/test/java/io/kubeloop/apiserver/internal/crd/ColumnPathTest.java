@@ -30,8 +30,10 @@ class ColumnPathTest {
 
     @Test
     void filtersAndWildcardsYieldTheFirstMatch() {
-        assertThat(eval(".status.conditions[?(@.type==\"Ready\")].status").asString()).isEqualTo("True");
-        assertThat(eval(".status.conditions[?(@.type!='Ready')].type").asString()).isEqualTo("Synced");
+        assertThat(eval(".status.conditions[?(@.type==\"Ready\")].status").asString())
+                .isEqualTo("True");
+        assertThat(eval(".status.conditions[?(@.type!='Ready')].type").asString())
+                .isEqualTo("Synced");
         assertThat(eval(".spec.ports[*].port").asInt()).isEqualTo(80);
     }
 

@@ -11,14 +11,14 @@ class CrdNamingTest {
     private static final CrdSpec.Names NONE = new CrdSpec.Names("", "", "", "", List.of(), List.of());
 
     private static CrdSpec.Names names(String plural, String kind, String... shortNames) {
-        return new CrdSpec.Names(plural, plural.substring(0, plural.length() - 1), kind, kind + "List",
-                List.of(shortNames), List.of());
+        return new CrdSpec.Names(
+                plural, plural.substring(0, plural.length() - 1), kind, kind + "List", List.of(shortNames), List.of());
     }
 
     @Test
     void namesWithoutConflictsAreAcceptedAsRequested() {
-        CrdNaming.Result r = CrdNaming.calculate(names("foos", "Foo", "fo"), NONE, List.of(names("bars", "Bar")),
-                List.of());
+        CrdNaming.Result r =
+                CrdNaming.calculate(names("foos", "Foo", "fo"), NONE, List.of(names("bars", "Bar")), List.of());
         assertThat(r.accepted()).isTrue();
         assertThat(r.reason()).isEqualTo("NoConflicts");
         assertThat(r.names()).isEqualTo(names("foos", "Foo", "fo"));
@@ -26,7 +26,8 @@ class CrdNamingTest {
 
     @Test
     void pluralTakenByAnotherCrdOfTheGroupIsAPluralConflictKeepingThePreviousName() {
-        CrdNaming.Result r = CrdNaming.calculate(names("foos", "Foo"), NONE, List.of(names("foos", "Other")), List.of());
+        CrdNaming.Result r =
+                CrdNaming.calculate(names("foos", "Foo"), NONE, List.of(names("foos", "Other")), List.of());
         assertThat(r.accepted()).isFalse();
         assertThat(r.reason()).isEqualTo("PluralConflict");
         assertThat(r.message()).isEqualTo("\"foos\" is already in use");
@@ -36,11 +37,12 @@ class CrdNamingTest {
 
     @Test
     void shortNameAndKindConflictsAreReported() {
-        CrdNaming.Result shortName = CrdNaming.calculate(names("foos", "Foo", "x"), NONE, List.of(names("bars", "Bar", "x")),
-                List.of());
+        CrdNaming.Result shortName =
+                CrdNaming.calculate(names("foos", "Foo", "x"), NONE, List.of(names("bars", "Bar", "x")), List.of());
         assertThat(shortName.reason()).isEqualTo("ShortNamesConflict");
         assertThat(shortName.names().shortNames()).isEmpty();
-        CrdNaming.Result kind = CrdNaming.calculate(names("foos", "Bar"), NONE, List.of(names("bars", "Bar")), List.of());
+        CrdNaming.Result kind =
+                CrdNaming.calculate(names("foos", "Bar"), NONE, List.of(names("bars", "Bar")), List.of());
         assertThat(kind.reason()).isEqualTo("KindConflict");
     }
 

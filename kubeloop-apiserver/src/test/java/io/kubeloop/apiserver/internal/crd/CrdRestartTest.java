@@ -60,7 +60,9 @@ class CrdRestartTest {
             """;
 
     private static ResourceDefinition crdDefinition(ObjectRegistry r) {
-        return r.resources().find("apiextensions.k8s.io", "v1", "customresourcedefinitions").orElseThrow();
+        return r.resources()
+                .find("apiextensions.k8s.io", "v1", "customresourcedefinitions")
+                .orElseThrow();
     }
 
     @Test
@@ -70,17 +72,32 @@ class CrdRestartTest {
         try (EmbeddedApiServer first = EmbeddedApiServer.start(options)) {
             ObjectRegistry r = ServerInternals.registry(first);
             r.create(crdDefinition(r), "", json(FOO_CRD), CTX);
-            await().atMost(Duration.ofSeconds(10)).until(() -> r.resources().find("samplecontroller.k8s.io", "v1alpha1",
-                    "foos").isPresent());
-            ResourceDefinition foos = r.resources().find("samplecontroller.k8s.io", "v1alpha1", "foos").orElseThrow();
-            r.create(foos, "default", json("{\"apiVersion\":\"samplecontroller.k8s.io/v1alpha1\",\"kind\":\"Foo\","
-                    + "\"metadata\":{\"name\":\"kept\"},\"spec\":{\"replicas\":2}}"), CTX);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> r.resources()
+                            .find("samplecontroller.k8s.io", "v1alpha1", "foos")
+                            .isPresent());
+            ResourceDefinition foos = r.resources()
+                    .find("samplecontroller.k8s.io", "v1alpha1", "foos")
+                    .orElseThrow();
+            r.create(
+                    foos,
+                    "default",
+                    json("{\"apiVersion\":\"samplecontroller.k8s.io/v1alpha1\",\"kind\":\"Foo\","
+                            + "\"metadata\":{\"name\":\"kept\"},\"spec\":{\"replicas\":2}}"),
+                    CTX);
         }
         try (EmbeddedApiServer second = EmbeddedApiServer.start(options)) {
             ObjectRegistry r = ServerInternals.registry(second);
-            ResourceDefinition foos = r.resources().find("samplecontroller.k8s.io", "v1alpha1", "foos").orElseThrow();
+            ResourceDefinition foos = r.resources()
+                    .find("samplecontroller.k8s.io", "v1alpha1", "foos")
+                    .orElseThrow();
             assertThat(foos.schema()).isNotNull();
-            assertThat(r.get(foos, "default", "kept").object().path("spec").path("replicas").asInt()).isEqualTo(2);
+            assertThat(r.get(foos, "default", "kept")
+                            .object()
+                            .path("spec")
+                            .path("replicas")
+                            .asInt())
+                    .isEqualTo(2);
         }
     }
 }

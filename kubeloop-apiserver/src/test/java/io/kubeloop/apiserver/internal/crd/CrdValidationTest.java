@@ -14,7 +14,8 @@ import tools.jackson.databind.node.ObjectNode;
 class CrdValidationTest {
 
     private static final ResourceDefinition CRDS = new ResourceRegistry()
-            .find("apiextensions.k8s.io", "v1", "customresourcedefinitions").orElseThrow();
+            .find("apiextensions.k8s.io", "v1", "customresourcedefinitions")
+            .orElseThrow();
 
     private static ObjectNode crd(String versions) {
         return (ObjectNode) KubeJson.mapper().readTree("""
@@ -43,17 +44,19 @@ class CrdValidationTest {
         CrdValidation.admit(CRDS, c, null);
         assertThat(c.path("spec").path("names").path("singular").asString()).isEqualTo("foo");
         assertThat(c.path("spec").path("names").path("listKind").asString()).isEqualTo("FooList");
-        assertThat(c.path("spec").path("conversion").path("strategy").asString()).isEqualTo("None");
+        assertThat(c.path("spec").path("conversion").path("strategy").asString())
+                .isEqualTo("None");
         assertThat(c.path("status").path("storedVersions").get(0).asString()).isEqualTo("v1");
-        assertThat(c.path("status").path("acceptedNames").path("plural").asString()).isEmpty();
+        assertThat(c.path("status").path("acceptedNames").path("plural").asString())
+                .isEmpty();
     }
 
     @Test
     void updateAppendsANewStorageVersionToStoredVersions() {
         ObjectNode old = crd("[" + V1 + "]");
         CrdValidation.admit(CRDS, old, null);
-        ObjectNode next = crd("[" + V1.replace("\"storage\":true", "\"storage\":false") + ","
-                + V1.replace("v1", "v2") + "]");
+        ObjectNode next =
+                crd("[" + V1.replace("\"storage\":true", "\"storage\":false") + "," + V1.replace("v1", "v2") + "]");
         next.set("status", old.get("status").deepCopy());
         CrdValidation.admit(CRDS, next, old);
         assertThat(next.path("status").path("storedVersions").toString()).isEqualTo("[\"v1\",\"v2\"]");
@@ -61,9 +64,11 @@ class CrdValidationTest {
 
     @Test
     void twoStorageVersionsOrNoneAre422() {
-        assertThat(causeFields(() -> CrdValidation.admit(CRDS, crd("[" + V1 + "," + V1.replace("v1", "v2") + "]"), null)))
+        assertThat(causeFields(
+                        () -> CrdValidation.admit(CRDS, crd("[" + V1 + "," + V1.replace("v1", "v2") + "]"), null)))
                 .containsExactly("spec.versions");
-        assertThat(causeFields(() -> CrdValidation.admit(CRDS, crd("[]"), null))).containsExactly("spec.versions");
+        assertThat(causeFields(() -> CrdValidation.admit(CRDS, crd("[]"), null)))
+                .containsExactly("spec.versions");
     }
 
     @Test
@@ -71,10 +76,12 @@ class CrdValidationTest {
         String v = "{\"name\":\"v1\",\"served\":true,\"storage\":true,"
                 + "\"subresources\":{\"scale\":{\"specReplicasPath\":\".status.x\",\"statusReplicasPath\":\".status.r\"}},"
                 + "\"additionalPrinterColumns\":[{\"name\":\"X\",\"type\":\"float\",\"jsonPath\":\"spec.x\"}]}";
-        assertThat(causeFields(() -> CrdValidation.admit(CRDS, crd("[" + v + "]"), null))).containsExactly(
-                "spec.versions[0].schema.openAPIV3Schema", "spec.versions[0].subresources.scale.specReplicasPath",
-                "spec.versions[0].additionalPrinterColumns[0].type",
-                "spec.versions[0].additionalPrinterColumns[0].jsonPath");
+        assertThat(causeFields(() -> CrdValidation.admit(CRDS, crd("[" + v + "]"), null)))
+                .containsExactly(
+                        "spec.versions[0].schema.openAPIV3Schema",
+                        "spec.versions[0].subresources.scale.specReplicasPath",
+                        "spec.versions[0].additionalPrinterColumns[0].type",
+                        "spec.versions[0].additionalPrinterColumns[0].jsonPath");
     }
 
     @Test
@@ -83,7 +90,8 @@ class CrdValidationTest {
         CrdValidation.admit(CRDS, old, null);
         ObjectNode next = old.deepCopy();
         ((ObjectNode) next.get("spec")).put("group", "other.com");
-        assertThatThrownBy(() -> CrdValidation.admit(CRDS, next, old)).isInstanceOf(InvalidException.class)
+        assertThatThrownBy(() -> CrdValidation.admit(CRDS, next, old))
+                .isInstanceOf(InvalidException.class)
                 .hasMessageContaining("spec.group: Invalid value: \"other.com\": field is immutable");
     }
 
@@ -91,6 +99,7 @@ class CrdValidationTest {
     void uppercasePluralIsRejected() {
         ObjectNode c = crd("[" + V1 + "]");
         ((ObjectNode) c.path("spec").path("names")).put("plural", "Foos");
-        assertThat(causeFields(() -> CrdValidation.admit(CRDS, c, null))).contains("metadata.name", "spec.names.plural");
+        assertThat(causeFields(() -> CrdValidation.admit(CRDS, c, null)))
+                .contains("metadata.name", "spec.names.plural");
     }
 }

@@ -43,28 +43,43 @@ class CustomResourceDefinitionsTest {
             }
         };
         VersionedStore store = VersionedStore.inMemory(StoreOptions.defaults());
-        ObjectRegistry registry = new ObjectRegistry(store, new ResourceRegistry(), Ticker.system(),
-                new CustomResourceValidator(stripping), new LibraryPatchApplier());
-        ResourceDefinition crds = registry.resources().find("apiextensions.k8s.io", "v1", "customresourcedefinitions")
+        ObjectRegistry registry = new ObjectRegistry(
+                store,
+                new ResourceRegistry(),
+                Ticker.system(),
+                new CustomResourceValidator(stripping),
+                new LibraryPatchApplier());
+        ResourceDefinition crds = registry.resources()
+                .find("apiextensions.k8s.io", "v1", "customresourcedefinitions")
                 .orElseThrow();
         try (CustomResourceDefinitions controller = CustomResourceDefinitions.start(registry, Ticker.system())) {
             registry.create(crds, "", crd("as"), CTX);
             awaitServed(registry, "as");
             registry.create(crds, "", crd("bs"), CTX);
             awaitServed(registry, "bs");
-            await().atMost(Duration.ofSeconds(10)).until(() -> Conditions.isTrue(
-                    store.get(crds.storageId(), "bs.loop.example.com").orElseThrow().object(), Conditions.ESTABLISHED));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> Conditions.isTrue(
+                            store.get(crds.storageId(), "bs.loop.example.com")
+                                    .orElseThrow()
+                                    .object(),
+                            Conditions.ESTABLISHED));
             long before = store.currentRevision();
             registry.create(crds, "", crd("cs"), CTX);
-            await().atMost(Duration.ofSeconds(10)).until(() -> Conditions.isTrue(
-                    store.get(crds.storageId(), "cs.loop.example.com").orElseThrow().object(), Conditions.ESTABLISHED));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> Conditions.isTrue(
+                            store.get(crds.storageId(), "cs.loop.example.com")
+                                    .orElseThrow()
+                                    .object(),
+                            Conditions.ESTABLISHED));
             // the create and one status write, nothing for "as" or "bs" in between
             assertThat(store.currentRevision() - before).isEqualTo(2);
         }
     }
 
     private static void awaitServed(ObjectRegistry registry, String plural) {
-        await().atMost(Duration.ofSeconds(10)).until(() -> registry.resources().find("loop.example.com", "v1", plural)
-                .isPresent());
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> registry.resources()
+                        .find("loop.example.com", "v1", plural)
+                        .isPresent());
     }
 }

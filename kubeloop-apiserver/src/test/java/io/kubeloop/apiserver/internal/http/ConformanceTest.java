@@ -37,8 +37,8 @@ class ConformanceTest {
     }
 
     private static String cm(String name, String labels) {
-        return "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"" + name + "\"" + (labels == null
-                ? "" : ",\"labels\":" + labels) + "},\"data\":{\"k\":\"v\"}}";
+        return "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"" + name + "\""
+                + (labels == null ? "" : ",\"labels\":" + labels) + "},\"data\":{\"k\":\"v\"}}";
     }
 
     private static JsonNode create(String ns, String name, String labels) {
@@ -63,7 +63,8 @@ class ConformanceTest {
         JsonNode n = RawHttp.json(http.get("/apis"));
         assertThat(n.path("kind").asString()).isEqualTo("APIGroupList");
         for (JsonNode g : n.path("groups")) {
-            assertThat(g.path("preferredVersion").path("version")).isEqualTo(g.path("versions").get(0).path("version"));
+            assertThat(g.path("preferredVersion").path("version"))
+                    .isEqualTo(g.path("versions").get(0).path("version"));
         }
         assertThat(n.path("groups").findValuesAsString("name")).contains("apps", "batch", "coordination.k8s.io");
     }
@@ -71,8 +72,10 @@ class ConformanceTest {
     @Test
     void item03AggregatedAcceptGetsAggregatedContentType() {
         HttpResponse<String> r = http.get("/apis", AGG);
-        assertThat(r.headers().firstValue("Content-Type").orElseThrow()).contains("g=apidiscovery.k8s.io")
-                .contains("v=v2").contains("as=APIGroupDiscoveryList");
+        assertThat(r.headers().firstValue("Content-Type").orElseThrow())
+                .contains("g=apidiscovery.k8s.io")
+                .contains("v=v2")
+                .contains("as=APIGroupDiscoveryList");
         assertThat(RawHttp.json(r).path("kind").asString()).isEqualTo("APIGroupDiscoveryList");
     }
 
@@ -92,8 +95,12 @@ class ConformanceTest {
             for (JsonNode item : RawHttp.json(http.get(p, AGG)).path("items")) {
                 for (JsonNode v : item.path("versions")) {
                     for (JsonNode r : v.path("resources")) {
-                        assertThat(r.has("responseKind") && r.has("scope") && r.has("singularResource") && r.has("verbs"))
-                                .as(r.toString()).isTrue();
+                        assertThat(r.has("responseKind")
+                                        && r.has("scope")
+                                        && r.has("singularResource")
+                                        && r.has("verbs"))
+                                .as(r.toString())
+                                .isTrue();
                     }
                 }
             }
@@ -104,7 +111,10 @@ class ConformanceTest {
     void item06MatchingIfNoneMatchIs304() {
         HttpResponse<String> r = http.get("/apis", AGG);
         String etag = r.headers().firstValue("ETag").orElseThrow();
-        HttpResponse<String> again = http.send(http.req("/apis").header("Accept", AGG).header("If-None-Match", etag).build());
+        HttpResponse<String> again = http.send(http.req("/apis")
+                .header("Accept", AGG)
+                .header("If-None-Match", etag)
+                .build());
         assertThat(again.statusCode()).isEqualTo(304);
     }
 
@@ -115,7 +125,8 @@ class ConformanceTest {
         JsonNode t = RawHttp.json(http.get("/api/v1/namespaces/" + ns + "/configmaps", TABLE));
         assertThat(t.path("kind").asString()).isEqualTo("Table");
         assertThat(t.path("apiVersion").asString()).isEqualTo("meta.k8s.io/v1");
-        assertThat(t.path("rows").get(0).path("cells").size()).isEqualTo(t.path("columnDefinitions").size());
+        assertThat(t.path("rows").get(0).path("cells").size())
+                .isEqualTo(t.path("columnDefinitions").size());
     }
 
     @Test
@@ -148,7 +159,8 @@ class ConformanceTest {
         String listRv = page.path("metadata").path("resourceVersion").asString();
         assertThat(page.path("items")).hasSize(2);
         while (true) {
-            page.path("items").forEach(i -> names.add(i.path("metadata").path("name").asString()));
+            page.path("items")
+                    .forEach(i -> names.add(i.path("metadata").path("name").asString()));
             assertThat(page.path("metadata").path("resourceVersion").asString()).isEqualTo(listRv);
             String cont = page.path("metadata").path("continue").asString("");
             if (cont.isEmpty()) {
@@ -166,9 +178,13 @@ class ConformanceTest {
         for (int i = 0; i < 3; i++) {
             create(ns, "c" + i, null);
         }
-        assertThat(http.get("/api/v1/namespaces/" + ns + "/configmaps?limit=1&continue=garbage").statusCode()).isEqualTo(400);
+        assertThat(http.get("/api/v1/namespaces/" + ns + "/configmaps?limit=1&continue=garbage")
+                        .statusCode())
+                .isEqualTo(400);
         String cont = RawHttp.json(http.get("/api/v1/namespaces/" + ns + "/configmaps?limit=1"))
-                .path("metadata").path("continue").asString();
+                .path("metadata")
+                .path("continue")
+                .asString();
         create(ns, "after", null);
         ServerInternals.store(server).compact();
         HttpResponse<String> r = http.get("/api/v1/namespaces/" + ns + "/configmaps?limit=1&continue=" + cont);
@@ -178,14 +194,19 @@ class ConformanceTest {
 
     @Test
     void item15MatchWithoutRvAndExactZeroAre422() {
-        assertThat(http.get("/api/v1/configmaps?resourceVersionMatch=NotOlderThan").statusCode()).isEqualTo(422);
-        assertThat(http.get("/api/v1/configmaps?resourceVersionMatch=Exact&resourceVersion=0").statusCode()).isEqualTo(422);
+        assertThat(http.get("/api/v1/configmaps?resourceVersionMatch=NotOlderThan")
+                        .statusCode())
+                .isEqualTo(422);
+        assertThat(http.get("/api/v1/configmaps?resourceVersionMatch=Exact&resourceVersion=0")
+                        .statusCode())
+                .isEqualTo(422);
     }
 
     @Test
     void item16FutureRvNotOlderThanIs504WithRetryAfter() {
         long future = ServerInternals.store(server).currentRevision() + 1000;
-        HttpResponse<String> r = http.get("/api/v1/configmaps?resourceVersionMatch=NotOlderThan&resourceVersion=" + future);
+        HttpResponse<String> r =
+                http.get("/api/v1/configmaps?resourceVersionMatch=NotOlderThan&resourceVersion=" + future);
         assertThat(r.statusCode()).isEqualTo(504);
         assertThat(r.headers().firstValue("Retry-After")).contains("1");
         assertThat(r.body()).contains("ResourceVersionTooLarge");
@@ -205,14 +226,16 @@ class ConformanceTest {
 
     private static List<String> names(String ns, String selector) {
         List<String> out = new ArrayList<>();
-        RawHttp.json(http.get("/api/v1/namespaces/" + ns + "/configmaps?labelSelector=" + selector)).path("items")
+        RawHttp.json(http.get("/api/v1/namespaces/" + ns + "/configmaps?labelSelector=" + selector))
+                .path("items")
                 .forEach(i -> out.add(i.path("metadata").path("name").asString()));
         return out;
     }
 
     @Test
     void item18BadLabelSelectorAndUnsupportedFieldAre400() {
-        assertThat(http.get("/api/v1/configmaps?labelSelector=a+in+(").statusCode()).isEqualTo(400);
+        assertThat(http.get("/api/v1/configmaps?labelSelector=a+in+(").statusCode())
+                .isEqualTo(400);
         HttpResponse<String> r = http.get("/api/v1/configmaps?fieldSelector=spec.foo=x");
         assertThat(r.statusCode()).isEqualTo(400);
         assertThat(r.body()).contains("field label not supported: spec.foo");
@@ -222,21 +245,29 @@ class ConformanceTest {
     void item19to22WatchIsChunkedLinesWithIncreasingRvsAndNoSyntheticAdds() {
         String ns = http.newNamespace("t");
         create(ns, "pre", null);
-        String listRv = RawHttp.json(http.get("/api/v1/namespaces/" + ns + "/configmaps")).path("metadata")
-                .path("resourceVersion").asString();
-        try (RawHttp.Lines w = http.watch("/api/v1/namespaces/" + ns + "/configmaps?watch=true&resourceVersion=" + listRv)) {
+        String listRv = RawHttp.json(http.get("/api/v1/namespaces/" + ns + "/configmaps"))
+                .path("metadata")
+                .path("resourceVersion")
+                .asString();
+        try (RawHttp.Lines w =
+                http.watch("/api/v1/namespaces/" + ns + "/configmaps?watch=true&resourceVersion=" + listRv)) {
             assertThat(w.response.statusCode()).isEqualTo(200);
-            assertThat(w.response.headers().firstValue("Content-Type").orElseThrow()).startsWith("application/json");
+            assertThat(w.response.headers().firstValue("Content-Type").orElseThrow())
+                    .startsWith("application/json");
             JsonNode a = create(ns, "a", null);
             JsonNode added = w.next();
             assertThat(added.path("type").asString()).isEqualTo("ADDED");
-            assertThat(added.path("object").path("metadata").path("name").asString()).isEqualTo("a");
-            HttpResponse<String> upd = http.put("/api/v1/namespaces/" + ns + "/configmaps/a",
-                    cm("a", "{\"x\":\"y\"}").replace("\"name\":\"a\"", "\"name\":\"a\",\"resourceVersion\":\"" + rv(a) + "\""));
+            assertThat(added.path("object").path("metadata").path("name").asString())
+                    .isEqualTo("a");
+            HttpResponse<String> upd = http.put(
+                    "/api/v1/namespaces/" + ns + "/configmaps/a",
+                    cm("a", "{\"x\":\"y\"}")
+                            .replace("\"name\":\"a\"", "\"name\":\"a\",\"resourceVersion\":\"" + rv(a) + "\""));
             assertThat(upd.statusCode()).as(upd.body()).isEqualTo(200);
             JsonNode mod = w.next();
             assertThat(mod.path("type").asString()).isEqualTo("MODIFIED");
-            assertThat(http.delete("/api/v1/namespaces/" + ns + "/configmaps/a").statusCode()).isEqualTo(200);
+            assertThat(http.delete("/api/v1/namespaces/" + ns + "/configmaps/a").statusCode())
+                    .isEqualTo(200);
             JsonNode del = w.next();
             assertThat(del.path("type").asString()).isEqualTo("DELETED");
             long r1 = Long.parseLong(rv(added.path("object")));
@@ -244,7 +275,12 @@ class ConformanceTest {
             long r3 = Long.parseLong(rv(del.path("object")));
             assertThat(r1).isLessThan(r2);
             assertThat(r2).isLessThan(r3);
-            assertThat(del.path("object").path("metadata").path("labels").path("x").asString()).isEqualTo("y");
+            assertThat(del.path("object")
+                            .path("metadata")
+                            .path("labels")
+                            .path("x")
+                            .asString())
+                    .isEqualTo("y");
         }
     }
 
@@ -255,7 +291,8 @@ class ConformanceTest {
         create(ns, "b", null);
         try (RawHttp.Lines w = http.watch("/api/v1/namespaces/" + ns + "/configmaps?watch=1&resourceVersion=0")) {
             assertThat(w.next().path("type").asString()).isEqualTo("ADDED");
-            assertThat(w.next().path("object").path("metadata").path("name").asString()).isEqualTo("b");
+            assertThat(w.next().path("object").path("metadata").path("name").asString())
+                    .isEqualTo("b");
         }
     }
 
@@ -263,12 +300,16 @@ class ConformanceTest {
     void item24LeavingAndEnteringSelectorAreDeletedAndAdded() {
         String ns = http.newNamespace("t");
         JsonNode a = create(ns, "a", "{\"app\":\"x\"}");
-        try (RawHttp.Lines w = http.watch("/api/v1/namespaces/" + ns + "/configmaps?watch=1&labelSelector=app%3Dx&resourceVersion="
-                + rv(a))) {
-            http.patch("/api/v1/namespaces/" + ns + "/configmaps/a", "application/merge-patch+json",
+        try (RawHttp.Lines w = http.watch(
+                "/api/v1/namespaces/" + ns + "/configmaps?watch=1&labelSelector=app%3Dx&resourceVersion=" + rv(a))) {
+            http.patch(
+                    "/api/v1/namespaces/" + ns + "/configmaps/a",
+                    "application/merge-patch+json",
                     "{\"metadata\":{\"labels\":{\"app\":\"y\"}}}");
             assertThat(w.next().path("type").asString()).isEqualTo("DELETED");
-            http.patch("/api/v1/namespaces/" + ns + "/configmaps/a", "application/merge-patch+json",
+            http.patch(
+                    "/api/v1/namespaces/" + ns + "/configmaps/a",
+                    "application/merge-patch+json",
                     "{\"metadata\":{\"labels\":{\"app\":\"x\"}}}");
             assertThat(w.next().path("type").asString()).isEqualTo("ADDED");
         }
@@ -280,8 +321,8 @@ class ConformanceTest {
         JsonNode a = create(ns, "a", null);
         create(ns, "b", null);
         ServerInternals.store(server).compact();
-        try (RawHttp.Lines w = http.watch("/api/v1/namespaces/" + ns + "/configmaps?watch=1&resourceVersion="
-                + (Long.parseLong(rv(a)) - 1))) {
+        try (RawHttp.Lines w = http.watch(
+                "/api/v1/namespaces/" + ns + "/configmaps?watch=1&resourceVersion=" + (Long.parseLong(rv(a)) - 1))) {
             assertThat(w.response.statusCode()).isEqualTo(200);
             JsonNode e = w.next();
             assertThat(e.path("type").asString()).isEqualTo("ERROR");
@@ -300,11 +341,12 @@ class ConformanceTest {
             JsonNode b = w.next();
             assertThat(b.path("type").asString()).isEqualTo("BOOKMARK");
             assertThat(b.path("object").path("kind").asString()).isEqualTo("ConfigMap");
-            assertThat(b.path("object").path("metadata").path("resourceVersion").asString("")).isNotEmpty();
+            assertThat(b.path("object").path("metadata").path("resourceVersion").asString(""))
+                    .isNotEmpty();
             assertThat(b.path("object").has("data")).isFalse();
         }
-        try (RawHttp.Lines w = http.watch("/api/v1/namespaces/" + ns + "/configmaps?watch=1&resourceVersion=" + rv(a)
-                + "&timeoutSeconds=1")) {
+        try (RawHttp.Lines w = http.watch(
+                "/api/v1/namespaces/" + ns + "/configmaps?watch=1&resourceVersion=" + rv(a) + "&timeoutSeconds=1")) {
             assertThat(w.next()).isNull();
         }
     }
@@ -316,7 +358,8 @@ class ConformanceTest {
                 + ServerInternals.store(server).currentRevision() + "&timeoutSeconds=1")) {
             assertThat(w.next()).isNull();
         }
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(900), Duration.ofSeconds(5));
+        assertThat(Duration.ofNanos(System.nanoTime() - start))
+                .isBetween(Duration.ofMillis(900), Duration.ofSeconds(5));
     }
 
     @Test
@@ -330,14 +373,19 @@ class ConformanceTest {
             assertThat(w.next().path("type").asString()).isEqualTo("ADDED");
             JsonNode end = w.next();
             assertThat(end.path("type").asString()).isEqualTo("BOOKMARK");
-            assertThat(end.path("object").path("metadata").path("annotations").path("k8s.io/initial-events-end")
-                    .asString()).isEqualTo("true");
+            assertThat(end.path("object")
+                            .path("metadata")
+                            .path("annotations")
+                            .path("k8s.io/initial-events-end")
+                            .asString())
+                    .isEqualTo("true");
         }
     }
 
     @Test
     void item29SendInitialEventsWithoutNotOlderThanIs422() {
-        assertThat(http.get("/api/v1/configmaps?watch=1&sendInitialEvents=true").statusCode()).isEqualTo(422);
+        assertThat(http.get("/api/v1/configmaps?watch=1&sendInitialEvents=true").statusCode())
+                .isEqualTo(422);
     }
 
     @Test
@@ -350,7 +398,8 @@ class ConformanceTest {
         assertThat(m.path("resourceVersion").asString("")).isNotEmpty();
         assertThat(m.has("generation")).isFalse();
         assertThat(m.path("managedFields").get(0).path("operation").asString()).isEqualTo("Update");
-        JsonNode d = RawHttp.json(http.post("/apis/apps/v1/namespaces/" + ns + "/deployments",
+        JsonNode d = RawHttp.json(http.post(
+                "/apis/apps/v1/namespaces/" + ns + "/deployments",
                 "{\"metadata\":{\"name\":\"d\"},\"spec\":{\"replicas\":1}}"));
         assertThat(d.path("metadata").path("generation").asInt()).isEqualTo(1);
     }
@@ -370,8 +419,8 @@ class ConformanceTest {
     @Test
     void item32GenerateNameAppendsFiveChars() {
         String ns = http.newNamespace("t");
-        JsonNode o = RawHttp.json(http.post("/api/v1/namespaces/" + ns + "/configmaps",
-                "{\"metadata\":{\"generateName\":\"web-\"}}"));
+        JsonNode o = RawHttp.json(
+                http.post("/api/v1/namespaces/" + ns + "/configmaps", "{\"metadata\":{\"generateName\":\"web-\"}}"));
         assertThat(o.path("metadata").path("name").asString()).matches("web-[bcdfghjklmnpqrstvwxz2456789]{5}");
     }
 
@@ -386,13 +435,19 @@ class ConformanceTest {
     void item34BadNameIs422OnMetadataName() {
         HttpResponse<String> r = http.post("/api/v1/namespaces/default/configmaps", cm("Bad_Name", null));
         assertThat(r.statusCode()).isEqualTo(422);
-        assertThat(RawHttp.json(r).path("details").path("causes").get(0).path("field").asString()).isEqualTo("metadata.name");
+        assertThat(RawHttp.json(r)
+                        .path("details")
+                        .path("causes")
+                        .get(0)
+                        .path("field")
+                        .asString())
+                .isEqualTo("metadata.name");
     }
 
     @Test
     void item35BodyNamespaceDifferentFromUrlIs400() {
-        HttpResponse<String> r = http.post("/api/v1/namespaces/default/configmaps",
-                "{\"metadata\":{\"name\":\"a\",\"namespace\":\"other\"}}");
+        HttpResponse<String> r = http.post(
+                "/api/v1/namespaces/default/configmaps", "{\"metadata\":{\"name\":\"a\",\"namespace\":\"other\"}}");
         assertThat(r.statusCode()).isEqualTo(400);
     }
 
@@ -400,9 +455,13 @@ class ConformanceTest {
     void item36StalePutIs409AndChangesNothing() {
         String ns = http.newNamespace("t");
         JsonNode a = create(ns, "a", null);
-        http.patch("/api/v1/namespaces/" + ns + "/configmaps/a", "application/merge-patch+json", "{\"data\":{\"k\":\"2\"}}");
+        http.patch(
+                "/api/v1/namespaces/" + ns + "/configmaps/a",
+                "application/merge-patch+json",
+                "{\"data\":{\"k\":\"2\"}}");
         long before = ServerInternals.store(server).currentRevision();
-        HttpResponse<String> r = http.put("/api/v1/namespaces/" + ns + "/configmaps/a",
+        HttpResponse<String> r = http.put(
+                "/api/v1/namespaces/" + ns + "/configmaps/a",
                 cm("a", null).replace("\"name\":\"a\"", "\"name\":\"a\",\"resourceVersion\":\"" + rv(a) + "\""));
         assertThat(r.statusCode()).isEqualTo(409);
         assertThat(RawHttp.json(r).path("message").asString()).contains("the object has been modified");
@@ -413,7 +472,9 @@ class ConformanceTest {
     void item37PutWithoutRvIsFineForConfigMaps() {
         String ns = http.newNamespace("t");
         create(ns, "a", null);
-        assertThat(http.put("/api/v1/namespaces/" + ns + "/configmaps/a", cm("a", "{\"z\":\"1\"}")).statusCode()).isEqualTo(200);
+        assertThat(http.put("/api/v1/namespaces/" + ns + "/configmaps/a", cm("a", "{\"z\":\"1\"}"))
+                        .statusCode())
+                .isEqualTo(200);
     }
 
     @Test
@@ -428,7 +489,9 @@ class ConformanceTest {
     void item41MergePatchNullDeletesKey() {
         String ns = http.newNamespace("t");
         create(ns, "a", "{\"x\":\"1\",\"y\":\"2\"}");
-        JsonNode p = RawHttp.json(http.patch("/api/v1/namespaces/" + ns + "/configmaps/a", "application/merge-patch+json",
+        JsonNode p = RawHttp.json(http.patch(
+                "/api/v1/namespaces/" + ns + "/configmaps/a",
+                "application/merge-patch+json",
                 "{\"metadata\":{\"labels\":{\"x\":null}}}"));
         assertThat(p.path("metadata").path("labels").has("x")).isFalse();
         assertThat(p.path("metadata").path("labels").path("y").asString()).isEqualTo("2");
@@ -438,21 +501,29 @@ class ConformanceTest {
     void item42JsonPatchFailingTestIs422AndMalformedIs400() {
         String ns = http.newNamespace("t");
         create(ns, "a", null);
-        assertThat(http.patch("/api/v1/namespaces/" + ns + "/configmaps/a", "application/json-patch+json",
-                "[{\"op\":\"test\",\"path\":\"/data/k\",\"value\":\"nope\"}]").statusCode()).isEqualTo(422);
+        assertThat(http.patch(
+                                "/api/v1/namespaces/" + ns + "/configmaps/a",
+                                "application/json-patch+json",
+                                "[{\"op\":\"test\",\"path\":\"/data/k\",\"value\":\"nope\"}]")
+                        .statusCode())
+                .isEqualTo(422);
         assertThat(http.patch("/api/v1/namespaces/" + ns + "/configmaps/a", "application/json-patch+json", "[{")
-                .statusCode()).isEqualTo(400);
+                        .statusCode())
+                .isEqualTo(400);
     }
 
     @Test
     void item43UnknownPatchTypeIs415() {
-        assertThat(http.patch("/api/v1/namespaces/default/configmaps/x", "text/plain", "x").statusCode()).isEqualTo(415);
+        assertThat(http.patch("/api/v1/namespaces/default/configmaps/x", "text/plain", "x")
+                        .statusCode())
+                .isEqualTo(415);
     }
 
     @Test
     void item44ApplyWithoutFieldManagerIs422() {
         assertThat(http.patch("/api/v1/namespaces/default/configmaps/x", "application/apply-patch+yaml", "{}")
-                .statusCode()).isEqualTo(422);
+                        .statusCode())
+                .isEqualTo(422);
     }
 
     @Test
@@ -462,9 +533,12 @@ class ConformanceTest {
         HttpResponse<String> r = http.post("/api/v1/namespaces/" + ns + "/configmaps?dryRun=All", cm("a", null));
         assertThat(r.statusCode()).isEqualTo(201);
         assertThat(RawHttp.json(r).path("metadata").path("uid").asString("")).isNotEmpty();
-        assertThat(http.get("/api/v1/namespaces/" + ns + "/configmaps/a").statusCode()).isEqualTo(404);
+        assertThat(http.get("/api/v1/namespaces/" + ns + "/configmaps/a").statusCode())
+                .isEqualTo(404);
         assertThat(ServerInternals.store(server).currentRevision()).isEqualTo(before);
-        assertThat(http.post("/api/v1/namespaces/" + ns + "/configmaps?dryRun=x", cm("a", null)).statusCode()).isEqualTo(422);
+        assertThat(http.post("/api/v1/namespaces/" + ns + "/configmaps?dryRun=x", cm("a", null))
+                        .statusCode())
+                .isEqualTo(422);
     }
 
     @Test
@@ -475,31 +549,45 @@ class ConformanceTest {
         assertThat(r.statusCode()).isEqualTo(200);
         assertThat(RawHttp.json(r).path("status").asString()).isEqualTo("Success");
         assertThat(RawHttp.json(r).path("details").path("kind").asString()).isEqualTo("configmaps");
-        assertThat(http.get("/api/v1/namespaces/" + ns + "/configmaps/a").statusCode()).isEqualTo(404);
+        assertThat(http.get("/api/v1/namespaces/" + ns + "/configmaps/a").statusCode())
+                .isEqualTo(404);
     }
 
     @Test
     void item49and50FinalizersDelayDeletionUntilRemovedAndNoNewOnes() {
         String ns = http.newNamespace("t");
-        http.post("/api/v1/namespaces/" + ns + "/configmaps",
+        http.post(
+                "/api/v1/namespaces/" + ns + "/configmaps",
                 "{\"metadata\":{\"name\":\"f\",\"finalizers\":[\"example.com/x\"]}}");
         JsonNode d = RawHttp.json(http.delete("/api/v1/namespaces/" + ns + "/configmaps/f"));
         assertThat(d.path("metadata").path("deletionTimestamp").asString("")).isNotEmpty();
-        assertThat(d.path("metadata").path("deletionGracePeriodSeconds").asInt()).isZero();
-        assertThat(http.get("/api/v1/namespaces/" + ns + "/configmaps/f").statusCode()).isEqualTo(200);
-        assertThat(http.patch("/api/v1/namespaces/" + ns + "/configmaps/f", "application/merge-patch+json",
-                "{\"metadata\":{\"finalizers\":[\"example.com/x\",\"new\"]}}").statusCode()).isEqualTo(422);
-        assertThat(http.patch("/api/v1/namespaces/" + ns + "/configmaps/f", "application/merge-patch+json",
-                "{\"metadata\":{\"finalizers\":null}}").statusCode()).isEqualTo(200);
-        assertThat(http.get("/api/v1/namespaces/" + ns + "/configmaps/f").statusCode()).isEqualTo(404);
+        assertThat(d.path("metadata").path("deletionGracePeriodSeconds").asInt())
+                .isZero();
+        assertThat(http.get("/api/v1/namespaces/" + ns + "/configmaps/f").statusCode())
+                .isEqualTo(200);
+        assertThat(http.patch(
+                                "/api/v1/namespaces/" + ns + "/configmaps/f",
+                                "application/merge-patch+json",
+                                "{\"metadata\":{\"finalizers\":[\"example.com/x\",\"new\"]}}")
+                        .statusCode())
+                .isEqualTo(422);
+        assertThat(http.patch(
+                                "/api/v1/namespaces/" + ns + "/configmaps/f",
+                                "application/merge-patch+json",
+                                "{\"metadata\":{\"finalizers\":null}}")
+                        .statusCode())
+                .isEqualTo(200);
+        assertThat(http.get("/api/v1/namespaces/" + ns + "/configmaps/f").statusCode())
+                .isEqualTo(404);
     }
 
     @Test
     void item51WrongPreconditionUidIs409() {
         String ns = http.newNamespace("t");
         create(ns, "a", null);
-        assertThat(http.delete("/api/v1/namespaces/" + ns + "/configmaps/a",
-                "{\"preconditions\":{\"uid\":\"wrong\"}}").statusCode()).isEqualTo(409);
+        assertThat(http.delete("/api/v1/namespaces/" + ns + "/configmaps/a", "{\"preconditions\":{\"uid\":\"wrong\"}}")
+                        .statusCode())
+                .isEqualTo(409);
     }
 
     @Test
@@ -515,7 +603,9 @@ class ConformanceTest {
 
     @Test
     void item53BadTokenIs401() {
-        HttpResponse<String> r = http.send(http.req("/api/v1/namespaces").setHeader("Authorization", "Bearer wrong").build());
+        HttpResponse<String> r = http.send(http.req("/api/v1/namespaces")
+                .setHeader("Authorization", "Bearer wrong")
+                .build());
         assertThat(r.statusCode()).isEqualTo(401);
         assertThat(RawHttp.json(r).path("reason").asString()).isEqualTo("Unauthorized");
     }
@@ -523,15 +613,19 @@ class ConformanceTest {
     @Test
     void item58NamespaceDeleteTerminatesBlocksCreatesThenGoes() {
         String ns = http.newNamespace("t");
-        http.post("/api/v1/namespaces/" + ns + "/configmaps", "{\"metadata\":{\"name\":\"f\",\"finalizers\":[\"x/y\"]}}");
+        http.post(
+                "/api/v1/namespaces/" + ns + "/configmaps", "{\"metadata\":{\"name\":\"f\",\"finalizers\":[\"x/y\"]}}");
         JsonNode d = RawHttp.json(http.delete("/api/v1/namespaces/" + ns));
         assertThat(d.path("status").path("phase").asString()).isEqualTo("Terminating");
         HttpResponse<String> blocked = http.post("/api/v1/namespaces/" + ns + "/configmaps", cm("new", null));
         assertThat(blocked.statusCode()).isEqualTo(403);
         assertThat(blocked.body()).contains("NamespaceTerminating");
-        http.patch("/api/v1/namespaces/" + ns + "/configmaps/f", "application/merge-patch+json",
+        http.patch(
+                "/api/v1/namespaces/" + ns + "/configmaps/f",
+                "application/merge-patch+json",
                 "{\"metadata\":{\"finalizers\":null}}");
-        await().atMost(Duration.ofSeconds(5)).until(() -> http.get("/api/v1/namespaces/" + ns).statusCode() == 404);
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> http.get("/api/v1/namespaces/" + ns).statusCode() == 404);
     }
 
     @Test
@@ -539,20 +633,26 @@ class ConformanceTest {
         HttpResponse<String> r = http.get("/api/v1/foos");
         assertThat(r.statusCode()).isEqualTo(404);
         assertThat(r.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/plain");
-        HttpResponse<String> h = http.send(java.net.http.HttpRequest.newBuilder(
-                java.net.URI.create(server.url() + "/readyz")).build());
+        HttpResponse<String> h =
+                http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(server.url() + "/readyz"))
+                        .build());
         assertThat(h.statusCode()).isEqualTo(200);
         assertThat(h.body()).isEqualTo("ok");
     }
 
     @Test
     void malformedJsonIs400AndKindMismatchIs400AndYamlIsAccepted() {
-        assertThat(http.post("/api/v1/namespaces/default/configmaps", "{nope").statusCode()).isEqualTo(400);
-        assertThat(http.post("/api/v1/namespaces/default/configmaps", "{\"kind\":\"Secret\",\"metadata\":{\"name\":\"a\"}}")
-                .statusCode()).isEqualTo(400);
+        assertThat(http.post("/api/v1/namespaces/default/configmaps", "{nope").statusCode())
+                .isEqualTo(400);
+        assertThat(http.post(
+                                "/api/v1/namespaces/default/configmaps",
+                                "{\"kind\":\"Secret\",\"metadata\":{\"name\":\"a\"}}")
+                        .statusCode())
+                .isEqualTo(400);
         HttpResponse<String> y = http.send(http.req("/api/v1/namespaces/default/configmaps")
                 .header("Content-Type", "application/yaml")
-                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("metadata:\n  name: from-yaml\ndata:\n  a: b\n"))
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(
+                        "metadata:\n  name: from-yaml\ndata:\n  a: b\n"))
                 .build());
         assertThat(y.statusCode()).as(y.body()).isEqualTo(201);
     }
@@ -560,7 +660,10 @@ class ConformanceTest {
     @Test
     void wrongMethodIs405() {
         assertThat(http.send(http.req("/api/v1/namespaces/default/configmaps")
-                .PUT(java.net.http.HttpRequest.BodyPublishers.ofString("{}")).build()).statusCode()).isEqualTo(405);
+                                .PUT(java.net.http.HttpRequest.BodyPublishers.ofString("{}"))
+                                .build())
+                        .statusCode())
+                .isEqualTo(405);
     }
 
     @Test
@@ -569,15 +672,19 @@ class ConformanceTest {
         create(ns, "a", null);
         java.util.concurrent.LinkedBlockingQueue<String> messages = new java.util.concurrent.LinkedBlockingQueue<>();
         java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder()
-                .sslContext(server.clientConfig().sslContext()).build();
-        java.net.http.WebSocket ws = client.newWebSocketBuilder().header("Authorization", "Bearer " + server.token())
-                .buildAsync(java.net.URI.create(server.url().toString().replace("https", "wss") + "/api/v1/namespaces/"
-                        + ns + "/configmaps?watch=true"), new java.net.http.WebSocket.Listener() {
+                .sslContext(server.clientConfig().sslContext())
+                .build();
+        java.net.http.WebSocket ws = client.newWebSocketBuilder()
+                .header("Authorization", "Bearer " + server.token())
+                .buildAsync(
+                        java.net.URI.create(server.url().toString().replace("https", "wss") + "/api/v1/namespaces/" + ns
+                                + "/configmaps?watch=true"),
+                        new java.net.http.WebSocket.Listener() {
                             private final StringBuilder buf = new StringBuilder();
 
                             @Override
-                            public java.util.concurrent.CompletionStage<?> onText(java.net.http.WebSocket w,
-                                                                                 CharSequence data, boolean last) {
+                            public java.util.concurrent.CompletionStage<?> onText(
+                                    java.net.http.WebSocket w, CharSequence data, boolean last) {
                                 buf.append(data);
                                 if (last) {
                                     messages.add(buf.toString());
@@ -586,11 +693,16 @@ class ConformanceTest {
                                 w.request(1);
                                 return null;
                             }
-                        }).get(10, java.util.concurrent.TimeUnit.SECONDS);
+                        })
+                .get(10, java.util.concurrent.TimeUnit.SECONDS);
         try {
             String first = messages.poll(10, java.util.concurrent.TimeUnit.SECONDS);
             assertThat(first).isNotNull();
-            assertThat(tools.jackson.databind.json.JsonMapper.builder().build().readTree(first).path("type").asString())
+            assertThat(tools.jackson.databind.json.JsonMapper.builder()
+                            .build()
+                            .readTree(first)
+                            .path("type")
+                            .asString())
                     .isEqualTo("ADDED");
             create(ns, "b", null);
             String second = messages.poll(10, java.util.concurrent.TimeUnit.SECONDS);

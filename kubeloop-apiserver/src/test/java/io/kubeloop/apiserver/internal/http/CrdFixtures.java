@@ -10,8 +10,7 @@ import tools.jackson.databind.JsonNode;
 /** CustomResourceDefinitions used by the CRD tests, and a helper to install one (test helper). */
 final class CrdFixtures {
 
-    private CrdFixtures() {
-    }
+    private CrdFixtures() {}
 
     /** The sample-controller's Foo CRD (samplecontroller.k8s.io/v1alpha1), with a status subresource. */
     static final String FOO = """
@@ -37,8 +36,10 @@ final class CrdFixtures {
              "spec":{"group":"example.com","scope":"Namespaced",
                "names":{"kind":"Widget","plural":"widgets","shortNames":["wd"],"categories":["all"]},
                "versions":[%s,%s,%s]}}
-            """.formatted(widgetVersion("v1beta1", true, false), widgetVersion("v1", true, true),
-            widgetVersion("v1alpha1", false, false));
+            """.formatted(
+                    widgetVersion("v1beta1", true, false),
+                    widgetVersion("v1", true, true),
+                    widgetVersion("v1alpha1", false, false));
 
     private static String widgetVersion(String name, boolean served, boolean storage) {
         return """
@@ -87,11 +88,16 @@ final class CrdFixtures {
     /** Waits until the CRD has condition {@code type} with {@code status}; returns the CRD. */
     static JsonNode awaitCondition(RawHttp http, String name, String type, String status) {
         JsonNode[] out = new JsonNode[1];
-        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).until(() -> {
-            JsonNode crd = RawHttp.json(http.get("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/" + name));
-            out[0] = crd;
-            return condition(crd, type).map(c -> c.path("status").asString().equals(status)).orElse(false);
-        });
+        await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> {
+                    JsonNode crd =
+                            RawHttp.json(http.get("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/" + name));
+                    out[0] = crd;
+                    return condition(crd, type)
+                            .map(c -> c.path("status").asString().equals(status))
+                            .orElse(false);
+                });
         return out[0];
     }
 

@@ -59,7 +59,8 @@ class CustomResourceConformanceTest {
     }
 
     private static JsonNode createWidget(String ns, String name, String spec) {
-        HttpResponse<String> r = http.post(widgets("v1", ns), CrdFixtures.object("example.com/v1", "Widget", name, spec));
+        HttpResponse<String> r =
+                http.post(widgets("v1", ns), CrdFixtures.object("example.com/v1", "Widget", name, spec));
         assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
         return RawHttp.json(r);
     }
@@ -96,9 +97,11 @@ class CustomResourceConformanceTest {
         createWidget(ns, "w", "{\"replicas\":1}");
         JsonNode w = RawHttp.json(http.get(widgets("v1", ns) + "/w"));
         String status = "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"w\","
-                + "\"resourceVersion\":\"" + w.path("metadata").path("resourceVersion").asString() + "\"},"
+                + "\"resourceVersion\":\""
+                + w.path("metadata").path("resourceVersion").asString() + "\"},"
                 + "\"status\":{\"conditions\":[{\"type\":\"Synced\",\"status\":\"False\"},{\"type\":\"Ready\",\"status\":\"True\"}]}}";
-        assertThat(http.put(widgets("v1", ns) + "/w/status", status).statusCode()).isEqualTo(200);
+        assertThat(http.put(widgets("v1", ns) + "/w/status", status).statusCode())
+                .isEqualTo(200);
         JsonNode t = RawHttp.json(http.get(widgets("v1", ns) + "/w", TABLE));
         assertThat(t.path("rows").get(0).path("cells").get(3).asString()).isEqualTo("True");
     }
@@ -117,24 +120,28 @@ class CustomResourceConformanceTest {
         String ns = http.newNamespace("crd");
         JsonNode f = createFoo(ns, "f", "{\"replicas\":1}");
         assertThat(f.path("metadata").path("generation").asLong()).isEqualTo(1);
-        JsonNode labelled = RawHttp.json(http.patch(foos(ns) + "/f", "application/merge-patch+json",
-                "{\"metadata\":{\"labels\":{\"a\":\"b\"}}}"));
+        JsonNode labelled = RawHttp.json(http.patch(
+                foos(ns) + "/f", "application/merge-patch+json", "{\"metadata\":{\"labels\":{\"a\":\"b\"}}}"));
         assertThat(labelled.path("metadata").path("generation").asLong()).isEqualTo(1);
-        JsonNode changed = RawHttp.json(http.patch(foos(ns) + "/f", "application/merge-patch+json",
-                "{\"spec\":{\"replicas\":3}}"));
+        JsonNode changed = RawHttp.json(
+                http.patch(foos(ns) + "/f", "application/merge-patch+json", "{\"spec\":{\"replicas\":3}}"));
         assertThat(changed.path("metadata").path("generation").asLong()).isEqualTo(2);
     }
 
     @Test
     void item40StatusSubresourceSplitsMainAndStatusWithoutGenerationBump() {
         String ns = http.newNamespace("crd");
-        HttpResponse<String> created = http.post(foos(ns), "{\"apiVersion\":\"" + FOO_V + "\",\"kind\":\"Foo\","
-                + "\"metadata\":{\"name\":\"f\"},\"spec\":{\"replicas\":1},\"status\":{\"availableReplicas\":5}}");
+        HttpResponse<String> created = http.post(
+                foos(ns),
+                "{\"apiVersion\":\"" + FOO_V + "\",\"kind\":\"Foo\","
+                        + "\"metadata\":{\"name\":\"f\"},\"spec\":{\"replicas\":1},\"status\":{\"availableReplicas\":5}}");
         assertThat(RawHttp.json(created).has("status")).isFalse();
-        JsonNode viaMain = RawHttp.json(http.patch(foos(ns) + "/f", "application/merge-patch+json",
-                "{\"status\":{\"availableReplicas\":5}}"));
+        JsonNode viaMain = RawHttp.json(
+                http.patch(foos(ns) + "/f", "application/merge-patch+json", "{\"status\":{\"availableReplicas\":5}}"));
         assertThat(viaMain.has("status")).isFalse();
-        JsonNode viaStatus = RawHttp.json(http.patch(foos(ns) + "/f/status", "application/merge-patch+json",
+        JsonNode viaStatus = RawHttp.json(http.patch(
+                foos(ns) + "/f/status",
+                "application/merge-patch+json",
                 "{\"spec\":{\"replicas\":7},\"status\":{\"availableReplicas\":2}}"));
         assertThat(viaStatus.path("status").path("availableReplicas").asInt()).isEqualTo(2);
         assertThat(viaStatus.path("spec").path("replicas").asInt()).isEqualTo(1);
@@ -145,8 +152,8 @@ class CustomResourceConformanceTest {
     void item43StrategicMergePatchOnCustomResourceIs415() {
         String ns = http.newNamespace("crd");
         createFoo(ns, "f", "{\"replicas\":1}");
-        HttpResponse<String> r = http.patch(foos(ns) + "/f", "application/strategic-merge-patch+json",
-                "{\"spec\":{\"replicas\":2}}");
+        HttpResponse<String> r =
+                http.patch(foos(ns) + "/f", "application/strategic-merge-patch+json", "{\"spec\":{\"replicas\":2}}");
         assertThat(r.statusCode()).isEqualTo(415);
         assertThat(RawHttp.json(r).path("reason").asString()).isEqualTo("UnsupportedMediaType");
     }
@@ -157,7 +164,10 @@ class CustomResourceConformanceTest {
         JsonNode names = CrdFixtures.condition(crd, "NamesAccepted").orElseThrow();
         assertThat(names.path("status").asString()).isEqualTo("True");
         assertThat(names.path("reason").asString()).isEqualTo("NoConflicts");
-        assertThat(CrdFixtures.condition(crd, "Established").orElseThrow().path("reason").asString())
+        assertThat(CrdFixtures.condition(crd, "Established")
+                        .orElseThrow()
+                        .path("reason")
+                        .asString())
                 .isEqualTo("InitialNamesAccepted");
         JsonNode accepted = crd.path("status").path("acceptedNames");
         assertThat(accepted.path("plural").asString()).isEqualTo("foos");
@@ -170,13 +180,16 @@ class CustomResourceConformanceTest {
 
     @Test
     void item55ClusterScopedCustomResourceUnderNamespacesIs404() {
-        HttpResponse<String> created = http.post("/apis/example.com/v1/gadgets",
-                CrdFixtures.object("example.com/v1", "Gadget", "g55", "{\"size\":3}"));
+        HttpResponse<String> created = http.post(
+                "/apis/example.com/v1/gadgets", CrdFixtures.object("example.com/v1", "Gadget", "g55", "{\"size\":3}"));
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
         assertThat(RawHttp.json(created).path("metadata").has("namespace")).isFalse();
         assertThat(http.get("/apis/example.com/v1/gadgets/g55").statusCode()).isEqualTo(200);
-        assertThat(http.get("/apis/example.com/v1/namespaces/default/gadgets/g55").statusCode()).isEqualTo(404);
-        assertThat(http.get("/apis/example.com/v1/namespaces/default/gadgets").statusCode()).isEqualTo(404);
+        assertThat(http.get("/apis/example.com/v1/namespaces/default/gadgets/g55")
+                        .statusCode())
+                .isEqualTo(404);
+        assertThat(http.get("/apis/example.com/v1/namespaces/default/gadgets").statusCode())
+                .isEqualTo(404);
         JsonNode t = RawHttp.json(http.get("/apis/example.com/v1/gadgets", TABLE));
         assertThat(columnNames(t)).containsExactly("Name", "Age");
     }
@@ -184,30 +197,33 @@ class CustomResourceConformanceTest {
     @Test
     void item56SchemaViolationIs422NamingTheFieldAndUnknownFieldsArePruned() {
         String ns = http.newNamespace("crd");
-        HttpResponse<String> bad = http.post(foos(ns), CrdFixtures.object(FOO_V, "Foo", "bad",
-                "{\"replicas\":\"three\",\"deploymentName\":7}"));
+        HttpResponse<String> bad = http.post(
+                foos(ns), CrdFixtures.object(FOO_V, "Foo", "bad", "{\"replicas\":\"three\",\"deploymentName\":7}"));
         assertThat(bad.statusCode()).isEqualTo(422);
         JsonNode status = RawHttp.json(bad);
         assertThat(status.path("reason").asString()).isEqualTo("Invalid");
         assertThat(status.path("details").path("causes").findValuesAsString("field"))
                 .contains("spec.replicas", "spec.deploymentName");
-        HttpResponse<String> tooMany = http.post(foos(ns), CrdFixtures.object(FOO_V, "Foo", "big", "{\"replicas\":11}"));
+        HttpResponse<String> tooMany =
+                http.post(foos(ns), CrdFixtures.object(FOO_V, "Foo", "big", "{\"replicas\":11}"));
         assertThat(tooMany.statusCode()).isEqualTo(422);
         assertThat(RawHttp.json(tooMany).path("message").asString()).contains("spec.replicas");
 
-        HttpResponse<String> pruned = http.post(foos(ns), CrdFixtures.object(FOO_V, "Foo", "ok",
-                "{\"replicas\":1,\"extra\":true}"));
+        HttpResponse<String> pruned =
+                http.post(foos(ns), CrdFixtures.object(FOO_V, "Foo", "ok", "{\"replicas\":1,\"extra\":true}"));
         assertThat(pruned.statusCode()).isEqualTo(201);
         assertThat(RawHttp.json(pruned).path("spec").has("extra")).isFalse();
         assertThat(pruned.headers().firstValue("Warning").orElse("")).contains("unknown field \\\"spec.extra\\\"");
-        assertThat(RawHttp.json(http.get(foos(ns) + "/ok")).path("spec").has("extra")).isFalse();
+        assertThat(RawHttp.json(http.get(foos(ns) + "/ok")).path("spec").has("extra"))
+                .isFalse();
     }
 
     @Test
     void strictFieldValidationRejectsUnknownFieldsWith400() {
         String ns = http.newNamespace("crd");
-        HttpResponse<String> r = http.post(foos(ns) + "?fieldValidation=Strict", CrdFixtures.object(FOO_V, "Foo", "s",
-                "{\"replicas\":1,\"foo\":1}"));
+        HttpResponse<String> r = http.post(
+                foos(ns) + "?fieldValidation=Strict",
+                CrdFixtures.object(FOO_V, "Foo", "s", "{\"replicas\":1,\"foo\":1}"));
         assertThat(r.statusCode()).isEqualTo(400);
         assertThat(RawHttp.json(r).path("message").asString())
                 .isEqualTo("Foo in version \"v1alpha1\" cannot be handled as a Foo: strict decoding error: "
@@ -227,46 +243,64 @@ class CustomResourceConformanceTest {
         String ns = http.newNamespace("crd");
         String things = "/apis/delete.example.com/v1/namespaces/" + ns + "/things";
         for (String n : List.of("a", "b")) {
-            assertThat(http.post(things, CrdFixtures.object("delete.example.com/v1", "Thing", n, "{}")).statusCode())
+            assertThat(http.post(things, CrdFixtures.object("delete.example.com/v1", "Thing", n, "{}"))
+                            .statusCode())
                     .isEqualTo(201);
         }
         // "held" keeps a finalizer so the CRD stays terminating until we remove it
-        assertThat(http.post(things, "{\"apiVersion\":\"delete.example.com/v1\",\"kind\":\"Thing\",\"metadata\":"
-                + "{\"name\":\"held\",\"finalizers\":[\"example.com/hold\"]},\"spec\":{}}").statusCode()).isEqualTo(201);
+        assertThat(http.post(
+                                things,
+                                "{\"apiVersion\":\"delete.example.com/v1\",\"kind\":\"Thing\",\"metadata\":"
+                                        + "{\"name\":\"held\",\"finalizers\":[\"example.com/hold\"]},\"spec\":{}}")
+                        .statusCode())
+                .isEqualTo(201);
         try (RawHttp.Lines watch = http.watch(things + "?watch=true&resourceVersion=0")) {
-            assertThat(http.delete(CRDS + "/things.delete.example.com").statusCode()).isEqualTo(200);
+            assertThat(http.delete(CRDS + "/things.delete.example.com").statusCode())
+                    .isEqualTo(200);
             JsonNode crd = CrdFixtures.awaitCondition(http, "things.delete.example.com", "Terminating", "True");
             assertThat(crd.path("metadata").path("finalizers").get(0).asString())
                     .isEqualTo("customresourcecleanup.apiextensions.k8s.io");
-            HttpResponse<String> create = http.post(things, CrdFixtures.object("delete.example.com/v1", "Thing", "c", "{}"));
+            HttpResponse<String> create =
+                    http.post(things, CrdFixtures.object("delete.example.com/v1", "Thing", "c", "{}"));
             assertThat(create.statusCode()).isEqualTo(405);
             assertThat(RawHttp.json(create).path("message").asString())
                     .isEqualTo("create not allowed while custom resource definition is terminating");
-            await().atMost(Duration.ofSeconds(10)).until(() -> http.get(things + "/a").statusCode() == 404
-                    && http.get(things + "/b").statusCode() == 404);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> http.get(things + "/a").statusCode() == 404
+                            && http.get(things + "/b").statusCode() == 404);
             JsonNode held = RawHttp.json(http.get(things + "/held"));
             assertThat(held.path("metadata").has("deletionTimestamp")).isTrue();
-            assertThat(http.get(CRDS + "/things.delete.example.com").statusCode()).isEqualTo(200);
+            assertThat(http.get(CRDS + "/things.delete.example.com").statusCode())
+                    .isEqualTo(200);
             JsonNode discovery = RawHttp.json(http.get("/apis/delete.example.com/v1"));
             List<String> verbs = new ArrayList<>();
             discovery.path("resources").get(0).path("verbs").forEach(v -> verbs.add(v.asString()));
             assertThat(verbs).containsExactly("delete", "deletecollection", "get", "list", "watch");
-            assertThat(CrdFixtures.condition(crd, "Terminating").orElseThrow().path("reason").asString())
+            assertThat(CrdFixtures.condition(crd, "Terminating")
+                            .orElseThrow()
+                            .path("reason")
+                            .asString())
                     .isIn("InstanceDeletionPending", "InstanceDeletionInProgress");
             assertThat(CrdFixtures.condition(RawHttp.json(http.get(CRDS + "/things.delete.example.com")), "Terminating")
-                    .orElseThrow().path("reason").asString()).isEqualTo("InstanceDeletionInProgress");
+                            .orElseThrow()
+                            .path("reason")
+                            .asString())
+                    .isEqualTo("InstanceDeletionInProgress");
 
-            String release = "{\"apiVersion\":\"delete.example.com/v1\",\"kind\":\"Thing\",\"metadata\":{\"name\":\"held\","
-                    + "\"resourceVersion\":\"" + held.path("metadata").path("resourceVersion").asString()
-                    + "\",\"finalizers\":[]},\"spec\":{}}";
+            String release =
+                    "{\"apiVersion\":\"delete.example.com/v1\",\"kind\":\"Thing\",\"metadata\":{\"name\":\"held\","
+                            + "\"resourceVersion\":\""
+                            + held.path("metadata").path("resourceVersion").asString()
+                            + "\",\"finalizers\":[]},\"spec\":{}}";
             assertThat(http.put(things + "/held", release).statusCode()).isEqualTo(200);
-            await().atMost(Duration.ofSeconds(10)).until(() -> http.get(CRDS + "/things.delete.example.com")
-                    .statusCode() == 404);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> http.get(CRDS + "/things.delete.example.com").statusCode() == 404);
             await().atMost(Duration.ofSeconds(10)).until(() -> http.get(things).statusCode() == 404);
             // the watch saw the objects go and then ended
             List<String> events = new ArrayList<>();
             for (JsonNode e = watch.next(); e != null; e = watch.next()) {
-                events.add(e.path("type").asString() + " " + e.path("object").path("metadata").path("name").asString());
+                events.add(e.path("type").asString() + " "
+                        + e.path("object").path("metadata").path("name").asString());
             }
             assertThat(events).contains("DELETED a", "DELETED b", "DELETED held");
         }
@@ -292,7 +326,9 @@ class CustomResourceConformanceTest {
         JsonNode established = CrdFixtures.condition(crd, "Established").orElseThrow();
         assertThat(established.path("status").asString()).isEqualTo("False");
         assertThat(established.path("reason").asString()).isEqualTo("NotAccepted");
-        assertThat(http.get("/apis/example.com/v1/namespaces/default/otherwidgets").statusCode()).isEqualTo(404);
+        assertThat(http.get("/apis/example.com/v1/namespaces/default/otherwidgets")
+                        .statusCode())
+                .isEqualTo(404);
     }
 
     @Test
@@ -308,29 +344,42 @@ class CustomResourceConformanceTest {
         assertThat(r.statusCode()).isEqualTo(422);
         JsonNode status = RawHttp.json(r);
         assertThat(status.path("details").path("kind").asString()).isEqualTo("CustomResourceDefinition");
-        assertThat(status.path("details").path("causes").findValuesAsString("field")).contains("metadata.name",
-                "spec.group", "spec.scope", "spec.names.plural", "spec.versions",
-                "spec.versions[0].schema.openAPIV3Schema.properties[spec].type");
-        assertThat(status.path("message").asString()).contains("must have exactly one version marked as storage version",
-                "should be a domain with at least one dot");
+        assertThat(status.path("details").path("causes").findValuesAsString("field"))
+                .contains(
+                        "metadata.name",
+                        "spec.group",
+                        "spec.scope",
+                        "spec.names.plural",
+                        "spec.versions",
+                        "spec.versions[0].schema.openAPIV3Schema.properties[spec].type");
+        assertThat(status.path("message").asString())
+                .contains(
+                        "must have exactly one version marked as storage version",
+                        "should be a domain with at least one dot");
     }
 
     @Test
     void versionsAreServedWithApiVersionRewrittenAndUnservedOnes404() {
         String ns = http.newNamespace("crd");
-        HttpResponse<String> viaBeta = http.post(widgets("v1beta1", ns),
-                CrdFixtures.object("example.com/v1beta1", "Widget", "m", "{\"replicas\":1}"));
+        HttpResponse<String> viaBeta = http.post(
+                widgets("v1beta1", ns), CrdFixtures.object("example.com/v1beta1", "Widget", "m", "{\"replicas\":1}"));
         assertThat(viaBeta.statusCode()).isEqualTo(201);
         assertThat(RawHttp.json(viaBeta).path("apiVersion").asString()).isEqualTo("example.com/v1beta1");
         JsonNode v1 = RawHttp.json(http.get(widgets("v1", ns) + "/m"));
         assertThat(v1.path("apiVersion").asString()).isEqualTo("example.com/v1");
-        assertThat(v1.path("metadata").path("uid")).isEqualTo(RawHttp.json(viaBeta).path("metadata").path("uid"));
+        assertThat(v1.path("metadata").path("uid"))
+                .isEqualTo(RawHttp.json(viaBeta).path("metadata").path("uid"));
         JsonNode list = RawHttp.json(http.get(widgets("v1beta1", ns)));
         assertThat(list.path("apiVersion").asString()).isEqualTo("example.com/v1beta1");
         assertThat(list.path("items").get(0).path("apiVersion").asString()).isEqualTo("example.com/v1beta1");
         assertThat(http.get(widgets("v1alpha1", ns)).statusCode()).isEqualTo(404);
-        assertThat(ServerInternals.store(server).get("example.com/widgets", ns + "/m").orElseThrow().object().path("apiVersion")
-                .asString()).isEqualTo("example.com/v1");
+        assertThat(ServerInternals.store(server)
+                        .get("example.com/widgets", ns + "/m")
+                        .orElseThrow()
+                        .object()
+                        .path("apiVersion")
+                        .asString())
+                .isEqualTo("example.com/v1");
         JsonNode group = RawHttp.json(http.get("/apis/example.com"));
         assertThat(group.path("versions").findValuesAsString("version")).containsExactly("v1", "v1beta1");
         assertThat(group.path("preferredVersion").path("version").asString()).isEqualTo("v1");
@@ -352,7 +401,8 @@ class CustomResourceConformanceTest {
         assertThat(widgets.path("shortNames").get(0).asString()).isEqualTo("wd");
         assertThat(widgets.path("categories").get(0).asString()).isEqualTo("all");
         assertThat(widgets.path("verbs")).hasSize(8);
-        JsonNode agg = RawHttp.json(http.get("/apis", "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"));
+        JsonNode agg =
+                RawHttp.json(http.get("/apis", "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"));
         JsonNode exampleGroup = null;
         for (JsonNode g : agg.path("items")) {
             if (g.path("metadata").path("name").asString().equals("samplecontroller.k8s.io")) {
@@ -363,7 +413,8 @@ class CustomResourceConformanceTest {
         JsonNode foo = exampleGroup.path("versions").get(0).path("resources").get(0);
         assertThat(foo.path("resource").asString()).isEqualTo("foos");
         assertThat(foo.path("responseKind").path("kind").asString()).isEqualTo("Foo");
-        assertThat(foo.path("subresources").get(0).path("subresource").asString()).isEqualTo("status");
+        assertThat(foo.path("subresources").get(0).path("subresource").asString())
+                .isEqualTo("status");
     }
 
     @Test
@@ -372,17 +423,19 @@ class CustomResourceConformanceTest {
         createWidget(ns, "s", "{\"replicas\":2}");
         JsonNode w = RawHttp.json(http.get(widgets("v1", ns) + "/s"));
         String status = "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"s\","
-                + "\"resourceVersion\":\"" + w.path("metadata").path("resourceVersion").asString() + "\"},"
+                + "\"resourceVersion\":\""
+                + w.path("metadata").path("resourceVersion").asString() + "\"},"
                 + "\"status\":{\"replicas\":2,\"selector\":\"app=s\"}}";
-        assertThat(http.put(widgets("v1", ns) + "/s/status", status).statusCode()).isEqualTo(200);
+        assertThat(http.put(widgets("v1", ns) + "/s/status", status).statusCode())
+                .isEqualTo(200);
         JsonNode scale = RawHttp.json(http.get(widgets("v1", ns) + "/s/scale"));
         assertThat(scale.path("kind").asString()).isEqualTo("Scale");
         assertThat(scale.path("apiVersion").asString()).isEqualTo("autoscaling/v1");
         assertThat(scale.path("spec").path("replicas").asInt()).isEqualTo(2);
         assertThat(scale.path("status").path("replicas").asInt()).isEqualTo(2);
         assertThat(scale.path("status").path("selector").asString()).isEqualTo("app=s");
-        JsonNode patched = RawHttp.json(http.patch(widgets("v1", ns) + "/s/scale", "application/merge-patch+json",
-                "{\"spec\":{\"replicas\":5}}"));
+        JsonNode patched = RawHttp.json(http.patch(
+                widgets("v1", ns) + "/s/scale", "application/merge-patch+json", "{\"spec\":{\"replicas\":5}}"));
         assertThat(patched.path("spec").path("replicas").asInt()).isEqualTo(5);
         JsonNode after = RawHttp.json(http.get(widgets("v1", ns) + "/s"));
         assertThat(after.path("spec").path("replicas").asInt()).isEqualTo(5);
@@ -410,9 +463,13 @@ class CustomResourceConformanceTest {
         HttpResponse<String> r = http.put(deployments + "/web/scale", put);
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         assertThat(RawHttp.json(r).path("spec").path("replicas").asInt()).isEqualTo(3);
-        assertThat(RawHttp.json(http.get(deployments + "/web")).path("spec").path("replicas").asInt()).isEqualTo(3);
-        HttpResponse<String> negative = http.patch(deployments + "/web/scale", "application/merge-patch+json",
-                "{\"spec\":{\"replicas\":-1}}");
+        assertThat(RawHttp.json(http.get(deployments + "/web"))
+                        .path("spec")
+                        .path("replicas")
+                        .asInt())
+                .isEqualTo(3);
+        HttpResponse<String> negative =
+                http.patch(deployments + "/web/scale", "application/merge-patch+json", "{\"spec\":{\"replicas\":-1}}");
         assertThat(negative.statusCode()).isEqualTo(422);
     }
 

@@ -29,7 +29,8 @@ class DeletionAcrossRestartTest {
     }
 
     private static void awaitGone(RawHttp http, String path) {
-        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+        await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(20))
                 .until(() -> http.get(path).statusCode() == 404);
     }
 
@@ -41,19 +42,27 @@ class DeletionAcrossRestartTest {
         try (EmbeddedApiServer server = EmbeddedApiServer.start(options())) {
             RawHttp http = new RawHttp(server);
             JsonNode o = post(http, "/api/v1/namespaces/default/configmaps", "{\"metadata\":{\"name\":\"owner\"}}");
-            post(http, "/api/v1/namespaces/default/configmaps", "{\"metadata\":{\"name\":\"dep\",\"finalizers\":"
-                    + "[\"example.com/hold\"],\"ownerReferences\":[" + GarbageCollectionTest.ref(o, true) + "]}}");
+            post(
+                    http,
+                    "/api/v1/namespaces/default/configmaps",
+                    "{\"metadata\":{\"name\":\"dep\",\"finalizers\":" + "[\"example.com/hold\"],\"ownerReferences\":["
+                            + GarbageCollectionTest.ref(o, true) + "]}}");
             http.delete(owner, "{\"propagationPolicy\":\"Foreground\"}");
-            await().atMost(Duration.ofSeconds(10)).until(() -> RawHttp.json(http.get(dep)).path("metadata")
-                    .has("deletionTimestamp"));
-            post(http, "/api/v1/namespaces/default/pods", Workloads.pod("bound", null, null, "\"nodeName\":\"node-1\""));
-            assertThat(http.delete(pod, "{\"gracePeriodSeconds\":2}").statusCode()).isEqualTo(200);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> RawHttp.json(http.get(dep)).path("metadata").has("deletionTimestamp"));
+            post(
+                    http,
+                    "/api/v1/namespaces/default/pods",
+                    Workloads.pod("bound", null, null, "\"nodeName\":\"node-1\""));
+            assertThat(http.delete(pod, "{\"gracePeriodSeconds\":2}").statusCode())
+                    .isEqualTo(200);
         }
         try (EmbeddedApiServer server = EmbeddedApiServer.start(options())) {
             RawHttp http = new RawHttp(server);
             assertThat(http.get(owner).statusCode()).isEqualTo(200);
             assertThat(http.patch(dep, "application/merge-patch+json", "{\"metadata\":{\"finalizers\":null}}")
-                    .statusCode()).isEqualTo(200);
+                            .statusCode())
+                    .isEqualTo(200);
             awaitGone(http, dep);
             awaitGone(http, owner);
             awaitGone(http, pod);

@@ -26,21 +26,28 @@ class DeploymentSimulatorTest {
 
     private static JsonNode awaitStatus(String name, int replicas, long generation) {
         JsonNode[] seen = new JsonNode[1];
-        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).until(() -> {
-            seen[0] = RawHttp.json(http.get(PATH + name));
-            JsonNode s = seen[0].path("status");
-            return s.path("availableReplicas").asInt(-1) == replicas && s.path("observedGeneration").asLong(-1) == generation;
-        });
+        await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> {
+                    seen[0] = RawHttp.json(http.get(PATH + name));
+                    JsonNode s = seen[0].path("status");
+                    return s.path("availableReplicas").asInt(-1) == replicas
+                            && s.path("observedGeneration").asLong(-1) == generation;
+                });
         return seen[0];
     }
 
     @Test
     void aNewDeploymentBecomesAvailableAndFollowsAScaleUp() {
-        HttpResponse<String> created = http.post("/apis/apps/v1/namespaces/default/deployments",
-                Workloads.deployment("simulated", null));
+        HttpResponse<String> created =
+                http.post("/apis/apps/v1/namespaces/default/deployments", Workloads.deployment("simulated", null));
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
-        assertThat(RawHttp.json(created).path("status").path("availableReplicas").isMissingNode())
-                .as("not available at once").isTrue();
+        assertThat(RawHttp.json(created)
+                        .path("status")
+                        .path("availableReplicas")
+                        .isMissingNode())
+                .as("not available at once")
+                .isTrue();
 
         JsonNode available = awaitStatus("simulated", 1, 1);
         JsonNode status = available.path("status");
@@ -49,8 +56,8 @@ class DeploymentSimulatorTest {
         assertThat(status.path("updatedReplicas").asInt()).isEqualTo(1);
         assertThat(status.path("conditions").findValuesAsString("type")).contains("Available", "Progressing");
 
-        HttpResponse<String> scaled = http.patch(PATH + "simulated", "application/merge-patch+json",
-                "{\"spec\":{\"replicas\":3}}");
+        HttpResponse<String> scaled =
+                http.patch(PATH + "simulated", "application/merge-patch+json", "{\"spec\":{\"replicas\":3}}");
         assertThat(scaled.statusCode()).as(scaled.body()).isEqualTo(200);
         awaitStatus("simulated", 3, 2);
     }

@@ -32,16 +32,37 @@ class EventTableTest {
                  "firstTimestamp":"2026-01-01T00:00:00Z","lastTimestamp":"2026-01-01T00:00:00Z"}""");
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
 
-        JsonNode table = RawHttp.json(http.get("/api/v1/namespaces/default/events",
-                "application/json;as=Table;v=v1;g=meta.k8s.io"));
+        JsonNode table = RawHttp.json(
+                http.get("/api/v1/namespaces/default/events", "application/json;as=Table;v=v1;g=meta.k8s.io"));
 
         List<String> columns = new ArrayList<>();
-        table.path("columnDefinitions").forEach(c -> columns.add(c.path("name").asString() + ":" + c.path("priority").asInt()));
-        assertThat(columns).containsExactly("Last Seen:0", "Type:0", "Reason:0", "Object:0", "Subobject:1", "Source:1",
-                "Message:0", "First Seen:1", "Count:1", "Name:1");
+        table.path("columnDefinitions")
+                .forEach(c -> columns.add(
+                        c.path("name").asString() + ":" + c.path("priority").asInt()));
+        assertThat(columns)
+                .containsExactly(
+                        "Last Seen:0",
+                        "Type:0",
+                        "Reason:0",
+                        "Object:0",
+                        "Subobject:1",
+                        "Source:1",
+                        "Message:0",
+                        "First Seen:1",
+                        "Count:1",
+                        "Name:1");
         List<String> cells = new ArrayList<>();
         table.path("rows").get(0).path("cells").forEach(c -> cells.add(c.asString()));
-        assertThat(cells.subList(1, 10)).containsExactly("Normal", "Synced", "foo/foo", "", "foo-controller",
-                "Foo synced successfully", cells.get(7), "4", "foo.1");
+        assertThat(cells.subList(1, 10))
+                .containsExactly(
+                        "Normal",
+                        "Synced",
+                        "foo/foo",
+                        "",
+                        "foo-controller",
+                        "Foo synced successfully",
+                        cells.get(7),
+                        "4",
+                        "foo.1");
     }
 }

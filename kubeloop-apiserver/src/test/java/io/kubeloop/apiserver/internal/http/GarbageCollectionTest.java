@@ -31,9 +31,11 @@ class GarbageCollectionTest {
 
     /** An ownerReference (JSON) to {@code owner}. */
     static String ref(JsonNode owner, boolean block) {
-        return "{\"apiVersion\":\"" + owner.path("apiVersion").asString() + "\",\"kind\":\"" + owner.path("kind").asString()
+        return "{\"apiVersion\":\"" + owner.path("apiVersion").asString() + "\",\"kind\":\""
+                + owner.path("kind").asString()
                 + "\",\"name\":\"" + owner.path("metadata").path("name").asString() + "\",\"uid\":\""
-                + owner.path("metadata").path("uid").asString() + "\"" + (block ? ",\"blockOwnerDeletion\":true" : "") + "}";
+                + owner.path("metadata").path("uid").asString() + "\"" + (block ? ",\"blockOwnerDeletion\":true" : "")
+                + "}";
     }
 
     private static String refs(String... refs) {
@@ -47,9 +49,11 @@ class GarbageCollectionTest {
     }
 
     private static JsonNode configMap(String ns, String name, String ownerRefs, String finalizers) {
-        return post("/api/v1/namespaces/" + ns + "/configmaps", "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{"
-                + "\"name\":\"" + name + "\"" + (ownerRefs == null ? "" : ",\"ownerReferences\":" + ownerRefs)
-                + (finalizers == null ? "" : ",\"finalizers\":" + finalizers) + "}}");
+        return post(
+                "/api/v1/namespaces/" + ns + "/configmaps",
+                "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{"
+                        + "\"name\":\"" + name + "\"" + (ownerRefs == null ? "" : ",\"ownerReferences\":" + ownerRefs)
+                        + (finalizers == null ? "" : ",\"finalizers\":" + finalizers) + "}}");
     }
 
     private static String cmPath(String ns, String name) {
@@ -57,7 +61,9 @@ class GarbageCollectionTest {
     }
 
     static void awaitGone(String path) {
-        await().atMost(GC_WAIT).pollInterval(Duration.ofMillis(20)).until(() -> http.get(path).statusCode() == 404);
+        await().atMost(GC_WAIT)
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> http.get(path).statusCode() == 404);
     }
 
     static JsonNode get(String path) {
@@ -72,14 +78,20 @@ class GarbageCollectionTest {
         // everything queued before it
         String ns = "default";
         String name = "settle-" + UUID.randomUUID();
-        configMap(ns, name, refs("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"name\":\"nobody\",\"uid\":\""
-                + UUID.randomUUID() + "\"}"), null);
+        configMap(
+                ns,
+                name,
+                refs("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"name\":\"nobody\",\"uid\":\"" + UUID.randomUUID()
+                        + "\"}"),
+                null);
         awaitGone(cmPath(ns, name));
     }
 
     private static List<String> ownerUids(JsonNode o) {
         List<String> out = new ArrayList<>();
-        o.path("metadata").path("ownerReferences").forEach(r -> out.add(r.path("uid").asString()));
+        o.path("metadata")
+                .path("ownerReferences")
+                .forEach(r -> out.add(r.path("uid").asString()));
         return out;
     }
 
@@ -89,7 +101,9 @@ class GarbageCollectionTest {
         JsonNode owner = configMap(ns, "owner", null, null);
         configMap(ns, "dep1", refs(ref(owner, false)), null);
         configMap(ns, "dep2", refs(ref(owner, true)), null);
-        assertThat(http.delete(cmPath(ns, "owner"), "{\"propagationPolicy\":\"Background\"}").statusCode()).isEqualTo(200);
+        assertThat(http.delete(cmPath(ns, "owner"), "{\"propagationPolicy\":\"Background\"}")
+                        .statusCode())
+                .isEqualTo(200);
         assertThat(http.get(cmPath(ns, "owner")).statusCode()).isEqualTo(404); // the owner goes at once
         awaitGone(cmPath(ns, "dep1"));
         awaitGone(cmPath(ns, "dep2"));
@@ -104,14 +118,19 @@ class GarbageCollectionTest {
         assertThat(http.delete(cmPath(ns, "a")).statusCode()).isEqualTo(200);
         await().atMost(GC_WAIT).until(() -> ownerUids(get(cmPath(ns, "dep"))).size() == 1);
         settle();
-        assertThat(ownerUids(get(cmPath(ns, "dep")))).containsExactly(b.path("metadata").path("uid").asString());
+        assertThat(ownerUids(get(cmPath(ns, "dep"))))
+                .containsExactly(b.path("metadata").path("uid").asString());
     }
 
     @Test
     void dependentOfAnOwnerThatNeverExistedIsCollected() {
         String ns = http.newNamespace("gc");
-        configMap(ns, "orphaned", refs("{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"name\":\"ghost\",\"uid\":\""
-                + UUID.randomUUID() + "\"}"), null);
+        configMap(
+                ns,
+                "orphaned",
+                refs("{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"name\":\"ghost\",\"uid\":\""
+                        + UUID.randomUUID() + "\"}"),
+                null);
         awaitGone(cmPath(ns, "orphaned"));
     }
 
@@ -119,8 +138,12 @@ class GarbageCollectionTest {
     void ownerWithTheSameNameButAnotherUidCountsAsVanished() {
         String ns = http.newNamespace("gc");
         configMap(ns, "owner", null, null);
-        configMap(ns, "dep", refs("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"name\":\"owner\",\"uid\":\""
-                + UUID.randomUUID() + "\"}"), null);
+        configMap(
+                ns,
+                "dep",
+                refs("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"name\":\"owner\",\"uid\":\"" + UUID.randomUUID()
+                        + "\"}"),
+                null);
         awaitGone(cmPath(ns, "dep"));
         assertThat(http.get(cmPath(ns, "owner")).statusCode()).isEqualTo(200);
     }
@@ -131,7 +154,8 @@ class GarbageCollectionTest {
         JsonNode owner = configMap(ns, "owner", null, null);
         configMap(ns, "dep", refs(ref(owner, true)), null);
         settle();
-        assertThat(ownerUids(get(cmPath(ns, "dep")))).containsExactly(owner.path("metadata").path("uid").asString());
+        assertThat(ownerUids(get(cmPath(ns, "dep"))))
+                .containsExactly(owner.path("metadata").path("uid").asString());
     }
 
     @Test
@@ -147,7 +171,8 @@ class GarbageCollectionTest {
     @Test
     void clusterScopedOwnerOwnsNamespacedDependents() {
         String ns = http.newNamespace("gc");
-        JsonNode node = post("/api/v1/nodes", "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"gc-node\"}}");
+        JsonNode node =
+                post("/api/v1/nodes", "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"gc-node\"}}");
         configMap(ns, "dep", refs(ref(node, false)), null);
         settle();
         assertThat(http.get(cmPath(ns, "dep")).statusCode()).isEqualTo(200);
@@ -159,24 +184,34 @@ class GarbageCollectionTest {
     void foregroundDeletionRemovesAThreeLevelChainBottomUpBeforeTheOwner() {
         String ns = http.newNamespace("gc");
         JsonNode deploy = post("/apis/apps/v1/namespaces/" + ns + "/deployments", Workloads.deployment("web", null));
-        JsonNode rs = post("/apis/apps/v1/namespaces/" + ns + "/replicasets", Workloads.replicaSet("web-1", ref(deploy, true)));
+        JsonNode rs = post(
+                "/apis/apps/v1/namespaces/" + ns + "/replicasets", Workloads.replicaSet("web-1", ref(deploy, true)));
         // the pod holds a finalizer, so the chain stops at the bottom until it is removed
-        post("/api/v1/namespaces/" + ns + "/pods", Workloads.pod("web-1-a", ref(rs, true), "[\"example.com/hold\"]", null));
+        post(
+                "/api/v1/namespaces/" + ns + "/pods",
+                Workloads.pod("web-1-a", ref(rs, true), "[\"example.com/hold\"]", null));
         String deployPath = "/apis/apps/v1/namespaces/" + ns + "/deployments/web";
         String rsPath = "/apis/apps/v1/namespaces/" + ns + "/replicasets/web-1";
         String podPath = "/api/v1/namespaces/" + ns + "/pods/web-1-a";
 
         JsonNode deleting = RawHttp.json(http.delete(deployPath, "{\"propagationPolicy\":\"Foreground\"}"));
         assertThat(deleting.path("metadata").path("finalizers").toString()).contains("foregroundDeletion");
-        assertThat(deleting.path("metadata").path("deletionTimestamp").isMissingNode()).isFalse();
+        assertThat(deleting.path("metadata").path("deletionTimestamp").isMissingNode())
+                .isFalse();
         // the ReplicaSet is deleted in the foreground too (its owner waits and it has dependents); the pod is marked
-        await().atMost(GC_WAIT).until(() -> get(podPath).path("metadata").has("deletionTimestamp")
-                && get(rsPath).path("metadata").path("finalizers").toString().contains("foregroundDeletion"));
+        await().atMost(GC_WAIT)
+                .until(() -> get(podPath).path("metadata").has("deletionTimestamp")
+                        && get(rsPath)
+                                .path("metadata")
+                                .path("finalizers")
+                                .toString()
+                                .contains("foregroundDeletion"));
         settle();
         assertThat(http.get(deployPath).statusCode()).isEqualTo(200);
         assertThat(http.get(rsPath).statusCode()).isEqualTo(200);
 
-        assertThat(http.patch(podPath, "application/merge-patch+json", "{\"metadata\":{\"finalizers\":null}}").statusCode())
+        assertThat(http.patch(podPath, "application/merge-patch+json", "{\"metadata\":{\"finalizers\":null}}")
+                        .statusCode())
                 .isEqualTo(200);
         awaitGone(podPath);
         awaitGone(rsPath);
@@ -190,7 +225,8 @@ class GarbageCollectionTest {
         configMap(ns, "dep", refs(ref(owner, false)), "[\"example.com/hold\"]");
         http.delete(cmPath(ns, "owner"), "{\"propagationPolicy\":\"Foreground\"}");
         awaitGone(cmPath(ns, "owner"));
-        await().atMost(GC_WAIT).until(() -> get(cmPath(ns, "dep")).path("metadata").has("deletionTimestamp"));
+        await().atMost(GC_WAIT)
+                .until(() -> get(cmPath(ns, "dep")).path("metadata").has("deletionTimestamp"));
     }
 
     @Test
@@ -203,8 +239,10 @@ class GarbageCollectionTest {
         JsonNode deleting = RawHttp.json(http.delete(cmPath(ns, "owner"), "{\"propagationPolicy\":\"Orphan\"}"));
         assertThat(deleting.path("metadata").path("finalizers").toString()).contains("\"orphan\"");
         awaitGone(cmPath(ns, "owner"));
-        assertThat(get(cmPath(ns, "dep1")).path("metadata").has("ownerReferences")).isFalse();
-        assertThat(ownerUids(get(cmPath(ns, "dep2")))).containsExactly(other.path("metadata").path("uid").asString());
+        assertThat(get(cmPath(ns, "dep1")).path("metadata").has("ownerReferences"))
+                .isFalse();
+        assertThat(ownerUids(get(cmPath(ns, "dep2"))))
+                .containsExactly(other.path("metadata").path("uid").asString());
         settle();
         assertThat(http.get(cmPath(ns, "dep1")).statusCode()).isEqualTo(200);
     }
@@ -214,10 +252,12 @@ class GarbageCollectionTest {
         String ns = http.newNamespace("gc");
         JsonNode owner = configMap(ns, "owner", null, null);
         configMap(ns, "dep", refs(ref(owner, false)), null);
-        assertThat(http.delete(cmPath(ns, "owner") + "?orphanDependents=true").statusCode()).isEqualTo(200);
+        assertThat(http.delete(cmPath(ns, "owner") + "?orphanDependents=true").statusCode())
+                .isEqualTo(200);
         awaitGone(cmPath(ns, "owner"));
         settle();
-        assertThat(get(cmPath(ns, "dep")).path("metadata").has("ownerReferences")).isFalse();
+        assertThat(get(cmPath(ns, "dep")).path("metadata").has("ownerReferences"))
+                .isFalse();
     }
 
     @Test
@@ -236,14 +276,20 @@ class GarbageCollectionTest {
     void deploymentDeletedInBackgroundTakesItsReplicaSetAndPods() {
         String ns = http.newNamespace("gc");
         JsonNode deploy = post("/apis/apps/v1/namespaces/" + ns + "/deployments", Workloads.deployment("web", null));
-        JsonNode rs = post("/apis/apps/v1/namespaces/" + ns + "/replicasets", Workloads.replicaSet("web-1", ref(deploy, true)));
+        JsonNode rs = post(
+                "/apis/apps/v1/namespaces/" + ns + "/replicasets", Workloads.replicaSet("web-1", ref(deploy, true)));
         for (String p : List.of("a", "b", "c")) {
             post("/api/v1/namespaces/" + ns + "/pods", Workloads.pod("web-1-" + p, ref(rs, true), null, null));
         }
-        assertThat(http.delete("/apis/apps/v1/namespaces/" + ns + "/deployments/web", "{\"propagationPolicy\":\"Background\"}")
-                .statusCode()).isEqualTo(200);
+        assertThat(http.delete(
+                                "/apis/apps/v1/namespaces/" + ns + "/deployments/web",
+                                "{\"propagationPolicy\":\"Background\"}")
+                        .statusCode())
+                .isEqualTo(200);
         awaitGone("/apis/apps/v1/namespaces/" + ns + "/replicasets/web-1");
-        await().atMost(GC_WAIT).until(() -> get("/api/v1/namespaces/" + ns + "/pods").path("items").isEmpty());
+        await().atMost(GC_WAIT)
+                .until(() ->
+                        get("/api/v1/namespaces/" + ns + "/pods").path("items").isEmpty());
     }
 
     @Test
@@ -255,7 +301,10 @@ class GarbageCollectionTest {
         assertThat(deleting.path("metadata").path("finalizers").toString()).contains("\"orphan\"");
         awaitGone("/apis/batch/v1/namespaces/" + ns + "/jobs/once");
         settle();
-        assertThat(get("/api/v1/namespaces/" + ns + "/pods/once-x").path("metadata").has("ownerReferences")).isFalse();
+        assertThat(get("/api/v1/namespaces/" + ns + "/pods/once-x")
+                        .path("metadata")
+                        .has("ownerReferences"))
+                .isFalse();
 
         JsonNode job2 = post("/apis/batch/v1/namespaces/" + ns + "/jobs", Workloads.job("twice"));
         post("/api/v1/namespaces/" + ns + "/pods", Workloads.pod("twice-x", ref(job2, true), null, null));
@@ -270,9 +319,11 @@ class GarbageCollectionTest {
         JsonNode first = RawHttp.json(http.delete(cmPath(ns, "owner"), "{\"propagationPolicy\":\"Foreground\"}"));
         assertThat(first.path("metadata").path("finalizers").toString()).contains("foregroundDeletion");
         JsonNode second = RawHttp.json(http.delete(cmPath(ns, "owner"), "{\"propagationPolicy\":\"Orphan\"}"));
-        assertThat(second.path("metadata").path("finalizers").toString()).contains("\"orphan\"")
+        assertThat(second.path("metadata").path("finalizers").toString())
+                .contains("\"orphan\"")
                 .doesNotContain("foregroundDeletion");
-        assertThat(second.path("metadata").path("deletionTimestamp")).isEqualTo(first.path("metadata").path("deletionTimestamp"));
+        assertThat(second.path("metadata").path("deletionTimestamp"))
+                .isEqualTo(first.path("metadata").path("deletionTimestamp"));
     }
 
     @Test
@@ -283,8 +334,10 @@ class GarbageCollectionTest {
         JsonNode thing = post(things, CrdFixtures.object("gc.example.com/v1", "Thing", "t1", "{}"));
         configMap(ns, "owned-by-thing", refs(ref(thing, true)), null);
         JsonNode cm = configMap(ns, "cm-owner", null, null);
-        post(things, "{\"apiVersion\":\"gc.example.com/v1\",\"kind\":\"Thing\",\"metadata\":{\"name\":\"t2\","
-                + "\"ownerReferences\":" + refs(ref(cm, true)) + "},\"spec\":{}}");
+        post(
+                things,
+                "{\"apiVersion\":\"gc.example.com/v1\",\"kind\":\"Thing\",\"metadata\":{\"name\":\"t2\","
+                        + "\"ownerReferences\":" + refs(ref(cm, true)) + "},\"spec\":{}}");
         settle();
         assertThat(http.get(cmPath(ns, "owned-by-thing")).statusCode()).isEqualTo(200);
 

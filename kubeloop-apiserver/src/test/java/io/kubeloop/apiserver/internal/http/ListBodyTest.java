@@ -18,16 +18,36 @@ import tools.jackson.databind.node.ObjectNode;
 
 class ListBodyTest {
 
-    private static final ResourceDefinition CONFIG_MAPS = new ResourceDefinition("", "v1", "configmaps", "ConfigMap",
-            null, null, List.of(), List.of(), true, ResourceDefinition.ALL_VERBS, Set.of(), NameRule.SUBDOMAIN, false,
-            false, false, Set.of(), List.of(), null, null);
+    private static final ResourceDefinition CONFIG_MAPS = new ResourceDefinition(
+            "",
+            "v1",
+            "configmaps",
+            "ConfigMap",
+            null,
+            null,
+            List.of(),
+            List.of(),
+            true,
+            ResourceDefinition.ALL_VERBS,
+            Set.of(),
+            NameRule.SUBDOMAIN,
+            false,
+            false,
+            false,
+            Set.of(),
+            List.of(),
+            null,
+            null);
 
     private static List<StoredObject> configMaps(int n) {
         List<StoredObject> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             ObjectNode o = KubeJson.mapper().createObjectNode();
             o.put("apiVersion", "v1").put("kind", "ConfigMap");
-            o.putObject("metadata").put("name", "cm-" + i).put("namespace", "ns").put("resourceVersion", "" + (i + 1));
+            o.putObject("metadata")
+                    .put("name", "cm-" + i)
+                    .put("namespace", "ns")
+                    .put("resourceVersion", "" + (i + 1));
             o.putObject("data").put("key", "value-" + "x".repeat(i % 50));
             out.add(StoredObject.of("configmaps", "ns/cm-" + i, i + 1, o));
         }
@@ -69,8 +89,9 @@ class ListBodyTest {
         List<byte[]> chunks = chunks(new ListPage(List.of(), 7, null, null), 16);
 
         assertThat(chunks).hasSize(1);
-        assertThat(new String(chunks.getFirst())).isEqualTo(
-                "{\"kind\":\"ConfigMapList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"7\"},\"items\":[]}");
+        assertThat(new String(chunks.getFirst()))
+                .isEqualTo(
+                        "{\"kind\":\"ConfigMapList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"7\"},\"items\":[]}");
     }
 
     @Test
@@ -90,7 +111,8 @@ class ListBodyTest {
         assertThat(list.path("metadata").path("remainingItemCount").asLong()).isEqualTo(5);
         assertThat(list.path("items")).hasSize(200);
         for (int i = 0; i < 200; i++) {
-            assertThat(list.path("items").get(i).path("metadata").path("name").asString()).isEqualTo("cm-" + i);
+            assertThat(list.path("items").get(i).path("metadata").path("name").asString())
+                    .isEqualTo("cm-" + i);
         }
         assertThat(concatenated(List.of(ListBody.whole(CONFIG_MAPS, new ListPage(items, 99, "token", 5L)))))
                 .isEqualTo(list);
@@ -111,6 +133,7 @@ class ListBodyTest {
         assertThatThrownBy(() -> new ListBody(CONFIG_MAPS, new ListPage(List.of(), 1, null, null), 0))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> HttpOptions.defaults().withListChunkBytes(-1))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("listChunkBytes");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("listChunkBytes");
     }
 }

@@ -43,14 +43,19 @@ class ManyWatchesTest {
     @Test
     void moreThanTwoHundredChunkedWatchesAreServedAndOtherRequestsStillAnswer() throws Exception {
         // Jetty's virtual-thread pool allowed 200 concurrent tasks by default; each chunked watch holds one.
-        HttpClient client = HttpClient.newBuilder().sslContext(server.clientConfig().sslContext())
-                .version(HttpClient.Version.HTTP_1_1).build();
+        HttpClient client = HttpClient.newBuilder()
+                .sslContext(server.clientConfig().sslContext())
+                .version(HttpClient.Version.HTTP_1_1)
+                .build();
         List<CompletableFuture<HttpResponse<InputStream>>> watches = new ArrayList<>();
         try {
             for (int i = 0; i < 210; i++) {
-                watches.add(client.sendAsync(HttpRequest.newBuilder(URI.create(server.url()
-                                + "/api/v1/namespaces/default/configmaps?watch=true"))
-                        .header("Authorization", "Bearer " + server.token()).GET().build(),
+                watches.add(client.sendAsync(
+                        HttpRequest.newBuilder(
+                                        URI.create(server.url() + "/api/v1/namespaces/default/configmaps?watch=true"))
+                                .header("Authorization", "Bearer " + server.token())
+                                .GET()
+                                .build(),
                         HttpResponse.BodyHandlers.ofInputStream()));
             }
             for (CompletableFuture<HttpResponse<InputStream>> w : watches) {
@@ -74,21 +79,34 @@ class ManyWatchesTest {
     @Test
     void aBurstOfEventsReachesAWebSocketWatchAsOneCompleteMessagePerEventInOrder() throws Exception {
         String ns = "burst";
-        assertThat(http.post("/api/v1/namespaces", "{\"metadata\":{\"name\":\"" + ns + "\"}}").statusCode()).isEqualTo(201);
+        assertThat(http.post("/api/v1/namespaces", "{\"metadata\":{\"name\":\"" + ns + "\"}}")
+                        .statusCode())
+                .isEqualTo(201);
         long from = 0;
         for (int i = 0; i < 600; i++) {
-            String body = http.post("/api/v1/namespaces/" + ns + "/configmaps", "{\"metadata\":{\"name\":\"cm-" + i
-                    + "\"},\"data\":{\"i\":\"" + i + "\"}}").body();
+            String body = http.post(
+                            "/api/v1/namespaces/" + ns + "/configmaps",
+                            "{\"metadata\":{\"name\":\"cm-" + i + "\"},\"data\":{\"i\":\"" + i + "\"}}")
+                    .body();
             if (i == 0) {
-                from = Long.parseLong(KubeJson.mapper().readTree(body).path("metadata").path("resourceVersion").asString());
+                from = Long.parseLong(KubeJson.mapper()
+                        .readTree(body)
+                        .path("metadata")
+                        .path("resourceVersion")
+                        .asString());
             }
         }
         // Watching from before the first write replays all 600 events at once: the pump sends them in batches.
         LinkedBlockingQueue<String> messages = new LinkedBlockingQueue<>();
-        HttpClient client = HttpClient.newBuilder().sslContext(server.clientConfig().sslContext()).build();
-        WebSocket ws = client.newWebSocketBuilder().header("Authorization", "Bearer " + server.token())
-                .buildAsync(URI.create(server.url().toString().replace("https", "wss") + "/api/v1/namespaces/" + ns
-                        + "/configmaps?watch=true&resourceVersion=" + (from - 1)), new WebSocket.Listener() {
+        HttpClient client = HttpClient.newBuilder()
+                .sslContext(server.clientConfig().sslContext())
+                .build();
+        WebSocket ws = client.newWebSocketBuilder()
+                .header("Authorization", "Bearer " + server.token())
+                .buildAsync(
+                        URI.create(server.url().toString().replace("https", "wss") + "/api/v1/namespaces/" + ns
+                                + "/configmaps?watch=true&resourceVersion=" + (from - 1)),
+                        new WebSocket.Listener() {
                             private final StringBuilder buf = new StringBuilder();
 
                             @Override
@@ -101,16 +119,19 @@ class ManyWatchesTest {
                                 w.request(1);
                                 return null;
                             }
-                        }).get(10, TimeUnit.SECONDS);
+                        })
+                .get(10, TimeUnit.SECONDS);
         try {
             for (int i = 0; i < 600; i++) {
                 String m = messages.poll(20, TimeUnit.SECONDS);
                 assertThat(m).as("event %d", i).isNotNull().doesNotContain("\n");
                 JsonNode event = KubeJson.mapper().readTree(m);
                 assertThat(event.path("type").asString()).isEqualTo("ADDED");
-                assertThat(event.path("object").path("metadata").path("name").asString()).isEqualTo("cm-" + i);
+                assertThat(event.path("object").path("metadata").path("name").asString())
+                        .isEqualTo("cm-" + i);
             }
-            assertThat(messages.poll(Duration.ofMillis(200).toMillis(), TimeUnit.MILLISECONDS)).isNull();
+            assertThat(messages.poll(Duration.ofMillis(200).toMillis(), TimeUnit.MILLISECONDS))
+                    .isNull();
         } finally {
             ws.abort();
             client.shutdownNow();

@@ -16,7 +16,6 @@ import tools.jackson.databind.JsonNode;
 @EmbeddedApiServerTest
 class PodGracePeriodTest {
 
-
     static EmbeddedApiServer server;
     static RawHttp http;
 
@@ -27,7 +26,8 @@ class PodGracePeriodTest {
     }
 
     private static String pod(String ns, String name, String specExtra, String finalizers) {
-        HttpResponse<String> r = http.post("/api/v1/namespaces/" + ns + "/pods", Workloads.pod(name, null, finalizers, specExtra));
+        HttpResponse<String> r =
+                http.post("/api/v1/namespaces/" + ns + "/pods", Workloads.pod(name, null, finalizers, specExtra));
         assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
         return "/api/v1/namespaces/" + ns + "/pods/" + name;
     }
@@ -92,10 +92,12 @@ class PodGracePeriodTest {
         JsonNode first = delete(path, "{\"gracePeriodSeconds\":60}");
         JsonNode longer = delete(path, "{\"gracePeriodSeconds\":120}");
         assertThat(grace(longer)).isEqualTo(60);
-        assertThat(longer.path("metadata").path("resourceVersion")).isEqualTo(first.path("metadata").path("resourceVersion"));
+        assertThat(longer.path("metadata").path("resourceVersion"))
+                .isEqualTo(first.path("metadata").path("resourceVersion"));
         JsonNode shorter = delete(path, "{\"gracePeriodSeconds\":20}");
         assertThat(grace(shorter)).isEqualTo(20);
-        assertThat(deletionTimestamp(shorter)).isEqualTo(deletionTimestamp(first).minusSeconds(40));
+        assertThat(deletionTimestamp(shorter))
+                .isEqualTo(deletionTimestamp(first).minusSeconds(40));
         JsonNode again = delete(path, null);
         assertThat(grace(again)).isEqualTo(20);
     }
@@ -125,7 +127,8 @@ class PodGracePeriodTest {
         String path = pod(ns, "p", "\"nodeName\":\"node-1\"", null);
         delete(path, "{\"gracePeriodSeconds\":1}");
         assertThat(http.get(path).statusCode()).isEqualTo(200);
-        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
+        await().atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(50))
                 .until(() -> http.get(path).statusCode() == 404);
     }
 
@@ -134,9 +137,11 @@ class PodGracePeriodTest {
         String ns = http.newNamespace("grace");
         String path = pod(ns, "p", "\"nodeName\":\"node-1\"", "[\"example.com/hold\"]");
         delete(path, "{\"gracePeriodSeconds\":1}");
-        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
+        await().atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(50))
                 .until(() -> grace(get(path)) == 0);
-        assertThat(http.patch(path, "application/merge-patch+json", "{\"metadata\":{\"finalizers\":null}}").statusCode())
+        assertThat(http.patch(path, "application/merge-patch+json", "{\"metadata\":{\"finalizers\":null}}")
+                        .statusCode())
                 .isEqualTo(200);
         assertThat(http.get(path).statusCode()).isEqualTo(404);
     }
@@ -146,7 +151,8 @@ class PodGracePeriodTest {
         String ns = http.newNamespace("grace");
         String path = pod(ns, "p", "\"nodeName\":\"node-1\"", "[\"example.com/hold\"]");
         delete(path, "{\"gracePeriodSeconds\":60}");
-        assertThat(http.patch(path, "application/merge-patch+json", "{\"metadata\":{\"finalizers\":null}}").statusCode())
+        assertThat(http.patch(path, "application/merge-patch+json", "{\"metadata\":{\"finalizers\":null}}")
+                        .statusCode())
                 .isEqualTo(200);
         assertThat(grace(get(path))).isEqualTo(60);
         delete(path, "{\"gracePeriodSeconds\":0}");

@@ -41,8 +41,10 @@ class ProtobufRequestTest {
 
     private static byte[] body(String apiVersion, String kind, Message m) {
         Runtime.Unknown u = Runtime.Unknown.newBuilder()
-                .setTypeMeta(Runtime.TypeMeta.newBuilder().setApiVersion(apiVersion).setKind(kind))
-                .setRaw(m.toByteString()).build();
+                .setTypeMeta(
+                        Runtime.TypeMeta.newBuilder().setApiVersion(apiVersion).setKind(kind))
+                .setRaw(m.toByteString())
+                .build();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.writeBytes(new byte[] {'k', '8', 's', 0});
         out.writeBytes(u.toByteArray());
@@ -50,20 +52,32 @@ class ProtobufRequestTest {
     }
 
     private static HttpResponse<String> send(String method, String path, byte[] body) {
-        return http.send(http.req(path).header("Content-Type", PROTOBUF).header("Accept", ACCEPT)
-                .method(method, HttpRequest.BodyPublishers.ofByteArray(body)).build());
+        return http.send(http.req(path)
+                .header("Content-Type", PROTOBUF)
+                .header("Accept", ACCEPT)
+                .method(method, HttpRequest.BodyPublishers.ofByteArray(body))
+                .build());
     }
 
     private static Meta.ObjectMeta.Builder meta(String name) {
         // as Go writes an ObjectMeta: every value field, zero or not
-        return Meta.ObjectMeta.newBuilder().setName(name).setGenerateName("").setNamespace("").setUid("")
-                .setResourceVersion("").setGeneration(0).setCreationTimestamp(Meta.Time.newBuilder());
+        return Meta.ObjectMeta.newBuilder()
+                .setName(name)
+                .setGenerateName("")
+                .setNamespace("")
+                .setUid("")
+                .setResourceVersion("")
+                .setGeneration(0)
+                .setCreationTimestamp(Meta.Time.newBuilder());
     }
 
     @Test
     void configMapCreatedFromProtobufIsStoredAsJson() {
-        V1.ConfigMap cm = V1.ConfigMap.newBuilder().setMetadata(meta("pb-cm").putLabels("a", "b"))
-                .putData("greeting", "hi").putBinaryData("bin", ByteString.copyFrom(new byte[] {0, 1, 2})).build();
+        V1.ConfigMap cm = V1.ConfigMap.newBuilder()
+                .setMetadata(meta("pb-cm").putLabels("a", "b"))
+                .putData("greeting", "hi")
+                .putBinaryData("bin", ByteString.copyFrom(new byte[] {0, 1, 2}))
+                .build();
 
         HttpResponse<String> r = send("POST", "/api/v1/namespaces/default/configmaps", body("v1", "ConfigMap", cm));
 
@@ -79,60 +93,92 @@ class ProtobufRequestTest {
 
     @Test
     void deploymentUpdateAndScaleFromProtobufKeepExplicitZeros() {
-        V1Apps.Deployment.Builder d = V1Apps.Deployment.newBuilder().setMetadata(meta("pb-deploy"))
-                .setSpec(V1Apps.DeploymentSpec.newBuilder().setReplicas(2)
+        V1Apps.Deployment.Builder d = V1Apps.Deployment.newBuilder()
+                .setMetadata(meta("pb-deploy"))
+                .setSpec(V1Apps.DeploymentSpec.newBuilder()
+                        .setReplicas(2)
                         .setSelector(Meta.LabelSelector.newBuilder().putMatchLabels("app", "pb"))
-                        .setTemplate(V1.PodTemplateSpec.newBuilder().setMetadata(meta("").putLabels("app", "pb"))
-                                .setSpec(V1.PodSpec.newBuilder().addContainers(V1.Container.newBuilder().setName("c")
-                                        .setImage("nginx").addPorts(V1.ContainerPort.newBuilder().setContainerPort(80))
-                                        .setReadinessProbe(V1.Probe.newBuilder().setHandler(V1.ProbeHandler.newBuilder()
-                                                .setHttpGet(V1.HTTPGetAction.newBuilder().setPort(IntStr.IntOrString
-                                                        .newBuilder().setType(1).setStrVal("http"))))))))
-                        .setStrategy(V1Apps.DeploymentStrategy.newBuilder().setType("RollingUpdate")
-                                .setRollingUpdate(V1Apps.RollingUpdateDeployment.newBuilder().setMaxSurge(
-                                        IntStr.IntOrString.newBuilder().setType(1).setStrVal("25%")))));
-        HttpResponse<String> created = send("POST", "/apis/apps/v1/namespaces/default/deployments",
-                body("apps/v1", "Deployment", d.build()));
+                        .setTemplate(V1.PodTemplateSpec.newBuilder()
+                                .setMetadata(meta("").putLabels("app", "pb"))
+                                .setSpec(V1.PodSpec.newBuilder()
+                                        .addContainers(V1.Container.newBuilder()
+                                                .setName("c")
+                                                .setImage("nginx")
+                                                .addPorts(V1.ContainerPort.newBuilder()
+                                                        .setContainerPort(80))
+                                                .setReadinessProbe(V1.Probe.newBuilder()
+                                                        .setHandler(V1.ProbeHandler.newBuilder()
+                                                                .setHttpGet(V1.HTTPGetAction.newBuilder()
+                                                                        .setPort(IntStr.IntOrString.newBuilder()
+                                                                                .setType(1)
+                                                                                .setStrVal("http"))))))))
+                        .setStrategy(V1Apps.DeploymentStrategy.newBuilder()
+                                .setType("RollingUpdate")
+                                .setRollingUpdate(V1Apps.RollingUpdateDeployment.newBuilder()
+                                        .setMaxSurge(IntStr.IntOrString.newBuilder()
+                                                .setType(1)
+                                                .setStrVal("25%")))));
+        HttpResponse<String> created =
+                send("POST", "/apis/apps/v1/namespaces/default/deployments", body("apps/v1", "Deployment", d.build()));
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
-        String rv = RawHttp.json(created).path("metadata").path("resourceVersion").asString();
+        String rv =
+                RawHttp.json(created).path("metadata").path("resourceVersion").asString();
 
         d.setMetadata(meta("pb-deploy").setResourceVersion(rv)).getSpecBuilder().setReplicas(0);
-        HttpResponse<String> updated = send("PUT", "/apis/apps/v1/namespaces/default/deployments/pb-deploy",
+        HttpResponse<String> updated = send(
+                "PUT",
+                "/apis/apps/v1/namespaces/default/deployments/pb-deploy",
                 body("apps/v1", "Deployment", d.build()));
 
         assertThat(updated.statusCode()).as(updated.body()).isEqualTo(200);
         JsonNode stored = RawHttp.json(http.get("/apis/apps/v1/namespaces/default/deployments/pb-deploy"));
         assertThat(stored.path("spec").path("replicas").isInt()).isTrue();
         assertThat(stored.path("spec").path("replicas").asInt()).isZero();
-        assertThat(stored.at("/spec/strategy/rollingUpdate/maxSurge").asString()).isEqualTo("25%");
-        assertThat(stored.at("/spec/template/spec/containers/0/readinessProbe/httpGet/port").asString()).isEqualTo("http");
+        assertThat(stored.at("/spec/strategy/rollingUpdate/maxSurge").asString())
+                .isEqualTo("25%");
+        assertThat(stored.at("/spec/template/spec/containers/0/readinessProbe/httpGet/port")
+                        .asString())
+                .isEqualTo("http");
 
-        V1Autoscaling.Scale scale = V1Autoscaling.Scale.newBuilder().setMetadata(meta("pb-deploy").setNamespace("default"))
-                .setSpec(V1Autoscaling.ScaleSpec.newBuilder().setReplicas(4)).build();
-        HttpResponse<String> scaled = send("PUT", "/apis/apps/v1/namespaces/default/deployments/pb-deploy/scale",
+        V1Autoscaling.Scale scale = V1Autoscaling.Scale.newBuilder()
+                .setMetadata(meta("pb-deploy").setNamespace("default"))
+                .setSpec(V1Autoscaling.ScaleSpec.newBuilder().setReplicas(4))
+                .build();
+        HttpResponse<String> scaled = send(
+                "PUT",
+                "/apis/apps/v1/namespaces/default/deployments/pb-deploy/scale",
                 body("autoscaling/v1", "Scale", scale));
         assertThat(scaled.statusCode()).as(scaled.body()).isEqualTo(200);
         assertThat(RawHttp.json(http.get("/apis/apps/v1/namespaces/default/deployments/pb-deploy"))
-                .at("/spec/replicas").asInt()).isEqualTo(4);
+                        .at("/spec/replicas")
+                        .asInt())
+                .isEqualTo(4);
     }
 
     @Test
     void protobufDeleteOptionsAreRead() {
         V1.ConfigMap cm = V1.ConfigMap.newBuilder().setMetadata(meta("pb-del")).build();
-        assertThat(send("POST", "/api/v1/namespaces/default/configmaps", body("v1", "ConfigMap", cm)).statusCode())
+        assertThat(send("POST", "/api/v1/namespaces/default/configmaps", body("v1", "ConfigMap", cm))
+                        .statusCode())
                 .isEqualTo(201);
         Meta.DeleteOptions wrongUid = Meta.DeleteOptions.newBuilder()
-                .setPreconditions(Meta.Preconditions.newBuilder().setUid("not-the-uid")).build();
+                .setPreconditions(Meta.Preconditions.newBuilder().setUid("not-the-uid"))
+                .build();
 
-        HttpResponse<String> refused = send("DELETE", "/api/v1/namespaces/default/configmaps/pb-del",
-                body("v1", "DeleteOptions", wrongUid));
-        HttpResponse<String> deleted = send("DELETE", "/api/v1/namespaces/default/configmaps/pb-del",
-                body("meta.k8s.io/v1", "DeleteOptions", Meta.DeleteOptions.newBuilder().setGracePeriodSeconds(0)
-                        .build()));
+        HttpResponse<String> refused =
+                send("DELETE", "/api/v1/namespaces/default/configmaps/pb-del", body("v1", "DeleteOptions", wrongUid));
+        HttpResponse<String> deleted = send(
+                "DELETE",
+                "/api/v1/namespaces/default/configmaps/pb-del",
+                body(
+                        "meta.k8s.io/v1",
+                        "DeleteOptions",
+                        Meta.DeleteOptions.newBuilder().setGracePeriodSeconds(0).build()));
 
         assertThat(refused.statusCode()).as(refused.body()).isEqualTo(409);
         assertThat(deleted.statusCode()).as(deleted.body()).isEqualTo(200);
-        assertThat(http.get("/api/v1/namespaces/default/configmaps/pb-del").statusCode()).isEqualTo(404);
+        assertThat(http.get("/api/v1/namespaces/default/configmaps/pb-del").statusCode())
+                .isEqualTo(404);
     }
 
     @Test
@@ -153,8 +199,8 @@ class ProtobufRequestTest {
         CrdFixtures.install(http, CrdFixtures.WIDGET);
         V1.ConfigMap anything = V1.ConfigMap.newBuilder().setMetadata(meta("w")).build();
 
-        HttpResponse<String> r = send("POST", "/apis/example.com/v1/namespaces/default/widgets",
-                body("example.com/v1", "Widget", anything));
+        HttpResponse<String> r = send(
+                "POST", "/apis/example.com/v1/namespaces/default/widgets", body("example.com/v1", "Widget", anything));
 
         assertThat(r.statusCode()).as(r.body()).isEqualTo(415);
         assertThat(RawHttp.json(r).path("message").asString()).contains("application/json, application/yaml");

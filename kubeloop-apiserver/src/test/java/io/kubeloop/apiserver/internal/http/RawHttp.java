@@ -23,8 +23,11 @@ final class RawHttp {
 
     RawHttp(EmbeddedApiServer server) {
         this.server = server;
-        this.client = HttpClient.newBuilder().sslContext(server.clientConfig().sslContext())
-                .version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+        this.client = HttpClient.newBuilder()
+                .sslContext(server.clientConfig().sslContext())
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5))
+                .build();
     }
 
     /** Creates a namespace named {@code prefix} plus a number unique to this helper, and returns its name. */
@@ -38,7 +41,8 @@ final class RawHttp {
     }
 
     HttpRequest.Builder req(String path) {
-        return HttpRequest.newBuilder(URI.create(server.url() + path)).header("Authorization", "Bearer " + server.token())
+        return HttpRequest.newBuilder(URI.create(server.url() + path))
+                .header("Authorization", "Bearer " + server.token())
                 .timeout(Duration.ofSeconds(20));
     }
 
@@ -71,16 +75,24 @@ final class RawHttp {
     }
 
     HttpResponse<String> post(String path, String json) {
-        return send(req(path).header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build());
+        return send(req(path)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json))
+                .build());
     }
 
     HttpResponse<String> put(String path, String json) {
-        return send(req(path).header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(json)).build());
+        return send(req(path)
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(json))
+                .build());
     }
 
     HttpResponse<String> patch(String path, String contentType, String body) {
-        return send(req(path).header("Content-Type", contentType)
-                .method("PATCH", HttpRequest.BodyPublishers.ofString(body)).build());
+        return send(req(path)
+                .header("Content-Type", contentType)
+                .method("PATCH", HttpRequest.BodyPublishers.ofString(body))
+                .build());
     }
 
     HttpResponse<String> delete(String path) {
@@ -88,14 +100,17 @@ final class RawHttp {
     }
 
     HttpResponse<String> delete(String path, String body) {
-        return send(req(path).header("Content-Type", "application/json")
-                .method("DELETE", HttpRequest.BodyPublishers.ofString(body)).build());
+        return send(req(path)
+                .header("Content-Type", "application/json")
+                .method("DELETE", HttpRequest.BodyPublishers.ofString(body))
+                .build());
     }
 
     /** Opens a watch; lines are read with {@link Lines#next()}. */
     Lines watch(String path) {
         try {
-            HttpResponse<InputStream> r = client.send(req(path).GET().build(), HttpResponse.BodyHandlers.ofInputStream());
+            HttpResponse<InputStream> r =
+                    client.send(req(path).GET().build(), HttpResponse.BodyHandlers.ofInputStream());
             return new Lines(r);
         } catch (Exception e) {
             throw new IllegalStateException(e);

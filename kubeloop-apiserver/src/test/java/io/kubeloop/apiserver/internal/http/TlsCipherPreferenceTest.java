@@ -28,7 +28,9 @@ class TlsCipherPreferenceTest {
     }
 
     private static String negotiated(List<String> suitesInOrder) throws IOException {
-        try (SSLSocket s = (SSLSocket) server.clientConfig().sslContext().getSocketFactory()
+        try (SSLSocket s = (SSLSocket) server.clientConfig()
+                .sslContext()
+                .getSocketFactory()
                 .createSocket(server.url().getHost(), server.url().getPort())) {
             s.setEnabledProtocols(new String[] {"TLSv1.3"});
             s.setEnabledCipherSuites(suitesInOrder.toArray(String[]::new));
@@ -38,9 +40,11 @@ class TlsCipherPreferenceTest {
     }
 
     private static List<String> tls13Suites() throws IOException {
-        try (SSLSocket s = (SSLSocket) server.clientConfig().sslContext().getSocketFactory().createSocket()) {
-            return new ArrayList<>(Arrays.stream(s.getEnabledCipherSuites()).filter(c -> c.startsWith("TLS_AES_")
-                    || c.startsWith("TLS_CHACHA20_")).toList());
+        try (SSLSocket s = (SSLSocket)
+                server.clientConfig().sslContext().getSocketFactory().createSocket()) {
+            return new ArrayList<>(Arrays.stream(s.getEnabledCipherSuites())
+                    .filter(c -> c.startsWith("TLS_AES_") || c.startsWith("TLS_CHACHA20_"))
+                    .toList());
         }
     }
 

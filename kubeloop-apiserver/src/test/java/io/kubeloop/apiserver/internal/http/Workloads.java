@@ -3,8 +3,7 @@ package io.kubeloop.apiserver.internal.http;
 /** Minimal valid workload objects for the garbage collection and pod tests (test helper). */
 final class Workloads {
 
-    private Workloads() {
-    }
+    private Workloads() {}
 
     private static String meta(String name, String ownerRef, String finalizers) {
         return "{\"name\":\"" + name + "\",\"labels\":{\"app\":\"web\"}"
@@ -17,12 +16,14 @@ final class Workloads {
 
     static String deployment(String name, String ownerRef) {
         return "{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":" + meta(name, ownerRef, null)
-                + ",\"spec\":{\"replicas\":1,\"selector\":{\"matchLabels\":{\"app\":\"web\"}},\"template\":" + TEMPLATE + "}}";
+                + ",\"spec\":{\"replicas\":1,\"selector\":{\"matchLabels\":{\"app\":\"web\"}},\"template\":" + TEMPLATE
+                + "}}";
     }
 
     static String replicaSet(String name, String ownerRef) {
         return "{\"apiVersion\":\"apps/v1\",\"kind\":\"ReplicaSet\",\"metadata\":" + meta(name, ownerRef, null)
-                + ",\"spec\":{\"replicas\":1,\"selector\":{\"matchLabels\":{\"app\":\"web\"}},\"template\":" + TEMPLATE + "}}";
+                + ",\"spec\":{\"replicas\":1,\"selector\":{\"matchLabels\":{\"app\":\"web\"}},\"template\":" + TEMPLATE
+                + "}}";
     }
 
     static String job(String name) {

@@ -40,9 +40,10 @@ class WriteConformanceTest {
         http = new RawHttp(embedded);
     }
 
-    private static HttpResponse<String> send(String method, String path, String contentType, String body,
-                                             String userAgent) {
-        HttpRequest.Builder b = http.req(path).header("Content-Type", contentType)
+    private static HttpResponse<String> send(
+            String method, String path, String contentType, String body, String userAgent) {
+        HttpRequest.Builder b = http.req(path)
+                .header("Content-Type", contentType)
                 .method(method, HttpRequest.BodyPublishers.ofString(body));
         if (userAgent != null) {
             b.header("User-Agent", userAgent);
@@ -52,15 +53,18 @@ class WriteConformanceTest {
 
     private static String deployment(String name, String extraSpec) {
         return "{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":{\"name\":\"" + name + "\"},\"spec\":{"
-                + extraSpec + "\"replicas\":1,\"selector\":{\"matchLabels\":{\"app\":\"x\"}},\"template\":{\"metadata\":"
+                + extraSpec
+                + "\"replicas\":1,\"selector\":{\"matchLabels\":{\"app\":\"x\"}},\"template\":{\"metadata\":"
                 + "{\"labels\":{\"app\":\"x\"}},\"spec\":{\"containers\":[{\"name\":\"a\",\"image\":\"a:1\"},"
                 + "{\"name\":\"b\",\"image\":\"b:1\"}]}}}}";
     }
 
     private static List<String> managers(JsonNode o) {
         List<String> out = new ArrayList<>();
-        o.path("metadata").path("managedFields").forEach(e -> out.add(e.path("manager").asString() + "/"
-                + e.path("operation").asString()));
+        o.path("metadata")
+                .path("managedFields")
+                .forEach(e -> out.add(
+                        e.path("manager").asString() + "/" + e.path("operation").asString()));
         return out;
     }
 
@@ -70,21 +74,29 @@ class WriteConformanceTest {
     void item07OpenApiV3RootUrlsCarryHashesAndTheCurrentHashIsImmutable() {
         HttpResponse<String> root = http.get("/openapi/v3");
         assertThat(root.statusCode()).isEqualTo(200);
-        String url = RawHttp.json(root).path("paths").path("api/v1").path("serverRelativeURL").asString();
+        String url = RawHttp.json(root)
+                .path("paths")
+                .path("api/v1")
+                .path("serverRelativeURL")
+                .asString();
         assertThat(url).matches("/openapi/v3/api/v1\\?hash=[0-9A-F]{128}");
         HttpResponse<String> doc = http.get(url);
         assertThat(doc.statusCode()).isEqualTo(200);
         assertThat(doc.headers().firstValue("Cache-Control")).hasValue("public, immutable");
         assertThat(doc.headers().firstValue("ETag")).hasValue("\"" + url.substring(url.indexOf('=') + 1) + "\"");
-        Instant expires = ZonedDateTime.parse(doc.headers().firstValue("Expires").orElseThrow(),
-                DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+        Instant expires = ZonedDateTime.parse(
+                        doc.headers().firstValue("Expires").orElseThrow(), DateTimeFormatter.RFC_1123_DATE_TIME)
+                .toInstant();
         assertThat(expires).isAfter(Instant.now().plusSeconds(364L * 24 * 3600));
         assertThat(RawHttp.json(doc).path("openapi").asString()).isEqualTo("3.0.0");
     }
 
     @Test
     void item07StaleHashIs301ToTheCurrentUrlAndNoHashIsAPlain200() {
-        String url = RawHttp.json(http.get("/openapi/v3")).path("paths").path("apis/apps/v1").path("serverRelativeURL")
+        String url = RawHttp.json(http.get("/openapi/v3"))
+                .path("paths")
+                .path("apis/apps/v1")
+                .path("serverRelativeURL")
                 .asString();
         HttpResponse<String> stale = http.get("/openapi/v3/apis/apps/v1?hash=0123");
         assertThat(stale.statusCode()).isEqualTo(301);
@@ -101,11 +113,14 @@ class WriteConformanceTest {
         assertThat(before.has("apis/rebuild.example.com/v1")).isFalse();
         serveWidgets("rebuild.example.com");
         JsonNode after = RawHttp.json(http.get("/openapi/v3")).path("paths");
-        String url = after.path("apis/rebuild.example.com/v1").path("serverRelativeURL").asString();
+        String url = after.path("apis/rebuild.example.com/v1")
+                .path("serverRelativeURL")
+                .asString();
         assertThat(url).contains("?hash=");
         assertThat(after.path("api/v1")).isEqualTo(before.path("api/v1"));
         JsonNode doc = RawHttp.json(http.get(url));
-        assertThat(doc.path("paths").toString()).contains("/apis/rebuild.example.com/v1/namespaces/{namespace}/widgets/{name}");
+        assertThat(doc.path("paths").toString())
+                .contains("/apis/rebuild.example.com/v1/namespaces/{namespace}/widgets/{name}");
     }
 
     @Test
@@ -113,17 +128,35 @@ class WriteConformanceTest {
         HttpResponse<String> json = http.get("/openapi/v2", "application/json");
         assertThat(json.statusCode()).isEqualTo(200);
         assertThat(RawHttp.json(json).path("swagger").asString()).isEqualTo("2.0");
-        HttpResponse<String> proto = http.get("/openapi/v2", "application/com.github.proto-openapi.spec.v2@v1.0+protobuf");
+        HttpResponse<String> proto =
+                http.get("/openapi/v2", "application/com.github.proto-openapi.spec.v2@v1.0+protobuf");
         assertThat(proto.statusCode()).isEqualTo(200);
-        assertThat(proto.headers().firstValue("Content-Type")).hasValue(
-                "application/com.github.proto-openapi.spec.v2.v1.0+protobuf");
+        assertThat(proto.headers().firstValue("Content-Type"))
+                .hasValue("application/com.github.proto-openapi.spec.v2.v1.0+protobuf");
         assertThat(http.get("/openapi/v2", "application/xml").statusCode()).isEqualTo(406);
     }
 
     private static ResourceDefinition serveWidgets(String group) {
-        ResourceDefinition def = new ResourceDefinition(group, "v1", "widgets", "Widget", null, null,
-                List.of(), List.of(), true, ResourceDefinition.ALL_VERBS, Set.of(), NameRule.SUBDOMAIN, true, true, false,
-                Set.of(), List.of(), null, null);
+        ResourceDefinition def = new ResourceDefinition(
+                group,
+                "v1",
+                "widgets",
+                "Widget",
+                null,
+                null,
+                List.of(),
+                List.of(),
+                true,
+                ResourceDefinition.ALL_VERBS,
+                Set.of(),
+                NameRule.SUBDOMAIN,
+                true,
+                true,
+                false,
+                Set.of(),
+                List.of(),
+                null,
+                null);
         ServerInternals.registry(server).resources().replace(group, "widgets", List.of(def));
         return def;
     }
@@ -133,12 +166,16 @@ class WriteConformanceTest {
     @Test
     void item41StrategicMergePatchMergesContainersByName() {
         String ns = http.newNamespace("w");
-        assertThat(http.post("/apis/apps/v1/namespaces/" + ns + "/deployments", deployment("d", "")).statusCode())
+        assertThat(http.post("/apis/apps/v1/namespaces/" + ns + "/deployments", deployment("d", ""))
+                        .statusCode())
                 .isEqualTo(201);
-        HttpResponse<String> r = http.patch("/apis/apps/v1/namespaces/" + ns + "/deployments/d", SMP,
+        HttpResponse<String> r = http.patch(
+                "/apis/apps/v1/namespaces/" + ns + "/deployments/d",
+                SMP,
                 "{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"b\",\"image\":\"b:2\"}]}}}}");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-        JsonNode containers = RawHttp.json(r).path("spec").path("template").path("spec").path("containers");
+        JsonNode containers =
+                RawHttp.json(r).path("spec").path("template").path("spec").path("containers");
         assertThat(containers).hasSize(2);
         assertThat(containers.get(0).path("image").asString()).isEqualTo("a:1");
         assertThat(containers.get(1).path("image").asString()).isEqualTo("b:2");
@@ -149,12 +186,16 @@ class WriteConformanceTest {
     void item42JsonPatchFailingTestIs422WithTheRealServersMessage() {
         String ns = http.newNamespace("w");
         http.post("/api/v1/namespaces/" + ns + "/configmaps", "{\"metadata\":{\"name\":\"a\"},\"data\":{\"k\":\"v\"}}");
-        HttpResponse<String> r = http.patch("/api/v1/namespaces/" + ns + "/configmaps/a", "application/json-patch+json",
+        HttpResponse<String> r = http.patch(
+                "/api/v1/namespaces/" + ns + "/configmaps/a",
+                "application/json-patch+json",
                 "[{\"op\":\"test\",\"path\":\"/data/k\",\"value\":\"nope\"}]");
         assertThat(r.statusCode()).isEqualTo(422);
         assertThat(RawHttp.json(r).path("message").asString())
                 .isEqualTo("the server rejected our request due to an error in our request");
-        HttpResponse<String> ok = http.patch("/api/v1/namespaces/" + ns + "/configmaps/a", "application/json-patch+json",
+        HttpResponse<String> ok = http.patch(
+                "/api/v1/namespaces/" + ns + "/configmaps/a",
+                "application/json-patch+json",
                 "[{\"op\":\"test\",\"path\":\"/data/k\",\"value\":\"v\"},{\"op\":\"add\",\"path\":\"/data/n\",\"value\":\"1\"}]");
         assertThat(RawHttp.json(ok).path("data").path("n").asString()).isEqualTo("1");
     }
@@ -163,42 +204,54 @@ class WriteConformanceTest {
     void item43StrategicMergePatchOnACustomResourceIs415() {
         serveWidgets("wire.example.com");
         String ns = http.newNamespace("w");
-        HttpResponse<String> created = http.post("/apis/wire.example.com/v1/namespaces/" + ns + "/widgets",
+        HttpResponse<String> created = http.post(
+                "/apis/wire.example.com/v1/namespaces/" + ns + "/widgets",
                 "{\"apiVersion\":\"wire.example.com/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"w\"},\"spec\":{\"a\":1}}");
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
-        HttpResponse<String> r = http.patch("/apis/wire.example.com/v1/namespaces/" + ns + "/widgets/w", SMP,
-                "{\"spec\":{\"a\":2}}");
+        HttpResponse<String> r =
+                http.patch("/apis/wire.example.com/v1/namespaces/" + ns + "/widgets/w", SMP, "{\"spec\":{\"a\":2}}");
         assertThat(r.statusCode()).isEqualTo(415);
         assertThat(RawHttp.json(r).path("reason").asString()).isEqualTo("UnsupportedMediaType");
-        assertThat(http.patch("/apis/wire.example.com/v1/namespaces/" + ns + "/widgets/w", MERGE, "{\"spec\":{\"a\":2}}")
-                .statusCode()).isEqualTo(200);
+        assertThat(http.patch(
+                                "/apis/wire.example.com/v1/namespaces/" + ns + "/widgets/w",
+                                MERGE,
+                                "{\"spec\":{\"a\":2}}")
+                        .statusCode())
+                .isEqualTo(200);
     }
 
     @Test
     void item44ApplyOnAMissingObjectIs201WithAnApplyEntry() {
         String ns = http.newNamespace("w");
-        HttpResponse<String> r = http.patch("/api/v1/namespaces/" + ns + "/configmaps/a?fieldManager=alice", APPLY,
+        HttpResponse<String> r = http.patch(
+                "/api/v1/namespaces/" + ns + "/configmaps/a?fieldManager=alice",
+                APPLY,
                 "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  k: v\n");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
         JsonNode entry = RawHttp.json(r).path("metadata").path("managedFields").get(0);
         assertThat(entry.path("manager").asString()).isEqualTo("alice");
         assertThat(entry.path("operation").asString()).isEqualTo("Apply");
         assertThat(entry.path("fieldsV1").path("f:data").has("f:k")).isTrue();
-        assertThat(http.patch("/api/v1/namespaces/" + ns + "/configmaps/b", APPLY, "{}").statusCode()).isEqualTo(422);
+        assertThat(http.patch("/api/v1/namespaces/" + ns + "/configmaps/b", APPLY, "{}")
+                        .statusCode())
+                .isEqualTo(422);
     }
 
     @Test
     void item45ConflictingApplyIs409WithFieldManagerConflictAndForceTakesOver() {
         String ns = http.newNamespace("w");
         String path = "/api/v1/namespaces/" + ns + "/configmaps/a";
-        String alice = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\"},\"data\":{\"k\":\"1\"}}";
-        assertThat(http.patch(path + "?fieldManager=alice", APPLY, alice).statusCode()).isEqualTo(201);
+        String alice =
+                "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\"},\"data\":{\"k\":\"1\"}}";
+        assertThat(http.patch(path + "?fieldManager=alice", APPLY, alice).statusCode())
+                .isEqualTo(201);
         String bob = alice.replace("\"1\"", "\"2\"");
         HttpResponse<String> conflict = http.patch(path + "?fieldManager=bob", APPLY, bob);
         assertThat(conflict.statusCode()).isEqualTo(409);
         JsonNode status = RawHttp.json(conflict);
         assertThat(status.path("reason").asString()).isEqualTo("Conflict");
-        assertThat(status.path("message").asString()).isEqualTo("Apply failed with 1 conflict: conflict with \"alice\": .data.k");
+        assertThat(status.path("message").asString())
+                .isEqualTo("Apply failed with 1 conflict: conflict with \"alice\": .data.k");
         JsonNode cause = status.path("details").path("causes").get(0);
         assertThat(cause.path("reason").asString()).isEqualTo("FieldManagerConflict");
         assertThat(cause.path("field").asString()).isEqualTo(".data.k");
@@ -215,14 +268,20 @@ class WriteConformanceTest {
     void item45ApplyConflictsWithTheUpdateEntryOfAnEarlierCreate() {
         String ns = http.newNamespace("w");
         String path = "/api/v1/namespaces/" + ns + "/configmaps";
-        HttpResponse<String> created = send("POST", path, "application/json",
-                "{\"metadata\":{\"name\":\"a\"},\"data\":{\"k\":\"1\"}}", "kubectl/v1.32.4 (linux/amd64) kubernetes/59526cd");
+        HttpResponse<String> created = send(
+                "POST",
+                path,
+                "application/json",
+                "{\"metadata\":{\"name\":\"a\"},\"data\":{\"k\":\"1\"}}",
+                "kubectl/v1.32.4 (linux/amd64) kubernetes/59526cd");
         assertThat(managers(RawHttp.json(created))).containsExactly("kubectl/Update");
-        String config = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\"},\"data\":{\"k\":\"1\"}}";
+        String config =
+                "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\"},\"data\":{\"k\":\"1\"}}";
         HttpResponse<String> same = http.patch(path + "/a?fieldManager=ssa", APPLY, config);
         assertThat(same.statusCode()).isEqualTo(200);
         assertThat(managers(RawHttp.json(same))).containsExactlyInAnyOrder("ssa/Apply", "kubectl/Update");
-        HttpResponse<String> conflict = http.patch(path + "/a?fieldManager=ssa", APPLY, config.replace("\"1\"", "\"2\""));
+        HttpResponse<String> conflict =
+                http.patch(path + "/a?fieldManager=ssa", APPLY, config.replace("\"1\"", "\"2\""));
         assertThat(conflict.statusCode()).isEqualTo(409);
         assertThat(RawHttp.json(conflict).path("message").asString())
                 .isEqualTo("Apply failed with 1 conflict: conflict with \"kubectl\" using v1: .data.k");
@@ -232,23 +291,34 @@ class WriteConformanceTest {
     void nonApplyWritesMoveOwnershipToTheWriter() {
         String ns = http.newNamespace("w");
         String path = "/api/v1/namespaces/" + ns + "/configmaps/a";
-        http.patch(path + "?fieldManager=alice", APPLY,
+        http.patch(
+                path + "?fieldManager=alice",
+                APPLY,
                 "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\"},\"data\":{\"k\":\"1\"}}");
         HttpResponse<String> r = http.patch(path + "?fieldManager=carol", MERGE, "{\"data\":{\"k\":\"2\"}}");
         JsonNode o = RawHttp.json(r);
         assertThat(managers(o)).containsExactly("carol/Update");
-        assertThat(o.path("metadata").path("managedFields").get(0).path("fieldsV1").path("f:data").has("f:k")).isTrue();
+        assertThat(o.path("metadata")
+                        .path("managedFields")
+                        .get(0)
+                        .path("fieldsV1")
+                        .path("f:data")
+                        .has("f:k"))
+                .isTrue();
     }
 
     @Test
     void applyOfAFieldTheBuiltInKindLacksIs500LikeTheRealFieldManager() {
         String ns = http.newNamespace("w");
-        HttpResponse<String> r = http.patch("/api/v1/namespaces/" + ns + "/configmaps/a?fieldManager=x", APPLY,
+        HttpResponse<String> r = http.patch(
+                "/api/v1/namespaces/" + ns + "/configmaps/a?fieldManager=x",
+                APPLY,
                 "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\",\"namespace\":\"" + ns
                         + "\"},\"foo\":1}");
         assertThat(r.statusCode()).isEqualTo(500);
-        assertThat(RawHttp.json(r).path("message").asString()).isEqualTo("failed to create typed patch object ("
-                + ns + "/a; /v1, Kind=ConfigMap): .foo: field not declared in schema");
+        assertThat(RawHttp.json(r).path("message").asString())
+                .isEqualTo("failed to create typed patch object (" + ns
+                        + "/a; /v1, Kind=ConfigMap): .foo: field not declared in schema");
     }
 
     // ---- item 46: field validation
@@ -256,22 +326,27 @@ class WriteConformanceTest {
     @Test
     void item46StrictUnknownFieldOnCreateIs400() {
         String ns = http.newNamespace("w");
-        HttpResponse<String> r = http.post("/apis/apps/v1/namespaces/" + ns + "/deployments?fieldValidation=Strict",
+        HttpResponse<String> r = http.post(
+                "/apis/apps/v1/namespaces/" + ns + "/deployments?fieldValidation=Strict",
                 deployment("d", "\"foo\":1,"));
         assertThat(r.statusCode()).isEqualTo(400);
-        assertThat(RawHttp.json(r).path("message").asString()).isEqualTo("Deployment in version \"v1\" cannot be "
-                + "handled as a Deployment: strict decoding error: unknown field \"spec.foo\"");
-        assertThat(http.get("/apis/apps/v1/namespaces/" + ns + "/deployments/d").statusCode()).isEqualTo(404);
+        assertThat(RawHttp.json(r).path("message").asString())
+                .isEqualTo("Deployment in version \"v1\" cannot be "
+                        + "handled as a Deployment: strict decoding error: unknown field \"spec.foo\"");
+        assertThat(http.get("/apis/apps/v1/namespaces/" + ns + "/deployments/d").statusCode())
+                .isEqualTo(404);
     }
 
     @Test
     void item46DefaultValidationWarnsAndDropsTheUnknownField() {
         String ns = http.newNamespace("w");
-        HttpResponse<String> r = http.post("/apis/apps/v1/namespaces/" + ns + "/deployments", deployment("d", "\"foo\":1,"));
+        HttpResponse<String> r =
+                http.post("/apis/apps/v1/namespaces/" + ns + "/deployments", deployment("d", "\"foo\":1,"));
         assertThat(r.statusCode()).isEqualTo(201);
         assertThat(r.headers().allValues("Warning")).containsExactly("299 - \"unknown field \\\"spec.foo\\\"\"");
         assertThat(RawHttp.json(r).path("spec").has("foo")).isFalse();
-        HttpResponse<String> ignored = http.post("/apis/apps/v1/namespaces/" + ns + "/deployments?fieldValidation=Ignore",
+        HttpResponse<String> ignored = http.post(
+                "/apis/apps/v1/namespaces/" + ns + "/deployments?fieldValidation=Ignore",
                 deployment("e", "\"foo\":1,"));
         assertThat(ignored.statusCode()).isEqualTo(201);
         assertThat(ignored.headers().allValues("Warning")).isEmpty();
@@ -280,23 +355,27 @@ class WriteConformanceTest {
     @Test
     void item46StrictDuplicateFieldIsReportedBeforeUnknownOnes() {
         String ns = http.newNamespace("w");
-        HttpResponse<String> r = http.post("/api/v1/namespaces/" + ns + "/configmaps?fieldValidation=Strict",
+        HttpResponse<String> r = http.post(
+                "/api/v1/namespaces/" + ns + "/configmaps?fieldValidation=Strict",
                 "{\"metadata\":{\"name\":\"a\"},\"data\":{\"k\":\"1\",\"k\":\"2\"},\"foo\":true}");
         assertThat(r.statusCode()).isEqualTo(400);
-        assertThat(RawHttp.json(r).path("message").asString()).isEqualTo("ConfigMap in version \"v1\" cannot be handled "
-                + "as a ConfigMap: strict decoding error: duplicate field \"data.k\", unknown field \"foo\"");
+        assertThat(RawHttp.json(r).path("message").asString())
+                .isEqualTo("ConfigMap in version \"v1\" cannot be handled "
+                        + "as a ConfigMap: strict decoding error: duplicate field \"data.k\", unknown field \"foo\"");
     }
 
     @Test
     void item46StrictUnknownFieldOnPatchIs422() {
         String ns = http.newNamespace("w");
         http.post("/api/v1/namespaces/" + ns + "/configmaps", "{\"metadata\":{\"name\":\"a\"}}");
-        HttpResponse<String> r = http.patch("/api/v1/namespaces/" + ns + "/configmaps/a?fieldValidation=Strict", MERGE,
-                "{\"spec\":{\"x\":1}}");
+        HttpResponse<String> r = http.patch(
+                "/api/v1/namespaces/" + ns + "/configmaps/a?fieldValidation=Strict", MERGE, "{\"spec\":{\"x\":1}}");
         assertThat(r.statusCode()).isEqualTo(422);
         JsonNode status = RawHttp.json(r);
-        assertThat(status.path("message").asString()).startsWith(" \"\" is invalid: patch: Invalid value: \"{")
+        assertThat(status.path("message").asString())
+                .startsWith(" \"\" is invalid: patch: Invalid value: \"{")
                 .endsWith("\": strict decoding error: unknown field \"spec\"");
-        assertThat(status.path("details").path("causes").get(0).path("field").asString()).isEqualTo("patch");
+        assertThat(status.path("details").path("causes").get(0).path("field").asString())
+                .isEqualTo("patch");
     }
 }

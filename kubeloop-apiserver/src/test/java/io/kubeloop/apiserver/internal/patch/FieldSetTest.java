@@ -14,7 +14,8 @@ import tools.jackson.databind.JsonNode;
 
 class FieldSetTest {
 
-    static final String FIELDS = "{'f:metadata':{'f:labels':{'f:app':{}}},'f:spec':{'f:containers':{'k:{\\'name\\':\\'web\\'}':{'.':{},'f:image':{}}}}}";
+    static final String FIELDS =
+            "{'f:metadata':{'f:labels':{'f:app':{}}},'f:spec':{'f:containers':{'k:{\\'name\\':\\'web\\'}':{'.':{},'f:image':{}}}}}";
 
     static JsonNode fieldsV1() {
         return json(FIELDS).deepCopy();
@@ -29,13 +30,16 @@ class FieldSetTest {
 
     @Test
     void membersPrintAsTheRealServerPrintsPaths() {
-        JsonNode in = KubeJsonFixture.parse("{\"f:spec\":{\"f:containers\":{\"k:{\\\"name\\\":\\\"web\\\"}\":{\".\":{},\"f:image\":{}}},"
-                + "\"f:ports\":{\"k:{\\\"port\\\":80,\\\"protocol\\\":\\\"TCP\\\"}\":{}}},\"f:metadata\":{\"f:finalizers\":{\"v:\\\"a\\\"\":{}}}}");
-        assertThat(FieldSet.fromFieldsV1(in).paths()).extracting(FieldPath::toString).containsExactly(
-                ".metadata.finalizers[=\"a\"]",
-                ".spec.containers[name=\"web\"]",
-                ".spec.containers[name=\"web\"].image",
-                ".spec.ports[port=80,protocol=\"TCP\"]");
+        JsonNode in = KubeJsonFixture.parse(
+                "{\"f:spec\":{\"f:containers\":{\"k:{\\\"name\\\":\\\"web\\\"}\":{\".\":{},\"f:image\":{}}},"
+                        + "\"f:ports\":{\"k:{\\\"port\\\":80,\\\"protocol\\\":\\\"TCP\\\"}\":{}}},\"f:metadata\":{\"f:finalizers\":{\"v:\\\"a\\\"\":{}}}}");
+        assertThat(FieldSet.fromFieldsV1(in).paths())
+                .extracting(FieldPath::toString)
+                .containsExactly(
+                        ".metadata.finalizers[=\"a\"]",
+                        ".spec.containers[name=\"web\"]",
+                        ".spec.containers[name=\"web\"].image",
+                        ".spec.ports[port=80,protocol=\"TCP\"]");
     }
 
     @Test
@@ -44,16 +48,18 @@ class FieldSetTest {
         JsonNode obj = json("{'apiVersion':'v1','kind':'Pod','metadata':{'name':'p','labels':{'app':'a'}},"
                 + "'spec':{'containers':[{'name':'web','image':'nginx','ports':[{'containerPort':80}]}],"
                 + "'tolerations':[{'key':'k'}]}}");
-        assertThat(ServerSideApply.fieldSetOf(obj, pod).toFieldsV1()).isEqualTo(KubeJsonFixture.parse(
-                "{\"f:metadata\":{\"f:labels\":{\"f:app\":{}}},\"f:spec\":{\"f:containers\":{\"k:{\\\"name\\\":\\\"web\\\"}\":"
-                        + "{\".\":{},\"f:image\":{},\"f:name\":{},\"f:ports\":{\"k:{\\\"containerPort\\\":80,\\\"protocol\\\":\\\"TCP\\\"}\":"
-                        + "{\".\":{},\"f:containerPort\":{}}}}},\"f:tolerations\":{}}}"));
+        assertThat(ServerSideApply.fieldSetOf(obj, pod).toFieldsV1())
+                .isEqualTo(KubeJsonFixture.parse(
+                        "{\"f:metadata\":{\"f:labels\":{\"f:app\":{}}},\"f:spec\":{\"f:containers\":{\"k:{\\\"name\\\":\\\"web\\\"}\":"
+                                + "{\".\":{},\"f:image\":{},\"f:name\":{},\"f:ports\":{\"k:{\\\"containerPort\\\":80,\\\"protocol\\\":\\\"TCP\\\"}\":"
+                                + "{\".\":{},\"f:containerPort\":{}}}}},\"f:tolerations\":{}}}"));
     }
 
     @Test
     void withoutPrefixesDropsWholeSubtrees() {
         FieldSet s = FieldSet.of(FieldPath.of("status", "phase"), FieldPath.of("spec", "x"));
-        assertThat(s.withoutPrefixes(FieldSet.of(FieldPath.of("status")))).isEqualTo(FieldSet.of(FieldPath.of("spec", "x")));
+        assertThat(s.withoutPrefixes(FieldSet.of(FieldPath.of("status"))))
+                .isEqualTo(FieldSet.of(FieldPath.of("spec", "x")));
     }
 
     @Property

@@ -28,28 +28,33 @@ class JsonPatchTest {
 
     @Test
     void addWithDashAppends() {
-        assertThat(patch("{'l':[1,2]}", "[{'op':'add','path':'/l/-','value':3}]")).isEqualTo(json("{'l':[1,2,3]}"));
+        assertThat(patch("{'l':[1,2]}", "[{'op':'add','path':'/l/-','value':3}]"))
+                .isEqualTo(json("{'l':[1,2,3]}"));
     }
 
     @Test
     void addInsertsAtAnIndex() {
-        assertThat(patch("{'l':[1,2]}", "[{'op':'add','path':'/l/0','value':0}]")).isEqualTo(json("{'l':[0,1,2]}"));
+        assertThat(patch("{'l':[1,2]}", "[{'op':'add','path':'/l/0','value':0}]"))
+                .isEqualTo(json("{'l':[0,1,2]}"));
     }
 
     @Test
     void addWithNegativeOneAppendsLikeEvanphx() {
-        assertThat(patch("{'l':[1,2]}", "[{'op':'add','path':'/l/-1','value':3}]")).isEqualTo(json("{'l':[1,2,3]}"));
+        assertThat(patch("{'l':[1,2]}", "[{'op':'add','path':'/l/-1','value':3}]"))
+                .isEqualTo(json("{'l':[1,2,3]}"));
     }
 
     @Test
     void addPastTheEndIsInvalid() {
         assertThatThrownBy(() -> patch("{'l':[1]}", "[{'op':'add','path':'/l/5','value':3}]"))
-                .isInstanceOfSatisfying(PatchException.class, e -> assertThat(e.code()).isEqualTo(422));
+                .isInstanceOfSatisfying(
+                        PatchException.class, e -> assertThat(e.code()).isEqualTo(422));
     }
 
     @Test
     void pointerTokensAreUnescaped() {
-        JsonNode out = patch("{'metadata':{'labels':{}}}",
+        JsonNode out = patch(
+                "{'metadata':{'labels':{}}}",
                 "[{'op':'add','path':'/metadata/labels/app.kubernetes.io~1name','value':'x'},"
                         + "{'op':'add','path':'/metadata/labels/a~0b','value':'y'}]");
         assertThat(out.at("/metadata/labels")).isEqualTo(json("{'app.kubernetes.io/name':'x','a~b':'y'}"));
@@ -66,7 +71,8 @@ class JsonPatchTest {
                 .isInstanceOfSatisfying(PatchException.class, e -> {
                     assertThat(e.code()).isEqualTo(422);
                     assertThat(e.reason()).isEqualTo("Invalid");
-                    assertThat(e.getMessage()).isEqualTo("the server rejected our request due to an error in our request");
+                    assertThat(e.getMessage())
+                            .isEqualTo("the server rejected our request due to an error in our request");
                     assertThat(e.detail()).contains("Unable to remove nonexistent key: x");
                 });
     }
@@ -74,7 +80,8 @@ class JsonPatchTest {
     @Test
     void removeUnderAMissingParentIsInvalid() {
         assertThatThrownBy(() -> patch("{'a':1}", "[{'op':'remove','path':'/x/y'}]"))
-                .isInstanceOfSatisfying(PatchException.class, e -> assertThat(e.detail()).contains("doc is missing path"));
+                .isInstanceOfSatisfying(
+                        PatchException.class, e -> assertThat(e.detail()).contains("doc is missing path"));
     }
 
     @Test
@@ -90,12 +97,14 @@ class JsonPatchTest {
 
     @Test
     void moveRelocatesAValue() {
-        assertThat(patch("{'a':{'b':1}}", "[{'op':'move','from':'/a/b','path':'/c'}]")).isEqualTo(json("{'a':{},'c':1}"));
+        assertThat(patch("{'a':{'b':1}}", "[{'op':'move','from':'/a/b','path':'/c'}]"))
+                .isEqualTo(json("{'a':{},'c':1}"));
     }
 
     @Test
     void copyDuplicatesAValue() {
-        assertThat(patch("{'a':[1]}", "[{'op':'copy','from':'/a','path':'/b'}]")).isEqualTo(json("{'a':[1],'b':[1]}"));
+        assertThat(patch("{'a':[1]}", "[{'op':'copy','from':'/a','path':'/b'}]"))
+                .isEqualTo(json("{'a':[1],'b':[1]}"));
     }
 
     @Test
@@ -126,19 +135,22 @@ class JsonPatchTest {
     @Test
     void unknownOperationIsA422() {
         assertThatThrownBy(() -> patch("{}", "[{'op':'frobnicate','path':'/a'}]"))
-                .isInstanceOfSatisfying(PatchException.class, e -> assertThat(e.detail()).isEqualTo("Unexpected kind: frobnicate"));
+                .isInstanceOfSatisfying(
+                        PatchException.class, e -> assertThat(e.detail()).isEqualTo("Unexpected kind: frobnicate"));
     }
 
     @Test
     void nonArrayPatchIsABadRequest() {
         assertThatThrownBy(() -> patch("{}", "{'op':'add'}"))
-                .isInstanceOfSatisfying(PatchException.class, e -> assertThat(e.code()).isEqualTo(400));
+                .isInstanceOfSatisfying(
+                        PatchException.class, e -> assertThat(e.code()).isEqualTo(400));
     }
 
     @Test
     void syntaxErrorIsABadRequest() {
         assertThatThrownBy(() -> JsonPatch.apply(json("{}"), "[{"))
-                .isInstanceOfSatisfying(PatchException.class, e -> assertThat(e.reason()).isEqualTo("BadRequest"));
+                .isInstanceOfSatisfying(
+                        PatchException.class, e -> assertThat(e.reason()).isEqualTo("BadRequest"));
     }
 
     @Test
@@ -147,11 +159,13 @@ class JsonPatchTest {
         for (int i = 0; i <= JsonPatch.MAX_OPERATIONS; i++) {
             ops.append(i == 0 ? "" : ",").append("{\"op\":\"test\",\"path\":\"/a\",\"value\":1}");
         }
-        assertThatThrownBy(() -> JsonPatch.apply(json("{'a':1}"), ops.append("]").toString()))
+        assertThatThrownBy(
+                        () -> JsonPatch.apply(json("{'a':1}"), ops.append("]").toString()))
                 .isInstanceOfSatisfying(PatchException.class, e -> {
                     assertThat(e.code()).isEqualTo(413);
-                    assertThat(e.getMessage()).isEqualTo(
-                            "Request entity too large: The allowed maximum operations in a JSON patch is 10000, got 10001");
+                    assertThat(e.getMessage())
+                            .isEqualTo(
+                                    "Request entity too large: The allowed maximum operations in a JSON patch is 10000, got 10001");
                 });
     }
 
@@ -165,22 +179,25 @@ class JsonPatchTest {
     @Test
     void failedPatchAppliesNothing() {
         JsonNode doc = json("{'a':1}");
-        assertThatThrownBy(() -> JsonPatch.apply(doc, "[{\"op\":\"remove\",\"path\":\"/a\"},{\"op\":\"remove\",\"path\":\"/a\"}]"))
+        assertThatThrownBy(() -> JsonPatch.apply(
+                        doc, "[{\"op\":\"remove\",\"path\":\"/a\"},{\"op\":\"remove\",\"path\":\"/a\"}]"))
                 .isInstanceOf(PatchException.class);
         assertThat(doc).isEqualTo(json("{'a':1}"));
     }
 
     @Property
-    void addThenRemoveRestoresTheDocument(@ForAll @AlphaChars @StringLength(min = 1, max = 8) String key,
-                                          @ForAll int value) {
+    void addThenRemoveRestoresTheDocument(
+            @ForAll @AlphaChars @StringLength(min = 1, max = 8) String key, @ForAll int value) {
         JsonNode doc = json("{'x':{'y':[1,2]}}");
         String pointer = "/x/" + key.replace("~", "~0").replace("/", "~1");
         if (doc.get("x").has(key)) {
             return;
         }
-        JsonNode added = JsonPatch.apply(doc, "[{\"op\":\"add\",\"path\":\"" + pointer + "\",\"value\":" + value + "}]");
+        JsonNode added =
+                JsonPatch.apply(doc, "[{\"op\":\"add\",\"path\":\"" + pointer + "\",\"value\":" + value + "}]");
         assertThat(added.get("x").get(key).intValue()).isEqualTo(value);
-        assertThat(JsonPatch.apply(added, "[{\"op\":\"remove\",\"path\":\"" + pointer + "\"}]")).isEqualTo(doc);
+        assertThat(JsonPatch.apply(added, "[{\"op\":\"remove\",\"path\":\"" + pointer + "\"}]"))
+                .isEqualTo(doc);
     }
 
     @Property

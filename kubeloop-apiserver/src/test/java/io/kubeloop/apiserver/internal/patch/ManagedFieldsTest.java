@@ -10,8 +10,10 @@ import tools.jackson.databind.JsonNode;
 
 class ManagedFieldsTest {
 
-    static final StrategicMergeSchema CM = StrategicMergeSchemas.forKind("v1", "ConfigMap").orElseThrow();
-    static final StrategicMergeSchema DEPLOYMENT = StrategicMergeSchemas.forKind("apps/v1", "Deployment").orElseThrow();
+    static final StrategicMergeSchema CM =
+            StrategicMergeSchemas.forKind("v1", "ConfigMap").orElseThrow();
+    static final StrategicMergeSchema DEPLOYMENT =
+            StrategicMergeSchemas.forKind("apps/v1", "Deployment").orElseThrow();
     static final Instant T0 = Instant.parse("2024-01-02T03:04:05Z");
     static final Instant T1 = Instant.parse("2024-01-02T04:00:00Z");
 
@@ -30,17 +32,27 @@ class ManagedFieldsTest {
 
     @Test
     void nonPointerStructsGetNoDotEntry() {
-        ManagedObject out = ManagedFields.updateForWrite(null, json("{'metadata':{'name':'d','labels':{'app':'x'}},"
-                + "'spec':{'replicas':1,'template':{'spec':{'containers':[{'name':'w','image':'i'}]}}}}"),
-                "kubectl-create", "", "apps/v1", T0, DEPLOYMENT, FieldSet.EMPTY);
-        assertThat(out.managedFields().getFirst().fieldsV1()).isEqualTo(JsonPatchTest.json(
-                "{'f:metadata':{'f:labels':{'.':{},'f:app':{}}},'f:spec':{'f:replicas':{},'f:template':{'f:spec':"
-                        + "{'f:containers':{'k:{\\'name\\':\\'w\\'}':{'.':{},'f:image':{},'f:name':{}}}}}}}".replace("\\'", "\\\"")));
+        ManagedObject out = ManagedFields.updateForWrite(
+                null,
+                json("{'metadata':{'name':'d','labels':{'app':'x'}},"
+                        + "'spec':{'replicas':1,'template':{'spec':{'containers':[{'name':'w','image':'i'}]}}}}"),
+                "kubectl-create",
+                "",
+                "apps/v1",
+                T0,
+                DEPLOYMENT,
+                FieldSet.EMPTY);
+        assertThat(out.managedFields().getFirst().fieldsV1())
+                .isEqualTo(JsonPatchTest.json(
+                        "{'f:metadata':{'f:labels':{'.':{},'f:app':{}}},'f:spec':{'f:replicas':{},'f:template':{'f:spec':"
+                                + "{'f:containers':{'k:{\\'name\\':\\'w\\'}':{'.':{},'f:image':{},'f:name':{}}}}}}}"
+                                        .replace("\\'", "\\\"")));
     }
 
     @Test
     void anotherWriterTakesTheFieldsItChanges() {
-        JsonNode created = write(null, "{'metadata':{'name':'c'},'data':{'a':'1','b':'2'}}", "creator", T0).object();
+        JsonNode created = write(null, "{'metadata':{'name':'c'},'data':{'a':'1','b':'2'}}", "creator", T0)
+                .object();
         ManagedObject out = write(created, "{'metadata':{'name':'c'},'data':{'a':'9','b':'2'}}", "editor", T1);
         assertThat(out.managedFields()).extracting(ManagedFieldsEntry::manager).containsExactly("creator", "editor");
         assertThat(out.managedFields().get(0).fieldsV1()).isEqualTo(json("{'f:data':{'.':{},'f:b':{}}}"));
@@ -49,31 +61,40 @@ class ManagedFieldsTest {
 
     @Test
     void entriesLeftEmptyAreDropped() {
-        JsonNode created = write(null, "{'metadata':{'name':'c'},'immutable':false}", "creator", T0).object();
+        JsonNode created = write(null, "{'metadata':{'name':'c'},'immutable':false}", "creator", T0)
+                .object();
         ManagedObject out = write(created, "{'metadata':{'name':'c'},'immutable':true}", "editor", T1);
         assertThat(out.managedFields()).extracting(ManagedFieldsEntry::manager).containsExactly("editor");
     }
 
     @Test
     void aWriteThatChangesNothingKeepsTheEntryTime() {
-        JsonNode created = write(null, "{'metadata':{'name':'c'},'data':{'a':'1'}}", "creator", T0).object();
+        JsonNode created = write(null, "{'metadata':{'name':'c'},'data':{'a':'1'}}", "creator", T0)
+                .object();
         ManagedObject out = write(created, "{'metadata':{'name':'c'},'data':{'a':'1'}}", "creator", T1);
         assertThat(out.managedFields().getFirst().time()).isEqualTo(T0);
     }
 
     @Test
     void storedEntriesAreKeptWhenTheClientSendsNone() {
-        JsonNode created = write(null, "{'metadata':{'name':'c'},'data':{'a':'1'}}", "creator", T0).object();
+        JsonNode created = write(null, "{'metadata':{'name':'c'},'data':{'a':'1'}}", "creator", T0)
+                .object();
         ManagedObject out = write(created, "{'metadata':{'name':'c'},'data':{'a':'1','b':'2'}}", "editor", T1);
         assertThat(out.managedFields()).extracting(ManagedFieldsEntry::manager).containsExactly("creator", "editor");
     }
 
     @Test
     void moreThanTenUpdatersFoldIntoAncientChanges() {
-        JsonNode obj = write(null, "{'metadata':{'name':'c'},'data':{'k0':'v'}}", "m0", T0).object();
+        JsonNode obj = write(null, "{'metadata':{'name':'c'},'data':{'k0':'v'}}", "m0", T0)
+                .object();
         for (int i = 1; i <= 11; i++) {
-            String data = "{'metadata':{'name':'c'},'data':{" + String.join(",", java.util.stream.IntStream.rangeClosed(0, i)
-                    .mapToObj(j -> "'k" + j + "':'v'").toList()) + "}}";
+            String data = "{'metadata':{'name':'c'},'data':{"
+                    + String.join(
+                            ",",
+                            java.util.stream.IntStream.rangeClosed(0, i)
+                                    .mapToObj(j -> "'k" + j + "':'v'")
+                                    .toList())
+                    + "}}";
             obj = write(obj, data, "m" + i, T0.plusSeconds(i)).object();
         }
         ManagedObject out = write(obj, "{'metadata':{'name':'c'},'data':{'k0':'v'}}", "m0", T0);

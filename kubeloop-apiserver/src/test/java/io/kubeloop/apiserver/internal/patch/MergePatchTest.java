@@ -43,23 +43,24 @@ class MergePatchTest {
 
     @Test
     void scalarPatchIsABadRequest() {
-        assertThatThrownBy(() -> merge("{}", "'x'"))
-                .isInstanceOfSatisfying(PatchException.class, e -> {
-                    assertThat(e.code()).isEqualTo(400);
-                    assertThat(e.getMessage()).isEqualTo("Invalid JSON Patch");
-                });
+        assertThatThrownBy(() -> merge("{}", "'x'")).isInstanceOfSatisfying(PatchException.class, e -> {
+            assertThat(e.code()).isEqualTo(400);
+            assertThat(e.getMessage()).isEqualTo("Invalid JSON Patch");
+        });
     }
 
     @Test
     void nullPatchIsABadRequest() {
         assertThatThrownBy(() -> merge("{}", "null"))
-                .isInstanceOfSatisfying(PatchException.class, e -> assertThat(e.code()).isEqualTo(400));
+                .isInstanceOfSatisfying(
+                        PatchException.class, e -> assertThat(e.code()).isEqualTo(400));
     }
 
     @Test
     void arrayPatchIsInvalid() {
         assertThatThrownBy(() -> merge("{}", "[1]"))
-                .isInstanceOfSatisfying(PatchException.class, e -> assertThat(e.code()).isEqualTo(422));
+                .isInstanceOfSatisfying(
+                        PatchException.class, e -> assertThat(e.code()).isEqualTo(422));
     }
 
     @Property
@@ -84,7 +85,8 @@ class MergePatchTest {
                     l.forEach(arr::add);
                     return (JsonNode) arr;
                 }));
-        Arbitrary<JsonNode> level2 = Arbitraries.maps(keys, scalars).ofMaxSize(3).map(MergePatchTest::toObject);
+        Arbitrary<JsonNode> level2 =
+                Arbitraries.maps(keys, scalars).ofMaxSize(3).map(MergePatchTest::toObject);
         Arbitrary<JsonNode> values = Arbitraries.oneOf(scalars, level2);
         return Arbitraries.maps(keys, values).ofMaxSize(4).map(MergePatchTest::toObject);
     }

@@ -18,21 +18,26 @@ import tools.jackson.databind.JsonNode;
  */
 final class JsonToProto {
 
-    private JsonToProto() {
-    }
+    private JsonToProto() {}
 
     /** The protobuf body of a JSON object with kind and apiVersion. */
     static byte[] body(JsonNode json) {
-        Descriptor d = ProtoKinds.message(json.get("apiVersion").asString(), json.get("kind").asString())
+        Descriptor d = ProtoKinds.message(
+                        json.get("apiVersion").asString(), json.get("kind").asString())
                 .orElseThrow();
-        return envelope(json.get("apiVersion").asString(), json.get("kind").asString(),
+        return envelope(
+                json.get("apiVersion").asString(),
+                json.get("kind").asString(),
                 message(d, json).toByteString());
     }
 
     static byte[] envelope(String apiVersion, String kind, ByteString raw) {
         Runtime.Unknown u = Runtime.Unknown.newBuilder()
-                .setTypeMeta(Runtime.TypeMeta.newBuilder().setApiVersion(apiVersion).setKind(kind))
-                .setRaw(raw).setContentType(ProtobufBodies.MEDIA_TYPE).build();
+                .setTypeMeta(
+                        Runtime.TypeMeta.newBuilder().setApiVersion(apiVersion).setKind(kind))
+                .setRaw(raw)
+                .setContentType(ProtobufBodies.MEDIA_TYPE)
+                .build();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.writeBytes(new byte[] {'k', '8', 's', 0});
         out.writeBytes(u.toByteArray());
@@ -52,10 +57,14 @@ final class JsonToProto {
             if (f.isMapField()) {
                 Descriptor entry = f.getMessageType();
                 for (Map.Entry<String, JsonNode> kv : e.getValue().properties()) {
-                    b.addRepeatedField(f, DynamicMessage.newBuilder(entry)
-                            .setField(entry.findFieldByNumber(1), kv.getKey())
-                            .setField(entry.findFieldByNumber(2), value(entry.findFieldByNumber(2), kv.getValue()))
-                            .build());
+                    b.addRepeatedField(
+                            f,
+                            DynamicMessage.newBuilder(entry)
+                                    .setField(entry.findFieldByNumber(1), kv.getKey())
+                                    .setField(
+                                            entry.findFieldByNumber(2),
+                                            value(entry.findFieldByNumber(2), kv.getValue()))
+                                    .build());
                 }
             } else if (f.isRepeated()) {
                 for (JsonNode item : e.getValue()) {
@@ -99,11 +108,12 @@ final class JsonToProto {
                     b.setField(d.findFieldByName("type"), 1L).setField(d.findFieldByName("strVal"), v.asString());
                 }
             }
-            case "k8s.io.apimachinery.pkg.api.resource.Quantity" -> b.setField(d.findFieldByName("string"), v.asString());
+            case "k8s.io.apimachinery.pkg.api.resource.Quantity" ->
+                b.setField(d.findFieldByName("string"), v.asString());
             case "k8s.io.apimachinery.pkg.runtime.RawExtension" ->
-                    b.setField(d.findFieldByName("raw"), ByteString.copyFromUtf8(v.toString()));
+                b.setField(d.findFieldByName("raw"), ByteString.copyFromUtf8(v.toString()));
             case "k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1" ->
-                    b.setField(d.findFieldByName("Raw"), ByteString.copyFromUtf8(v.toString()));
+                b.setField(d.findFieldByName("Raw"), ByteString.copyFromUtf8(v.toString()));
             default -> {
                 return message(d, v);
             }

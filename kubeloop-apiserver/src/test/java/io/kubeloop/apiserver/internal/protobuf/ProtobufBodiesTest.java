@@ -34,29 +34,57 @@ class ProtobufBodiesTest {
     @Test
     void podWithQuantitiesIntOrStringAndTimesDecodesToGoJson() {
         V1.Pod pod = V1.Pod.newBuilder()
-                .setMetadata(Meta.ObjectMeta.newBuilder().setName("web").setNamespace("default").setGenerateName("")
-                        .setGeneration(0).putLabels("app", "web")
-                        .setCreationTimestamp(Meta.Time.newBuilder().setSeconds(1_700_000_000L).setNanos(123))
+                .setMetadata(Meta.ObjectMeta.newBuilder()
+                        .setName("web")
+                        .setNamespace("default")
+                        .setGenerateName("")
+                        .setGeneration(0)
+                        .putLabels("app", "web")
+                        .setCreationTimestamp(Meta.Time.newBuilder()
+                                .setSeconds(1_700_000_000L)
+                                .setNanos(123))
                         .setDeletionGracePeriodSeconds(0))
                 .setSpec(V1.PodSpec.newBuilder()
-                        .addContainers(V1.Container.newBuilder().setName("main").setImage("nginx")
-                                .setResources(V1.ResourceRequirements.newBuilder().putLimits("cpu", q("500m"))
-                                        .putLimits("memory", q("128Mi")).putRequests("cpu", q("250m")))
-                                .addPorts(V1.ContainerPort.newBuilder().setContainerPort(8080).setName("http")
-                                        .setHostPort(0).setProtocol("TCP"))
-                                .setLivenessProbe(V1.Probe.newBuilder().setHandler(V1.ProbeHandler.newBuilder()
-                                        .setHttpGet(V1.HTTPGetAction.newBuilder().setPath("/healthz")
-                                                .setPort(IntStr.IntOrString.newBuilder().setType(0).setIntVal(8080))))
+                        .addContainers(V1.Container.newBuilder()
+                                .setName("main")
+                                .setImage("nginx")
+                                .setResources(V1.ResourceRequirements.newBuilder()
+                                        .putLimits("cpu", q("500m"))
+                                        .putLimits("memory", q("128Mi"))
+                                        .putRequests("cpu", q("250m")))
+                                .addPorts(V1.ContainerPort.newBuilder()
+                                        .setContainerPort(8080)
+                                        .setName("http")
+                                        .setHostPort(0)
+                                        .setProtocol("TCP"))
+                                .setLivenessProbe(V1.Probe.newBuilder()
+                                        .setHandler(V1.ProbeHandler.newBuilder()
+                                                .setHttpGet(V1.HTTPGetAction.newBuilder()
+                                                        .setPath("/healthz")
+                                                        .setPort(IntStr.IntOrString.newBuilder()
+                                                                .setType(0)
+                                                                .setIntVal(8080))))
                                         .setPeriodSeconds(0))
-                                .setReadinessProbe(V1.Probe.newBuilder().setHandler(V1.ProbeHandler.newBuilder()
-                                        .setTcpSocket(V1.TCPSocketAction.newBuilder()
-                                                .setPort(IntStr.IntOrString.newBuilder().setType(1).setStrVal("http"))))))
-                        .setRestartPolicy("Always").setTerminationGracePeriodSeconds(0).setHostNetwork(false)
-                        .setNodeName("").setAutomountServiceAccountToken(false))
-                .setStatus(V1.PodStatus.newBuilder().setPhase("Running")
+                                .setReadinessProbe(V1.Probe.newBuilder()
+                                        .setHandler(V1.ProbeHandler.newBuilder()
+                                                .setTcpSocket(V1.TCPSocketAction.newBuilder()
+                                                        .setPort(IntStr.IntOrString.newBuilder()
+                                                                .setType(1)
+                                                                .setStrVal("http"))))))
+                        .setRestartPolicy("Always")
+                        .setTerminationGracePeriodSeconds(0)
+                        .setHostNetwork(false)
+                        .setNodeName("")
+                        .setAutomountServiceAccountToken(false))
+                .setStatus(V1.PodStatus.newBuilder()
+                        .setPhase("Running")
                         .setStartTime(Meta.Time.newBuilder().setSeconds(1_700_000_060L))
-                        .addContainerStatuses(V1.ContainerStatus.newBuilder().setName("main").setReady(false)
-                                .setRestartCount(0).setImage("nginx").setImageID("")))
+                        .addContainerStatuses(V1.ContainerStatus.newBuilder()
+                                .setName("main")
+                                .setReady(false)
+                                .setRestartCount(0)
+                                .setImage("nginx")
+                                .setImageID("")))
                 .build();
 
         JsonNode decoded = ProtobufBodies.decode(JsonToProto.envelope("v1", "Pod", pod.toByteString()));
@@ -80,7 +108,9 @@ class ProtobufBodiesTest {
     void secretBytesAreBase64AndZeroTimeIsNull() {
         V1.Secret secret = V1.Secret.newBuilder()
                 .setMetadata(Meta.ObjectMeta.newBuilder().setName("s").setCreationTimestamp(Meta.Time.newBuilder()))
-                .putData("password", ByteString.copyFromUtf8("hunter2\u0000\u00ff")).setType("Opaque").build();
+                .putData("password", ByteString.copyFromUtf8("hunter2\u0000\u00ff"))
+                .setType("Opaque")
+                .build();
 
         JsonNode decoded = ProtobufBodies.decode(JsonToProto.envelope("v1", "Secret", secret.toByteString()));
 
@@ -91,10 +121,14 @@ class ProtobufBodiesTest {
 
     @Test
     void microTimeKeepsMicrosecondsAndTimeDropsNanos() {
-        V1.Event event = V1.Event.newBuilder().setMetadata(Meta.ObjectMeta.newBuilder().setName("e"))
-                .setEventTime(Meta.MicroTime.newBuilder().setSeconds(1_700_000_000L).setNanos(123_456_789))
-                .setLastTimestamp(Meta.Time.newBuilder().setSeconds(1_700_000_000L).setNanos(999_999_999))
-                .setCount(3).build();
+        V1.Event event = V1.Event.newBuilder()
+                .setMetadata(Meta.ObjectMeta.newBuilder().setName("e"))
+                .setEventTime(
+                        Meta.MicroTime.newBuilder().setSeconds(1_700_000_000L).setNanos(123_456_789))
+                .setLastTimestamp(
+                        Meta.Time.newBuilder().setSeconds(1_700_000_000L).setNanos(999_999_999))
+                .setCount(3)
+                .build();
 
         JsonNode decoded = ProtobufBodies.decode(JsonToProto.envelope("v1", "Event", event.toByteString()));
 
@@ -104,8 +138,7 @@ class ProtobufBodiesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-        """
+    @ValueSource(strings = {"""
         {"kind":"Deployment","apiVersion":"apps/v1","metadata":{"name":"d","labels":{"app":"d"},
          "managedFields":[{"manager":"kubectl","operation":"Update","apiVersion":"apps/v1",
            "time":"2024-05-06T07:08:09Z","fieldsType":"FieldsV1","fieldsV1":{"f:spec":{"f:replicas":{}}}}]},
@@ -113,49 +146,38 @@ class ProtobufBodiesTest {
            "template":{"metadata":{"labels":{"app":"d"}},"spec":{"containers":[{"name":"x","image":"x",
              "resources":{},"terminationMessagePolicy":"File"}]}},
            "strategy":{"type":"RollingUpdate","rollingUpdate":{"maxUnavailable":1,"maxSurge":"25%"}},
-           "revisionHistoryLimit":10,"progressDeadlineSeconds":600},"status":{}}""",
-        """
+           "revisionHistoryLimit":10,"progressDeadlineSeconds":600},"status":{}}""", """
         {"kind":"Service","apiVersion":"v1","metadata":{"name":"svc","namespace":"ns"},
          "spec":{"ports":[{"name":"80-8080","protocol":"TCP","port":80,"targetPort":8080},
            {"name":"https","port":443,"targetPort":"https"}],"selector":{"app":"svc"},"type":"ClusterIP",
-           "ipFamilies":["IPv4"]},"status":{"loadBalancer":{}}}""",
-        """
+           "ipFamilies":["IPv4"]},"status":{"loadBalancer":{}}}""", """
         {"kind":"CronJob","apiVersion":"batch/v1","metadata":{"name":"cj"},
          "spec":{"schedule":"*/1 * * * *","suspend":false,"jobTemplate":{"metadata":{"name":"cj"},
            "spec":{"backoffLimit":0,"template":{"metadata":{},"spec":{"containers":[{"name":"cj","image":"busybox",
-             "command":["date"]}],"restartPolicy":"OnFailure"}}}}},"status":{}}""",
-        """
+             "command":["date"]}],"restartPolicy":"OnFailure"}}}}},"status":{}}""", """
         {"kind":"Job","apiVersion":"batch/v1","metadata":{"name":"j","creationTimestamp":null},
          "spec":{"parallelism":2,"completions":4,"template":{"metadata":{"creationTimestamp":null},
            "spec":{"containers":[{"name":"j","image":"x","env":[{"name":"A","value":"b"}]}],
-           "restartPolicy":"Never"}}},"status":{"startTime":"2024-01-01T00:00:00Z","succeeded":1}}""",
-        """
+           "restartPolicy":"Never"}}},"status":{"startTime":"2024-01-01T00:00:00Z","succeeded":1}}""", """
         {"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"c","annotations":{"a/b":"c"}},
-         "immutable":true,"data":{"a":"b","z":""},"binaryData":{"bin":"AAEC"}}""",
-        """
+         "immutable":true,"data":{"a":"b","z":""},"binaryData":{"bin":"AAEC"}}""", """
         {"kind":"Namespace","apiVersion":"v1","metadata":{"name":"ns1","finalizers":["x/y"]},
-         "spec":{"finalizers":["kubernetes"]},"status":{"phase":"Active"}}""",
-        """
+         "spec":{"finalizers":["kubernetes"]},"status":{"phase":"Active"}}""", """
         {"kind":"ServiceAccount","apiVersion":"v1","metadata":{"name":"sa"},"secrets":[{"name":"t"}],
-         "automountServiceAccountToken":false}""",
-        """
+         "automountServiceAccountToken":false}""", """
         {"kind":"StatefulSet","apiVersion":"apps/v1","metadata":{"name":"s"},"spec":{"replicas":3,
          "selector":{"matchExpressions":[{"key":"app","operator":"In","values":["a","b"]}]},"serviceName":"s",
          "template":{"metadata":{},"spec":{"containers":[{"name":"c","image":"i"}]}},
          "volumeClaimTemplates":[{"metadata":{"name":"data"},"spec":{"accessModes":["ReadWriteOnce"],
            "resources":{"requests":{"storage":"1Gi"}}}}],
-         "updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"partition":0}}}}""",
-        """
+         "updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"partition":0}}}}""", """
         {"kind":"DeleteOptions","apiVersion":"v1","gracePeriodSeconds":0,
-         "preconditions":{"uid":"u-1","resourceVersion":"42"},"propagationPolicy":"Foreground","dryRun":["All"]}""",
-        """
+         "preconditions":{"uid":"u-1","resourceVersion":"42"},"propagationPolicy":"Foreground","dryRun":["All"]}""", """
         {"kind":"Scale","apiVersion":"autoscaling/v1","metadata":{"name":"d","namespace":"default"},
-         "spec":{"replicas":0},"status":{"replicas":2,"selector":"app=d"}}""",
-        """
+         "spec":{"replicas":0},"status":{"replicas":2,"selector":"app=d"}}""", """
         {"kind":"Event","apiVersion":"v1","metadata":{"name":"e.1"},"involvedObject":{"kind":"Pod","name":"p",
          "apiVersion":"v1"},"reason":"Started","message":"hi","source":{"component":"kubelet"},
-         "firstTimestamp":"2024-01-01T00:00:00Z","eventTime":"2024-01-01T00:00:00.500000Z","count":2,"type":"Normal"}"""
-    })
+         "firstTimestamp":"2024-01-01T00:00:00Z","eventTime":"2024-01-01T00:00:00.500000Z","count":2,"type":"Normal"}"""})
     void jsonSurvivesProtobufRoundTrip(String text) {
         JsonNode original = json(text);
 
@@ -166,8 +188,15 @@ class ProtobufBodiesTest {
 
     @Test
     void zeroValuedOmitemptyFieldsOnTheWireAreOmitted() {
-        V1.ConfigMap cm = V1.ConfigMap.newBuilder().setMetadata(Meta.ObjectMeta.newBuilder().setName("c")
-                .setNamespace("").setUid("").setResourceVersion("").setGeneration(0)).setImmutable(false).build();
+        V1.ConfigMap cm = V1.ConfigMap.newBuilder()
+                .setMetadata(Meta.ObjectMeta.newBuilder()
+                        .setName("c")
+                        .setNamespace("")
+                        .setUid("")
+                        .setResourceVersion("")
+                        .setGeneration(0))
+                .setImmutable(false)
+                .build();
 
         JsonNode decoded = ProtobufBodies.decode(JsonToProto.envelope("v1", "ConfigMap", cm.toByteString()));
 
@@ -180,8 +209,10 @@ class ProtobufBodiesTest {
     void customResourceKindIsUnsupportedMediaType() {
         byte[] body = JsonToProto.envelope("example.com/v1", "Widget", ByteString.EMPTY);
 
-        assertThatThrownBy(() -> ProtobufBodies.decode(body)).isInstanceOf(UnsupportedMediaTypeException.class)
-                .hasMessageContaining("unknown format").hasMessageContaining("example.com/v1, Kind=Widget");
+        assertThatThrownBy(() -> ProtobufBodies.decode(body))
+                .isInstanceOf(UnsupportedMediaTypeException.class)
+                .hasMessageContaining("unknown format")
+                .hasMessageContaining("example.com/v1, Kind=Widget");
     }
 
     @Test
@@ -194,14 +225,16 @@ class ProtobufBodiesTest {
     @Test
     void bodyWithoutTheMagicPrefixIsBadRequest() {
         assertThatThrownBy(() -> ProtobufBodies.decode("{\"kind\":\"Pod\"}".getBytes()))
-                .isInstanceOf(BadRequestException.class).hasMessageContaining("expected prefix [107 56 115 0]");
+                .isInstanceOf(BadRequestException.class)
+                .hasMessageContaining("expected prefix [107 56 115 0]");
     }
 
     @Test
     void rawThatIsNotTheKindsMessageIsBadRequest() {
         byte[] body = JsonToProto.envelope("v1", "ConfigMap", ByteString.copyFrom(new byte[] {0x0a, 0x7f, 0x01}));
 
-        assertThatThrownBy(() -> ProtobufBodies.decode(body)).isInstanceOf(BadRequestException.class)
+        assertThatThrownBy(() -> ProtobufBodies.decode(body))
+                .isInstanceOf(BadRequestException.class)
                 .hasMessageContaining("v1, Kind=ConfigMap does not parse");
     }
 

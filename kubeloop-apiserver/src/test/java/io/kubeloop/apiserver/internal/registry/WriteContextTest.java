@@ -13,12 +13,14 @@ class WriteContextTest {
 
     @Test
     void explicitFieldManagerWins() {
-        assertThat(manager("mine", "kubectl/v1.32.4 (linux/amd64) kubernetes/59526cd")).isEqualTo("mine");
+        assertThat(manager("mine", "kubectl/v1.32.4 (linux/amd64) kubernetes/59526cd"))
+                .isEqualTo("mine");
     }
 
     @Test
     void userAgentPrefixBeforeTheFirstSlashIsTheManager() {
-        assertThat(manager(null, "kubectl/v1.32.4 (linux/amd64) kubernetes/59526cd")).isEqualTo("kubectl");
+        assertThat(manager(null, "kubectl/v1.32.4 (linux/amd64) kubernetes/59526cd"))
+                .isEqualTo("kubectl");
         assertThat(manager("", "Java-http-client/25")).isEqualTo("Java-http-client");
         assertThat(manager(null, "no slash at all")).isEqualTo("no slash at all");
     }

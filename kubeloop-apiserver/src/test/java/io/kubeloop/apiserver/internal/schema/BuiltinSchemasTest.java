@@ -23,13 +23,20 @@ class BuiltinSchemasTest {
     @Test
     void everyServedBuiltinKindHasASchema() {
         List<GroupVersionKind> served = List.of(
-                new GroupVersionKind("", "v1", "Pod"), new GroupVersionKind("", "v1", "Service"),
-                new GroupVersionKind("", "v1", "Endpoints"), new GroupVersionKind("", "v1", "ConfigMap"),
-                new GroupVersionKind("", "v1", "Secret"), new GroupVersionKind("", "v1", "ServiceAccount"),
-                new GroupVersionKind("", "v1", "Namespace"), new GroupVersionKind("", "v1", "Node"),
-                new GroupVersionKind("", "v1", "Event"), DEPLOYMENT,
-                new GroupVersionKind("apps", "v1", "ReplicaSet"), new GroupVersionKind("apps", "v1", "StatefulSet"),
-                new GroupVersionKind("apps", "v1", "DaemonSet"), new GroupVersionKind("batch", "v1", "Job"),
+                new GroupVersionKind("", "v1", "Pod"),
+                new GroupVersionKind("", "v1", "Service"),
+                new GroupVersionKind("", "v1", "Endpoints"),
+                new GroupVersionKind("", "v1", "ConfigMap"),
+                new GroupVersionKind("", "v1", "Secret"),
+                new GroupVersionKind("", "v1", "ServiceAccount"),
+                new GroupVersionKind("", "v1", "Namespace"),
+                new GroupVersionKind("", "v1", "Node"),
+                new GroupVersionKind("", "v1", "Event"),
+                DEPLOYMENT,
+                new GroupVersionKind("apps", "v1", "ReplicaSet"),
+                new GroupVersionKind("apps", "v1", "StatefulSet"),
+                new GroupVersionKind("apps", "v1", "DaemonSet"),
+                new GroupVersionKind("batch", "v1", "Job"),
                 new GroupVersionKind("batch", "v1", "CronJob"),
                 new GroupVersionKind("coordination.k8s.io", "v1", "Lease"),
                 new GroupVersionKind("events.k8s.io", "v1", "Event"),
@@ -39,17 +46,20 @@ class BuiltinSchemasTest {
 
     @Test
     void listKindsHaveSchemas() {
-        assertThat(BuiltinSchemas.forKind(new GroupVersionKind("apps", "v1", "DeploymentList"))).isPresent();
+        assertThat(BuiltinSchemas.forKind(new GroupVersionKind("apps", "v1", "DeploymentList")))
+                .isPresent();
     }
 
     @Test
     void unknownKindHasNoSchema() {
-        assertThat(BuiltinSchemas.forKind(new GroupVersionKind("example.com", "v1", "Foo"))).isEmpty();
+        assertThat(BuiltinSchemas.forKind(new GroupVersionKind("example.com", "v1", "Foo")))
+                .isEmpty();
     }
 
     @Test
     void deploymentReplicasIsAnInt32() {
-        StructuralSchema replicas = schema(DEPLOYMENT).properties().get("spec").properties().get("replicas");
+        StructuralSchema replicas =
+                schema(DEPLOYMENT).properties().get("spec").properties().get("replicas");
         assertThat(replicas.type()).isEqualTo("integer");
         assertThat(replicas.format()).isEqualTo("int32");
     }
@@ -59,16 +69,23 @@ class BuiltinSchemasTest {
         assertThat(schema(DEPLOYMENT).definitionName()).isEqualTo("io.k8s.api.apps.v1.Deployment");
         assertThat(schema(DEPLOYMENT).properties().get("metadata").definitionName())
                 .isEqualTo("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta");
-        assertThat(BuiltinSchemas.standard().definitions()).containsKeys("io.k8s.api.core.v1.PodSpec",
-                "io.k8s.apimachinery.pkg.util.intstr.IntOrString", "io.k8s.apimachinery.pkg.api.resource.Quantity",
-                "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps",
-                "io.k8s.api.batch.v1.CronJob", "io.k8s.api.events.v1.Event");
+        assertThat(BuiltinSchemas.standard().definitions())
+                .containsKeys(
+                        "io.k8s.api.core.v1.PodSpec",
+                        "io.k8s.apimachinery.pkg.util.intstr.IntOrString",
+                        "io.k8s.apimachinery.pkg.api.resource.Quantity",
+                        "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps",
+                        "io.k8s.api.batch.v1.CronJob",
+                        "io.k8s.api.events.v1.Event");
     }
 
     @Test
     void containerPortsCarryTheirStrategicMergeKey() {
-        StructuralSchema ports = BuiltinSchemas.standard().definitions().get("io.k8s.api.core.v1.Container")
-                .properties().get("ports");
+        StructuralSchema ports = BuiltinSchemas.standard()
+                .definitions()
+                .get("io.k8s.api.core.v1.Container")
+                .properties()
+                .get("ports");
         assertThat(ports.patchMergeKey()).isEqualTo("containerPort");
         assertThat(ports.patchStrategy()).isEqualTo("merge");
         assertThat(ports.listMapKeys()).containsExactly("containerPort", "protocol");
@@ -76,15 +93,21 @@ class BuiltinSchemasTest {
 
     @Test
     void intOrStringFieldsAreIntOrString() {
-        StructuralSchema maxSurge = BuiltinSchemas.standard().definitions()
-                .get("io.k8s.api.apps.v1.RollingUpdateDeployment").properties().get("maxSurge");
+        StructuralSchema maxSurge = BuiltinSchemas.standard()
+                .definitions()
+                .get("io.k8s.api.apps.v1.RollingUpdateDeployment")
+                .properties()
+                .get("maxSurge");
         assertThat(maxSurge.intOrString()).isTrue();
     }
 
     @Test
     void timestampsAreDateTimeStrings() {
-        StructuralSchema created = BuiltinSchemas.standard().definitions()
-                .get("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta").properties().get("creationTimestamp");
+        StructuralSchema created = BuiltinSchemas.standard()
+                .definitions()
+                .get("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta")
+                .properties()
+                .get("creationTimestamp");
         assertThat(created.type()).isEqualTo("string");
         assertThat(created.format()).isEqualTo("date-time");
     }
@@ -96,8 +119,7 @@ class BuiltinSchemasTest {
                  "spec":{"replicas":1,"foo":1,"selector":{"matchLabels":{"a":"b"}},
                   "template":{"metadata":{"labels":{"a":"b"}},"spec":{"containers":[{"name":"c","image":"i",
                    "bar":true,"resources":{"limits":{"cpu":"1"}},"ports":[{"containerPort":80}]}]}}}}""");
-        assertThat(schema(DEPLOYMENT).prune(d))
-                .containsExactly("spec.foo", "spec.template.spec.containers[0].bar");
+        assertThat(schema(DEPLOYMENT).prune(d)).containsExactly("spec.foo", "spec.template.spec.containers[0].bar");
         assertThat(d.path("spec").has("foo")).isFalse();
     }
 
@@ -118,7 +140,8 @@ class BuiltinSchemasTest {
     void unknownMetadataFieldsArePrunedUnderMetadata() {
         ObjectNode cm = json("""
                 {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","bogus":1},"data":{"k":"v"}}""");
-        assertThat(schema(new GroupVersionKind("", "v1", "ConfigMap")).prune(cm)).containsExactly("metadata.bogus");
+        assertThat(schema(new GroupVersionKind("", "v1", "ConfigMap")).prune(cm))
+                .containsExactly("metadata.bogus");
     }
 
     @Test
@@ -129,7 +152,8 @@ class BuiltinSchemasTest {
                   "versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object",
                    "properties":{"spec":{"type":"object","properties":{"n":{"type":"integer","default":1}},
                    "x-kubernetes-preserve-unknown-fields":true}}}},"bogus":1}]}}""");
-        assertThat(schema(new GroupVersionKind("apiextensions.k8s.io", "v1", "CustomResourceDefinition")).prune(crd))
+        assertThat(schema(new GroupVersionKind("apiextensions.k8s.io", "v1", "CustomResourceDefinition"))
+                        .prune(crd))
                 .containsExactly("spec.versions[0].bogus");
     }
 }

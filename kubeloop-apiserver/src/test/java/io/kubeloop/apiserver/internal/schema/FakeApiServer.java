@@ -25,8 +25,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class FakeApiServer implements AutoCloseable {
 
-    record Request(String method, String path, String query, String contentType, String accept, String body) {
-    }
+    record Request(String method, String path, String query, String contentType, String accept, String body) {}
 
     private final HttpServer server;
     private final List<ServedKind> kinds;
@@ -73,8 +72,13 @@ final class FakeApiServer implements AutoCloseable {
         String path = ex.getRequestURI().getPath();
         String query = ex.getRequestURI().getRawQuery();
         String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-        requests.add(new Request(method, path, query == null ? "" : query,
-                ex.getRequestHeaders().getFirst("Content-Type"), ex.getRequestHeaders().getFirst("Accept"), body));
+        requests.add(new Request(
+                method,
+                path,
+                query == null ? "" : query,
+                ex.getRequestHeaders().getFirst("Content-Type"),
+                ex.getRequestHeaders().getFirst("Accept"),
+                body));
         try {
             route(ex, method, path, body);
         } finally {
@@ -87,26 +91,42 @@ final class FakeApiServer implements AutoCloseable {
         if (method.equals("GET") && path.equals("/api")) {
             ObjectNode v = f.objectNode().put("kind", "APIVersions");
             v.putArray("versions").add("v1");
-            v.putArray("serverAddressByClientCIDRs").addObject().put("clientCIDR", "0.0.0.0/0")
+            v.putArray("serverAddressByClientCIDRs")
+                    .addObject()
+                    .put("clientCIDR", "0.0.0.0/0")
                     .put("serverAddress", "127.0.0.1");
             send(ex, 200, v);
         } else if (method.equals("GET") && path.equals("/apis")) {
             ObjectNode list = f.objectNode().put("kind", "APIGroupList").put("apiVersion", "v1");
             ArrayNode groups = list.putArray("groups");
-            kinds.stream().map(k -> k.gvk().groupVersion()).filter(gv -> !gv.isCore()).distinct().forEach(gv -> {
-                ObjectNode g = groups.addObject().put("name", gv.group());
-                g.putArray("versions").addObject().put("groupVersion", gv.apiVersion()).put("version", gv.version());
-                g.putObject("preferredVersion").put("groupVersion", gv.apiVersion()).put("version", gv.version());
-            });
+            kinds.stream()
+                    .map(k -> k.gvk().groupVersion())
+                    .filter(gv -> !gv.isCore())
+                    .distinct()
+                    .forEach(gv -> {
+                        ObjectNode g = groups.addObject().put("name", gv.group());
+                        g.putArray("versions")
+                                .addObject()
+                                .put("groupVersion", gv.apiVersion())
+                                .put("version", gv.version());
+                        g.putObject("preferredVersion")
+                                .put("groupVersion", gv.apiVersion())
+                                .put("version", gv.version());
+                    });
             send(ex, 200, list);
         } else if (method.equals("GET") && (path.equals("/api/v1") || path.matches("/apis/[^/]+/[^/]+"))) {
             String gv = path.equals("/api/v1") ? "v1" : path.substring("/apis/".length());
-            ObjectNode list = f.objectNode().put("kind", "APIResourceList").put("apiVersion", "v1")
+            ObjectNode list = f.objectNode()
+                    .put("kind", "APIResourceList")
+                    .put("apiVersion", "v1")
                     .put("groupVersion", gv);
             ArrayNode resources = list.putArray("resources");
             kinds.stream().filter(k -> k.gvk().apiVersion().equals(gv)).forEach(k -> {
-                ObjectNode r = resources.addObject().put("name", k.resource())
-                        .put("singularName", k.gvk().kind().toLowerCase()).put("namespaced", k.namespaced())
+                ObjectNode r = resources
+                        .addObject()
+                        .put("name", k.resource())
+                        .put("singularName", k.gvk().kind().toLowerCase())
+                        .put("namespaced", k.namespaced())
                         .put("kind", k.gvk().kind());
                 ArrayNode verbs = r.putArray("verbs");
                 k.verbs().forEach(verbs::add);
@@ -145,8 +165,13 @@ final class FakeApiServer implements AutoCloseable {
         } else if (method.equals("PATCH") && objects.containsKey(path)) {
             send(ex, 200, objects.get(path));
         } else {
-            ObjectNode status = f.objectNode().put("kind", "Status").put("apiVersion", "v1").put("status", "Failure")
-                    .put("reason", "NotFound").put("code", 404).put("message", path + " not found");
+            ObjectNode status = f.objectNode()
+                    .put("kind", "Status")
+                    .put("apiVersion", "v1")
+                    .put("status", "Failure")
+                    .put("reason", "NotFound")
+                    .put("code", 404)
+                    .put("message", path + " not found");
             status.putObject("metadata");
             send(ex, 404, status);
         }

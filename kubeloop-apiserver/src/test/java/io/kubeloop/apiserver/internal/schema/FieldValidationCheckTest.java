@@ -22,26 +22,34 @@ class FieldValidationCheckTest {
     @Test
     void strictIsParsedCaseSensitively() {
         assertThat(FieldValidationCheck.parse("Strict")).isEqualTo(FieldValidation.STRICT);
-        assertThatThrownBy(() -> FieldValidationCheck.parse("strict")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> FieldValidationCheck.parse("strict"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("Unsupported value: \"strict\"");
     }
 
     @Test
     void strictFailsWithTheDecodersMessage() {
-        assertThat(FieldValidationCheck.check(FieldValidation.STRICT, DEPLOYMENT, List.of("spec.foo"), List.of()).error()).contains(
-                "Deployment in version \"v1\" cannot be handled as a Deployment: strict decoding error: unknown field \"spec.foo\"");
+        assertThat(FieldValidationCheck.check(FieldValidation.STRICT, DEPLOYMENT, List.of("spec.foo"), List.of())
+                        .error())
+                .contains(
+                        "Deployment in version \"v1\" cannot be handled as a Deployment: strict decoding error: unknown field \"spec.foo\"");
     }
 
     @Test
     void strictListsDuplicatesBeforeUnknownFields() {
-        assertThat(FieldValidationCheck.check(FieldValidation.STRICT, DEPLOYMENT, List.of("spec.foo"), List.of("spec.replicas")).error())
-                .hasValueSatisfying(m -> assertThat(m).endsWith(
-                        "strict decoding error: duplicate field \"spec.replicas\", unknown field \"spec.foo\""));
+        assertThat(FieldValidationCheck.check(
+                                FieldValidation.STRICT, DEPLOYMENT, List.of("spec.foo"), List.of("spec.replicas"))
+                        .error())
+                .hasValueSatisfying(
+                        m -> assertThat(m)
+                                .endsWith(
+                                        "strict decoding error: duplicate field \"spec.replicas\", unknown field \"spec.foo\""));
     }
 
     @Test
     void warnSucceedsWithOneWarningPerField() {
-        FieldValidationCheck.Result r = FieldValidationCheck.check(FieldValidation.WARN, DEPLOYMENT, List.of("spec.a", "spec.b"), List.of());
+        FieldValidationCheck.Result r =
+                FieldValidationCheck.check(FieldValidation.WARN, DEPLOYMENT, List.of("spec.a", "spec.b"), List.of());
         assertThat(r.error()).isEmpty();
         assertThat(r.warnings()).containsExactly("unknown field \"spec.a\"", "unknown field \"spec.b\"");
     }
@@ -54,7 +62,8 @@ class FieldValidationCheckTest {
 
     @Test
     void ignoreSaysNothing() {
-        FieldValidationCheck.Result r = FieldValidationCheck.check(FieldValidation.IGNORE, DEPLOYMENT, List.of("spec.a"), List.of("x"));
+        FieldValidationCheck.Result r =
+                FieldValidationCheck.check(FieldValidation.IGNORE, DEPLOYMENT, List.of("spec.a"), List.of("x"));
         assertThat(r.error()).isEmpty();
         assertThat(r.warnings()).isEmpty();
     }
@@ -69,13 +78,15 @@ class FieldValidationCheckTest {
 
     @Test
     void aBodyWithoutDuplicatesHasNone() {
-        assertThat(FieldValidationCheck.duplicateFields("{\"a\":{\"a\":[1,{\"a\":2}]}}".getBytes(StandardCharsets.UTF_8)))
+        assertThat(FieldValidationCheck.duplicateFields(
+                        "{\"a\":{\"a\":[1,{\"a\":2}]}}".getBytes(StandardCharsets.UTF_8)))
                 .isEmpty();
     }
 
     @Test
     void malformedJsonIsRejected() {
         assertThatThrownBy(() -> FieldValidationCheck.duplicateFields("{\"a\":".getBytes(StandardCharsets.UTF_8)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("malformed JSON");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("malformed JSON");
     }
 }

@@ -114,9 +114,10 @@ class KubeOpenApiV2RulesTest {
         var swagger = (tools.jackson.databind.node.ObjectNode) KubeJson.mapper().readTree("""
                 {"swagger":"2.0","definitions":{"a":{"type":"object","properties":{
                   "l":{"type":"array"},"r":{"$ref":"#/definitions/missing"},"t":{"type":"null"}}}}}""");
-        assertThat(violations(OpenApiV2.protobuf(swagger))).containsExactlyInAnyOrder(
-                "a.l: array should have exactly one sub-item",
-                "a.r: unknown model in reference: #/definitions/missing",
-                "a.t: Unknown primitive type: null");
+        assertThat(violations(OpenApiV2.protobuf(swagger)))
+                .containsExactlyInAnyOrder(
+                        "a.l: array should have exactly one sub-item",
+                        "a.r: unknown model in reference: #/definitions/missing",
+                        "a.t: Unknown primitive type: null");
     }
 }

@@ -74,7 +74,10 @@ class KubectlOpenApiTest {
         return List.of(
                 ServedKind.builtin(new GroupVersionKind("", "v1", "ConfigMap"), "configmaps", true, List.of()),
                 ServedKind.builtin(new GroupVersionKind("", "v1", "Namespace"), "namespaces", false, List.of("status")),
-                ServedKind.builtin(new GroupVersionKind("apps", "v1", "Deployment"), "deployments", true,
+                ServedKind.builtin(
+                        new GroupVersionKind("apps", "v1", "Deployment"),
+                        "deployments",
+                        true,
                         List.of("status", "scale")),
                 ServedKind.custom(FOO, "foos", true, foo, List.of("status")));
     }
@@ -127,9 +130,17 @@ class KubectlOpenApiTest {
     void explainRendersFromTheProtobufV2DocumentWhenAskedTo(String kubectl) throws Exception {
         assumeTrue(!kubectl.isEmpty(), "kubectl is not installed: skipping the kubectl OpenAPI test");
         String out = run(kubectl, "explain", "foos.spec", "--output=plaintext-openapiv2");
-        assertThat(out).contains("KIND:", "Foo", "RESOURCE: spec <Object>", "Spec of the Foo.",
-                "replicas\t<integer>", "How many replicas the Foo's Deployment runs.");
-        FakeApiServer.Request v2 = server.requests().stream().filter(r -> r.path().equals("/openapi/v2")).findFirst()
+        assertThat(out)
+                .contains(
+                        "KIND:",
+                        "Foo",
+                        "RESOURCE: spec <Object>",
+                        "Spec of the Foo.",
+                        "replicas\t<integer>",
+                        "How many replicas the Foo's Deployment runs.");
+        FakeApiServer.Request v2 = server.requests().stream()
+                .filter(r -> r.path().equals("/openapi/v2"))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no GET /openapi/v2; requests:\n" + server.describe()));
         assertThat(v2.accept()).isEqualTo(OpenApiV2.PROTOBUF_DEPRECATED);
     }
@@ -157,7 +168,9 @@ class KubectlOpenApiTest {
                 """);
         String out = run(kubectl, "create", "-f", cm.toString(), "--dry-run=server", "-o", "json");
         assertThat(out).contains("\"name\": \"settings\"");
-        FakeApiServer.Request post = server.requests().stream().filter(r -> r.method().equals("POST")).findFirst()
+        FakeApiServer.Request post = server.requests().stream()
+                .filter(r -> r.method().equals("POST"))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no POST; requests:\n" + server.describe()));
         assertThat(post.path()).isEqualTo("/api/v1/namespaces/default/configmaps");
         assertThat(post.query()).contains("fieldValidation=Strict", "dryRun=All");
@@ -188,7 +201,9 @@ class KubectlOpenApiTest {
                         - containerPort: 80
                 """);
         run(kubectl, "create", "-f", deploy.toString());
-        FakeApiServer.Request post = server.requests().stream().filter(r -> r.method().equals("POST")).findFirst()
+        FakeApiServer.Request post = server.requests().stream()
+                .filter(r -> r.method().equals("POST"))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no POST; requests:\n" + server.describe()));
         assertThat(post.path()).isEqualTo("/apis/apps/v1/namespaces/default/deployments");
         assertThat(post.query()).contains("fieldValidation=Strict");
@@ -209,8 +224,10 @@ class KubectlOpenApiTest {
                   replicas: 1
                 """);
         run(kubectl, "create", "-f", foo.toString());
-        assertThat(server.requests()).filteredOn(r -> r.method().equals("POST"))
-                .extracting(FakeApiServer.Request::query).anySatisfy(q -> assertThat(q).contains("fieldValidation=Strict"));
+        assertThat(server.requests())
+                .filteredOn(r -> r.method().equals("POST"))
+                .extracting(FakeApiServer.Request::query)
+                .anySatisfy(q -> assertThat(q).contains("fieldValidation=Strict"));
     }
 
     @ParameterizedTest
@@ -222,13 +239,18 @@ class KubectlOpenApiTest {
                  "spec":{"replicas":1,"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},
                  "spec":{"containers":[{"name":"web","image":"nginx:1","ports":[{"containerPort":80}]}]}}}}""";
         ObjectNode live = (ObjectNode) KubeJson.mapper().readTree(applied);
-        live.withObject("metadata").put("uid", "u1").put("resourceVersion", "5")
-                .putObject("annotations").put("kubectl.kubernetes.io/last-applied-configuration", applied);
+        live.withObject("metadata")
+                .put("uid", "u1")
+                .put("resourceVersion", "5")
+                .putObject("annotations")
+                .put("kubectl.kubernetes.io/last-applied-configuration", applied);
         server.put("/apis/apps/v1/namespaces/default/deployments/web", live);
         Path file = work.resolve("deploy.yaml");
         Files.writeString(file, applied.replace("nginx:1", "nginx:2"));
         run(kubectl, "apply", "-f", file.toString());
-        FakeApiServer.Request patch = server.requests().stream().filter(r -> r.method().equals("PATCH")).findFirst()
+        FakeApiServer.Request patch = server.requests().stream()
+                .filter(r -> r.method().equals("PATCH"))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no PATCH; requests:\n" + server.describe()));
         assertThat(patch.contentType()).isEqualTo("application/strategic-merge-patch+json");
         // the merge key from x-kubernetes-patch-merge-key: the container is named, not replaced wholesale
@@ -244,13 +266,18 @@ class KubectlOpenApiTest {
                 {"apiVersion":"samplecontroller.k8s.io/v1alpha1","kind":"Foo","metadata":{"name":"f","namespace":"default"},
                  "spec":{"deploymentName":"f","replicas":1}}""";
         ObjectNode live = (ObjectNode) KubeJson.mapper().readTree(applied);
-        live.withObject("metadata").put("uid", "u2").put("resourceVersion", "7")
-                .putObject("annotations").put("kubectl.kubernetes.io/last-applied-configuration", applied);
+        live.withObject("metadata")
+                .put("uid", "u2")
+                .put("resourceVersion", "7")
+                .putObject("annotations")
+                .put("kubectl.kubernetes.io/last-applied-configuration", applied);
         server.put("/apis/samplecontroller.k8s.io/v1alpha1/namespaces/default/foos/f", live);
         Path file = work.resolve("foo.yaml");
         Files.writeString(file, applied.replace("\"replicas\":1", "\"replicas\":2"));
         run(kubectl, "apply", "-f", file.toString());
-        FakeApiServer.Request patch = server.requests().stream().filter(r -> r.method().equals("PATCH")).findFirst()
+        FakeApiServer.Request patch = server.requests().stream()
+                .filter(r -> r.method().equals("PATCH"))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no PATCH; requests:\n" + server.describe()));
         assertThat(patch.contentType()).isEqualTo("application/merge-patch+json");
     }
@@ -267,14 +294,19 @@ class KubectlOpenApiTest {
     }
 
     private String run(String kubectl, String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(kubectl, "--kubeconfig", kubeconfig.toString(),
-                "--cache-dir", work.resolve("cache").toString()));
+        List<String> cmd = new ArrayList<>(List.of(
+                kubectl,
+                "--kubeconfig",
+                kubeconfig.toString(),
+                "--cache-dir",
+                work.resolve("cache").toString()));
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("kubectl finished").isTrue();
-        assertThat(p.exitValue()).as("kubectl %s exit code; output:%n%s%nrequests:%n%s", String.join(" ", args), out,
-                server.describe()).isZero();
+        assertThat(p.exitValue())
+                .as("kubectl %s exit code; output:%n%s%nrequests:%n%s", String.join(" ", args), out, server.describe())
+                .isZero();
         return out;
     }
 }

@@ -20,8 +20,11 @@ class KubectlOpenApiV2OnlyTest extends KubectlOpenApiTest {
 
     /** Hides {@link KubectlOpenApiTest#kubectls()}: 1.27 and 1.33 where present, else the same fallback. */
     static Stream<String> kubectls() {
-        List<String> found = Stream.of("1.27", "1.33").map(v -> SDK_BIN.resolve("kubectl." + v))
-                .filter(Files::isExecutable).map(Path::toString).toList();
+        List<String> found = Stream.of("1.27", "1.33")
+                .map(v -> SDK_BIN.resolve("kubectl." + v))
+                .filter(Files::isExecutable)
+                .map(Path::toString)
+                .toList();
         return found.isEmpty() ? KubectlOpenApiTest.kubectls() : found.stream();
     }
 }

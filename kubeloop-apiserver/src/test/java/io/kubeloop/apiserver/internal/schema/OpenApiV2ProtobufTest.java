@@ -59,18 +59,23 @@ class OpenApiV2ProtobufTest {
         ProtoMessage doc = doc();
         assertThat(doc.string(DOC_SWAGGER)).isEqualTo("2.0");
         assertThat(doc.message(DOC_INFO).string(1)).isEqualTo("Kubernetes");
-        assertThat(doc.message(DOC_PATHS).names(PATHS_PATH)).contains(DEPLOYMENT_ITEM,
-                "/api/v1/namespaces/{namespace}/configmaps");
-        assertThat(doc.message(DOC_DEFINITIONS).names(1)).contains("io.k8s.api.apps.v1.Deployment",
-                "io.k8s.samplecontroller.v1alpha1.Foo", "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta");
+        assertThat(doc.message(DOC_PATHS).names(PATHS_PATH))
+                .contains(DEPLOYMENT_ITEM, "/api/v1/namespaces/{namespace}/configmaps");
+        assertThat(doc.message(DOC_DEFINITIONS).names(1))
+                .contains(
+                        "io.k8s.api.apps.v1.Deployment",
+                        "io.k8s.samplecontroller.v1alpha1.Foo",
+                        "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta");
     }
 
     @Test
     void definitionsAndPathsKeepTheJsonDocumentsOrder() {
         ObjectNode json = OpenApiV2.document(KINDS);
         ProtoMessage doc = doc();
-        assertThat(doc.message(DOC_DEFINITIONS).names(1)).containsExactlyElementsOf(json.path("definitions").propertyNames());
-        assertThat(doc.message(DOC_PATHS).names(PATHS_PATH)).containsExactlyElementsOf(json.path("paths").propertyNames());
+        assertThat(doc.message(DOC_DEFINITIONS).names(1))
+                .containsExactlyElementsOf(json.path("definitions").propertyNames());
+        assertThat(doc.message(DOC_PATHS).names(PATHS_PATH))
+                .containsExactlyElementsOf(json.path("paths").propertyNames());
     }
 
     @Test
@@ -98,10 +103,14 @@ class OpenApiV2ProtobufTest {
     void listsHaveOneItemsSchemaAndTheirStrategicMergeKeys() {
         ProtoMessage containers = property(definition(doc(), "io.k8s.api.core.v1.PodSpec"), "containers");
         assertThat(containers.message(SCHEMA_TYPE).strings(1)).containsExactly("array");
-        assertThat(containers.message(SCHEMA_ITEMS).messages(1)).singleElement()
-                .satisfies(item -> assertThat(item.string(SCHEMA_REF)).isEqualTo("#/definitions/io.k8s.api.core.v1.Container"));
-        assertThat(containers.extension(SCHEMA_EXTENSIONS, "x-kubernetes-patch-merge-key")).isEqualTo("name\n");
-        assertThat(containers.extension(SCHEMA_EXTENSIONS, "x-kubernetes-patch-strategy")).isEqualTo("merge\n");
+        assertThat(containers.message(SCHEMA_ITEMS).messages(1))
+                .singleElement()
+                .satisfies(item ->
+                        assertThat(item.string(SCHEMA_REF)).isEqualTo("#/definitions/io.k8s.api.core.v1.Container"));
+        assertThat(containers.extension(SCHEMA_EXTENSIONS, "x-kubernetes-patch-merge-key"))
+                .isEqualTo("name\n");
+        assertThat(containers.extension(SCHEMA_EXTENSIONS, "x-kubernetes-patch-strategy"))
+                .isEqualTo("merge\n");
     }
 
     @Test
@@ -118,7 +127,8 @@ class OpenApiV2ProtobufTest {
         ProtoMessage replicas = property(property(foo, "spec"), "replicas");
         assertThat(replicas.string(SCHEMA_DESCRIPTION)).isEqualTo("How many replicas the Foo's Deployment runs.");
         assertThat(replicas.float64(SCHEMA_MINIMUM)).isEqualTo(1.0);
-        assertThat(replicas.values(SCHEMA_MINIMUM)).singleElement()
+        assertThat(replicas.values(SCHEMA_MINIMUM))
+                .singleElement()
                 .satisfies(v -> assertThat(v.wireType()).isEqualTo(1));
     }
 
@@ -128,13 +138,15 @@ class OpenApiV2ProtobufTest {
         ProtoMessage patch = item.message(PATH_ITEM_PATCH);
         assertThat(patch.extension(OP_EXTENSIONS, "x-kubernetes-group-version-kind"))
                 .isEqualTo("group: apps\nkind: Deployment\nversion: v1\n");
-        assertThat(patch.strings(OP_CONSUMES)).contains("application/strategic-merge-patch+json",
-                "application/merge-patch+json");
-        List<ProtoMessage> params = patch.messages(OP_PARAMETERS).stream().map(p -> p.message(1)).toList();
+        assertThat(patch.strings(OP_CONSUMES))
+                .contains("application/strategic-merge-patch+json", "application/merge-patch+json");
+        List<ProtoMessage> params =
+                patch.messages(OP_PARAMETERS).stream().map(p -> p.message(1)).toList();
         // ParametersItem.parameter -> Parameter.body_parameter (1) with its schema reference
         ProtoMessage body = params.getFirst().message(1);
         assertThat(body.string(2)).isEqualTo("body");
-        assertThat(body.message(5).string(SCHEMA_REF)).isEqualTo("#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Patch");
+        assertThat(body.message(5).string(SCHEMA_REF))
+                .isEqualTo("#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Patch");
         // Parameter.non_body_parameter (2) -> query_parameter_sub_schema (3), name is field 4, type 6
         assertThat(params.stream().filter(p -> p.has(2)).map(p -> p.message(2).message(3)))
                 .anySatisfy(q -> {
@@ -149,7 +161,10 @@ class OpenApiV2ProtobufTest {
     void pathParametersUsePathParameterSubSchema() {
         ProtoMessage item = doc().message(DOC_PATHS).named(PATHS_PATH, DEPLOYMENT_ITEM);
         List<ProtoMessage> pathParams = item.messages(PATH_ITEM_PARAMETERS).stream()
-                .map(p -> p.message(1).message(2)).filter(nb -> nb.has(4)).map(nb -> nb.message(4)).toList();
+                .map(p -> p.message(1).message(2))
+                .filter(nb -> nb.has(4))
+                .map(nb -> nb.message(4))
+                .toList();
         // PathParameterSubSchema: required 1, in 2, name 4, type 5
         assertThat(pathParams).extracting(p -> p.string(4)).containsExactly("name", "namespace");
         assertThat(pathParams).allSatisfy(p -> {
@@ -163,9 +178,13 @@ class OpenApiV2ProtobufTest {
         ObjectNode swagger = (ObjectNode) KubeJson.mapper().readTree("""
                 {"swagger":"2.0","definitions":{"a":{"type":"object","additionalProperties":false,
                  "uniqueItems":false,"description":"","minimum":0,"x-flag":true}}}""");
-        ProtoMessage a = ProtoMessage.parse(OpenApiV2.protobuf(swagger)).message(DOC_DEFINITIONS).named(1, "a");
+        ProtoMessage a = ProtoMessage.parse(OpenApiV2.protobuf(swagger))
+                .message(DOC_DEFINITIONS)
+                .named(1, "a");
         ProtoMessage additional = a.message(SCHEMA_ADDITIONAL_PROPERTIES);
-        assertThat(additional.values(2)).singleElement().satisfies(v -> assertThat(v.number()).isZero());
+        assertThat(additional.values(2))
+                .singleElement()
+                .satisfies(v -> assertThat(v.number()).isZero());
         assertThat(a.has(SCHEMA_UNIQUE_ITEMS)).isFalse();
         assertThat(a.has(SCHEMA_DESCRIPTION)).isFalse();
         assertThat(a.has(SCHEMA_MINIMUM)).isFalse();
@@ -176,7 +195,8 @@ class OpenApiV2ProtobufTest {
     void fieldsAreWrittenInFieldNumberOrder() {
         ProtoMessage doc = doc();
         assertThat(doc.fieldNumbers()).containsExactly(DOC_SWAGGER, DOC_INFO, DOC_PATHS, DOC_DEFINITIONS);
-        ProtoMessage patch = doc.message(DOC_PATHS).named(PATHS_PATH, DEPLOYMENT_ITEM).message(PATH_ITEM_PATCH);
+        ProtoMessage patch =
+                doc.message(DOC_PATHS).named(PATHS_PATH, DEPLOYMENT_ITEM).message(PATH_ITEM_PATCH);
         assertThat(List.copyOf(patch.fieldNumbers())).isSorted();
     }
 
@@ -184,7 +204,8 @@ class OpenApiV2ProtobufTest {
     void parameterWithAnUnknownLocationIsRejected() {
         ObjectNode swagger = (ObjectNode) KubeJson.mapper().readTree("""
                 {"swagger":"2.0","paths":{"/x":{"parameters":[{"name":"p","in":"cookie","type":"string"}]}}}""");
-        assertThatThrownBy(() -> OpenApiV2.protobuf(swagger)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> OpenApiV2.protobuf(swagger))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("parameter p has an unknown location in: \"cookie\"");
     }
 
@@ -205,7 +226,8 @@ class OpenApiV2ProtobufTest {
                 .contains(OpenApiV2.PROTOBUF);
         assertThat(OpenApiV2.negotiate("application/com.github.proto-openapi.spec.v2.v1.0+protobuf"))
                 .contains(OpenApiV2.PROTOBUF);
-        assertThat(OpenApiV2.negotiate("application/json;q=0.5, application/com.github.proto-openapi.spec.v2@v1.0+protobuf"))
+        assertThat(OpenApiV2.negotiate(
+                        "application/json;q=0.5, application/com.github.proto-openapi.spec.v2@v1.0+protobuf"))
                 .contains(OpenApiV2.PROTOBUF);
     }
 

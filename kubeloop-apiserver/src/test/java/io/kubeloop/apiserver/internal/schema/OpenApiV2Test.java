@@ -16,17 +16,22 @@ class OpenApiV2Test {
         ObjectNode doc = OpenApiV2.document(KINDS);
         assertThat(doc.path("swagger").stringValue()).isEqualTo("2.0");
         assertThat(doc.path("definitions").has("io.k8s.api.apps.v1.Deployment")).isTrue();
-        assertThat(doc.path("definitions").has("io.k8s.samplecontroller.v1alpha1.Foo")).isTrue();
+        assertThat(doc.path("definitions").has("io.k8s.samplecontroller.v1alpha1.Foo"))
+                .isTrue();
     }
 
     @Test
     void patchConsumesTheTypesAndTakesABodyParameter() {
-        JsonNode patch = OpenApiV2.document(KINDS).path("paths")
-                .path("/apis/apps/v1/namespaces/{namespace}/deployments/{name}").path("patch");
+        JsonNode patch = OpenApiV2.document(KINDS)
+                .path("paths")
+                .path("/apis/apps/v1/namespaces/{namespace}/deployments/{name}")
+                .path("patch");
         assertThat(patch.path("consumes").valueStream().map(JsonNode::stringValue))
                 .contains("application/strategic-merge-patch+json");
         assertThat(patch.path("parameters").get(0).path("in").stringValue()).isEqualTo("body");
-        assertThat(patch.path("parameters").valueStream().anyMatch(p -> "fieldValidation".equals(p.path("name").stringValue())))
+        assertThat(patch.path("parameters")
+                        .valueStream()
+                        .anyMatch(p -> "fieldValidation".equals(p.path("name").stringValue())))
                 .isTrue();
     }
 

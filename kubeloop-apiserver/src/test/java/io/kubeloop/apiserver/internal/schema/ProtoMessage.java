@@ -15,13 +15,11 @@ import java.util.Set;
 final class ProtoMessage {
 
     /** One occurrence of a field: a varint or fixed64 ({@code number}) or a length-delimited value ({@code bytes}). */
-    record Value(int wireType, long number, byte[] bytes) {
-    }
+    record Value(int wireType, long number, byte[] bytes) {}
 
     private final Map<Integer, List<Value>> fields = new LinkedHashMap<>();
 
-    private ProtoMessage() {
-    }
+    private ProtoMessage() {}
 
     static ProtoMessage parse(byte[] data) {
         ProtoMessage m = new ProtoMessage();
@@ -97,14 +95,16 @@ final class ProtoMessage {
     ProtoMessage message(int field) {
         List<ProtoMessage> all = messages(field);
         if (all.size() != 1) {
-            throw new AssertionError("expected one field " + field + " but found " + all.size() + " in fields "
-                    + fields.keySet());
+            throw new AssertionError(
+                    "expected one field " + field + " but found " + all.size() + " in fields " + fields.keySet());
         }
         return all.getFirst();
     }
 
     List<String> strings(int field) {
-        return values(field).stream().map(v -> new String(v.bytes(), StandardCharsets.UTF_8)).toList();
+        return values(field).stream()
+                .map(v -> new String(v.bytes(), StandardCharsets.UTF_8))
+                .toList();
     }
 
     /** The string field, {@code ""} when absent (proto3). */
@@ -125,10 +125,12 @@ final class ProtoMessage {
 
     /** In a repeated {@code Named*} field: the value (2) of the entry whose name (1) is {@code name}. */
     ProtoMessage named(int field, String name) {
-        return messages(field).stream().filter(e -> e.string(1).equals(name)).findFirst()
+        return messages(field).stream()
+                .filter(e -> e.string(1).equals(name))
+                .findFirst()
                 .map(e -> e.message(2))
-                .orElseThrow(() -> new AssertionError("no entry " + name + " in field " + field + "; names: "
-                        + names(field)));
+                .orElseThrow(() ->
+                        new AssertionError("no entry " + name + " in field " + field + "; names: " + names(field)));
     }
 
     List<String> names(int field) {

@@ -47,7 +47,8 @@ class ProtoWriterTest {
 
     @Test
     void fieldNumberZeroIsRejected() {
-        assertThatThrownBy(() -> new ProtoWriter().string(0, "x")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new ProtoWriter().string(0, "x"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("protobuf field number out of range: 0");
     }
 }

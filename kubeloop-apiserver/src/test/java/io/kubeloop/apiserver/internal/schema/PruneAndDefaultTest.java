@@ -8,7 +8,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 class PruneAndDefaultTest {
 
-    private static final StructuralSchema SCHEMA = StructuralSchema.of(KubeJson.mapper().readTree("""
+    private static final StructuralSchema SCHEMA =
+            StructuralSchema.of(KubeJson.mapper().readTree("""
             {"type":"object","properties":{
               "spec":{"type":"object","properties":{
                 "replicas":{"type":"integer","default":1},
@@ -32,8 +33,8 @@ class PruneAndDefaultTest {
                 {"apiVersion":"x.io/v1","kind":"Foo","metadata":{"name":"f"},"zzz":1,
                  "spec":{"note":"n","foo":1,"items":[{"name":"a","bar":2}]}}""");
         assertThat(SCHEMA.prune(o)).containsExactly("spec.foo", "spec.items[0].bar", "zzz");
-        assertThat(o.toString()).isEqualTo(
-                "{\"apiVersion\":\"x.io/v1\",\"kind\":\"Foo\",\"metadata\":{\"name\":\"f\"},"
+        assertThat(o.toString())
+                .isEqualTo("{\"apiVersion\":\"x.io/v1\",\"kind\":\"Foo\",\"metadata\":{\"name\":\"f\"},"
                         + "\"spec\":{\"note\":\"n\",\"items\":[{\"name\":\"a\"}]}}");
     }
 

@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 
 class SchemaValidationTest {
 
-    private static final StructuralSchema SCHEMA = StructuralSchema.of(KubeJson.mapper().readTree("""
+    private static final StructuralSchema SCHEMA =
+            StructuralSchema.of(KubeJson.mapper().readTree("""
             {"type":"object","properties":{
               "spec":{"type":"object","required":["image"],"properties":{
                 "image":{"type":"string","minLength":2,"maxLength":10,"pattern":"^[a-z]+$"},
@@ -38,47 +39,55 @@ class SchemaValidationTest {
 
     @Test
     void aWrongTypeIsFieldValueTypeInvalidWithKubeOpenApisWording() {
-        assertThat(validate("{\"image\":\"nginx\",\"replicas\":\"string\"}")).containsExactly(new Status.Cause(
-                "FieldValueTypeInvalid",
-                "Invalid value: \"string\": spec.replicas in body must be of type integer: \"string\"",
-                "spec.replicas"));
+        assertThat(validate("{\"image\":\"nginx\",\"replicas\":\"string\"}"))
+                .containsExactly(new Status.Cause(
+                        "FieldValueTypeInvalid",
+                        "Invalid value: \"string\": spec.replicas in body must be of type integer: \"string\"",
+                        "spec.replicas"));
     }
 
     @Test
     void aMissingRequiredFieldIsFieldValueRequired() {
-        assertThat(validate("{}")).containsExactly(
-                new Status.Cause("FieldValueRequired", "Required value", "spec.image"));
+        assertThat(validate("{}"))
+                .containsExactly(new Status.Cause("FieldValueRequired", "Required value", "spec.image"));
     }
 
     @Test
     void aValueOutsideTheEnumIsNotSupported() {
-        assertThat(validate("{\"image\":\"nginx\",\"mode\":\"Medium\"}")).containsExactly(new Status.Cause(
-                "FieldValueNotSupported", "Unsupported value: \"Medium\": supported values: \"Fast\", \"Slow\"",
-                "spec.mode"));
+        assertThat(validate("{\"image\":\"nginx\",\"mode\":\"Medium\"}"))
+                .containsExactly(new Status.Cause(
+                        "FieldValueNotSupported",
+                        "Unsupported value: \"Medium\": supported values: \"Fast\", \"Slow\"",
+                        "spec.mode"));
     }
 
     @Test
     void nonStringEnumValuesAreListedAsJson() {
-        assertThat(validate("{\"image\":\"nginx\",\"level\":3}")).extracting(Status.Cause::message)
+        assertThat(validate("{\"image\":\"nginx\",\"level\":3}"))
+                .extracting(Status.Cause::message)
                 .containsExactly("Unsupported value: 3: supported values: \"1\", \"2\"");
     }
 
     @Test
     void belowTheMinimumIsInvalid() {
-        assertThat(validate("{\"image\":\"nginx\",\"replicas\":0}")).containsExactly(new Status.Cause(
-                "FieldValueInvalid", "Invalid value: 0: spec.replicas in body should be greater than or equal to 1",
-                "spec.replicas"));
+        assertThat(validate("{\"image\":\"nginx\",\"replicas\":0}"))
+                .containsExactly(new Status.Cause(
+                        "FieldValueInvalid",
+                        "Invalid value: 0: spec.replicas in body should be greater than or equal to 1",
+                        "spec.replicas"));
     }
 
     @Test
     void aboveTheMaximumIsInvalid() {
-        assertThat(validate("{\"image\":\"nginx\",\"replicas\":6}")).extracting(Status.Cause::message)
+        assertThat(validate("{\"image\":\"nginx\",\"replicas\":6}"))
+                .extracting(Status.Cause::message)
                 .containsExactly("Invalid value: 6: spec.replicas in body should be less than or equal to 5");
     }
 
     @Test
     void anExclusiveMaximumExcludesItsBound() {
-        assertThat(validate("{\"image\":\"nginx\",\"ratio\":1.5}")).extracting(Status.Cause::message)
+        assertThat(validate("{\"image\":\"nginx\",\"ratio\":1.5}"))
+                .extracting(Status.Cause::message)
                 .containsExactly("Invalid value: 1.5: spec.ratio in body should be less than 1.5");
     }
 
@@ -89,28 +98,35 @@ class SchemaValidationTest {
 
     @Test
     void aFractionIsNotAnInteger() {
-        assertThat(validate("{\"image\":\"nginx\",\"replicas\":2.5}")).extracting(Status.Cause::message)
-                .containsExactly("Invalid value: \"number\": spec.replicas in body must be of type integer: \"number\"");
+        assertThat(validate("{\"image\":\"nginx\",\"replicas\":2.5}"))
+                .extracting(Status.Cause::message)
+                .containsExactly(
+                        "Invalid value: \"number\": spec.replicas in body must be of type integer: \"number\"");
     }
 
     @Test
     void tooShortIsInvalidAndTooLongIsTooLong() {
-        assertThat(validate("{\"image\":\"a\"}")).extracting(Status.Cause::message)
+        assertThat(validate("{\"image\":\"a\"}"))
+                .extracting(Status.Cause::message)
                 .containsExactly("Invalid value: \"a\": spec.image in body should be at least 2 chars long");
-        assertThat(validate("{\"image\":\"abcdefghijk\"}")).containsExactly(new Status.Cause(
-                "FieldValueTooLong", "Too long: may not be more than 10 bytes", "spec.image"));
+        assertThat(validate("{\"image\":\"abcdefghijk\"}"))
+                .containsExactly(
+                        new Status.Cause("FieldValueTooLong", "Too long: may not be more than 10 bytes", "spec.image"));
     }
 
     @Test
     void aPatternMismatchIsInvalid() {
-        assertThat(validate("{\"image\":\"Nginx\"}")).extracting(Status.Cause::message)
+        assertThat(validate("{\"image\":\"Nginx\"}"))
+                .extracting(Status.Cause::message)
                 .containsExactly("Invalid value: \"Nginx\": spec.image in body should match '^[a-z]+$'");
     }
 
     @Test
     void intOrStringRejectsBooleans() {
-        assertThat(validate("{\"image\":\"nginx\",\"port\":true}")).extracting(Status.Cause::message)
-                .containsExactly("Invalid value: \"boolean\": spec.port in body must be of type integer,string: \"boolean\"");
+        assertThat(validate("{\"image\":\"nginx\",\"port\":true}"))
+                .extracting(Status.Cause::message)
+                .containsExactly(
+                        "Invalid value: \"boolean\": spec.port in body must be of type integer,string: \"boolean\"");
     }
 
     @Test
@@ -120,16 +136,19 @@ class SchemaValidationTest {
 
     @Test
     void nullIsATypeErrorUnlessNullable() {
-        assertThat(validate("{\"image\":\"nginx\",\"replicas\":null}")).extracting(Status.Cause::message)
+        assertThat(validate("{\"image\":\"nginx\",\"replicas\":null}"))
+                .extracting(Status.Cause::message)
                 .containsExactly("Invalid value: \"null\": spec.replicas in body must be of type integer: \"null\"");
     }
 
     @Test
     void tooFewItemsIsInvalidAndTooManyIsTooMany() {
-        assertThat(validate("{\"image\":\"nginx\",\"tags\":[]}")).extracting(Status.Cause::message)
+        assertThat(validate("{\"image\":\"nginx\",\"tags\":[]}"))
+                .extracting(Status.Cause::message)
                 .containsExactly("Invalid value: 0: spec.tags in body should have at least 1 items");
-        assertThat(validate("{\"image\":\"nginx\",\"tags\":[\"a\",\"b\",\"c\"]}")).containsExactly(
-                new Status.Cause("FieldValueTooMany", "Too many: 3: must have at most 2 items", "spec.tags"));
+        assertThat(validate("{\"image\":\"nginx\",\"tags\":[\"a\",\"b\",\"c\"]}"))
+                .containsExactly(
+                        new Status.Cause("FieldValueTooMany", "Too many: 3: must have at most 2 items", "spec.tags"));
     }
 
     @Test
@@ -140,27 +159,32 @@ class SchemaValidationTest {
 
     @Test
     void mapValuesAreValidatedUnderTheirKeys() {
-        assertThat(validate("{\"image\":\"nginx\",\"labels\":{\"a\":1}}")).extracting(Status.Cause::field)
+        assertThat(validate("{\"image\":\"nginx\",\"labels\":{\"a\":1}}"))
+                .extracting(Status.Cause::field)
                 .containsExactly("spec.labels.a");
     }
 
     @Test
     void tooManyPropertiesIsTooMany() {
         assertThat(validate("{\"image\":\"nginx\",\"labels\":{\"a\":\"1\",\"b\":\"2\"}}"))
-                .extracting(Status.Cause::reason).containsExactly("FieldValueTooMany");
+                .extracting(Status.Cause::reason)
+                .containsExactly("FieldValueTooMany");
     }
 
     @Test
     void aMalformedDateTimeIsTypeInvalid() {
-        assertThat(validate("{\"image\":\"nginx\",\"when\":\"yesterday\"}")).extracting(Status.Cause::message)
-                .containsExactly("Invalid value: \"yesterday\": spec.when in body must be of type date-time: \"yesterday\"");
+        assertThat(validate("{\"image\":\"nginx\",\"when\":\"yesterday\"}"))
+                .extracting(Status.Cause::message)
+                .containsExactly(
+                        "Invalid value: \"yesterday\": spec.when in body must be of type date-time: \"yesterday\"");
     }
 
     @Test
     void anyOfFailureNamesThePathAndTheFirstBranch() {
         StructuralSchema s = StructuralSchema.of(KubeJson.mapper().readTree("""
                 {"type":"object","properties":{"v":{"type":"string","anyOf":[{"maxLength":1},{"pattern":"^x"}]}}}"""));
-        assertThat(s.validate(KubeJson.mapper().readTree("{\"v\":\"abc\"}"))).extracting(Status.Cause::field)
+        assertThat(s.validate(KubeJson.mapper().readTree("{\"v\":\"abc\"}")))
+                .extracting(Status.Cause::field)
                 .containsExactly("<nil>", "v");
     }
 }

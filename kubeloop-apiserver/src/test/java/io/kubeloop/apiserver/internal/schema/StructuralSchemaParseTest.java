@@ -38,7 +38,8 @@ class StructuralSchemaParseTest {
     void aFieldWithoutTypeIsRejectedLikeTheRealServer() {
         assertThat(causesOf("""
                 {"type":"object","properties":{"spec":{"properties":{"a":{"type":"string"}}}}}"""))
-                .containsExactly(new Status.Cause("FieldValueRequired",
+                .containsExactly(new Status.Cause(
+                        "FieldValueRequired",
                         "Required value: must not be empty for specified object fields",
                         BASE + ".properties[spec].type"));
     }
@@ -48,34 +49,38 @@ class StructuralSchemaParseTest {
         assertThat(causesOf("""
                 {"type":"object","properties":{"l":{"type":"array","items":{}}}}"""))
                 .extracting(Status.Cause::field, Status.Cause::message)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(BASE + ".properties[l].items.type",
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(
+                        BASE + ".properties[l].items.type",
                         "Required value: must not be empty for specified array items"));
     }
 
     @Test
     void aRootWithoutTypeIsRejected() {
         assertThat(causesOf("{\"properties\":{\"a\":{\"type\":\"string\"}}}"))
-                .extracting(Status.Cause::message).containsExactly("Required value: must not be empty at the root");
+                .extracting(Status.Cause::message)
+                .containsExactly("Required value: must not be empty at the root");
     }
 
     @Test
     void anArrayWithoutItemsIsRejected() {
         assertThat(causesOf("{\"type\":\"object\",\"properties\":{\"l\":{\"type\":\"array\"}}}"))
-                .containsExactly(new Status.Cause("FieldValueRequired", "Required value: must be specified",
-                        BASE + ".properties[l].items"));
+                .containsExactly(new Status.Cause(
+                        "FieldValueRequired", "Required value: must be specified", BASE + ".properties[l].items"));
     }
 
     @Test
     void aRootThatIsNotAnObjectIsRejected() {
         assertThat(causesOf("{\"type\":\"string\"}"))
-                .containsExactly(new Status.Cause("FieldValueInvalid",
-                        "Invalid value: \"string\": must be object at the root", BASE + ".type"));
+                .containsExactly(new Status.Cause(
+                        "FieldValueInvalid", "Invalid value: \"string\": must be object at the root", BASE + ".type"));
     }
 
     @Test
     void additionalPropertiesAtTheRootIsForbidden() {
         assertThat(causesOf("{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"}}"))
-                .containsExactly(new Status.Cause("FieldValueForbidden", "Forbidden: must not be used at the root",
+                .containsExactly(new Status.Cause(
+                        "FieldValueForbidden",
+                        "Forbidden: must not be used at the root",
                         BASE + ".additionalProperties"));
     }
 
@@ -83,7 +88,9 @@ class StructuralSchemaParseTest {
     void typeInsideAValueValidationIsForbidden() {
         assertThat(causesOf("""
                 {"type":"object","properties":{"a":{"type":"string","anyOf":[{"type":"string"},{"maxLength":3}]}}}"""))
-                .containsExactly(new Status.Cause("FieldValueForbidden", "Forbidden: must be empty to be structural",
+                .containsExactly(new Status.Cause(
+                        "FieldValueForbidden",
+                        "Forbidden: must be empty to be structural",
                         BASE + ".properties[a].anyOf[0].type"));
     }
 
@@ -92,8 +99,8 @@ class StructuralSchemaParseTest {
         assertThat(causesOf("""
                 {"type":"object","properties":{"metadata":{"type":"object","properties":{"labels":{"type":"object"}}}}}"""))
                 .extracting(Status.Cause::field, Status.Cause::reason)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(BASE + ".properties[metadata]",
-                        "FieldValueForbidden"));
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(BASE + ".properties[metadata]", "FieldValueForbidden"));
     }
 
     @Test
@@ -101,20 +108,21 @@ class StructuralSchemaParseTest {
         assertThat(causesOf("""
                 {"type":"object","properties":{"l":{"type":"array","uniqueItems":true,"items":{"type":"string"}}}}"""))
                 .extracting(Status.Cause::message)
-                .containsExactly("Forbidden: uniqueItems cannot be set to true since the runtime complexity becomes quadratic");
+                .containsExactly(
+                        "Forbidden: uniqueItems cannot be set to true since the runtime complexity becomes quadratic");
     }
 
     @Test
     void refIsForbidden() {
         assertThat(causesOf("""
-                {"type":"object","properties":{"a":{"type":"object","$ref":"#/definitions/x"}}}"""))
-                .extracting(Status.Cause::message).containsExactly("Forbidden: $ref is not supported");
+                {"type":"object","properties":{"a":{"type":"object","$ref":"#/definitions/x"}}}""")).extracting(Status.Cause::message).containsExactly("Forbidden: $ref is not supported");
     }
 
     @Test
     void anUnknownTypeIsNotSupported() {
         assertThat(causesOf("{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"str\"}}}"))
-                .containsExactly(new Status.Cause("FieldValueNotSupported",
+                .containsExactly(new Status.Cause(
+                        "FieldValueNotSupported",
                         "Unsupported value: \"str\": supported values: \"array\", \"boolean\", \"integer\", \"number\", \"object\", \"string\"",
                         BASE + ".properties[a].type"));
     }
@@ -124,22 +132,23 @@ class StructuralSchemaParseTest {
         assertThatThrownBy(() -> StructuralSchema.of(KubeJson.mapper().readTree("""
                 {"type":"object","properties":{"b":{},"a":{}}}"""), BASE))
                 .isInstanceOf(NonStructuralSchemaException.class)
-                .hasMessage("schema is not structural: " + BASE
-                        + ".properties[a].type: Required value: must not be empty for specified object fields (and 1 more)");
+                .hasMessage(
+                        "schema is not structural: " + BASE
+                                + ".properties[a].type: Required value: must not be empty for specified object fields (and 1 more)");
     }
 
     @Test
     void embeddedResourceMustBeAnObjectWithProperties() {
         assertThat(causesOf("""
-                {"type":"object","properties":{"e":{"type":"object","x-kubernetes-embedded-resource":true}}}"""))
-                .extracting(Status.Cause::field).containsExactly(BASE + ".properties[e].properties");
+                {"type":"object","properties":{"e":{"type":"object","x-kubernetes-embedded-resource":true}}}""")).extracting(Status.Cause::field).containsExactly(BASE + ".properties[e].properties");
     }
 
     @Test
     void preserveUnknownFieldsFalseIsInvalid() {
         assertThat(causesOf("""
                 {"type":"object","properties":{"a":{"type":"object","x-kubernetes-preserve-unknown-fields":false}}}"""))
-                .extracting(Status.Cause::message).containsExactly("Invalid value: false: must be true or undefined");
+                .extracting(Status.Cause::message)
+                .containsExactly("Invalid value: false: must be true or undefined");
     }
 
     @Test
@@ -148,14 +157,16 @@ class StructuralSchemaParseTest {
                 {"type":"object","properties":{"a":{"type":"object","properties":{"x":{"type":"string"}},
                   "anyOf":[{"properties":{"y":{}}}]}}}"""))
                 .extracting(Status.Cause::field, Status.Cause::message)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(BASE + ".properties[a].properties[y]",
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(
+                        BASE + ".properties[a].properties[y]",
                         "Required value: because it is defined in " + BASE + ".properties[a].anyOf[0].properties[y]"));
     }
 
     @Test
     void nullableRootIsForbidden() {
         assertThat(causesOf("{\"type\":\"object\",\"nullable\":true}"))
-                .extracting(Status.Cause::message).containsExactly("Forbidden: nullable cannot be true at the root");
+                .extracting(Status.Cause::message)
+                .containsExactly("Forbidden: nullable cannot be true at the root");
     }
 
     @Test
@@ -163,7 +174,7 @@ class StructuralSchemaParseTest {
         assertThat(causesOf("""
                 {"type":"object","properties":{"n":{"type":"integer","default":"x"}}}"""))
                 .extracting(Status.Cause::field, Status.Cause::reason)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(BASE + ".properties[n].default",
-                        "FieldValueTypeInvalid"));
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(BASE + ".properties[n].default", "FieldValueTypeInvalid"));
     }
 }

@@ -39,8 +39,7 @@ class YamlTextTest {
     @Test
     void nestedCollectionsAreBlockStyle() {
         assertThat(yaml("""
-                {"a":[{"k":"v","m":{"x":1}},["p","q"]],"b":{}}"""))
-                .isEqualTo("""
+                {"a":[{"k":"v","m":{"x":1}},["p","q"]],"b":{}}""")).isEqualTo("""
                         a:
                             - k: v
                               m:

@@ -48,8 +48,10 @@ class ConcurrentHistoryOverHttpPropertyTest {
     @BeforeContainer
     static void start() {
         server = EmbeddedApiServer.start(ServerOptions.defaults());
-        http = HttpClient.newBuilder().sslContext(server.clientConfig().sslContext())
-                .connectTimeout(Duration.ofSeconds(5)).build();
+        http = HttpClient.newBuilder()
+                .sslContext(server.clientConfig().sslContext())
+                .connectTimeout(Duration.ofSeconds(5))
+                .build();
     }
 
     @AfterContainer
@@ -59,13 +61,20 @@ class ConcurrentHistoryOverHttpPropertyTest {
 
     private static HttpResponse<String> send(String method, String path, String contentType, String body) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server.url() + path))
-                .header("Authorization", "Bearer " + server.token()).timeout(Duration.ofSeconds(20));
+                .header("Authorization", "Bearer " + server.token())
+                .timeout(Duration.ofSeconds(20));
         if (body != null) {
             b.header("Content-Type", contentType);
         }
         try {
-            return http.send(b.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+            return http.send(
+                    b.method(
+                                    method,
+                                    body == null
+                                            ? HttpRequest.BodyPublishers.noBody()
+                                            : HttpRequest.BodyPublishers.ofString(body))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
         } catch (Exception e) {
             throw new IllegalStateException(method + " " + path + ": " + e, e);
         }
@@ -73,8 +82,11 @@ class ConcurrentHistoryOverHttpPropertyTest {
 
     private static Stream<String> watch(String path) {
         try {
-            HttpResponse<Stream<String>> r = http.send(HttpRequest.newBuilder(URI.create(server.url() + path))
-                    .header("Authorization", "Bearer " + server.token()).build(), HttpResponse.BodyHandlers.ofLines());
+            HttpResponse<Stream<String>> r = http.send(
+                    HttpRequest.newBuilder(URI.create(server.url() + path))
+                            .header("Authorization", "Bearer " + server.token())
+                            .build(),
+                    HttpResponse.BodyHandlers.ofLines());
             assertThat(r.statusCode()).isEqualTo(200);
             return r.body();
         } catch (Exception e) {
@@ -93,8 +105,10 @@ class ConcurrentHistoryOverHttpPropertyTest {
         while (lines.hasNext()) {
             JsonNode e = KubeJson.mapper().readTree(lines.next());
             JsonNode meta = e.path("object").path("metadata");
-            String key = meta.path("namespace").asString() + "/" + meta.path("name").asString();
-            got.add(e.path("type").asString() + " " + key + "@" + meta.path("resourceVersion").asString());
+            String key =
+                    meta.path("namespace").asString() + "/" + meta.path("name").asString();
+            got.add(e.path("type").asString() + " " + key + "@"
+                    + meta.path("resourceVersion").asString());
             if (key.equals(sentinelKey)) {
                 return got;
             }
@@ -103,31 +117,53 @@ class ConcurrentHistoryOverHttpPropertyTest {
     }
 
     @Property(tries = 3)
-    void httpWatchesDeliverExactlyTheCommittedHistory(@ForAll long seed,
-            @ForAll @IntRange(min = 2, max = 3) int writers, @ForAll @IntRange(min = 8, max = 20) int opsEach)
+    void httpWatchesDeliverExactlyTheCommittedHistory(
+            @ForAll long seed,
+            @ForAll @IntRange(min = 2, max = 3) int writers,
+            @ForAll @IntRange(min = 8, max = 20) int opsEach)
             throws Exception {
         int n = TRY.incrementAndGet();
         String a = "h" + n + "a";
         String b = "h" + n + "b";
         for (String ns : List.of(a, b)) {
-            assertThat(send("POST", "/api/v1/namespaces", "application/json",
-                    "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"" + ns + "\"}}")
-                    .statusCode()).isEqualTo(201);
+            assertThat(send(
+                                    "POST",
+                                    "/api/v1/namespaces",
+                                    "application/json",
+                                    "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"" + ns
+                                            + "\"}}")
+                            .statusCode())
+                    .isEqualTo(201);
         }
-        String storageId = ServerInternals.registry(server).resources().find("", "v1", "configmaps").orElseThrow().storageId();
+        String storageId = ServerInternals.registry(server)
+                .resources()
+                .find("", "v1", "configmaps")
+                .orElseThrow()
+                .storageId();
         long start = ServerInternals.store(server).currentRevision();
-        Watcher reference = ServerInternals.store(server).watch(new WatchRequest(storageId, null, o -> true, start, false, false));
+        Watcher reference =
+                ServerInternals.store(server).watch(new WatchRequest(storageId, null, o -> true, start, false, false));
         String w = "?watch=true&timeoutSeconds=20&resourceVersion=" + start;
         try (Stream<String> inA = watch("/api/v1/namespaces/" + a + "/configmaps" + w);
-             Stream<String> inAx = watch("/api/v1/namespaces/" + a + "/configmaps" + w + "&labelSelector=app%3Dx");
-             Stream<String> allX = watch("/api/v1/configmaps" + w + "&labelSelector=app%3Dx")) {
-            writeAndCheck(seed, writers, opsEach, a, b, start, reference, inA.iterator(), inAx.iterator(),
-                    allX.iterator());
+                Stream<String> inAx = watch("/api/v1/namespaces/" + a + "/configmaps" + w + "&labelSelector=app%3Dx");
+                Stream<String> allX = watch("/api/v1/configmaps" + w + "&labelSelector=app%3Dx")) {
+            writeAndCheck(
+                    seed, writers, opsEach, a, b, start, reference, inA.iterator(), inAx.iterator(), allX.iterator());
         }
     }
 
-    private static void writeAndCheck(long seed, int writers, int opsEach, String a, String b, long start,
-            Watcher reference, Iterator<String> inA, Iterator<String> inAx, Iterator<String> allX) throws Exception {
+    private static void writeAndCheck(
+            long seed,
+            int writers,
+            int opsEach,
+            String a,
+            String b,
+            long start,
+            Watcher reference,
+            Iterator<String> inA,
+            Iterator<String> inAx,
+            Iterator<String> allX)
+            throws Exception {
 
         AtomicLong maxAcknowledged = new AtomicLong(start);
         ConcurrentLinkedQueue<String> violations = new ConcurrentLinkedQueue<>();
@@ -144,14 +180,22 @@ class ConcurrentHistoryOverHttpPropertyTest {
                         long before = maxAcknowledged.get();
                         HttpResponse<String> resp = switch (r.nextInt(3)) {
                             case 0 -> send("POST", base, "application/json", configMap(name, label));
-                            case 1 -> send("PATCH", base + "/" + name, "application/merge-patch+json",
-                                    "{\"metadata\":{\"labels\":{\"app\":\"" + label + "\"},\"annotations\":{\"n\":\""
-                                    + PATCHES.incrementAndGet() + "\"}}}"); // always a change, so always a commit
+                            case 1 ->
+                                send(
+                                        "PATCH",
+                                        base + "/" + name,
+                                        "application/merge-patch+json",
+                                        "{\"metadata\":{\"labels\":{\"app\":\"" + label
+                                                + "\"},\"annotations\":{\"n\":\"" + PATCHES.incrementAndGet()
+                                                + "\"}}}"); // always a change, so always a commit
                             default -> send("DELETE", base + "/" + name, null, null);
                         };
                         JsonNode body = KubeJson.mapper().readTree(resp.body());
-                        if (resp.statusCode() / 100 == 2 && body.path("kind").asString().equals("ConfigMap")) {
-                            long rv = Long.parseLong(body.path("metadata").path("resourceVersion").asString());
+                        if (resp.statusCode() / 100 == 2
+                                && body.path("kind").asString().equals("ConfigMap")) {
+                            long rv = Long.parseLong(body.path("metadata")
+                                    .path("resourceVersion")
+                                    .asString());
                             if (rv <= before) {
                                 violations.add(ns + "/" + name + "@" + rv + " acknowledged after @" + before);
                             }
@@ -165,16 +209,31 @@ class ConcurrentHistoryOverHttpPropertyTest {
             }
         }
         for (String ns : List.of(a, b)) {
-            assertThat(send("POST", "/api/v1/namespaces/" + ns + "/configmaps", "application/json",
-                    configMap("zz-end", "x")).statusCode()).isEqualTo(201);
+            assertThat(send(
+                                    "POST",
+                                    "/api/v1/namespaces/" + ns + "/configmaps",
+                                    "application/json",
+                                    configMap("zz-end", "x"))
+                            .statusCode())
+                    .isEqualTo(201);
         }
 
         List<Commit> history = new ArrayList<>();
         while (history.isEmpty() || !history.getLast().key().equals(b + "/zz-end")) {
-            WatchItem.Event e = (WatchItem.Event) reference.next(Duration.ofSeconds(5)).orElseThrow();
-            history.add(new Commit(e.object().resourceVersion(), "configmaps", e.object().key(),
-                    e.type() == ChangeType.DELETED ? null : e.object().object().path("metadata").path("labels")
-                            .path("app").asString()));
+            WatchItem.Event e =
+                    (WatchItem.Event) reference.next(Duration.ofSeconds(5)).orElseThrow();
+            history.add(new Commit(
+                    e.object().resourceVersion(),
+                    "configmaps",
+                    e.object().key(),
+                    e.type() == ChangeType.DELETED
+                            ? null
+                            : e.object()
+                                    .object()
+                                    .path("metadata")
+                                    .path("labels")
+                                    .path("app")
+                                    .asString()));
         }
         reference.close();
         assertThat(violations).isEmpty();
@@ -185,7 +244,8 @@ class ConcurrentHistoryOverHttpPropertyTest {
 
     private static void check(Iterator<String> lines, String sentinel, List<Commit> history, Selection s, long from) {
         List<String> got = readUntil(lines, sentinel);
-        assertThat(got).as("HTTP watch of %s", s)
+        assertThat(got)
+                .as("HTTP watch of %s", s)
                 .containsExactlyElementsOf(ConcurrentHistoryPropertyTest.expected(history, s, from));
         ConcurrentHistoryPropertyTest.assertStrictlyIncreasing(got);
     }

@@ -43,8 +43,7 @@ class ConcurrentHistoryPropertyTest {
     private static final Duration WAIT = Duration.ofSeconds(5);
 
     /** One committed write: its revision, and the object's state after it (null when deleted). */
-    record Commit(long rv, String resource, String key, String labelAfter) {
-    }
+    record Commit(long rv, String resource, String key, String labelAfter) {}
 
     /** What a watch selects: a resource, a namespace or all, a label value or any. */
     record Selection(String resource, String namespace, String label) {
@@ -53,12 +52,14 @@ class ConcurrentHistoryPropertyTest {
         }
 
         boolean selects(String key, String lbl) {
-            return lbl != null && (namespace == null || key.startsWith(namespace + "/"))
+            return lbl != null
+                    && (namespace == null || key.startsWith(namespace + "/"))
                     && (label == null || label.equals(lbl));
         }
 
         static Selection random(Random r) {
-            return new Selection(RESOURCES.get(r.nextInt(RESOURCES.size())),
+            return new Selection(
+                    RESOURCES.get(r.nextInt(RESOURCES.size())),
                     r.nextBoolean() ? null : NAMESPACES.get(r.nextInt(NAMESPACES.size())),
                     r.nextBoolean() ? null : LABELS.get(r.nextInt(LABELS.size())));
         }
@@ -127,21 +128,22 @@ class ConcurrentHistoryPropertyTest {
         }
     }
 
-    private record OpenWatch(Selection selection, long from, Watcher watcher) {
-    }
+    private record OpenWatch(Selection selection, long from, Watcher watcher) {}
 
     @Property(tries = 10)
-    void concurrentWritersKeepRevisionsMonotonicAndWatchesExact(@ForAll long seed,
-            @ForAll @IntRange(min = 2, max = 5) int writers, @ForAll @IntRange(min = 10, max = 60) int opsEach)
+    void concurrentWritersKeepRevisionsMonotonicAndWatchesExact(
+            @ForAll long seed,
+            @ForAll @IntRange(min = 2, max = 5) int writers,
+            @ForAll @IntRange(min = 10, max = 60) int opsEach)
             throws Exception {
-        VersionedStore store = VersionedStore.inMemory(StoreOptions.defaults().withHistorySize(10_000)
-                .withWatchBufferSize(10_000));
+        VersionedStore store = VersionedStore.inMemory(
+                StoreOptions.defaults().withHistorySize(10_000).withWatchBufferSize(10_000));
         Random setup = new Random(seed);
         ConcurrentLinkedQueue<OpenWatch> watches = new ConcurrentLinkedQueue<>();
         for (int i = 0; i < 4; i++) {
             Selection s = Selection.random(setup);
-            watches.add(new OpenWatch(s, 0, store.watch(new WatchRequest(s.resource(), s.namespace(), s.filter(), 0,
-                    false, false))));
+            watches.add(new OpenWatch(
+                    s, 0, store.watch(new WatchRequest(s.resource(), s.namespace(), s.filter(), 0, false, false))));
         }
         ConcurrentLinkedQueue<Commit> commits = new ConcurrentLinkedQueue<>();
         ConcurrentLinkedQueue<String> violations = new ConcurrentLinkedQueue<>();
@@ -179,8 +181,11 @@ class ConcurrentHistoryPropertyTest {
                 for (int i = 0; i < 4; i++) {
                     Selection s = Selection.random(late);
                     long from = late.nextInt((int) store.currentRevision() + 1);
-                    watches.add(new OpenWatch(s, from, store.watch(new WatchRequest(s.resource(), s.namespace(),
-                            s.filter(), from, false, false))));
+                    watches.add(new OpenWatch(
+                            s,
+                            from,
+                            store.watch(
+                                    new WatchRequest(s.resource(), s.namespace(), s.filter(), from, false, false))));
                     Thread.yield();
                 }
             }));
@@ -189,11 +194,14 @@ class ConcurrentHistoryPropertyTest {
             }
         }
 
-        List<Commit> history = commits.stream().sorted(Comparator.comparingLong(Commit::rv)).toList();
+        List<Commit> history =
+                commits.stream().sorted(Comparator.comparingLong(Commit::rv)).toList();
         assertThat(violations).isEmpty();
-        assertThat(history).extracting(Commit::rv)
+        assertThat(history)
+                .extracting(Commit::rv)
                 .containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, store.currentRevision())
-                        .boxed().toList());
+                        .boxed()
+                        .toList());
         for (OpenWatch w : watches) {
             List<String> want = expected(history, w.selection(), w.from());
             List<String> got = drain(w.watcher(), want.size());
@@ -207,7 +215,9 @@ class ConcurrentHistoryPropertyTest {
             long from = replay.nextLong(store.currentRevision() + 1);
             Watcher w = store.watch(new WatchRequest(s.resource(), s.namespace(), s.filter(), from, false, false));
             List<String> want = expected(history, s, from);
-            assertThat(drain(w, want.size())).as("replay of %s from %d", s, from).containsExactlyElementsOf(want);
+            assertThat(drain(w, want.size()))
+                    .as("replay of %s from %d", s, from)
+                    .containsExactlyElementsOf(want);
             w.close();
         }
         store.close();

@@ -37,7 +37,9 @@ class DurablePublicationTest {
             CountDownLatch gate = gate(m.resourceVersion());
             return () -> {
                 try {
-                    assertThat(gate.await(10, TimeUnit.SECONDS)).as("gate %d", m.resourceVersion()).isTrue();
+                    assertThat(gate.await(10, TimeUnit.SECONDS))
+                            .as("gate %d", m.resourceVersion())
+                            .isTrue();
                 } catch (InterruptedException e) {
                     throw new AssertionError(e);
                 }
@@ -99,13 +101,16 @@ class DurablePublicationTest {
             journal.awaitAppended(1);
             assertThat(store.get("cm", "ns/a")).isEmpty();
             assertThat(store.currentRevision()).isZero();
-            assertThat(store.list(new ListQuery("cm", null, o -> true, false, 0, false, 0, null)).items()).isEmpty();
+            assertThat(store.list(new ListQuery("cm", null, o -> true, false, 0, false, 0, null))
+                            .items())
+                    .isEmpty();
             assertThat(w.next(Duration.ofMillis(100))).isEmpty();
             assertThat(w.progressRevision()).contains(0L);
             assertThat(write).isNotDone();
 
             journal.release(1);
-            assertThat(write.get(5, TimeUnit.SECONDS).object().resourceVersion()).isEqualTo(1);
+            assertThat(write.get(5, TimeUnit.SECONDS).object().resourceVersion())
+                    .isEqualTo(1);
             assertThat(store.get("cm", "ns/a")).isPresent();
             assertThat(store.currentRevision()).isEqualTo(1);
             assertThat(nextRevision(w)).isEqualTo(1);
@@ -121,14 +126,16 @@ class DurablePublicationTest {
             journal.awaitAppended(2);
 
             journal.release(2); // durability of 2 implies durability of 1 (journals persist in order)
-            assertThat(second.get(5, TimeUnit.SECONDS).object().resourceVersion()).isEqualTo(2);
+            assertThat(second.get(5, TimeUnit.SECONDS).object().resourceVersion())
+                    .isEqualTo(2);
             assertThat(nextRevision(w)).isEqualTo(1);
             assertThat(nextRevision(w)).isEqualTo(2);
             assertThat(store.get("cm", "ns/a")).isPresent();
             assertThat(first).isNotDone();
 
             journal.release(1);
-            assertThat(first.get(5, TimeUnit.SECONDS).object().resourceVersion()).isEqualTo(1);
+            assertThat(first.get(5, TimeUnit.SECONDS).object().resourceVersion())
+                    .isEqualTo(1);
             assertThat(w.next(Duration.ofMillis(50))).isEmpty();
         }
     }
@@ -139,17 +146,24 @@ class DurablePublicationTest {
         journal.awaitAppended(1);
         CompletableFuture<Long> seen = new CompletableFuture<>();
         CompletableFuture<WriteResult> second = new CompletableFuture<>();
-        Thread.ofVirtual().start(() -> second.complete(store.write("cm", "ns/a", cur -> {
-            seen.complete(cur == null ? -1 : cur.resourceVersion());
-            return Change.put(obj("a", "2"));
-        })));
+        Thread.ofVirtual()
+                .start(() -> second.complete(store.write("cm", "ns/a", cur -> {
+                    seen.complete(cur == null ? -1 : cur.resourceVersion());
+                    return Change.put(obj("a", "2"));
+                })));
         assertThat(seen.get(5, TimeUnit.SECONDS)).isEqualTo(1);
         journal.awaitAppended(2);
         journal.release(1);
         journal.release(2);
         assertThat(first.get(5, TimeUnit.SECONDS).object().resourceVersion()).isEqualTo(1);
         assertThat(second.get(5, TimeUnit.SECONDS).object().resourceVersion()).isEqualTo(2);
-        assertThat(store.get("cm", "ns/a").orElseThrow().object().path("data").path("v").asString()).isEqualTo("2");
+        assertThat(store.get("cm", "ns/a")
+                        .orElseThrow()
+                        .object()
+                        .path("data")
+                        .path("v")
+                        .asString())
+                .isEqualTo("2");
     }
 
     @Test
@@ -157,7 +171,8 @@ class DurablePublicationTest {
         CompletableFuture<WriteResult> first = putAsync("a", "1");
         journal.awaitAppended(1);
         CompletableFuture<WriteResult> keep = CompletableFuture.supplyAsync(
-                () -> store.write("cm", "ns/a", cur -> Change.keep()), r -> Thread.ofVirtual().start(r));
+                () -> store.write("cm", "ns/a", cur -> Change.keep()),
+                r -> Thread.ofVirtual().start(r));
         assertThatThrownBy(() -> keep.get(200, TimeUnit.MILLISECONDS))
                 .isInstanceOf(java.util.concurrent.TimeoutException.class);
         journal.release(1);
@@ -173,7 +188,8 @@ class DurablePublicationTest {
         journal.release(1);
         CompletableFuture<WriteResult> write = putAsync("a", "1");
 
-        assertThatThrownBy(() -> write.get(5, TimeUnit.SECONDS)).cause()
+        assertThatThrownBy(() -> write.get(5, TimeUnit.SECONDS))
+                .cause()
                 .isInstanceOf(InternalErrorException.class)
                 .hasMessageContaining("storage failed")
                 .hasMessageContaining("disk on fire");

@@ -19,8 +19,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 class VersionedStoreTest {
 
-    private final VersionedStore store = VersionedStore.inMemory(StoreOptions.defaults().withHistorySize(100)
-            .withFutureRevisionWait(Duration.ofMillis(50)));
+    private final VersionedStore store = VersionedStore.inMemory(
+            StoreOptions.defaults().withHistorySize(100).withFutureRevisionWait(Duration.ofMillis(50)));
 
     private static ObjectNode obj(String ns, String name, String label) {
         ObjectNode n = KubeJson.mapper().createObjectNode();
@@ -38,7 +38,8 @@ class VersionedStoreTest {
     }
 
     private static Predicate<StoredObject> label(String v) {
-        return o -> v.equals(o.object().path("metadata").path("labels").path("app").asString(""));
+        return o ->
+                v.equals(o.object().path("metadata").path("labels").path("app").asString(""));
     }
 
     @Test
@@ -46,9 +47,15 @@ class VersionedStoreTest {
         long a = put("default", "a", null).object().resourceVersion();
         long b = put("default", "b", null).object().resourceVersion();
         assertThat(b).isEqualTo(a + 1);
-        assertThat(store.get("cm", "default/b").orElseThrow().object().path("metadata").path("resourceVersion")
-                .asString()).isEqualTo(Long.toString(b));
-        assertThat(new String(store.get("cm", "default/b").orElseThrow().json())).contains("\"resourceVersion\":\"" + b + "\"");
+        assertThat(store.get("cm", "default/b")
+                        .orElseThrow()
+                        .object()
+                        .path("metadata")
+                        .path("resourceVersion")
+                        .asString())
+                .isEqualTo(Long.toString(b));
+        assertThat(new String(store.get("cm", "default/b").orElseThrow().json()))
+                .contains("\"resourceVersion\":\"" + b + "\"");
     }
 
     @Test
@@ -58,11 +65,13 @@ class VersionedStoreTest {
         StoredObject second = put("default", "a", "two").object();
         assertThat(first.holdsTree()).as("superseded").isFalse();
         assertThat(second.holdsTree()).isTrue();
-        assertThat(first.object().path("metadata").path("labels").path("app").asString()).isEqualTo("one");
+        assertThat(first.object().path("metadata").path("labels").path("app").asString())
+                .isEqualTo("one");
         assertThat(first.object().path("metadata").path("resourceVersion").asString())
                 .isEqualTo(Long.toString(first.resourceVersion()));
 
-        StoredObject deleted = store.write("cm", "default/a", cur -> Change.delete()).object();
+        StoredObject deleted =
+                store.write("cm", "default/a", cur -> Change.delete()).object();
         assertThat(second.holdsTree()).as("deleted").isFalse();
         assertThat(deleted.holdsTree()).as("the DELETED event's object").isFalse();
         assertThat(label("two").test(deleted)).isTrue();
@@ -81,8 +90,9 @@ class VersionedStoreTest {
     void aThrowingDecisionWritesNothing() {
         long rv = store.currentRevision();
         assertThatThrownBy(() -> store.write("cm", "default/x", cur -> {
-            throw new IllegalArgumentException("no");
-        })).isInstanceOf(IllegalArgumentException.class);
+                    throw new IllegalArgumentException("no");
+                }))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThat(store.currentRevision()).isEqualTo(rv);
         assertThat(store.get("cm", "default/x")).isEmpty();
     }
@@ -98,10 +108,12 @@ class VersionedStoreTest {
         assertThat(p1.remainingItemCount()).isEqualTo(3);
         put("ns1", "bb", null); // after the snapshot: must not appear
         store.write("cm", "ns1/e", cur -> Change.delete()); // after the snapshot: must still appear
-        List<String> names = new ArrayList<>(p1.items().stream().map(StoredObject::name).toList());
+        List<String> names =
+                new ArrayList<>(p1.items().stream().map(StoredObject::name).toList());
         String token = p1.continueToken();
         while (token != null) {
-            ListPage p = store.list(new ListQuery("cm", "ns1", o -> true, false, 0, false, 2, ContinueToken.decode(token)));
+            ListPage p =
+                    store.list(new ListQuery("cm", "ns1", o -> true, false, 0, false, 2, ContinueToken.decode(token)));
             assertThat(p.resourceVersion()).isEqualTo(p1.resourceVersion());
             p.items().forEach(o -> names.add(o.name()));
             token = p.continueToken();
@@ -117,8 +129,8 @@ class VersionedStoreTest {
         ListPage p1 = store.list(new ListQuery("cm", null, o -> true, false, 0, false, 2, null));
         put("ns", "later", null);
         store.compact();
-        assertThatThrownBy(() -> store.list(new ListQuery("cm", null, o -> true, false, 0, false, 2,
-                ContinueToken.decode(p1.continueToken()))))
+        assertThatThrownBy(() -> store.list(new ListQuery(
+                        "cm", null, o -> true, false, 0, false, 2, ContinueToken.decode(p1.continueToken()))))
                 .isInstanceOfSatisfying(GoneException.class, e -> {
                     assertThat(e.code()).isEqualTo(410);
                     assertThat(e.status().metadata()).containsKey("continue");
@@ -136,7 +148,9 @@ class VersionedStoreTest {
         assertThatThrownBy(() -> store.list(new ListQuery("cm", null, o -> true, false, 999, false, 0, null)))
                 .isInstanceOfSatisfying(ApiTimeoutException.class, e -> {
                     assertThat(e.code()).isEqualTo(504);
-                    assertThat(e.status().causes()).extracting(c -> c.reason()).containsExactly("ResourceVersionTooLarge");
+                    assertThat(e.status().causes())
+                            .extracting(c -> c.reason())
+                            .containsExactly("ResourceVersionTooLarge");
                 });
     }
 
@@ -147,7 +161,8 @@ class VersionedStoreTest {
         put("ns", "b", null);
         Watcher w = store.watch(new WatchRequest("cm", null, o -> true, from, false, false));
         put("ns", "c", null);
-        assertThat(next(w)).extracting(WatchItem.Event::type, e -> e.object().name())
+        assertThat(next(w))
+                .extracting(WatchItem.Event::type, e -> e.object().name())
                 .containsExactly(ChangeType.ADDED, "b");
         assertThat(next(w).object().name()).isEqualTo("c");
         w.close();
@@ -159,7 +174,8 @@ class VersionedStoreTest {
         put("ns", "b", null);
         store.compact();
         assertThatThrownBy(() -> store.watch(new WatchRequest("cm", null, o -> true, 1, false, false)))
-                .isInstanceOf(GoneException.class).hasMessageStartingWith("too old resource version: 1");
+                .isInstanceOf(GoneException.class)
+                .hasMessageStartingWith("too old resource version: 1");
     }
 
     @Test
@@ -169,7 +185,13 @@ class VersionedStoreTest {
         put("ns", "a", "y");
         WatchItem.Event left = next(w);
         assertThat(left.type()).isEqualTo(ChangeType.DELETED);
-        assertThat(left.object().object().path("metadata").path("labels").path("app").asString()).isEqualTo("x");
+        assertThat(left.object()
+                        .object()
+                        .path("metadata")
+                        .path("labels")
+                        .path("app")
+                        .asString())
+                .isEqualTo("x");
         assertThat(left.object().resourceVersion()).isEqualTo(store.currentRevision());
         put("ns", "a", "x");
         assertThat(next(w).type()).isEqualTo(ChangeType.ADDED);
@@ -183,7 +205,13 @@ class VersionedStoreTest {
         WatchItem.Event e = next(w);
         assertThat(e.type()).isEqualTo(ChangeType.DELETED);
         assertThat(e.object().resourceVersion()).isEqualTo(store.currentRevision());
-        assertThat(e.object().object().path("metadata").path("labels").path("app").asString()).isEqualTo("x");
+        assertThat(e.object()
+                        .object()
+                        .path("metadata")
+                        .path("labels")
+                        .path("app")
+                        .asString())
+                .isEqualTo("x");
     }
 
     @Test
@@ -233,7 +261,10 @@ class VersionedStoreTest {
                     try {
                         for (int i = 0; i < each; i++) {
                             int n = i % 20;
-                            s.write("cm", "ns/t" + tn + "-" + n, cur -> Change.put(obj("ns", "t" + tn + "-" + n, null)));
+                            s.write(
+                                    "cm",
+                                    "ns/t" + tn + "-" + n,
+                                    cur -> Change.put(obj("ns", "t" + tn + "-" + n, null)));
                         }
                     } catch (Throwable e) {
                         errors.add(e);
@@ -249,7 +280,8 @@ class VersionedStoreTest {
         for (Watcher w : ws) {
             long last = 0;
             for (int i = 0; i < writers * each; i++) {
-                WatchItem.Event e = (WatchItem.Event) w.next(Duration.ofSeconds(1)).orElseThrow();
+                WatchItem.Event e =
+                        (WatchItem.Event) w.next(Duration.ofSeconds(1)).orElseThrow();
                 assertThat(e.object().resourceVersion()).isEqualTo(last + 1);
                 last = e.object().resourceVersion();
             }
@@ -279,7 +311,10 @@ class VersionedStoreTest {
         assertThat(s2.currentRevision()).isEqualTo(3);
         assertThat(s2.get("cm", "ns/a")).isPresent();
         assertThat(s2.get("cm", "ns/b")).isEmpty();
-        assertThat(s2.write("cm", "ns/c", c -> Change.put(obj("ns", "c", null))).object().resourceVersion()).isEqualTo(4);
+        assertThat(s2.write("cm", "ns/c", c -> Change.put(obj("ns", "c", null)))
+                        .object()
+                        .resourceVersion())
+                .isEqualTo(4);
     }
 
     private static WatchItem.Event next(Watcher w) {

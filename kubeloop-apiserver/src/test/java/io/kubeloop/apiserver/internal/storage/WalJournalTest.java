@@ -41,12 +41,15 @@ class WalJournalTest {
     }
 
     private static String value(VersionedStore s, String name) {
-        return s.get("configmaps", "ns/" + name).map(o -> o.object().path("data").path("v").asString()).orElse(null);
+        return s.get("configmaps", "ns/" + name)
+                .map(o -> o.object().path("data").path("v").asString())
+                .orElse(null);
     }
 
     private List<Path> snapshots() throws IOException {
         try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(p -> p.getFileName().toString().endsWith(".snap")).toList();
+            return files.filter(p -> p.getFileName().toString().endsWith(".snap"))
+                    .toList();
         }
     }
 
@@ -63,9 +66,15 @@ class WalJournalTest {
         }
         try (VersionedStore s = open()) {
             assertThat(s.currentRevision()).isEqualTo(5);
-            assertThat(s.get("configmaps", "ns/a").orElseThrow().resourceVersion()).isEqualTo(rvA);
-            assertThat(s.get("configmaps", "ns/a").orElseThrow().object().path("metadata").path("resourceVersion")
-                    .asString()).isEqualTo(Long.toString(rvA));
+            assertThat(s.get("configmaps", "ns/a").orElseThrow().resourceVersion())
+                    .isEqualTo(rvA);
+            assertThat(s.get("configmaps", "ns/a")
+                            .orElseThrow()
+                            .object()
+                            .path("metadata")
+                            .path("resourceVersion")
+                            .asString())
+                    .isEqualTo(Long.toString(rvA));
             assertThat(value(s, "b")).isNull();
             assertThat(value(s, "c")).isEqualTo("1");
             assertThat(put(s, "d", "1").object().resourceVersion()).isEqualTo(6);
@@ -112,15 +121,18 @@ class WalJournalTest {
 
     @Test
     void checkpointsRunInTheBackgroundAndBoundTheLog() {
-        WalJournalOptions small = WalJournalOptions.defaults().withCheckpointEvery(50, 1 << 20)
+        WalJournalOptions small = WalJournalOptions.defaults()
+                .withCheckpointEvery(50, 1 << 20)
                 .withWal(WalOptions.builder().segmentSize(4096).build());
         try (VersionedStore s = open(small)) {
             for (int i = 0; i < 400; i++) {
                 put(s, "k" + (i % 30), Integer.toString(i));
             }
-            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(snapshots()).hasSize(1));
-            await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-                    assertThat(journal.log().stats().segments()).isLessThan(10));
+            await().atMost(Duration.ofSeconds(10))
+                    .untilAsserted(() -> assertThat(snapshots()).hasSize(1));
+            await().atMost(Duration.ofSeconds(10))
+                    .untilAsserted(
+                            () -> assertThat(journal.log().stats().segments()).isLessThan(10));
         }
         try (VersionedStore s = open(small)) {
             assertThat(s.currentRevision()).isEqualTo(400);
@@ -137,13 +149,14 @@ class WalJournalTest {
             put(s, "a", "2");
         }
         try (VersionedStore s = open()) {
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> s.watch(
-                    new WatchRequest("configmaps", null, o -> true, 1, false, false)))
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                            () -> s.watch(new WatchRequest("configmaps", null, o -> true, 1, false, false)))
                     .isInstanceOf(io.kubeloop.api.errors.GoneException.class)
                     .hasMessageContaining("too old resource version: 1");
             try (Watcher w = s.watch(new WatchRequest("configmaps", null, o -> true, 2, false, false))) {
                 put(s, "a", "3");
-                WatchItem.Event e = (WatchItem.Event) w.next(Duration.ofSeconds(5)).orElseThrow();
+                WatchItem.Event e =
+                        (WatchItem.Event) w.next(Duration.ofSeconds(5)).orElseThrow();
                 assertThat(e.type()).isEqualTo(ChangeType.MODIFIED);
                 assertThat(e.object().resourceVersion()).isEqualTo(3);
             }

@@ -20,8 +20,7 @@ import java.util.List;
  */
 final class CipherSuites {
 
-    private CipherSuites() {
-    }
+    private CipherSuites() {}
 
     /**
      * {@code suites} with every ChaCha20-Poly1305 suite moved to the front, otherwise in the given

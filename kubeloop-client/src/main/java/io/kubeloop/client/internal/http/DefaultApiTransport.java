@@ -84,8 +84,12 @@ public final class DefaultApiTransport implements ApiTransport {
     private final SocketStreamSender streams;
     private final List<Interceptor> interceptors;
 
-    private DefaultApiTransport(URI server, SharedHttpClient clients, HttpClientSender shared,
-                                SocketStreamSender streams, List<Interceptor> interceptors) {
+    private DefaultApiTransport(
+            URI server,
+            SharedHttpClient clients,
+            HttpClientSender shared,
+            SocketStreamSender streams,
+            List<Interceptor> interceptors) {
         this.server = server;
         this.clients = clients;
         this.shared = shared;
@@ -102,15 +106,16 @@ public final class DefaultApiTransport implements ApiTransport {
         ProxySelector proxy = config.proxy() == null ? null : proxySelector(config.proxy());
         URI server = stripTrailingSlash(config.server());
         Duration grace = options.requestTimeout().compareTo(options.watchIdleTimeout()) >= 0
-                ? options.requestTimeout() : options.watchIdleTimeout();
+                ? options.requestTimeout()
+                : options.watchIdleTimeout();
         SharedHttpClient clients = new SharedHttpClient(server, () -> httpClient(config, options, proxy), grace);
         List<Interceptor> chain = new ArrayList<>(options.interceptors());
         chain.add(new RetryInterceptor(options.maxRetries(), options.maxRetryWait(), options.ticker()));
         if (options.rateLimitingEnabled()) {
             chain.add(new RateLimitInterceptor(options.qps(), options.burst(), options.ticker()));
         }
-        chain.add(new UserAgentInterceptor(options.userAgent() != null
-                ? options.userAgent() : UserAgentInterceptor.defaultUserAgent()));
+        chain.add(new UserAgentInterceptor(
+                options.userAgent() != null ? options.userAgent() : UserAgentInterceptor.defaultUserAgent()));
         chain.add(new AuthInterceptor(config.auth()));
         if (options.verbosity() >= 6) {
             chain.add(new LoggingInterceptor(options.verbosity(), options.logSink(), options.ticker()));
@@ -119,8 +124,13 @@ public final class DefaultApiTransport implements ApiTransport {
         Interceptor sender = shared;
         SocketStreamSender streams = null;
         if (options.dedicatedWatchConnections() && config.proxy() == null) {
-            streams = new SocketStreamSender(sender, config.sslContext(), config.tlsServerName(),
-                    options.preferChaCha20(), options.connectTimeout(), options.requestTimeout());
+            streams = new SocketStreamSender(
+                    sender,
+                    config.sslContext(),
+                    config.tlsServerName(),
+                    options.preferChaCha20(),
+                    options.connectTimeout(),
+                    options.requestTimeout());
             sender = streams;
         }
         chain.add(sender);

@@ -44,8 +44,8 @@ final class DefaultInterceptorChain implements Interceptor.Chain {
             throw new IllegalStateException("interceptor " + name(index) + " is the last stage and cannot proceed");
         }
         if (previous != null && !previous.released()) {
-            throw new IllegalStateException("interceptor " + name(index)
-                    + " called proceed() again without closing the previous response");
+            throw new IllegalStateException(
+                    "interceptor " + name(index) + " called proceed() again without closing the previous response");
         }
         ApiResponse response = new DefaultInterceptorChain(interceptors, index + 1, next).call();
         previous = response;
@@ -63,7 +63,8 @@ final class DefaultInterceptorChain implements Interceptor.Chain {
     private String name(int i) {
         Interceptor interceptor = interceptors.get(i);
         String simple = interceptor.getClass().getSimpleName();
-        return (simple.isEmpty() || simple.contains("$$Lambda") ? interceptor.getClass().getName() : simple)
-                + " (#" + i + ")";
+        return (simple.isEmpty() || simple.contains("$$Lambda")
+                        ? interceptor.getClass().getName()
+                        : simple) + " (#" + i + ")";
     }
 }

@@ -82,10 +82,14 @@ final class HandoffBody implements HttpResponse.BodySubscriber<HandoffBody> {
     public void onSubscribe(Flow.Subscription subscription) {
         if (timer != null) {
             long left = deadlineNanos - System.nanoTime();
-            timeout = timer.schedule(() -> {
-                done.completeExceptionally(new HttpTimeoutException("no complete response within the request timeout"));
-                subscription.cancel(); // after the failure, which is what send then throws
-            }, Math.max(0, left), TimeUnit.NANOSECONDS);
+            timeout = timer.schedule(
+                    () -> {
+                        done.completeExceptionally(
+                                new HttpTimeoutException("no complete response within the request timeout"));
+                        subscription.cancel(); // after the failure, which is what send then throws
+                    },
+                    Math.max(0, left),
+                    TimeUnit.NANOSECONDS);
         }
         subscription.request(Long.MAX_VALUE);
     }

@@ -72,9 +72,10 @@ record Http1ResponseHead(int status, Map<String, List<String>> headers) {
         while (true) {
             int c = in.read();
             if (c < 0) {
-                throw new EOFException(sb.isEmpty() && budget[0] == MAX_HEAD
-                        ? "the server closed the connection without a response"
-                        : "the connection ended inside the response head");
+                throw new EOFException(
+                        sb.isEmpty() && budget[0] == MAX_HEAD
+                                ? "the server closed the connection without a response"
+                                : "the connection ended inside the response head");
             }
             if (--budget[0] < 0) {
                 throw new IOException("response head longer than " + MAX_HEAD + " bytes");

@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 
 /**
@@ -81,9 +80,11 @@ final class HttpClientSender implements Interceptor {
     public ApiResponse intercept(Chain chain) {
         ApiRequest request = chain.request();
         HttpRequest.Builder b = HttpRequest.newBuilder(request.uri())
-                .method(request.method(), request.body() == null
-                        ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofByteArray(request.body()));
+                .method(
+                        request.method(),
+                        request.body() == null
+                                ? HttpRequest.BodyPublishers.noBody()
+                                : HttpRequest.BodyPublishers.ofByteArray(request.body()));
         b.timeout(requestTimeout); // the head; a non-streaming call's body has its deadline in HandoffBody
         request.headers().forEach((name, values) -> {
             if (!RESTRICTED.contains(name.toLowerCase(Locale.ROOT))) {
@@ -122,13 +123,15 @@ final class HttpClientSender implements Interceptor {
     private ApiResponse send(SharedHttpClient.Generation generation, ApiRequest request, HttpRequest httpRequest)
             throws IOException, InterruptedException {
         if (request.streaming()) {
-            HttpResponse<InputStream> r = generation.client().send(httpRequest, HttpResponse.BodyHandlers.ofInputStream());
+            HttpResponse<InputStream> r =
+                    generation.client().send(httpRequest, HttpResponse.BodyHandlers.ofInputStream());
             return new ApiResponse(request, r.statusCode(), headers(r), r.body())
                     .onDeadConnection(reason -> clients.retire(generation, reason));
         }
         long deadline = System.nanoTime() + Math.min(requestTimeoutNanos, Long.MAX_VALUE / 4);
         HttpResponse<HandoffBody> r = generation.client().send(httpRequest, HandoffBody.handler(timer, deadline));
-        return ApiResponse.buffered(request, r.statusCode(), headers(r), r.body().take());
+        return ApiResponse.buffered(
+                request, r.statusCode(), headers(r), r.body().take());
     }
 
     /** What failed a call, as send would have thrown it: unchecked failures as they are, the others as IOExceptions. */
@@ -148,5 +151,4 @@ final class HttpClientSender implements Interceptor {
     private static Map<String, List<String>> headers(HttpResponse<?> r) {
         return r.headers().map();
     }
-
 }

@@ -3,8 +3,7 @@ package io.kubeloop.client.internal.http;
 /** Reason phrases for status codes (Go's {@code http.StatusText}), since the JDK client has none. Stateless. */
 final class HttpStatusText {
 
-    private HttpStatusText() {
-    }
+    private HttpStatusText() {}
 
     /** {@code "200 OK"}, or just the number for unknown codes. */
     static String of(int code) {

@@ -26,8 +26,7 @@ final class PrefetchingInputStream extends InputStream {
     static final int DEPTH = 4;
 
     /** A filled buffer, the source's end ({@code n < 0}) or its failure. */
-    private record Chunk(byte[] buffer, int n, IOException failure) {
-    }
+    private record Chunk(byte[] buffer, int n, IOException failure) {}
 
     private static final Chunk END = new Chunk(null, -1, null);
 

@@ -31,8 +31,10 @@ final class RateLimitInterceptor implements Interceptor {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 ApiRequest r = chain.request();
-                throw new TransportException(r.uri(), r.method() + " " + r.uri()
-                        + ": interrupted while waiting for the client-side rate limiter", e);
+                throw new TransportException(
+                        r.uri(),
+                        r.method() + " " + r.uri() + ": interrupted while waiting for the client-side rate limiter",
+                        e);
             }
         }
         return chain.proceed(chain.request());

@@ -45,8 +45,11 @@ final class RetryInterceptor implements Interceptor {
                 ticker.sleep(wait.compareTo(maxWait) > 0 ? maxWait : wait);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new TransportException(request.uri(), request.method() + " " + request.uri()
-                        + ": interrupted while waiting to retry after HTTP " + response.status(), e);
+                throw new TransportException(
+                        request.uri(),
+                        request.method() + " " + request.uri() + ": interrupted while waiting to retry after HTTP "
+                                + response.status(),
+                        e);
             }
             response = chain.proceed(request);
         }

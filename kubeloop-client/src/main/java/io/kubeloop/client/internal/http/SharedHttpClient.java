@@ -64,6 +64,7 @@ final class SharedHttpClient implements AutoCloseable {
     private final AtomicReference<Generation> current;
     /** Retired clients not yet terminated. */
     private final Set<HttpClient> retiring = ConcurrentHashMap.newKeySet();
+
     private volatile boolean closed;
 
     /**
@@ -104,8 +105,12 @@ final class SharedHttpClient implements AutoCloseable {
         HttpClient old = generation.client();
         retiring.add(old);
         old.shutdown();
-        LOG.warn("the connection to {} is presumed dead ({}): later requests use a new connection; the old one"
-                + " is closed once its requests in flight have ended, within {} s", server, reason, grace.toSeconds());
+        LOG.warn(
+                "the connection to {} is presumed dead ({}): later requests use a new connection; the old one"
+                        + " is closed once its requests in flight have ended, within {} s",
+                server,
+                reason,
+                grace.toSeconds());
         Thread.ofVirtual().name("kubeloop-http-client-retired").start(() -> drain(old));
         if (closed) {
             close(); // closed meanwhile: the new client and the old one may have been missed

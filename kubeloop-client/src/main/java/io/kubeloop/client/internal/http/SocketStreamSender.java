@@ -76,8 +76,8 @@ import jdk.net.ExtendedSocketOptions;
 final class SocketStreamSender implements Interceptor {
 
     /** Headers this stage writes itself; a caller's are dropped (as the JDK client refuses them). */
-    private static final Set<String> OWN = Set.of("connection", "content-length", "expect", "host", "upgrade",
-            "transfer-encoding", "te", "keep-alive");
+    private static final Set<String> OWN = Set.of(
+            "connection", "content-length", "expect", "host", "upgrade", "transfer-encoding", "te", "keep-alive");
 
     /** TCP keepalive: idle time before the first probe and between probes, in seconds. */
     static final int KEEPALIVE_SECONDS = 30;
@@ -97,6 +97,7 @@ final class SocketStreamSender implements Interceptor {
     private final Map<Socket, InputStream> readers = new ConcurrentHashMap<>();
     /** Connections of lists read to their end, most recently released last. */
     private final ConcurrentLinkedDeque<Idle> idle = new ConcurrentLinkedDeque<>();
+
     private volatile boolean closedAll;
 
     /**
@@ -104,8 +105,13 @@ final class SocketStreamSender implements Interceptor {
      * @param tlsServerName SNI and certificate name override, or null
      * @param preferChaCha20 true to offer ChaCha20-Poly1305 cipher suites first
      */
-    SocketStreamSender(Interceptor fallback, SSLContext sslContext, String tlsServerName, boolean preferChaCha20,
-                       Duration connectTimeout, Duration requestTimeout) {
+    SocketStreamSender(
+            Interceptor fallback,
+            SSLContext sslContext,
+            String tlsServerName,
+            boolean preferChaCha20,
+            Duration connectTimeout,
+            Duration requestTimeout) {
         this.fallback = fallback;
         this.sslContext = sslContext;
         this.tlsServerName = tlsServerName == null || tlsServerName.isEmpty() ? null : tlsServerName;
@@ -118,8 +124,12 @@ final class SocketStreamSender implements Interceptor {
     @Override
     public ApiResponse intercept(Chain chain) {
         ApiRequest request = chain.request();
-        String scheme = request.uri().getScheme() == null ? "" : request.uri().getScheme().toLowerCase(Locale.ROOT);
-        if (!request.streaming() || !request.method().equals("GET") || request.body() != null
+        String scheme = request.uri().getScheme() == null
+                ? ""
+                : request.uri().getScheme().toLowerCase(Locale.ROOT);
+        if (!request.streaming()
+                || !request.method().equals("GET")
+                || request.body() != null
                 || !(scheme.equals("https") || scheme.equals("http"))) {
             return fallback.intercept(chain);
         }
@@ -142,7 +152,8 @@ final class SocketStreamSender implements Interceptor {
             // (see the class comment) and a list's keeps the request timeout
             socket.setSoTimeout(millis(requestTimeout));
             boolean tls = socket instanceof SSLSocket;
-            InputStream in = tls ? socket.getInputStream() : new BufferedInputStream(socket.getInputStream(), 64 * 1024);
+            InputStream in =
+                    tls ? socket.getInputStream() : new BufferedInputStream(socket.getInputStream(), 64 * 1024);
             return exchange(request, head, socket, in, keepAlive);
         } catch (IOException | RuntimeException e) {
             release(socket);
@@ -164,7 +175,8 @@ final class SocketStreamSender implements Interceptor {
         out.flush();
         Http1ResponseHead response = Http1ResponseHead.read(in);
         String connection = response.header("Connection");
-        boolean reusable = keepAlive && (connection == null || !connection.toLowerCase(Locale.ROOT).contains("close"));
+        boolean reusable = keepAlive
+                && (connection == null || !connection.toLowerCase(Locale.ROOT).contains("close"));
         if (!keepAlive) {
             socket.setSoTimeout(0);
         }
@@ -188,14 +200,14 @@ final class SocketStreamSender implements Interceptor {
     }
 
     /** An idle connection kept alive for the next list: its socket, the stream its responses come from, since when. */
-    private record Idle(Socket socket, InputStream in, long sinceNanos) {
-    }
+    private record Idle(Socket socket, InputStream in, long sinceNanos) {}
 
     /** The most recently released live idle connection, or null; drops the ones idle too long. */
     private Idle takeIdle() {
         Idle c;
         while ((c = idle.pollLast()) != null) {
-            if (System.nanoTime() - c.sinceNanos() < MAX_IDLE.toNanos() && !c.socket().isClosed()) {
+            if (System.nanoTime() - c.sinceNanos() < MAX_IDLE.toNanos()
+                    && !c.socket().isClosed()) {
                 return c;
             }
             release(c.socket());
@@ -384,7 +396,9 @@ final class SocketStreamSender implements Interceptor {
         sb.append("GET ").append(target).append(" HTTP/1.1\r\n");
         String authority = uri.getRawAuthority();
         int at = authority.lastIndexOf('@');
-        sb.append("Host: ").append(at >= 0 ? authority.substring(at + 1) : authority).append("\r\n");
+        sb.append("Host: ")
+                .append(at >= 0 ? authority.substring(at + 1) : authority)
+                .append("\r\n");
         List<String> names = new ArrayList<>(request.headers().keySet());
         for (String name : names) {
             if (OWN.contains(name.toLowerCase(Locale.ROOT))) {

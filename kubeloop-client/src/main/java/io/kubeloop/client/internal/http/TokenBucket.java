@@ -29,8 +29,8 @@ final class TokenBucket {
 
     TokenBucket(double qps, int burst, Ticker ticker) {
         if (!(qps > 0) || burst < 1) {
-            throw new IllegalArgumentException("rate limit needs qps > 0 and burst >= 1, got qps=" + qps
-                    + " burst=" + burst);
+            throw new IllegalArgumentException(
+                    "rate limit needs qps > 0 and burst >= 1, got qps=" + qps + " burst=" + burst);
         }
         this.qps = qps;
         this.burst = burst;

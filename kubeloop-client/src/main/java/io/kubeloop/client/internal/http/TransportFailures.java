@@ -45,13 +45,16 @@ final class TransportFailures {
             message = request.method() + " " + uri + ": no response within " + seconds(requestTimeout);
         } else if (e instanceof ConnectException) {
             message = "cannot reach " + server + ": " + describe(e, "connection refused");
-        } else if (e instanceof UnresolvedAddressException || e instanceof UnknownHostException
+        } else if (e instanceof UnresolvedAddressException
+                || e instanceof UnknownHostException
                 || causedBy(e, UnresolvedAddressException.class)) {
             message = "cannot reach " + server + ": unknown host " + uri.getHost();
         } else if (e instanceof SSLException || causedBy(e, SSLException.class)) {
-            message = "TLS handshake with " + server + " failed: " + describe(e, e.getClass().getSimpleName());
+            message = "TLS handshake with " + server + " failed: "
+                    + describe(e, e.getClass().getSimpleName());
         } else {
-            message = request.method() + " " + uri + " failed: " + describe(e, e.getClass().getSimpleName());
+            message = request.method() + " " + uri + " failed: "
+                    + describe(e, e.getClass().getSimpleName());
         }
         return new TransportException(uri, message, e);
     }

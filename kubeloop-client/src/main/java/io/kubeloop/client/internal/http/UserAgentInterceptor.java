@@ -26,7 +26,8 @@ final class UserAgentInterceptor implements Interceptor {
     @Override
     public ApiResponse intercept(Chain chain) {
         ApiRequest request = chain.request();
-        return chain.proceed(request.header("User-Agent") != null ? request : request.withHeader("User-Agent", userAgent));
+        return chain.proceed(
+                request.header("User-Agent") != null ? request : request.withHeader("User-Agent", userAgent));
     }
 
     /** {@code kubeloop/<version> (<os>/<arch>) java/<java version>}. */

@@ -23,7 +23,8 @@ class ChunkedInputStreamTest {
 
     @Test
     void returnsOnlyTheChunksDataDroppingExtensionsAndTrailers() throws IOException {
-        InputStream in = chunked("5;name=value\r\nhello\r\n19\r\n, world, in two chunks...\r\n0\r\nX-Trailer: 1\r\n\r\n");
+        InputStream in =
+                chunked("5;name=value\r\nhello\r\n19\r\n, world, in two chunks...\r\n0\r\nX-Trailer: 1\r\n\r\n");
         assertThat(new String(in.readAllBytes(), StandardCharsets.ISO_8859_1))
                 .isEqualTo("hello, world, in two chunks...");
         assertThat(in.read()).isEqualTo(-1);
@@ -31,7 +32,8 @@ class ChunkedInputStreamTest {
 
     @Test
     void acceptsBareLineFeedsAsLineEnds() throws IOException {
-        assertThat(new String(chunked("3\nabc\n0\n\n").readAllBytes(), StandardCharsets.ISO_8859_1)).isEqualTo("abc");
+        assertThat(new String(chunked("3\nabc\n0\n\n").readAllBytes(), StandardCharsets.ISO_8859_1))
+                .isEqualTo("abc");
     }
 
     @Test
@@ -105,8 +107,10 @@ class ChunkedInputStreamTest {
     @Test
     void malformedSizeLinesAndMissingLineEndsAreErrors() {
         assertThatThrownBy(() -> chunked("zz\r\nabc\r\n0\r\n\r\n").readAllBytes())
-                .isInstanceOf(IOException.class).hasMessageContaining("malformed chunk size line: zz");
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("malformed chunk size line: zz");
         assertThatThrownBy(() -> chunked("3\r\nabcX3\r\nabc\r\n0\r\n\r\n").readAllBytes())
-                .isInstanceOf(IOException.class).hasMessageContaining("not followed by CRLF");
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("not followed by CRLF");
     }
 }

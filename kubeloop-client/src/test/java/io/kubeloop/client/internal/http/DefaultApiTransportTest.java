@@ -53,7 +53,8 @@ class DefaultApiTransportTest {
     @Test
     void userAgentOverrideReplacesTheDefault() {
         server.reply("GET", "/version", 200, "{}");
-        try (var t = DefaultApiTransport.create(server.config(), options().userAgent("my-operator/1.0").build())) {
+        try (var t = DefaultApiTransport.create(
+                server.config(), options().userAgent("my-operator/1.0").build())) {
             get(t, "/version").close();
         }
         assertThat(server.lastRequest().header("User-Agent")).isEqualTo("my-operator/1.0");
@@ -81,20 +82,26 @@ class DefaultApiTransportTest {
                 invalidations.incrementAndGet();
             }
         };
-        server.on("GET", "/api", (r, ex) -> TestApiServer.respond(ex,
-                "Bearer new".equals(r.header("Authorization")) ? 200 : 401,
-                "{}", Map.of()));
-        try (var t = DefaultApiTransport.create(server.config(rotating), options().build())) {
+        server.on(
+                "GET",
+                "/api",
+                (r, ex) -> TestApiServer.respond(
+                        ex, "Bearer new".equals(r.header("Authorization")) ? 200 : 401, "{}", Map.of()));
+        try (var t =
+                DefaultApiTransport.create(server.config(rotating), options().build())) {
             assertThat(get(t, "/api").status()).isEqualTo(200);
         }
         assertThat(invalidations).hasValue(1);
-        assertThat(server.requests()).extracting(r -> r.header("Authorization")).containsExactly("Bearer old", "Bearer new");
+        assertThat(server.requests())
+                .extracting(r -> r.header("Authorization"))
+                .containsExactly("Bearer old", "Bearer new");
     }
 
     @Test
     void aSecond401IsReturnedWithoutFurtherRetries() {
         server.reply("GET", "/api", 401, TestApiServer.status(401, "Unauthorized", "Unauthorized"));
-        try (var t = DefaultApiTransport.create(server.config(AuthProvider.bearer("bad")), options().build())) {
+        try (var t = DefaultApiTransport.create(
+                server.config(AuthProvider.bearer("bad")), options().build())) {
             assertThat(get(t, "/api").status()).isEqualTo(401);
         }
         assertThat(server.requests()).hasSize(2);
@@ -115,9 +122,11 @@ class DefaultApiTransportTest {
         AtomicInteger calls = new AtomicInteger();
         server.on("GET", "/api", (r, ex) -> {
             int n = calls.incrementAndGet();
-            TestApiServer.respond(ex, n == 1 ? 429 : n == 2 ? 503 : 200, "{}", n <= 2 ? Map.of("Retry-After", "" + n) : Map.of());
+            TestApiServer.respond(
+                    ex, n == 1 ? 429 : n == 2 ? 503 : 200, "{}", n <= 2 ? Map.of("Retry-After", "" + n) : Map.of());
         });
-        try (var t = DefaultApiTransport.create(server.config(), options().rateLimitingEnabled(false).build())) {
+        try (var t = DefaultApiTransport.create(
+                server.config(), options().rateLimitingEnabled(false).build())) {
             assertThat(get(t, "/api").status()).isEqualTo(200);
         }
         assertThat(ticker.sleeps()).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(2));
@@ -126,10 +135,17 @@ class DefaultApiTransportTest {
     @Test
     void retryWaitIsCappedByMaxRetryWait() {
         AtomicInteger calls = new AtomicInteger();
-        server.on("GET", "/api", (r, ex) -> TestApiServer.respond(ex, calls.incrementAndGet() == 1 ? 429 : 200, "{}",
-                Map.of("Retry-After", "120")));
-        try (var t = DefaultApiTransport.create(server.config(),
-                options().rateLimitingEnabled(false).maxRetryWait(Duration.ofSeconds(5)).build())) {
+        server.on(
+                "GET",
+                "/api",
+                (r, ex) -> TestApiServer.respond(
+                        ex, calls.incrementAndGet() == 1 ? 429 : 200, "{}", Map.of("Retry-After", "120")));
+        try (var t = DefaultApiTransport.create(
+                server.config(),
+                options()
+                        .rateLimitingEnabled(false)
+                        .maxRetryWait(Duration.ofSeconds(5))
+                        .build())) {
             assertThat(get(t, "/api").status()).isEqualTo(200);
         }
         assertThat(ticker.sleeps()).containsExactly(Duration.ofSeconds(5));
@@ -138,7 +154,9 @@ class DefaultApiTransportTest {
     @Test
     void retriesStopAfterMaxRetriesAndReturnTheLastReply() {
         server.on("GET", "/api", (r, ex) -> TestApiServer.respond(ex, 429, "{}", Map.of("Retry-After", "1")));
-        try (var t = DefaultApiTransport.create(server.config(), options().rateLimitingEnabled(false).maxRetries(2).build())) {
+        try (var t = DefaultApiTransport.create(
+                server.config(),
+                options().rateLimitingEnabled(false).maxRetries(2).build())) {
             assertThat(get(t, "/api").status()).isEqualTo(429);
         }
         assertThat(server.requests()).hasSize(3);
@@ -148,7 +166,8 @@ class DefaultApiTransportTest {
     void errorsWithoutRetryAfterAndWritesAreNotRetried() {
         server.reply("GET", "/api", 500, "{}");
         server.on("POST", "/api", (r, ex) -> TestApiServer.respond(ex, 503, "{}", Map.of("Retry-After", "1")));
-        try (var t = DefaultApiTransport.create(server.config(), options().rateLimitingEnabled(false).build())) {
+        try (var t = DefaultApiTransport.create(
+                server.config(), options().rateLimitingEnabled(false).build())) {
             assertThat(get(t, "/api").status()).isEqualTo(500);
             ApiRequest post = new ApiRequest("POST", URI.create(t.server() + "/api"), Map.of(), "{}".getBytes(), false);
             assertThat(t.send(post).status()).isEqualTo(503);
@@ -160,7 +179,8 @@ class DefaultApiTransportTest {
     @Test
     void rateLimiterLetsBurstThroughThenPacesAtQps() {
         server.reply("GET", "/api", 200, "{}");
-        try (var t = DefaultApiTransport.create(server.config(), options().qps(2).burst(3).build())) {
+        try (var t = DefaultApiTransport.create(
+                server.config(), options().qps(2).burst(3).build())) {
             for (int i = 0; i < 5; i++) {
                 get(t, "/api").close();
             }
@@ -171,7 +191,9 @@ class DefaultApiTransportTest {
     @Test
     void disabledRateLimiterNeverWaits() {
         server.reply("GET", "/api", 200, "{}");
-        try (var t = DefaultApiTransport.create(server.config(), options().qps(1).burst(1).rateLimitingEnabled(false).build())) {
+        try (var t = DefaultApiTransport.create(
+                server.config(),
+                options().qps(1).burst(1).rateLimitingEnabled(false).build())) {
             for (int i = 0; i < 5; i++) {
                 get(t, "/api").close();
             }
@@ -199,7 +221,8 @@ class DefaultApiTransportTest {
             port = s.getLocalPort();
         }
         URI uri = URI.create("https://127.0.0.1:" + port);
-        ClientConfig config = new ClientConfig(uri, server.tls().clientContext(), null, AuthProvider.none(), null, null, null);
+        ClientConfig config =
+                new ClientConfig(uri, server.tls().clientContext(), null, AuthProvider.none(), null, null, null);
         try (var t = DefaultApiTransport.create(config, options().build())) {
             assertThatThrownBy(() -> get(t, "/api"))
                     .isInstanceOf(TransportException.class)
@@ -218,7 +241,9 @@ class DefaultApiTransportTest {
             }
             ex.close();
         });
-        try (var t = DefaultApiTransport.create(server.config(), options().requestTimeout(Duration.ofMillis(300)).build())) {
+        try (var t = DefaultApiTransport.create(
+                server.config(),
+                options().requestTimeout(Duration.ofMillis(300)).build())) {
             assertThatThrownBy(() -> get(t, "/slow"))
                     .isInstanceOf(TransportException.class)
                     .hasMessage("GET " + server.uri() + "/slow: no response within 300ms");
@@ -239,15 +264,24 @@ class DefaultApiTransportTest {
             ex.close();
         });
         server.reply("GET", "/version", 200, "{}");
-        try (var t = DefaultApiTransport.create(server.config(), options().requestTimeout(Duration.ofMillis(300)).build())) {
+        try (var t = DefaultApiTransport.create(
+                server.config(),
+                options().requestTimeout(Duration.ofMillis(300)).build())) {
             var first = t.clients().current();
             assertThat(get(t, "/version").status()).isEqualTo(200);
-            assertThatThrownBy(() -> get(t, "/slow")).isInstanceOf(TransportException.class)
+            assertThatThrownBy(() -> get(t, "/slow"))
+                    .isInstanceOf(TransportException.class)
                     .hasMessageContaining("no response within 300ms");
-            assertThat(t.clients().current().number()).as("replaced after the timeout").isEqualTo(1);
-            assertThat(get(t, "/version").status()).as("answered through the new client").isEqualTo(200);
+            assertThat(t.clients().current().number())
+                    .as("replaced after the timeout")
+                    .isEqualTo(1);
+            assertThat(get(t, "/version").status())
+                    .as("answered through the new client")
+                    .isEqualTo(200);
             assertThat(t.clients().current().number()).isEqualTo(1);
-            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> first.client().isTerminated());
+            org.awaitility.Awaitility.await()
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> first.client().isTerminated());
         } finally {
             release.countDown();
         }
@@ -267,11 +301,15 @@ class DefaultApiTransportTest {
             }
             ex.close();
         });
-        try (var t = DefaultApiTransport.create(server.config(), options().requestTimeout(Duration.ofMillis(500)).build())) {
+        try (var t = DefaultApiTransport.create(
+                server.config(),
+                options().requestTimeout(Duration.ofMillis(500)).build())) {
             long start = System.nanoTime();
-            assertThatThrownBy(() -> get(t, "/stalled")).isInstanceOf(TransportException.class)
+            assertThatThrownBy(() -> get(t, "/stalled"))
+                    .isInstanceOf(TransportException.class)
                     .hasMessage("GET " + server.uri() + "/stalled: no response within 500ms");
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(450), Duration.ofSeconds(5));
+            assertThat(Duration.ofNanos(System.nanoTime() - start))
+                    .isBetween(Duration.ofMillis(450), Duration.ofSeconds(5));
             assertThat(t.clients().current().number()).isEqualTo(1);
         } finally {
             release.countDown();
@@ -283,7 +321,8 @@ class DefaultApiTransportTest {
     void aStreamingResponseClosedAsDeadRetiresTheSharedClientOnlyWhenItCameThroughIt(boolean dedicated) {
         CountDownLatch release = new CountDownLatch(1);
         server.stream("/watch", java.util.List.of("{}"), release);
-        try (var t = DefaultApiTransport.create(server.config(), options().dedicatedWatchConnections(dedicated).build())) {
+        try (var t = DefaultApiTransport.create(
+                server.config(), options().dedicatedWatchConnections(dedicated).build())) {
             ApiResponse watch = t.send(new ApiRequest("GET", URI.create(t.server() + "/watch"), Map.of(), null, true));
             watch.closeDeadConnection("silent for a test");
             watch.closeDeadConnection("closed already: nothing more");
@@ -306,8 +345,8 @@ class DefaultApiTransportTest {
     @Test
     void tlsServerNameIsSentAsSniAndVerifiedForIpLiteralServers() {
         server.reply("GET", "/version", 200, "{}");
-        ClientConfig config = new ClientConfig(server.uri(), server.tls().clientContext(), TestTls.ALT_NAME,
-                AuthProvider.none(), null, null, null);
+        ClientConfig config = new ClientConfig(
+                server.uri(), server.tls().clientContext(), TestTls.ALT_NAME, AuthProvider.none(), null, null, null);
         try (var t = DefaultApiTransport.create(config, options().build())) {
             assertThat(get(t, "/version").status()).isEqualTo(200);
         }
@@ -321,7 +360,8 @@ class DefaultApiTransportTest {
             get(t, "/version").close();
         }
         assertThat(server.lastRequest().cipherSuite()).contains("CHACHA20_POLY1305");
-        try (var t = DefaultApiTransport.create(server.config(), options().preferChaCha20(false).build())) {
+        try (var t = DefaultApiTransport.create(
+                server.config(), options().preferChaCha20(false).build())) {
             get(t, "/version").close();
         }
         assertThat(server.lastRequest().cipherSuite()).contains("AES").doesNotContain("CHACHA20");
@@ -338,8 +378,14 @@ class DefaultApiTransportTest {
 
     @Test
     void socksProxyIsRejectedWithAClearMessage() {
-        ClientConfig config = new ClientConfig(server.uri(), server.tls().clientContext(), null, AuthProvider.none(), null,
-                URI.create("socks5://127.0.0.1:1080"), null);
+        ClientConfig config = new ClientConfig(
+                server.uri(),
+                server.tls().clientContext(),
+                null,
+                AuthProvider.none(),
+                null,
+                URI.create("socks5://127.0.0.1:1080"),
+                null);
         assertThatThrownBy(() -> DefaultApiTransport.create(config, options().build()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unsupported proxy-url socks5://127.0.0.1:1080");
@@ -349,12 +395,13 @@ class DefaultApiTransportTest {
     void requestsGoThroughTheConfiguredHttpProxy() throws Exception {
         server.reply("GET", "/version", 200, "{}");
         try (TestConnectProxy proxy = new TestConnectProxy()) {
-            ClientConfig config = new ClientConfig(server.uri(), server.tls().clientContext(), null, AuthProvider.none(),
-                    null, proxy.uri(), null);
+            ClientConfig config = new ClientConfig(
+                    server.uri(), server.tls().clientContext(), null, AuthProvider.none(), null, proxy.uri(), null);
             try (var t = DefaultApiTransport.create(config, options().build())) {
                 assertThat(get(t, "/version").status()).isEqualTo(200);
             }
-            assertThat(proxy.connectTargets()).containsExactly("127.0.0.1:" + server.uri().getPort());
+            assertThat(proxy.connectTargets())
+                    .containsExactly("127.0.0.1:" + server.uri().getPort());
         }
     }
 }

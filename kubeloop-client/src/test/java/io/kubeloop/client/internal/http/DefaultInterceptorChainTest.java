@@ -15,8 +15,8 @@ class DefaultInterceptorChainTest {
 
     private static final ApiRequest REQUEST = ApiRequest.get(URI.create("https://127.0.0.1:6443/api"));
     /** A terminal stage answering 200 with an unread streaming-style body. */
-    private static final Interceptor SERVER = chain -> new ApiResponse(chain.request(), 200, Map.of(),
-            new java.io.ByteArrayInputStream("{}".getBytes()));
+    private static final Interceptor SERVER =
+            chain -> new ApiResponse(chain.request(), 200, Map.of(), new java.io.ByteArrayInputStream("{}".getBytes()));
 
     static final class DoubleProceeder implements Interceptor {
         @Override
@@ -29,7 +29,8 @@ class DefaultInterceptorChainTest {
     @Test
     void interceptorsRunInOrderAndSeeChangedRequests() {
         Interceptor first = chain -> chain.proceed(chain.request().withHeader("X-Order", "first"));
-        Interceptor second = chain -> chain.proceed(chain.request().withHeader("X-Order", chain.request().header("X-Order") + ",second"));
+        Interceptor second = chain -> chain.proceed(
+                chain.request().withHeader("X-Order", chain.request().header("X-Order") + ",second"));
         ApiResponse response = DefaultInterceptorChain.run(List.of(first, second, SERVER), REQUEST);
         assertThat(response.request().header("X-Order")).isEqualTo("first,second");
     }
@@ -38,7 +39,8 @@ class DefaultInterceptorChainTest {
     void proceedingTwiceWithoutClosingNamesTheOffender() {
         assertThatThrownBy(() -> DefaultInterceptorChain.run(List.of(new DoubleProceeder(), SERVER), REQUEST))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessage("interceptor DoubleProceeder (#0) called proceed() again without closing the previous response");
+                .hasMessage(
+                        "interceptor DoubleProceeder (#0) called proceed() again without closing the previous response");
     }
 
     @Test
@@ -47,7 +49,9 @@ class DefaultInterceptorChainTest {
             chain.proceed(chain.request()).close();
             return chain.proceed(chain.request());
         };
-        assertThat(DefaultInterceptorChain.run(List.of(retrying, SERVER), REQUEST).status()).isEqualTo(200);
+        assertThat(DefaultInterceptorChain.run(List.of(retrying, SERVER), REQUEST)
+                        .status())
+                .isEqualTo(200);
     }
 
     @Test

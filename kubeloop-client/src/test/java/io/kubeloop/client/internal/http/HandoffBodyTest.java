@@ -14,12 +14,10 @@ class HandoffBodyTest {
 
     private static final Flow.Subscription NONE = new Flow.Subscription() {
         @Override
-        public void request(long n) {
-        }
+        public void request(long n) {}
 
         @Override
-        public void cancel() {
-        }
+        public void cancel() {}
     };
 
     private static ByteBuffer bytes(String s) {
@@ -46,7 +44,9 @@ class HandoffBodyTest {
         body.onNext(List.of(bytes("partial")));
         body.onError(new IOException("connection reset"));
 
-        assertThat(body.getBody().toCompletableFuture()).failsWithin(java.time.Duration.ZERO)
-                .withThrowableOfType(ExecutionException.class).withMessageContaining("connection reset");
+        assertThat(body.getBody().toCompletableFuture())
+                .failsWithin(java.time.Duration.ZERO)
+                .withThrowableOfType(ExecutionException.class)
+                .withMessageContaining("connection reset");
     }
 }

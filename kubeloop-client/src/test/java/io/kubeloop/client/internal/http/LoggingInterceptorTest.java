@@ -28,9 +28,16 @@ class LoggingInterceptorTest {
     }
 
     private List<String> run(int verbosity, String responseBody) {
-        server.on("GET", "/api/v1/pods", (r, ex) -> TestApiServer.respond(ex, 200, responseBody, Map.of("X-Seen", "yes")));
-        ClientOptions options = ClientOptions.builder().ticker(FakeTicker.autoAdvancing()).verbosity(verbosity)
-                .logSink(lines::add).userAgent("test-agent").build();
+        server.on(
+                "GET",
+                "/api/v1/pods",
+                (r, ex) -> TestApiServer.respond(ex, 200, responseBody, Map.of("X-Seen", "yes")));
+        ClientOptions options = ClientOptions.builder()
+                .ticker(FakeTicker.autoAdvancing())
+                .verbosity(verbosity)
+                .logSink(lines::add)
+                .userAgent("test-agent")
+                .build();
         try (var t = DefaultApiTransport.create(server.config(AuthProvider.bearer(TOKEN)), options)) {
             ApiRequest request = ApiRequest.get(URI.create(t.server() + "/api/v1/pods?limit=500"))
                     .withHeader("Accept", "application/json");
@@ -57,13 +64,14 @@ class LoggingInterceptorTest {
 
     @Test
     void level7AddsRequestHeadersWithMaskedAuthorization() {
-        assertThat(run(7, "{}")).containsExactly(
-                "GET " + url(),
-                "Request Headers:",
-                "    Accept: application/json",
-                "    Authorization: Bearer <masked>",
-                "    User-Agent: test-agent",
-                "Response Status: 200 OK in 0 milliseconds");
+        assertThat(run(7, "{}"))
+                .containsExactly(
+                        "GET " + url(),
+                        "Request Headers:",
+                        "    Accept: application/json",
+                        "    Authorization: Bearer <masked>",
+                        "    User-Agent: test-agent",
+                        "Response Status: 200 OK in 0 milliseconds");
     }
 
     @Test
@@ -71,14 +79,17 @@ class LoggingInterceptorTest {
         String body = "{\"x\":\"" + "a".repeat(2000) + "\"}";
         List<String> out = run(8, body);
         assertThat(out).contains("Response Headers:", "    x-seen: yes");
-        assertThat(out).contains("Response Body: " + body.substring(0, 1024) + " [truncated " + (body.length() - 1024) + " chars]");
+        assertThat(out)
+                .contains("Response Body: " + body.substring(0, 1024) + " [truncated " + (body.length() - 1024)
+                        + " chars]");
     }
 
     @Test
     void level9PrintsACurlCommandAndTheTimingLine() {
         List<String> out = run(9, "{}");
-        assertThat(out.get(0)).isEqualTo("curl -v -XGET  -H \"Accept: application/json\" -H \"Authorization: Bearer <masked>\""
-                + " -H \"User-Agent: test-agent\" '" + url() + "'");
+        assertThat(out.get(0))
+                .isEqualTo("curl -v -XGET  -H \"Accept: application/json\" -H \"Authorization: Bearer <masked>\""
+                        + " -H \"User-Agent: test-agent\" '" + url() + "'");
         assertThat(out).contains("GET " + url() + " 200 OK in 0 milliseconds", "Response Body: {}");
     }
 
@@ -97,10 +108,12 @@ class LoggingInterceptorTest {
     @Test
     void streamingResponseBodiesAreNotReadByTheLogger() throws Exception {
         server.on("GET", "/watch", (r, ex) -> TestApiServer.respond(ex, 200, "{\"type\":\"ADDED\"}\n", Map.of()));
-        ClientOptions options = ClientOptions.builder().verbosity(10).logSink(lines::add).build();
+        ClientOptions options =
+                ClientOptions.builder().verbosity(10).logSink(lines::add).build();
         try (var t = DefaultApiTransport.create(server.config(), options)) {
             ApiRequest watch = new ApiRequest("GET", URI.create(t.server() + "/watch"), Map.of(), null, true);
-            try (ApiResponse response = t.send(watch); InputStream in = response.body()) {
+            try (ApiResponse response = t.send(watch);
+                    InputStream in = response.body()) {
                 assertThat(new String(in.readAllBytes())).isEqualTo("{\"type\":\"ADDED\"}\n");
             }
         }

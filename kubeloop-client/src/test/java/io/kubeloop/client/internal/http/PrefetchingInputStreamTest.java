@@ -45,7 +45,9 @@ class PrefetchingInputStreamTest {
         Random sizes = new Random(7);
         out.write(in.read());
         byte[] buf = new byte[100_000];
-        for (int n = in.read(buf, 0, 1 + sizes.nextInt(buf.length)); n >= 0; n = in.read(buf, 0, 1 + sizes.nextInt(buf.length))) {
+        for (int n = in.read(buf, 0, 1 + sizes.nextInt(buf.length));
+                n >= 0;
+                n = in.read(buf, 0, 1 + sizes.nextInt(buf.length))) {
             out.write(buf, 0, n);
         }
         assertThat(out.toByteArray()).isEqualTo(data);
@@ -62,7 +64,8 @@ class PrefetchingInputStreamTest {
             }
         };
         byte[] data = random(1000);
-        PrefetchingInputStream in = new PrefetchingInputStream(new SequenceInputStream(new ByteArrayInputStream(data), failing));
+        PrefetchingInputStream in =
+                new PrefetchingInputStream(new SequenceInputStream(new ByteArrayInputStream(data), failing));
         assertThat(in.readNBytes(1000)).isEqualTo(data);
         assertThatThrownBy(in::read).isInstanceOf(IOException.class).hasMessage("connection reset");
     }

@@ -39,11 +39,16 @@ class SharedHttpClientTest {
     }
 
     private SharedHttpClient clients(Duration grace) {
-        return new SharedHttpClient(server.uri(), () -> {
-            HttpClient c = HttpClient.newBuilder().sslContext(server.tls().clientContext()).build();
-            made.add(c);
-            return c;
-        }, grace);
+        return new SharedHttpClient(
+                server.uri(),
+                () -> {
+                    HttpClient c = HttpClient.newBuilder()
+                            .sslContext(server.tls().clientContext())
+                            .build();
+                    made.add(c);
+                    return c;
+                },
+                grace);
     }
 
     private HttpRequest get(String path) {
@@ -80,9 +85,11 @@ class SharedHttpClientTest {
         assertThat(clients.retire(first, "late")).isFalse();
         assertThat(clients.current()).isSameAs(second);
 
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(made.stream()
-                .filter(c -> !c.isTerminated()).toList()).as("every client but the current one is closed")
-                .containsExactly(second.client()));
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(
+                                made.stream().filter(c -> !c.isTerminated()).toList())
+                        .as("every client but the current one is closed")
+                        .containsExactly(second.client()));
         clients.close();
         await().atMost(Duration.ofSeconds(10)).until(() -> second.client().isTerminated());
         assertThat(clients.retire(second, "after close")).isFalse();
@@ -98,12 +105,17 @@ class SharedHttpClientTest {
             old.client().send(get("/version"), HttpResponse.BodyHandlers.discarding());
             throw new AssertionError("a retired client took a request");
         } catch (IOException refused) {
-            assertThat(clients.refusedAsRetired(old, refused)).as("refused: " + refused).isTrue();
+            assertThat(clients.refusedAsRetired(old, refused))
+                    .as("refused: " + refused)
+                    .isTrue();
             assertThat(clients.refusedAsRetired(clients.current(), refused)).isFalse();
         }
         assertThat(server.requests()).as("never sent").isEmpty();
-        assertThat(clients.current().client().send(get("/version"), HttpResponse.BodyHandlers.discarding())
-                .statusCode()).isEqualTo(200);
+        assertThat(clients.current()
+                        .client()
+                        .send(get("/version"), HttpResponse.BodyHandlers.discarding())
+                        .statusCode())
+                .isEqualTo(200);
         clients.close();
     }
 
@@ -119,8 +131,8 @@ class SharedHttpClientTest {
         });
         SharedHttpClient clients = clients(Duration.ofMillis(500));
         SharedHttpClient.Generation old = clients.current();
-        CompletableFuture<HttpResponse<Void>> hanging = old.client().sendAsync(get("/hang"),
-                HttpResponse.BodyHandlers.discarding());
+        CompletableFuture<HttpResponse<Void>> hanging =
+                old.client().sendAsync(get("/hang"), HttpResponse.BodyHandlers.discarding());
         await().atMost(Duration.ofSeconds(10)).until(() -> !server.requests().isEmpty());
         long start = System.nanoTime();
         clients.retire(old, "test");
@@ -144,8 +156,8 @@ class SharedHttpClientTest {
         });
         SharedHttpClient clients = clients(Duration.ofMinutes(5));
         SharedHttpClient.Generation old = clients.current();
-        CompletableFuture<HttpResponse<Void>> hanging = old.client().sendAsync(get("/hang"),
-                HttpResponse.BodyHandlers.discarding());
+        CompletableFuture<HttpResponse<Void>> hanging =
+                old.client().sendAsync(get("/hang"), HttpResponse.BodyHandlers.discarding());
         await().atMost(Duration.ofSeconds(10)).until(() -> !server.requests().isEmpty());
         clients.retire(old, "test");
         clients.close();

@@ -51,8 +51,13 @@ class SocketStreamSenderTest {
     }
 
     private SocketStreamSender sender(ClientConfig config, boolean preferChaCha20) {
-        return new SocketStreamSender(fallback, config.sslContext(), config.tlsServerName(), preferChaCha20,
-                Duration.ofSeconds(5), Duration.ofSeconds(5));
+        return new SocketStreamSender(
+                fallback,
+                config.sslContext(),
+                config.tlsServerName(),
+                preferChaCha20,
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(5));
     }
 
     private static ApiResponse send(SocketStreamSender s, ApiRequest r) {
@@ -60,8 +65,12 @@ class SocketStreamSenderTest {
     }
 
     private ApiRequest watch(String pathAndQuery) {
-        return new ApiRequest("GET", URI.create(server.uri() + pathAndQuery),
-                Map.of("Accept", List.of("application/json"), "Authorization", List.of("Bearer t0ken")), null, true);
+        return new ApiRequest(
+                "GET",
+                URI.create(server.uri() + pathAndQuery),
+                Map.of("Accept", List.of("application/json"), "Authorization", List.of("Bearer t0ken")),
+                null,
+                true);
     }
 
     /** Sends the lines one flushed chunk each, then waits for the test to release it. */
@@ -80,12 +89,13 @@ class SocketStreamSenderTest {
         assertThat(s.openConnections()).isEqualTo(1);
         byte[] buf = new byte[100];
         int n = CompletableFuture.supplyAsync(() -> {
-            try {
-                return r.body().read(buf);
-            } catch (IOException e) {
-                throw new RuntimeException(e);
-            }
-        }).get(5, TimeUnit.SECONDS);
+                    try {
+                        return r.body().read(buf);
+                    } catch (IOException e) {
+                        throw new RuntimeException(e);
+                    }
+                })
+                .get(5, TimeUnit.SECONDS);
         assertThat(new String(buf, 0, n, StandardCharsets.UTF_8)).isEqualTo("{\"type\":\"ADDED\"}\n");
         r.close();
         assertThat(s.openConnections()).isZero();
@@ -101,7 +111,8 @@ class SocketStreamSenderTest {
         server.reply("GET", "/api/v1/pods", 410, TestApiServer.status(410, "Expired", "too old"));
         try (ApiResponse r = send(sender(server.config()), watch("/api/v1/pods?watch=true"))) {
             assertThat(r.status()).isEqualTo(410);
-            assertThat(new String(r.body().readAllBytes(), StandardCharsets.UTF_8)).contains("\"reason\":\"Expired\"");
+            assertThat(new String(r.body().readAllBytes(), StandardCharsets.UTF_8))
+                    .contains("\"reason\":\"Expired\"");
         }
     }
 
@@ -112,14 +123,18 @@ class SocketStreamSenderTest {
         for (int i = 0; i < 3; i++) {
             try (ApiResponse r = send(s, watch("/api/v1/pods?limit=500&continue=c" + i))) {
                 assertThat(r.status()).isEqualTo(200);
-                assertThat(new String(r.body().readAllBytes(), StandardCharsets.UTF_8)).contains("PodList");
+                assertThat(new String(r.body().readAllBytes(), StandardCharsets.UTF_8))
+                        .contains("PodList");
             }
             assertThat(s.openConnections()).as("after list %d", i).isEqualTo(1);
         }
-        assertThat(server.requests()).extracting(TestApiServer.Recorded::rawQuery)
+        assertThat(server.requests())
+                .extracting(TestApiServer.Recorded::rawQuery)
                 .containsExactly("limit=500&continue=c0", "limit=500&continue=c1", "limit=500&continue=c2");
-        assertThat(new String(SocketStreamSender.requestHead(watch("/api/v1/pods?limit=500"), true),
-                StandardCharsets.ISO_8859_1)).doesNotContain("Connection:");
+        assertThat(new String(
+                        SocketStreamSender.requestHead(watch("/api/v1/pods?limit=500"), true),
+                        StandardCharsets.ISO_8859_1))
+                .doesNotContain("Connection:");
 
         ApiResponse early = send(s, watch("/api/v1/pods?limit=500"));
         early.body().read();
@@ -137,7 +152,10 @@ class SocketStreamSenderTest {
     void everythingButStreamingGetsGoesToTheFallback() {
         SocketStreamSender s = sender(server.config());
         send(s, ApiRequest.get(URI.create(server.uri() + "/api")));
-        send(s, new ApiRequest("POST", URI.create(server.uri() + "/api/v1/pods"), Map.of(), new byte[] {'{', '}'}, true));
+        send(
+                s,
+                new ApiRequest(
+                        "POST", URI.create(server.uri() + "/api/v1/pods"), Map.of(), new byte[] {'{', '}'}, true));
         assertThat(fallbackCalls).hasValue(2);
         assertThat(server.requests()).isEmpty();
     }
@@ -169,10 +187,13 @@ class SocketStreamSenderTest {
             assertThat(r.status()).isEqualTo(200);
             Socket socket = s.openSockets().getFirst();
             assertThat(socket.getKeepAlive()).isTrue();
-            assertThat(socket.getSoTimeout()).as("a quiet watch is not a dead one").isZero();
+            assertThat(socket.getSoTimeout())
+                    .as("a quiet watch is not a dead one")
+                    .isZero();
             if (socket.supportedOptions().contains(ExtendedSocketOptions.TCP_KEEPIDLE)) {
                 assertThat(socket.getOption(ExtendedSocketOptions.TCP_KEEPIDLE)).isEqualTo(30);
-                assertThat(socket.getOption(ExtendedSocketOptions.TCP_KEEPINTERVAL)).isEqualTo(30);
+                assertThat(socket.getOption(ExtendedSocketOptions.TCP_KEEPINTERVAL))
+                        .isEqualTo(30);
             }
         }
     }
@@ -180,8 +201,10 @@ class SocketStreamSenderTest {
     @Test
     void aCertificateNotNamingTheServerFailsTheHandshakeInOneLine() {
         String name = "not-the-server.example";
-        SSLContext context = SslContextBuilder.create().trustCertificates(List.of(server.tls().certificate()))
-                .tlsServerName(name).build();
+        SSLContext context = SslContextBuilder.create()
+                .trustCertificates(List.of(server.tls().certificate()))
+                .tlsServerName(name)
+                .build();
         ClientConfig wrongName = new ClientConfig(server.uri(), context, name, AuthProvider.none(), null, null, null);
         SocketStreamSender s = sender(wrongName);
         assertThatThrownBy(() -> send(s, watch("/api/v1/pods?watch=true")))
@@ -193,8 +216,8 @@ class SocketStreamSenderTest {
     @Test
     void theTlsServerNameIsSentAsSni() throws IOException {
         server.reply("GET", "/api/v1/pods", 200, "{}");
-        ClientConfig config = new ClientConfig(server.uri(), server.tls().clientContext(), TestTls.ALT_NAME,
-                AuthProvider.none(), null, null, null);
+        ClientConfig config = new ClientConfig(
+                server.uri(), server.tls().clientContext(), TestTls.ALT_NAME, AuthProvider.none(), null, null, null);
         send(sender(config), watch("/api/v1/pods?watch=true")).close();
         assertThat(server.lastRequest().sniNames()).containsExactly(TestTls.ALT_NAME);
     }
@@ -214,8 +237,8 @@ class SocketStreamSenderTest {
         try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             port = socket.getLocalPort();
         }
-        ApiRequest r = new ApiRequest("GET", URI.create("https://127.0.0.1:" + port + "/api/v1/pods?watch=true"),
-                Map.of(), null, true);
+        ApiRequest r = new ApiRequest(
+                "GET", URI.create("https://127.0.0.1:" + port + "/api/v1/pods?watch=true"), Map.of(), null, true);
         assertThatThrownBy(() -> send(sender(server.config()), r))
                 .isInstanceOf(TransportException.class)
                 .hasMessage("cannot reach https://127.0.0.1:" + port + ": connection refused");
@@ -223,36 +246,51 @@ class SocketStreamSenderTest {
 
     @Test
     void aHeaderValueWithALineBreakIsRefusedBeforeAnythingIsSent() {
-        ApiRequest r = new ApiRequest("GET", URI.create(server.uri() + "/api/v1/pods?watch=true"),
-                Map.of("X-Evil", List.of("a\r\nInjected: yes")), null, true);
+        ApiRequest r = new ApiRequest(
+                "GET",
+                URI.create(server.uri() + "/api/v1/pods?watch=true"),
+                Map.of("X-Evil", List.of("a\r\nInjected: yes")),
+                null,
+                true);
         assertThatThrownBy(() -> send(sender(server.config()), r))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("invalid value for header X-Evil");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("invalid value for header X-Evil");
         assertThat(server.requests()).isEmpty();
     }
 
     @Test
     void theRequestHeadNamesTheTargetAndHostAndLeavesConnectionHeadersToTheSender() {
-        ApiRequest r = new ApiRequest("GET", URI.create("https://user@10.0.0.1:6443/api/v1/pods?watch=1&labelSelector=a%3Db"),
-                Map.of("Connection", List.of("keep-alive"), "Host", List.of("evil"), "Accept", List.of("*/*")), null, true);
+        ApiRequest r = new ApiRequest(
+                "GET",
+                URI.create("https://user@10.0.0.1:6443/api/v1/pods?watch=1&labelSelector=a%3Db"),
+                Map.of("Connection", List.of("keep-alive"), "Host", List.of("evil"), "Accept", List.of("*/*")),
+                null,
+                true);
         String head = new String(SocketStreamSender.requestHead(r), StandardCharsets.ISO_8859_1);
-        assertThat(head).isEqualTo("GET /api/v1/pods?watch=1&labelSelector=a%3Db HTTP/1.1\r\nHost: 10.0.0.1:6443\r\n"
-                + "Accept: */*\r\nConnection: close\r\n\r\n");
+        assertThat(head)
+                .isEqualTo("GET /api/v1/pods?watch=1&labelSelector=a%3Db HTTP/1.1\r\nHost: 10.0.0.1:6443\r\n"
+                        + "Accept: */*\r\nConnection: close\r\n\r\n");
     }
 
     @Test
     void withAProxyOrTurnedOffWatchesGoThroughTheHttpClient() throws Exception {
         streamThenHold("/api/v1/pods", "{\"type\":\"ADDED\"}\n");
         try (TestConnectProxy proxy = new TestConnectProxy()) {
-            ClientConfig viaProxy = new ClientConfig(server.uri(), server.tls().clientContext(), null, AuthProvider.none(),
-                    null, proxy.uri(), null);
+            ClientConfig viaProxy = new ClientConfig(
+                    server.uri(), server.tls().clientContext(), null, AuthProvider.none(), null, proxy.uri(), null);
             try (var t = DefaultApiTransport.create(viaProxy, ClientOptions.defaults());
-                 ApiResponse r = t.send(watch("/api/v1/pods?watch=true"))) {
+                    ApiResponse r = t.send(watch("/api/v1/pods?watch=true"))) {
                 assertThat(r.status()).isEqualTo(200);
             }
-            assertThat(proxy.connectTargets()).containsExactly("127.0.0.1:" + server.uri().getPort());
+            assertThat(proxy.connectTargets())
+                    .containsExactly("127.0.0.1:" + server.uri().getPort());
         }
         assertThat(ClientOptions.defaults().dedicatedWatchConnections()).isTrue();
-        assertThat(ClientOptions.builder().dedicatedWatchConnections(false).build().dedicatedWatchConnections()).isFalse();
+        assertThat(ClientOptions.builder()
+                        .dedicatedWatchConnections(false)
+                        .build()
+                        .dedicatedWatchConnections())
+                .isFalse();
     }
 
     @Test

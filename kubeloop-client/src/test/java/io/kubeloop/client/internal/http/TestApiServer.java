@@ -2,13 +2,11 @@ package io.kubeloop.client.internal.http;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpsConfigurator;
-import com.sun.net.httpserver.HttpsParameters;
 import com.sun.net.httpserver.HttpsExchange;
+import com.sun.net.httpserver.HttpsParameters;
 import com.sun.net.httpserver.HttpsServer;
 import io.kubeloop.client.config.AuthProvider;
 import io.kubeloop.client.config.ClientConfig;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.CountDownLatch;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -20,12 +18,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import javax.net.ssl.SSLParameters;
+import java.util.concurrent.TimeUnit;
 import javax.net.ssl.ExtendedSSLSession;
 import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SNIServerName;
+import javax.net.ssl.SSLParameters;
 
 /**
  * A real HTTPS server on 127.0.0.1 (the JDK's {@link HttpsServer}) that records every request and
@@ -35,8 +35,14 @@ import javax.net.ssl.SNIServerName;
 public final class TestApiServer implements AutoCloseable {
 
     /** One request as the server saw it. */
-    public record Recorded(String method, String path, String rawQuery, Map<String, List<String>> headers,
-                           byte[] body, List<String> sniNames, String cipherSuite) {
+    public record Recorded(
+            String method,
+            String path,
+            String rawQuery,
+            Map<String, List<String>> headers,
+            byte[] body,
+            List<String> sniNames,
+            String cipherSuite) {
 
         public String header(String name) {
             for (Map.Entry<String, List<String>> e : headers.entrySet()) {
@@ -74,8 +80,7 @@ public final class TestApiServer implements AutoCloseable {
         void handle(Recorded request, HttpExchange exchange) throws IOException;
     }
 
-    private record Route(String method, String path, Handler handler) {
-    }
+    private record Route(String method, String path, Handler handler) {}
 
     private final TestTls tls = TestTls.create();
     private final HttpsServer server;
@@ -168,7 +173,8 @@ public final class TestApiServer implements AutoCloseable {
         return requests.get(requests.size() - 1);
     }
 
-    public static void respond(HttpExchange ex, int status, String body, Map<String, String> headers) throws IOException {
+    public static void respond(HttpExchange ex, int status, String body, Map<String, String> headers)
+            throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         ex.getResponseHeaders().set("Content-Type", "application/json");
         headers.forEach((k, v) -> ex.getResponseHeaders().set(k, v));
@@ -189,7 +195,8 @@ public final class TestApiServer implements AutoCloseable {
     private void dispatch(HttpExchange ex) throws IOException {
         try {
             List<String> sni = new ArrayList<>();
-            String cipherSuite = ex instanceof HttpsExchange https ? https.getSSLSession().getCipherSuite() : null;
+            String cipherSuite =
+                    ex instanceof HttpsExchange https ? https.getSSLSession().getCipherSuite() : null;
             if (ex instanceof HttpsExchange https && https.getSSLSession() instanceof ExtendedSSLSession s) {
                 for (SNIServerName n : s.getRequestedServerNames()) {
                     if (n instanceof SNIHostName h) {
@@ -197,9 +204,14 @@ public final class TestApiServer implements AutoCloseable {
                     }
                 }
             }
-            Recorded r = new Recorded(ex.getRequestMethod(), ex.getRequestURI().getRawPath(),
-                    ex.getRequestURI().getRawQuery(), Map.copyOf(ex.getRequestHeaders()),
-                    ex.getRequestBody().readAllBytes(), List.copyOf(sni), cipherSuite);
+            Recorded r = new Recorded(
+                    ex.getRequestMethod(),
+                    ex.getRequestURI().getRawPath(),
+                    ex.getRequestURI().getRawQuery(),
+                    Map.copyOf(ex.getRequestHeaders()),
+                    ex.getRequestBody().readAllBytes(),
+                    List.copyOf(sni),
+                    cipherSuite);
             requests.add(r);
             for (Route route : routes) {
                 if (route.method().equals(r.method()) && route.path().equals(r.path())) {

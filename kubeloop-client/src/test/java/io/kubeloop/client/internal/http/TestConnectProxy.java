@@ -48,8 +48,10 @@ final class TestConnectProxy implements AutoCloseable {
             String target = head.split(" ")[1];
             targets.add(target);
             int colon = target.lastIndexOf(':');
-            try (Socket upstream = new Socket(target.substring(0, colon), Integer.parseInt(target.substring(colon + 1)))) {
-                client.getOutputStream().write("HTTP/1.1 200 Connection established\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            try (Socket upstream =
+                    new Socket(target.substring(0, colon), Integer.parseInt(target.substring(colon + 1)))) {
+                client.getOutputStream()
+                        .write("HTTP/1.1 200 Connection established\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
                 client.getOutputStream().flush();
                 Thread pump = Thread.ofVirtual().start(() -> copy(upstream, client));
                 copy(client, upstream);

@@ -46,15 +46,21 @@ public final class TestTls {
             KeyPair keys = gen.generateKeyPair();
             X500Name name = new X500Name("CN=kubeloop-test");
             Instant now = Instant.now();
-            JcaX509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(name, BigInteger.valueOf(now.toEpochMilli()),
-                    Date.from(now.minus(Duration.ofHours(1))), Date.from(now.plus(Duration.ofDays(1))), name,
+            JcaX509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(
+                    name,
+                    BigInteger.valueOf(now.toEpochMilli()),
+                    Date.from(now.minus(Duration.ofHours(1))),
+                    Date.from(now.plus(Duration.ofDays(1))),
+                    name,
                     keys.getPublic());
             builder.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(new GeneralName[] {
                 new GeneralName(GeneralName.iPAddress, "127.0.0.1"),
                 new GeneralName(GeneralName.dNSName, "localhost"),
-                new GeneralName(GeneralName.dNSName, ALT_NAME)}));
+                new GeneralName(GeneralName.dNSName, ALT_NAME)
+            }));
             X509Certificate cert = new JcaX509CertificateConverter()
-                    .getCertificate(builder.build(new JcaContentSignerBuilder("SHA256withECDSA").build(keys.getPrivate())));
+                    .getCertificate(
+                            builder.build(new JcaContentSignerBuilder("SHA256withECDSA").build(keys.getPrivate())));
 
             KeyStore keyStore = KeyStore.getInstance("PKCS12");
             keyStore.load(null, null);

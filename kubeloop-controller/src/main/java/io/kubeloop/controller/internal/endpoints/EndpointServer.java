@@ -31,8 +31,7 @@ public final class EndpointServer implements AutoCloseable {
         Reply reply(String subPath, Map<String, List<String>> query);
     }
 
-    private record Reply(int status, String contentType, String body) {
-    }
+    private record Reply(int status, String contentType, String body) {}
 
     private final String what;
     private final Map<String, Route> routes = new LinkedHashMap<>();
@@ -72,9 +71,11 @@ public final class EndpointServer implements AutoCloseable {
      * @return this server
      */
     public EndpointServer text(String path, String contentType, Supplier<String> body) {
-        routes.put(path, (sub, query) -> sub.isEmpty()
-                ? new Reply(200, contentType, body.get())
-                : new Reply(404, "text/plain; charset=utf-8", "404 page not found\n"));
+        routes.put(
+                path,
+                (sub, query) -> sub.isEmpty()
+                        ? new Reply(200, contentType, body.get())
+                        : new Reply(404, "text/plain; charset=utf-8", "404 page not found\n"));
         return this;
     }
 
@@ -117,7 +118,9 @@ public final class EndpointServer implements AutoCloseable {
                 exchange.getResponseHeaders().set("Allow", "GET, HEAD");
                 reply = new Reply(405, "text/plain; charset=utf-8", "405 method not allowed\n");
             } else {
-                reply = route(exchange.getRequestURI().getPath(), query(exchange.getRequestURI().getRawQuery()));
+                reply = route(
+                        exchange.getRequestURI().getPath(),
+                        query(exchange.getRequestURI().getRawQuery()));
             }
             byte[] body = reply.body().getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Content-Type", reply.contentType());

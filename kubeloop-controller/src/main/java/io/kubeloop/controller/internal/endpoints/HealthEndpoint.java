@@ -29,8 +29,7 @@ public final class HealthEndpoint {
     private static final Logger LOG = LoggerFactory.getLogger(HealthEndpoint.class);
 
     /** An answer: HTTP status and plain-text body. */
-    public record Answer(int status, String body) {
-    }
+    public record Answer(int status, String body) {}
 
     private final String name;
     private final Map<String, HealthCheck> checks = new ConcurrentSkipListMap<>();
@@ -55,8 +54,8 @@ public final class HealthEndpoint {
         Objects.requireNonNull(checkName, "checkName");
         Objects.requireNonNull(check, "check");
         if (checkName.isEmpty() || checkName.contains("/")) {
-            throw new IllegalArgumentException("a " + name + " check needs a non-empty name without '/', got \""
-                    + checkName + "\"");
+            throw new IllegalArgumentException(
+                    "a " + name + " check needs a non-empty name without '/', got \"" + checkName + "\"");
         }
         if (checks.putIfAbsent(checkName, check) != null) {
             throw new IllegalArgumentException("a " + name + " check named \"" + checkName + "\" is already added");
@@ -116,7 +115,10 @@ public final class HealthEndpoint {
         lines.forEach(l -> body.append(l).append('\n'));
         if (!unknownExcludes.isEmpty()) {
             body.append("warn: some health checks cannot be excluded: no matches for ")
-                    .append(String.join(",", unknownExcludes.stream().map(n -> "\"" + n + "\"").toList())).append('\n');
+                    .append(String.join(
+                            ",",
+                            unknownExcludes.stream().map(n -> "\"" + n + "\"").toList()))
+                    .append('\n');
         }
         body.append(failed ? "healthz check failed\n" : "healthz check passed\n");
         return new Answer(failed ? 500 : 200, body.toString());

@@ -24,8 +24,8 @@ class HealthEndpointTest {
         endpoint.add("another", HealthCheck.ping());
 
         assertThat(endpoint.answer("", Map.of())).isEqualTo(new HealthEndpoint.Answer(200, "ok"));
-        assertThat(endpoint.answer("/", Map.of("verbose", List.of("")))).isEqualTo(new HealthEndpoint.Answer(200,
-                "[+]another ok\n[+]informers ok\nhealthz check passed\n"));
+        assertThat(endpoint.answer("/", Map.of("verbose", List.of(""))))
+                .isEqualTo(new HealthEndpoint.Answer(200, "[+]another ok\n[+]informers ok\nhealthz check passed\n"));
     }
 
     @Test
@@ -33,8 +33,9 @@ class HealthEndpointTest {
         endpoint.add("ping", HealthCheck.ping());
         endpoint.add("informers", failing("informers not synced: [pods]"));
 
-        assertThat(endpoint.answer("", Map.of())).isEqualTo(new HealthEndpoint.Answer(500,
-                "[-]informers failed: reason withheld\n[+]ping ok\nhealthz check failed\n"));
+        assertThat(endpoint.answer("", Map.of()))
+                .isEqualTo(new HealthEndpoint.Answer(
+                        500, "[-]informers failed: reason withheld\n[+]ping ok\nhealthz check failed\n"));
     }
 
     @Test
@@ -46,8 +47,11 @@ class HealthEndpointTest {
                 .as("an exclude is not verbose by itself; the warning shows with verbose")
                 .isEqualTo(new HealthEndpoint.Answer(200, "ok"));
         assertThat(endpoint.answer("", Map.of("exclude", List.of("informers", "nope"), "verbose", List.of(""))))
-                .isEqualTo(new HealthEndpoint.Answer(200, "[+]informers excluded: ok\n[+]ping ok\n"
-                        + "warn: some health checks cannot be excluded: no matches for \"nope\"\nhealthz check passed\n"));
+                .isEqualTo(
+                        new HealthEndpoint.Answer(
+                                200,
+                                "[+]informers excluded: ok\n[+]ping ok\n"
+                                        + "warn: some health checks cannot be excluded: no matches for \"nope\"\nhealthz check passed\n"));
     }
 
     @Test
@@ -72,9 +76,11 @@ class HealthEndpointTest {
     void namesMustBeUniqueNonEmptyAndWithoutSlash() {
         endpoint.add("ping", HealthCheck.ping());
         assertThatThrownBy(() -> endpoint.add("ping", HealthCheck.ping()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("already added");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("already added");
         assertThatThrownBy(() -> endpoint.add("a/b", HealthCheck.ping()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("without '/'");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("without '/'");
         assertThatThrownBy(() -> endpoint.add("", HealthCheck.ping())).isInstanceOf(IllegalArgumentException.class);
     }
 }

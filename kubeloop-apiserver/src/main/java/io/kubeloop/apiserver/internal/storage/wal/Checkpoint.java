@@ -11,5 +11,4 @@ import java.nio.file.Path;
  * @param deletedSegments how many log segments were deleted because the snapshot covers every
  *     record in them
  */
-public record Checkpoint(long sequence, Path snapshot, long snapshotBytes, int deletedSegments) {
-}
+public record Checkpoint(long sequence, Path snapshot, long snapshotBytes, int deletedSegments) {}

@@ -34,11 +34,16 @@ import java.util.zip.CRC32C;
 final class DefaultWriteAheadLog implements WriteAheadLog {
 
     /** Life cycle. OPEN: locked, not recovered. RUNNING: appends accepted. FAILED: an I/O error. */
-    private enum State { OPEN, RECOVERING, RUNNING, FAILED, CLOSED }
+    private enum State {
+        OPEN,
+        RECOVERING,
+        RUNNING,
+        FAILED,
+        CLOSED
+    }
 
     /** A queued append. */
-    private record Pending(long sequence, byte[] record, CompletableFuture<Void> done) {
-    }
+    private record Pending(long sequence, byte[] record, CompletableFuture<Void> done) {}
 
     private final Path directory;
     private final WalOptions options;
@@ -159,8 +164,10 @@ final class DefaultWriteAheadLog implements WriteAheadLog {
         try {
             appendAsync(sequence, record).join();
         } catch (CompletionException e) {
-            throw new WalException("append of sequence " + sequence + " to " + directory + " failed: "
-                    + e.getCause().getMessage(), e.getCause());
+            throw new WalException(
+                    "append of sequence " + sequence + " to " + directory + " failed: "
+                            + e.getCause().getMessage(),
+                    e.getCause());
         }
     }
 
@@ -168,8 +175,8 @@ final class DefaultWriteAheadLog implements WriteAheadLog {
     public CompletableFuture<Void> appendAsync(long sequence, byte[] record) {
         Objects.requireNonNull(record, "record");
         if (record.length > options.maxRecordSize()) {
-            throw new IllegalArgumentException("record of " + record.length + " bytes exceeds maxRecordSize "
-                    + options.maxRecordSize());
+            throw new IllegalArgumentException(
+                    "record of " + record.length + " bytes exceeds maxRecordSize " + options.maxRecordSize());
         }
         CompletableFuture<Void> done = new CompletableFuture<>();
         lock.lock();
@@ -192,12 +199,16 @@ final class DefaultWriteAheadLog implements WriteAheadLog {
     @GuardedBy("lock")
     private void requireRunningLocked(String operation) {
         switch (state) {
-            case RUNNING -> { }
-            case OPEN, RECOVERING -> throw new IllegalStateException("call recover() before " + operation
-                    + " on the write-ahead log in " + directory);
+            case RUNNING -> {}
+            case OPEN, RECOVERING ->
+                throw new IllegalStateException(
+                        "call recover() before " + operation + " on the write-ahead log in " + directory);
             case CLOSED -> throw new IllegalStateException("write-ahead log in " + directory + " is closed");
-            case FAILED -> throw new WalException("write-ahead log in " + directory
-                    + " failed earlier and accepts no more writes: " + failure.getMessage(), failure);
+            case FAILED ->
+                throw new WalException(
+                        "write-ahead log in " + directory + " failed earlier and accepts no more writes: "
+                                + failure.getMessage(),
+                        failure);
         }
     }
 
@@ -306,7 +317,8 @@ final class DefaultWriteAheadLog implements WriteAheadLog {
     }
 
     private void fail(Throwable cause, List<Pending> batch) {
-        WalException error = new WalException("writing the write-ahead log in " + directory + " failed: " + cause, cause);
+        WalException error =
+                new WalException("writing the write-ahead log in " + directory + " failed: " + cause, cause);
         List<Pending> failed = new ArrayList<>(batch);
         lock.lock();
         try {
@@ -338,8 +350,8 @@ final class DefaultWriteAheadLog implements WriteAheadLog {
             }
             long previous = currentSnapshotSequence();
             if (upToSequence <= previous) {
-                throw new IllegalArgumentException("checkpoint sequence " + upToSequence
-                        + " is not above the newest snapshot's " + previous);
+                throw new IllegalArgumentException(
+                        "checkpoint sequence " + upToSequence + " is not above the newest snapshot's " + previous);
             }
             Path snapshot = SnapshotFile.write(directory, upToSequence, writer);
             int deleted = 0;

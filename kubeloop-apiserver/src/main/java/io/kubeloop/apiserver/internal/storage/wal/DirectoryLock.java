@@ -31,8 +31,10 @@ final class DirectoryLock implements AutoCloseable {
 
     static DirectoryLock acquire(Path dir) throws IOException {
         Path file = dir.resolve(FILE_NAME);
-        FileChannel channel = FileChannel.open(file, java.util.Set.of(StandardOpenOption.CREATE,
-                StandardOpenOption.WRITE, StandardOpenOption.READ), PrivateFiles.fileAttributes(dir));
+        FileChannel channel = FileChannel.open(
+                file,
+                java.util.Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ),
+                PrivateFiles.fileAttributes(dir));
         FileLock lock;
         try {
             lock = channel.tryLock();
@@ -44,8 +46,10 @@ final class DirectoryLock implements AutoCloseable {
         }
         if (lock == null) {
             channel.close();
-            throw new WalLockedException(dir, "data directory " + dir + " is in use by another write-ahead log"
-                    + owner(file) + " (lock file " + file + " is held); stop it or choose another directory");
+            throw new WalLockedException(
+                    dir,
+                    "data directory " + dir + " is in use by another write-ahead log" + owner(file) + " (lock file "
+                            + file + " is held); stop it or choose another directory");
         }
         try {
             byte[] pid = (ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII);
@@ -63,7 +67,8 @@ final class DirectoryLock implements AutoCloseable {
             String pid = Files.readString(file, StandardCharsets.US_ASCII).strip();
             if (pid.matches("\\d+")) {
                 return pid.equals(Long.toString(ProcessHandle.current().pid()))
-                        ? " in this process (pid " + pid + ")" : " in process " + pid;
+                        ? " in this process (pid " + pid + ")"
+                        : " in process " + pid;
             }
         } catch (IOException | RuntimeException e) {
             // the pid is only decoration for the message

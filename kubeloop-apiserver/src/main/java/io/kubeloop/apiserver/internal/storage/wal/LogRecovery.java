@@ -19,15 +19,12 @@ import java.util.stream.Stream;
 final class LogRecovery {
 
     /** A segment that recovery keeps, sealed: later appends go to a new segment. */
-    record SealedSegment(long number, Path path, long maxSequence, long records) {
-    }
+    record SealedSegment(long number, Path path, long maxSequence, long records) {}
 
     /** What the log needs to continue after recovery. */
-    record Result(Recovery recovery, List<SealedSegment> segments, long nextSegmentNumber) {
-    }
+    record Result(Recovery recovery, List<SealedSegment> segments, long nextSegmentNumber) {}
 
-    private LogRecovery() {
-    }
+    private LogRecovery() {}
 
     static Result run(Path dir, WalOptions options, SnapshotReader snapshots, RecordConsumer records)
             throws IOException {
@@ -64,28 +61,45 @@ final class LogRecovery {
             if (!scan.clean()) {
                 boolean last = i == numbers.size() - 1;
                 if (last && !scan.validFrameAfter()) {
-                    truncations.add(new Truncation(scan.file(), scan.validEnd(), scan.fileSize() - scan.validEnd(),
-                            Truncation.Cause.TORN_TAIL, scan.invalidReason()));
+                    truncations.add(new Truncation(
+                            scan.file(),
+                            scan.validEnd(),
+                            scan.fileSize() - scan.validEnd(),
+                            Truncation.Cause.TORN_TAIL,
+                            scan.invalidReason()));
                     keepScan = cut(scan);
                 } else {
                     String message = "write-ahead log segment " + scan.file() + " is corrupt at offset "
                             + scan.validEnd() + ": " + scan.invalidReason()
-                            + (scan.validFrameAfter() ? ", and valid records follow it" : ", and it is not the last segment")
+                            + (scan.validFrameAfter()
+                                    ? ", and valid records follow it"
+                                    : ", and it is not the last segment")
                             + "; last intact sequence before it: " + lastIntact;
                     if (options.corruptionPolicy() == CorruptionPolicy.FAIL) {
-                        throw new WalCorruptionException(scan.file(), scan.validEnd(), message
-                                + ". Nothing was changed; copy the directory for inspection, or recover with"
-                                + " CorruptionPolicy.TRUNCATE to keep only the records before the corruption");
+                        throw new WalCorruptionException(
+                                scan.file(),
+                                scan.validEnd(),
+                                message
+                                        + ". Nothing was changed; copy the directory for inspection, or recover with"
+                                        + " CorruptionPolicy.TRUNCATE to keep only the records before the corruption");
                     }
                     Files.copy(scan.file(), Path.of(scan.file() + ".corrupt"), StandardCopyOption.REPLACE_EXISTING);
-                    truncations.add(new Truncation(scan.file(), scan.validEnd(), scan.fileSize() - scan.validEnd(),
-                            Truncation.Cause.CORRUPTION, scan.invalidReason()));
+                    truncations.add(new Truncation(
+                            scan.file(),
+                            scan.validEnd(),
+                            scan.fileSize() - scan.validEnd(),
+                            Truncation.Cause.CORRUPTION,
+                            scan.invalidReason()));
                     keepScan = cut(scan);
                     for (long later : numbers.subList(i + 1, numbers.size())) {
                         Path file = dir.resolve(Segments.name(later));
                         long size = Files.size(file);
                         Files.move(file, Path.of(file + ".corrupt"), StandardCopyOption.REPLACE_EXISTING);
-                        truncations.add(new Truncation(file, 0, size, Truncation.Cause.CORRUPTION,
+                        truncations.add(new Truncation(
+                                file,
+                                0,
+                                size,
+                                Truncation.Cause.CORRUPTION,
                                 "follows the corruption in " + scan.file().getFileName()));
                     }
                     stop = true;
@@ -94,7 +108,8 @@ final class LogRecovery {
             entries.addAll(scan.entries());
             maxSequence = Math.max(maxSequence, scan.maxSequence());
             if (keepScan) {
-                kept.add(new SealedSegment(number, scan.file(), scan.maxSequence(), scan.entries().size()));
+                kept.add(new SealedSegment(
+                        number, scan.file(), scan.maxSequence(), scan.entries().size()));
             }
             if (stop) {
                 break;
@@ -103,7 +118,8 @@ final class LogRecovery {
 
         long replayed = 0;
         final long covered = snapshotSequence;
-        List<SegmentScanner.Entry> toReplay = new ArrayList<>(entries.stream().filter(e -> e.sequence() > covered).toList());
+        List<SegmentScanner.Entry> toReplay = new ArrayList<>(
+                entries.stream().filter(e -> e.sequence() > covered).toList());
         toReplay.sort(Comparator.comparingLong(SegmentScanner.Entry::sequence));
         for (SegmentScanner.Entry e : toReplay) {
             records.accept(e.sequence(), e.copy());

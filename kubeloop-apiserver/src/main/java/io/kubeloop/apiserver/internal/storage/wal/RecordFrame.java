@@ -25,12 +25,10 @@ final class RecordFrame {
     static final int FORMAT_VERSION = 1;
     private static final byte[] MAGIC = "KLOOPWAL".getBytes(StandardCharsets.US_ASCII);
 
-    private RecordFrame() {
-    }
+    private RecordFrame() {}
 
     /** Result of checking the bytes at one offset. */
-    sealed interface Check permits Valid, Invalid {
-    }
+    sealed interface Check permits Valid, Invalid {}
 
     /** A complete frame whose checksum matches. */
     record Valid(long sequence, int payloadOffset, int payloadLength) implements Check {
@@ -40,8 +38,7 @@ final class RecordFrame {
     }
 
     /** Not a valid frame; {@code reason} says why, e.g. "checksum mismatch". */
-    record Invalid(String reason) implements Check {
-    }
+    record Invalid(String reason) implements Check {}
 
     static int frameSize(int payloadLength) {
         return HEADER_SIZE + payloadLength;
@@ -108,7 +105,8 @@ final class RecordFrame {
         int limit = buf.limit();
         for (int offset = Math.max(from, 0); offset <= limit - HEADER_SIZE; offset++) {
             int length = buf.getInt(offset);
-            if (length >= 0 && length <= limit - offset - HEADER_SIZE
+            if (length >= 0
+                    && length <= limit - offset - HEADER_SIZE
                     && buf.getLong(offset + 8) >= 1
                     && checksum(buf, offset, length, crc) == buf.getInt(offset + 4)) {
                 return offset;

@@ -36,8 +36,16 @@ final class SegmentScanner {
      * @param validFrameAfter whether a valid frame exists somewhere after {@code validEnd}
      * @param lastSequence the sequence of the last valid record, 0 when none
      */
-    record Scan(Path file, long number, long fileSize, List<Entry> entries, long maxSequence, long lastSequence,
-                int validEnd, String invalidReason, boolean validFrameAfter) {
+    record Scan(
+            Path file,
+            long number,
+            long fileSize,
+            List<Entry> entries,
+            long maxSequence,
+            long lastSequence,
+            int validEnd,
+            String invalidReason,
+            boolean validFrameAfter) {
         boolean clean() {
             return invalidReason == null;
         }
@@ -49,8 +57,11 @@ final class SegmentScanner {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             size = ch.size();
             if (size > Integer.MAX_VALUE) {
-                throw new WalCorruptionException(file, 0, "write-ahead log segment " + file + " is " + size
-                        + " bytes, larger than any segment this log writes");
+                throw new WalCorruptionException(
+                        file,
+                        0,
+                        "write-ahead log segment " + file + " is " + size
+                                + " bytes, larger than any segment this log writes");
             }
             buf = ch.map(FileChannel.MapMode.READ_ONLY, 0, size);
         }

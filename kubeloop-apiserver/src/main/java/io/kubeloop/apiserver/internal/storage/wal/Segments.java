@@ -21,10 +21,10 @@ import java.util.stream.Stream;
 final class Segments {
 
     private static final Pattern SEGMENT = Pattern.compile("(\\d{20})\\.wal");
-    private static final boolean WINDOWS = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("win");
+    private static final boolean WINDOWS =
+            System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("win");
 
-    private Segments() {
-    }
+    private Segments() {}
 
     static String name(long number) {
         return String.format(Locale.ROOT, "%020d.wal", number);
@@ -51,7 +51,9 @@ final class Segments {
      */
     static FileChannel create(Path dir, long number) throws IOException {
         Path file = dir.resolve(name(number));
-        FileChannel ch = FileChannel.open(file, java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+        FileChannel ch = FileChannel.open(
+                file,
+                java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
                 PrivateFiles.fileAttributes(dir));
         try {
             ByteBuffer header = ByteBuffer.allocate(RecordFrame.SEGMENT_HEADER_SIZE);

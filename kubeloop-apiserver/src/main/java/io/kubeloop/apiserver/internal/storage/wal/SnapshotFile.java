@@ -47,8 +47,7 @@ final class SnapshotFile {
     private static final int TRAILER_SIZE = 20;
     static final String TEMP_SUFFIX = ".tmp";
 
-    private SnapshotFile() {
-    }
+    private SnapshotFile() {}
 
     static String name(long sequence) {
         return String.format(Locale.ROOT, "snapshot-%020d.snap", sequence);
@@ -75,17 +74,25 @@ final class SnapshotFile {
         Path temp = dir.resolve(name(sequence) + TEMP_SUFFIX);
         boolean published = false;
         Files.deleteIfExists(temp); // a crash's leftover: created anew, owner-only
-        try (FileChannel ch = FileChannel.open(temp, java.util.Set.of(StandardOpenOption.CREATE_NEW,
-                StandardOpenOption.WRITE), PrivateFiles.fileAttributes(dir))) {
+        try (FileChannel ch = FileChannel.open(
+                temp,
+                java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+                PrivateFiles.fileAttributes(dir))) {
             CRC32C crc = new CRC32C();
-            ByteBuffer header = ByteBuffer.allocate(HEADER_SIZE).put(MAGIC).putInt(1).putInt(0).putLong(sequence);
+            ByteBuffer header = ByteBuffer.allocate(HEADER_SIZE)
+                    .put(MAGIC)
+                    .putInt(1)
+                    .putInt(0)
+                    .putLong(sequence);
             crc.update(header.array());
             writeFully(ch, header.flip());
             BodyStream body = new BodyStream(new BufferedOutputStream(Channels.newOutputStream(ch), 1 << 16), crc);
             writer.write(body);
             body.flush();
             ByteBuffer trailer = ByteBuffer.allocate(TRAILER_SIZE)
-                    .putLong(body.count).putInt((int) crc.getValue()).put(END_MAGIC);
+                    .putLong(body.count)
+                    .putInt((int) crc.getValue())
+                    .put(END_MAGIC);
             writeFully(ch, trailer.flip());
             ch.force(true);
             published = true;
@@ -110,7 +117,8 @@ final class SnapshotFile {
             ByteBuffer header = ByteBuffer.allocate(HEADER_SIZE);
             readFully(ch, header, 0);
             if (!Arrays.equals(header.array(), 0, MAGIC.length, MAGIC, 0, MAGIC.length)
-                    || header.getInt(8) != 1 || header.getLong(16) != expectedSequence) {
+                    || header.getInt(8) != 1
+                    || header.getLong(16) != expectedSequence) {
                 throw corrupt(file, 0, "has an invalid header");
             }
             ByteBuffer trailer = ByteBuffer.allocate(TRAILER_SIZE);
@@ -141,7 +149,8 @@ final class SnapshotFile {
     static void read(Path file, long sequence, SnapshotReader reader) throws IOException {
         long bodyLength = Files.size(file) - HEADER_SIZE - TRAILER_SIZE;
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
-             InputStream in = new java.io.BufferedInputStream(Channels.newInputStream(ch.position(HEADER_SIZE)), 1 << 16)) {
+                InputStream in =
+                        new java.io.BufferedInputStream(Channels.newInputStream(ch.position(HEADER_SIZE)), 1 << 16)) {
             reader.read(sequence, new BoundedInputStream(in, bodyLength));
         }
     }

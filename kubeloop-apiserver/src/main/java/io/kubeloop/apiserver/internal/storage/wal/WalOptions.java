@@ -26,8 +26,12 @@ import java.util.concurrent.ThreadFactory;
  * @param corruptionPolicy what recovery does on corruption that is not a torn tail
  * @param threadFactory makes the flusher thread
  */
-public record WalOptions(long segmentSize, int maxRecordSize, int maxBatchBytes, CorruptionPolicy corruptionPolicy,
-                         ThreadFactory threadFactory) {
+public record WalOptions(
+        long segmentSize,
+        int maxRecordSize,
+        int maxBatchBytes,
+        CorruptionPolicy corruptionPolicy,
+        ThreadFactory threadFactory) {
 
     static final long MIN_SEGMENT_SIZE = 256;
     static final long MAX_SEGMENT_SIZE = 1L << 30;
@@ -39,8 +43,8 @@ public record WalOptions(long segmentSize, int maxRecordSize, int maxBatchBytes,
                     + MAX_SEGMENT_SIZE + " bytes, got " + segmentSize);
         }
         if (maxRecordSize < 0 || maxRecordSize > MAX_RECORD_SIZE_LIMIT) {
-            throw new IllegalArgumentException("maxRecordSize must be between 0 and " + MAX_RECORD_SIZE_LIMIT
-                    + " bytes, got " + maxRecordSize);
+            throw new IllegalArgumentException(
+                    "maxRecordSize must be between 0 and " + MAX_RECORD_SIZE_LIMIT + " bytes, got " + maxRecordSize);
         }
         if (maxBatchBytes < 1) {
             throw new IllegalArgumentException("maxBatchBytes must be at least 1, got " + maxBatchBytes);
@@ -75,10 +79,10 @@ public record WalOptions(long segmentSize, int maxRecordSize, int maxBatchBytes,
         private int maxRecordSize = 16 << 20;
         private int maxBatchBytes = 1 << 20;
         private CorruptionPolicy corruptionPolicy = CorruptionPolicy.FAIL;
-        private ThreadFactory threadFactory = Thread.ofPlatform().name("kubeloop-wal-flusher").daemon(true).factory();
+        private ThreadFactory threadFactory =
+                Thread.ofPlatform().name("kubeloop-wal-flusher").daemon(true).factory();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder segmentSize(long segmentSize) {
             this.segmentSize = segmentSize;

@@ -9,5 +9,4 @@ package io.kubeloop.apiserver.internal.storage.wal;
  * @param syncs {@code force} calls on segment files, batches and segment rolls included
  * @param segments segment files currently in the directory
  */
-public record WalStats(long records, long bytes, long batches, long syncs, int segments) {
-}
+public record WalStats(long records, long bytes, long batches, long syncs, int segments) {}

@@ -54,9 +54,11 @@ class RecordFrameTest {
         ByteBuffer good = encoded(7, WalFixtures.payload(7));
         for (int i = 0; i < good.limit(); i++) {
             for (int bit = 0; bit < 8; bit++) {
-                ByteBuffer bad = ByteBuffer.allocate(good.limit()).put(good.duplicate()).flip();
+                ByteBuffer bad =
+                        ByteBuffer.allocate(good.limit()).put(good.duplicate()).flip();
                 bad.put(i, (byte) (bad.get(i) ^ (1 << bit)));
-                assertThat(RecordFrame.check(bad, 0, crc)).as("byte %d bit %d", i, bit)
+                assertThat(RecordFrame.check(bad, 0, crc))
+                        .as("byte %d bit %d", i, bit)
                         .isInstanceOf(RecordFrame.Invalid.class);
             }
         }
@@ -67,7 +69,8 @@ class RecordFrameTest {
         ByteBuffer good = encoded(7, WalFixtures.payload(7));
         for (int cut = 0; cut < good.limit(); cut++) {
             ByteBuffer prefix = good.duplicate().limit(cut);
-            assertThat(RecordFrame.check(prefix, 0, crc)).as("prefix of %d bytes", cut)
+            assertThat(RecordFrame.check(prefix, 0, crc))
+                    .as("prefix of %d bytes", cut)
                     .isInstanceOf(RecordFrame.Invalid.class);
         }
     }

@@ -73,7 +73,8 @@ class WalCheckpointTest {
             assertThat(wal.stats().segments()).isEqualTo(1);
         }
 
-        assertThat(files()).containsExactly(Segments.name(lastSegment()), "snapshot-00000000000000000030.snap", "wal.lock");
+        assertThat(files())
+                .containsExactly(Segments.name(lastSegment()), "snapshot-00000000000000000030.snap", "wal.lock");
         WalFixtures.Recovered r = reopen(dir, small);
         assertThat(WalFixtures.string(r.snapshot())).isEqualTo("thirty");
         assertThat(r.sequences()).isEmpty();
@@ -131,8 +132,10 @@ class WalCheckpointTest {
             recover(wal);
             wal.append(1, payload(1));
             assertThatThrownBy(() -> wal.checkpoint(1, out -> {
-                throw new IllegalStateException("store busy");
-            })).isInstanceOf(IllegalStateException.class).hasMessage("store busy");
+                        throw new IllegalStateException("store busy");
+                    }))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessage("store busy");
             assertThat(files()).noneMatch(f -> f.startsWith("snapshot-"));
             wal.append(2, payload(2));
         }
@@ -159,15 +162,17 @@ class WalCheckpointTest {
             });
         }
         try (WriteAheadLog wal = WriteAheadLog.open(dir, small)) {
-            wal.recover((seq, in) -> {
-                try (InputStream s = in) {
-                    assertThat(s.read()).isEqualTo(body[0] & 0xff);
-                    assertThat(s.readAllBytes()).isEqualTo(java.util.Arrays.copyOfRange(body, 1, body.length));
-                    assertThat(s.read()).isEqualTo(-1);
-                } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
-            }, (seq, rec) -> { });
+            wal.recover(
+                    (seq, in) -> {
+                        try (InputStream s = in) {
+                            assertThat(s.read()).isEqualTo(body[0] & 0xff);
+                            assertThat(s.readAllBytes()).isEqualTo(java.util.Arrays.copyOfRange(body, 1, body.length));
+                            assertThat(s.read()).isEqualTo(-1);
+                        } catch (IOException e) {
+                            throw new java.io.UncheckedIOException(e);
+                        }
+                    },
+                    (seq, rec) -> {});
         }
     }
 
@@ -221,7 +226,8 @@ class WalCheckpointTest {
         try (WriteAheadLog wal = WriteAheadLog.open(dir, small)) {
             assertThatThrownBy(() -> recover(wal))
                     .isInstanceOf(WalCorruptionException.class)
-                    .hasMessage("snapshot " + wal.directory().resolve(snapshot.getFileName()) + " fails its checksum (offset 24)");
+                    .hasMessage("snapshot " + wal.directory().resolve(snapshot.getFileName())
+                            + " fails its checksum (offset 24)");
         }
         Files.write(snapshot, java.util.Arrays.copyOf(bytes, bytes.length - 5));
         try (WriteAheadLog wal = WriteAheadLog.open(dir, small)) {

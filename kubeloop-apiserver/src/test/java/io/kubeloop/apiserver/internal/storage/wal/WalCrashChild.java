@@ -19,14 +19,15 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class WalCrashChild {
 
-    private WalCrashChild() {
-    }
+    private WalCrashChild() {}
 
     public static void main(String[] args) throws Exception {
         Path dir = Path.of(args[0]);
         int threads = Integer.parseInt(args[1]);
         WalOptions options = WalOptions.builder().segmentSize(32 * 1024).build();
-        PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true,
+        PrintStream out = new PrintStream(
+                new java.io.FileOutputStream(java.io.FileDescriptor.out),
+                true,
                 java.nio.charset.StandardCharsets.US_ASCII);
 
         WriteAheadLog wal = WriteAheadLog.open(dir, options);

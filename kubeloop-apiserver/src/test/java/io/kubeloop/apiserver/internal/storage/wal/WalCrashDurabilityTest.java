@@ -39,17 +39,13 @@ class WalCrashDurabilityTest {
     Path tmp;
 
     /** One message line from the child, or the end of its output. */
-    private sealed interface Line permits Ready, Ack, End {
-    }
+    private sealed interface Line permits Ready, Ack, End {}
 
-    private record Ready(long lastSequence) implements Line {
-    }
+    private record Ready(long lastSequence) implements Line {}
 
-    private record Ack(long sequence) implements Line {
-    }
+    private record Ack(long sequence) implements Line {}
 
-    private record End() implements Line {
-    }
+    private record End() implements Line {}
 
     @Test
     void everyAcknowledgedAppendSurvivesSigkillAtARandomMoment() throws Exception {
@@ -70,9 +66,11 @@ class WalCrashDurabilityTest {
             Thread reader = Thread.ofVirtual().start(() -> readLines(child.getInputStream(), lines));
             try {
                 Line first = lines.poll(ROUND_LIMIT.toSeconds(), TimeUnit.SECONDS);
-                assertThat(first).as("%s: child's first line; stderr: %s", context, read(stderr))
+                assertThat(first)
+                        .as("%s: child's first line; stderr: %s", context, read(stderr))
                         .isInstanceOf(Ready.class);
-                assertThat(((Ready) first).lastSequence()).as("%s: the child recovers what we recovered", context)
+                assertThat(((Ready) first).lastSequence())
+                        .as("%s: the child recovers what we recovered", context)
                         .isEqualTo(lastRecovered);
                 if (round == 1) {
                     assertThatThrownBy(() -> WriteAheadLog.open(dir, WalOptions.defaults()))
@@ -83,17 +81,20 @@ class WalCrashDurabilityTest {
                 int acks = 0;
                 while (acks < killAfterAcks) {
                     Line line = lines.poll(ROUND_LIMIT.toSeconds(), TimeUnit.SECONDS);
-                    assertThat(line).as("%s: child output after %d acks; stderr: %s", context, acks, read(stderr))
+                    assertThat(line)
+                            .as("%s: child output after %d acks; stderr: %s", context, acks, read(stderr))
                             .isInstanceOf(Ack.class);
                     long seq = ((Ack) line).sequence();
-                    assertThat(seq).as("%s: new sequences continue above the recovered ones", context)
+                    assertThat(seq)
+                            .as("%s: new sequences continue above the recovered ones", context)
                             .isGreaterThan(lastRecovered);
                     acknowledged.add(seq);
                     acks++;
                 }
             } finally {
                 child.destroyForcibly(); // SIGKILL on Linux
-                assertThat(child.waitFor(ROUND_LIMIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+                assertThat(child.waitFor(ROUND_LIMIT.toSeconds(), TimeUnit.SECONDS))
+                        .isTrue();
             }
             reader.join();
             for (Line line : drain(lines)) {
@@ -110,7 +111,8 @@ class WalCrashDurabilityTest {
                     recovered.add(seq);
                 });
             }
-            assertThat(recovery.truncations()).as(context)
+            assertThat(recovery.truncations())
+                    .as(context)
                     .allSatisfy(t -> assertThat(t.cause()).isEqualTo(Truncation.Cause.TORN_TAIL));
             tornTails += recovery.truncations().size();
             if (recovery.snapshotSequence() > 0) {
@@ -119,22 +121,33 @@ class WalCrashDurabilityTest {
             Set<Long> lost = new TreeSet<>(acknowledged);
             lost.removeAll(recovered);
             assertThat(lost).as("%s: acknowledged but not recovered", context).isEmpty();
-            assertThat(recovery.lastSequence()).as(context)
+            assertThat(recovery.lastSequence())
+                    .as(context)
                     .isGreaterThanOrEqualTo(recovered.isEmpty() ? 0 : recovered.last())
                     .isGreaterThanOrEqualTo(lastRecovered);
             lastRecovered = recovery.lastSequence();
         }
-        assertThat(roundsFromSnapshot).as("the child's checkpoints were exercised").isPositive();
-        System.out.printf("WalCrashDurabilityTest: %d rounds, %d acknowledged appends all recovered, last sequence %d,"
-                + " %d recoveries from a snapshot, %d torn tails cut, seed %d%n", ROUNDS, acknowledged.size(),
-                lastRecovered, roundsFromSnapshot, tornTails, seed);
+        assertThat(roundsFromSnapshot)
+                .as("the child's checkpoints were exercised")
+                .isPositive();
+        System.out.printf(
+                "WalCrashDurabilityTest: %d rounds, %d acknowledged appends all recovered, last sequence %d,"
+                        + " %d recoveries from a snapshot, %d torn tails cut, seed %d%n",
+                ROUNDS, acknowledged.size(), lastRecovered, roundsFromSnapshot, tornTails, seed);
     }
 
     private static Process startChild(Path dir, Path stderr) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                "-Xmx128m", "-cp", System.getProperty("java.class.path"), WalCrashChild.class.getName(),
-                dir.toString(), Integer.toString(APPENDER_THREADS)));
+        List<String> command = new ArrayList<>(List.of(
+                java,
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
+                "-Xmx128m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                WalCrashChild.class.getName(),
+                dir.toString(),
+                Integer.toString(APPENDER_THREADS)));
         return new ProcessBuilder(command).redirectError(stderr.toFile()).start();
     }
 

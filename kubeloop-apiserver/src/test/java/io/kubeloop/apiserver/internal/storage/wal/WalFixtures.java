@@ -11,8 +11,7 @@ import java.util.List;
 /** Shared test helpers: deterministic payloads and a one-call recovery into memory. */
 final class WalFixtures {
 
-    private WalFixtures() {
-    }
+    private WalFixtures() {}
 
     /** A payload that depends only on the sequence, 20 to ~300 bytes long. */
     static byte[] payload(long sequence) {
@@ -25,8 +24,7 @@ final class WalFixtures {
     }
 
     /** One replayed record. */
-    record Replayed(long sequence, byte[] record) {
-    }
+    record Replayed(long sequence, byte[] record) {}
 
     /** Everything a recovery delivered. */
     record Recovered(Recovery recovery, byte[] snapshot, List<Replayed> records) {
@@ -39,13 +37,15 @@ final class WalFixtures {
     static Recovered recover(WriteAheadLog wal) {
         List<Replayed> records = new ArrayList<>();
         byte[][] snapshot = {null};
-        Recovery r = wal.recover((seq, in) -> {
-            try {
-                snapshot[0] = in.readAllBytes();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }, (seq, bytes) -> records.add(new Replayed(seq, bytes)));
+        Recovery r = wal.recover(
+                (seq, in) -> {
+                    try {
+                        snapshot[0] = in.readAllBytes();
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                },
+                (seq, bytes) -> records.add(new Replayed(seq, bytes)));
         return new Recovered(r, snapshot[0], records);
     }
 

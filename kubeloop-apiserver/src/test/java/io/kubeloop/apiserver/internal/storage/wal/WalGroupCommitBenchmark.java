@@ -26,8 +26,7 @@ import java.util.stream.Stream;
  */
 public final class WalGroupCommitBenchmark {
 
-    private WalGroupCommitBenchmark() {
-    }
+    private WalGroupCommitBenchmark() {}
 
     public static void main(String[] args) throws Exception {
         Path base = args.length > 0 ? Path.of(args[0]) : Path.of(System.getProperty("java.io.tmpdir"));
@@ -40,21 +39,21 @@ public final class WalGroupCommitBenchmark {
             try {
                 run(dir, appenders, Duration.ofMillis(500), recordBytes); // warm-up
                 Result r = run(dir, appenders, duration, recordBytes);
-                System.out.printf("%10d %14.0f %16.1f %12.1f%n", appenders, r.appendsPerSecond(), r.recordsPerCommit(),
-                        r.bytesPerSecond() / 1e6);
+                System.out.printf(
+                        "%10d %14.0f %16.1f %12.1f%n",
+                        appenders, r.appendsPerSecond(), r.recordsPerCommit(), r.bytesPerSecond() / 1e6);
             } finally {
                 deleteRecursively(dir);
             }
         }
     }
 
-    private record Result(double appendsPerSecond, double recordsPerCommit, double bytesPerSecond) {
-    }
+    private record Result(double appendsPerSecond, double recordsPerCommit, double bytesPerSecond) {}
 
     private static Result run(Path dir, int appenders, Duration duration, int recordBytes) throws InterruptedException {
         deleteRecursively(dir);
         try (WriteAheadLog wal = WriteAheadLog.open(dir, WalOptions.defaults())) {
-            wal.recover((seq, in) -> { }, (seq, rec) -> { });
+            wal.recover((seq, in) -> {}, (seq, rec) -> {});
             AtomicLong sequence = new AtomicLong();
             AtomicBoolean stop = new AtomicBoolean();
             byte[] record = new byte[recordBytes];
@@ -74,8 +73,8 @@ public final class WalGroupCommitBenchmark {
             }
             double seconds = (System.nanoTime() - start) / 1e9;
             WalStats stats = wal.stats();
-            return new Result(stats.records() / seconds, (double) stats.records() / stats.batches(),
-                    stats.bytes() / seconds);
+            return new Result(
+                    stats.records() / seconds, (double) stats.records() / stats.batches(), stats.bytes() / seconds);
         }
     }
 

@@ -100,7 +100,8 @@ class WalRecoveryTest {
         WalFixtures.Recovered r = reopen(dir, options);
 
         assertThat(r.sequences()).containsExactlyElementsOf(range(1, 4));
-        assertThat(r.recovery().truncations()).singleElement()
+        assertThat(r.recovery().truncations())
+                .singleElement()
                 .satisfies(t -> assertThat(t.reason()).isEqualTo("checksum mismatch"));
     }
 
@@ -129,7 +130,8 @@ class WalRecoveryTest {
         try (WriteAheadLog wal = WriteAheadLog.open(dir, options)) {
             assertThatThrownBy(() -> recover(wal))
                     .isInstanceOf(WalCorruptionException.class)
-                    .hasMessageStartingWith("write-ahead log segment " + wal.directory().resolve(FIRST)
+                    .hasMessageStartingWith("write-ahead log segment "
+                            + wal.directory().resolve(FIRST)
                             + " is corrupt at offset " + fifth + ": checksum mismatch, and valid records follow it;"
                             + " last intact sequence before it: 4. Nothing was changed")
                     .satisfies(e -> {
@@ -148,15 +150,17 @@ class WalRecoveryTest {
         int fifth = frameStart(5);
         segment[fifth + 6] ^= 0x01;
         Files.write(dir.resolve(FIRST), segment);
-        WalOptions truncate = options.toBuilder().corruptionPolicy(CorruptionPolicy.TRUNCATE).build();
+        WalOptions truncate =
+                options.toBuilder().corruptionPolicy(CorruptionPolicy.TRUNCATE).build();
 
         WalFixtures.Recovered r = reopen(dir, truncate);
 
         assertThat(r.sequences()).containsExactlyElementsOf(range(1, 4));
         assertThat(r.recovery().lastSequence()).isEqualTo(4);
-        assertThat(r.recovery().truncations()).extracting(Truncation::cause, t -> t.segment().getFileName().toString(),
-                        Truncation::offset)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(Truncation.Cause.CORRUPTION, FIRST, (long) fifth),
+        assertThat(r.recovery().truncations())
+                .extracting(Truncation::cause, t -> t.segment().getFileName().toString(), Truncation::offset)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(Truncation.Cause.CORRUPTION, FIRST, (long) fifth),
                         org.assertj.core.groups.Tuple.tuple(Truncation.Cause.CORRUPTION, SECOND, 0L));
         assertThat(Files.readAllBytes(dir.resolve(FIRST + ".corrupt"))).isEqualTo(segment);
         assertThat(dir.resolve(SECOND + ".corrupt")).exists();

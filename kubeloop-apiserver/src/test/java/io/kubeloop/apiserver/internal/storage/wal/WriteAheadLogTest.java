@@ -42,7 +42,9 @@ class WriteAheadLogTest {
         WalFixtures.Recovered r = reopen(dir, options);
 
         assertThat(r.recovery()).isEqualTo(new Recovery(0, 100, 100, List.of()));
-        assertThat(r.sequences()).containsExactlyElementsOf(LongStream.rangeClosed(1, 100).boxed().toList());
+        assertThat(r.sequences())
+                .containsExactlyElementsOf(
+                        LongStream.rangeClosed(1, 100).boxed().toList());
         assertThat(r.records()).allSatisfy(rec -> assertThat(rec.record()).isEqualTo(payload(rec.sequence())));
         assertThat(r.snapshot()).isNull();
     }
@@ -51,8 +53,11 @@ class WriteAheadLogTest {
     void recordsAppendedOutOfOrderAreReplayedInSequenceOrder() {
         try (WriteAheadLog wal = WriteAheadLog.open(dir, options)) {
             recover(wal);
-            CompletableFuture.allOf(wal.appendAsync(5, payload(5)), wal.appendAsync(3, payload(3)),
-                    wal.appendAsync(4, payload(4))).join();
+            CompletableFuture.allOf(
+                            wal.appendAsync(5, payload(5)),
+                            wal.appendAsync(3, payload(3)),
+                            wal.appendAsync(4, payload(4)))
+                    .join();
             wal.append(1, payload(1));
         }
 
@@ -83,7 +88,8 @@ class WriteAheadLogTest {
     void nonPositiveSequenceIsRejected() {
         try (WriteAheadLog wal = WriteAheadLog.open(dir, options)) {
             recover(wal);
-            assertThatThrownBy(() -> wal.append(0, new byte[0])).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> wal.append(0, new byte[0]))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageStartingWith("sequence 0 is not above 0");
         }
     }
@@ -101,7 +107,8 @@ class WriteAheadLogTest {
     void recoverTwiceIsRejected() {
         try (WriteAheadLog wal = WriteAheadLog.open(dir, options)) {
             recover(wal);
-            assertThatThrownBy(() -> recover(wal)).isInstanceOf(IllegalStateException.class)
+            assertThatThrownBy(() -> recover(wal))
+                    .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("recover() may be called once");
         }
     }
@@ -137,10 +144,12 @@ class WriteAheadLogTest {
 
     @Test
     void recordLargerThanMaxRecordSizeIsRejected() {
-        try (WriteAheadLog wal = WriteAheadLog.open(dir, options.toBuilder().maxRecordSize(100).build())) {
+        try (WriteAheadLog wal =
+                WriteAheadLog.open(dir, options.toBuilder().maxRecordSize(100).build())) {
             recover(wal);
             wal.append(1, new byte[100]);
-            assertThatThrownBy(() -> wal.append(2, new byte[101])).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> wal.append(2, new byte[101]))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessage("record of 101 bytes exceeds maxRecordSize 100");
         }
     }
@@ -161,7 +170,9 @@ class WriteAheadLogTest {
         for (Path s : segments) {
             assertThat(Files.size(s)).as(s.toString()).isLessThanOrEqualTo(1024);
         }
-        assertThat(reopen(dir, small).sequences()).containsExactlyElementsOf(LongStream.rangeClosed(1, 100).boxed().toList());
+        assertThat(reopen(dir, small).sequences())
+                .containsExactlyElementsOf(
+                        LongStream.rangeClosed(1, 100).boxed().toList());
     }
 
     @Test
@@ -186,7 +197,8 @@ class WriteAheadLogTest {
                 wal.append(i, payload(i));
             }
         }
-        assertThat(segmentFiles()).extracting(p -> p.getFileName().toString())
+        assertThat(segmentFiles())
+                .extracting(p -> p.getFileName().toString())
                 .containsExactly("00000000000000000001.wal", "00000000000000000002.wal", "00000000000000000003.wal");
     }
 
@@ -263,9 +275,11 @@ class WriteAheadLogTest {
         try (WriteAheadLog first = WriteAheadLog.open(dir, options)) {
             assertThatThrownBy(() -> WriteAheadLog.open(dir, options))
                     .isInstanceOf(WalLockedException.class)
-                    .hasMessageStartingWith("data directory " + first.directory() + " is in use by another write-ahead log in this process (pid "
+                    .hasMessageStartingWith("data directory " + first.directory()
+                            + " is in use by another write-ahead log in this process (pid "
                             + ProcessHandle.current().pid() + ")")
-                    .satisfies(e -> assertThat(((WalLockedException) e).directory()).isEqualTo(first.directory()));
+                    .satisfies(e ->
+                            assertThat(((WalLockedException) e).directory()).isEqualTo(first.directory()));
         }
         try (WriteAheadLog again = WriteAheadLog.open(dir, options)) {
             assertThat(recover(again).recovery().lastSequence()).isZero();
@@ -296,7 +310,9 @@ class WriteAheadLogTest {
 
     private List<Path> segmentFiles() throws IOException {
         try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(p -> p.getFileName().toString().endsWith(".wal")).sorted().toList();
+            return files.filter(p -> p.getFileName().toString().endsWith(".wal"))
+                    .sorted()
+                    .toList();
         }
     }
 }
