@@ -4,10 +4,26 @@
  * {@code io.kubeloop.apiserver.internal} is the implementation and no API; kubeloop-testing's
  * fault-injecting proxy alone reads {@code internal.tls} (its certificates).
  */
-@SuppressWarnings("module") // the qualified export names a module that is not on this module's path
+@SuppressWarnings({"module", "requires-automatic"}) // a qualified export to a module not on this path;
+// client-java-proto and protobuf-java are automatic modules (named in their manifests)
 module io.kubeloop.apiserver {
     requires static com.google.errorprone.annotations;
     requires transitive io.kubeloop.time;
+    requires transitive io.kubeloop.client;
+    requires transitive tools.jackson.databind;
+    requires io.kubeloop.cache;
+    requires io.kubeloop.workqueue;
+    requires tools.jackson.dataformat.yaml;
+    requires org.bouncycastle.pkix;
+    requires org.bouncycastle.provider;
+    requires org.bouncycastle.util;
+    requires org.eclipse.jetty.server;
+    requires org.eclipse.jetty.alpn.java.server;
+    requires org.eclipse.jetty.http2.server;
+    requires org.eclipse.jetty.websocket.core.server;
+    requires io.kubernetes.client.java.proto;
+    requires com.google.protobuf;
+    requires org.slf4j;
 
     exports io.kubeloop.apiserver;
     exports io.kubeloop.apiserver.internal.tls to

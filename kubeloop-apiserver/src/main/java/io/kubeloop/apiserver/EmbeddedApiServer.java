@@ -80,16 +80,16 @@ public final class EmbeddedApiServer implements AutoCloseable {
                 .withHistorySize(options.historySize())
                 .withWatchBufferSize(options.watchBufferSize());
         // durable state: the journal first (it locks the data directory), then TLS and token
-        DataDirectory data = options.dataDir() == null ? null : new DataDirectory(options.dataDir());
+        DataDirectory data = options.dataDir().map(DataDirectory::new).orElse(null);
         Journal journal =
-                data == null ? Journal.inMemory() : options.journalFactory().apply(options.dataDir());
+                data == null ? Journal.inMemory() : options.journalFactory().apply(data.root());
         this.store = VersionedStore.open(storeOptions, journal);
         CustomResourceDefinitions started = null;
         BuiltinControllers running = null;
         try {
             this.token = data != null
-                    ? data.token(options.token())
-                    : options.token() != null ? options.token() : DataDirectory.randomToken();
+                    ? data.token(options.token().orElse(null))
+                    : options.token().orElseGet(DataDirectory::randomToken);
             this.tls = data != null ? data.tls() : TlsMaterial.generate();
             this.registry = new ObjectRegistry(
                     store,

@@ -17,321 +17,172 @@ import io.kubeloop.time.Ticker;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * How to start an {@link EmbeddedApiServer}. Use {@link #defaults()} and the {@code with*} methods.
+ * How to start an {@link EmbeddedApiServer}: {@link #defaults()}, then the {@code with*} methods, each
+ * of which returns a copy with one setting changed.
  *
- * <p>Immutable and thread-safe.
- *
- * @param port TCP port, 0 = a free one
- * @param bindAddress address to listen on (default {@code 127.0.0.1})
- * @param token the bearer token clients must send (default: random per run, or kept in the data directory)
- * @param historySize watch history window in events (default 10,000)
- * @param watchBufferSize events buffered per watcher before the watch is ended (default 1,000)
- * @param dataDir directory for durable state, or null for memory only
- * @param journalFactory opens the journal of a data directory (default {@link #walJournal(Path)})
- * @param validator schema validation seam (default: {@link BuiltinFieldValidator}, unknown and duplicate fields
- *        of built-in kinds per {@code fieldValidation}; custom resources accepted unchanged)
- * @param patcher patch seam (default: {@link LibraryPatchApplier}, all four patch types)
- * @param openApi OpenAPI seam: builds the documents over the served resources (default:
- *        {@link LibraryOpenApiDocuments}: v3, v2 as JSON and protobuf, custom resources with their CRD schemas)
- * @param http HTTP tuning
- * @param builtinControllers whether the garbage collector and the Pod grace-period controller run (default
- *        {@link BuiltinControllerMode#RUN})
- * @param ticker the server's clock: object timestamps, watch bookmarks and timeouts, the built-in
- *        controllers' informers and grace periods (default the system ticker)
- * @param listAtZero how a LIST at resourceVersion {@code "0"} without a continue token is answered (default
- *        {@link ListAtZero#WHOLE_FROM_CACHE})
+ * <p>Immutable (every field final) and thread-safe.
  */
-public record ServerOptions(
-        int port,
-        String bindAddress,
-        String token,
-        int historySize,
-        int watchBufferSize,
-        Path dataDir,
-        Function<Path, Journal> journalFactory,
-        ObjectValidator validator,
-        PatchApplier patcher,
-        Function<ResourceRegistry, OpenApiDocuments> openApi,
-        HttpOptions http,
-        BuiltinControllerMode builtinControllers,
-        Ticker ticker,
-        ListAtZero listAtZero) {
+public final class ServerOptions {
 
-    public ServerOptions {
-        if (port < 0 || port > 65535) {
-            throw new IllegalArgumentException("port must be 0..65535, got " + port);
+    private final int port;
+    private final String bindAddress;
+    private final String token;
+    private final int historySize;
+    private final int watchBufferSize;
+    private final Path dataDir;
+    private final BuiltinControllerMode builtinControllers;
+    private final Ticker ticker;
+    private final ListAtZero listAtZero;
+    // The server's own seams (package-private: tests in this package replace them).
+    private final Function<Path, Journal> journalFactory;
+    private final ObjectValidator validator;
+    private final PatchApplier patcher;
+    private final Function<ResourceRegistry, OpenApiDocuments> openApi;
+    private final HttpOptions http;
+
+    private ServerOptions(Settings s) {
+        if (s.port < 0 || s.port > 65535) {
+            throw new IllegalArgumentException("port must be 0..65535, got " + s.port);
         }
-        Objects.requireNonNull(bindAddress, "bindAddress");
-        Objects.requireNonNull(journalFactory, "journalFactory");
-        Objects.requireNonNull(validator, "validator");
-        Objects.requireNonNull(patcher, "patcher");
-        Objects.requireNonNull(openApi, "openApi");
-        Objects.requireNonNull(http, "http");
-        Objects.requireNonNull(ticker, "ticker");
-        Objects.requireNonNull(builtinControllers, "builtinControllers");
-        Objects.requireNonNull(listAtZero, "listAtZero");
+        if (s.historySize < 1) {
+            throw new IllegalArgumentException("historySize must be positive, got " + s.historySize);
+        }
+        if (s.watchBufferSize < 1) {
+            throw new IllegalArgumentException("watchBufferSize must be positive, got " + s.watchBufferSize);
+        }
+        this.port = s.port;
+        this.bindAddress = Objects.requireNonNull(s.bindAddress, "bindAddress");
+        this.token = s.token;
+        this.historySize = s.historySize;
+        this.watchBufferSize = s.watchBufferSize;
+        this.dataDir = s.dataDir;
+        this.builtinControllers = Objects.requireNonNull(s.builtinControllers, "builtinControllers");
+        this.ticker = Objects.requireNonNull(s.ticker, "ticker");
+        this.listAtZero = Objects.requireNonNull(s.listAtZero, "listAtZero");
+        this.journalFactory = Objects.requireNonNull(s.journalFactory, "journalFactory");
+        this.validator = Objects.requireNonNull(s.validator, "validator");
+        this.patcher = Objects.requireNonNull(s.patcher, "patcher");
+        this.openApi = Objects.requireNonNull(s.openApi, "openApi");
+        this.http = Objects.requireNonNull(s.http, "http");
+    }
+
+    /** The settings of one copy while it is made; confined to the method making it. */
+    private static final class Settings {
+        int port;
+        String bindAddress;
+        String token;
+        int historySize;
+        int watchBufferSize;
+        Path dataDir;
+        BuiltinControllerMode builtinControllers;
+        Ticker ticker;
+        ListAtZero listAtZero;
+        Function<Path, Journal> journalFactory;
+        ObjectValidator validator;
+        PatchApplier patcher;
+        Function<ResourceRegistry, OpenApiDocuments> openApi;
+        HttpOptions http;
+    }
+
+    private Settings settings() {
+        Settings s = new Settings();
+        s.port = port;
+        s.bindAddress = bindAddress;
+        s.token = token;
+        s.historySize = historySize;
+        s.watchBufferSize = watchBufferSize;
+        s.dataDir = dataDir;
+        s.builtinControllers = builtinControllers;
+        s.ticker = ticker;
+        s.listAtZero = listAtZero;
+        s.journalFactory = journalFactory;
+        s.validator = validator;
+        s.patcher = patcher;
+        s.openApi = openApi;
+        s.http = http;
+        return s;
+    }
+
+    private ServerOptions with(Consumer<Settings> change) {
+        Settings s = settings();
+        change.accept(s);
+        return new ServerOptions(s);
     }
 
     /**
-     * Port 0, 127.0.0.1, random token, in memory, default seams. The first call in a JVM builds the built-in
-     * schemas (up to seconds).
+     * Port 0 (a free one), 127.0.0.1, a random token, in memory, a history of 10,000 events, 1,000
+     * events buffered per watcher, built-in controllers running, the system clock. The first call in a
+     * JVM builds the built-in schemas (up to seconds).
      */
     public static ServerOptions defaults() {
-        return new ServerOptions(
-                0,
-                "127.0.0.1",
-                null,
-                10_000,
-                1_000,
-                null,
-                ServerOptions::walJournal,
-                new BuiltinFieldValidator(),
-                new LibraryPatchApplier(),
-                registry -> new LibraryOpenApiDocuments(
-                        registry, CustomResourceSchemas.fromDefinitions(), OpenApiV2::protobuf, Ticker.system()),
-                HttpOptions.defaults(),
-                BuiltinControllerMode.RUN,
-                Ticker.system(),
-                ListAtZero.WHOLE_FROM_CACHE);
+        Settings s = new Settings();
+        s.port = 0;
+        s.bindAddress = "127.0.0.1";
+        s.historySize = 10_000;
+        s.watchBufferSize = 1_000;
+        s.builtinControllers = BuiltinControllerMode.RUN;
+        s.ticker = Ticker.system();
+        s.listAtZero = ListAtZero.WHOLE_FROM_CACHE;
+        s.journalFactory = ServerOptions::walJournal;
+        s.validator = new BuiltinFieldValidator(); // unknown and duplicate fields of built-in kinds
+        s.patcher = new LibraryPatchApplier(); // all four patch types
+        s.openApi = registry -> new LibraryOpenApiDocuments(
+                registry, CustomResourceSchemas.fromDefinitions(), OpenApiV2::protobuf, Ticker.system());
+        s.http = HttpOptions.defaults();
+        return new ServerOptions(s);
     }
 
-    /** The default journal factory: the write-ahead log in {@code DATA_DIR/wal} with default tuning. */
-    public static Journal walJournal(Path dataDir) {
+    /** The default journal: the write-ahead log in {@code DATA_DIR/wal} with default tuning. */
+    static Journal walJournal(Path dataDir) {
         return WalJournal.open(new DataDirectory(dataDir).wal(), WalJournalOptions.defaults());
     }
 
-    /** With a fixed port. */
+    /** With a fixed TCP port (0: a free one). */
     public ServerOptions withPort(int p) {
-        return new ServerOptions(
-                p,
-                bindAddress,
-                token,
-                historySize,
-                watchBufferSize,
-                dataDir,
-                journalFactory,
-                validator,
-                patcher,
-                openApi,
-                http,
-                builtinControllers,
-                ticker,
-                listAtZero);
+        return with(s -> s.port = p);
     }
 
-    /** With another bind address. */
+    /** With another address to listen on (default {@code 127.0.0.1}). */
     public ServerOptions withBindAddress(String a) {
-        return new ServerOptions(
-                port,
-                a,
-                token,
-                historySize,
-                watchBufferSize,
-                dataDir,
-                journalFactory,
-                validator,
-                patcher,
-                openApi,
-                http,
-                builtinControllers,
-                ticker,
-                listAtZero);
+        return with(s -> s.bindAddress = a);
     }
 
-    /** With a fixed token. */
+    /** With a fixed bearer token for clients (default: random per run, or kept in the data directory). */
     public ServerOptions withToken(String t) {
-        return new ServerOptions(
-                port,
-                bindAddress,
-                t,
-                historySize,
-                watchBufferSize,
-                dataDir,
-                journalFactory,
-                validator,
-                patcher,
-                openApi,
-                http,
-                builtinControllers,
-                ticker,
-                listAtZero);
+        return with(s -> s.token = t);
     }
 
-    /** With another history window. */
+    /** With another watch history window, in events (default 10,000). */
     public ServerOptions withHistorySize(int n) {
-        return new ServerOptions(
-                port,
-                bindAddress,
-                token,
-                n,
-                watchBufferSize,
-                dataDir,
-                journalFactory,
-                validator,
-                patcher,
-                openApi,
-                http,
-                builtinControllers,
-                ticker,
-                listAtZero);
+        return with(s -> s.historySize = n);
     }
 
-    /** With another per-watcher buffer. */
+    /** With another number of events buffered per watcher before the watch is ended (default 1,000). */
     public ServerOptions withWatchBufferSize(int n) {
-        return new ServerOptions(
-                port,
-                bindAddress,
-                token,
-                historySize,
-                n,
-                dataDir,
-                journalFactory,
-                validator,
-                patcher,
-                openApi,
-                http,
-                builtinControllers,
-                ticker,
-                listAtZero);
+        return with(s -> s.watchBufferSize = n);
     }
 
-    /** With a data directory (requires a journal factory). */
+    /** With a directory for durable state: objects, token and certificates survive a restart. */
     public ServerOptions withDataDir(Path dir) {
-        return new ServerOptions(
-                port,
-                bindAddress,
-                token,
-                historySize,
-                watchBufferSize,
-                dir,
-                journalFactory,
-                validator,
-                patcher,
-                openApi,
-                http,
-                builtinControllers,
-                ticker,
-                listAtZero);
+        return with(s -> s.dataDir = dir);
     }
 
-    /** With the WAL seam. */
-    public ServerOptions withJournalFactory(Function<Path, Journal> f) {
-        return new ServerOptions(
-                port,
-                bindAddress,
-                token,
-                historySize,
-                watchBufferSize,
-                dataDir,
-                f,
-                validator,
-                patcher,
-                openApi,
-                http,
-                builtinControllers,
-                ticker,
-                listAtZero);
-    }
-
-    /** With the schema seam. */
-    public ServerOptions withValidator(ObjectValidator v) {
-        return new ServerOptions(
-                port,
-                bindAddress,
-                token,
-                historySize,
-                watchBufferSize,
-                dataDir,
-                journalFactory,
-                v,
-                patcher,
-                openApi,
-                http,
-                builtinControllers,
-                ticker,
-                listAtZero);
-    }
-
-    /** With the patch seam. */
-    public ServerOptions withPatcher(PatchApplier p) {
-        return new ServerOptions(
-                port,
-                bindAddress,
-                token,
-                historySize,
-                watchBufferSize,
-                dataDir,
-                journalFactory,
-                validator,
-                p,
-                openApi,
-                http,
-                builtinControllers,
-                ticker,
-                listAtZero);
-    }
-
-    /** With the OpenAPI seam. */
-    public ServerOptions withOpenApi(Function<ResourceRegistry, OpenApiDocuments> o) {
-        return new ServerOptions(
-                port,
-                bindAddress,
-                token,
-                historySize,
-                watchBufferSize,
-                dataDir,
-                journalFactory,
-                validator,
-                patcher,
-                o,
-                http,
-                builtinControllers,
-                ticker,
-                listAtZero);
-    }
-
-    /** With a bookmark interval (tests use short ones). */
+    /** With another interval between watch bookmarks (tests use short ones). */
     public ServerOptions withBookmarkInterval(Duration d) {
-        return new ServerOptions(
-                port,
-                bindAddress,
-                token,
-                historySize,
-                watchBufferSize,
-                dataDir,
-                journalFactory,
-                validator,
-                patcher,
-                openApi,
-                http.withBookmarkInterval(d),
-                builtinControllers,
-                ticker,
-                listAtZero);
+        return with(s -> s.http = s.http.withBookmarkInterval(d));
     }
 
     /**
      * With another LIST chunk size: a LIST body larger than this is streamed in chunks of about this
-     * size (default 256 KiB; see {@link HttpOptions#listChunkBytes()}).
+     * size (default 256 KiB).
      */
     public ServerOptions withListChunkBytes(int bytes) {
-        return new ServerOptions(
-                port,
-                bindAddress,
-                token,
-                historySize,
-                watchBufferSize,
-                dataDir,
-                journalFactory,
-                validator,
-                patcher,
-                openApi,
-                http.withListChunkBytes(bytes),
-                builtinControllers,
-                ticker,
-                listAtZero);
+        return with(s -> s.http = s.http.withListChunkBytes(bytes));
     }
 
     /**
@@ -339,61 +190,100 @@ public record ServerOptions(
      * garbage collector and the end of node-bound Pods' grace periods.
      */
     public ServerOptions withBuiltinControllers(BuiltinControllerMode mode) {
-        return new ServerOptions(
-                port,
-                bindAddress,
-                token,
-                historySize,
-                watchBufferSize,
-                dataDir,
-                journalFactory,
-                validator,
-                patcher,
-                openApi,
-                http,
-                mode,
-                ticker,
-                listAtZero);
-    }
-
-    /** With another clock (tests pass an {@code io.kubeloop.testing.FakeTicker}). */
-    public ServerOptions withTicker(Ticker t) {
-        return new ServerOptions(
-                port,
-                bindAddress,
-                token,
-                historySize,
-                watchBufferSize,
-                dataDir,
-                journalFactory,
-                validator,
-                patcher,
-                openApi,
-                http,
-                builtinControllers,
-                t,
-                listAtZero);
+        return with(s -> s.builtinControllers = mode);
     }
 
     /**
-     * With another answer to a LIST at resourceVersion {@code "0"} ({@link ListAtZero#WHOLE_FROM_CACHE} by
-     * default).
+     * With another clock (tests pass an {@code io.kubeloop.testing.FakeTicker}): object timestamps,
+     * watch bookmarks and timeouts, the built-in controllers' informers and grace periods.
+     */
+    public ServerOptions withTicker(Ticker t) {
+        return with(s -> s.ticker = t);
+    }
+
+    /**
+     * With another answer to a LIST at resourceVersion {@code "0"} without a continue token
+     * ({@link ListAtZero#WHOLE_FROM_CACHE} by default).
      */
     public ServerOptions withListAtZero(ListAtZero mode) {
-        return new ServerOptions(
-                port,
-                bindAddress,
-                token,
-                historySize,
-                watchBufferSize,
-                dataDir,
-                journalFactory,
-                validator,
-                patcher,
-                openApi,
-                http,
-                builtinControllers,
-                ticker,
-                mode);
+        return with(s -> s.listAtZero = mode);
+    }
+
+    /** The TCP port, 0 for a free one. */
+    public int port() {
+        return port;
+    }
+
+    /** The address to listen on. */
+    public String bindAddress() {
+        return bindAddress;
+    }
+
+    /** The fixed bearer token, or empty for the default (random, or kept in the data directory). */
+    public Optional<String> token() {
+        return Optional.ofNullable(token);
+    }
+
+    /** The watch history window, in events. */
+    public int historySize() {
+        return historySize;
+    }
+
+    /** Events buffered per watcher before the watch is ended. */
+    public int watchBufferSize() {
+        return watchBufferSize;
+    }
+
+    /** The directory for durable state, or empty for memory only. */
+    public Optional<Path> dataDir() {
+        return Optional.ofNullable(dataDir);
+    }
+
+    /** Whether the built-in controllers run. */
+    public BuiltinControllerMode builtinControllers() {
+        return builtinControllers;
+    }
+
+    /** The server's clock. */
+    public Ticker ticker() {
+        return ticker;
+    }
+
+    /** How a LIST at resourceVersion {@code "0"} without a continue token is answered. */
+    public ListAtZero listAtZero() {
+        return listAtZero;
+    }
+
+    /** With another journal for a data directory (default {@link #walJournal(Path)}). */
+    ServerOptions withJournalFactory(Function<Path, Journal> f) {
+        return with(s -> s.journalFactory = f);
+    }
+
+    Function<Path, Journal> journalFactory() {
+        return journalFactory;
+    }
+
+    ObjectValidator validator() {
+        return validator;
+    }
+
+    PatchApplier patcher() {
+        return patcher;
+    }
+
+    Function<ResourceRegistry, OpenApiDocuments> openApi() {
+        return openApi;
+    }
+
+    HttpOptions http() {
+        return http;
+    }
+
+    @Override
+    public String toString() {
+        return "ServerOptions[port=" + port + ", bindAddress=" + bindAddress + ", token="
+                + (token == null ? "(default)" : "(fixed)") + ", historySize=" + historySize + ", watchBufferSize="
+                + watchBufferSize + ", dataDir=" + dataDir + ", builtinControllers=" + builtinControllers
+                + ", listAtZero=" + listAtZero + ", http=" + http + "]";
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.kubeloop.api.DynamicObject;
+import io.kubeloop.apiserver.JournalSeam;
 import io.kubeloop.apiserver.ServerOptions;
 import io.kubeloop.apiserver.internal.storage.Journal;
 import java.io.IOException;
@@ -59,8 +60,8 @@ class ServerLifetimeTest {
                 throw new UncheckedIOException(new IOException("No space left on device"));
             }
         };
-        ServerLifetime lifetime =
-                ServerLifetime.start(ServeCommand.baseOptions().withDataDir(dir).withJournalFactory(d -> failing));
+        ServerLifetime lifetime = ServerLifetime.start(
+                JournalSeam.withJournal(ServeCommand.baseOptions().withDataDir(dir), failing));
         try {
             diskFull.set(true);
             assertThatThrownBy(() -> lifetime.server()

@@ -10,12 +10,14 @@ import io.kubeloop.controller.leader.LeaderCallbacks;
 import io.kubeloop.controller.leader.LeaderElector;
 import io.kubeloop.time.Ticker;
 import io.kubeloop.time.internal.Waiters;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -81,7 +83,7 @@ public final class Manager implements AutoCloseable {
     private final ManagerOptions options;
     /** A Prometheus registry when micrometer-registry-prometheus is there, else a simple one; never both. */
     private final MeterRegistry registry =
-            PrometheusMetrics.AVAILABLE ? PrometheusMetrics.newRegistry() : new SimpleMeterRegistry();
+            PrometheusMetrics.AVAILABLE ? PrometheusMetrics.newRegistry() : inMemoryRegistry();
     /** Listens to GC notifications until closed. */
     private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
 
@@ -140,6 +142,19 @@ public final class Manager implements AutoCloseable {
      */
     public static Manager create(KubeClient client, ManagerOptions options) {
         return new Manager(client, options);
+    }
+
+    /**
+     * A simple registry without the per-bucket gauges it would derive from histograms: it names
+     * buckets in seconds with six decimals, so client-go's 10 ns and 100 ns queue buckets would both
+     * be "le=0" (one dropped, with a warning), and nothing scrapes an in-memory registry anyway.
+     */
+    private static MeterRegistry inMemoryRegistry() {
+        SimpleMeterRegistry simple = new SimpleMeterRegistry();
+        simple.config()
+                .meterFilter(MeterFilter.deny(
+                        id -> id.getType() == Meter.Type.GAUGE && id.getName().endsWith(".histogram")));
+        return simple;
     }
 
     /**

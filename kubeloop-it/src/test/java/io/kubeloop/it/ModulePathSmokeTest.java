@@ -24,18 +24,18 @@ import org.junit.jupiter.api.io.TempDir;
  * kubeloop's jars work on the module path, as a user's modular application meets them: a tiny module
  * that requires {@code io.kubeloop.controller} compiles against the public API alone (javac refuses
  * it an internal package) and runs with {@code java --module-path … -m}, binding JSON with Jackson
- * through the packages kubeloop opens to it.
+ * through the packages kubeloop opens to it; a module that requires {@code io.kubeloop.testing}
+ * starts the embedded API server (Jetty, TLS, protobuf) and talks to it.
  *
  * <p>The module path is this test's class path cut down to kubeloop's library modules and their
- * runtime dependencies (everything else on it, the API server and the test libraries among them,
- * is not modular and is left out).
+ * runtime dependencies (everything else on it, the test libraries among them, is left out).
  */
 @Timeout(60)
 class ModulePathSmokeTest {
 
     /** kubeloop's library modules, as reactor class folders or jars. */
     private static final Pattern KUBELOOP = Pattern.compile(
-            ".*kubeloop-(time|api|client|workqueue|cache|controller)([/\\\\]target[/\\\\]classes[/\\\\]?|-[0-9][^/\\\\]*\\.jar)$");
+            ".*kubeloop-(time|api|client|workqueue|cache|controller|apiserver|testing)([/\\\\]target[/\\\\]classes[/\\\\]?|-[0-9][^/\\\\]*\\.jar)$");
 
     /** Their third-party dependencies, by repository path. */
     private static final List<String> DEPENDENCIES = List.of(
@@ -48,7 +48,10 @@ class ModulePathSmokeTest {
             "/org/slf4j/slf4j-api/",
             "/io/micrometer/",
             "/org/hdrhistogram/",
-            "/org/latencyutils/");
+            "/org/latencyutils/",
+            "/org/eclipse/jetty/",
+            "/io/kubernetes/client-java-proto/",
+            "/com/google/protobuf/protobuf-java/");
 
     private static final String MODULE_INFO = """
             module example.app {
@@ -119,6 +122,50 @@ class ModulePathSmokeTest {
             }
             """;
 
+    private static final String TESTING_MODULE_INFO = """
+            module example.app {
+                requires io.kubeloop.testing;
+            }
+            """;
+
+    private static final String SERVER_MAIN = """
+            package example.app;
+
+            import io.fabric8.kubernetes.api.model.ConfigMap;
+            import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+            import io.kubeloop.apiserver.EmbeddedApiServer;
+            import io.kubeloop.client.ResourceClient;
+            import io.kubeloop.testing.FakeTicker;
+            import java.time.Duration;
+            import java.util.Map;
+
+            public final class Main {
+                public static void main(String[] args) {
+                    FakeTicker ticker = new FakeTicker();
+                    long before = ticker.nanoTime();
+                    ticker.step(Duration.ofSeconds(1));
+                    check(ticker.nanoTime() - before == 1_000_000_000L, "fake clock");
+                    try (EmbeddedApiServer server = EmbeddedApiServer.start()) {
+                        ResourceClient<ConfigMap> configMaps =
+                                server.client().resource(ConfigMap.class).inNamespace("default");
+                        configMaps.create(new ConfigMapBuilder().withNewMetadata().withName("cm").endMetadata()
+                                .withData(Map.of("k", "v")).build());
+                        check(configMaps.get("cm").getData().equals(Map.of("k", "v")), "round trip");
+                        check(configMaps.list().items().size() == 1, "list");
+                    }
+                    check(!EmbeddedApiServer.class.getModule().isExported("io.kubeloop.apiserver.internal.http"),
+                            "internal package hidden");
+                    System.out.println("module path ok");
+                }
+
+                private static void check(boolean ok, String what) {
+                    if (!ok) {
+                        throw new AssertionError(what);
+                    }
+                }
+            }
+            """;
+
     private static final String REACHES_INSIDE = """
             package example.app;
 
@@ -132,8 +179,13 @@ class ModulePathSmokeTest {
     @Test
     void aModularApplicationCompilesAgainstThePublicApiAndRunsOnTheModulePath(@TempDir Path dir)
             throws IOException, InterruptedException {
+        compileAndRun(dir, MODULE_INFO, MAIN);
+    }
+
+    private static void compileAndRun(Path dir, String moduleInfo, String main)
+            throws IOException, InterruptedException {
         String modulePath = modulePath();
-        Path src = writeModule(dir.resolve("src"), MAIN);
+        Path src = writeModule(dir.resolve("src"), moduleInfo, main);
         Path out = dir.resolve("out");
         Compilation compiled = javac(modulePath, src, out);
         assertThat(compiled.exitCode()).as(compiled.output()).isZero();
@@ -154,8 +206,14 @@ class ModulePathSmokeTest {
     }
 
     @Test
+    void aModularTestStartsTheEmbeddedApiServerOnTheModulePath(@TempDir Path dir)
+            throws IOException, InterruptedException {
+        compileAndRun(dir, TESTING_MODULE_INFO, SERVER_MAIN);
+    }
+
+    @Test
     void theCompilerRefusesAnInternalPackage(@TempDir Path dir) throws IOException {
-        Path src = writeModule(dir.resolve("src"), REACHES_INSIDE);
+        Path src = writeModule(dir.resolve("src"), MODULE_INFO, REACHES_INSIDE);
         Compilation compiled = javac(modulePath(), src, dir.resolve("out"));
         assertThat(compiled.exitCode()).isNotZero();
         assertThat(compiled.output())
@@ -177,9 +235,9 @@ class ModulePathSmokeTest {
         return new Compilation(exit, buffer.toString(StandardCharsets.UTF_8));
     }
 
-    private static Path writeModule(Path src, String main) throws IOException {
+    private static Path writeModule(Path src, String moduleInfo, String main) throws IOException {
         Files.createDirectories(src.resolve("example/app"));
-        Files.writeString(src.resolve("module-info.java"), MODULE_INFO);
+        Files.writeString(src.resolve("module-info.java"), moduleInfo);
         Files.writeString(src.resolve("example/app/Main.java"), main);
         return src;
     }

@@ -68,7 +68,8 @@ class CrdRestartTest {
     @Test
     void customResourcesAreServedRightAfterARestart(@TempDir Path dataDir) {
         ListJournal journal = new ListJournal();
-        ServerOptions options = ServerOptions.defaults().withDataDir(dataDir).withJournalFactory(d -> journal);
+        ServerOptions options =
+                ServerInternals.withJournalFactory(ServerOptions.defaults().withDataDir(dataDir), d -> journal);
         try (EmbeddedApiServer first = EmbeddedApiServer.start(options)) {
             ObjectRegistry r = ServerInternals.registry(first);
             r.create(crdDefinition(r), "", json(FOO_CRD), CTX);
