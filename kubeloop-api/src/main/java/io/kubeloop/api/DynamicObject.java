@@ -1,6 +1,7 @@
 package io.kubeloop.api;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
+import io.kubeloop.api.internal.DynamicObjectReader;
 import io.kubeloop.api.json.KubeJson;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;

@@ -3,6 +3,7 @@ package io.kubeloop.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kubeloop.api.internal.DynamicObjectReader;
 import io.kubeloop.api.json.KubeJson;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.kubeloop.client;
 
 import io.kubeloop.api.DynamicObject;
-import io.kubeloop.api.DynamicObjectReader;
+import io.kubeloop.api.internal.DynamicObjectReader;
 import io.kubeloop.api.internal.JsonScanner;
 import io.kubeloop.client.http.ApiResponse;
 import io.kubeloop.client.http.TransportException;

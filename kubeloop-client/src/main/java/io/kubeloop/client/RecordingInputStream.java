@@ -1,6 +1,6 @@
 package io.kubeloop.client;
 
-import io.kubeloop.api.DynamicObjectReader;
+import io.kubeloop.api.internal.DynamicObjectReader;
 import java.io.IOException;
 import java.io.InputStream;
 

@@ -1,8 +1,8 @@
 package io.kubeloop.client;
 
 import io.kubeloop.api.DynamicObject;
-import io.kubeloop.api.DynamicObjectReader;
 import io.kubeloop.api.errors.Status;
+import io.kubeloop.api.internal.DynamicObjectReader;
 import io.kubeloop.api.internal.JsonScanner;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;

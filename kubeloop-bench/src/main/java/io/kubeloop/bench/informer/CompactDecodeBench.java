@@ -1,7 +1,7 @@
 package io.kubeloop.bench.informer;
 
 import io.kubeloop.api.DynamicObject;
-import io.kubeloop.api.DynamicObjectReader;
+import io.kubeloop.api.internal.DynamicObjectReader;
 import io.kubeloop.api.json.KubeJson;
 import java.util.Locale;
 import tools.jackson.core.JsonParser;

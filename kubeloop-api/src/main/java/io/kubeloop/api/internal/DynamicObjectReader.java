@@ -1,7 +1,11 @@
-package io.kubeloop.api;
+package io.kubeloop.api.internal;
 
-import io.kubeloop.api.internal.JsonScanner;
+import io.kubeloop.api.DynamicObject;
+import io.kubeloop.api.ObjectMeta;
 import io.kubeloop.api.json.KubeJson;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -42,6 +46,11 @@ public final class DynamicObjectReader {
 
     /** The shared-string table is cleared when it reaches this many entries. */
     private static final int MAX_SHARED = 1024;
+    /**
+     * DynamicObject's compact constructor, which trusts its caller to pass the identity found in the
+     * bytes: package-private in the API, reached here, in the same module, by a private lookup.
+     */
+    private static final MethodHandle COMPACT = compactConstructor();
     /** KubeJson's mapper without the trailing-token check, to read a value from the middle of a document. */
     private static final JsonMapper STREAMING = KubeJson.mapper()
             .rebuild()
@@ -176,8 +185,8 @@ public final class DynamicObjectReader {
             kind = share(defaultKind);
         }
         return meta == null
-                ? new DynamicObject(json, apiVersion, kind, null, null, null, null)
-                : new DynamicObject(json, apiVersion, kind, meta[0], meta[1], meta[2], meta[3]);
+                ? compact(json, apiVersion, kind, null, null, null, null)
+                : compact(json, apiVersion, kind, meta[0], meta[1], meta[2], meta[3]);
     }
 
     private DynamicObject readWithJackson(
@@ -298,8 +307,8 @@ public final class DynamicObjectReader {
             kind = share(defaultKind);
         }
         return meta == null
-                ? new DynamicObject(json, apiVersion, kind, null, null, null, null)
-                : new DynamicObject(json, apiVersion, kind, meta[0], meta[1], meta[2], meta[3]);
+                ? compact(json, apiVersion, kind, null, null, null, null)
+                : compact(json, apiVersion, kind, meta[0], meta[1], meta[2], meta[3]);
     }
 
     /** Namespace, name, resourceVersion, uid of the metadata object at the parser; leaves it at its end. */
@@ -410,7 +419,7 @@ public final class DynamicObjectReader {
     }
 
     /** {@code metadata.labels} of an object's JSON, read-only; null when absent or null. */
-    static Map<String, String> readLabels(byte[] json) {
+    public static Map<String, String> readLabels(byte[] json) {
         try (JsonParser p = STREAMING.createParser(json)) {
             p.nextToken();
             String field;
@@ -441,7 +450,7 @@ public final class DynamicObjectReader {
     }
 
     /** The metadata of a compact object's JSON, parsed; an empty ObjectMeta when it has none. */
-    static ObjectMeta readMetadata(byte[] json) {
+    public static ObjectMeta readMetadata(byte[] json) {
         try (JsonParser p = STREAMING.createParser(json)) {
             p.nextToken();
             String field;
@@ -454,5 +463,42 @@ public final class DynamicObjectReader {
             }
         }
         return ObjectMeta.builder().build();
+    }
+
+    private static MethodHandle compactConstructor() {
+        try {
+            return MethodHandles.privateLookupIn(DynamicObject.class, MethodHandles.lookup())
+                    .findConstructor(
+                            DynamicObject.class,
+                            MethodType.methodType(
+                                    void.class,
+                                    byte[].class,
+                                    String.class,
+                                    String.class,
+                                    String.class,
+                                    String.class,
+                                    String.class,
+                                    String.class));
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** A compact object over {@code json}, whose identity the caller read from it. */
+    private static DynamicObject compact(
+            byte[] json,
+            String apiVersion,
+            String kind,
+            String namespace,
+            String name,
+            String resourceVersion,
+            String uid) {
+        try {
+            return (DynamicObject) COMPACT.invokeExact(json, apiVersion, kind, namespace, name, resourceVersion, uid);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable impossible) { // the constructor declares no checked exception
+            throw new IllegalStateException(impossible);
+        }
     }
 }
