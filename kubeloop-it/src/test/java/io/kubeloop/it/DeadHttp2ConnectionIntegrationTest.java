@@ -2,16 +2,9 @@ package io.kubeloop.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.kubeloop.api.DynamicObject;
-import io.kubeloop.api.GroupVersionResource;
-import io.kubeloop.api.ObjectKey;
-import io.kubeloop.api.ObjectMeta;
-import io.kubeloop.api.ResourceScope;
-import io.kubeloop.api.errors.ApiException;
-import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.apiserver.ServerOptions;
 import io.kubeloop.cache.InformerFactory;
 import io.kubeloop.cache.InformerOptions;
@@ -21,26 +14,19 @@ import io.kubeloop.cache.ListerWatcher;
 import io.kubeloop.cache.ReflectorOptions;
 import io.kubeloop.cache.SharedIndexInformer;
 import io.kubeloop.client.ClientOptions;
-import io.kubeloop.client.DeleteOptions;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.ResourceClient;
-import io.kubeloop.client.WriteOptions;
 import io.kubeloop.client.http.ApiRequest;
 import io.kubeloop.client.http.ApiResponse;
 import io.kubeloop.client.http.Interceptor;
 import io.kubeloop.client.http.TransportException;
 import io.kubeloop.controller.Controller;
 import io.kubeloop.controller.ControllerBuilder;
-import io.kubeloop.controller.Request;
-import io.kubeloop.controller.Result;
 import io.kubeloop.testing.faults.ConnectionPlan;
 import io.kubeloop.testing.faults.FaultInjectingProxy;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -65,7 +51,6 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 180, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class DeadHttp2ConnectionIntegrationTest extends EmbeddedServerTestBase {
 
-    private static final GroupVersionResource CONFIGMAPS = new GroupVersionResource("", "v1", "configmaps");
     private static final String NAMESPACE = "frozen";
     private static final int NAMES = 30;
     private static final Duration IDLE = Duration.ofSeconds(3);
@@ -75,7 +60,7 @@ class DeadHttp2ConnectionIntegrationTest extends EmbeddedServerTestBase {
 
     private FaultInjectingProxy relay;
     private KubeClient throughRelay;
-    private ResourceClient<DynamicObject> cms;
+    private ConfigMapChurn churn;
 
     @Override
     protected ServerOptions serverOptions() {
@@ -94,24 +79,6 @@ class DeadHttp2ConnectionIntegrationTest extends EmbeddedServerTestBase {
         }
         if (relay != null) {
             relay.close();
-        }
-    }
-
-    private void write(SplittableRandom random) {
-        String name = "cm-" + random.nextInt(NAMES);
-        try {
-            switch (random.nextInt(3)) {
-                case 0 ->
-                    cms.create(
-                            DynamicObject.of("v1", "ConfigMap", ObjectMeta.of(NAMESPACE, name)), WriteOptions.none());
-                case 1 ->
-                    cms.update(
-                            cms.get(name).edit(n -> n.putObject("data").put("i", Integer.toString(random.nextInt()))),
-                            WriteOptions.none());
-                default -> cms.delete(name, DeleteOptions.none());
-            }
-        } catch (ApiException expected) {
-            // AlreadyExists, NotFound: random operations on random names, as intended
         }
     }
 
@@ -134,7 +101,7 @@ class DeadHttp2ConnectionIntegrationTest extends EmbeddedServerTestBase {
         int writes = 0;
         int frozen = -1;
         while (System.nanoTime() - start < length.toNanos()) {
-            write(random);
+            churn.writeOnce(random);
             writes++;
             if (frozen < 0 && System.nanoTime() - start >= at.toNanos()) {
                 frozen = freeze.getAsInt();
@@ -147,41 +114,15 @@ class DeadHttp2ConnectionIntegrationTest extends EmbeddedServerTestBase {
 
     /** Waits at most {@link #BOUND} until the cache, the model and the controller agree with the server. */
     private void awaitConvergence(
-            SharedIndexInformer<DynamicObject> informer,
-            ResourceVersions.HandlerModel model,
-            Map<ObjectKey, String> reconciled,
-            long seed,
-            String when) {
-        long lastWrite = System.nanoTime();
-        Map<ObjectKey, String> expected = ResourceVersions.of(cms.list().items());
-        await().atMost(BOUND).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
-            assertThat(ResourceVersions.of(informer.indexer().list()))
-                    .as("informer cache %s (seed %d)", when, seed)
-                    .isEqualTo(expected);
-            assertThat(model.state)
-                    .as("handler-fed model %s (seed %d)", when, seed)
-                    .isEqualTo(expected);
-            Map<ObjectKey, String> last = new HashMap<>(expected);
-            reconciled.forEach((key, seen) -> {
-                if (!expected.containsKey(key)) {
-                    last.put(key, "<absent>");
-                }
-            });
-            assertThat(reconciled)
-                    .as("last state each key was reconciled at %s (seed %d)", when, seed)
-                    .isEqualTo(last);
-        });
+            SharedIndexInformer<DynamicObject> informer, ResourceVersions.HandlerModel model, long seed, String when) {
+        Duration took = churn.awaitConvergence(informer, model, BOUND, when, seed);
         System.out.printf(
-                "DeadHttp2ConnectionIntegrationTest: converged %d ms after the last write %s%n",
-                (System.nanoTime() - lastWrite) / 1_000_000, when);
+                "DeadHttp2ConnectionIntegrationTest: converged %d ms after the last write %s%n", took.toMillis(), when);
     }
 
     @Test
     void informerAndControllerConvergeWhenTheirHttp2ConnectionIsFrozenByMovingToAFreshOne() throws Exception {
-        client.resource(new GroupVersionResource("", "v1", "namespaces"), ResourceScope.CLUSTER, DynamicObject.class)
-                .create(DynamicObject.of("v1", "Namespace", ObjectMeta.of(null, NAMESPACE)), WriteOptions.none());
-        cms = client.resource(CONFIGMAPS, ResourceScope.NAMESPACED, DynamicObject.class)
-                .inNamespace(NAMESPACE);
+        churn = new ConfigMapChurn(client, NAMESPACE, NAMES);
         long seed = Long.getLong("kubeloop.faults.seed", System.nanoTime());
         System.out.println(
                 "DeadHttp2ConnectionIntegrationTest seed " + seed + " (replay: -Dkubeloop.faults.seed=" + seed + ")");
@@ -212,10 +153,7 @@ class DeadHttp2ConnectionIntegrationTest extends EmbeddedServerTestBase {
                         .build());
 
         ResourceVersions.HandlerModel model = new ResourceVersions.HandlerModel();
-        Map<ObjectKey, String> reconciled = new ConcurrentHashMap<>();
-        ResourceClient<DynamicObject> relayedCms = throughRelay
-                .resource(CONFIGMAPS, ResourceScope.NAMESPACED, DynamicObject.class)
-                .inNamespace(NAMESPACE);
+        ResourceClient<DynamicObject> relayedCms = churn.configMaps(throughRelay);
         InformerOptions informerOptions = InformerOptions.builder()
                 .reflector(ReflectorOptions.builder()
                         .name("frozen-cms")
@@ -227,20 +165,8 @@ class DeadHttp2ConnectionIntegrationTest extends EmbeddedServerTestBase {
                 InformerFactory factory = InformerFactory.create(throughRelay, InformerOptions.defaults())) {
             informer.addEventHandler(model);
             Lister<ConfigMap> lister = factory.listerFor(ConfigMap.class, InformerScope.all());
-            try (Controller controller = ControllerBuilder.forResource(ConfigMap.class)
-                    .build(factory, (Request r) -> {
-                        String seen;
-                        try {
-                            seen = lister.namespace(r.namespace())
-                                    .get(r.name())
-                                    .getMetadata()
-                                    .getResourceVersion();
-                        } catch (NotFoundException gone) {
-                            seen = "<absent>";
-                        }
-                        reconciled.put(r.key(), seen);
-                        return Result.done();
-                    })) {
+            try (Controller controller =
+                    ControllerBuilder.forResource(ConfigMap.class).build(factory, churn.recordingReconciler(lister))) {
                 informer.start();
                 factory.start();
                 controller.start(); // waits for the caches
@@ -250,7 +176,7 @@ class DeadHttp2ConnectionIntegrationTest extends EmbeddedServerTestBase {
                 // phase one: frozen 2 s into 6 s of writes, found by the watches' idle timeout
                 int frozenFirst =
                         writeFor(Duration.ofSeconds(6), Duration.ofSeconds(2), random, () -> relay.freezeAll());
-                awaitConvergence(informer, model, reconciled, seed, "after the first freeze");
+                awaitConvergence(informer, model, seed, "after the first freeze");
                 // phase two: frozen 1 s into 5 s of writes, found at once by a request's timeout
                 int frozenSecond = writeFor(Duration.ofSeconds(5), Duration.ofSeconds(1), random, () -> {
                     int frozen = relay.freezeAll();
@@ -265,7 +191,7 @@ class DeadHttp2ConnectionIntegrationTest extends EmbeddedServerTestBase {
                     assertThat(Duration.ofNanos(System.nanoTime() - probe)).isLessThan(REQUEST_TIMEOUT.plusSeconds(3));
                     return frozen;
                 });
-                awaitConvergence(informer, model, reconciled, seed, "after the second freeze");
+                awaitConvergence(informer, model, seed, "after the second freeze");
                 System.out.println("DeadHttp2ConnectionIntegrationTest: connections relayed "
                         + relay.relayedConnections() + ", frozen " + relay.injected());
 

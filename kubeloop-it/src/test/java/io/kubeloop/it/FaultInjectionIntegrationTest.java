@@ -1,16 +1,9 @@
 package io.kubeloop.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.kubeloop.api.DynamicObject;
-import io.kubeloop.api.GroupVersionResource;
-import io.kubeloop.api.ObjectKey;
-import io.kubeloop.api.ObjectMeta;
-import io.kubeloop.api.ResourceScope;
-import io.kubeloop.api.errors.ApiException;
-import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.cache.InformerFactory;
 import io.kubeloop.cache.InformerOptions;
 import io.kubeloop.cache.InformerScope;
@@ -18,23 +11,17 @@ import io.kubeloop.cache.Lister;
 import io.kubeloop.cache.ListerWatcher;
 import io.kubeloop.cache.SharedIndexInformer;
 import io.kubeloop.client.ClientOptions;
-import io.kubeloop.client.DeleteOptions;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.ResourceClient;
-import io.kubeloop.client.WriteOptions;
 import io.kubeloop.controller.Controller;
 import io.kubeloop.controller.ControllerBuilder;
-import io.kubeloop.controller.Request;
-import io.kubeloop.controller.Result;
 import io.kubeloop.testing.faults.FaultInjectingProxy;
 import io.kubeloop.testing.faults.FaultPlan;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -61,7 +48,6 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(420)
 class FaultInjectionIntegrationTest extends EmbeddedServerTestBase {
 
-    private static final GroupVersionResource CONFIGMAPS = new GroupVersionResource("", "v1", "configmaps");
     private static final String NAMESPACE = "faults";
     private static final int NAMES = 60;
     private static final int MIN_WRITES = 600;
@@ -71,7 +57,7 @@ class FaultInjectionIntegrationTest extends EmbeddedServerTestBase {
 
     private FaultInjectingProxy proxy;
     private KubeClient throughProxy;
-    private ResourceClient<DynamicObject> cms;
+    private ConfigMapChurn churn;
 
     @Override
     protected ClientOptions clientOptions() {
@@ -80,10 +66,7 @@ class FaultInjectionIntegrationTest extends EmbeddedServerTestBase {
 
     @BeforeEach
     void startProxy() {
-        client.resource(new GroupVersionResource("", "v1", "namespaces"), ResourceScope.CLUSTER, DynamicObject.class)
-                .create(DynamicObject.of("v1", "Namespace", ObjectMeta.of(null, NAMESPACE)), WriteOptions.none());
-        cms = client.resource(CONFIGMAPS, ResourceScope.NAMESPACED, DynamicObject.class)
-                .inNamespace(NAMESPACE);
+        churn = new ConfigMapChurn(client, NAMESPACE, NAMES);
     }
 
     @AfterEach
@@ -96,55 +79,9 @@ class FaultInjectionIntegrationTest extends EmbeddedServerTestBase {
         }
     }
 
-    private void write(SplittableRandom random) {
-        String name = "cm-" + random.nextInt(NAMES);
-        try {
-            switch (random.nextInt(3)) {
-                case 0 ->
-                    cms.create(
-                            DynamicObject.of("v1", "ConfigMap", ObjectMeta.of(NAMESPACE, name)), WriteOptions.none());
-                case 1 ->
-                    cms.update(
-                            cms.get(name).edit(n -> n.putObject("data").put("i", Integer.toString(random.nextInt()))),
-                            WriteOptions.none());
-                default -> cms.delete(name, DeleteOptions.none());
-            }
-        } catch (ApiException expected) {
-            // AlreadyExists, NotFound: random operations on random names, as intended
-        }
-    }
-
     private boolean everyKindInjected(int times) {
         Map<String, Long> injected = proxy.injected();
         return EVERY_KIND.stream().allMatch(kind -> injected.getOrDefault(kind, 0L) >= times);
-    }
-
-    private void awaitConvergence(
-            SharedIndexInformer<DynamicObject> informer,
-            ResourceVersions.HandlerModel model,
-            Map<ObjectKey, String> reconciled,
-            long seed,
-            String when) {
-        Map<ObjectKey, String> expected = ResourceVersions.of(cms.list().items());
-        await().atMost(Duration.ofSeconds(120))
-                .pollInterval(Duration.ofMillis(200))
-                .untilAsserted(() -> {
-                    assertThat(ResourceVersions.of(informer.indexer().list()))
-                            .as("informer cache %s (seed %d)", when, seed)
-                            .isEqualTo(expected);
-                    assertThat(model.state)
-                            .as("handler-fed model %s (seed %d)", when, seed)
-                            .isEqualTo(expected);
-                    Map<ObjectKey, String> last = new HashMap<>(expected);
-                    reconciled.forEach((key, seen) -> {
-                        if (!expected.containsKey(key)) {
-                            last.put(key, "<absent>");
-                        }
-                    });
-                    assertThat(reconciled)
-                            .as("last state each key was reconciled at %s (seed %d)", when, seed)
-                            .isEqualTo(last);
-                });
     }
 
     @Test
@@ -162,29 +99,14 @@ class FaultInjectionIntegrationTest extends EmbeddedServerTestBase {
                 ClientOptions.builder().rateLimitingEnabled(false).build());
 
         ResourceVersions.HandlerModel model = new ResourceVersions.HandlerModel();
-        Map<ObjectKey, String> reconciled = new ConcurrentHashMap<>();
-        ResourceClient<DynamicObject> proxiedCms = throughProxy
-                .resource(CONFIGMAPS, ResourceScope.NAMESPACED, DynamicObject.class)
-                .inNamespace(NAMESPACE);
+        ResourceClient<DynamicObject> proxiedCms = churn.configMaps(throughProxy);
         try (SharedIndexInformer<DynamicObject> informer =
                         SharedIndexInformer.create(ListerWatcher.of(proxiedCms), InformerOptions.defaults());
                 InformerFactory factory = InformerFactory.create(throughProxy, InformerOptions.defaults())) {
             informer.addEventHandler(model);
             Lister<ConfigMap> lister = factory.listerFor(ConfigMap.class, InformerScope.all());
-            try (Controller controller = ControllerBuilder.forResource(ConfigMap.class)
-                    .build(factory, (Request r) -> {
-                        String seen;
-                        try {
-                            seen = lister.namespace(r.namespace())
-                                    .get(r.name())
-                                    .getMetadata()
-                                    .getResourceVersion();
-                        } catch (NotFoundException gone) {
-                            seen = "<absent>";
-                        }
-                        reconciled.put(r.key(), seen);
-                        return Result.done();
-                    })) {
+            try (Controller controller =
+                    ControllerBuilder.forResource(ConfigMap.class).build(factory, churn.recordingReconciler(lister))) {
                 informer.start();
                 factory.start();
                 controller.start(); // waits for the caches: through the faults too
@@ -193,7 +115,7 @@ class FaultInjectionIntegrationTest extends EmbeddedServerTestBase {
                 long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
                 int writes = 0;
                 while ((writes < MIN_WRITES || !everyKindInjected(FAULT_ROUNDS)) && System.nanoTime() < deadline) {
-                    write(random);
+                    churn.writeOnce(random);
                     writes++;
                     if (writes % 10 == 0) {
                         Thread.sleep(random.nextInt(40)); // bursts, and time for watches between them
@@ -216,17 +138,15 @@ class FaultInjectionIntegrationTest extends EmbeddedServerTestBase {
                 proxy.maxWatch(Duration.ofSeconds(2));
                 proxy.plan(FaultPlan.random(
                         seed + 1, 0.7, 4 * 1024, Duration.ofSeconds(1), List.of("late-cut", "stall", "reject-429")));
-                long settling = System.nanoTime();
-                awaitConvergence(
-                        informer, model, reconciled, seed, "after the first phase"); // past any relist and back-off
+                Duration settling = churn.awaitConvergence( // past any relist and back-off
+                        informer, model, Duration.ofSeconds(120), "after the first phase", seed);
                 System.out.printf(
-                        "FaultInjectionIntegrationTest: converged %d ms after the first phase%n",
-                        (System.nanoTime() - settling) / 1_000_000);
+                        "FaultInjectionIntegrationTest: converged %d ms after the first phase%n", settling.toMillis());
                 Map<String, Long> before = proxy.injected();
                 long phaseTwoEnd = System.nanoTime() + Duration.ofSeconds(6).toNanos();
                 int resumedWrites = 0;
                 while (System.nanoTime() < phaseTwoEnd) {
-                    write(random);
+                    churn.writeOnce(random);
                     resumedWrites++;
                     Thread.sleep(random.nextInt(20));
                 }
@@ -234,12 +154,10 @@ class FaultInjectionIntegrationTest extends EmbeddedServerTestBase {
                 before.forEach((kind, n) -> during.merge(kind, -n, Long::sum));
                 System.out.println("FaultInjectionIntegrationTest: then " + resumedWrites
                         + " writes under resume-only faults " + during);
-                long converging = System.nanoTime();
-
-                awaitConvergence(informer, model, reconciled, seed, "after resumed watches");
+                Duration converging =
+                        churn.awaitConvergence(informer, model, Duration.ofSeconds(120), "after resumed watches", seed);
                 System.out.printf(
-                        "FaultInjectionIntegrationTest: converged %d ms after the last write%n",
-                        (System.nanoTime() - converging) / 1_000_000);
+                        "FaultInjectionIntegrationTest: converged %d ms after the last write%n", converging.toMillis());
                 assertThat(model.backwards)
                         .as("updates that went back in time (seed %d)", seed)
                         .isEmpty();

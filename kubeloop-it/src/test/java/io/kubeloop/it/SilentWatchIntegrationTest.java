@@ -5,12 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.kubeloop.api.DynamicObject;
-import io.kubeloop.api.GroupVersionResource;
-import io.kubeloop.api.ObjectKey;
 import io.kubeloop.api.ObjectMeta;
 import io.kubeloop.api.ResourceScope;
-import io.kubeloop.api.errors.ApiException;
-import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.apiserver.ServerOptions;
 import io.kubeloop.cache.InformerFactory;
@@ -21,7 +17,6 @@ import io.kubeloop.cache.ListerWatcher;
 import io.kubeloop.cache.ReflectorOptions;
 import io.kubeloop.cache.SharedIndexInformer;
 import io.kubeloop.client.ClientOptions;
-import io.kubeloop.client.DeleteOptions;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.ListOptions;
 import io.kubeloop.client.ResourceClient;
@@ -31,17 +26,12 @@ import io.kubeloop.client.http.ApiResponse;
 import io.kubeloop.client.http.Interceptor;
 import io.kubeloop.controller.Controller;
 import io.kubeloop.controller.ControllerBuilder;
-import io.kubeloop.controller.Request;
-import io.kubeloop.controller.Result;
 import io.kubeloop.testing.faults.Fault;
 import io.kubeloop.testing.faults.FaultInjectingProxy;
 import io.kubeloop.testing.faults.FaultPlan;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -73,7 +63,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Timeout(180)
 class SilentWatchIntegrationTest extends EmbeddedServerTestBase {
 
-    private static final GroupVersionResource CONFIGMAPS = new GroupVersionResource("", "v1", "configmaps");
     private static final String NAMESPACE = "silent";
     private static final int NAMES = 30;
     private static final Duration IDLE = Duration.ofSeconds(3);
@@ -82,7 +71,7 @@ class SilentWatchIntegrationTest extends EmbeddedServerTestBase {
 
     private FaultInjectingProxy proxy;
     private KubeClient throughProxy;
-    private ResourceClient<DynamicObject> cms;
+    private ConfigMapChurn churn;
 
     @Override
     protected ServerOptions serverOptions() {
@@ -104,31 +93,6 @@ class SilentWatchIntegrationTest extends EmbeddedServerTestBase {
         }
     }
 
-    private void createNamespace() {
-        client.resource(new GroupVersionResource("", "v1", "namespaces"), ResourceScope.CLUSTER, DynamicObject.class)
-                .create(DynamicObject.of("v1", "Namespace", ObjectMeta.of(null, NAMESPACE)), WriteOptions.none());
-        cms = client.resource(CONFIGMAPS, ResourceScope.NAMESPACED, DynamicObject.class)
-                .inNamespace(NAMESPACE);
-    }
-
-    private void write(SplittableRandom random) {
-        String name = "cm-" + random.nextInt(NAMES);
-        try {
-            switch (random.nextInt(3)) {
-                case 0 ->
-                    cms.create(
-                            DynamicObject.of("v1", "ConfigMap", ObjectMeta.of(NAMESPACE, name)), WriteOptions.none());
-                case 1 ->
-                    cms.update(
-                            cms.get(name).edit(n -> n.putObject("data").put("i", Integer.toString(random.nextInt()))),
-                            WriteOptions.none());
-                default -> cms.delete(name, DeleteOptions.none());
-            }
-        } catch (ApiException expected) {
-            // AlreadyExists, NotFound: random operations on random names, as intended
-        }
-    }
-
     private static boolean isConfigMapList(FaultPlan.ProxiedRequest request) {
         int q = request.target().indexOf('?');
         String path = q < 0 ? request.target() : request.target().substring(0, q);
@@ -138,7 +102,7 @@ class SilentWatchIntegrationTest extends EmbeddedServerTestBase {
     @ParameterizedTest(name = "dedicated watch connections: {0}")
     @ValueSource(booleans = {true, false})
     void informerAndControllerResumeWatchesThatWentSilentAndConverge(boolean dedicated) throws Exception {
-        createNamespace();
+        churn = new ConfigMapChurn(client, NAMESPACE, NAMES);
         long seed = Long.getLong("kubeloop.faults.seed", System.nanoTime());
         System.out.println(
                 "SilentWatchIntegrationTest seed " + seed + " (replay: -Dkubeloop.faults.seed=" + seed + ")");
@@ -167,10 +131,7 @@ class SilentWatchIntegrationTest extends EmbeddedServerTestBase {
                         .build());
 
         ResourceVersions.HandlerModel model = new ResourceVersions.HandlerModel();
-        Map<ObjectKey, String> reconciled = new ConcurrentHashMap<>();
-        ResourceClient<DynamicObject> proxiedCms = throughProxy
-                .resource(CONFIGMAPS, ResourceScope.NAMESPACED, DynamicObject.class)
-                .inNamespace(NAMESPACE);
+        ResourceClient<DynamicObject> proxiedCms = churn.configMaps(throughProxy);
         InformerOptions informerOptions = InformerOptions.builder()
                 .reflector(ReflectorOptions.builder()
                         .name("silent-cms")
@@ -182,20 +143,8 @@ class SilentWatchIntegrationTest extends EmbeddedServerTestBase {
                 InformerFactory factory = InformerFactory.create(throughProxy, InformerOptions.defaults())) {
             informer.addEventHandler(model);
             Lister<ConfigMap> lister = factory.listerFor(ConfigMap.class, InformerScope.all());
-            try (Controller controller = ControllerBuilder.forResource(ConfigMap.class)
-                    .build(factory, (Request r) -> {
-                        String seen;
-                        try {
-                            seen = lister.namespace(r.namespace())
-                                    .get(r.name())
-                                    .getMetadata()
-                                    .getResourceVersion();
-                        } catch (NotFoundException gone) {
-                            seen = "<absent>";
-                        }
-                        reconciled.put(r.key(), seen);
-                        return Result.done();
-                    })) {
+            try (Controller controller =
+                    ControllerBuilder.forResource(ConfigMap.class).build(factory, churn.recordingReconciler(lister))) {
                 informer.start();
                 factory.start();
                 controller.start(); // waits for the caches
@@ -205,7 +154,7 @@ class SilentWatchIntegrationTest extends EmbeddedServerTestBase {
                 long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
                 int writes = 0;
                 while (System.nanoTime() < end) {
-                    write(random);
+                    churn.writeOnce(random);
                     writes++;
                     Thread.sleep(random.nextInt(30));
                 }
@@ -215,24 +164,7 @@ class SilentWatchIntegrationTest extends EmbeddedServerTestBase {
                 System.out.println(
                         "SilentWatchIntegrationTest: " + writes + " writes, " + blackholes + " watches blackholed");
 
-                Map<ObjectKey, String> expected = ResourceVersions.of(cms.list().items());
-                await().atMost(BOUND).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
-                    assertThat(ResourceVersions.of(informer.indexer().list()))
-                            .as("informer cache (seed %d)", seed)
-                            .isEqualTo(expected);
-                    assertThat(model.state)
-                            .as("handler-fed model (seed %d)", seed)
-                            .isEqualTo(expected);
-                    Map<ObjectKey, String> last = new HashMap<>(expected);
-                    reconciled.forEach((key, seen) -> {
-                        if (!expected.containsKey(key)) {
-                            last.put(key, "<absent>");
-                        }
-                    });
-                    assertThat(reconciled)
-                            .as("last state each key was reconciled at (seed %d)", seed)
-                            .isEqualTo(last);
-                });
+                churn.awaitConvergence(informer, model, BOUND, "after the blackholes", seed);
                 System.out.printf(
                         "SilentWatchIntegrationTest: converged %d ms after the last write%n",
                         (System.nanoTime() - lastWrite) / 1_000_000);
@@ -274,9 +206,10 @@ class SilentWatchIntegrationTest extends EmbeddedServerTestBase {
                                 .interceptors(List.of(counting))
                                 .build())) {
             ResourceClient<DynamicObject> direct = quiet.client()
-                    .resource(CONFIGMAPS, ResourceScope.NAMESPACED, DynamicObject.class)
+                    .resource(ConfigMapChurn.CONFIGMAPS, ResourceScope.NAMESPACED, DynamicObject.class)
                     .inNamespace("default");
-            ResourceClient<DynamicObject> viaH2 = h2.resource(CONFIGMAPS, ResourceScope.NAMESPACED, DynamicObject.class)
+            ResourceClient<DynamicObject> viaH2 = h2.resource(
+                            ConfigMapChurn.CONFIGMAPS, ResourceScope.NAMESPACED, DynamicObject.class)
                     .inNamespace("default");
             InformerOptions options = InformerOptions.builder()
                     .reflector(ReflectorOptions.builder()
