@@ -184,9 +184,7 @@ public final class DynamicObjectReader {
         if (addKind) {
             kind = share(defaultKind);
         }
-        return meta == null
-                ? compact(json, apiVersion, kind, null, null, null, null)
-                : compact(json, apiVersion, kind, meta[0], meta[1], meta[2], meta[3]);
+        return compact(json, apiVersion, kind, meta);
     }
 
     private DynamicObject readWithJackson(
@@ -306,9 +304,7 @@ public final class DynamicObjectReader {
         if (addKind) {
             kind = share(defaultKind);
         }
-        return meta == null
-                ? compact(json, apiVersion, kind, null, null, null, null)
-                : compact(json, apiVersion, kind, meta[0], meta[1], meta[2], meta[3]);
+        return compact(json, apiVersion, kind, meta);
     }
 
     /** Namespace, name, resourceVersion, uid of the metadata object at the parser; leaves it at its end. */
@@ -484,15 +480,15 @@ public final class DynamicObjectReader {
         }
     }
 
-    /** A compact object over {@code json}, whose identity the caller read from it. */
-    private static DynamicObject compact(
-            byte[] json,
-            String apiVersion,
-            String kind,
-            String namespace,
-            String name,
-            String resourceVersion,
-            String uid) {
+    /**
+     * A compact object over {@code json}, whose identity the caller read from it: {@code meta} holds
+     * namespace, name, resourceVersion and uid, or is null when the object has no metadata.
+     */
+    private static DynamicObject compact(byte[] json, String apiVersion, String kind, String[] meta) {
+        String namespace = meta == null ? null : meta[0];
+        String name = meta == null ? null : meta[1];
+        String resourceVersion = meta == null ? null : meta[2];
+        String uid = meta == null ? null : meta[3];
         try {
             return (DynamicObject) COMPACT.invokeExact(json, apiVersion, kind, namespace, name, resourceVersion, uid);
         } catch (RuntimeException | Error e) {
