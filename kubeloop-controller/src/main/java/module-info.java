@@ -20,6 +20,7 @@ module io.kubeloop.controller {
     requires org.slf4j;
 
     exports io.kubeloop.controller;
+    exports io.kubeloop.controller.client;
     exports io.kubeloop.controller.endpoints;
     exports io.kubeloop.controller.events;
     exports io.kubeloop.controller.leader;

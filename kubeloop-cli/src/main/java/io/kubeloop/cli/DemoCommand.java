@@ -111,7 +111,7 @@ final class DemoCommand implements Callable<Integer> {
             FooCrd.install(client, Duration.ofSeconds(30));
             say(out, "installed CRD " + FooCrd.NAME);
             try (InformerFactory watch = InformerFactory.create(client, InformerOptions.defaults());
-                    SampleController controller = new SampleController(client, null)) {
+                    SampleController controller = new SampleController(client)) {
                 CountDownLatch narrated = new CountDownLatch(2); // the deployment available, the foo in sync
                 narrate(watch, out, narrated);
                 watch.start();

@@ -4,7 +4,6 @@ import io.kubeloop.client.KubeClient;
 import io.kubeloop.controller.Manager;
 import io.kubeloop.controller.ManagerOptions;
 import io.kubeloop.controller.endpoints.HealthCheck;
-import io.kubeloop.controller.events.EventBroadcaster;
 import io.kubeloop.samples.samplecontroller.FooCrd;
 import io.kubeloop.samples.samplecontroller.SampleController;
 import java.io.PrintWriter;
@@ -109,9 +108,8 @@ final class SampleControllerCommand implements Callable<Integer>, ConnectedComma
                 FooCrd.install(client, Duration.ofSeconds(30));
                 out.println("Foo CRD " + FooCrd.NAME + " installed");
             }
-            try (EventBroadcaster events = new EventBroadcaster(client);
-                    Manager manager = Manager.create(client, options)) {
-                SampleController.addTo(manager, client, events);
+            try (Manager manager = Manager.create(client, options)) {
+                SampleController.addTo(manager);
                 manager.addHealthzCheck("ping", HealthCheck.ping());
                 manager.addReadyzCheck("informers", manager.informersSynced());
                 manager.start();

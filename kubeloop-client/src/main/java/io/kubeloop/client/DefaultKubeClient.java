@@ -5,6 +5,7 @@ import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.ResourceMapping;
 import io.kubeloop.api.ResourceScope;
+import io.kubeloop.api.Scheme;
 import io.kubeloop.client.discovery.CachedDiscoveryClient;
 import io.kubeloop.client.discovery.DiscoveryCacheLocation;
 import io.kubeloop.client.discovery.DiscoveryClient;
@@ -120,6 +121,11 @@ final class DefaultKubeClient implements KubeClient {
             }
         }
         return d;
+    }
+
+    @Override
+    public Scheme scheme() {
+        return options.scheme();
     }
 
     @Override

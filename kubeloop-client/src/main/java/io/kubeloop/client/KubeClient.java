@@ -3,6 +3,7 @@ package io.kubeloop.client;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.ResourceScope;
+import io.kubeloop.api.Scheme;
 import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.client.discovery.DiscoveryClient;
 import io.kubeloop.client.discovery.RestMapper;
@@ -81,6 +82,9 @@ public interface KubeClient extends AutoCloseable {
 
     /** The REST mapper over {@link #discovery()}; a miss refreshes discovery once. */
     RestMapper restMapper();
+
+    /** The scheme mapping Java types to kinds ({@link ClientOptions#scheme()}). */
+    Scheme scheme();
 
     /** GETs of arbitrary server paths ({@code kubectl get --raw}). */
     RawClient raw();

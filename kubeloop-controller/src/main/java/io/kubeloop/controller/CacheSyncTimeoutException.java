@@ -1,16 +1,20 @@
 package io.kubeloop.controller;
 
 /**
- * {@link Controller#start()} gave up waiting for the informers of the controller's watches to sync:
- * an informer was not started, cannot reach its server, or is not allowed to list. The controller
- * is stopped.
+ * A wait for informers to sync gave up: {@link Controller#start()} waiting for the informers of the
+ * controller's watches (the controller is then stopped), or a read of a manager's
+ * {@link io.kubeloop.controller.client.Cache} waiting for the informers of a type. An informer was
+ * not started, cannot reach its server, or is not allowed to list.
  */
 public final class CacheSyncTimeoutException extends IllegalStateException {
 
     @java.io.Serial
     private static final long serialVersionUID = 1L;
 
-    CacheSyncTimeoutException(String message) {
+    /**
+     * @param message which informers did not sync, and within what time
+     */
+    public CacheSyncTimeoutException(String message) {
         super(message);
     }
 }

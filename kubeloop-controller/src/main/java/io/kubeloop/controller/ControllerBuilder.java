@@ -4,10 +4,12 @@ import io.kubeloop.api.ResourceMapping;
 import io.kubeloop.api.Scheme;
 import io.kubeloop.cache.InformerFactory;
 import io.kubeloop.cache.InformerScope;
+import io.kubeloop.cache.SharedIndexInformer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
@@ -37,14 +39,18 @@ import java.util.function.Predicate;
  */
 public final class ControllerBuilder<T> {
 
+    /** Where a watched type's informers come from: the factory's over all namespaces, or the manager's cache. */
+    private interface InformerSource {
+        <U> List<SharedIndexInformer<U>> informersFor(Class<U> type);
+    }
+
     /** One watch to register at build time. */
     private record WatchSpec<U>(Class<U> type, EventHandler<U> handler, Predicate<? super Event<U>> filter) {
-        void register(Controller controller, InformerFactory informers, Predicate<? super Event<?>> global) {
+        void register(Controller controller, InformerSource informers, Predicate<? super Event<?>> global) {
             Predicate<? super Event<U>> local = filter;
-            controller.watch(
-                    informers.informerFor(type, InformerScope.all()),
-                    handler,
-                    event -> global.test(event) && local.test(event));
+            for (SharedIndexInformer<U> informer : informers.informersFor(type)) {
+                controller.watch(informer, handler, event -> global.test(event) && local.test(event));
+            }
         }
     }
 
@@ -195,29 +201,24 @@ public final class ControllerBuilder<T> {
      */
     public Controller build(InformerFactory informers, Reconciler reconciler) {
         Objects.requireNonNull(informers, "informers");
-        Objects.requireNonNull(reconciler, "reconciler");
-        ResourceMapping reconciled = mapping(type);
-        owned.forEach(o -> mapping(o.type())); // fail before anything is registered
-        watches.forEach(w -> mapping(w.type()));
-        ControllerOptions.Builder builder = ControllerOptions.builder(name());
-        options.accept(builder);
-        Controller controller = Controller.create(reconciler, builder.build());
-        new WatchSpec<>(type, EventHandler.<T>forObject(), forFilter).register(controller, informers, eventFilter);
-        for (Owned o : owned) {
-            registerOwned(o.type(), o.filter(), reconciled, controller, informers);
-        }
-        for (WatchSpec<?> w : watches) {
-            w.register(controller, informers, eventFilter);
-        }
-        return controller;
+        InformerSource all = new InformerSource() {
+            @Override
+            public <U> List<SharedIndexInformer<U>> informersFor(Class<U> t) {
+                return List.of(informers.informerFor(t, InformerScope.all()));
+            }
+        };
+        return build(all, reconciler, options, (r, o) -> Controller.create(r, o));
     }
 
     /**
-     * Builds the controller over {@code manager}'s informers, with its metrics in the manager's
-     * registry (unless {@link #withOptions} sets another), and adds it to the manager — which starts
-     * it when it leads (controller-runtime's {@code NewControllerManagedBy(mgr)…Complete(r)}). The
-     * controller reports to the manager's meter registry and runs on its ticker unless the options
-     * say otherwise.
+     * Builds the controller over {@code manager}'s cache, and adds it to the manager — which starts
+     * it when it leads (controller-runtime's {@code NewControllerManagedBy(mgr)…Complete(r)}). Each
+     * watched type is watched through the informers the manager's
+     * {@link io.kubeloop.controller.client.CacheOptions cache scope} gives it (one per namespace of
+     * the scope, or one over all). Each reconcile gets a {@link ReconcileContext} with the manager's
+     * client, a recorder reporting as the controller, and the controller's cancellation. The
+     * controller reports to the manager's meter registry, runs on its ticker and takes its graceful
+     * shutdown timeout, unless {@link #withOptions} says otherwise.
      *
      * @param manager the manager, not started
      * @param reconciler what each request runs
@@ -228,19 +229,47 @@ public final class ControllerBuilder<T> {
     public Controller build(Manager manager, Reconciler reconciler) {
         Objects.requireNonNull(manager, "manager");
         manager.requireNotStarted();
-        Consumer<ControllerOptions.Builder> own = options;
-        options = o -> {
+        Consumer<ControllerOptions.Builder> withManager = o -> {
             o.meterRegistry(manager.meterRegistry());
             o.ticker(manager.ticker());
-            own.accept(o);
+            o.gracefulShutdownTimeout(manager.options().gracefulShutdownTimeout());
+            options.accept(o);
         };
-        try {
-            Controller controller = build(manager.informers(), reconciler);
-            manager.add(controller);
-            return controller;
-        } finally {
-            options = own;
+        InformerSource cache = new InformerSource() {
+            @Override
+            public <U> List<SharedIndexInformer<U>> informersFor(Class<U> t) {
+                return manager.cache().informersFor(t);
+            }
+        };
+        Controller controller = build(
+                cache,
+                reconciler,
+                withManager,
+                (r, o) -> new DefaultController(r, o, manager::clientFor, manager.eventRecorderFor(o.name())));
+        manager.add(controller);
+        return controller;
+    }
+
+    private Controller build(
+            InformerSource informers,
+            Reconciler reconciler,
+            Consumer<ControllerOptions.Builder> withOptions,
+            BiFunction<Reconciler, ControllerOptions, Controller> create) {
+        Objects.requireNonNull(reconciler, "reconciler");
+        ResourceMapping reconciled = mapping(type);
+        owned.forEach(o -> mapping(o.type())); // fail before anything is registered
+        watches.forEach(w -> mapping(w.type()));
+        ControllerOptions.Builder builder = ControllerOptions.builder(name());
+        withOptions.accept(builder);
+        Controller controller = create.apply(reconciler, builder.build());
+        new WatchSpec<>(type, EventHandler.<T>forObject(), forFilter).register(controller, informers, eventFilter);
+        for (Owned o : owned) {
+            registerOwned(o.type(), o.filter(), reconciled, controller, informers);
         }
+        for (WatchSpec<?> w : watches) {
+            w.register(controller, informers, eventFilter);
+        }
+        return controller;
     }
 
     private <U> void registerOwned(
@@ -248,7 +277,7 @@ public final class ControllerBuilder<T> {
             Predicate<? super Event<?>> filter,
             ResourceMapping owner,
             Controller controller,
-            InformerFactory informers) {
+            InformerSource informers) {
         new WatchSpec<U>(ownedType, EventHandler.forOwner(owner.gvk().groupKind(), owner.scope()), filter::test)
                 .register(controller, informers, eventFilter);
     }

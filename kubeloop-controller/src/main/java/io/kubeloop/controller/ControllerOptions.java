@@ -13,7 +13,8 @@ import java.util.Objects;
  * <p>Defaults, as controller-runtime's with its priority queue switched off: one worker; the
  * default controller rate limiter (the slower of a per-request exponential back-off from 5 ms to
  * 1000 s and an overall bucket of 10 per second, burst 100) on the system ticker; panics
- * recovered; no metrics; two minutes for the caches to sync.
+ * recovered; no metrics; two minutes for the caches to sync; 30 seconds for reconciles to end on
+ * close.
  *
  * <p>Immutable and thread-safe.
  *
@@ -32,6 +33,8 @@ import java.util.Objects;
  * @param usePriorityQueue whether requests go through controller-runtime's priority queue
  *     ({@link io.kubeloop.workqueue.PriorityQueue}; the initial list and resyncs at low priority,
  *     default limiter the per-item exponential back-off alone) instead of client-go's queue
+ * @param gracefulShutdownTimeout how long {@link Controller#close()} waits, after cancelling them,
+ *     for reconciles in flight to end before it returns anyway and names them; zero for no wait
  */
 public record ControllerOptions(
         String name,
@@ -41,7 +44,8 @@ public record ControllerOptions(
         boolean recoverPanic,
         MeterRegistry meterRegistry,
         Duration cacheSyncTimeout,
-        boolean usePriorityQueue) {
+        boolean usePriorityQueue,
+        Duration gracefulShutdownTimeout) {
 
     /** Validates the options; see the record components for the rules. */
     public ControllerOptions {
@@ -58,6 +62,11 @@ public record ControllerOptions(
         Objects.requireNonNull(cacheSyncTimeout, "cacheSyncTimeout");
         if (cacheSyncTimeout.isZero() || cacheSyncTimeout.isNegative()) {
             throw new IllegalArgumentException("cacheSyncTimeout must be positive, got " + cacheSyncTimeout);
+        }
+        Objects.requireNonNull(gracefulShutdownTimeout, "gracefulShutdownTimeout");
+        if (gracefulShutdownTimeout.isNegative()) {
+            throw new IllegalArgumentException(
+                    "gracefulShutdownTimeout must not be negative, got " + gracefulShutdownTimeout);
         }
     }
 
@@ -81,6 +90,7 @@ public record ControllerOptions(
         private boolean recoverPanic = true;
         private MeterRegistry meterRegistry;
         private Duration cacheSyncTimeout = Duration.ofMinutes(2);
+        private Duration gracefulShutdownTimeout = Duration.ofSeconds(30);
 
         private Builder(String name) {
             this.name = name;
@@ -177,7 +187,20 @@ public record ControllerOptions(
                     recoverPanic,
                     meterRegistry,
                     cacheSyncTimeout,
-                    usePriorityQueue);
+                    usePriorityQueue,
+                    gracefulShutdownTimeout);
+        }
+
+        /**
+         * How long {@link Controller#close()} waits for cancelled reconciles to end (controller-runtime's
+         * {@code GracefulShutdownTimeout}); default 30 seconds.
+         *
+         * @param timeout zero or more
+         * @return this builder
+         */
+        public Builder gracefulShutdownTimeout(Duration timeout) {
+            this.gracefulShutdownTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
         }
 
         /**

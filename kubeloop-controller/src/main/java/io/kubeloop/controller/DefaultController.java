@@ -6,8 +6,9 @@ import io.kubeloop.api.errors.ConflictException;
 import io.kubeloop.cache.ResourceEventHandler;
 import io.kubeloop.cache.ResourceEventHandlerRegistration;
 import io.kubeloop.cache.SharedIndexInformer;
+import io.kubeloop.controller.client.Client;
+import io.kubeloop.controller.events.EventRecorder;
 import io.kubeloop.time.Ticker;
-import io.kubeloop.time.internal.Joins;
 import io.kubeloop.workqueue.PriorityQueue;
 import io.kubeloop.workqueue.RateLimitingQueue;
 import io.kubeloop.workqueue.WorkQueueConfig;
@@ -16,12 +17,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * The {@link Controller} implementation: a {@link RateLimitingQueue} of requests and a fixed set of
@@ -30,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * <p>Invariants: a request is reconciled by at most one worker at a time (the queue hands a request
  * to one worker until its {@code done}, and {@code done} follows every {@code get}); no reconcile
  * starts once {@link #stopping} is set; the state moves only forward, NEW → STARTING → RUNNING →
- * STOPPED, skipping any but the last; watches are added only while NEW.
+ * STOPPED, skipping any but the last; watches are added only while NEW; the cancellation fires when
+ * the controller stops, and a worker is interrupted only while it reconciles (never in the queue).
  *
  * <p><b>Thread safety:</b> all methods are thread-safe; the state is changed under one lock and read
  * without it (volatile); the worker list is written once by the thread that wins the start.
@@ -53,6 +59,14 @@ final class DefaultController implements Controller {
 
     private final String name;
     private final Reconciler reconciler;
+    /** Fires when the controller stops; guards the reconciles' client. */
+    private final Cancellation cancellation = Cancellation.create();
+    /** The client of the reconciles, guarded by {@link #cancellation}; null without a manager. */
+    private final Client client;
+
+    private final EventRecorder events;
+    private final Logger reconcileLog;
+    private final Duration gracefulShutdownTimeout;
     private final int workers;
     private final boolean recoverPanic;
     private final Ticker ticker;
@@ -75,16 +89,35 @@ final class DefaultController implements Controller {
 
     private final Duration cacheSyncTimeout;
     private final List<Watch> watches = new CopyOnWriteArrayList<>();
-    /** The worker threads; set by {@link #start()} before the state becomes RUNNING. */
-    private volatile List<Thread> threads = List.of();
+    /** The workers; set by {@link #start()} before the state becomes RUNNING. */
+    private volatile List<Worker> workerList = List.of();
     /** Set when stopping begins; workers start no reconcile after seeing it. */
     private volatile boolean stopping;
     /** The thread waiting in {@link #start()} for the caches, unparked by {@link #stop()}. */
     private volatile Thread starter;
 
     DefaultController(Reconciler reconciler, ControllerOptions options) {
+        this(reconciler, options, null, null);
+    }
+
+    /**
+     * A controller whose reconciles get a client and a recorder.
+     *
+     * @param clientFor makes the reconciles' client, guarded by the given cancellation; null for none
+     * @param events the reconciles' recorder, or null for none
+     */
+    DefaultController(
+            Reconciler reconciler,
+            ControllerOptions options,
+            Function<Cancellation, Client> clientFor,
+            EventRecorder events) {
         this.reconciler = Objects.requireNonNull(reconciler, "reconciler");
         this.name = options.name();
+        this.client = clientFor == null ? null : clientFor.apply(cancellation);
+        this.events = events;
+        this.reconcileLog = LoggerFactory.getLogger(ReconcileContext.loggerName(name));
+        this.gracefulShutdownTimeout = options.gracefulShutdownTimeout();
+        cancellation.onCancel(this::interruptReconciles);
         this.workers = options.maxConcurrentReconciles();
         this.recoverPanic = options.recoverPanic();
         this.ticker = options.ticker();
@@ -183,13 +216,13 @@ final class DefaultController implements Controller {
             if (state != State.STARTING) {
                 return; // closed while waiting
             }
-            List<Thread> started = new ArrayList<>(workers);
+            List<Worker> started = new ArrayList<>(workers);
             for (int i = 0; i < workers; i++) {
-                started.add(Thread.ofVirtual().name(name + "-worker-" + i).unstarted(this::work));
+                started.add(new Worker(name + "-worker-" + i));
             }
-            threads = List.copyOf(started);
+            workerList = List.copyOf(started);
             state = State.RUNNING;
-            started.forEach(Thread::start);
+            started.forEach(w -> w.thread.start());
         }
         LOG.info("controller {} started with {} worker(s)", name, workers);
     }
@@ -236,17 +269,66 @@ final class DefaultController implements Controller {
         }
     }
 
+    /**
+     * Stops: no new reconciles, the cancellation fires (interrupting reconciles in flight), then waits
+     * for the workers up to the graceful shutdown timeout and names the reconciles still running
+     * after it. A reconciler closing its own controller does not wait for itself.
+     */
     @Override
     public void close() {
         synchronized (lifecycle) {
             state = State.STOPPED;
         }
         stop();
+        cancellation.cancel("controller " + name + " stopped");
         for (Watch w : watches) {
             w.informer().removeEventHandler(w.registration());
         }
-        // a reconciler closing its own controller skips itself: the others are joined
-        Joins.joinAllUninterruptibly(threads);
+        List<Worker> stillRunning = awaitWorkers();
+        if (!stillRunning.isEmpty()) {
+            LOG.warn(
+                    "controller {}: {} reconcile(s) still running {} after it stopped, left behind: {}",
+                    name,
+                    stillRunning.size(),
+                    gracefulShutdownTimeout,
+                    stillRunning.stream()
+                            .map(Worker::current)
+                            .flatMap(Optional::stream)
+                            .toList());
+        }
+    }
+
+    /** Waits for the workers up to the graceful shutdown timeout (on the ticker); returns those still alive. */
+    private List<Worker> awaitWorkers() {
+        long deadline = Ticker.deadline(ticker.nanoTime(), gracefulShutdownTimeout);
+        boolean interrupted = false;
+        List<Worker> alive = new ArrayList<>();
+        for (Worker w : workerList) {
+            if (w.thread == Thread.currentThread()) {
+                continue;
+            }
+            while (w.thread.isAlive() && ticker.nanoTime() - deadline < 0) {
+                try {
+                    w.thread.join(Duration.ofMillis(20));
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (w.thread.isAlive()) {
+                alive.add(w);
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        return alive;
+    }
+
+    /** Interrupts the workers that are reconciling now (not those waiting on the queue). */
+    private void interruptReconciles() {
+        for (Worker w : workerList) {
+            w.interruptIfReconciling();
+        }
     }
 
     @Override
@@ -300,19 +382,63 @@ final class DefaultController implements Controller {
         }
     }
 
-    private void work() {
-        for (; ; ) {
-            Optional<Request> next = queue.get();
-            if (next.isEmpty()) {
-                return; // shut down and empty
+    /**
+     * One worker thread and the request it reconciles now. The request is set and cleared under
+     * {@link #slot}, and the thread is interrupted only under it while a request is set, so an
+     * interrupt meant for a reconcile never reaches the queue calls around it.
+     */
+    private final class Worker implements Runnable {
+        private final Thread thread;
+        private final Object slot = new Object();
+
+        @GuardedBy("slot")
+        private Request current;
+
+        Worker(String threadName) {
+            this.thread = Thread.ofVirtual().name(threadName).unstarted(this);
+        }
+
+        Optional<Request> current() {
+            synchronized (slot) {
+                return Optional.ofNullable(current);
             }
-            Request request = next.get();
-            try {
-                if (!stopping) {
-                    reconcileOnce(request);
+        }
+
+        void interruptIfReconciling() {
+            synchronized (slot) {
+                if (current != null) {
+                    thread.interrupt();
                 }
-            } finally {
-                queue.done(request);
+            }
+        }
+
+        @Override
+        public void run() {
+            for (; ; ) {
+                Optional<Request> next = queue.get();
+                if (next.isEmpty()) {
+                    return; // shut down and empty
+                }
+                Request request = next.get();
+                try {
+                    boolean run;
+                    synchronized (slot) {
+                        run = !stopping;
+                        current = run ? request : null;
+                    }
+                    if (run) {
+                        try {
+                            reconcileOnce(request);
+                        } finally {
+                            synchronized (slot) {
+                                current = null;
+                                Thread.interrupted(); // an interrupt meant for the reconcile ends with it
+                            }
+                        }
+                    }
+                } finally {
+                    queue.done(request);
+                }
             }
         }
     }
@@ -322,8 +448,13 @@ final class DefaultController implements Controller {
         metrics.activeWorkers(1);
         long start = metrics.timed() ? ticker.nanoTime() : 0;
         ReconcileMetrics.Outcome outcome = ReconcileMetrics.Outcome.ERROR;
+        MDC.put("controller", name);
+        MDC.put("namespace", request.namespace());
+        MDC.put("name", request.name());
+        MDC.put("reconcileID", UUID.randomUUID().toString());
         try {
-            Result result = reconciler.reconcile(request);
+            Result result = reconciler.reconcile(
+                    request, ReconcileContext.create(name, client, events, reconcileLog, cancellation));
             if (result == null) {
                 throw new NullPointerException("reconciler of controller " + name + " returned no Result for " + request
                         + "; return Result.done() when there is nothing more to do");
@@ -363,11 +494,30 @@ final class DefaultController implements Controller {
             metrics.panic();
             failed(request, e, "panic (recovered)");
         } catch (Exception e) {
-            failed(request, e, "error");
+            if (stopping && isCancellation(e)) {
+                LOG.debug("controller {}: reconcile of {} ended by the stop: {}", name, request, e.toString());
+            } else {
+                failed(request, e, "error");
+            }
         } finally {
+            MDC.remove("controller");
+            MDC.remove("namespace");
+            MDC.remove("name");
+            MDC.remove("reconcileID");
             metrics.reconciled(outcome, metrics.timed() ? ticker.nanoTime() - start : 0);
             metrics.activeWorkers(-1);
         }
+    }
+
+    /** Whether {@code failure} is, or was caused by, the cancellation or an interrupt. */
+    private static boolean isCancellation(Throwable failure) {
+        java.util.Set<Throwable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (Throwable t = failure; t != null && seen.add(t); t = t.getCause()) {
+            if (t instanceof CancellationException || t instanceof InterruptedException) {
+                return true;
+            }
+        }
+        return Thread.currentThread().isInterrupted();
     }
 
     private void failed(Request request, Throwable e, String kind) {

@@ -3,7 +3,13 @@ package io.kubeloop.controller;
 import io.kubeloop.cache.InformerFactory;
 import io.kubeloop.cache.InformerOptions;
 import io.kubeloop.client.KubeClient;
+import io.kubeloop.controller.client.Cache;
+import io.kubeloop.controller.client.Client;
+import io.kubeloop.controller.client.Reader;
 import io.kubeloop.controller.endpoints.HealthCheck;
+import io.kubeloop.controller.events.EventBroadcaster;
+import io.kubeloop.controller.events.EventRecorder;
+import io.kubeloop.controller.internal.client.ManagerClients;
 import io.kubeloop.controller.internal.endpoints.EndpointServer;
 import io.kubeloop.controller.internal.endpoints.HealthEndpoint;
 import io.kubeloop.controller.leader.LeaderCallbacks;
@@ -56,7 +62,7 @@ import org.slf4j.LoggerFactory;
  * {@snippet :
  * ManagerOptions options = ManagerOptions.defaults().withLeaderElection(LeaderElectionConfig.defaults("ns", "foo-lock", id));
  * try (Manager manager = Manager.create(client, options)) {
- *     manager.add(ControllerBuilder.forResource(Foo.class).owns(Deployment.class).build(manager.informers(), reconciler));
+ *     ControllerBuilder.forResource(Foo.class).owns(Deployment.class).build(manager, reconciler);
  *     manager.start();
  *     manager.awaitTermination();
  * }
@@ -71,6 +77,11 @@ public final class Manager implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Manager.class);
 
     private final InformerFactory informers;
+    /** Fires when the manager stops or loses leadership; the client refuses every call afterwards. */
+    private final Cancellation stopped = Cancellation.create();
+
+    private final ManagerClients clients;
+    private final EventBroadcaster events;
     private final Optional<LeaderElector> elector;
     /** Guarded by this manager's lock; only added to, and only before start. */
     private final List<Controller> controllers = new ArrayList<>();
@@ -102,6 +113,8 @@ public final class Manager implements AutoCloseable {
         this.options = Objects.requireNonNull(options, "options");
         this.informers = InformerFactory.create(
                 client, InformerOptions.builder().ticker(options.ticker()).build());
+        this.clients = ManagerClients.create(client, informers, options.cache(), stopped);
+        this.events = new EventBroadcaster(client, options.ticker(), 12, java.time.Duration.ofSeconds(10));
         new JvmMemoryMetrics().bindTo(registry);
         gcMetrics.bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
@@ -239,6 +252,50 @@ public final class Manager implements AutoCloseable {
     /** The shared informers (and listers) for the controllers of this manager. */
     public InformerFactory informers() {
         return informers;
+    }
+
+    /**
+     * The client reconcilers read and write through: reads from {@link #cache()}, writes to the API
+     * server. It refuses every call (a {@link java.util.concurrent.CancellationException}) once the
+     * manager stopped or lost its leader lease, so a process that is no longer leader writes
+     * nothing more through it.
+     */
+    public Client client() {
+        return clients.client();
+    }
+
+    /** The manager's cache: its informers as a reader, field indexes, and the scope set in {@link ManagerOptions#cache()}. */
+    public Cache cache() {
+        return clients.cache();
+    }
+
+    /**
+     * A reader that asks the API server every time, for the rare read that must not be stale
+     * (controller-runtime's {@code GetAPIReader}).
+     */
+    public Reader apiReader() {
+        return clients.apiReader();
+    }
+
+    /**
+     * A recorder of Events reporting as {@code name} (controller-runtime's {@code GetEventRecorderFor});
+     * the manager writes them in the background and flushes them when it closes.
+     *
+     * @param name the reporting component, e.g. the controller's name
+     * @return the recorder
+     */
+    public EventRecorder eventRecorderFor(String name) {
+        return events.recorderFor(name);
+    }
+
+    /** The client of a controller's reconciles: {@link #client()}, also refusing calls once {@code controllerStopped} fired. */
+    Client clientFor(Cancellation controllerStopped) {
+        return clients.guardedBy(controllerStopped);
+    }
+
+    /** The options this manager was made with. */
+    ManagerOptions options() {
+        return options;
     }
 
     /**
@@ -390,6 +447,7 @@ public final class Manager implements AutoCloseable {
     }
 
     private void leadershipEnded() {
+        stopped.cancel("leader election lost");
         boolean wasClosing;
         synchronized (this) {
             wasClosing = closed;
@@ -403,16 +461,21 @@ public final class Manager implements AutoCloseable {
     }
 
     private void stopAll() {
+        stopped.cancel(
+                failure.get() != null ? "the manager stopped: " + failure.get().getMessage() : "the manager stopped");
         List<Controller> toStop;
         synchronized (this) {
             toStop = List.copyOf(controllers);
         }
         try {
-            for (Controller c : toStop) {
-                c.close();
-            }
+            // together, so that each waits out its graceful shutdown at the same time as the others
+            List<Thread> closing = toStop.stream()
+                    .map(c -> Thread.ofVirtual().name("stop-" + c.name()).start(c::close))
+                    .toList();
+            io.kubeloop.time.internal.Joins.joinAllUninterruptibly(closing);
         } finally {
             informers.close();
+            events.close();
             synchronized (servers) {
                 servers.forEach(EndpointServer::close);
             }

@@ -1,8 +1,10 @@
 package io.kubeloop.controller;
 
+import io.kubeloop.controller.client.CacheOptions;
 import io.kubeloop.controller.leader.LeaderElectionConfig;
 import io.kubeloop.time.Ticker;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -35,22 +37,33 @@ import java.util.Optional;
  */
 public final class ManagerOptions {
 
-    private static final ManagerOptions DEFAULTS = new ManagerOptions(null, null, null, Ticker.system());
+    private static final ManagerOptions DEFAULTS =
+            new ManagerOptions(null, null, null, Ticker.system(), CacheOptions.defaults(), Duration.ofSeconds(30));
 
     private final LeaderElectionConfig leaderElection;
     private final InetSocketAddress metricsAddress;
     private final InetSocketAddress healthProbeAddress;
     private final Ticker ticker;
+    private final CacheOptions cache;
+    private final Duration gracefulShutdownTimeout;
 
     private ManagerOptions(
             LeaderElectionConfig leaderElection,
             InetSocketAddress metricsAddress,
             InetSocketAddress healthProbeAddress,
-            Ticker ticker) {
+            Ticker ticker,
+            CacheOptions cache,
+            Duration gracefulShutdownTimeout) {
         this.leaderElection = leaderElection;
         this.metricsAddress = metricsAddress;
         this.healthProbeAddress = healthProbeAddress;
         this.ticker = Objects.requireNonNull(ticker, "ticker");
+        this.cache = Objects.requireNonNull(cache, "cache");
+        this.gracefulShutdownTimeout = Objects.requireNonNull(gracefulShutdownTimeout, "gracefulShutdownTimeout");
+        if (gracefulShutdownTimeout.isNegative()) {
+            throw new IllegalArgumentException(
+                    "gracefulShutdownTimeout must not be negative, got " + gracefulShutdownTimeout);
+        }
     }
 
     /** No leader election, no servers, the system ticker. */
@@ -89,6 +102,40 @@ public final class ManagerOptions {
     }
 
     /** These options with leader election on {@code config}'s Lease. */
+    /** What the manager's cache holds; by default every object of every type used, in all namespaces. */
+    public CacheOptions cache() {
+        return cache;
+    }
+
+    /**
+     * How long closing the manager waits for the reconciles it cancelled to end (controller-runtime's
+     * {@code GracefulShutdownTimeout}); default 30 seconds. Controllers built with
+     * {@code ControllerBuilder.build(manager, …)} take it unless their options set another.
+     */
+    public Duration gracefulShutdownTimeout() {
+        return gracefulShutdownTimeout;
+    }
+
+    /**
+     * These options with the cache scoped by {@code cache}.
+     *
+     * @param cache what the cache holds
+     * @return new options
+     */
+    public ManagerOptions withCache(CacheOptions cache) {
+        return toBuilder().cache(cache).build();
+    }
+
+    /**
+     * These options with another graceful shutdown timeout.
+     *
+     * @param timeout zero or more
+     * @return new options
+     */
+    public ManagerOptions withGracefulShutdownTimeout(Duration timeout) {
+        return toBuilder().gracefulShutdownTimeout(timeout).build();
+    }
+
     public ManagerOptions withLeaderElection(LeaderElectionConfig config) {
         return toBuilder()
                 .leaderElection(Objects.requireNonNull(config, "config"))
@@ -120,18 +167,21 @@ public final class ManagerOptions {
                 && Objects.equals(leaderElection, other.leaderElection)
                 && Objects.equals(metricsAddress, other.metricsAddress)
                 && Objects.equals(healthProbeAddress, other.healthProbeAddress)
-                && ticker.equals(other.ticker);
+                && ticker.equals(other.ticker)
+                && cache.equals(other.cache)
+                && gracefulShutdownTimeout.equals(other.gracefulShutdownTimeout);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(leaderElection, metricsAddress, healthProbeAddress, ticker);
+        return Objects.hash(leaderElection, metricsAddress, healthProbeAddress, ticker, cache, gracefulShutdownTimeout);
     }
 
     @Override
     public String toString() {
         return "ManagerOptions[leaderElection=" + leaderElection + ", metricsAddress=" + metricsAddress
-                + ", healthProbeAddress=" + healthProbeAddress + ", ticker=" + ticker + "]";
+                + ", healthProbeAddress=" + healthProbeAddress + ", ticker=" + ticker + ", cache=" + cache
+                + ", gracefulShutdownTimeout=" + gracefulShutdownTimeout + "]";
     }
 
     /** Builds {@link ManagerOptions}; a null part is "none". Not thread-safe. */
@@ -140,8 +190,12 @@ public final class ManagerOptions {
         private InetSocketAddress metricsAddress;
         private InetSocketAddress healthProbeAddress;
         private Ticker ticker;
+        private CacheOptions cache;
+        private Duration gracefulShutdownTimeout;
 
         private Builder(ManagerOptions from) {
+            this.cache = from.cache;
+            this.gracefulShutdownTimeout = from.gracefulShutdownTimeout;
             this.leaderElection = from.leaderElection;
             this.metricsAddress = from.metricsAddress;
             this.healthProbeAddress = from.healthProbeAddress;
@@ -193,8 +247,31 @@ public final class ManagerOptions {
         }
 
         /** The options. */
+        /**
+         * What the manager's cache holds.
+         *
+         * @param cache the cache's scope
+         * @return this builder
+         */
+        public Builder cache(CacheOptions cache) {
+            this.cache = Objects.requireNonNull(cache, "cache");
+            return this;
+        }
+
+        /**
+         * How long closing waits for cancelled reconciles.
+         *
+         * @param timeout zero or more
+         * @return this builder
+         */
+        public Builder gracefulShutdownTimeout(Duration timeout) {
+            this.gracefulShutdownTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
         public ManagerOptions build() {
-            return new ManagerOptions(leaderElection, metricsAddress, healthProbeAddress, ticker);
+            return new ManagerOptions(
+                    leaderElection, metricsAddress, healthProbeAddress, ticker, cache, gracefulShutdownTimeout);
         }
     }
 }

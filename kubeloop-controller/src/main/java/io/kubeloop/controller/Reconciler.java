@@ -30,6 +30,12 @@ package io.kubeloop.controller;
  * Whatever the outcome, the request is marked done in the work queue afterwards, and no two calls
  * for the same request ever run at once, however many workers the controller has.
  *
+ * <p>Each call gets a {@link ReconcileContext}: the manager's cache-backed client, an Event
+ * recorder, a logger whose MDC names the request, and the cancellation signal that fires when the
+ * controller stops. A reconcile that ends because the signal fired (a
+ * {@link java.util.concurrent.CancellationException}, or an interrupted call) while the controller
+ * stops is neither logged as an error nor requeued.
+ *
  * <p>Requests are level-based: a reconciler should not care why it was called, only what the
  * object looks like now; it must be idempotent (it may run again for an object that is already
  * right) and must not assume it sees every intermediate state.
@@ -45,9 +51,10 @@ public interface Reconciler {
      * Reconciles the object named by {@code request}.
      *
      * @param request the object to reconcile
+     * @param context the client, event recorder, logger and cancellation signal of this reconcile
      * @return what to do next; not null
      * @throws Exception to have the request retried with back-off (or not at all, for a
      *     {@link TerminalException})
      */
-    Result reconcile(Request request) throws Exception;
+    Result reconcile(Request request, ReconcileContext context) throws Exception;
 }

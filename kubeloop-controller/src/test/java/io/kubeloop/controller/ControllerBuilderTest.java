@@ -57,13 +57,14 @@ class ControllerBuilderTest {
 
     @Test
     void aTypeThatIsNoKindOfTheSchemeIsRejectedWithAHint() {
-        assertThatThrownBy(() -> ControllerBuilder.forResource(String.class).build(informers, r -> Result.done()))
+        assertThatThrownBy(
+                        () -> ControllerBuilder.forResource(String.class).build(informers, (r, ctx) -> Result.done()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("java.lang.String is not a Kubernetes kind of the scheme: register it in the Scheme or "
                         + "annotate it with @Kind");
         assertThatThrownBy(() -> ControllerBuilder.forResource(Foo.class)
                         .owns(StringBuilder.class)
-                        .build(informers, r -> Result.done()))
+                        .build(informers, (r, ctx) -> Result.done()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("java.lang.StringBuilder is not");
     }
@@ -75,7 +76,7 @@ class ControllerBuilderTest {
                 .watches(ConfigMap.class, EventHandler.fromMapFunction(cm -> java.util.List.of()), e -> true)
                 .withOptions(o -> o.maxConcurrentReconciles(3))
                 .withOptions(o -> o.cacheSyncTimeout(Duration.ofMillis(100))) // calls add up
-                .build(informers, r -> Result.done());
+                .build(informers, (r, ctx) -> Result.done());
 
         assertThat(controller.name()).isEqualTo("foo");
         assertThat(controller.toString()).contains("workers=3");
@@ -94,7 +95,7 @@ class ControllerBuilderTest {
         assertThatThrownBy(() -> ControllerBuilder.forResource(Foo.class)
                         .owns(Deployment.class)
                         .withOptions(o -> o.cacheSyncTimeout(Duration.ofSeconds(30)))
-                        .build(informers, r -> Result.done())
+                        .build(informers, (r, ctx) -> Result.done())
                         .start())
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("shut down")

@@ -55,7 +55,7 @@ class ControllerTest {
         }
 
         @Override
-        public Result reconcile(Request request) throws Exception {
+        public Result reconcile(Request request, ReconcileContext context) throws Exception {
             calls.add(request);
             Outcome next;
             synchronized (this) {
@@ -362,7 +362,7 @@ class ControllerTest {
         AtomicInteger concurrent = new AtomicInteger();
         AtomicInteger maxConcurrent = new AtomicInteger();
         AtomicInteger calls = new AtomicInteger();
-        Reconciler checking = request -> {
+        Reconciler checking = (request, context) -> {
             calls.incrementAndGet();
             int now = concurrent.incrementAndGet();
             maxConcurrent.accumulateAndGet(now, Math::max);
@@ -452,14 +452,24 @@ class ControllerTest {
     }
 
     @Test
-    void closeWaitsForTheReconcileInProgressAndDropsTheQueuedRequests() throws Exception {
+    void closeCancelsTheReconcileInProgressWaitsForItAndDropsTheQueuedRequests() throws Exception {
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         AtomicInteger finished = new AtomicInteger();
-        Reconciler slow = request -> {
+        AtomicInteger interrupts = new AtomicInteger();
+        List<ReconcileContext> contexts = new CopyOnWriteArrayList<>();
+        Reconciler slow = (request, context) -> {
             if (request.equals(FOO)) {
+                contexts.add(context);
                 entered.countDown();
-                release.await();
+                for (; ; ) { // finishes its work whatever happens
+                    try {
+                        release.await();
+                        break;
+                    } catch (InterruptedException e) {
+                        interrupts.incrementAndGet();
+                    }
+                }
             }
             finished.incrementAndGet();
             return Result.done();
@@ -469,10 +479,13 @@ class ControllerTest {
         controller.start();
         controller.queue().add(FOO);
         assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(contexts.getFirst().cancellation().isCancelled()).isFalse();
         controller.queue().add(Request.of("default", "queued"));
 
         Thread closing = Thread.ofPlatform().start(controller::close);
         await().atMost(Duration.ofSeconds(5)).until(() -> controller.queue().isShuttingDown());
+        await().atMost(Duration.ofSeconds(5)).until(() -> interrupts.get() == 1);
+        assertThat(contexts.getFirst().cancellation().reason()).contains("controller test stopped");
         assertThat(closing.join(Duration.ofMillis(100)))
                 .as("close waits for the reconcile")
                 .isFalse();
@@ -482,6 +495,38 @@ class ControllerTest {
         assertThat(finished.get()).as("the queued request was dropped").isEqualTo(1);
         controller.queue().add(FOO);
         assertThat(controller.queue().len()).as("adds after close are ignored").isZero();
+    }
+
+    @Test
+    void aReconcileEndedByTheCancellationIsNeitherRetriedNorCountedAsAnError() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch never = new CountDownLatch(1);
+        AtomicInteger calls = new AtomicInteger();
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        controller = Controller.create(
+                (request, context) -> {
+                    calls.incrementAndGet();
+                    entered.countDown();
+                    never.await(); // interrupted when the controller stops
+                    return Result.done();
+                },
+                ControllerOptions.builder("test")
+                        .ticker(ticker)
+                        .meterRegistry(registry)
+                        .build());
+        controller.start();
+        controller.queue().add(FOO);
+        assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+
+        Thread closing = Thread.ofPlatform().start(controller::close);
+
+        assertThat(closing.join(Duration.ofSeconds(10)))
+                .as("close ends the blocked reconcile")
+                .isTrue();
+        assertThat(calls.get()).isEqualTo(1);
+        assertThat(registry.get("controller_runtime.reconcile_errors").counter().count())
+                .as("not counted as an error")
+                .isZero();
     }
 
     @Test

@@ -43,7 +43,7 @@ class ControllerWatchTest {
 
     private Controller controller(ControllerOptions.Builder options) {
         controller = Controller.create(
-                request -> {
+                (request, context) -> {
                     reconciled.add(request);
                     return Result.done();
                 },
@@ -81,7 +81,7 @@ class ControllerWatchTest {
         java.util.concurrent.CountDownLatch firstRunning = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
         controller = Controller.create(
-                request -> {
+                (request, context) -> {
                     reconciled.add(request);
                     if (reconciled.size() == 1) {
                         firstRunning.countDown();

@@ -38,7 +38,7 @@ class ForAndOwnsExampleTest {
         List<Request> seen = new CopyOnWriteArrayList<>();
 
         Controller controller = Controller.create(
-                request -> {
+                (request, context) -> {
                     seen.add(request);
                     return Result.done();
                 },

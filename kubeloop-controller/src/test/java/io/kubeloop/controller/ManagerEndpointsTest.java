@@ -68,7 +68,7 @@ class ManagerEndpointsTest {
     void metricsServesTheControllersAndWorkQueuesMetricsAsPrometheusText() throws Exception {
         manager = Manager.create(client, ManagerOptions.defaults().withMetricsAddress(ANY_LOOPBACK_PORT));
         Controller controller = Controller.create(
-                r -> Result.done(),
+                (r, ctx) -> Result.done(),
                 ControllerOptions.builder("configmap")
                         .ticker(Ticker.system())
                         .meterRegistry(manager.meterRegistry())
@@ -103,8 +103,8 @@ class ManagerEndpointsTest {
     @Test
     void controllersBuiltForTheManagerReportToItsRegistryAndAreAddedToIt() throws Exception {
         manager = Manager.create(client, ManagerOptions.defaults());
-        Controller controller =
-                ControllerBuilder.forResource(ControllerBuilderTest.Foo.class).build(manager, r -> Result.done());
+        Controller controller = ControllerBuilder.forResource(ControllerBuilderTest.Foo.class)
+                .build(manager, (r, ctx) -> Result.done());
 
         assertThat(manager.meterRegistry()
                         .find("controller_runtime.active_workers")

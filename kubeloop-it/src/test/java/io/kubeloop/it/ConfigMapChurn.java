@@ -17,6 +17,7 @@ import io.kubeloop.client.DeleteOptions;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.ResourceClient;
 import io.kubeloop.client.WriteOptions;
+import io.kubeloop.controller.ReconcileContext;
 import io.kubeloop.controller.Reconciler;
 import io.kubeloop.controller.Request;
 import io.kubeloop.controller.Result;
@@ -88,7 +89,7 @@ final class ConfigMapChurn {
 
     /** A reconciler that records, per key, the resourceVersion {@code lister} held when it ran. */
     Reconciler recordingReconciler(Lister<ConfigMap> lister) {
-        return (Request r) -> {
+        return (Request r, ReconcileContext context) -> {
             String seen;
             try {
                 seen = lister.namespace(r.namespace())

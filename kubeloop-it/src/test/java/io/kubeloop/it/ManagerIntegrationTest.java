@@ -9,6 +9,7 @@ import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.controller.ControllerBuilder;
 import io.kubeloop.controller.Manager;
 import io.kubeloop.controller.ManagerOptions;
+import io.kubeloop.controller.ReconcileContext;
 import io.kubeloop.controller.Request;
 import io.kubeloop.controller.Result;
 import io.kubeloop.controller.leader.LeaderElectionConfig;
@@ -33,10 +34,11 @@ class ManagerIntegrationTest extends EmbeddedServerTestBase {
 
     private Manager manager(String id, ManagerOptions options) {
         Manager m = Manager.create(client, options);
-        m.add(ControllerBuilder.forResource(ConfigMap.class).build(m.informers(), (Request r) -> {
-            reconciled.add(id + ":" + r.name());
-            return Result.done();
-        }));
+        m.add(ControllerBuilder.forResource(ConfigMap.class)
+                .build(m.informers(), (Request r, ReconcileContext context) -> {
+                    reconciled.add(id + ":" + r.name());
+                    return Result.done();
+                }));
         managers.add(m);
         return m;
     }
@@ -65,7 +67,9 @@ class ManagerIntegrationTest extends EmbeddedServerTestBase {
     void withoutPrometheusTheQueueTimersAreKeptInMemoryWithoutPerBucketGauges() {
         Manager m = Manager.create(client);
         managers.add(m);
-        ControllerBuilder.forResource(ConfigMap.class).named("in-memory").build(m, (Request r) -> Result.done());
+        ControllerBuilder.forResource(ConfigMap.class)
+                .named("in-memory")
+                .build(m, (Request r, ReconcileContext context) -> Result.done());
 
         assertThat(m.meterRegistry()
                         .find("workqueue.queue.duration")
@@ -120,7 +124,7 @@ class ManagerIntegrationTest extends EmbeddedServerTestBase {
         m.add(ControllerBuilder.forResource(ConfigMap.class)
                 .named("failing")
                 .withOptions(o -> o.recoverPanic(false))
-                .build(m.informers(), (Request r) -> {
+                .build(m.informers(), (Request r, ReconcileContext context) -> {
                     throw bug;
                 }));
         m.start();

@@ -82,7 +82,7 @@ class SampleControllerFaultTest extends EmbeddedServerTestBase {
                 FaultPlan.random(seed, 0.3, 8 * 1024, Duration.ofSeconds(1)),
                 Duration.ofSeconds(2));
         throughProxy = KubeClient.create(proxy.clientConfig(server.token()), ClientOptions.defaults());
-        sample = new SampleController(throughProxy, null);
+        sample = new SampleController(throughProxy);
         sample.start();
 
         ResourceClient<Foo> foos = client.resource(Foo.class).inNamespace(NS);

@@ -42,7 +42,7 @@ class SampleControllerIntegrationTest extends EmbeddedServerTestBase {
         client.resource(new GroupVersionResource("", "v1", "namespaces"), ResourceScope.CLUSTER, DynamicObject.class)
                 .create(DynamicObject.of("v1", "Namespace", ObjectMeta.of(null, NS)), WriteOptions.none());
         FooCrd.install(client, Duration.ofSeconds(30));
-        sample = new SampleController(client, null);
+        sample = new SampleController(client);
         sample.start();
         foos = client.resource(Foo.class).inNamespace(NS);
         deployments = client.resource(Deployment.class).inNamespace(NS);

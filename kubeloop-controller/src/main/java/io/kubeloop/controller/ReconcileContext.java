@@ -1,0 +1,124 @@
+package io.kubeloop.controller;
+
+import io.kubeloop.controller.client.Client;
+import io.kubeloop.controller.events.EventRecorder;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What a reconcile works with besides its {@link Request}: controller-runtime's {@code ctx} and the
+ * manager's clients, handed to {@link Reconciler#reconcile} by the controller.
+ *
+ * <ul>
+ *   <li>{@link #client()}: the manager's cache-backed {@link Client}, refusing every call once this
+ *       reconcile's {@link #cancellation()} fired;</li>
+ *   <li>{@link #events()}: an Event recorder reporting as the controller;</li>
+ *   <li>{@link #log()}: a logger named for the controller; while the reconcile runs, the SLF4J MDC
+ *       of its thread holds {@code controller}, {@code namespace}, {@code name} and
+ *       {@code reconcileID} (a pattern such as {@code %X{controller} %X{namespace}/%X{name}} prints
+ *       them), as controller-runtime's logger carries them;</li>
+ *   <li>{@link #cancellation()}: fires when the controller stops — the manager shuts down or lost its
+ *       leader lease. A reconcile blocked in the client then is interrupted.</li>
+ * </ul>
+ *
+ * <p>A controller made without a manager has no client and no recorder: {@link #client()} and
+ * {@link #events()} then throw. Tests of a reconciler make a
+ * context with {@link #of}.
+ *
+ * <p><b>Thread safety:</b> immutable; thread-safe.
+ */
+public final class ReconcileContext {
+
+    private final String controller;
+    private final Client client;
+    private final EventRecorder events;
+    private final Logger log;
+    private final Cancellation cancellation;
+
+    private ReconcileContext(
+            String controller, Client client, EventRecorder events, Logger log, Cancellation cancellation) {
+        this.controller = controller;
+        this.client = client;
+        this.events = events;
+        this.log = log;
+        this.cancellation = cancellation;
+    }
+
+    /**
+     * A context, for running a reconciler outside a controller (in a unit test).
+     *
+     * @param controller the controller's name
+     * @param client the client, or null for none
+     * @param events the recorder, or null for none
+     * @param cancellation the signal
+     * @return the context
+     */
+    public static ReconcileContext of(
+            String controller, Client client, EventRecorder events, Cancellation cancellation) {
+        Objects.requireNonNull(controller, "controller");
+        Objects.requireNonNull(cancellation, "cancellation");
+        return new ReconcileContext(
+                controller, client, events, LoggerFactory.getLogger(loggerName(controller)), cancellation);
+    }
+
+    /** A context made by a controller for one reconcile. */
+    static ReconcileContext create(
+            String controller, Client client, EventRecorder events, Logger log, Cancellation cancellation) {
+        return new ReconcileContext(controller, client, events, log, cancellation);
+    }
+
+    /** The logger name of a controller's reconciles: {@code io.kubeloop.controller.<name>}. */
+    static String loggerName(String controller) {
+        return "io.kubeloop.controller." + controller;
+    }
+
+    /** The name of the controller running this reconcile. */
+    public String controllerName() {
+        return controller;
+    }
+
+    /**
+     * The manager's client: reads from its cache, writes to the API server; refuses every call
+     * once {@link #cancellation()} fired.
+     *
+     * @throws IllegalStateException when the controller was made without a client
+     */
+    public Client client() {
+        if (client == null) {
+            throw new IllegalStateException(
+                    "controller " + controller + " has no client: it was built without a manager;"
+                            + " build it with ControllerBuilder.build(manager, reconciler)");
+        }
+        return client;
+    }
+
+    /**
+     * Records Events as this controller.
+     *
+     * @throws IllegalStateException when the controller was made without a recorder
+     */
+    public EventRecorder events() {
+        if (events == null) {
+            throw new IllegalStateException(
+                    "controller " + controller + " has no event recorder: it was built without a manager;"
+                            + " build it with ControllerBuilder.build(manager, reconciler)");
+        }
+        return events;
+    }
+
+    /** The controller's logger; the MDC holds the request while the reconcile runs. */
+    public Logger log() {
+        return log;
+    }
+
+    /** Fires when the controller stops; the client refuses calls afterwards. */
+    public Cancellation cancellation() {
+        return cancellation;
+    }
+
+    @Override
+    public String toString() {
+        return "ReconcileContext[" + controller + ", " + cancellation + "]";
+    }
+}
