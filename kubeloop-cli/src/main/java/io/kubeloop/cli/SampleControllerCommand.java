@@ -4,12 +4,16 @@ import io.kubeloop.client.KubeClient;
 import io.kubeloop.controller.Manager;
 import io.kubeloop.controller.ManagerOptions;
 import io.kubeloop.controller.endpoints.HealthCheck;
+import io.kubeloop.controller.leader.LeaderElectionConfig;
 import io.kubeloop.samples.samplecontroller.FooCrd;
 import io.kubeloop.samples.samplecontroller.SampleController;
 import java.io.PrintWriter;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -22,8 +26,10 @@ import picocli.CommandLine.Spec;
  * cluster of the kubeconfig (any Kubernetes API server, the embedded one included) until SIGINT or
  * SIGTERM, after installing the Foo CRD unless {@code --no-install-crd}; serves Prometheus metrics and
  * health probes where {@code --metrics-bind-address} and {@code --health-probe-bind-address} say
- * (kubebuilder's flags; {@code 0} turns one off). Prints one line when it runs and one when it
- * stopped. Installing the CRD and waiting for it ride out transient failures (429, 5xx, a broken or
+ * (kubebuilder's flags; {@code 0} turns one off). With {@code --leader-elect} it reconciles only
+ * while it holds a Lease ({@code --leader-election-namespace}, {@code --leader-election-id}), so
+ * copies can run side by side, one active; a copy that loses the lease stops with exit 1. Prints one
+ * line when it runs (and, electing, one when it starts leading) and one when it stopped. Installing the CRD and waiting for it ride out transient failures (429, 5xx, a broken or
  * refused connection) with back-off for up to 30 s; a failure that is not transient (403, 422…), one
  * that lasts past those 30 s, or an address in use is one line on stderr and exit 1.
  *
@@ -63,9 +69,71 @@ final class SampleControllerCommand implements Callable<Integer>, ConnectedComma
             description = "Serve /healthz and /readyz here, e.g. :8081 (default 0: off).")
     String probeAddress;
 
+    @Option(
+            names = "--leader-elect",
+            defaultValue = "false",
+            description = "Run only while holding a Lease, so several copies can run side by side with one"
+                    + " active (default: false). The lease is released on a clean stop.")
+    boolean leaderElect;
+
+    @Option(
+            names = "--leader-election-namespace",
+            paramLabel = "NAMESPACE",
+            description = "The namespace of the Lease (default: the kubeconfig context's namespace).")
+    String leaderElectionNamespace;
+
+    @Option(
+            names = "--leader-election-id",
+            defaultValue = "foo-controller",
+            paramLabel = "NAME",
+            description = "The name of the Lease (default: ${DEFAULT-VALUE}).")
+    String leaderElectionId;
+
     @Override
     public ConnectionOptions connection() {
         return connection;
+    }
+
+    /**
+     * The leader election of {@code --leader-elect}: a Lease in the given namespace (else the
+     * kubeconfig's), an identity of host name and a random suffix (client-go's), released on a clean
+     * stop so that a waiting copy takes over at once.
+     */
+    private Optional<LeaderElectionConfig> leaderElection(KubeClient client) {
+        if (!leaderElect) {
+            return Optional.empty();
+        }
+        String namespace = leaderElectionNamespace != null ? leaderElectionNamespace : client.namespace();
+        String identity = hostName() + "_" + UUID.randomUUID();
+        return Optional.of(LeaderElectionConfig.defaults(namespace, leaderElectionId, identity)
+                .withReleaseOnStop(true));
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return "localhost";
+        }
+    }
+
+    /** Prints one line when this copy starts leading. */
+    private static void announceLeadership(Manager manager, PrintWriter out) {
+        Thread.ofVirtual().name("leadership").start(() -> {
+            try {
+                while (!manager.isLeader()) {
+                    if (manager.awaitTermination(Duration.ofMillis(100))) {
+                        return;
+                    }
+                }
+            } catch (InterruptedException e) {
+                return;
+            }
+            synchronized (out) {
+                out.println("leading: the controller runs");
+                out.flush();
+            }
+        });
     }
 
     /**
@@ -104,6 +172,8 @@ final class SampleControllerCommand implements Callable<Integer>, ConnectedComma
         options = probes.map(options::withHealthProbeAddress).orElse(options);
         StopSignal stop = StopSignal.install();
         try (KubeClient client = connection.connect(spec.commandLine().getErr())) {
+            Optional<LeaderElectionConfig> election = leaderElection(client);
+            options = election.map(options::withLeaderElection).orElse(options);
             if (installCrd) {
                 FooCrd.install(client, Duration.ofSeconds(30));
                 out.println("Foo CRD " + FooCrd.NAME + " installed");
@@ -118,6 +188,11 @@ final class SampleControllerCommand implements Callable<Integer>, ConnectedComma
                         .ifPresent(a -> out.println("health probes on http://" + hostPort(a) + "/healthz and /readyz"));
                 out.println(
                         "sample-controller running: watching foos and deployments in all namespaces; Ctrl-C to stop");
+                election.ifPresent(e -> {
+                    out.println(
+                            "waiting to lead: lease " + e.namespace() + "/" + e.name() + ", identity " + e.identity());
+                    announceLeadership(manager, out);
+                });
                 out.flush();
                 Thread.ofVirtual().start(() -> {
                     try {

@@ -104,6 +104,76 @@ class SampleControllerCommandTest {
         }
     }
 
+    /** One copy of the command running on its own thread, with its output. */
+    private record Copy(Thread thread, StringWriter out, StringWriter err, AtomicInteger exit) {
+        static Copy start(String... args) {
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            AtomicInteger exit = new AtomicInteger(-1);
+            Thread thread = Thread.ofPlatform()
+                    .start(() -> exit.set(Main.run(new PrintWriter(out), new PrintWriter(err), args)));
+            return new Copy(thread, out, err, exit);
+        }
+
+        boolean leads() {
+            return out.toString().contains("leading: the controller runs");
+        }
+
+        void stop() throws InterruptedException {
+            thread.interrupt(); // what SIGINT does to its wait
+            thread.join(Duration.ofSeconds(30));
+        }
+    }
+
+    private static boolean deploymentExists(KubeClient client, String name) {
+        try {
+            return client.resource(Deployment.class).inNamespace("default").get(name) != null;
+        } catch (NotFoundException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Two copies with {@code --leader-elect} against one server: one leads and reconciles, the other
+     * waits without reconciling; when the leader stops it releases the Lease and the other takes over.
+     */
+    @Test
+    void withLeaderElectOneOfTwoCopiesLeadsAndTheOtherTakesOverWhenItStops() throws Exception {
+        try (EmbeddedApiServer server = EmbeddedApiServer.start();
+                KubeClient client = KubeClient.create(server.clientConfig(), ClientOptions.defaults())) {
+            Path kubeconfig = dir.resolve("kubeconfig");
+            server.writeKubeconfig(kubeconfig);
+            String[] args = {
+                "sample-controller",
+                "--kubeconfig",
+                kubeconfig.toString(),
+                "--cache-dir",
+                dir.resolve("cache").toString(),
+                "--leader-elect"
+            };
+            Copy first = Copy.start(args);
+            await().atMost(Duration.ofSeconds(60)).until(first::leads);
+            Copy second = Copy.start(args);
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> second.out().toString().contains("waiting to lead: lease default/foo-controller"));
+
+            client.resource(Foo.class).inNamespace("default").create(Foo.of("default", "one", "one-nginx", 1));
+            await().atMost(Duration.ofSeconds(30)).until(() -> deploymentExists(client, "one-nginx"));
+            assertThat(second.leads())
+                    .as("the second copy waits while the first leads")
+                    .isFalse();
+
+            first.stop();
+            assertThat(first.exit().get()).as(first.err().toString()).isZero();
+            await().atMost(Duration.ofSeconds(30)).until(second::leads);
+            client.resource(Foo.class).inNamespace("default").create(Foo.of("default", "two", "two-nginx", 1));
+            await().atMost(Duration.ofSeconds(30)).until(() -> deploymentExists(client, "two-nginx"));
+
+            second.stop();
+            assertThat(second.exit().get()).as(second.err().toString()).isZero();
+        }
+    }
+
     /**
      * Faults only the Foo CRD's create and reads: a 503 and a cut connection (after the server created
      * it) on the create; on the reads a run of 503s and one of 429s, each one longer than the client's
