@@ -9,6 +9,8 @@ import io.kubeloop.controller.client.Reader;
 import io.kubeloop.controller.endpoints.HealthCheck;
 import io.kubeloop.controller.events.EventBroadcaster;
 import io.kubeloop.controller.events.EventRecorder;
+import io.kubeloop.controller.events.EventsV1Broadcaster;
+import io.kubeloop.controller.events.EventsV1Recorder;
 import io.kubeloop.controller.internal.client.ManagerClients;
 import io.kubeloop.controller.internal.endpoints.EndpointServer;
 import io.kubeloop.controller.internal.endpoints.HealthEndpoint;
@@ -82,6 +84,7 @@ public final class Manager implements AutoCloseable {
 
     private final ManagerClients clients;
     private final EventBroadcaster events;
+    private final EventsV1Broadcaster eventsV1;
     private final Optional<LeaderElector> elector;
     /** Guarded by this manager's lock; only added to, and only before start. */
     private final List<Controller> controllers = new ArrayList<>();
@@ -115,6 +118,7 @@ public final class Manager implements AutoCloseable {
                 client, InformerOptions.builder().ticker(options.ticker()).build());
         this.clients = ManagerClients.create(client, informers, options.cache(), stopped);
         this.events = new EventBroadcaster(client, options.ticker(), 12, java.time.Duration.ofSeconds(10));
+        this.eventsV1 = new EventsV1Broadcaster(client, options.ticker());
         new JvmMemoryMetrics().bindTo(registry);
         gcMetrics.bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
@@ -286,6 +290,18 @@ public final class Manager implements AutoCloseable {
      */
     public EventRecorder eventRecorderFor(String name) {
         return events.recorderFor(name);
+    }
+
+    /**
+     * A recorder of {@code events.k8s.io/v1} Events reporting as {@code name} (controller-runtime's
+     * current {@code GetEventRecorder}): Events with an action and a related object, repeated ones
+     * written as a series. The manager writes them in the background and flushes them when it closes.
+     *
+     * @param name the reporting controller, e.g. the controller's name
+     * @return the recorder
+     */
+    public EventsV1Recorder eventsV1RecorderFor(String name) {
+        return eventsV1.recorderFor(name);
     }
 
     /** The client of a controller's reconciles: {@link #client()}, also refusing calls once {@code controllerStopped} fired. */
@@ -476,6 +492,7 @@ public final class Manager implements AutoCloseable {
         } finally {
             informers.close();
             events.close();
+            eventsV1.close();
             synchronized (servers) {
                 servers.forEach(EndpointServer::close);
             }
