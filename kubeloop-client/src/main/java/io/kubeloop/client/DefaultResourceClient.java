@@ -153,6 +153,33 @@ final class DefaultResourceClient<T> implements ResourceClient<T> {
     }
 
     @Override
+    public Scale getScale(String name) {
+        return scaleOf(call("GET", uri(scopeForName("get"), name, "scale", Map.of()), null, null));
+    }
+
+    @Override
+    public Scale scale(String name, int replicas) {
+        if (replicas < 0) {
+            throw new IllegalArgumentException("replicas must not be negative, got " + replicas);
+        }
+        byte[] patch = ("{\"spec\":{\"replicas\":" + replicas + "}}").getBytes(StandardCharsets.UTF_8);
+        return scaleOf(call(
+                "PATCH", uri(scopeForName("patch"), name, "scale", Map.of()), patch, PatchType.MERGE.contentType()));
+    }
+
+    private Scale scaleOf(byte[] body) {
+        JsonNode tree = codec.mapper().readTree(body);
+        JsonNode meta = tree.path("metadata");
+        return new Scale(
+                meta.path("namespace").asString(""),
+                meta.path("name").asString(""),
+                meta.path("resourceVersion").asString(""),
+                tree.path("spec").path("replicas").asInt(0),
+                tree.path("status").path("replicas").asInt(0),
+                tree.path("status").path("selector").asString(""));
+    }
+
+    @Override
     public T update(T object, WriteOptions options) {
         return put(object, null, options);
     }

@@ -55,6 +55,22 @@ public interface ResourceClient<T> {
     /** GET one object by name. */
     T get(String name);
 
+    /**
+     * GET the {@code scale} subresource of the object {@code name}.
+     *
+     * @throws io.kubeloop.api.errors.NotFoundException when there is no such object, or its kind has
+     *     no scale subresource
+     */
+    Scale getScale(String name);
+
+    /**
+     * Sets the replicas of the object {@code name} through its {@code scale} subresource (a merge
+     * patch of {@code spec.replicas}, as {@code kubectl scale} without preconditions).
+     *
+     * @return the scale after the change
+     */
+    Scale scale(String name, int replicas);
+
     /** One page (or everything, without a limit) of the collection. */
     ObjectList<T> list(ListOptions options);
 

@@ -10,6 +10,8 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionKind;
 import io.kubeloop.api.ObjectKey;
@@ -17,6 +19,7 @@ import io.kubeloop.api.errors.ConflictException;
 import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.client.PatchOptions;
 import io.kubeloop.client.PatchType;
+import io.kubeloop.client.Scale;
 import io.kubeloop.controller.Manager;
 import io.kubeloop.controller.ManagerOptions;
 import io.kubeloop.controller.client.ByObject;
@@ -227,6 +230,46 @@ class ManagerClientIntegrationTest extends EmbeddedServerTestBase {
                 .isEmpty();
         assertThatThrownBy(() -> c.delete(patched)).isInstanceOf(NotFoundException.class);
         Client.ignoreNotFound(() -> c.delete(patched));
+    }
+
+    @Test
+    void theScaleSubresourceReadsAndSetsTheReplicas() {
+        Client c = manager(ManagerOptions.defaults()).client();
+        Deployment d = c.create(new DeploymentBuilder()
+                .withNewMetadata()
+                .withNamespace("default")
+                .withName("web")
+                .endMetadata()
+                .withNewSpec()
+                .withReplicas(1)
+                .withNewSelector()
+                .addToMatchLabels("app", "web")
+                .endSelector()
+                .withNewTemplate()
+                .withNewMetadata()
+                .addToLabels("app", "web")
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("nginx")
+                .withImage("nginx")
+                .endContainer()
+                .endSpec()
+                .endTemplate()
+                .endSpec()
+                .build());
+
+        Scale before = c.getScale(d);
+        Scale after = c.scale(d, 3);
+
+        assertThat(before.replicas()).isEqualTo(1);
+        assertThat(before.name()).isEqualTo("web");
+        assertThat(after.replicas()).isEqualTo(3);
+        assertThat(manager.apiReader()
+                        .get(Deployment.class, ObjectKey.of("default", "web"))
+                        .getSpec()
+                        .getReplicas())
+                .isEqualTo(3);
     }
 
     @Test

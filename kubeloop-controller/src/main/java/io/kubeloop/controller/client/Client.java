@@ -5,12 +5,14 @@ import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.client.DeleteOptions;
 import io.kubeloop.client.PatchOptions;
 import io.kubeloop.client.PatchType;
+import io.kubeloop.client.Scale;
 import io.kubeloop.client.WriteOptions;
 
 /**
  * What a reconciler reads and writes through: controller-runtime's {@code client.Client}. Reads
  * ({@link #get}, {@link #list}) come from the manager's {@link Cache} — no API call, the informer of
- * a type starting on its first read — and writes go to the API server. Objects name their own
+ * a type starting on its first read — and writes go to the API server, the {@code status} and
+ * {@code scale} subresources included. Objects name their own
  * resource: their Java type (or a {@link io.kubeloop.api.DynamicObject}'s apiVersion and kind) gives
  * the kind, their metadata the namespace and name.
  *
@@ -176,6 +178,26 @@ public interface Client extends Reader {
      * @param options namespace, labels and fields
      */
     void deleteAllOf(GroupVersionKind kind, ListOption... options);
+
+    /**
+     * Reads the {@code scale} subresource of the object named by {@code object}'s metadata, from the
+     * API server.
+     *
+     * @param object names the object: a Deployment, ReplicaSet, StatefulSet or a custom resource
+     *     with a scale subresource
+     * @return its scale
+     */
+    Scale getScale(Object object);
+
+    /**
+     * Sets the replicas of the object named by {@code object}'s metadata through its {@code scale}
+     * subresource, as {@code kubectl scale} does.
+     *
+     * @param object names the object
+     * @param replicas the desired replicas, zero or more
+     * @return the scale after the change
+     */
+    Scale scale(Object object, int replicas);
 
     /**
      * Writes to the {@code status} subresource: controller-runtime's {@code client.Status()}.

@@ -8,6 +8,7 @@ import io.kubeloop.client.DeleteOptions;
 import io.kubeloop.client.PatchOptions;
 import io.kubeloop.client.PatchType;
 import io.kubeloop.client.ResourceClient;
+import io.kubeloop.client.Scale;
 import io.kubeloop.client.WriteOptions;
 import io.kubeloop.controller.Cancellation;
 import io.kubeloop.controller.client.Client;
@@ -127,6 +128,18 @@ final class ApiClient implements Client {
         ApiReader.Selection selection = ApiReader.Selection.of(options);
         ResourceClient<?> scoped = Resources.in(rc, selection.namespace(), "deleteAllOf");
         scoped.deleteCollection(selection.toListOptions(), DeleteOptions.none());
+    }
+
+    @Override
+    public Scale getScale(Object object) {
+        check();
+        return resources.forObject(object).getScale(nameOf(object));
+    }
+
+    @Override
+    public Scale scale(Object object, int replicas) {
+        check();
+        return resources.forObject(object).scale(nameOf(object), replicas);
     }
 
     @Override
