@@ -3,7 +3,9 @@ package io.kubeloop.cache;
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupResource;
+import io.kubeloop.api.GroupVersionKind;
 import io.kubeloop.api.GroupVersionResource;
+import io.kubeloop.api.PartialObjectMetadata;
 import io.kubeloop.api.ResourceScope;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.ResourceClient;
@@ -108,6 +110,38 @@ public final class InformerFactory implements AutoCloseable {
     public SharedIndexInformer<DynamicObject> dynamicInformerFor(String resource, InformerScope scope) {
         requireNotShutDown(resource);
         return informer(client.resource(resource), DynamicObject.class, scope, resource);
+    }
+
+    /**
+     * The shared informer of the metadata of {@code type}'s objects: it lists and watches them as
+     * {@code meta.k8s.io/v1} PartialObjectMetadata ({@link KubeClient#metadataResource}), so its
+     * cache holds names, labels, annotations and owners only — client-go's metadata informer. Its
+     * objects carry {@code type}'s apiVersion and kind.
+     *
+     * @param type a Java type known to the client's scheme, e.g. a Pod model class
+     * @param scope namespace and selectors
+     * @throws IllegalStateException if the factory was shut down
+     */
+    public SharedIndexInformer<PartialObjectMetadata> metadataInformerFor(Class<?> type, InformerScope scope) {
+        requireNotShutDown(type.getName());
+        ResourceClient<?> typed = client.resource(type);
+        GroupVersionKind kind = client.scheme()
+                .gvkOf(type)
+                .orElseThrow(() -> new IllegalArgumentException(type.getName() + " has no kind in the scheme"));
+        ResourceClient<PartialObjectMetadata> rc = client.metadataResource(
+                typed.resource(), typed.namespaced() ? ResourceScope.NAMESPACED : ResourceScope.CLUSTER);
+        lock.lock();
+        try {
+            boolean made = informers.containsKey(new Key(rc.resource(), PartialObjectMetadata.class, scope));
+            SharedIndexInformer<PartialObjectMetadata> informer =
+                    informer(rc, PartialObjectMetadata.class, scope, "metadata of " + type.getName());
+            if (!made) {
+                informer.setTransform(m -> m.withKind(kind));
+            }
+            return informer;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**

@@ -3,6 +3,7 @@ package io.kubeloop.client;
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
+import io.kubeloop.api.PartialObjectMetadata;
 import io.kubeloop.api.ResourceMapping;
 import io.kubeloop.api.ResourceScope;
 import io.kubeloop.api.Scheme;
@@ -58,6 +59,20 @@ final class DefaultKubeClient implements KubeClient {
         boolean namespaced = Objects.requireNonNull(scope, "scope").isNamespaced();
         return new DefaultResourceClient<>(
                 transport, new ObjectCodec<>(type), gvr, namespaced, namespaced ? namespace : null, false, watchLimits);
+    }
+
+    @Override
+    public ResourceClient<PartialObjectMetadata> metadataResource(GroupVersionResource gvr, ResourceScope scope) {
+        boolean namespaced = Objects.requireNonNull(scope, "scope").isNamespaced();
+        return new DefaultResourceClient<>(
+                transport,
+                new ObjectCodec<>(PartialObjectMetadata.class),
+                gvr,
+                namespaced,
+                namespaced ? namespace : null,
+                false,
+                watchLimits,
+                DefaultResourceClient.Accept.METADATA);
     }
 
     @Override

@@ -24,6 +24,25 @@ final class DefaultResourceClient<T> implements ResourceClient<T> {
 
     private static final Map<String, List<String>> ACCEPT_JSON = Map.of("Accept", List.of("application/json"));
 
+    /**
+     * What a client asks the server to answer with: the object's JSON (the default), or only its
+     * metadata as {@code meta.k8s.io/v1} PartialObjectMetadata(List), falling back to the object's
+     * JSON from a server that cannot.
+     *
+     * @param one the Accept header of calls about one object and of watches
+     * @param list the Accept header of lists
+     */
+    record Accept(Map<String, List<String>> one, Map<String, List<String>> list) {
+        static final Accept JSON = new Accept(ACCEPT_JSON, ACCEPT_JSON);
+        static final Accept METADATA = new Accept(
+                Map.of(
+                        "Accept",
+                        List.of("application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json")),
+                Map.of(
+                        "Accept",
+                        List.of("application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json")));
+    }
+
     private final ApiTransport transport;
     private final ObjectCodec<T> codec;
     private final GroupVersionResource gvr;
@@ -34,6 +53,7 @@ final class DefaultResourceClient<T> implements ResourceClient<T> {
     private final boolean explicitNamespace;
 
     private final WatchWatchdog.Limits watchLimits;
+    private final Accept accept;
 
     DefaultResourceClient(
             ApiTransport transport,
@@ -43,6 +63,19 @@ final class DefaultResourceClient<T> implements ResourceClient<T> {
             String namespace,
             boolean explicitNamespace,
             WatchWatchdog.Limits watchLimits) {
+        this(transport, codec, gvr, namespaced, namespace, explicitNamespace, watchLimits, Accept.JSON);
+    }
+
+    DefaultResourceClient(
+            ApiTransport transport,
+            ObjectCodec<T> codec,
+            GroupVersionResource gvr,
+            boolean namespaced,
+            String namespace,
+            boolean explicitNamespace,
+            WatchWatchdog.Limits watchLimits,
+            Accept accept) {
+        this.accept = Objects.requireNonNull(accept, "accept");
         this.transport = transport;
         this.codec = codec;
         this.watchLimits = Objects.requireNonNull(watchLimits, "watchLimits");
@@ -75,12 +108,12 @@ final class DefaultResourceClient<T> implements ResourceClient<T> {
         if (ns == null || ns.isEmpty()) {
             throw new IllegalArgumentException("namespace must not be empty; use inAnyNamespace() for all namespaces");
         }
-        return new DefaultResourceClient<>(transport, codec, gvr, true, ns, true, watchLimits);
+        return new DefaultResourceClient<>(transport, codec, gvr, true, ns, true, watchLimits, accept);
     }
 
     @Override
     public ResourceClient<T> inAnyNamespace() {
-        return new DefaultResourceClient<>(transport, codec, gvr, namespaced, null, false, watchLimits);
+        return new DefaultResourceClient<>(transport, codec, gvr, namespaced, null, false, watchLimits, accept);
     }
 
     @Override
@@ -90,7 +123,11 @@ final class DefaultResourceClient<T> implements ResourceClient<T> {
 
     @Override
     public ObjectList<T> list(ListOptions options) {
-        return codec.readList(call("GET", uri(namespace, null, null, listQuery(options)), null, null));
+        try (ApiResponse response = transport
+                .send(new ApiRequest("GET", uri(namespace, null, null, listQuery(options)), accept.list(), null, false))
+                .requireSuccess()) {
+            return codec.readList(response.bytes());
+        }
     }
 
     /**
@@ -132,7 +169,7 @@ final class DefaultResourceClient<T> implements ResourceClient<T> {
     public Watch<T> watch(ListOptions options) {
         Map<String, String> query = listQuery(options);
         query.put("watch", "true");
-        ApiRequest request = new ApiRequest("GET", uri(namespace, null, null, query), ACCEPT_JSON, null, true);
+        ApiRequest request = new ApiRequest("GET", uri(namespace, null, null, query), accept.one(), null, true);
         ApiResponse response = transport.send(request).requireSuccess();
         return new Watch<>(
                 response,
@@ -291,8 +328,8 @@ final class DefaultResourceClient<T> implements ResourceClient<T> {
         }
     }
 
-    private static ApiRequest request(String method, URI uri, byte[] body, String contentType) {
-        Map<String, List<String>> headers = new LinkedHashMap<>(ACCEPT_JSON);
+    private ApiRequest request(String method, URI uri, byte[] body, String contentType) {
+        Map<String, List<String>> headers = new LinkedHashMap<>(accept.one());
         if (contentType != null) {
             headers.put("Content-Type", List.of(contentType));
         }

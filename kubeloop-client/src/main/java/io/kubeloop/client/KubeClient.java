@@ -2,6 +2,7 @@ package io.kubeloop.client;
 
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
+import io.kubeloop.api.PartialObjectMetadata;
 import io.kubeloop.api.ResourceScope;
 import io.kubeloop.api.Scheme;
 import io.kubeloop.client.config.ClientConfig;
@@ -76,6 +77,17 @@ public interface KubeClient extends AutoCloseable {
      * @throws io.kubeloop.client.discovery.RestMappingException when the server has no such resource
      */
     ResourceClient<DynamicObject> resource(String resourceOrKind);
+
+    /**
+     * A client that reads only the metadata of {@code gvr}'s objects: gets, lists and watches ask for
+     * {@code meta.k8s.io/v1} PartialObjectMetadata (client-go's metadata client), and objects come back
+     * with {@code kind: PartialObjectMetadata}. A server that cannot answer so sends whole objects,
+     * of which only the metadata is kept.
+     *
+     * @param gvr the resource
+     * @param scope whether it lives in namespaces
+     */
+    ResourceClient<PartialObjectMetadata> metadataResource(GroupVersionResource gvr, ResourceScope scope);
 
     /** Discovery for this server: in memory, or on disk when {@link ClientOptions#discoveryCacheDir()} is set. */
     DiscoveryClient discovery();

@@ -1,5 +1,6 @@
 package io.kubeloop.controller;
 
+import io.kubeloop.api.PartialObjectMetadata;
 import io.kubeloop.api.ResourceMapping;
 import io.kubeloop.api.Scheme;
 import io.kubeloop.cache.InformerFactory;
@@ -42,6 +43,8 @@ public final class ControllerBuilder<T> {
     /** Where a watched type's informers come from: the factory's over all namespaces, or the manager's cache. */
     private interface InformerSource {
         <U> List<SharedIndexInformer<U>> informersFor(Class<U> type);
+
+        List<SharedIndexInformer<PartialObjectMetadata>> metadataInformersFor(Class<?> type);
     }
 
     /** One watch to register at build time. */
@@ -54,8 +57,8 @@ public final class ControllerBuilder<T> {
         }
     }
 
-    /** An owned type and the filter on its events. */
-    private record Owned(Class<?> type, Predicate<? super Event<?>> filter) {}
+    /** An owned type, the filter on its events, and whether it is watched through its metadata only. */
+    private record Owned(Class<?> type, Predicate<? super Event<?>> filter, boolean metadataOnly) {}
 
     private final Class<T> type;
     private final List<WatchSpec<?>> watches = new ArrayList<>();
@@ -112,7 +115,23 @@ public final class ControllerBuilder<T> {
      * @return this builder
      */
     public ControllerBuilder<T> owns(Class<?> ownedType, Predicate<? super Event<?>> filter) {
-        owned.add(new Owned(Objects.requireNonNull(ownedType, "ownedType"), Objects.requireNonNull(filter, "filter")));
+        owned.add(new Owned(
+                Objects.requireNonNull(ownedType, "ownedType"), Objects.requireNonNull(filter, "filter"), false));
+        return this;
+    }
+
+    /**
+     * {@link #owns(Class)} through a metadata-only informer (controller-runtime's
+     * {@code Owns(obj, builder.OnlyMetadata)}): the owned objects' names, labels and owner references
+     * are all a controller needs to map their changes to their owner, and the cache then holds their
+     * metadata only — for large kinds such as Pods or Secrets. Read them with
+     * {@code client.getMetadata(type, key)} / {@code listMetadata}.
+     *
+     * @param ownedType a type the reconciler creates and marks as controlled
+     * @return this builder
+     */
+    public ControllerBuilder<T> ownsMetadataOnly(Class<?> ownedType) {
+        owned.add(new Owned(Objects.requireNonNull(ownedType, "ownedType"), event -> true, true));
         return this;
     }
 
@@ -206,6 +225,11 @@ public final class ControllerBuilder<T> {
             public <U> List<SharedIndexInformer<U>> informersFor(Class<U> t) {
                 return List.of(informers.informerFor(t, InformerScope.all()));
             }
+
+            @Override
+            public List<SharedIndexInformer<PartialObjectMetadata>> metadataInformersFor(Class<?> t) {
+                return List.of(informers.metadataInformerFor(t, InformerScope.all()));
+            }
         };
         return build(all, reconciler, options, (r, o) -> Controller.create(r, o));
     }
@@ -240,6 +264,11 @@ public final class ControllerBuilder<T> {
             public <U> List<SharedIndexInformer<U>> informersFor(Class<U> t) {
                 return manager.cache().informersFor(t);
             }
+
+            @Override
+            public List<SharedIndexInformer<PartialObjectMetadata>> metadataInformersFor(Class<?> t) {
+                return manager.cache().metadataInformersFor(t);
+            }
         };
         Controller controller = build(
                 cache,
@@ -264,7 +293,16 @@ public final class ControllerBuilder<T> {
         Controller controller = create.apply(reconciler, builder.build());
         new WatchSpec<>(type, EventHandler.<T>forObject(), forFilter).register(controller, informers, eventFilter);
         for (Owned o : owned) {
-            registerOwned(o.type(), o.filter(), reconciled, controller, informers);
+            if (o.metadataOnly()) {
+                EventHandler<PartialObjectMetadata> toOwner =
+                        EventHandler.forOwner(reconciled.gvk().groupKind(), reconciled.scope());
+                Predicate<? super Event<?>> local = o.filter();
+                for (SharedIndexInformer<PartialObjectMetadata> informer : informers.metadataInformersFor(o.type())) {
+                    controller.watch(informer, toOwner, event -> eventFilter.test(event) && local.test(event));
+                }
+            } else {
+                registerOwned(o.type(), o.filter(), reconciled, controller, informers);
+            }
         }
         for (WatchSpec<?> w : watches) {
             w.register(controller, informers, eventFilter);

@@ -1,5 +1,6 @@
 package io.kubeloop.controller.client;
 
+import io.kubeloop.api.PartialObjectMetadata;
 import io.kubeloop.cache.SharedIndexInformer;
 import java.util.Collection;
 import java.util.List;
@@ -7,7 +8,7 @@ import java.util.function.Function;
 
 /**
  * The manager's informers as a {@link Reader}: controller-runtime's {@code cache.Cache}. The
- * informers of a type start on its first read (or when a controller watches it), and a read waits
+ * informers of a type start on its first read (or with the manager, when a controller watches it), and a read waits
  * until they have synced, for at most {@link CacheOptions#syncTimeout()}. What is held is what
  * {@link CacheOptions} scopes: per type, a set of namespaces (one informer each) or all of them,
  * and label and field selectors applied by the server, so objects outside the scope take no memory.
@@ -43,12 +44,22 @@ public interface Cache extends Reader {
 
     /**
      * The informers holding {@code type}'s objects in this cache's scope — one per namespace of the
-     * scope, or one over all namespaces — started, but perhaps not synced yet. Controllers watch
-     * these.
+     * scope, or one over all namespaces — made if need be, but not started: the manager starts them
+     * (and a read does). Controllers watch these.
      *
      * @param type the type
      * @param <T> the type
      * @return the informers, at least one
      */
     <T> List<SharedIndexInformer<T>> informersFor(Class<T> type);
+
+    /**
+     * The metadata-only informers of {@code type} in this cache's scope (see
+     * {@link Reader#getMetadata}), made if need be but not started. Controllers watching a type
+     * with {@code ownsMetadataOnly} watch these.
+     *
+     * @param type the type
+     * @return the informers, at least one
+     */
+    List<SharedIndexInformer<PartialObjectMetadata>> metadataInformersFor(Class<?> type);
 }

@@ -3,6 +3,7 @@ package io.kubeloop.controller.client;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionKind;
 import io.kubeloop.api.ObjectKey;
+import io.kubeloop.api.PartialObjectMetadata;
 import io.kubeloop.api.errors.NotFoundException;
 import java.util.List;
 import java.util.Optional;
@@ -68,6 +69,27 @@ public interface Reader {
      * @return the matching objects
      */
     List<DynamicObject> list(GroupVersionKind kind, ListOption... options);
+
+    /**
+     * The metadata of the object of {@code type} with {@code key}: its names, labels, annotations
+     * and owners, without its body (controller-runtime's reads of {@code PartialObjectMetadata}). A
+     * cache holds these in a metadata-only informer of the type, apart from whole objects.
+     *
+     * @param type the object's Java type (its kind)
+     * @param key its namespace and name
+     * @return the metadata, with {@code type}'s apiVersion and kind
+     * @throws NotFoundException when there is no such object
+     */
+    PartialObjectMetadata getMetadata(Class<?> type, ObjectKey key);
+
+    /**
+     * The metadata of the objects of {@code type} that match every option.
+     *
+     * @param type the objects' Java type (their kind)
+     * @param options namespace, label selector, field selector
+     * @return their metadata, with {@code type}'s apiVersion and kind
+     */
+    List<PartialObjectMetadata> listMetadata(Class<?> type, ListOption... options);
 
     /**
      * {@link #get(Class, ObjectKey)}, empty instead of a {@link NotFoundException}.

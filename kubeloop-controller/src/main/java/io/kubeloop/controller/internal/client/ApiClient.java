@@ -4,6 +4,7 @@ import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionKind;
 import io.kubeloop.api.ObjectAccess;
 import io.kubeloop.api.ObjectKey;
+import io.kubeloop.api.PartialObjectMetadata;
 import io.kubeloop.client.DeleteOptions;
 import io.kubeloop.client.PatchOptions;
 import io.kubeloop.client.PatchType;
@@ -74,6 +75,18 @@ final class ApiClient implements Client {
     public List<DynamicObject> list(GroupVersionKind kind, ListOption... options) {
         check();
         return reads.list(kind, options);
+    }
+
+    @Override
+    public PartialObjectMetadata getMetadata(Class<?> type, ObjectKey key) {
+        check();
+        return reads.getMetadata(type, key);
+    }
+
+    @Override
+    public List<PartialObjectMetadata> listMetadata(Class<?> type, ListOption... options) {
+        check();
+        return reads.listMetadata(type, options);
     }
 
     @Override

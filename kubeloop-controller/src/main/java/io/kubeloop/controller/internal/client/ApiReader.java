@@ -3,6 +3,7 @@ package io.kubeloop.controller.internal.client;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionKind;
 import io.kubeloop.api.ObjectKey;
+import io.kubeloop.api.PartialObjectMetadata;
 import io.kubeloop.api.selector.LabelSelector;
 import io.kubeloop.client.ListOptions;
 import io.kubeloop.client.ResourceClient;
@@ -43,6 +44,19 @@ final class ApiReader implements Reader {
     @Override
     public List<DynamicObject> list(GroupVersionKind kind, ListOption... options) {
         return list(resources.forKind(kind), options);
+    }
+
+    @Override
+    public PartialObjectMetadata getMetadata(Class<?> type, ObjectKey key) {
+        return get(resources.forMetadata(type), key).withKind(resources.kindOf(type));
+    }
+
+    @Override
+    public List<PartialObjectMetadata> listMetadata(Class<?> type, ListOption... options) {
+        GroupVersionKind kind = resources.kindOf(type);
+        return list(resources.forMetadata(type), options).stream()
+                .map(m -> m.withKind(kind))
+                .toList();
     }
 
     private static <T> T get(ResourceClient<T> rc, ObjectKey key) {

@@ -7,6 +7,7 @@ import io.kubeloop.api.GroupVersionKind;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.ObjectAccess;
 import io.kubeloop.api.ObjectKey;
+import io.kubeloop.api.PartialObjectMetadata;
 import io.kubeloop.api.selector.LabelSelector;
 import io.kubeloop.cache.IndexFunction;
 import io.kubeloop.cache.InformerFactory;
@@ -37,7 +38,8 @@ import java.util.function.UnaryOperator;
 
 /**
  * The {@link Cache} over a manager's {@link InformerFactory}: per type, one informer per namespace of
- * its scope (or one over all namespaces), created, indexed and started on first use.
+ * its scope (or one over all namespaces), made and indexed on first use and started by the first
+ * read (a watch registered by a controller starts with the manager).
  *
  * <p>Invariants: a type's informers, once made, are never replaced; the field indexes of a type are
  * added to every informer of the type, whenever each was made; a read returns only after every
@@ -134,6 +136,21 @@ public final class InformerCache implements Cache {
     }
 
     @Override
+    public PartialObjectMetadata getMetadata(Class<?> type, ObjectKey key) {
+        return get(metadata(type), key);
+    }
+
+    @Override
+    public List<PartialObjectMetadata> listMetadata(Class<?> type, ListOption... options) {
+        return list(metadata(type), options);
+    }
+
+    @Override
+    public List<SharedIndexInformer<PartialObjectMetadata>> metadataInformersFor(Class<?> type) {
+        return List.copyOf(metadata(type).informers().values());
+    }
+
+    @Override
     @SuppressWarnings("unchecked")
     public <T> void indexField(
             Class<T> type, String field, Function<? super T, ? extends Collection<String>> extractor) {
@@ -185,6 +202,7 @@ public final class InformerCache implements Cache {
 
     private <T> T get(Entry<T> entry, ObjectKey key) {
         Lister<T> lister = entry.listerFor(key.namespace());
+        informers.start();
         awaitSynced(entry);
         T found = entry.namespaced() ? lister.namespace(key.namespace()).get(key.name()) : lister.get(key.name());
         return entry.copier().apply(found);
@@ -219,6 +237,7 @@ public final class InformerCache implements Cache {
             requireIndexed(entry, field.field());
         }
         String name = field != null && indexName == null ? field.value() : null;
+        informers.start();
         awaitSynced(entry);
         LabelSelector selector = labels == null ? LabelSelector.everything() : labels;
         List<T> out = new ArrayList<>();
@@ -318,6 +337,33 @@ public final class InformerCache implements Cache {
         return entry(type, rc.resource(), rc.namespaced(), scope, copier, s -> informers.informerFor(type, s));
     }
 
+    /** The key of a type's metadata-only informers in {@link #entries}. */
+    private record MetadataOf(Class<?> type) {}
+
+    @SuppressWarnings("unchecked")
+    private Entry<PartialObjectMetadata> metadata(Class<?> type) {
+        Objects.requireNonNull(type, "type");
+        MetadataOf key = new MetadataOf(type);
+        synchronized (lock) {
+            Entry<PartialObjectMetadata> existing = (Entry<PartialObjectMetadata>) entries.get(key);
+            if (existing != null) {
+                return existing;
+            }
+        }
+        ResourceClient<?> rc = resources.forType(type);
+        ByObject<?> typeScope = options.scopeOf(type);
+        ByObject<PartialObjectMetadata> scope = ByObject.of(PartialObjectMetadata.class)
+                .withLabelSelector(typeScope.labelSelector())
+                .withFieldSelector(typeScope.fieldSelector());
+        if (!typeScope.namespaces().isEmpty()) {
+            scope = scope.inNamespaces(typeScope.namespaces().toArray(String[]::new));
+        }
+        UnaryOperator<PartialObjectMetadata> copier = typeScope.unsafeDisableDeepCopy()
+                ? UnaryOperator.identity()
+                : Copies.copier(PartialObjectMetadata.class);
+        return entry(key, rc.resource(), rc.namespaced(), scope, copier, s -> informers.metadataInformerFor(type, s));
+    }
+
     private Entry<DynamicObject> dynamic(GroupVersionKind kind) {
         Objects.requireNonNull(kind, "kind");
         synchronized (lock) {
@@ -381,7 +427,6 @@ public final class InformerCache implements Cache {
             entry = new Entry<>(gr.toString(), namespaced, Map.copyOf(listers), Map.copyOf(byNamespace), copier);
             entries.put(key, entry);
         }
-        informers.start();
         return entry;
     }
 }

@@ -3,6 +3,8 @@ package io.kubeloop.controller.internal.client;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionKind;
 import io.kubeloop.api.ObjectAccess;
+import io.kubeloop.api.PartialObjectMetadata;
+import io.kubeloop.api.ResourceScope;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.ResourceClient;
 import io.kubeloop.client.discovery.RestMapping;
@@ -19,6 +21,7 @@ final class Resources {
     private final KubeClient kube;
     private final Map<Class<?>, ResourceClient<?>> byType = new ConcurrentHashMap<>();
     private final Map<GroupVersionKind, ResourceClient<DynamicObject>> byKind = new ConcurrentHashMap<>();
+    private final Map<Class<?>, ResourceClient<PartialObjectMetadata>> byMetadata = new ConcurrentHashMap<>();
 
     Resources(KubeClient kube) {
         this.kube = kube;
@@ -36,6 +39,25 @@ final class Resources {
                     "a DynamicObject names no kind: read it with get(GroupVersionKind, key) or list(GroupVersionKind, ...)");
         }
         return (ResourceClient<T>) byType.computeIfAbsent(type, kube::resource);
+    }
+
+    /** The metadata-only client of {@code type}'s resource. */
+    ResourceClient<PartialObjectMetadata> forMetadata(Class<?> type) {
+        return byMetadata.computeIfAbsent(type, t -> {
+            ResourceClient<?> rc = forType(t);
+            return kube.metadataResource(
+                    rc.resource(), rc.namespaced() ? ResourceScope.NAMESPACED : ResourceScope.CLUSTER);
+        });
+    }
+
+    /** The kind of {@code type} in the kube client's scheme. */
+    GroupVersionKind kindOf(Class<?> type) {
+        return kube.scheme()
+                .gvkOf(type)
+                .orElseThrow(
+                        () -> new IllegalArgumentException(
+                                type.getName()
+                                        + " is not a Kubernetes kind of the scheme: register it in the Scheme or annotate it with @Kind"));
     }
 
     /** The client of {@code kind}, resolved through discovery. */
