@@ -5,7 +5,10 @@
  * {@link io.kubeloop.controller.Controller} runs it on worker threads fed by a rate-limited work
  * queue from {@code io.kubeloop.workqueue}.
  *
- * <p>What is here today: the reconcile contract; the controller's worker loop with
+ * <p>Here: the reconcile contract and its {@link io.kubeloop.controller.ReconcileContext} (the
+ * manager's cache-backed client from {@code io.kubeloop.controller.client}, an Event recorder, the
+ * {@link io.kubeloop.controller.Cancellation} that fires when the controller stops); the controller's
+ * worker loop with
  * controller-runtime's requeue rules, terminal errors, recovered panics, bounded concurrency and
  * metrics; and watches, which bridge a shared informer's notifications into
  * {@link io.kubeloop.controller.Event}s, filter them with predicates
@@ -13,8 +16,8 @@
  * {@link io.kubeloop.controller.EventHandler}; and {@link io.kubeloop.controller.ControllerBuilder},
  * which builds a controller and its watches from types. Leader election on Leases is in
  * {@code io.kubeloop.controller.leader}, Events in {@code io.kubeloop.controller.events};
- * {@link io.kubeloop.controller.Manager} runs controllers over shared informers behind leader
- * election. Not yet: health and metrics endpoints.
+ * {@link io.kubeloop.controller.Manager} runs controllers over its cache behind leader election,
+ * with health and metrics endpoints and a bounded graceful shutdown.
  *
  * <p>Threads: each controller owns one work queue (with its waiting-loop thread) and
  * {@code maxConcurrentReconciles} virtual worker threads; the reconciler runs on the workers and no
