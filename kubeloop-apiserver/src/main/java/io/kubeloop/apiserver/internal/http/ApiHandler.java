@@ -160,7 +160,7 @@ public final class ApiHandler extends Handler.Abstract {
             notFound(response, callback);
             return;
         }
-        if (!accepts.json() && !accepts.table()) {
+        if (!accepts.acceptable()) {
             throw new io.kubeloop.api.errors.NotAcceptableException(Status.failure(
                     406,
                     "NotAcceptable",
@@ -365,9 +365,17 @@ public final class ApiHandler extends Handler.Abstract {
         }
     }
 
-    /** Serves a watch on this thread until it ends; the response is chunked. */
+    /**
+     * Serves a watch on this thread until it ends; the response is chunked. Event objects take the form
+     * {@code accepts} negotiated ({@code table} is the Table's includeObject when that form is a Table).
+     */
     void streamWatch(
-            ResourceRoute route, ListParams params, Tables.Include table, Response response, Callback callback) {
+            ResourceRoute route,
+            ListParams params,
+            Accepts accepts,
+            Tables.Include table,
+            Response response,
+            Callback callback) {
         Watcher watcher;
         try {
             watcher = registry.watch(route.definition(), route.namespace(), params);
@@ -397,6 +405,7 @@ public final class ApiHandler extends Handler.Abstract {
                             route.definition(),
                             watcher,
                             params.allowWatchBookmarks(),
+                            accepts,
                             table,
                             options.bookmarkInterval(),
                             clock)

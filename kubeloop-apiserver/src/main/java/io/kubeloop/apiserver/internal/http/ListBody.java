@@ -21,11 +21,18 @@ import java.util.List;
  * Concatenated, the chunks are exactly one JSON document:
  * {@code {"kind":…,"apiVersion":…,"metadata":{"resourceVersion":…[,"continue":…][,"remainingItemCount":…]},"items":[…]}}.
  *
+ * <p>{@link #partialObjectMetadata} lists the same page as a {@code meta.k8s.io} PartialObjectMetadataList
+ * whose items are {@link PartialObjects PartialObjectMetadata}; as kube-apiserver builds that list anew,
+ * an empty one has {@code "items":null}.
+ *
  * <p><b>Thread safety.</b> Not thread-safe: one request thread pulls the chunks.
  */
 final class ListBody {
 
     private final ResourceDefinition def;
+    /** The apiVersion of PartialObjectMetadata items, or null for the resource's own items. */
+    private final String partialApiVersion;
+
     private final List<StoredObject> items;
     private final int chunkSize;
     /** The list's head ({@code {"kind":…,"items":[}), until the first chunk has taken it; then null. */
@@ -36,18 +43,34 @@ final class ListBody {
     private boolean done;
 
     ListBody(ResourceDefinition def, ListPage page, int chunkSize) {
+        this(def, null, page, chunkSize);
+    }
+
+    private ListBody(ResourceDefinition def, String partialApiVersion, ListPage page, int chunkSize) {
         if (chunkSize <= 0) {
             throw new IllegalArgumentException("chunkSize must be positive: " + chunkSize);
         }
         this.def = def;
+        this.partialApiVersion = partialApiVersion;
         this.items = page.items();
         this.chunkSize = chunkSize;
-        this.head = head(def, page);
+        this.head = partialApiVersion == null
+                ? head(def.listKind(), def.apiVersion(), page, "[")
+                : head("PartialObjectMetadataList", partialApiVersion, page, items.isEmpty() ? "null}" : "[");
+    }
+
+    /**
+     * {@code page} as a PartialObjectMetadataList of {@code apiVersion} ({@code meta.k8s.io/v1} or
+     * {@code meta.k8s.io/v1beta1}), items of the same apiVersion, chunked like any list.
+     */
+    static ListBody partialObjectMetadata(ResourceDefinition def, String apiVersion, ListPage page, int chunkSize) {
+        return new ListBody(def, apiVersion, page, chunkSize);
     }
 
     /**
      * The next chunk, or null once the whole body has been returned. The first chunk starts with the
-     * list's head, the last ends with {@code ]}}.
+     * list's head, the last ends with {@code ]}} (an empty PartialObjectMetadataList is one chunk ending
+     * with {@code "items":null}}).
      *
      * @throws RuntimeException whatever converting an item throws; the chunks returned before stay valid
      *                          but the body is then incomplete
@@ -56,13 +79,19 @@ final class ListBody {
         if (done) {
             return null;
         }
+        if (items.isEmpty() && partialApiVersion != null) { // the head is the whole body
+            done = true;
+            return head;
+        }
         byte[] prefix = head;
         head = null;
         int from = next;
         long size = prefix == null ? 0 : prefix.length;
         List<byte[]> parts = new ArrayList<>();
         while (next < items.size() && (size < chunkSize || parts.isEmpty())) { // at least one item
-            byte[] item = VersionConversion.json(def, items.get(next));
+            byte[] item = partialApiVersion == null
+                    ? VersionConversion.json(def, items.get(next))
+                    : PartialObjects.of(partialApiVersion, items.get(next).json());
             size += item.length + (next > 0 ? 1 : 0); // and the comma before it
             parts.add(item);
             next++;
@@ -98,11 +127,12 @@ final class ListBody {
         return new ListBody(def, page, Integer.MAX_VALUE).next();
     }
 
-    private static byte[] head(ResourceDefinition def, ListPage page) {
+    /** {@code {"kind":…,"metadata":{…},"items":} followed by {@code items} ({@code [}, or {@code null}} for a whole body). */
+    private static byte[] head(String kind, String apiVersion, ListPage page, String items) {
         StringBuilder head = new StringBuilder("{\"kind\":\"")
-                .append(def.listKind())
+                .append(kind)
                 .append("\",\"apiVersion\":\"")
-                .append(def.apiVersion())
+                .append(apiVersion)
                 .append("\",\"metadata\":{\"resourceVersion\":\"")
                 .append(page.resourceVersion())
                 .append('"');
@@ -112,7 +142,7 @@ final class ListBody {
         if (page.remainingItemCount() != null) {
             head.append(",\"remainingItemCount\":").append(page.remainingItemCount());
         }
-        head.append("},\"items\":[");
+        head.append("},\"items\":").append(items);
         return head.toString().getBytes(StandardCharsets.UTF_8);
     }
 }

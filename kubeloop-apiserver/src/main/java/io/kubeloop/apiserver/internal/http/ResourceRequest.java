@@ -82,23 +82,20 @@ final class ResourceRequest {
                     handler.streamWatch(
                             route,
                             p,
+                            accepts,
                             accepts.table() ? Tables.include(query.getValue("includeObject")) : null,
                             response,
                             callback);
                 } else if (item) {
                     if (route.subresource().equals("scale")) {
-                        ok(
-                                200,
-                                KubeJson.mapper()
-                                        .writeValueAsBytes(handler.scales().get(def, ns, route.name())),
-                                Map.of());
+                        sendScale(200, handler.scales().get(def, ns, route.name()), Map.of());
                         return;
                     }
                     StoredObject o = registry.get(def, ns, route.name());
                     if (accepts.table()) {
                         table(List.of(o), null);
                     } else {
-                        ok(200, VersionConversion.json(def, o), Map.of());
+                        sendObject(200, o, Map.of());
                     }
                 } else {
                     ListPage page = registry.list(def, ns, ApiHandler.listParams(query, false));
@@ -122,7 +119,7 @@ final class ResourceRequest {
                 ObjectNode body = Bodies.object(raw, contentType());
                 Bodies.recordDuplicateFields(ctx, raw, contentType());
                 ObjectRegistry.Written w = registry.create(def, ns, body, ctx);
-                ok(201, VersionConversion.json(def, w.object()), warnings(ctx));
+                sendObject(201, w.object(), warnings(ctx));
             }
             case "PUT" -> {
                 if (!item) {
@@ -133,12 +130,11 @@ final class ResourceRequest {
                 ObjectNode body = Bodies.object(raw, contentType());
                 Bodies.recordDuplicateFields(ctx, raw, contentType());
                 if (route.subresource().equals("scale")) {
-                    ObjectNode scale = handler.scales().update(def, ns, route.name(), body, ctx);
-                    ok(200, KubeJson.mapper().writeValueAsBytes(scale), warnings(ctx));
+                    sendScale(200, handler.scales().update(def, ns, route.name(), body, ctx), warnings(ctx));
                     return;
                 }
                 ObjectRegistry.Written w = registry.update(def, ns, route.name(), route.subresource(), body, ctx);
-                ok(200, VersionConversion.json(def, w.object()), warnings(ctx));
+                sendObject(200, w.object(), warnings(ctx));
             }
             case "PATCH" -> {
                 if (!item) {
@@ -148,13 +144,15 @@ final class ResourceRequest {
                 byte[] body = Bodies.patch(body(), contentType());
                 Bodies.recordDuplicateFields(ctx, body, contentType());
                 if (route.subresource().equals("scale")) {
-                    ObjectNode scale = handler.scales().patch(def, ns, route.name(), contentType(), body, ctx);
-                    ok(200, KubeJson.mapper().writeValueAsBytes(scale), warnings(ctx));
+                    sendScale(
+                            200,
+                            handler.scales().patch(def, ns, route.name(), contentType(), body, ctx),
+                            warnings(ctx));
                     return;
                 }
                 ObjectRegistry.Written w =
                         registry.patch(def, ns, route.name(), route.subresource(), contentType(), body, ctx);
-                ok(w.created() ? 201 : 200, VersionConversion.json(def, w.object()), warnings(ctx));
+                sendObject(w.created() ? 201 : 200, w.object(), warnings(ctx));
             }
             case "DELETE" -> {
                 WriteContext ctx = ApiHandler.writeContext(query, request);
@@ -186,7 +184,7 @@ final class ResourceRequest {
                                             .asString(""));
                     ok(200, KubeJson.mapper().writeValueAsBytes(status), Map.of());
                 } else {
-                    ok(200, VersionConversion.json(def, w.object()), Map.of());
+                    sendObject(200, w.object(), Map.of());
                 }
             }
             default -> throw ApiErrors.methodNotAllowed(method, def.plural());
@@ -251,15 +249,48 @@ final class ResourceRequest {
         ApiHandler.send(response, callback, code, JSON, body, headers);
     }
 
+    /** Sends one object of the resource in the form negotiated from Accept. */
+    private void sendObject(int code, StoredObject o, Map<String, String> headers) {
+        // metadata is the same in every served version: PartialObjectMetadata needs no conversion
+        byte[] json =
+                accepts.target() == Accepts.Target.PARTIAL_OBJECT_METADATA ? o.json() : VersionConversion.json(def, o);
+        sendOne(code, json, PartialObjects.goType(def, false), headers);
+    }
+
+    /** Sends a Scale (an {@code autoscaling/v1} Scale) in the form negotiated from Accept. */
+    private void sendScale(int code, ObjectNode scale, Map<String, String> headers) {
+        sendOne(code, KubeJson.mapper().writeValueAsBytes(scale), "*autoscaling.Scale", headers);
+    }
+
     /**
-     * Sends a LIST body: in one piece with a {@code Content-Length} when it fits in one
-     * {@link ListBody} chunk, else chunk by chunk (chunked transfer encoding on HTTP/1.1) with the next
+     * Sends one object's JSON as is, or as PartialObjectMetadata; PartialObjectMetadataList is a 406
+     * naming {@code goType}, as kube-apiserver answers once it has the object. (Table answers to writes
+     * are the object itself.)
+     */
+    private void sendOne(int code, byte[] json, String goType, Map<String, String> headers) {
+        switch (accepts.target()) {
+            case PARTIAL_OBJECT_METADATA -> ok(code, PartialObjects.of(accepts.targetApiVersion(), json), headers);
+            case PARTIAL_OBJECT_METADATA_LIST -> throw PartialObjects.notAList(goType);
+            case OBJECT, TABLE -> ok(code, json, headers);
+        }
+    }
+
+    /**
+     * Sends a LIST body, as the resource's list or as a PartialObjectMetadataList (PartialObjectMetadata
+     * is a 406 once the list is read, as on kube-apiserver): in one piece with a {@code Content-Length}
+     * when it fits in one {@link ListBody} chunk, else chunk by chunk (chunked transfer encoding on HTTP/1.1) with the next
      * chunk encoded while one is written (at most two in memory), so a large list is never whole in memory. Up to
      * the first write a failure still becomes a Status; after it the response can only be aborted (the
      * client sees a truncated body and a broken stream), as with kube-apiserver's streaming encoder.
      */
     private void sendList(ListPage page) {
-        ListBody body = new ListBody(def, page, handler.options().listChunkBytes());
+        ListBody body = switch (accepts.target()) {
+            case PARTIAL_OBJECT_METADATA -> throw PartialObjects.aList(def);
+            case PARTIAL_OBJECT_METADATA_LIST ->
+                ListBody.partialObjectMetadata(
+                        def, accepts.targetApiVersion(), page, handler.options().listChunkBytes());
+            case OBJECT, TABLE -> new ListBody(def, page, handler.options().listChunkBytes());
+        };
         byte[] chunk = body.next();
         byte[] following = body.next();
         if (following == null) {

@@ -22,6 +22,12 @@ import java.util.Optional;
  * consecutive ready events are batched into one write; bookmarks every {@code bookmarkInterval} when
  * allowed; ends cleanly at the deadline.
  *
+ * <p>Event objects take the form the request's Accept negotiated: the object itself, a one-row Table,
+ * or PartialObjectMetadata (bookmarks too: metadata with just {@code resourceVersion}, and the
+ * {@code k8s.io/initial-events-end} annotation on the one ending the initial events). A watch that
+ * negotiated PartialObjectMetadataList ends, with nothing written, where its first event or bookmark
+ * would go: kube-apiserver cannot encode an event object as that list and closes the stream there.
+ *
  * <p><b>Thread safety.</b> Confined to the request's (virtual) thread.
  */
 final class WatchResponseWriter {
@@ -40,23 +46,31 @@ final class WatchResponseWriter {
     private final ResourceDefinition def;
     private final Watcher watcher;
     private final boolean bookmarks;
+    private final Accepts.Target target;
+    private final String targetApiVersion;
     private final Tables.Include tableInclude;
     private final Duration bookmarkInterval;
     private final Ticker clock;
     private boolean tableColumnsSent;
 
-    /** @param tableInclude null for plain objects, else render one-row Tables */
+    /**
+     * @param accepts the negotiated form of event objects (acceptable)
+     * @param tableInclude the Table's includeObject when {@code accepts} chose a Table, else ignored
+     */
     WatchResponseWriter(
             ResourceDefinition def,
             Watcher watcher,
             boolean bookmarks,
+            Accepts accepts,
             Tables.Include tableInclude,
             Duration bookmarkInterval,
             Ticker clock) {
         this.def = def;
         this.watcher = watcher;
         this.bookmarks = bookmarks;
-        this.tableInclude = tableInclude;
+        this.target = accepts.target();
+        this.targetApiVersion = target == Accepts.Target.OBJECT ? null : accepts.targetApiVersion();
+        this.tableInclude = target == Accepts.Target.TABLE ? tableInclude : null;
         this.bookmarkInterval = bookmarkInterval;
         this.clock = clock;
     }
@@ -83,6 +97,9 @@ final class WatchResponseWriter {
                     if (bookmarks && !clock.instant().isBefore(nextBookmark)) {
                         Optional<Long> rv = watcher.progressRevision();
                         if (rv.isPresent()) {
+                            if (target == Accepts.Target.PARTIAL_OBJECT_METADATA_LIST) {
+                                return;
+                            }
                             sink.send(List.of(bookmark(rv.get(), false)));
                         }
                         nextBookmark = clock.instant().plus(bookmarkInterval);
@@ -98,6 +115,10 @@ final class WatchResponseWriter {
                         break;
                     }
                     byte[] frame = frame(it);
+                    if (frame != null && target == Accepts.Target.PARTIAL_OBJECT_METADATA_LIST) {
+                        closed = true;
+                        break;
+                    }
                     if (frame != null) {
                         batch.add(frame);
                     }
@@ -130,7 +151,12 @@ final class WatchResponseWriter {
                     case MODIFIED -> MODIFIED;
                     case DELETED -> DELETED;
                 };
-                byte[] body = tableInclude == null ? VersionConversion.json(def, e.object()) : tableRow(e.object());
+                byte[] body = switch (target) {
+                    case TABLE -> tableRow(e.object());
+                    case PARTIAL_OBJECT_METADATA, PARTIAL_OBJECT_METADATA_LIST ->
+                        PartialObjects.of(targetApiVersion, e.object().json());
+                    case OBJECT -> VersionConversion.json(def, e.object());
+                };
                 ByteArrayOutputStream out = new ByteArrayOutputStream(head.length + body.length + 2);
                 out.writeBytes(head);
                 out.writeBytes(body);
@@ -150,6 +176,11 @@ final class WatchResponseWriter {
     }
 
     private byte[] bookmark(long rv, boolean initialEventsEnd) {
+        if (targetApiVersion != null && target != Accepts.Target.TABLE) {
+            return ("{\"type\":\"BOOKMARK\",\"object\":"
+                            + PartialObjects.bookmark(targetApiVersion, rv, initialEventsEnd) + "}\n")
+                    .getBytes(StandardCharsets.UTF_8);
+        }
         String annotations = initialEventsEnd ? ",\"annotations\":{\"k8s.io/initial-events-end\":\"true\"}" : "";
         return ("{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"" + def.kind() + "\",\"apiVersion\":\""
                         + def.apiVersion() + "\",\"metadata\":{\"resourceVersion\":\"" + rv + "\"" + annotations

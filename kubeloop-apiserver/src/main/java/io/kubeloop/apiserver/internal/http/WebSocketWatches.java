@@ -19,8 +19,10 @@ import org.eclipse.jetty.websocket.core.server.WebSocketNegotiator;
 
 /**
  * Watches over WebSocket (fabric8's default): an authenticated upgrade on a watch URL gets one text
- * message per event. Anything else (bad token, not a watch, invalid options) is declined, so the request
- * falls through to the HTTP handler, which answers with the proper Status.
+ * message per event, its object in the form the upgrade request's {@code Accept} negotiated (as on a
+ * chunked watch: the object, a Table, or PartialObjectMetadata). Anything else (bad token, not a watch,
+ * invalid options, an Accept with nothing this server can produce) is declined, so the request falls
+ * through to the HTTP handler, which answers with the proper Status.
  *
  * <p><b>Thread safety.</b> Thread-safe; one virtual thread pumps each WebSocket watch.
  */
@@ -45,6 +47,16 @@ final class WebSocketWatches implements WebSocketNegotiator {
                 || route.get().name() != null) {
             return null;
         }
+        Accepts accepts = Accepts.parse(request.getHeaders().get(HttpHeader.ACCEPT));
+        if (!accepts.acceptable()) {
+            return null;
+        }
+        Tables.Include table;
+        try {
+            table = accepts.table() ? Tables.include(query.getValue("includeObject")) : null;
+        } catch (ApiException e) {
+            return null;
+        }
         ListParams params = ApiHandler.listParams(query, true);
         Watcher watcher;
         try {
@@ -56,17 +68,21 @@ final class WebSocketWatches implements WebSocketNegotiator {
         if (!request.getSubProtocols().isEmpty()) {
             response.setAcceptedSubProtocol(request.getSubProtocols().getFirst());
         }
-        return new Pump(route.get(), params, watcher);
+        return new Pump(route.get(), params, accepts, table, watcher);
     }
 
     private final class Pump implements FrameHandler {
         private final ResourceRoute route;
         private final ListParams params;
+        private final Accepts accepts;
+        private final Tables.Include table;
         private final Watcher watcher;
 
-        Pump(ResourceRoute route, ListParams params, Watcher watcher) {
+        Pump(ResourceRoute route, ListParams params, Accepts accepts, Tables.Include table, Watcher watcher) {
             this.route = route;
             this.params = params;
+            this.accepts = accepts;
+            this.table = table;
             this.watcher = watcher;
         }
 
@@ -79,7 +95,8 @@ final class WebSocketWatches implements WebSocketNegotiator {
                         route.definition(),
                         watcher,
                         params.allowWatchBookmarks(),
-                        null,
+                        accepts,
+                        table,
                         handler.options().bookmarkInterval(),
                         handler.clock());
                 stream.run(frames -> send(session, frames), handler.deadline(params));

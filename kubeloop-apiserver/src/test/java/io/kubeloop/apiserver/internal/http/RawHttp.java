@@ -108,9 +108,17 @@ final class RawHttp {
 
     /** Opens a watch; lines are read with {@link Lines#next()}. */
     Lines watch(String path) {
+        return watch(req(path));
+    }
+
+    /** Opens a watch sending {@code accept}; lines are read with {@link Lines#next()}. */
+    Lines watch(String path, String accept) {
+        return watch(req(path).header("Accept", accept));
+    }
+
+    private Lines watch(HttpRequest.Builder request) {
         try {
-            HttpResponse<InputStream> r =
-                    client.send(req(path).GET().build(), HttpResponse.BodyHandlers.ofInputStream());
+            HttpResponse<InputStream> r = client.send(request.GET().build(), HttpResponse.BodyHandlers.ofInputStream());
             return new Lines(r);
         } catch (Exception e) {
             throw new IllegalStateException(e);
