@@ -1,6 +1,7 @@
 package io.kubeloop.bench.race;
 
 import io.kubeloop.api.DynamicObject;
+import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.OwnerReference;
 import io.kubeloop.api.ResourceScope;
 import io.kubeloop.cache.InformerOptions;
@@ -17,6 +18,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
 /**
  * The harness's view of the race's namespace, from two informers of its own (Foos and Deployments),
@@ -75,7 +77,7 @@ final class ConvergenceTracker implements AutoCloseable {
             KubeClient client, String group, String version, String plural) {
         return SharedIndexInformer.create(
                 ListerWatcher.of(client.resource(
-                                new io.kubeloop.api.GroupVersionResource(group, version, plural),
+                                new GroupVersionResource(group, version, plural),
                                 ResourceScope.NAMESPACED,
                                 DynamicObject.class)
                         .inNamespace(FooWorkload.NAMESPACE)),
@@ -83,7 +85,7 @@ final class ConvergenceTracker implements AutoCloseable {
     }
 
     private static ResourceEventHandler<DynamicObject> handler(
-            java.util.function.Consumer<DynamicObject> changed, java.util.function.Consumer<DynamicObject> deleted) {
+            Consumer<DynamicObject> changed, Consumer<DynamicObject> deleted) {
         return new ResourceEventHandler<>() {
             @Override
             public void onAdd(DynamicObject object, boolean isInInitialList) {

@@ -37,7 +37,10 @@ import java.util.List;
  * <li>{@code no-events}: {@link FooReconciler} gets a recorder that drops its Events;</li>
  * <li>{@code no-deep-copy}: cache reads of Foos and Deployments return the cached instances
  *     ({@link ByObject#withUnsafeDisableDeepCopy()}) instead of copies — unsafe here, since the
- *     reconciler changes the Deployment it read; a measurement of the copies' cost only.</li>
+ *     reconciler changes the Deployment it read; a measurement of the copies' cost only;</li>
+ * <li>{@code strip-managed-fields}: the cache keeps Foos and Deployments without
+ *     {@code metadata.managedFields} (a transform, as controller-runtime's
+ *     {@code TransformStripManagedFields}).</li>
  * </ul>
  */
 public final class KubeloopOperatorChild {
@@ -51,7 +54,7 @@ public final class KubeloopOperatorChild {
         RaceReporter reporter = new RaceReporter(tally);
         Runnable stop;
         try {
-            stop = start(Path.of(args[0]), Arrays.asList(args).subList(1, args.length), tally);
+            stop = start(Path.of(args[0]), Arrays.asList(args).subList(1, args.length), tally, reporter);
         } catch (RuntimeException | LinkageError e) {
             reporter.fail(e);
             return;
@@ -61,7 +64,7 @@ public final class KubeloopOperatorChild {
     }
 
     /** Starts the operator (once its caches synced); returns what stops it. */
-    private static Runnable start(Path kubeconfig, List<String> variant, RequestTally tally) {
+    private static Runnable start(Path kubeconfig, List<String> variant, RequestTally tally, RaceReporter reporter) {
         Interceptor counting = chain -> {
             String query = chain.request().uri().getRawQuery();
             tally.record(
@@ -75,6 +78,7 @@ public final class KubeloopOperatorChild {
                         .build());
         if (variant.isEmpty()) {
             SampleController sample = new SampleController(client);
+            reporter.stats(() -> KubeloopStats.of(sample.manager().meterRegistry()));
             sample.start();
             return () -> {
                 sample.close();
@@ -82,6 +86,7 @@ public final class KubeloopOperatorChild {
             };
         }
         Manager manager = Manager.create(client, managerOptions(variant));
+        reporter.stats(() -> KubeloopStats.of(manager.meterRegistry()));
         int workers = variant.stream()
                 .filter(v -> v.startsWith("workers="))
                 .mapToInt(v -> Integer.parseInt(v.substring("workers=".length())))
@@ -104,17 +109,32 @@ public final class KubeloopOperatorChild {
 
     private static ManagerOptions managerOptions(List<String> variant) {
         for (String v : variant) {
-            if (!v.startsWith("workers=") && !v.equals("no-events") && !v.equals("no-deep-copy")) {
+            if (!v.startsWith("workers=")
+                    && !List.of("no-events", "no-deep-copy", "strip-managed-fields")
+                            .contains(v)) {
                 throw new IllegalArgumentException("unknown variant " + v);
             }
         }
-        if (!variant.contains("no-deep-copy")) {
-            return ManagerOptions.defaults();
+        ByObject<Foo> foos = ByObject.of(Foo.class);
+        ByObject<Deployment> deployments = ByObject.of(Deployment.class);
+        if (variant.contains("no-deep-copy")) {
+            foos = foos.withUnsafeDisableDeepCopy();
+            deployments = deployments.withUnsafeDisableDeepCopy();
+        }
+        if (variant.contains("strip-managed-fields")) {
+            foos = foos.withTransform(f -> new Foo(
+                    f.apiVersion(),
+                    f.kind(),
+                    f.metadata().toBuilder().managedFields(null).build(),
+                    f.spec(),
+                    f.status()));
+            deployments = deployments.withTransform(d -> {
+                d.getMetadata().setManagedFields(null); // freshly decoded, not yet cached
+                return d;
+            });
         }
         return ManagerOptions.defaults()
-                .withCache(CacheOptions.defaults()
-                        .with(ByObject.of(Foo.class).withUnsafeDisableDeepCopy())
-                        .with(ByObject.of(Deployment.class).withUnsafeDisableDeepCopy()));
+                .withCache(CacheOptions.defaults().with(foos).with(deployments));
     }
 
     private static Reconciler reconciler(List<String> variant) {

@@ -82,7 +82,7 @@ final class OperatorProcess implements AutoCloseable {
                 new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = in.readLine()) != null) {
-                if (line.matches("^(READY|HEAP|COUNTS|ERROR)( .*)?$")) {
+                if (line.matches("^(READY|HEAP|COUNTS|STATS|ERROR)( .*)?$")) {
                     lines.add(line);
                 } else {
                     System.out.println("  [" + contender.label() + "] " + line);

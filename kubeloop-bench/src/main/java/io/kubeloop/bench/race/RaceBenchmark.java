@@ -32,7 +32,8 @@ import java.util.Set;
  * operator does), {@code --child-flags "-Xmx1g
  * -XX:+UseG1GC"}, {@code --concurrency 32} (the harness's requests in flight), {@code --timeout 300}
  * (seconds a phase may take), {@code --jfr kubeloop} (a JFR profile of each round of those contenders, in
- * the output directory), {@code --markdown BENCHMARKS.md} ({@code none} to skip), {@code --out
+ * the output directory), {@code --histogram kubeloop,josdk} (a class histogram of those operators after
+ * their heap was measured, in the output directory), {@code --markdown BENCHMARKS.md} ({@code none} to skip), {@code --out
  * kubeloop-bench/target/race-bench}.
  *
  * <p>Not a test; the machine's load is printed with the results because it moves them.
@@ -47,7 +48,8 @@ public final class RaceBenchmark {
         Instant started = Instant.now();
         String loadBefore = loadAverage();
         List<String> flags = RaceRound.operatorFlags(o.childFlags);
-        RaceRound round = new RaceRound(flags, Set.copyOf(o.jfr), o.concurrency, o.timeout, o.out);
+        RaceRound round =
+                new RaceRound(flags, Set.copyOf(o.jfr), Set.copyOf(o.histograms), o.concurrency, o.timeout, o.out);
         List<RaceResult> results = new ArrayList<>();
         List<String> failures = new ArrayList<>();
         for (int n : o.foos) {
@@ -102,8 +104,8 @@ public final class RaceBenchmark {
     private static void print(RaceResult r) {
         System.out.printf(
                 Locale.ROOT,
-                "%-9s %,6d Foos  ready %5.2f s  create %s  scale %s  cpu %6.2f s (server %6.2f s)  heap %4.0f → %4.0f MiB  "
-                        + "threads %3d  requests/Foo %.2f (writes %.2f)  end state %s%n",
+                "%-9s %,6d Foos  ready %5.2f s  create %s  scale %s  cpu %6.2f s (server %6.2f s; operator's JIT %.1f s, GC %.1f s"
+                        + " since start)  heap %4.0f → %4.0f MiB  threads %3d  requests/Foo %.2f (writes %.2f)  end state %s%n",
                 r.contender().label(),
                 r.foos(),
                 r.readyNanos() / 1e9,
@@ -111,6 +113,8 @@ public final class RaceBenchmark {
                 phase(r.scale()),
                 r.workCpuSeconds(),
                 r.serverCpuSeconds(),
+                r.jitMillis() / 1e3,
+                r.gcMillis() / 1e3,
                 r.idleHeapMiB(),
                 r.heapMiB(),
                 r.threads(),
@@ -121,6 +125,9 @@ public final class RaceBenchmark {
                         : r.endState().wrong() + " of " + r.endState().checked() + " wrong "
                                 + r.endState().examples());
         System.out.println("          per Foo: " + RaceReport.requestLine(r));
+        if (!r.operatorStats().isEmpty()) {
+            System.out.println("          operator: " + r.operatorStats());
+        }
     }
 
     private static String phase(PhaseResult p) {
@@ -173,6 +180,7 @@ public final class RaceBenchmark {
             int concurrency,
             Duration timeout,
             List<RaceContender> jfr,
+            List<RaceContender> histograms,
             Path markdown,
             Path out) {
 
@@ -186,6 +194,7 @@ public final class RaceBenchmark {
             int concurrency = 32;
             Duration timeout = Duration.ofSeconds(300);
             List<RaceContender> jfr = List.of();
+            List<RaceContender> histograms = List.of();
             Path markdown = Files.exists(Path.of("BENCHMARKS.md")) ? Path.of("BENCHMARKS.md") : null;
             Path out = Path.of("kubeloop-bench", "target", "race-bench");
             for (int i = 0; i < args.length; i++) {
@@ -213,12 +222,27 @@ public final class RaceBenchmark {
                         jfr = Arrays.stream(v.split(","))
                                 .map(s -> RaceContender.of(s.trim()))
                                 .toList();
+                    case "--histogram" ->
+                        histograms = Arrays.stream(v.split(","))
+                                .map(s -> RaceContender.of(s.trim()))
+                                .toList();
                     case "--markdown" -> markdown = v.equals("none") ? null : Path.of(v);
                     case "--out" -> out = Path.of(v);
                     default -> throw new IllegalArgumentException("unknown option " + a);
                 }
             }
-            return new Options(foos, contenders, repeat, warmups, childFlags, concurrency, timeout, jfr, markdown, out);
+            return new Options(
+                    foos,
+                    contenders,
+                    repeat,
+                    warmups,
+                    childFlags,
+                    concurrency,
+                    timeout,
+                    jfr,
+                    histograms,
+                    markdown,
+                    out);
         }
     }
 }

@@ -13,9 +13,14 @@ import java.util.Map;
  * @param scale rescaling them
  * @param heapBytes heap used after full collections once the Foos converged (after both phases)
  * @param threads the operator process's live threads then
+ * @param jitMillis the operator JVM's JIT compilation time until then (compiler threads' time, as the
+ *     JVM accounts it)
+ * @param gcMillis the operator JVM's collection time until then (before the heap measurement's own)
  * @param cpuTotalNanos the operator process's CPU time from its start to the end of the phases
  * @param startupRequests the requests the operator sent until it ran ({@code "verb resource"} → count)
  * @param workRequests the requests it sent from then to the end of the phases
+ * @param operatorStats what the operator's own statistics said at the end (kubeloop's: reconciles,
+ *     queue), or empty
  * @param endState the check of the objects on the server at the end
  */
 record RaceResult(
@@ -27,9 +32,12 @@ record RaceResult(
         PhaseResult scale,
         long heapBytes,
         int threads,
+        long jitMillis,
+        long gcMillis,
         long cpuTotalNanos,
         Map<String, Long> startupRequests,
         Map<String, Long> workRequests,
+        String operatorStats,
         EndState endState) {
 
     /** Whether both phases converged and the end state is right. */

@@ -5,6 +5,7 @@ import io.kubeloop.apiserver.ServerOptions;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.peers.InformerBenchReporter;
 import io.kubeloop.samples.samplecontroller.FooCrd;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,11 +30,19 @@ import java.util.TreeMap;
  * @param flags the operator JVM's flags
  * @param jfr the contenders whose operator JVM records a JFR profile ({@code settings=profile}) into
  *     {@code dir}, as {@code <contender>-<foos>-<epoch ms>.jfr}
+ * @param histograms the contenders whose operator's class histogram ({@code jcmd GC.class_histogram}) is
+ *     written into {@code dir} after its heap was measured, as {@code histogram-<contender>-<foos>-<epoch ms>.txt}
  * @param concurrency the harness's requests in flight
  * @param timeout how long each phase may take before the contender counts as not converged
  * @param dir where the kubeconfigs go
  */
-record RaceRound(List<String> flags, Set<RaceContender> jfr, int concurrency, Duration timeout, Path dir) {
+record RaceRound(
+        List<String> flags,
+        Set<RaceContender> jfr,
+        Set<RaceContender> histograms,
+        int concurrency,
+        Duration timeout,
+        Path dir) {
 
     private static final Duration START = Duration.ofMinutes(3);
     private static final Duration ANSWER = Duration.ofMinutes(1);
@@ -83,8 +92,16 @@ record RaceRound(List<String> flags, Set<RaceContender> jfr, int concurrency, Du
                 long cpuTotal = operator.cpu().toNanos();
                 operator.send("COUNTS");
                 Map<String, Long> work = minus(counts(operator.expect("COUNTS", ANSWER)), startup);
+                operator.send("STATS");
+                String stats = String.join(" ", operator.expect("STATS", ANSWER));
                 operator.send("HEAP");
                 String[] heap = operator.expect("HEAP", ANSWER);
+                if (histograms.contains(contender)) {
+                    histogram(
+                            operator.pid(),
+                            dir.resolve("histogram-" + contender.label() + "-" + foos + "-" + System.currentTimeMillis()
+                                    + ".txt"));
+                }
                 EndState end = EndState.check(harness, expected);
                 return new RaceResult(
                         contender,
@@ -95,9 +112,12 @@ record RaceRound(List<String> flags, Set<RaceContender> jfr, int concurrency, Du
                         scale,
                         Long.parseLong(heap[0]),
                         Integer.parseInt(heap[1]),
+                        Long.parseLong(heap[2]),
+                        Long.parseLong(heap[3]),
                         cpuTotal,
                         startup,
                         work,
+                        stats,
                         end);
             }
         }
@@ -128,6 +148,22 @@ record RaceRound(List<String> flags, Set<RaceContender> jfr, int concurrency, Du
         long serverCpu = InformerBenchReporter.processCpuNanos() - serverCpu0;
         long nanos = outcome.converged() ? outcome.atNanos() - t0 : System.nanoTime() - t0;
         return new PhaseResult(true, outcome.converged(), nanos, outcome.count(), sent, cpu, serverCpu);
+    }
+
+    /** Writes the class histogram of process {@code pid} (which runs a full collection first) to {@code file}. */
+    private static void histogram(long pid, Path file) {
+        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        try {
+            Process p = new ProcessBuilder(jcmd.toString(), Long.toString(pid), "GC.class_histogram")
+                    .redirectErrorStream(true)
+                    .redirectOutput(file.toFile())
+                    .start();
+            p.waitFor();
+        } catch (IOException e) {
+            System.out.println("no histogram of " + pid + ": " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** {@code verb:resource=n} fields → {@code "verb resource"} → n. */

@@ -32,6 +32,7 @@ class RaceSmokeTest {
         RaceRound round = new RaceRound(
                 RaceRound.operatorFlags(List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")),
                 Set.of(),
+                Set.of(),
                 4,
                 Duration.ofSeconds(60),
                 dir);

@@ -8,6 +8,7 @@ import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -19,9 +20,14 @@ import java.util.stream.Collectors;
  * synced, workers started) it writes {@code READY <nanos>} (main entered → running) on stdout, then
  * answers the commands the harness writes on its stdin, one per line:
  * <pre>
- * HEAP    → HEAP &lt;bytes&gt; &lt;threads&gt;   heap used after five full collections
- *                                    ({@link InformerBenchReporter#usedHeapAfterGc()}), live threads
+ * HEAP    → HEAP &lt;bytes&gt; &lt;threads&gt; &lt;jit ms&gt; &lt;gc ms&gt;
+ *                                    heap used after five full collections
+ *                                    ({@link InformerBenchReporter#usedHeapAfterGc()}), live threads, and
+ *                                    the JVM's accumulated JIT compilation time and collection time
+ *                                    (before those five collections)
  * COUNTS  → COUNTS &lt;verb:resource=n&gt;…   the requests sent so far ({@link RequestTally})
+ * STATS   → STATS &lt;text&gt;                what the operator's own statistics say ({@link #stats}), or
+ *                                    nothing
  * </pre>
  * When its stdin closes the child stops its operator and exits. {@code ERROR <message>} reports a
  * failure and ends the child.
@@ -33,10 +39,16 @@ public final class RaceReporter {
     private final PrintStream out = System.out;
     private final long start = System.nanoTime();
     private final RequestTally tally;
+    private volatile Supplier<String> stats = () -> "";
 
     /** A reporter for an operator whose client feeds {@code tally}; construct it first thing in main. */
     public RaceReporter(RequestTally tally) {
         this.tally = tally;
+    }
+
+    /** Sets what {@code STATS} answers, e.g. the framework's reconcile and queue metrics. */
+    public void stats(Supplier<String> statistics) {
+        this.stats = statistics;
     }
 
     /** Reports READY: the operator runs. */
@@ -54,10 +66,16 @@ public final class RaceReporter {
             String line;
             while ((line = in.readLine()) != null) {
                 switch (line.trim()) {
-                    case "HEAP" ->
+                    case "HEAP" -> {
+                        long jit = ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
+                        long gc = ManagementFactory.getGarbageCollectorMXBeans().stream()
+                                .mapToLong(b -> Math.max(0, b.getCollectionTime()))
+                                .sum();
                         emit("HEAP " + InformerBenchReporter.usedHeapAfterGc() + " "
-                                + ManagementFactory.getThreadMXBean().getThreadCount());
+                                + ManagementFactory.getThreadMXBean().getThreadCount() + " " + jit + " " + gc);
+                    }
                     case "COUNTS" -> emit("COUNTS " + counts(tally.snapshot()));
+                    case "STATS" -> emit("STATS " + stats.get().replace('\n', ' '));
                     case "" -> {}
                     default -> emit("ERROR unknown command " + line);
                 }
