@@ -1,0 +1,148 @@
+package io.kubeloop.bench.race;
+
+import io.kubeloop.peers.ChildProcesses;
+import io.kubeloop.peers.race.RaceReporter;
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One contender's operator JVM and the harness side of the {@link RaceReporter} protocol: protocol
+ * lines of the child's stdout are queued for {@link #expect}, other output is echoed with a prefix;
+ * commands go to its stdin; its CPU time comes from the operating system ({@link ProcessHandle}).
+ *
+ * <p>Use with try-with-resources: {@link #close()} closes the child's stdin (its signal to stop) and
+ * kills it if it has not exited within ten seconds.
+ *
+ * <p><b>Thread safety.</b> For the thread that started the child.
+ */
+final class OperatorProcess implements AutoCloseable {
+
+    private final RaceContender contender;
+    private final Process process;
+    private final OutputStream stdin;
+    private final LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
+
+    private OperatorProcess(RaceContender contender, Process process) {
+        this.contender = contender;
+        this.process = process;
+        this.stdin = process.getOutputStream();
+        Thread.ofPlatform().daemon().name("operator-" + contender.label()).start(this::pump);
+    }
+
+    /** Starts {@code contender} with {@code jvmFlags} for the cluster of {@code kubeconfig}. */
+    static OperatorProcess start(RaceContender contender, List<String> jvmFlags, Path kubeconfig) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmFlags);
+        command.add("-cp");
+        command.add(classPath(contender.framework()));
+        command.add(contender.framework().mainClass());
+        command.add(kubeconfig.toString());
+        command.addAll(contender.variant());
+        try {
+            Process p = new ProcessBuilder(command)
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
+            return new OperatorProcess(contender, p);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + contender.label() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static String classPath(Framework c) {
+        if (!c.peer()) {
+            return System.getProperty("java.class.path");
+        }
+        Path file = Path.of(System.getProperty("kubeloop.peers.classpath", "kubeloop-peers/target/peer.classpath"));
+        try {
+            Path classes = file.toAbsolutePath().getParent().resolve("classes");
+            return classes + File.pathSeparator + Files.readString(file).trim();
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    c.label() + " runs from kubeloop-peers' class path, but " + file
+                            + " is missing: build kubeloop-peers first (mvn -pl kubeloop-bench,kubeloop-peers -am process-classes)",
+                    e);
+        }
+    }
+
+    private void pump() {
+        try (BufferedReader in =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                if (line.matches("^(READY|HEAP|COUNTS|STATS|ERROR)( .*)?$")) {
+                    lines.add(line);
+                } else {
+                    System.out.println("  [" + contender.label() + "] " + line);
+                }
+            }
+        } catch (IOException e) {
+            // child gone
+        }
+        lines.add("EXIT");
+    }
+
+    /** Sends one command line to the child. */
+    void send(String command) {
+        try {
+            stdin.write((command + "\n").getBytes(StandardCharsets.UTF_8));
+            stdin.flush();
+        } catch (IOException e) {
+            throw new IllegalStateException(contender.label() + " is gone: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The fields after {@code tag} of the child's next protocol line.
+     *
+     * @throws IllegalStateException when the child reports an error, exits, sends another line, or
+     *         stays silent for {@code timeout}
+     */
+    String[] expect(String tag, Duration timeout) {
+        String line;
+        try {
+            line = lines.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted waiting for " + tag, e);
+        }
+        if (line == null) {
+            throw new IllegalStateException(contender.label() + ": no " + tag + " within " + timeout);
+        }
+        if (!line.equals(tag) && !line.startsWith(tag + " ")) {
+            throw new IllegalStateException(contender.label() + ": expected " + tag + ", got '" + line + "'");
+        }
+        String rest = line.substring(tag.length()).trim();
+        return rest.isEmpty() ? new String[0] : rest.split(" ");
+    }
+
+    /** The child's CPU time so far (all its threads, user and system), from the operating system. */
+    Duration cpu() {
+        return process.toHandle()
+                .info()
+                .totalCpuDuration()
+                .orElseThrow(() -> new IllegalStateException("the OS reports no CPU time for " + process.pid()));
+    }
+
+    /** The child's process id. */
+    long pid() {
+        return process.pid();
+    }
+
+    @Override
+    public void close() {
+        ChildProcesses.stop(process);
+    }
+}

@@ -1,0 +1,91 @@
+package io.kubeloop.bench.race;
+
+import java.util.Map;
+
+/**
+ * What one round of one contender measured.
+ *
+ * @param contender who ran
+ * @param foos how many Foos
+ * @param readyNanos the operator's main entered → operator running (caches synced)
+ * @param idleHeapBytes heap used after full collections once the operator ran, before any Foo
+ * @param create creating the Foos
+ * @param scale rescaling them
+ * @param heapBytes heap used after full collections once the Foos converged (after both phases)
+ * @param threads the operator process's live threads then
+ * @param jitMillis the operator JVM's JIT compilation time until then (compiler threads' time, as the
+ *     JVM accounts it)
+ * @param gcMillis the operator JVM's collection time until then (before the heap measurement's own)
+ * @param cpuTotalNanos the operator process's CPU time from its start to the end of the phases
+ * @param startupRequests the requests the operator sent until it ran ({@code "verb resource"} → count)
+ * @param workRequests the requests it sent from then to the end of the phases
+ * @param operatorStats what the operator's own statistics said at the end (kubeloop's: reconciles,
+ *     queue), or empty
+ * @param endState the check of the objects on the server at the end
+ */
+record RaceResult(
+        RaceContender contender,
+        int foos,
+        long readyNanos,
+        long idleHeapBytes,
+        PhaseResult create,
+        PhaseResult scale,
+        long heapBytes,
+        int threads,
+        long jitMillis,
+        long gcMillis,
+        long cpuTotalNanos,
+        Map<String, Long> startupRequests,
+        Map<String, Long> workRequests,
+        String operatorStats,
+        EndState endState) {
+
+    /** Whether both phases converged and the end state is right. */
+    boolean converged() {
+        return create.converged() && scale.converged() && endState.ok();
+    }
+
+    /** CPU seconds of the operator during both phases. */
+    double workCpuSeconds() {
+        return (create.cpuNanos() + scale.cpuNanos()) / 1e9;
+    }
+
+    /** CPU seconds of the harness JVM (API server and harness) during both phases. */
+    double serverCpuSeconds() {
+        return (create.serverCpuNanos() + scale.serverCpuNanos()) / 1e9;
+    }
+
+    /** Requests of the given verbs during the phases, per Foo. */
+    double perFoo(String... verbs) {
+        long sum = 0;
+        for (Map.Entry<String, Long> e : workRequests.entrySet()) {
+            String verb = e.getKey().substring(0, e.getKey().indexOf(' '));
+            for (String v : verbs) {
+                if (v.equals(verb)) {
+                    sum += e.getValue();
+                }
+            }
+        }
+        return (double) sum / foos;
+    }
+
+    /** Every request during the phases, per Foo. */
+    double requestsPerFoo() {
+        return workRequests.values().stream().mapToLong(Long::longValue).sum() / (double) foos;
+    }
+
+    /** Writes (create, update, patch, delete) during the phases, per Foo. */
+    double writesPerFoo() {
+        return perFoo("create", "update", "patch", "delete", "deletecollection");
+    }
+
+    /** Retained heap in MiB. */
+    double heapMiB() {
+        return heapBytes / (1024.0 * 1024.0);
+    }
+
+    /** Idle heap in MiB. */
+    double idleHeapMiB() {
+        return idleHeapBytes / (1024.0 * 1024.0);
+    }
+}
