@@ -155,6 +155,22 @@ public final class ObjectAccess {
         return labels == null ? Map.of() : labels;
     }
 
+    /**
+     * The owner references, an empty list when none; read-only. For fabric8 models this converts the
+     * references alone, not the whole metadata as {@link #metadata} does.
+     */
+    public static List<OwnerReference> ownerReferences(Object object) {
+        List<OwnerReference> refs;
+        if (object instanceof KubernetesObject k) {
+            refs = k.metadata() == null ? null : k.metadata().ownerReferences();
+        } else if (object instanceof HasMetadata h) {
+            refs = h.getMetadata() == null ? null : fromFabric8(h.getMetadata().getOwnerReferences());
+        } else {
+            refs = metadata(object).ownerReferences();
+        }
+        return refs == null ? List.of() : refs;
+    }
+
     private static ObjectMeta slow(Object object) {
         MethodHandle accessor = ACCESSORS.get(object.getClass());
         if (accessor != null) {
@@ -177,24 +193,30 @@ public final class ObjectAccess {
         return meta == null || !meta.isObject() ? null : KubeJson.mapper().treeToValue(meta, ObjectMeta.class);
     }
 
+    /** fabric8's owner references as ours, read-only; null for null. */
+    private static List<OwnerReference> fromFabric8(List<io.fabric8.kubernetes.api.model.OwnerReference> refs) {
+        if (refs == null) {
+            return null;
+        }
+        List<OwnerReference> owners = new ArrayList<>(refs.size());
+        for (io.fabric8.kubernetes.api.model.OwnerReference o : refs) {
+            owners.add(new OwnerReference(
+                    o.getApiVersion(),
+                    o.getKind(),
+                    o.getName(),
+                    o.getUid(),
+                    o.getController(),
+                    o.getBlockOwnerDeletion()));
+        }
+        return Collections.unmodifiableList(owners);
+    }
+
     /** Converts fabric8's metadata field by field; collections are wrapped read-only, not copied. */
     static ObjectMeta fromFabric8(io.fabric8.kubernetes.api.model.ObjectMeta f) {
         if (f == null) {
             return null;
         }
-        List<OwnerReference> owners = null;
-        if (f.getOwnerReferences() != null) {
-            owners = new ArrayList<>(f.getOwnerReferences().size());
-            for (io.fabric8.kubernetes.api.model.OwnerReference o : f.getOwnerReferences()) {
-                owners.add(new OwnerReference(
-                        o.getApiVersion(),
-                        o.getKind(),
-                        o.getName(),
-                        o.getUid(),
-                        o.getController(),
-                        o.getBlockOwnerDeletion()));
-            }
-        }
+        List<OwnerReference> owners = fromFabric8(f.getOwnerReferences());
         List<ManagedFieldsEntry> managed = null;
         if (f.getManagedFields() != null) {
             managed = new ArrayList<>(f.getManagedFields().size());
@@ -223,7 +245,7 @@ public final class ObjectAccess {
                 f.getDeletionGracePeriodSeconds(),
                 readOnly(f.getLabels()),
                 readOnly(f.getAnnotations()),
-                owners == null ? null : Collections.unmodifiableList(owners),
+                owners,
                 f.getFinalizers() == null ? null : Collections.unmodifiableList(f.getFinalizers()),
                 managed == null ? null : Collections.unmodifiableList(managed),
                 f.getSelfLink());

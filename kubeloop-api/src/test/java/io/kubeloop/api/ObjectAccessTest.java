@@ -123,6 +123,33 @@ class ObjectAccessTest {
     }
 
     @Test
+    void ownerReferencesReadTheSameFromRecordsDynamicObjectsFabric8ModelsAndJson() {
+        OwnerReference ref = new OwnerReference("apps/v1", "ReplicaSet", "rs", "uid-rs", true, true);
+        ObjectMeta meta =
+                META.toBuilder().ownerReferences(java.util.List.of(ref)).build();
+        Pod pod = new PodBuilder()
+                .withNewMetadata()
+                .withName("p")
+                .addNewOwnerReference()
+                .withApiVersion("apps/v1")
+                .withKind("ReplicaSet")
+                .withName("rs")
+                .withUid("uid-rs")
+                .withController(true)
+                .withBlockOwnerDeletion(true)
+                .endOwnerReference()
+                .endMetadata()
+                .build();
+
+        assertThat(ObjectAccess.ownerReferences(new Foo("x/v1", "Foo", meta))).containsExactly(ref);
+        assertThat(ObjectAccess.ownerReferences(DynamicObject.of("v1", "Pod", meta)))
+                .containsExactly(ref);
+        assertThat(ObjectAccess.ownerReferences(pod)).containsExactly(ref);
+        assertThat(ObjectAccess.ownerReferences(new Bean())).isEmpty();
+        assertThat(ObjectAccess.ownerReferences(new Foo("x/v1", "Foo", META))).isEmpty();
+    }
+
+    @Test
     void fallsBackToJson() {
         assertThat(ObjectAccess.key(new Bean())).isEqualTo(ObjectKey.parse("ns/bean"));
         assertThat(ObjectAccess.labels(new Bean())).containsEntry("a", "b");

@@ -1,7 +1,10 @@
 package io.kubeloop.client;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
+import io.kubeloop.api.KubernetesObject;
+import io.kubeloop.api.ObjectAccess;
 import io.kubeloop.api.errors.Status;
 import io.kubeloop.client.http.ApiRequest;
 import io.kubeloop.client.http.ApiResponse;
@@ -181,11 +184,11 @@ final class DefaultResourceClient<T> implements ResourceClient<T> {
 
     @Override
     public T create(T object, WriteOptions options) {
-        ObjectNode tree = codec.toTree(object);
+        Body body = body(object);
         return codec.read(call(
                 "POST",
-                uri(scopeForObject(tree, "create"), null, null, writeQuery(options)),
-                codec.write(tree),
+                uri(scopeForObject(body.namespace(), "create"), null, null, writeQuery(options)),
+                body.json(),
                 "application/json"));
     }
 
@@ -227,13 +230,30 @@ final class DefaultResourceClient<T> implements ResourceClient<T> {
     }
 
     private T put(T object, String subresource, WriteOptions options) {
-        ObjectNode tree = codec.toTree(object);
-        String name = ObjectCodec.text(tree.path("metadata"), "name");
+        Body body = body(object);
+        String name = body.name();
         if (name == null || name.isEmpty()) {
             throw new IllegalArgumentException("update needs metadata.name on the object");
         }
-        URI uri = uri(scopeForObject(tree, "update"), name, subresource, writeQuery(options));
-        return codec.read(call("PUT", uri, codec.write(tree), "application/json"));
+        URI uri = uri(scopeForObject(body.namespace(), "update"), name, subresource, writeQuery(options));
+        return codec.read(call("PUT", uri, body.json(), "application/json"));
+    }
+
+    /** A request body with the namespace and name it carries (either may be null or empty). */
+    private record Body(byte[] json, String namespace, String name) {}
+
+    /**
+     * The object's JSON; typed Kubernetes objects are serialized directly and their namespace and name
+     * read through {@link ObjectAccess}, anything else goes through its JSON tree.
+     */
+    private Body body(T object) {
+        if (!(object instanceof DynamicObject)
+                && (object instanceof KubernetesObject || object instanceof HasMetadata)) {
+            return new Body(codec.writeObject(object), ObjectAccess.namespace(object), ObjectAccess.name(object));
+        }
+        ObjectNode tree = codec.toTree(object);
+        JsonNode meta = tree.path("metadata");
+        return new Body(codec.write(tree), ObjectCodec.text(meta, "namespace"), ObjectCodec.text(meta, "name"));
     }
 
     @Override
@@ -350,11 +370,10 @@ final class DefaultResourceClient<T> implements ResourceClient<T> {
     }
 
     /** The namespace of a call with an object body. */
-    private String scopeForObject(ObjectNode tree, String verb) {
+    private String scopeForObject(String own, String verb) {
         if (!namespaced) {
             return null;
         }
-        String own = ObjectCodec.text(tree.path("metadata"), "namespace");
         if (own != null && !own.isEmpty()) {
             if (explicitNamespace && !own.equals(namespace)) {
                 throw new IllegalArgumentException("the object's namespace \"" + own + "\" differs from this client's"

@@ -112,6 +112,11 @@ final class ObjectCodec<T> {
         return mapper.writeValueAsBytes(tree);
     }
 
+    /** The object's JSON, written straight from the object (no tree in between). */
+    byte[] writeObject(T object) {
+        return mapper.writeValueAsBytes(object);
+    }
+
     /**
      * Decodes a list body. DynamicObject lists are read by a {@link ListDecoder} (one scanner pass per item, the
      * item's bytes copied out compact); anything else, and a body the scanner does not accept, goes through

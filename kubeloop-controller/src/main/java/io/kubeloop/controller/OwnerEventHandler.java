@@ -56,15 +56,14 @@ final class OwnerEventHandler<T> implements EventHandler<T> {
     }
 
     private void owners(T object, Set<Request> into) {
-        var meta = ObjectAccess.metadata(object);
-        for (OwnerReference ref : meta.ownerReferencesOrEmpty()) {
+        for (OwnerReference ref : ObjectAccess.ownerReferences(object)) {
             if (onlyController && !ref.isController()) {
                 continue;
             }
             if (!ownerKind.kind().equals(ref.kind()) || !ownerKind.group().equals(group(ref.apiVersion()))) {
                 continue;
             }
-            String namespace = ownerNamespaced && meta.namespace() != null ? meta.namespace() : "";
+            String namespace = ownerNamespaced ? ObjectAccess.namespace(object) : "";
             into.add(new Request(new ObjectKey(namespace, ref.name())));
         }
     }

@@ -37,7 +37,7 @@ public final class OwnerReferences {
      * @return the reference with {@code controller: true}
      */
     public static Optional<OwnerReference> controllerOf(Object object) {
-        return ObjectAccess.metadata(object).ownerReferencesOrEmpty().stream()
+        return ObjectAccess.ownerReferences(object).stream()
                 .filter(OwnerReference::isController)
                 .findFirst();
     }
@@ -92,7 +92,7 @@ public final class OwnerReferences {
      */
     public static boolean hasOwnerReference(Object owner, Object object, Scheme scheme) {
         OwnerReference ref = ownerReference(owner, scheme);
-        return ObjectAccess.metadata(object).ownerReferencesOrEmpty().stream().anyMatch(r -> sameOwner(r, ref));
+        return ObjectAccess.ownerReferences(object).stream().anyMatch(r -> sameOwner(r, ref));
     }
 
     /**
@@ -151,8 +151,7 @@ public final class OwnerReferences {
 
     private static <T> T upsert(Object owner, T object, OwnerReference ref) {
         validateNamespaces(owner, object);
-        List<OwnerReference> refs =
-                new ArrayList<>(ObjectAccess.metadata(object).ownerReferencesOrEmpty());
+        List<OwnerReference> refs = new ArrayList<>(ObjectAccess.ownerReferences(object));
         int same = -1;
         for (int i = 0; i < refs.size(); i++) {
             if (sameOwner(refs.get(i), ref)) {

@@ -94,6 +94,8 @@ public final class InformerCache implements Cache {
     private final Resources resources;
     private final CacheOptions options;
     private final Object lock = new Object();
+    /** Deep copies of what reads return. */
+    private final Copies copies = new Copies();
 
     @GuardedBy("lock")
     private final Map<Object, Entry<?>> entries = new HashMap<>();
@@ -333,7 +335,7 @@ public final class InformerCache implements Cache {
         }
         ResourceClient<T> rc = resources.forType(type);
         ByObject<T> scope = options.scopeOf(type);
-        UnaryOperator<T> copier = scope.unsafeDisableDeepCopy() ? UnaryOperator.identity() : Copies.copier(type);
+        UnaryOperator<T> copier = scope.unsafeDisableDeepCopy() ? UnaryOperator.identity() : copies.copier(type);
         return entry(type, rc.resource(), rc.namespaced(), scope, copier, s -> informers.informerFor(type, s));
     }
 
@@ -360,7 +362,7 @@ public final class InformerCache implements Cache {
         }
         UnaryOperator<PartialObjectMetadata> copier = typeScope.unsafeDisableDeepCopy()
                 ? UnaryOperator.identity()
-                : Copies.copier(PartialObjectMetadata.class);
+                : copies.copier(PartialObjectMetadata.class);
         return entry(key, rc.resource(), rc.namespaced(), scope, copier, s -> informers.metadataInformerFor(type, s));
     }
 
