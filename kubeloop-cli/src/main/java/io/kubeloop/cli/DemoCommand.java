@@ -116,7 +116,10 @@ final class DemoCommand implements Callable<Integer> {
                 narrate(watch, out, narrated);
                 watch.start();
                 controller.start();
-                say(out, "sample-controller started: watching foos and deployments, 2 workers");
+                say(
+                        out,
+                        "sample-controller started: watching foos and deployments, " + SampleController.WORKERS
+                                + " workers");
                 createFoo(client);
                 say(
                         out,

@@ -5,7 +5,7 @@ package io.kubeloop.bench.race;
  * kubeloop-peers' class path (fabric8 7.x needs Jackson 2); the others from kubeloop-bench's.
  */
 enum Framework {
-    /** kubeloop-samples' SampleController (Manager, cache-backed client, two workers). */
+    /** kubeloop-samples' SampleController (Manager, cache-backed client, {@link io.kubeloop.samples.samplecontroller.SampleController#WORKERS} workers). */
     KUBELOOP("kubeloop", "io.kubeloop.bench.race.KubeloopOperatorChild", false),
     /** The Java Operator SDK 5 with a managed Deployment dependent. */
     JOSDK("josdk", "io.kubeloop.peers.race.JosdkOperatorChild", true),

@@ -24,8 +24,8 @@ import java.util.List;
 
 /**
  * Contender "kubeloop" of the race: kubeloop-samples' {@link SampleController} as it ships
- * ({@code new SampleController(client)}: a Manager with default options, the controller's own two
- * workers, Events on create and scale), over a {@link KubeClient} with {@link ClientOptions#defaults()}
+ * ({@code new SampleController(client)}: a Manager with default options, the controller's own
+ * {@link SampleController#WORKERS} workers, Events on create and scale), over a {@link KubeClient} with {@link ClientOptions#defaults()}
  * (client-side rate limiting off) for the kubeconfig given as the first argument, plus one application
  * interceptor that counts the requests. Protocol: {@link RaceReporter}.
  *
@@ -33,7 +33,7 @@ import java.util.List;
  * sample but with one thing changed each, to find where kubeloop's time goes; none is the sample as
  * it ships:
  * <ul>
- * <li>{@code workers=N}: N workers instead of two;</li>
+ * <li>{@code workers=N}: N workers instead of {@link SampleController#WORKERS};</li>
  * <li>{@code no-events}: {@link FooReconciler} gets a recorder that drops its Events;</li>
  * <li>{@code no-deep-copy}: cache reads of Foos and Deployments return the cached instances
  *     ({@link ByObject#withUnsafeDisableDeepCopy()}) instead of copies — unsafe here, since the
@@ -91,7 +91,7 @@ public final class KubeloopOperatorChild {
                 .filter(v -> v.startsWith("workers="))
                 .mapToInt(v -> Integer.parseInt(v.substring("workers=".length())))
                 .findFirst()
-                .orElse(2);
+                .orElse(SampleController.WORKERS);
         ControllerBuilder.forResource(Foo.class)
                 .owns(Deployment.class)
                 .named(SampleController.NAME)

@@ -3,6 +3,7 @@ package io.kubeloop.samples.samplecontroller;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.kubeloop.api.ObjectKey;
+import io.kubeloop.api.OwnerReference;
 import io.kubeloop.api.Scheme;
 import io.kubeloop.controller.ReconcileContext;
 import io.kubeloop.controller.Reconciler;
@@ -102,10 +103,19 @@ public final class FooReconciler implements Reconciler {
     static Deployment newDeployment(Foo foo) {
         Map<String, String> labels =
                 Map.of("app", "nginx", "controller", foo.metadata().name());
-        Deployment deployment = new DeploymentBuilder()
+        OwnerReference owner = OwnerReferences.controllerReference(foo, SCHEME);
+        return new DeploymentBuilder()
                 .withNewMetadata()
                 .withName(foo.spec().deploymentName())
                 .withNamespace(foo.metadata().namespace())
+                .addNewOwnerReference()
+                .withApiVersion(owner.apiVersion())
+                .withKind(owner.kind())
+                .withName(owner.name())
+                .withUid(owner.uid())
+                .withController(owner.controller())
+                .withBlockOwnerDeletion(owner.blockOwnerDeletion())
+                .endOwnerReference()
                 .endMetadata()
                 .withNewSpec()
                 .withReplicas(foo.spec().replicas() == null ? 1 : foo.spec().replicas())
@@ -125,6 +135,5 @@ public final class FooReconciler implements Reconciler {
                 .endTemplate()
                 .endSpec()
                 .build();
-        return OwnerReferences.setControllerReference(foo, deployment, SCHEME);
     }
 }
