@@ -16,25 +16,32 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * {@code kubeloop server ...} as a real child process — {@code java -cp <test class path>
- * io.kubeloop.cli.Main server ...}, what bin/kubeloop runs minus the build — with its stdout and stderr
- * collected. {@link #close()} sends SIGTERM ({@link Process#destroy()}) and waits.
+ * A {@code kubeloop} command as a real child process — {@code java -cp <test class path>
+ * io.kubeloop.cli.Main <command> ...}, what bin/kubeloop runs minus the build — with its stdout and
+ * stderr collected. {@link #close()} sends SIGTERM ({@link Process#destroy()}) and waits.
  */
-final class ServerProcess implements AutoCloseable {
+final class KubeloopProcess implements AutoCloseable {
 
     private final Process process;
     private final CompletableFuture<String> stdout;
     private final CompletableFuture<String> stderr;
     private final StringBuilder out = new StringBuilder();
 
-    private ServerProcess(Process process) {
+    private KubeloopProcess(Process process) {
         this.process = process;
         this.stdout = read(process.getInputStream(), out);
         this.stderr = read(process.getErrorStream(), new StringBuilder());
     }
 
     /** Starts {@code kubeloop server args...}. */
-    static ServerProcess start(String... args) {
+    static KubeloopProcess start(String... args) {
+        List<String> command = new ArrayList<>(List.of("server"));
+        command.addAll(List.of(args));
+        return command(command.toArray(String[]::new));
+    }
+
+    /** Starts {@code kubeloop args...}: the first argument names the command. */
+    static KubeloopProcess command(String... args) {
         String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -42,11 +49,10 @@ final class ServerProcess implements AutoCloseable {
                 "-XX:+UseSerialGC",
                 "-cp",
                 classPath,
-                Main.class.getName(),
-                "server"));
+                Main.class.getName()));
         command.addAll(List.of(args));
         try {
-            return new ServerProcess(new ProcessBuilder(command).start());
+            return new KubeloopProcess(new ProcessBuilder(command).start());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -99,12 +105,39 @@ final class ServerProcess implements AutoCloseable {
         }
     }
 
+    /** Waits until stdout contains {@code text}; fails with the process's output otherwise. */
+    void awaitOutput(String text, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (out) {
+            while (out.indexOf(text) < 0) {
+                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (stdout.isDone() || left <= 0) {
+                    throw new AssertionError("no \"" + text + "\"" + (stdout.isDone() ? " (exited)" : " in " + timeout)
+                            + "; stdout: " + out + "; stderr: " + stderr.getNow("(still running)"));
+                }
+                try {
+                    out.wait(left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new AssertionError("interrupted", e);
+                }
+            }
+        }
+    }
+
+    /** What it printed on stdout so far. */
+    String stdoutSoFar() {
+        synchronized (out) {
+            return out.toString();
+        }
+    }
+
     /** Waits for the process to exit by itself. */
     int awaitExit(Duration timeout) {
         try {
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly();
-                throw new AssertionError("kubeloop server did not exit within " + timeout);
+                throw new AssertionError("kubeloop did not exit within " + timeout);
             }
             return process.exitValue();
         } catch (InterruptedException e) {

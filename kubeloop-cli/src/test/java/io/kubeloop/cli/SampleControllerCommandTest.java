@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.client.ClientOptions;
@@ -172,6 +173,74 @@ class SampleControllerCommandTest {
             second.stop();
             assertThat(second.exit().get()).as(second.err().toString()).isZero();
         }
+    }
+
+    /**
+     * Two operating-system processes with {@code --leader-elect}: each names its own identity, the
+     * Lease names the leader's, the other reconciles nothing; SIGTERM stops the leader with exit 0 and
+     * releases the Lease, so the other takes over well before the 15 s lease duration would run out.
+     */
+    @Test
+    @Timeout(180)
+    void withLeaderElectTwoProcessesShareOneLeaseAndTheWaitingOneTakesOverOnSigterm() throws Exception {
+        try (EmbeddedApiServer server = EmbeddedApiServer.start();
+                KubeClient client = KubeClient.create(server.clientConfig(), ClientOptions.defaults())) {
+            Path kubeconfig = dir.resolve("kubeconfig");
+            server.writeKubeconfig(kubeconfig);
+            String[] args = {
+                "sample-controller",
+                "--kubeconfig",
+                kubeconfig.toString(),
+                "--cache-dir",
+                dir.resolve("cache").toString(),
+                "--leader-elect"
+            };
+            try (KubeloopProcess first = KubeloopProcess.command(args)) {
+                first.awaitOutput("leading: the controller runs", Duration.ofSeconds(90));
+                try (KubeloopProcess second = KubeloopProcess.command(args)) {
+                    second.awaitOutput("waiting to lead: lease default/foo-controller", Duration.ofSeconds(90));
+                    String firstIdentity = identity(first.stdoutSoFar());
+                    String secondIdentity = identity(second.stdoutSoFar());
+                    assertThat(secondIdentity).isNotEqualTo(firstIdentity);
+                    assertThat(holder(client)).isEqualTo(firstIdentity);
+
+                    client.resource(Foo.class).inNamespace("default").create(Foo.of("default", "one", "one-nginx", 1));
+                    await().atMost(Duration.ofSeconds(30)).until(() -> deploymentExists(client, "one-nginx"));
+                    assertThat(second.stdoutSoFar())
+                            .as("the waiting process does not lead")
+                            .doesNotContain("leading: the controller runs");
+
+                    assertThat(first.terminate(Duration.ofSeconds(60)))
+                            .as(first.stderr())
+                            .isZero();
+                    long stopped = System.nanoTime();
+                    second.awaitOutput("leading: the controller runs", Duration.ofSeconds(30));
+                    assertThat(Duration.ofNanos(System.nanoTime() - stopped))
+                            .as("a released Lease is taken at the next retry, not after the lease duration")
+                            .isLessThan(Duration.ofSeconds(12));
+                    assertThat(holder(client)).isEqualTo(secondIdentity);
+                    client.resource(Foo.class).inNamespace("default").create(Foo.of("default", "two", "two-nginx", 1));
+                    await().atMost(Duration.ofSeconds(30)).until(() -> deploymentExists(client, "two-nginx"));
+                    assertThat(second.terminate(Duration.ofSeconds(60)))
+                            .as(second.stderr())
+                            .isZero();
+                }
+            }
+        }
+    }
+
+    private static String identity(String stdout) {
+        Matcher m = Pattern.compile("identity (\\S+)").matcher(stdout);
+        assertThat(m.find()).as(stdout).isTrue();
+        return m.group(1);
+    }
+
+    private static String holder(KubeClient client) {
+        return client.resource(Lease.class)
+                .inNamespace("default")
+                .get("foo-controller")
+                .getSpec()
+                .getHolderIdentity();
     }
 
     /**

@@ -40,14 +40,14 @@ class ServeCommandTest {
     @TempDir
     static Path dir;
 
-    static ServerProcess server;
+    static KubeloopProcess server;
     static URI url;
     static Path kubeconfig;
 
     @BeforeAll
     static void startServer() {
         kubeconfig = dir.resolve("sub/kubeconfig");
-        server = ServerProcess.start("--port", "0", "--kubeconfig-out", kubeconfig.toString());
+        server = KubeloopProcess.start("--port", "0", "--kubeconfig-out", kubeconfig.toString());
         url = server.awaitReady(START);
     }
 
@@ -157,7 +157,7 @@ class ServeCommandTest {
     @Test
     void sigtermEndsWatchesAndExitsZeroWithACleanLog() {
         Path file = dir.resolve("term/kubeconfig");
-        try (ServerProcess own = ServerProcess.start(
+        try (KubeloopProcess own = KubeloopProcess.start(
                 "--port", "0", "--kubeconfig-out", file.toString(), "--token", "fixed-token", "--history", "50")) {
             own.awaitReady(START);
             assertThat(file).content().contains("token: fixed-token");
@@ -183,8 +183,8 @@ class ServeCommandTest {
     @Test
     void decodingAProtobufBodyPrintsNothingOnStderr() throws Exception {
         Path file = dir.resolve("protobuf/kubeconfig");
-        try (ServerProcess own =
-                ServerProcess.start("--port", "0", "--kubeconfig-out", file.toString(), "--token", "protobuf-token")) {
+        try (KubeloopProcess own = KubeloopProcess.start(
+                "--port", "0", "--kubeconfig-out", file.toString(), "--token", "protobuf-token")) {
             URI base = own.awaitReady(START);
             io.kubernetes.client.proto.V1.ConfigMap cm = io.kubernetes.client.proto.V1.ConfigMap.newBuilder()
                     .setMetadata(io.kubernetes.client.proto.Meta.ObjectMeta.newBuilder()
@@ -279,7 +279,7 @@ class ServeCommandTest {
     void dataDirKeepsObjectsAcrossRestartsOrSaysInOneLineThatItCannot() {
         Path data = dir.resolve("data");
         Path file = dir.resolve("durable/kubeconfig");
-        try (ServerProcess first = ServerProcess.start(
+        try (KubeloopProcess first = KubeloopProcess.start(
                 "--port", "0", "--kubeconfig-out", file.toString(), "--data-dir", data.toString())) {
             int exited = -1;
             try {
@@ -308,7 +308,7 @@ class ServeCommandTest {
             }
             assertThat(first.terminate(Duration.ofSeconds(30))).isZero();
         }
-        try (ServerProcess second = ServerProcess.start(
+        try (KubeloopProcess second = KubeloopProcess.start(
                         "--port", "0", "--kubeconfig-out", file.toString(), "--data-dir", data.toString());
                 KubeClient client = client(awaitKubeconfig(second, file))) {
             assertThat(client.resource("configmaps")
@@ -319,7 +319,7 @@ class ServeCommandTest {
         }
     }
 
-    private static Path awaitKubeconfig(ServerProcess process, Path file) {
+    private static Path awaitKubeconfig(KubeloopProcess process, Path file) {
         process.awaitReady(START);
         return file;
     }
