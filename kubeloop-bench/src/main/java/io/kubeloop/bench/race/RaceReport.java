@@ -92,7 +92,7 @@ final class RaceReport {
                 keys.addAll(r.workRequests().keySet());
             }
         }
-        StringBuilder md = new StringBuilder("| requests per Foo during both phases |");
+        StringBuilder md = new StringBuilder("| requests per Foo, both phases until the operator is quiet |");
         StringBuilder rule = new StringBuilder("|---|");
         for (RaceContender c : contenders) {
             if (!of(results, n, c).isEmpty()) {

@@ -18,7 +18,7 @@ import java.util.Map;
  * @param gcMillis the operator JVM's collection time until then (before the heap measurement's own)
  * @param cpuTotalNanos the operator process's CPU time from its start to the end of the phases
  * @param startupRequests the requests the operator sent until it ran ({@code "verb resource"} → count)
- * @param workRequests the requests it sent from then to the end of the phases
+ * @param workRequests the requests it sent from then until it was quiet after the phases
  * @param operatorStats what the operator's own statistics said at the end (kubeloop's: reconciles,
  *     queue), or empty
  * @param endState the check of the objects on the server at the end

@@ -46,6 +46,10 @@ record RaceRound(
 
     private static final Duration START = Duration.ofMinutes(3);
     private static final Duration ANSWER = Duration.ofMinutes(1);
+    /** How long the operator must make no request before its counts are read. */
+    private static final Duration QUIET = Duration.ofSeconds(2);
+    /** The longest wait for that quiet after convergence. */
+    private static final Duration SETTLE = Duration.ofSeconds(60);
 
     /**
      * {@code base} plus what every operator JVM needs on this JDK: on 24 and later, leave
@@ -90,8 +94,7 @@ record RaceRound(
                     scale = phase(tracker, operator, expected, workload::scale);
                 }
                 long cpuTotal = operator.cpu().toNanos();
-                operator.send("COUNTS");
-                Map<String, Long> work = minus(counts(operator.expect("COUNTS", ANSWER)), startup);
+                Map<String, Long> work = minus(settledCounts(operator), startup);
                 operator.send("STATS");
                 String stats = String.join(" ", operator.expect("STATS", ANSWER));
                 operator.send("HEAP");
@@ -163,6 +166,33 @@ record RaceRound(
             System.out.println("no histogram of " + pid + ": " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * The operator's request counts once it has made none for {@link #QUIET} (at most {@link #SETTLE}
+     * after convergence): what it still sends after the end state is reached (Events queued during the
+     * burst, say) is its work as much as what it sent before.
+     */
+    private static Map<String, Long> settledCounts(OperatorProcess operator) {
+        long deadline = System.nanoTime() + SETTLE.toNanos();
+        Map<String, Long> last = null;
+        long quietSince = System.nanoTime();
+        while (true) {
+            operator.send("COUNTS");
+            Map<String, Long> now = counts(operator.expect("COUNTS", ANSWER));
+            if (!now.equals(last)) {
+                last = now;
+                quietSince = System.nanoTime();
+            } else if (System.nanoTime() - quietSince >= QUIET.toNanos() || System.nanoTime() > deadline) {
+                return now;
+            }
+            try {
+                Thread.sleep(250);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return now;
+            }
         }
     }
 
