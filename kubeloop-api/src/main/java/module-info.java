@@ -2,7 +2,7 @@
  * Kubernetes API machinery without I/O: group/version/kind/resource names, the {@link
  * io.kubeloop.api.Scheme} mapping Java types to kinds, {@link io.kubeloop.api.DynamicObject} for
  * untyped objects, {@link io.kubeloop.api.ObjectMeta}, label and field selectors, the typed API
- * errors and the one Jackson configuration for Kubernetes JSON.
+ * errors, the one Jackson configuration for Kubernetes JSON, and Kubernetes YAML streams.
  *
  * <p>fabric8's kubernetes-model jars, whose classes are the typed built-in kinds, are automatic
  * modules named after their files ({@code kubernetes.model.core}, {@code kubernetes.model.apps}, …).
@@ -13,6 +13,7 @@
 }) // module: the qualified export names a module not on this module's path
 module io.kubeloop.api {
     requires transitive tools.jackson.databind;
+    requires tools.jackson.dataformat.yaml;
     requires transitive com.fasterxml.jackson.annotation;
     requires transitive kubernetes.model.core;
     requires transitive kubernetes.model.apps;
@@ -25,6 +26,7 @@ module io.kubeloop.api {
     exports io.kubeloop.api.errors;
     exports io.kubeloop.api.json;
     exports io.kubeloop.api.selector;
+    exports io.kubeloop.api.yaml;
     exports io.kubeloop.api.internal to
             io.kubeloop.client;
 
