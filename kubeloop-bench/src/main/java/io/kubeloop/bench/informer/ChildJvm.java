@@ -1,18 +1,15 @@
 package io.kubeloop.bench.informer;
 
+import io.kubeloop.bench.child.ProtocolLines;
 import io.kubeloop.peers.ChildProcesses;
 import io.kubeloop.peers.InformerBenchReporter;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 /**
  * One contender's child JVM and the parent side of the {@link InformerBenchReporter} line protocol: the
@@ -26,14 +23,16 @@ import java.util.concurrent.TimeUnit;
  */
 final class ChildJvm implements AutoCloseable {
 
+    private static final Pattern PROTOCOL = Pattern.compile("^(BASELINE|SYNCED|ADDS|HEAP|EVENTS|ERROR) .*");
+
     private final Contender contender;
     private final Process process;
-    private final LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    private final ProtocolLines lines;
 
     private ChildJvm(Contender contender, Process process) {
         this.contender = contender;
         this.process = process;
-        Thread.ofPlatform().daemon().name("child-" + contender.label()).start(this::pump);
+        this.lines = ProtocolLines.read(process, contender.label(), PROTOCOL);
     }
 
     /** Starts {@code contender} with {@code jvmFlags} and the given class path. */
@@ -57,23 +56,6 @@ final class ChildJvm implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + contender.label() + ": " + e.getMessage(), e);
         }
-    }
-
-    private void pump() {
-        try (BufferedReader in =
-                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = in.readLine()) != null) {
-                if (line.matches("^(BASELINE|SYNCED|ADDS|HEAP|EVENTS|ERROR) .*")) {
-                    lines.add(line);
-                } else {
-                    System.out.println("  [" + contender.label() + "] " + line);
-                }
-            }
-        } catch (IOException e) {
-            // child gone
-        }
-        lines.add("EXIT");
     }
 
     /** The child's process id (for jcmd). */
@@ -109,20 +91,7 @@ final class ChildJvm implements AutoCloseable {
      *         stays silent for {@code timeout}
      */
     String[] expect(String tag, Duration timeout) {
-        String line;
-        try {
-            line = lines.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted waiting for " + tag, e);
-        }
-        if (line == null) {
-            throw new IllegalStateException(contender.label() + ": no " + tag + " within " + timeout);
-        }
-        if (!line.startsWith(tag + " ")) {
-            throw new IllegalStateException(contender.label() + ": expected " + tag + ", got '" + line + "'");
-        }
-        return line.substring(tag.length() + 1).trim().split(" ");
+        return lines.expect(tag, timeout);
     }
 
     @Override

@@ -1,11 +1,10 @@
 package io.kubeloop.bench.race;
 
+import io.kubeloop.bench.child.ProtocolLines;
 import io.kubeloop.peers.ChildProcesses;
 import io.kubeloop.peers.race.RaceReporter;
-import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -14,8 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 /**
  * One contender's operator JVM and the harness side of the {@link RaceReporter} protocol: protocol
@@ -29,16 +27,18 @@ import java.util.concurrent.TimeUnit;
  */
 final class OperatorProcess implements AutoCloseable {
 
+    private static final Pattern PROTOCOL = Pattern.compile("^(READY|HEAP|COUNTS|STATS|ERROR)( .*)?$");
+
     private final RaceContender contender;
     private final Process process;
     private final OutputStream stdin;
-    private final LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    private final ProtocolLines lines;
 
     private OperatorProcess(RaceContender contender, Process process) {
         this.contender = contender;
         this.process = process;
         this.stdin = process.getOutputStream();
-        Thread.ofPlatform().daemon().name("operator-" + contender.label()).start(this::pump);
+        this.lines = ProtocolLines.read(process, contender.label(), PROTOCOL);
     }
 
     /** Starts {@code contender} with {@code jvmFlags} for the cluster of {@code kubeconfig}. */
@@ -77,23 +77,6 @@ final class OperatorProcess implements AutoCloseable {
         }
     }
 
-    private void pump() {
-        try (BufferedReader in =
-                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = in.readLine()) != null) {
-                if (line.matches("^(READY|HEAP|COUNTS|STATS|ERROR)( .*)?$")) {
-                    lines.add(line);
-                } else {
-                    System.out.println("  [" + contender.label() + "] " + line);
-                }
-            }
-        } catch (IOException e) {
-            // child gone
-        }
-        lines.add("EXIT");
-    }
-
     /** Sends one command line to the child. */
     void send(String command) {
         try {
@@ -111,21 +94,7 @@ final class OperatorProcess implements AutoCloseable {
      *         stays silent for {@code timeout}
      */
     String[] expect(String tag, Duration timeout) {
-        String line;
-        try {
-            line = lines.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted waiting for " + tag, e);
-        }
-        if (line == null) {
-            throw new IllegalStateException(contender.label() + ": no " + tag + " within " + timeout);
-        }
-        if (!line.equals(tag) && !line.startsWith(tag + " ")) {
-            throw new IllegalStateException(contender.label() + ": expected " + tag + ", got '" + line + "'");
-        }
-        String rest = line.substring(tag.length()).trim();
-        return rest.isEmpty() ? new String[0] : rest.split(" ");
+        return lines.expect(tag, timeout);
     }
 
     /** The child's CPU time so far (all its threads, user and system), from the operating system. */
