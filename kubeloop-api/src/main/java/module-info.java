@@ -23,6 +23,7 @@ module io.kubeloop.api {
     requires transitive kubernetes.model.apiextensions;
 
     exports io.kubeloop.api;
+    exports io.kubeloop.api.crd;
     exports io.kubeloop.api.errors;
     exports io.kubeloop.api.json;
     exports io.kubeloop.api.selector;

@@ -1,0 +1,16 @@
+package io.kubeloop.api.crd;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * The property may be JSON {@code null} ({@code nullable: true}); without it the API server drops
+ * nulls of CRD fields.
+ */
+@Documented
+@Retention(RetentionPolicy.RUNTIME)
+@Target({ElementType.RECORD_COMPONENT, ElementType.FIELD, ElementType.TYPE_USE})
+public @interface NullAllowed {}

@@ -1,0 +1,749 @@
+package io.kubeloop.codegen.internal;
+
+import io.kubeloop.codegen.CodegenException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Writes the Java source of one served version of one kind: a record for the kind with nested
+ * records for nested object schemas and nested enums for string enums, annotated so that
+ * {@link SchemaWriter} writes the same schema back (descriptions become Javadoc and are not kept).
+ *
+ * <p>Not thread-safe: one instance per source file.
+ */
+public final class ModelWriter {
+
+    /** Schema keys a generated type or annotation represents; any other key goes to {@code @SchemaExtra}. */
+    private static final Set<String> MODELLED = Set.of(
+            "type",
+            "description",
+            "properties",
+            "required",
+            "items",
+            "additionalProperties",
+            "default",
+            "nullable",
+            "minimum",
+            "maximum",
+            "exclusiveMinimum",
+            "exclusiveMaximum",
+            "multipleOf",
+            "pattern",
+            "minLength",
+            "maxLength",
+            "minItems",
+            "maxItems",
+            "minProperties",
+            "maxProperties",
+            "x-kubernetes-list-type",
+            "x-kubernetes-list-map-keys",
+            "x-kubernetes-map-type",
+            "x-kubernetes-embedded-resource",
+            "x-kubernetes-validations");
+
+    private static final String API = "io.kubeloop.api.";
+    private static final String CRD = "io.kubeloop.api.crd.";
+
+    private final Set<String> imports = new TreeSet<>();
+
+    /** A nested type: a record or an enum, with its source lines at its own indentation. */
+    private sealed interface TypeDecl permits RecordDecl, EnumDecl {
+        String name();
+    }
+
+    private record EnumDecl(String name, String javadoc, Map<String, String> constants) implements TypeDecl {}
+
+    private static final class RecordDecl implements TypeDecl {
+        final String name;
+        final RecordDecl parent;
+        final String javadoc;
+        final List<Component> components = new ArrayList<>();
+        final List<TypeDecl> nested = new ArrayList<>();
+        final Set<String> componentNames = new HashSet<>();
+        final Set<String> nestedNames = new HashSet<>();
+        final List<String> typeAnnotations = new ArrayList<>();
+        boolean keepsUnknown;
+
+        RecordDecl(String name, RecordDecl parent, String javadoc) {
+            this.name = name;
+            this.parent = parent;
+            this.javadoc = javadoc;
+        }
+
+        @Override
+        public String name() {
+            return name;
+        }
+
+        /** A nested type name not taken here, by an enclosing type, or by a type the code refers to. */
+        String claimNestedName(String wanted) {
+            String base = JavaNames.RESERVED_TYPES.contains(wanted) ? wanted + "Value" : wanted;
+            String name = base;
+            for (int i = 2; !nameFree(name); i++) {
+                name = base + i;
+            }
+            nestedNames.add(name.toLowerCase(Locale.ROOT));
+            return name;
+        }
+
+        private boolean nameFree(String name) {
+            if (nestedNames.contains(name.toLowerCase(Locale.ROOT))) {
+                return false;
+            }
+            for (RecordDecl r = this; r != null; r = r.parent) {
+                if (r.name.equals(name)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** A component name not taken (case-insensitively, so the {@code with} methods differ too). */
+        String claimComponentName(String wanted) {
+            String name = wanted;
+            for (int i = 2; componentNames.contains(name.toLowerCase(Locale.ROOT)); i++) {
+                name = wanted + i;
+            }
+            componentNames.add(name.toLowerCase(Locale.ROOT));
+            return name;
+        }
+    }
+
+    /** A record component: its Java and JSON names, annotations, type and description. */
+    private record Component(
+            String javaName, String jsonName, List<String> annotations, String type, String description) {}
+
+    /** A Java type for a schema, with the annotations the schema needs beyond what the type says. */
+    private record TypeRef(String type, List<String> annotations) {}
+
+    /** The class name of a kind's record: the kind as a Java identifier. */
+    public static String className(String kind) {
+        return JavaNames.type(kind);
+    }
+
+    /**
+     * The source of the kind's record.
+     *
+     * @param packageName the Java package
+     * @param group the API group
+     * @param version the version's name
+     * @param names the CRD's {@code spec.names}
+     * @param namespaced whether the scope is {@code Namespaced}
+     * @param version the version entry of {@code spec.versions}
+     * @return the compilation unit
+     */
+    public String write(String packageName, String group, JsonNode names, boolean namespaced, JsonNode version) {
+        String kind = names.path("kind").asString();
+        String className = JavaNames.type(kind);
+        JsonNode schema = version.path("schema").path("openAPIV3Schema");
+        if (!schema.isObject()) {
+            throw new CodegenException(
+                    "version " + version.path("name").asString() + " of " + kind + " has no schema.openAPIV3Schema");
+        }
+        RecordDecl root = new RecordDecl(className, null, javadoc(schema, "The " + kind + " kind."));
+        root.nestedNames.add(className.toLowerCase(Locale.ROOT));
+        root.components.add(new Component("apiVersion", "apiVersion", List.of(), "String", "the kind's API version"));
+        root.components.add(new Component("kind", "kind", List.of(), "String", "the kind"));
+        imports.add(API + "ObjectMeta");
+        imports.add(API + "KubernetesObject");
+        root.components.add(new Component(
+                "metadata", "metadata", List.of(), "ObjectMeta", "the object's metadata: name, namespace, labels…"));
+        root.componentNames.addAll(List.of("apiversion", "kind", "metadata"));
+        fillRecord(root, schema, Set.of("apiVersion", "kind", "metadata"));
+        root.typeAnnotations.addAll(0, kindAnnotations(group, names, namespaced, version, className));
+        root.typeAnnotations.addAll(schemaAnnotations(schema, true));
+
+        StringBuilder body = new StringBuilder();
+        String apiVersion = group + "/" + version.path("name").asString();
+        writeRecord(body, root, 0, apiVersion, namespaced);
+        StringBuilder out = new StringBuilder();
+        out.append("package ").append(packageName).append(";\n\n");
+        for (String i : imports) {
+            out.append("import ").append(i).append(";\n");
+        }
+        out.append('\n').append(body);
+        return out.toString();
+    }
+
+    private List<String> kindAnnotations(
+            String group, JsonNode names, boolean namespaced, JsonNode version, String className) {
+        List<String> out = new ArrayList<>();
+        imports.add(API + "Kind");
+        String kind = names.path("kind").asString();
+        StringBuilder k = new StringBuilder("@Kind(group = ")
+                .append(literal(group))
+                .append(", version = ")
+                .append(literal(version.path("name").asString()));
+        if (!kind.equals(className)) {
+            k.append(", kind = ").append(literal(kind));
+        }
+        k.append(", plural = ").append(literal(names.path("plural").asString()));
+        if (!namespaced) {
+            k.append(", namespaced = false");
+        }
+        out.add(k.append(')').toString());
+
+        List<String> attributes = new ArrayList<>();
+        String singular = names.path("singular").asString("");
+        if (!singular.isEmpty() && !singular.equals(kind.toLowerCase(Locale.ROOT))) {
+            attributes.add("singular = " + literal(singular));
+        }
+        if (names.path("shortNames").size() > 0) {
+            attributes.add("shortNames = " + stringArray(names.path("shortNames")));
+        }
+        if (names.path("categories").size() > 0) {
+            attributes.add("categories = " + stringArray(names.path("categories")));
+        }
+        if (!version.path("served").asBoolean(true)) {
+            attributes.add("served = false");
+        }
+        if (!version.path("storage").asBoolean(true)) {
+            attributes.add("storage = false");
+        }
+        if (version.path("deprecated").asBoolean(false)) {
+            attributes.add("deprecated = true");
+            if (version.has("deprecationWarning")) {
+                attributes.add("deprecationWarning = "
+                        + literal(version.path("deprecationWarning").asString()));
+            }
+        }
+        JsonNode subresources = version.path("subresources");
+        if (subresources.has("status")) {
+            attributes.add("status = true");
+        }
+        if (subresources.has("scale")) {
+            imports.add(CRD + "Scale");
+            JsonNode scale = subresources.path("scale");
+            StringBuilder s = new StringBuilder("scale = @Scale(specReplicasPath = ")
+                    .append(literal(scale.path("specReplicasPath").asString()))
+                    .append(", statusReplicasPath = ")
+                    .append(literal(scale.path("statusReplicasPath").asString()));
+            if (scale.has("labelSelectorPath")) {
+                s.append(", labelSelectorPath = ")
+                        .append(literal(scale.path("labelSelectorPath").asString()));
+            }
+            attributes.add(s.append(')').toString());
+        }
+        if (!attributes.isEmpty()) {
+            imports.add(CRD + "CustomResource");
+            out.add("@CustomResource(" + String.join(", ", attributes) + ")");
+        }
+        for (JsonNode column : version.path("additionalPrinterColumns")) {
+            imports.add(CRD + "PrinterColumn");
+            StringBuilder c = new StringBuilder("@PrinterColumn(name = ")
+                    .append(literal(column.path("name").asString()))
+                    .append(", type = ")
+                    .append(literal(column.path("type").asString()))
+                    .append(", jsonPath = ")
+                    .append(literal(column.path("jsonPath").asString()));
+            if (column.has("description")) {
+                c.append(", description = ")
+                        .append(literal(column.path("description").asString()));
+            }
+            if (column.has("format")) {
+                c.append(", format = ").append(literal(column.path("format").asString()));
+            }
+            if (column.path("priority").asInt(0) != 0) {
+                c.append(", priority = ").append(column.path("priority").asInt());
+            }
+            out.add(c.append(')').toString());
+        }
+        return out;
+    }
+
+    /** Adds a component per property of {@code schema} (but {@code skip}) to {@code record}. */
+    private void fillRecord(RecordDecl record, JsonNode schema, Set<String> skip) {
+        Set<String> required = new HashSet<>();
+        for (JsonNode r : schema.path("required")) {
+            required.add(r.asString());
+        }
+        for (Map.Entry<String, JsonNode> property : schema.path("properties").properties()) {
+            String json = property.getKey();
+            if (skip.contains(json)) {
+                continue;
+            }
+            JsonNode propertySchema = property.getValue();
+            String javaName = record.claimComponentName(JavaNames.property(json));
+            TypeRef ref = typeOf(propertySchema, json, record, false);
+            List<String> annotations = new ArrayList<>();
+            if (!javaName.equals(json)) {
+                imports.add("com.fasterxml.jackson.annotation.JsonProperty");
+                annotations.add("@JsonProperty(" + literal(json) + ")");
+            }
+            if (required.contains(json)) {
+                imports.add(CRD + "Required");
+                annotations.add("@Required");
+            }
+            annotations.addAll(ref.annotations());
+            record.components.add(new Component(
+                    javaName,
+                    json,
+                    annotations,
+                    ref.type(),
+                    propertySchema.path("description").asString("")));
+        }
+        if (schema.path("x-kubernetes-preserve-unknown-fields").asBoolean(false)) {
+            record.keepsUnknown = true;
+        }
+    }
+
+    /**
+     * The Java type for {@code schema} (declaring nested types in {@code owner}) and the
+     * annotations that carry what the type does not.
+     */
+    private TypeRef typeOf(JsonNode schema, String jsonName, RecordDecl owner, boolean item) {
+        String type = schema.path("type").asString("");
+        String format = schema.path("format").asString("");
+        boolean preserve = schema.path("x-kubernetes-preserve-unknown-fields").asBoolean(false);
+        Set<String> handled = new HashSet<>();
+        String javaType;
+        if (schema.path("x-kubernetes-int-or-string").asBoolean(false)) {
+            imports.add(API + "IntOrString");
+            javaType = "IntOrString";
+            handled.add("x-kubernetes-int-or-string");
+        } else if (type.isEmpty() && !schema.has("properties")) {
+            if (preserve) {
+                imports.add("tools.jackson.databind.JsonNode");
+                javaType = "JsonNode";
+                handled.add("x-kubernetes-preserve-unknown-fields");
+            } else {
+                javaType = "Object";
+            }
+        } else if (type.equals("object") || type.isEmpty()) {
+            if (schema.path("properties").size() > 0) {
+                if (type.isEmpty()) {
+                    throw new CodegenException("property " + jsonName + " has properties but no type: not structural");
+                }
+                String name = owner.claimNestedName(JavaNames.type(item ? JavaNames.singular(jsonName) : jsonName));
+                RecordDecl nested = new RecordDecl(name, owner, javadoc(schema, null));
+                owner.nested.add(nested);
+                fillRecord(nested, schema, Set.of());
+                javaType = name;
+                handled.add("x-kubernetes-preserve-unknown-fields");
+            } else if (schema.path("additionalProperties").isObject()) {
+                imports.add("java.util.Map");
+                TypeRef value = typeOf(schema.path("additionalProperties"), jsonName + "Value", owner, false);
+                javaType = "Map<String, " + typeArgument(value) + ">";
+            } else {
+                imports.add("tools.jackson.databind.node.ObjectNode");
+                javaType = "ObjectNode";
+            }
+        } else if (type.equals("array")) {
+            imports.add("java.util.List");
+            if (schema.path("items").isObject()) {
+                TypeRef itemType = typeOf(schema.path("items"), jsonName, owner, true);
+                javaType = "List<" + typeArgument(itemType) + ">";
+            } else {
+                javaType = "List<Object>";
+            }
+        } else if (type.equals("string")) {
+            JsonNode values = schema.path("enum");
+            if (values.isArray() && values.size() > 0 && allStrings(values)) {
+                String name = owner.claimNestedName(JavaNames.type(item ? JavaNames.singular(jsonName) : jsonName));
+                Map<String, String> constants = new LinkedHashMap<>();
+                Set<String> used = new HashSet<>();
+                for (JsonNode v : values) {
+                    String constant = JavaNames.constant(v.asString());
+                    String unique = constant;
+                    for (int i = 2; !used.add(unique); i++) {
+                        unique = constant + "_" + i;
+                    }
+                    constants.put(unique, v.asString());
+                }
+                owner.nested.add(new EnumDecl(name, javadoc(schema, null), constants));
+                javaType = name;
+                handled.add("enum");
+            } else if (format.equals("date-time")) {
+                imports.add("java.time.Instant");
+                javaType = "Instant";
+                handled.add("format");
+            } else {
+                javaType = "String";
+            }
+        } else if (type.equals("integer")) {
+            if (format.equals("int32")) {
+                javaType = "Integer";
+                handled.add("format");
+            } else {
+                javaType = "Long";
+            }
+        } else if (type.equals("number")) {
+            javaType = "Double";
+        } else if (type.equals("boolean")) {
+            javaType = "Boolean";
+        } else {
+            throw new CodegenException("property " + jsonName + " has an unknown type: " + type);
+        }
+        List<String> annotations = new ArrayList<>();
+        if (!format.isEmpty() && !handled.contains("format")) {
+            imports.add(CRD + "Format");
+            annotations.add("@Format(" + literal(format) + ")");
+        }
+        if (preserve && !handled.contains("x-kubernetes-preserve-unknown-fields")) {
+            imports.add(CRD + "PreserveUnknownFields");
+            annotations.add("@PreserveUnknownFields");
+        }
+        annotations.addAll(schemaAnnotations(schema, false));
+        ObjectNode extra = schema.deepCopy() instanceof ObjectNode copy ? copy : null;
+        if (extra != null) {
+            extra.remove(MODELLED);
+            extra.remove(handled);
+            extra.remove(List.of("format", "x-kubernetes-preserve-unknown-fields"));
+            if (!extra.isEmpty()) {
+                imports.add(CRD + "SchemaExtra");
+                annotations.add("@SchemaExtra(" + literal(extra.toString()) + ")");
+            }
+        }
+        return new TypeRef(javaType, annotations);
+    }
+
+    private static String typeArgument(TypeRef ref) {
+        return ref.annotations().isEmpty() ? ref.type() : String.join(" ", ref.annotations()) + " " + ref.type();
+    }
+
+    private static boolean allStrings(JsonNode values) {
+        for (JsonNode v : values) {
+            if (!v.isString()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Annotations for the modelled validation and merge keys of {@code schema}. */
+    private List<String> schemaAnnotations(JsonNode schema, boolean root) {
+        List<String> out = new ArrayList<>();
+        if (schema.path("nullable").asBoolean(false)) {
+            out.add(annotation("NullAllowed", null));
+        }
+        bound(out, schema, "minimum", "exclusiveMinimum", "Minimum");
+        bound(out, schema, "maximum", "exclusiveMaximum", "Maximum");
+        if (schema.has("multipleOf")) {
+            out.add(annotation("MultipleOf", number(schema.get("multipleOf"))));
+        }
+        if (schema.has("pattern")) {
+            out.add(annotation("Pattern", literal(schema.get("pattern").asString())));
+        }
+        for (String limit :
+                List.of("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties")) {
+            if (schema.has(limit)) {
+                out.add(annotation(
+                        JavaNames.capitalize(limit), schema.get(limit).asLong() + ""));
+            }
+        }
+        if (schema.has("default")) {
+            out.add(annotation("Default", literal(schema.get("default").toString())));
+        }
+        if (schema.has("x-kubernetes-list-type")) {
+            out.add(annotation(
+                    "ListType", literal(schema.get("x-kubernetes-list-type").asString())));
+        }
+        if (schema.has("x-kubernetes-list-map-keys")) {
+            out.add(annotation("ListMapKeys", stringArray(schema.get("x-kubernetes-list-map-keys"))));
+        }
+        if (schema.has("x-kubernetes-map-type")) {
+            out.add(annotation(
+                    "MapType", literal(schema.get("x-kubernetes-map-type").asString())));
+        }
+        if (schema.path("x-kubernetes-embedded-resource").asBoolean(false)) {
+            out.add(annotation("EmbeddedResource", null));
+        }
+        for (JsonNode rule : schema.path("x-kubernetes-validations")) {
+            List<String> attributes = new ArrayList<>();
+            attributes.add("rule = " + literal(rule.path("rule").asString()));
+            for (String key : List.of("message", "messageExpression", "reason", "fieldPath")) {
+                if (rule.has(key)) {
+                    attributes.add(key + " = " + literal(rule.path(key).asString()));
+                }
+            }
+            if (rule.path("optionalOldSelf").asBoolean(false)) {
+                attributes.add("optionalOldSelf = true");
+            }
+            out.add(annotation("Validation", String.join(", ", attributes)));
+        }
+        if (root) {
+            ObjectNode extra = (ObjectNode) schema.deepCopy();
+            extra.remove(MODELLED);
+            extra.remove("x-kubernetes-preserve-unknown-fields");
+            if (!extra.isEmpty()) {
+                out.add(annotation("SchemaExtra", literal(extra.toString())));
+            }
+        }
+        return out;
+    }
+
+    private void bound(List<String> out, JsonNode schema, String key, String exclusiveKey, String annotation) {
+        if (schema.has(key)) {
+            String value = number(schema.get(key));
+            out.add(
+                    schema.path(exclusiveKey).asBoolean(false)
+                            ? annotation(annotation, "value = " + value + ", exclusive = true")
+                            : annotation(annotation, value));
+        }
+    }
+
+    private String annotation(String name, String arguments) {
+        imports.add(CRD + name);
+        return arguments == null ? "@" + name : "@" + name + "(" + arguments + ")";
+    }
+
+    private static String number(JsonNode n) {
+        double value = n.asDouble();
+        if (value == Math.rint(value) && Math.abs(value) < 1e15) {
+            return Long.toString((long) value);
+        }
+        return Double.toString(value);
+    }
+
+    // ---------------------------------------------------------------- source text
+
+    private void writeRecord(StringBuilder out, RecordDecl record, int depth, String apiVersion, boolean namespaced) {
+        String indent = "    ".repeat(depth);
+        boolean root = depth == 0;
+        if (record.keepsUnknown) {
+            imports.add("com.fasterxml.jackson.annotation.JsonAnySetter");
+            imports.add("com.fasterxml.jackson.annotation.JsonAnyGetter");
+            imports.add("java.util.Map");
+            String name = record.claimComponentName("additionalProperties");
+            record.components.add(new Component(
+                    name,
+                    null,
+                    List.of("@JsonAnySetter", "@JsonAnyGetter"),
+                    "Map<String, Object>",
+                    "fields the schema does not name, kept as read (the API server keeps them too)"));
+        }
+        out.append(indent).append("/**\n");
+        for (String line : record.javadoc.split("\n", -1)) {
+            out.append(indent).append(line.isEmpty() ? " *" : " * " + line).append('\n');
+        }
+        boolean first = true;
+        for (Component c : record.components) {
+            if (c.description().isEmpty()) {
+                continue;
+            }
+            if (first) {
+                out.append(indent).append(" *\n");
+                first = false;
+            }
+            out.append(indent)
+                    .append(" * @param ")
+                    .append(c.javaName())
+                    .append(' ')
+                    .append(escapeJavadoc(firstSentence(c.description())))
+                    .append('\n');
+        }
+        out.append(indent).append(" */\n");
+        for (String a : record.typeAnnotations) {
+            out.append(indent).append(a).append('\n');
+        }
+        out.append(indent)
+                .append(root ? "public record " : "public record ")
+                .append(record.name)
+                .append('(');
+        for (int i = 0; i < record.components.size(); i++) {
+            Component c = record.components.get(i);
+            out.append(i == 0 ? "\n" : ",\n").append(indent).append("        ");
+            for (String a : c.annotations()) {
+                out.append(a).append(' ');
+            }
+            out.append(c.type()).append(' ').append(c.javaName());
+        }
+        out.append(")");
+        if (root) {
+            out.append("\n").append(indent).append("        implements KubernetesObject");
+        }
+        out.append(" {\n");
+        String inner = indent + "    ";
+        List<String> names = record.components.stream().map(Component::javaName).toList();
+        if (root) {
+            out.append('\n')
+                    .append(inner)
+                    .append("/** The API version of this kind: {@value}. */\n")
+                    .append(inner)
+                    .append("public static final String API_VERSION = ")
+                    .append(literal(apiVersion))
+                    .append(";\n\n")
+                    .append(inner)
+                    .append("/** The kind: {@value}. */\n")
+                    .append(inner)
+                    .append("public static final String KIND = ")
+                    .append(literal(record.name))
+                    .append(";\n\n");
+            String params = namespaced ? "String namespace, String name" : "String name";
+            out.append(inner)
+                    .append("/** A new ")
+                    .append(record.name)
+                    .append(" with its API version, kind, ")
+                    .append(namespaced ? "namespace " : "")
+                    .append("and name set. */\n")
+                    .append(inner)
+                    .append("public static ")
+                    .append(record.name)
+                    .append(" of(")
+                    .append(params)
+                    .append(") {\n")
+                    .append(inner)
+                    .append("    return new ")
+                    .append(record.name)
+                    .append("(API_VERSION, KIND, ObjectMeta.of(")
+                    .append(namespaced ? "namespace" : "null")
+                    .append(", name)");
+            for (int i = 3; i < names.size(); i++) {
+                out.append(", null");
+            }
+            out.append(");\n").append(inner).append("}\n");
+        } else {
+            String factory = names.contains("empty") ? "create" : "empty";
+            out.append('\n')
+                    .append(inner)
+                    .append("/** A ")
+                    .append(record.name)
+                    .append(" with no field set. */\n")
+                    .append(inner)
+                    .append("public static ")
+                    .append(record.name)
+                    .append(' ')
+                    .append(factory)
+                    .append("() {\n")
+                    .append(inner)
+                    .append("    return new ")
+                    .append(record.name)
+                    .append('(')
+                    .append(String.join(", ", java.util.Collections.nCopies(names.size(), "null")))
+                    .append(");\n")
+                    .append(inner)
+                    .append("}\n");
+        }
+        for (Component c : record.components) {
+            String method = "with" + JavaNames.capitalize(c.javaName());
+            out.append('\n')
+                    .append(inner)
+                    .append("/** This ")
+                    .append(record.name)
+                    .append(" with {@code ")
+                    .append(c.javaName())
+                    .append("} replaced. */\n")
+                    .append(inner)
+                    .append("public ")
+                    .append(record.name)
+                    .append(' ')
+                    .append(method)
+                    .append('(')
+                    .append(erase(c.type()))
+                    .append(' ')
+                    .append(c.javaName())
+                    .append(") {\n")
+                    .append(inner)
+                    .append("    return new ")
+                    .append(record.name)
+                    .append('(')
+                    .append(String.join(", ", names))
+                    .append(");\n")
+                    .append(inner)
+                    .append("}\n");
+        }
+        for (TypeDecl nested : record.nested) {
+            out.append('\n');
+            switch (nested) {
+                case RecordDecl r -> writeRecord(out, r, depth + 1, apiVersion, namespaced);
+                case EnumDecl e -> writeEnum(out, e, depth + 1);
+            }
+        }
+        out.append(indent).append("}\n");
+    }
+
+    private void writeEnum(StringBuilder out, EnumDecl e, int depth) {
+        imports.add("com.fasterxml.jackson.annotation.JsonProperty");
+        String indent = "    ".repeat(depth);
+        out.append(indent).append("/**\n");
+        for (String line : e.javadoc().split("\n", -1)) {
+            out.append(indent).append(line.isEmpty() ? " *" : " * " + line).append('\n');
+        }
+        out.append(indent).append(" */\n");
+        out.append(indent).append("public enum ").append(e.name()).append(" {\n");
+        int i = 0;
+        for (Map.Entry<String, String> c : e.constants().entrySet()) {
+            out.append(indent)
+                    .append("    @JsonProperty(")
+                    .append(literal(c.getValue()))
+                    .append(")\n")
+                    .append(indent)
+                    .append("    ")
+                    .append(c.getKey())
+                    .append(++i == e.constants().size() ? "\n" : ",\n");
+        }
+        out.append(indent).append("}\n");
+    }
+
+    /** The type without its type-use annotations (a parameter's type; annotations stay on the component). */
+    private static String erase(String type) {
+        return type.replaceAll("@\\w+(\\((?:[^()\"]|\"(?:[^\"\\\\]|\\\\.)*\")*\\))? ", "");
+    }
+
+    // ---------------------------------------------------------------- text helpers
+
+    private static String javadoc(JsonNode schema, String fallback) {
+        String description = schema.path("description").asString("").strip();
+        if (description.isEmpty()) {
+            return fallback == null ? "(No description in the schema.)" : fallback;
+        }
+        return escapeJavadoc(description);
+    }
+
+    private static String firstSentence(String text) {
+        String flat = text.strip().replace('\n', ' ');
+        int dot = flat.indexOf(". ");
+        return dot > 0 ? flat.substring(0, dot + 1) : flat;
+    }
+
+    /** Text safe inside a Javadoc comment: no comment end, no tags, no HTML, no unicode escapes. */
+    static String escapeJavadoc(String text) {
+        return text.replace("&", "&amp;")
+                .replace("<", "&lt;")
+                .replace(">", "&gt;")
+                .replace("*/", "*&#47;")
+                .replace("@", "&#64;")
+                .replace("\\", "&#92;")
+                .replace("{", "&#123;")
+                .replace("}", "&#125;");
+    }
+
+    /** A Java string literal. */
+    static String literal(String s) {
+        StringBuilder out = new StringBuilder("\"");
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                default -> {
+                    if (c < 0x20 || c > 0x7e) {
+                        out.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        return out.append('"').toString();
+    }
+
+    private static String stringArray(JsonNode values) {
+        List<String> items = new ArrayList<>();
+        for (JsonNode v : values) {
+            items.add(literal(v.asString()));
+        }
+        return items.size() == 1 ? items.getFirst() : "{" + String.join(", ", items) + "}";
+    }
+}

@@ -1,0 +1,2 @@
+/** The generators' implementation: no API. */
+package io.kubeloop.codegen.internal;

@@ -1,0 +1,62 @@
+package io.kubeloop.codegen;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.spi.ToolProvider;
+
+/** Compiles generated sources with the JDK's javac, all lint warnings as errors, and loads them. */
+final class Javac {
+
+    private Javac() {}
+
+    /**
+     * Writes {@code sources} under {@code dir}/src, compiles them to {@code dir}/classes against the
+     * test class path with {@code -Xlint:all -Werror}, and returns a loader of the classes.
+     *
+     * @throws AssertionError with javac's messages when compilation fails or warns
+     */
+    static URLClassLoader compile(List<GeneratedSource> sources, Path dir) {
+        try {
+            Path src = dir.resolve("src");
+            Path classes = Files.createDirectories(dir.resolve("classes"));
+            List<String> args = new ArrayList<>(List.of(
+                    "-Xlint:all",
+                    "-Werror",
+                    "-proc:none",
+                    "--release",
+                    "21",
+                    "-encoding",
+                    "UTF-8",
+                    "-classpath",
+                    System.getProperty("java.class.path"),
+                    "-d",
+                    classes.toString()));
+            for (Path file : ModelGenerator.write(sources, src)) {
+                args.add(file.toString());
+            }
+            ToolProvider javac = ToolProvider.findFirst("javac").orElseThrow(() -> new AssertionError("no javac"));
+            StringWriter out = new StringWriter();
+            PrintWriter printer = new PrintWriter(out);
+            int rc = javac.run(printer, printer, args.toArray(String[]::new));
+            printer.flush();
+            String messages = out.toString();
+            if (rc != 0 || !messages.isBlank()) {
+                throw new AssertionError("javac (exit " + rc + ") said:\n" + messages);
+            }
+            return new URLClassLoader(new URL[] {classes.toUri().toURL()}, Javac.class.getClassLoader());
+        } catch (MalformedURLException e) {
+            throw new IllegalStateException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
