@@ -44,7 +44,7 @@ final class Json {
      * has them), numbers by value.
      */
     static JsonNode normalSchema(JsonNode schema) {
-        ObjectNode copy = (ObjectNode) schema.deepCopy();
+        JsonNode copy = schema.deepCopy();
         JsonNode properties = copy.path("properties");
         if (properties instanceof ObjectNode p) {
             p.remove(List.of("apiVersion", "kind", "metadata"));
@@ -77,5 +77,38 @@ final class Json {
             return out;
         }
         return node;
+    }
+
+    /** The JSON pointers where {@code a} and {@code b} differ (at most 10), for failure messages. */
+    static List<String> differences(JsonNode a, JsonNode b) {
+        List<String> out = new ArrayList<>();
+        diff("", a, b, out);
+        return out;
+    }
+
+    private static void diff(String at, JsonNode a, JsonNode b, List<String> out) {
+        if (out.size() >= 10 || a.equals(b)) {
+            return;
+        }
+        if (a.isObject() && b.isObject()) {
+            java.util.Set<String> names = new java.util.TreeSet<>(a.propertyNames());
+            names.addAll(b.propertyNames());
+            for (String name : names) {
+                diff(at + "/" + name, a.path(name), b.path(name), out);
+            }
+            return;
+        }
+        if (a.isArray() && b.isArray() && a.size() == b.size()) {
+            for (int i = 0; i < a.size(); i++) {
+                diff(at + "/" + i, a.get(i), b.get(i), out);
+            }
+            return;
+        }
+        out.add(at + ": " + abbreviate(a) + " vs " + abbreviate(b));
+    }
+
+    private static String abbreviate(JsonNode node) {
+        String text = node.toString();
+        return text.length() > 200 ? text.substring(0, 200) + "…" : text;
     }
 }

@@ -157,6 +157,17 @@ public final class ModelWriter {
         root.components.add(new Component(
                 "metadata", "metadata", List.of(), "ObjectMeta", "the object's metadata: name, namespace, labels…"));
         root.componentNames.addAll(List.of("apiversion", "kind", "metadata"));
+        for (JsonNode required : schema.path("required")) {
+            for (int i = 0; i < 3; i++) {
+                Component c = root.components.get(i);
+                if (c.jsonName().equals(required.asString())) {
+                    imports.add(CRD + "Required");
+                    root.components.set(
+                            i,
+                            new Component(c.javaName(), c.jsonName(), List.of("@Required"), c.type(), c.description()));
+                }
+            }
+        }
         fillRecord(root, schema, Set.of("apiVersion", "kind", "metadata"));
         root.typeAnnotations.addAll(0, kindAnnotations(group, names, namespaced, version, className));
         root.typeAnnotations.addAll(schemaAnnotations(schema, true));
@@ -397,6 +408,10 @@ public final class ModelWriter {
             extra.remove(MODELLED);
             extra.remove(handled);
             extra.remove(List.of("format", "x-kubernetes-preserve-unknown-fields"));
+            if (schema.path("properties").isObject()
+                    && schema.path("properties").isEmpty()) {
+                extra.putObject("properties"); // an empty "properties" is kept as written
+            }
             if (!extra.isEmpty()) {
                 imports.add(CRD + "SchemaExtra");
                 annotations.add("@SchemaExtra(" + literal(extra.toString()) + ")");
@@ -498,7 +513,8 @@ public final class ModelWriter {
     private static String number(JsonNode n) {
         double value = n.asDouble();
         if (value == Math.rint(value) && Math.abs(value) < 1e15) {
-            return Long.toString((long) value);
+            long whole = (long) value;
+            return whole == (int) whole ? Long.toString(whole) : whole + "L";
         }
         return Double.toString(value);
     }

@@ -217,6 +217,9 @@ public final class SchemaWriter {
                     continue;
                 }
                 if (root && isObjectIdentity(property.name())) {
+                    if (has(property.annotations(), Required.class)) {
+                        required.add(property.name());
+                    }
                     continue;
                 }
                 List<Annotation> annotations = property.annotations();

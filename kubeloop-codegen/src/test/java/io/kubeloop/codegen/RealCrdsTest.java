@@ -1,0 +1,157 @@
+package io.kubeloop.codegen;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kubeloop.api.json.KubeJson;
+import io.kubeloop.api.yaml.KubeYaml;
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * CRDs of widely used projects (the fixtures under {@code real-crds/}, with their origin and
+ * licence): the records generated from each compile without a warning, every example object of the
+ * project survives a read into the records and a write unchanged, the CRD written back from the
+ * records has the original schema (descriptions aside) for every served version, and generating from
+ * it again gives the same records.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RealCrdsTest {
+
+    private final Map<String, ObjectNode> crds = new LinkedHashMap<>();
+    private final Map<String, List<GeneratedSource>> sources = new LinkedHashMap<>();
+    private URLClassLoader loader;
+
+    static Stream<String> fixtures() throws IOException, URISyntaxException {
+        try (Stream<Path> dirs = Files.list(root())) {
+            return dirs.filter(Files::isDirectory).map(d -> d.getFileName().toString()).sorted().toList().stream();
+        }
+    }
+
+    static Path root() throws URISyntaxException {
+        return Path.of(
+                RealCrdsTest.class.getClassLoader().getResource("real-crds").toURI());
+    }
+
+    @BeforeAll
+    void generateAndCompileAll(@TempDir Path dir) throws Exception {
+        List<GeneratedSource> all = new ArrayList<>();
+        for (String fixture : fixtures().toList()) {
+            ObjectNode crd =
+                    (ObjectNode) KubeYaml.readAll(root().resolve(fixture).resolve("crd.yaml"))
+                            .getFirst()
+                            .node();
+            crds.put(fixture, crd);
+            List<GeneratedSource> generated = new ModelGenerator(packageOf(fixture)).generate(crd);
+            sources.put(fixture, generated);
+            all.addAll(generated);
+        }
+        loader = Javac.compile(all, dir);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("fixtures")
+    void everyExampleReadIntoTheRecordsAndWrittenBackIsUnchanged(String fixture) throws Exception {
+        List<Path> examples;
+        try (Stream<Path> files = Files.list(root().resolve(fixture).resolve("examples"))) {
+            examples = files.sorted().toList();
+        }
+        assertThat(examples).as("examples of " + fixture).isNotEmpty();
+        for (Path example : examples) {
+            JsonNode original = KubeYaml.readAll(example).getFirst().node();
+            Class<?> type = kindClass(fixture, original.path("apiVersion").asString());
+            Object typed = KubeJson.mapper().treeToValue(original, type);
+            JsonNode written = KubeJson.mapper().valueToTree(typed);
+            assertThat(Json.numbersByValue(written))
+                    .as(example.getFileName().toString())
+                    .isEqualTo(Json.numbersByValue(original));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("fixtures")
+    void theCrdWrittenFromTheRecordsHasTheOriginalSchemaOfEveryServedVersion(String fixture) throws Exception {
+        ObjectNode regenerated = regenerate(fixture);
+        ObjectNode original = crds.get(fixture);
+        assertThat(regenerated.path("spec").path("names").path("kind"))
+                .isEqualTo(original.path("spec").path("names").path("kind"));
+        for (JsonNode version : original.path("spec").path("versions")) {
+            if (!version.path("served").asBoolean(true)) {
+                continue;
+            }
+            JsonNode again = versionNamed(regenerated, version.path("name").asString());
+            JsonNode expected = Json.normalSchema(version.path("schema").path("openAPIV3Schema"));
+            JsonNode actual = Json.normalSchema(again.path("schema").path("openAPIV3Schema"));
+            assertThat(Json.differences(actual, expected))
+                    .as(fixture + " " + version.path("name").asString() + ": regenerated vs original")
+                    .isEmpty();
+            // "subresources: {}" is no subresource, as its absence is
+            assertThat(again.path("subresources").isEmpty() ? 0 : again.path("subresources"))
+                    .isEqualTo(version.path("subresources").isEmpty() ? 0 : version.path("subresources"));
+            assertThat(Json.normalSchema(again.path("additionalPrinterColumns")))
+                    .isEqualTo(Json.normalSchema(version.path("additionalPrinterColumns")));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("fixtures")
+    void recordsToCrdToRecordsIsAFixedPoint(String fixture) throws Exception {
+        List<GeneratedSource> again = new ModelGenerator(packageOf(fixture)).generate(regenerate(fixture));
+        List<GeneratedSource> first = sources.get(fixture);
+        assertThat(again).hasSameSizeAs(first);
+        for (int i = 0; i < first.size(); i++) {
+            assertThat(withoutJavadoc(again.get(i).source()))
+                    .as(first.get(i).qualifiedName())
+                    .isEqualTo(withoutJavadoc(first.get(i).source()));
+        }
+    }
+
+    private ObjectNode regenerate(String fixture) throws ClassNotFoundException {
+        List<Class<?>> kinds = new ArrayList<>();
+        for (GeneratedSource source : sources.get(fixture)) {
+            kinds.add(loader.loadClass(source.qualifiedName()));
+        }
+        return CrdGenerator.crds(kinds).getFirst();
+    }
+
+    private Class<?> kindClass(String fixture, String apiVersion) throws ClassNotFoundException {
+        String version = apiVersion.substring(apiVersion.indexOf('/') + 1);
+        for (GeneratedSource source : sources.get(fixture)) {
+            if (source.packageName().endsWith("." + version)) {
+                return loader.loadClass(source.qualifiedName());
+            }
+        }
+        throw new AssertionError("no generated version " + version + " for " + fixture);
+    }
+
+    private static JsonNode versionNamed(JsonNode crd, String name) {
+        for (JsonNode version : crd.path("spec").path("versions")) {
+            if (version.path("name").asString().equals(name)) {
+                return version;
+            }
+        }
+        throw new AssertionError("no version " + name + " in the regenerated CRD");
+    }
+
+    private static String packageOf(String fixture) {
+        return "fixtures." + fixture.replace('-', '_');
+    }
+
+    private static String withoutJavadoc(String source) {
+        return source.replaceAll("(?s)/\\*\\*.*?\\*/\\s*", "");
+    }
+}
