@@ -210,7 +210,7 @@ final class ModelIntrospector {
         BeanDescription description = context.introspectBeanDescription(t);
         List<BeanPropertyDefinition> props = description.findProperties();
         for (BeanPropertyDefinition p : props) {
-            if (p.getPrimaryType() == null || p.getName().equals("additionalProperties")) {
+            if (p.getPrimaryType() == null || isUnknownFieldsMap(p)) {
                 continue;
             }
             // the builder's map backs the published node, so recursive types see themselves
@@ -228,6 +228,14 @@ final class ModelIntrospector {
             return free;
         }
         return node;
+    }
+
+    /**
+     * fabric8's map of unknown fields ({@code additionalProperties}, a {@code Map}), which is no
+     * JSON property; JSONSchemaProps' own {@code additionalProperties} (a schema or a boolean) is one.
+     */
+    private static boolean isUnknownFieldsMap(BeanPropertyDefinition p) {
+        return p.getName().equals("additionalProperties") && p.getPrimaryType().isMapLikeType();
     }
 
     private static boolean hasCustomSerialization(Class<?> raw) {
