@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.api.yaml.KubeYaml;
+import io.kubeloop.apiserver.EmbeddedApiServer;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.net.URLClassLoader;
@@ -14,6 +15,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,8 +29,9 @@ import tools.jackson.databind.node.ObjectNode;
  * CRDs of widely used projects (the fixtures under {@code real-crds/}, with their origin and
  * licence): the records generated from each compile without a warning, every example object of the
  * project survives a read into the records and a write unchanged, the CRD written back from the
- * records has the original schema (descriptions aside) for every served version, and generating from
- * it again gives the same records.
+ * records has the original schema (descriptions aside) for every served version, generating from it
+ * again gives the same records, and the embedded API server accepts the CRD written from the records,
+ * serves the project's examples under it, and {@code kubectl explain} shows its fields.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RealCrdsTest {
@@ -35,6 +39,9 @@ class RealCrdsTest {
     private final Map<String, ObjectNode> crds = new LinkedHashMap<>();
     private final Map<String, List<GeneratedSource>> sources = new LinkedHashMap<>();
     private URLClassLoader loader;
+    private EmbeddedApiServer server;
+    private Path kubeconfig;
+    private Path workDir;
 
     static Stream<String> fixtures() throws IOException, URISyntaxException {
         try (Stream<Path> dirs = Files.list(root())) {
@@ -49,6 +56,7 @@ class RealCrdsTest {
 
     @BeforeAll
     void generateAndCompileAll(@TempDir Path dir) throws Exception {
+        workDir = dir;
         List<GeneratedSource> all = new ArrayList<>();
         for (String fixture : fixtures().toList()) {
             ObjectNode crd =
@@ -117,6 +125,107 @@ class RealCrdsTest {
             assertThat(withoutJavadoc(again.get(i).source()))
                     .as(first.get(i).qualifiedName())
                     .isEqualTo(withoutJavadoc(first.get(i).source()));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("fixtures")
+    void theEmbeddedApiServerServesTheRegeneratedCrdAndKubectlExplainShowsItsFields(String fixture) throws Exception {
+        Path kubectl = kubectl();
+        ObjectNode crd = regenerate(fixture);
+        String plural = crd.path("spec").path("names").path("plural").asString();
+        String name = crd.path("metadata").path("name").asString();
+        Path crdFile = Files.writeString(workDir.resolve(name + ".yaml"), CrdGenerator.yaml(crd));
+        run(kubectl, "create", "-f", crdFile.toString());
+        run(kubectl, "wait", "--for=condition=Established", "--timeout=30s", "crd/" + name);
+
+        JsonNode storage = null;
+        for (JsonNode version : crd.path("spec").path("versions")) {
+            if (version.path("storage").asBoolean()) {
+                storage = version.path("schema").path("openAPIV3Schema");
+            }
+        }
+        assertThat(storage).isNotNull();
+        String field = storage.path("properties").has("spec") ? "spec" : "metadata";
+        String explained = run(kubectl, "explain", plural + "." + field);
+        assertThat(explained).contains("FIELDS:");
+        for (String property :
+                storage.path("properties").path(field).path("properties").propertyNames()) {
+            assertThat(explained).as("kubectl explain " + plural + "." + field).contains(property);
+        }
+
+        try (Stream<Path> files = Files.list(root().resolve(fixture).resolve("examples"))) {
+            int i = 0;
+            for (Path example : files.sorted().toList()) {
+                ObjectNode object =
+                        (ObjectNode) KubeYaml.readAll(example).getFirst().node();
+                String namespace = object.path("metadata").path("namespace").asString("");
+                if (!namespace.isEmpty()) {
+                    runAllowingExists(kubectl, "create", "namespace", namespace);
+                }
+                // examples of a project may share a name: each gets its own
+                ObjectNode metadata = (ObjectNode) object.path("metadata");
+                metadata.put("name", metadata.path("name").asString() + "-e" + ++i);
+                Path file = Files.writeString(workDir.resolve(fixture + "-" + i + ".yaml"), KubeYaml.write(object));
+                run(kubectl, "create", "-f", file.toString());
+            }
+        }
+    }
+
+    private Path kubectl() {
+        Path found = null;
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+            Path candidate = Path.of(dir, "kubectl");
+            if (Files.isExecutable(candidate)) {
+                found = candidate;
+                break;
+            }
+        }
+        Assumptions.assumeTrue(
+                found != null, "kubectl is not on the PATH: the API server and explain checks are skipped");
+        synchronized (this) {
+            if (server == null) {
+                server = EmbeddedApiServer.start();
+                kubeconfig = server.writeKubeconfig(workDir.resolve("kubeconfig"));
+            }
+        }
+        return found;
+    }
+
+    private String run(Path kubectl, String... args) throws IOException, InterruptedException {
+        Result r = exec(kubectl, args);
+        assertThat(r.exit())
+                .as("kubectl " + String.join(" ", args) + ":\n" + r.out())
+                .isZero();
+        return r.out();
+    }
+
+    private void runAllowingExists(Path kubectl, String... args) throws IOException, InterruptedException {
+        Result r = exec(kubectl, args);
+        assertThat(r.exit() == 0 || r.out().contains("AlreadyExists"))
+                .as(r.out())
+                .isTrue();
+    }
+
+    private record Result(int exit, String out) {}
+
+    private Result exec(Path kubectl, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(
+                kubectl.toString(),
+                "--kubeconfig",
+                kubeconfig.toString(),
+                "--cache-dir",
+                workDir.resolve("kubectl-cache").toString()));
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        return new Result(process.waitFor(), out);
+    }
+
+    @AfterAll
+    void stopServer() {
+        if (server != null) {
+            server.close();
         }
     }
 
