@@ -25,6 +25,7 @@ import picocli.CommandLine.Command;
             GetCommand.class,
             WatchCommand.class,
             ServeCommand.class,
+            GenerateCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class Main implements Runnable {

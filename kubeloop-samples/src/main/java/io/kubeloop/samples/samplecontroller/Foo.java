@@ -3,12 +3,18 @@ package io.kubeloop.samples.samplecontroller;
 import io.kubeloop.api.Kind;
 import io.kubeloop.api.KubernetesObject;
 import io.kubeloop.api.ObjectMeta;
+import io.kubeloop.api.crd.CustomResource;
+import io.kubeloop.api.crd.Maximum;
+import io.kubeloop.api.crd.Minimum;
 
 /**
- * The sample-controller's custom resource as a plain record: {@code @Kind} tells the client its
- * group, version and (guessed) plural {@code foos}.
+ * The sample-controller's custom resource as a plain record, as the Go sample's {@code types.go}:
+ * {@code @Kind} tells the client its group, version and (guessed) plural {@code foos}; with
+ * {@code @CustomResource} and the validation annotations it is also the source of the Foo CRD, which
+ * the build generates ({@code kubeloop-maven-plugin:generate-crds}) and {@link FooCrd} installs.
  */
 @Kind(group = "samplecontroller.k8s.io", version = "v1alpha1")
+@CustomResource(status = true)
 public record Foo(String apiVersion, String kind, ObjectMeta metadata, Spec spec, Status status)
         implements KubernetesObject {
 
@@ -29,8 +35,14 @@ public record Foo(String apiVersion, String kind, ObjectMeta metadata, Spec spec
         return new Foo(apiVersion, kind, metadata, spec, status);
     }
 
-    /** What the user wants. */
-    public record Spec(String deploymentName, Integer replicas) {}
+    /**
+     * What the user wants.
+     *
+     * @param deploymentName the name of the Deployment this Foo owns
+     * @param replicas how many replicas it runs, 1 to 10
+     */
+    public record Spec(
+            String deploymentName, @Minimum(1) @Maximum(10) Integer replicas) {}
 
     /** What the controller observed. */
     public record Status(Integer availableReplicas) {}

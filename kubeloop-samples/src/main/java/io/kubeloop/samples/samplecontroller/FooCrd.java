@@ -4,33 +4,29 @@ import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.ResourceScope;
 import io.kubeloop.api.errors.AlreadyExistsException;
+import io.kubeloop.api.yaml.KubeYaml;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.ResourceClient;
 import io.kubeloop.client.Wait;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 /**
  * The Foo CustomResourceDefinition ({@code foos.samplecontroller.k8s.io}, v1alpha1, namespaced,
- * with a status subresource; replicas 1 to 10), as the Go sample-controller's
- * {@code artifacts/examples/crd-status-subresource.yaml}.
+ * with a status subresource; replicas 1 to 10), generated from the {@link Foo} record during the
+ * build into {@code META-INF/kubeloop/crds/} on the class path, as controller-gen writes the Go
+ * sample-controller's CRD from its {@code types.go}.
  */
 public final class FooCrd {
 
     /** The CRD's name. */
     public static final String NAME = "foos.samplecontroller.k8s.io";
 
-    /** The CRD, as JSON. */
-    public static final String JSON = """
-            {"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
-             "metadata":{"name":"foos.samplecontroller.k8s.io"},
-             "spec":{"group":"samplecontroller.k8s.io","scope":"Namespaced",
-               "names":{"kind":"Foo","plural":"foos","singular":"foo","listKind":"FooList"},
-               "versions":[{"name":"v1alpha1","served":true,"storage":true,"subresources":{"status":{}},
-                 "schema":{"openAPIV3Schema":{"type":"object","properties":{
-                   "spec":{"type":"object","properties":{"deploymentName":{"type":"string"},
-                     "replicas":{"type":"integer","minimum":1,"maximum":10}}},
-                   "status":{"type":"object","properties":{"availableReplicas":{"type":"integer"}}}}}}}]}}
-            """;
+    /** Where the build puts the CRD on the class path. */
+    public static final String RESOURCE = "/META-INF/kubeloop/crds/" + NAME + ".yaml";
 
     /** Between checks of the CRD's conditions; also the first back-off after a transient failure. */
     private static final Duration INTERVAL = Duration.ofMillis(50);
@@ -39,6 +35,24 @@ public final class FooCrd {
             new GroupVersionResource("apiextensions.k8s.io", "v1", "customresourcedefinitions");
 
     private FooCrd() {}
+
+    /**
+     * The CRD as the build generated it from {@link Foo}.
+     *
+     * @return the CRD's YAML
+     * @throws IllegalStateException if the class path lacks it (a build that skipped the generate-crds goal)
+     */
+    public static String yaml() {
+        try (InputStream in = FooCrd.class.getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException(RESOURCE + " is not on the class path: build with Maven, whose"
+                        + " generate-crds goal writes it from the Foo record");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 
     /**
      * Creates the CRD unless it exists, and waits until the server serves Foos (condition
@@ -55,10 +69,11 @@ public final class FooCrd {
      */
     public static void install(KubeClient client, Duration timeout) {
         ResourceClient<DynamicObject> crds = client.resource(CRDS, ResourceScope.CLUSTER, DynamicObject.class);
+        DynamicObject crd = KubeYaml.readAll(yaml()).getFirst();
         long deadline = System.nanoTime() + timeout.toNanos();
         Wait.until("CRD " + NAME + " to be created", INTERVAL, timeout, () -> {
             try {
-                crds.create(DynamicObject.parse(JSON));
+                crds.create(crd);
             } catch (AlreadyExistsException exists) {
                 // installed before, or by an attempt whose answer was lost: fine
             }

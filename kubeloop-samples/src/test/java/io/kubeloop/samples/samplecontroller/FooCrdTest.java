@@ -1,0 +1,52 @@
+package io.kubeloop.samples.samplecontroller;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kubeloop.api.yaml.KubeYaml;
+import io.kubeloop.codegen.CrdGenerator;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/** The Foo CRD on the class path is the one generated from the Foo record, with the Go sample's schema. */
+class FooCrdTest {
+
+    @Test
+    void theCrdOnTheClassPathIsWhatTheGeneratorWritesFromTheRecord() {
+        String fromRecord =
+                CrdGenerator.yaml(CrdGenerator.crds(List.of(Foo.class)).getFirst());
+        assertThat(FooCrd.yaml()).isEqualTo(fromRecord);
+    }
+
+    @Test
+    void theCrdIsTheGoSamplesFooWithStatusAndReplicasOneToTen() {
+        JsonNode crd = KubeYaml.readAll(FooCrd.yaml()).getFirst().node();
+        assertThat(crd.path("metadata").path("name").asString()).isEqualTo(FooCrd.NAME);
+        JsonNode spec = crd.path("spec");
+        assertThat(spec.path("scope").asString()).isEqualTo("Namespaced");
+        assertThat(spec.path("names").path("kind").asString()).isEqualTo("Foo");
+        assertThat(spec.path("names").path("plural").asString()).isEqualTo("foos");
+        JsonNode version = spec.path("versions").get(0);
+        assertThat(version.path("name").asString()).isEqualTo("v1alpha1");
+        assertThat(version.path("subresources").has("status")).isTrue();
+        JsonNode properties = version.path("schema").path("openAPIV3Schema").path("properties");
+        JsonNode replicas = properties.path("spec").path("properties").path("replicas");
+        assertThat(replicas.path("type").asString()).isEqualTo("integer");
+        assertThat(replicas.path("minimum").asInt()).isEqualTo(1);
+        assertThat(replicas.path("maximum").asInt()).isEqualTo(10);
+        assertThat(properties
+                        .path("spec")
+                        .path("properties")
+                        .path("deploymentName")
+                        .path("type")
+                        .asString())
+                .isEqualTo("string");
+        assertThat(properties
+                        .path("status")
+                        .path("properties")
+                        .path("availableReplicas")
+                        .path("type")
+                        .asString())
+                .isEqualTo("integer");
+    }
+}
