@@ -55,6 +55,10 @@ public final class GenerateModelsMojo extends AbstractMojo {
     @Parameter(defaultValue = "${project.build.directory}/generated-sources/kubeloop", required = true)
     private File outputDirectory;
 
+    /** Whether the records are test sources (compiled with the tests only) rather than main sources. */
+    @Parameter(defaultValue = "false")
+    private boolean testSources;
+
     @Parameter(defaultValue = "${project}", readonly = true, required = true)
     private MavenProject project;
 
@@ -76,7 +80,11 @@ public final class GenerateModelsMojo extends AbstractMojo {
                 args.add(local(crd, downloads));
             }
             List<String> written = new Generator(plugin, toolchains, session, getLog()).run(args);
-            project.addCompileSourceRoot(outputDirectory.getPath());
+            if (testSources) {
+                project.addTestCompileSourceRoot(outputDirectory.getPath());
+            } else {
+                project.addCompileSourceRoot(outputDirectory.getPath());
+            }
             getLog().info("kubeloop: generated " + written.size() + " records from " + crds.size() + " CRD files into "
                     + outputDirectory);
         } catch (IOException e) {
