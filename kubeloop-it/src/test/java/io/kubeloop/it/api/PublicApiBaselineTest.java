@@ -31,6 +31,7 @@ class PublicApiBaselineTest {
             "io.kubeloop.apiserver",
             "io.kubeloop.cache",
             "io.kubeloop.client",
+            "io.kubeloop.codegen",
             "io.kubeloop.controller",
             "io.kubeloop.testing",
             "io.kubeloop.time",

@@ -1,0 +1,92 @@
+package io.kubeloop.codegen.internal;
+
+import io.kubeloop.api.yaml.KubeYaml;
+import io.kubeloop.codegen.CodegenException;
+import io.kubeloop.codegen.CrdGenerator;
+import io.kubeloop.codegen.GeneratedSource;
+import io.kubeloop.codegen.ModelGenerator;
+import java.io.File;
+import java.io.IOException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The generators as a process, for build tools that run on an older JVM than the generators need
+ * (the Maven plugin forks it on a JDK 21+):
+ *
+ * <pre>
+ * models OUT_DIR PACKAGE CRD_FILE...      writes the records, prints each file
+ * crds OUT_DIR CLASSPATH CLASS...         writes one CRD per kind, prints each file
+ * </pre>
+ *
+ * Exit 0 on success; 1 with one line on stderr on a failure. No API.
+ */
+public final class CodegenMain {
+
+    private CodegenMain() {}
+
+    public static void main(String[] args) {
+        try {
+            run(args);
+        } catch (CodegenException | IOException | IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(1);
+        }
+    }
+
+    private static void run(String[] args) throws IOException {
+        if (args.length < 4) {
+            throw new IllegalArgumentException("usage: models OUT PACKAGE CRD... | crds OUT CLASSPATH CLASS...");
+        }
+        Path out = Path.of(args[1]);
+        List<String> rest = List.of(args).subList(3, args.length);
+        switch (args[0]) {
+            case "models" -> {
+                ModelGenerator generator = new ModelGenerator(args[2]);
+                List<GeneratedSource> sources = new ArrayList<>();
+                for (String crd : rest) {
+                    try {
+                        sources.addAll(generator.generate(KubeYaml.readAll(Path.of(crd))));
+                    } catch (CodegenException e) {
+                        throw new CodegenException(crd + ": " + e.getMessage(), e);
+                    }
+                }
+                for (Path file : ModelGenerator.write(sources, out)) {
+                    System.out.println(file);
+                }
+            }
+            case "crds" -> {
+                List<URL> urls = new ArrayList<>();
+                for (String entry : args[2].split(File.pathSeparator)) {
+                    if (!entry.isBlank()) {
+                        urls.add(Path.of(entry).toUri().toURL());
+                    }
+                }
+                try (URLClassLoader loader =
+                        new URLClassLoader(urls.toArray(URL[]::new), CodegenMain.class.getClassLoader())) {
+                    List<Class<?>> types = new ArrayList<>();
+                    for (String name : rest) {
+                        try {
+                            types.add(Class.forName(name, false, loader));
+                        } catch (ClassNotFoundException | LinkageError e) {
+                            throw new CodegenException("cannot load class " + name + ": " + e);
+                        }
+                    }
+                    Files.createDirectories(out);
+                    for (ObjectNode crd : CrdGenerator.crds(types)) {
+                        Path file =
+                                out.resolve(crd.path("metadata").path("name").asString() + ".yaml");
+                        Files.writeString(file, CrdGenerator.yaml(crd));
+                        System.out.println(file);
+                    }
+                }
+            }
+            default -> throw new IllegalArgumentException("unknown command " + args[0] + ": models or crds");
+        }
+    }
+}
