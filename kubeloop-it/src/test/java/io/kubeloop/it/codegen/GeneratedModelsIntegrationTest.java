@@ -49,7 +49,8 @@ class GeneratedModelsIntegrationTest {
             }
         });
 
-        ResourceClient<Certificate> certificates = client.resource(Certificate.class).inNamespace("default");
+        ResourceClient<Certificate> certificates =
+                client.resource(Certificate.class).inNamespace("default");
         Certificate wanted = Certificate.of("default", "web")
                 .withSpec(Certificate.Spec.empty()
                         .withSecretName("web-tls")

@@ -1,0 +1,129 @@
+package io.kubeloop.codegen;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.kubeloop.api.IntOrString;
+import io.kubeloop.api.Kind;
+import io.kubeloop.api.KubernetesObject;
+import io.kubeloop.api.ObjectMeta;
+import io.kubeloop.api.crd.CustomResource;
+import io.kubeloop.api.crd.Description;
+import io.kubeloop.api.crd.Pattern;
+import io.kubeloop.api.crd.Required;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/** Java types → CRD: what hand-written types get, and the mistakes that are refused with the reason. */
+class CrdGeneratorTest {
+
+    @Kind(group = "example.com", version = "v1")
+    @CustomResource(shortNames = "bk")
+    record Book(String apiVersion, String kind, ObjectMeta metadata, Spec spec) implements KubernetesObject {
+        enum Cover {
+            @JsonProperty("hard")
+            HARD,
+            SOFT
+        }
+
+        record Spec(
+                @Required @Description("The title.") String title,
+                @JsonProperty("isbn-13") String isbn,
+                @JsonIgnore String internal,
+                Cover cover,
+                List<@Pattern("[A-Z][a-z]+") String> authors,
+                Set<Long> editions,
+                Map<String, IntOrString> limits,
+                JsonNode extra,
+                int pages) {}
+    }
+
+    @Test
+    void aHandWrittenRecordGetsAStructuralSchemaWithItsAnnotations() {
+        JsonNode crd = CrdGenerator.crds(List.of(Book.class)).getFirst();
+        assertThat(crd.path("metadata").path("name").asString()).isEqualTo("books.example.com");
+        assertThat(crd.path("spec").path("names").path("shortNames").get(0).asString())
+                .isEqualTo("bk");
+        JsonNode spec = crd.at("/spec/versions/0/schema/openAPIV3Schema/properties/spec");
+        assertThat(spec.path("required").get(0).asString()).isEqualTo("title");
+        JsonNode p = spec.path("properties");
+        assertThat(p.path("title").path("description").asString()).isEqualTo("The title.");
+        assertThat(p.has("isbn-13")).isTrue();
+        assertThat(p.has("internal")).isFalse();
+        assertThat(p.path("cover").path("enum").toString()).isEqualTo("[\"hard\",\"SOFT\"]");
+        assertThat(p.path("authors").path("items").path("pattern").asString()).isEqualTo("[A-Z][a-z]+");
+        assertThat(p.path("editions").path("items").path("type").asString()).isEqualTo("integer");
+        assertThat(p.path("limits")
+                        .path("additionalProperties")
+                        .path("x-kubernetes-int-or-string")
+                        .asBoolean())
+                .isTrue();
+        assertThat(p.path("extra").path("x-kubernetes-preserve-unknown-fields").asBoolean())
+                .isTrue();
+        assertThat(p.path("pages").path("format").asString()).isEqualTo("int32");
+    }
+
+    @Test
+    void aTypeWithoutKindIsRefused() {
+        assertThatThrownBy(() -> CrdGenerator.crds(List.of(String.class)))
+                .isInstanceOf(CodegenException.class)
+                .hasMessage("java.lang.String is not a kind: annotate it with @Kind and implement KubernetesObject");
+    }
+
+    @Kind(group = "core", version = "v1")
+    record NoDot(String apiVersion, String kind, ObjectMeta metadata) implements KubernetesObject {}
+
+    @Test
+    void aGroupWithoutADotIsRefused() {
+        assertThatThrownBy(() -> CrdGenerator.crds(List.of(NoDot.class)))
+                .hasMessageContaining("a custom resource's group must be a domain name with a dot");
+    }
+
+    @Kind(group = "example.com", version = "v1", kind = "Pair")
+    record PairV1(String apiVersion, String kind, ObjectMeta metadata) implements KubernetesObject {}
+
+    @Kind(group = "example.com", version = "v2", kind = "Pair")
+    record PairV2(String apiVersion, String kind, ObjectMeta metadata) implements KubernetesObject {}
+
+    @Kind(group = "example.com", version = "v2", kind = "Pair")
+    @CustomResource(storage = false)
+    record PairV2Served(String apiVersion, String kind, ObjectMeta metadata) implements KubernetesObject {}
+
+    @Test
+    void versionsOfOneKindMakeOneCrdWithExactlyOneStorageVersion() {
+        assertThatThrownBy(() -> CrdGenerator.crds(List.of(PairV1.class, PairV2.class)))
+                .hasMessageContaining("must have exactly one storage version; found 2")
+                .hasMessageContaining("@CustomResource(storage = false)");
+        JsonNode crd =
+                CrdGenerator.crds(List.of(PairV1.class, PairV2Served.class)).getFirst();
+        assertThat(crd.path("spec").path("versions").size()).isEqualTo(2);
+        assertThat(crd.at("/spec/versions/1/storage").asBoolean()).isFalse();
+    }
+
+    record Node(String name, List<Node> children) {}
+
+    @Kind(group = "example.com", version = "v1")
+    record Tree(String apiVersion, String kind, ObjectMeta metadata, Node root) implements KubernetesObject {}
+
+    @Test
+    void aRecursiveTypeIsRefusedBecauseStructuralSchemasCannotRecurse() {
+        assertThatThrownBy(() -> CrdGenerator.crds(List.of(Tree.class)))
+                .hasMessageContaining("recursive type")
+                .hasMessageContaining("use JsonNode with @PreserveUnknownFields there");
+    }
+
+    @Kind(group = "example.com", version = "v1")
+    record Keyed(String apiVersion, String kind, ObjectMeta metadata, Map<Integer, String> byNumber)
+            implements KubernetesObject {}
+
+    @Test
+    void aMapWithNonStringKeysIsRefused() {
+        assertThatThrownBy(() -> CrdGenerator.crds(List.of(Keyed.class)))
+                .hasMessageContaining("map keys must be strings in a CRD schema");
+    }
+}
