@@ -10,7 +10,12 @@ import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.spi.ToolProvider;
 
 /** Compiles generated sources with the JDK's javac, all lint warnings as errors, and loads them. */
@@ -25,6 +30,41 @@ final class Javac {
      * @throws AssertionError with javac's messages when compilation fails or warns
      */
     static URLClassLoader compile(List<GeneratedSource> sources, Path dir) {
+        return compile(List.of(sources), dir);
+    }
+
+    /**
+     * As {@link #compile(List, Path)}, with one javac run per group, the groups in parallel (one per
+     * processor); the groups must not refer to each other (e.g. one CRD's records each).
+     */
+    static URLClassLoader compile(Collection<List<GeneratedSource>> groups, Path dir) {
+        int threads = Math.max(1, Math.min(groups.size(), Runtime.getRuntime().availableProcessors()));
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> runs = new ArrayList<>();
+            for (List<GeneratedSource> group : groups) {
+                runs.add(pool.submit(() -> run(group, dir)));
+            }
+            for (Future<?> run : runs) {
+                run.get();
+            }
+            return new URLClassLoader(new URL[] {dir.resolve("classes").toUri().toURL()}, Javac.class.getClassLoader());
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof AssertionError failure) {
+                throw failure;
+            }
+            throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (MalformedURLException e) {
+            throw new IllegalStateException(e);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static void run(List<GeneratedSource> sources, Path dir) {
         try {
             Path src = dir.resolve("src");
             Path classes = Files.createDirectories(dir.resolve("classes"));
@@ -52,9 +92,6 @@ final class Javac {
             if (rc != 0 || !messages.isBlank()) {
                 throw new AssertionError("javac (exit " + rc + ") said:\n" + messages);
             }
-            return new URLClassLoader(new URL[] {classes.toUri().toURL()}, Javac.class.getClassLoader());
-        } catch (MalformedURLException e) {
-            throw new IllegalStateException(e);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -57,7 +57,9 @@ class RealCrdsTest {
     @BeforeAll
     void generateAndCompileAll(@TempDir Path dir) throws Exception {
         workDir = dir;
-        List<GeneratedSource> all = new ArrayList<>();
+        // two balanced groups of fixtures, compiled in parallel: one javac run per processor
+        List<List<GeneratedSource>> groups = List.of(new ArrayList<>(), new ArrayList<>());
+        long[] sizes = new long[2];
         for (String fixture : fixtures().toList()) {
             ObjectNode crd =
                     (ObjectNode) KubeYaml.readAll(root().resolve(fixture).resolve("crd.yaml"))
@@ -66,9 +68,16 @@ class RealCrdsTest {
             crds.put(fixture, crd);
             List<GeneratedSource> generated = new ModelGenerator(packageOf(fixture)).generate(crd);
             sources.put(fixture, generated);
-            all.addAll(generated);
         }
-        loader = Javac.compile(all, dir);
+        List<List<GeneratedSource>> largestFirst = new ArrayList<>(sources.values());
+        largestFirst.sort(
+                java.util.Comparator.comparingLong(RealCrdsTest::length).reversed());
+        for (List<GeneratedSource> generated : largestFirst) {
+            int smaller = sizes[0] <= sizes[1] ? 0 : 1;
+            groups.get(smaller).addAll(generated);
+            sizes[smaller] += length(generated);
+        }
+        loader = Javac.compile(groups, dir);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -254,6 +263,10 @@ class RealCrdsTest {
             }
         }
         throw new AssertionError("no version " + name + " in the regenerated CRD");
+    }
+
+    private static long length(List<GeneratedSource> sources) {
+        return sources.stream().mapToLong(s -> s.source().length()).sum();
     }
 
     private static String packageOf(String fixture) {
