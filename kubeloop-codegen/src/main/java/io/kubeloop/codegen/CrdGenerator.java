@@ -37,6 +37,9 @@ public final class CrdGenerator {
 
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
+    /** An empty scheme: it maps a type by its {@code @Kind} alone. */
+    private static final Scheme UNREGISTERED = Scheme.builder().build();
+
     private CrdGenerator() {}
 
     /**
@@ -74,7 +77,7 @@ public final class CrdGenerator {
         Class<?> first = versions.getFirst();
         Kind kind = first.getAnnotation(Kind.class);
         String kindName = kindName(first, kind);
-        String plural = Scheme.builder().build().mappingOf(first).orElseThrow().resource();
+        String plural = plural(first);
         CustomResource names = first.getAnnotation(CustomResource.class);
         String singular =
                 names != null && !names.singular().isEmpty() ? names.singular() : kindName.toLowerCase(Locale.ROOT);
@@ -102,12 +105,7 @@ public final class CrdGenerator {
         List<String> seen = new ArrayList<>();
         for (Class<?> type : versions) {
             Kind k = type.getAnnotation(Kind.class);
-            check(
-                    first,
-                    type,
-                    "plural",
-                    plural,
-                    Scheme.builder().build().mappingOf(type).orElseThrow().resource());
+            check(first, type, "plural", plural, plural(type));
             check(first, type, "scope", kind.namespaced(), k.namespaced());
             CustomResource cr = type.getAnnotation(CustomResource.class);
             check(first, type, "names", describeNames(names), describeNames(cr));
@@ -189,6 +187,11 @@ public final class CrdGenerator {
      */
     public static String yaml(ObjectNode crd) {
         return KubeYaml.write(crd);
+    }
+
+    /** The resource name of a {@code @Kind} type: as declared, else guessed from the kind. */
+    private static String plural(Class<?> type) {
+        return UNREGISTERED.mappingOf(type).orElseThrow().resource();
     }
 
     private static String kindName(Class<?> type, Kind kind) {

@@ -226,8 +226,7 @@ final class JavaNames {
         boolean upperNext = upperFirst;
         for (int i = 0; i < json.length(); i++) {
             char c = json.charAt(i);
-            boolean part = out.isEmpty() ? Character.isJavaIdentifierPart(c) : Character.isJavaIdentifierPart(c);
-            if (!part || c == '$') {
+            if (!Character.isJavaIdentifierPart(c) || c == '$') {
                 upperNext = !out.isEmpty() || upperFirst;
                 continue;
             }

@@ -560,10 +560,7 @@ public final class ModelWriter {
         for (String a : record.typeAnnotations) {
             out.append(indent).append(a).append('\n');
         }
-        out.append(indent)
-                .append(root ? "public record " : "public record ")
-                .append(record.name)
-                .append('(');
+        out.append(indent).append("public record ").append(record.name).append('(');
         for (int i = 0; i < record.components.size(); i++) {
             Component c = record.components.get(i);
             out.append(i == 0 ? "\n" : ",\n").append(indent).append("        ");

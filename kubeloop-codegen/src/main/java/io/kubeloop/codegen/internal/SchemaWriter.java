@@ -89,8 +89,7 @@ public final class SchemaWriter {
      * @return a new schema tree
      */
     public ObjectNode rootSchema(Class<?> kind) {
-        ObjectNode schema = objectSchema(kind, true);
-        return schema;
+        return objectSchema(kind, true);
     }
 
     /**
