@@ -1,6 +1,7 @@
 package io.kubeloop.codegen.internal;
 
 import io.kubeloop.codegen.CodegenException;
+import java.text.BreakIterator;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -711,10 +712,22 @@ public final class ModelWriter {
         return escapeJavadoc(description);
     }
 
-    private static String firstSentence(String text) {
-        String flat = text.strip().replace('\n', ' ');
-        int dot = flat.indexOf(". ");
-        return dot > 0 ? flat.substring(0, dot + 1) : flat;
+    /** The first sentence ({@code "Requested 'duration' (i.e. lifetime) of the Certificate."}), abbreviations kept. */
+    static String firstSentence(String text) {
+        String flat = text.strip().replaceAll("\\s+", " ");
+        BreakIterator sentences = BreakIterator.getSentenceInstance(Locale.ROOT);
+        sentences.setText(flat);
+        int end = sentences.next();
+        while (end != BreakIterator.DONE && end < flat.length() && !startsSentence(flat, end)) {
+            end = sentences.next();
+        }
+        return end == BreakIterator.DONE ? flat : flat.substring(0, end).strip();
+    }
+
+    /** A sentence starts with a capital letter or a digit, so "i.e. lifetime" goes on. */
+    private static boolean startsSentence(String text, int at) {
+        char c = text.charAt(at);
+        return Character.isUpperCase(c) || Character.isDigit(c);
     }
 
     /** Text safe inside a Javadoc comment: no comment end, no tags, no HTML, no unicode escapes. */
