@@ -60,10 +60,10 @@ class UsageErrorsTest {
 
     @Test
     void anUnknownCommandIsAnErrorEvenWithHelp() {
-        Run r = kubeloop("generate", "--help");
+        Run r = kubeloop("frobnicate", "--help");
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.out()).isEmpty();
-        assertThat(r.err()).startsWith("error: unknown command \"generate\" for \"kubeloop\"\n");
+        assertThat(r.err()).startsWith("error: unknown command \"frobnicate\" for \"kubeloop\"\n");
     }
 
     @Test
