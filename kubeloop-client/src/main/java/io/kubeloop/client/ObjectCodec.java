@@ -3,6 +3,7 @@ package io.kubeloop.client;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.internal.DynamicObjectReader;
 import io.kubeloop.api.internal.JsonScanner;
+import io.kubeloop.api.internal.StringTable;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,7 +11,9 @@ import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.module.SimpleModule;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -29,14 +32,19 @@ final class ObjectCodec<T> {
     static final JsonMapper STREAMING = io.kubeloop.api.json.KubeJson.mapper()
             .rebuild()
             .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .addModule(new SimpleModule("kubeloop-shared-strings")
+                    .addDeserializer(String.class, new SharedStringDeserializer()))
             .build();
 
     private final Class<T> type;
     private final JsonMapper mapper;
+    /** Reads T (not DynamicObject) with Jackson; null for DynamicObject. */
+    private final ObjectReader typed;
 
     ObjectCodec(Class<T> type) {
         this.type = java.util.Objects.requireNonNull(type, "type");
         this.mapper = STREAMING;
+        this.typed = type == DynamicObject.class ? null : mapper.readerFor(type);
     }
 
     JsonMapper mapper() {
@@ -59,7 +67,7 @@ final class ObjectCodec<T> {
             }
             return type.cast(reader.read(parser, input, null, null));
         }
-        return mapper.readValue(parser, type);
+        return typed.withAttribute(StringTable.class, reader.strings()).readValue(parser);
     }
 
     T read(byte[] json) {
@@ -174,6 +182,9 @@ final class ObjectCodec<T> {
                             while (p.nextToken() == JsonToken.START_OBJECT) {
                                 if (isDynamic()) {
                                     compact.add(type.cast(reader.read(p, json, 0, apiVersion, itemKind)));
+                                } else if (kind != null && apiVersion != null) {
+                                    // the usual order (kind before items): each item becomes a T at once
+                                    compact.add(fromItem(asObject(mapper.readTree(p)), apiVersion, itemKind, reader));
                                 } else {
                                     items.add(asObject(mapper.readTree(p)));
                                 }
@@ -195,17 +206,23 @@ final class ObjectCodec<T> {
             }
             return new ObjectList<>(out, resourceVersion, continueToken, remaining);
         }
-        List<T> out = new ArrayList<>(items.size());
+        List<T> out = new ArrayList<>(compact.size() + items.size());
+        out.addAll(compact);
         for (ObjectNode item : items) {
-            if (itemKind != null && item.path("kind").asString("").isEmpty()) {
-                item.put("kind", itemKind);
-            }
-            if (apiVersion != null && item.path("apiVersion").asString("").isEmpty()) {
-                item.put("apiVersion", apiVersion);
-            }
-            out.add(fromTree(item));
+            out.add(fromItem(item, apiVersion, itemKind, reader));
         }
         return new ObjectList<>(out, resourceVersion, continueToken, remaining);
+    }
+
+    /** A list item as T, with the list's kind and apiVersion filled in where the item lacks them. */
+    private T fromItem(ObjectNode item, String apiVersion, String itemKind, DynamicObjectReader reader) {
+        if (itemKind != null && item.path("kind").asString("").isEmpty()) {
+            item.put("kind", itemKind);
+        }
+        if (apiVersion != null && item.path("apiVersion").asString("").isEmpty()) {
+            item.put("apiVersion", apiVersion);
+        }
+        return typed.withAttribute(StringTable.class, reader.strings()).readValue(item);
     }
 
     /** The kind of a list's items: the list's kind without {@code List}; null when it has none. */

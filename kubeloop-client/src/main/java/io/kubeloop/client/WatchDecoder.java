@@ -90,6 +90,11 @@ final class WatchDecoder<T> implements AutoCloseable {
             if (fast != null) {
                 return fast;
             }
+        } else {
+            // a typed object is read by Jackson, which checks the JSON itself: frame the event, no scan
+            long end = frame(start);
+            cursor = end;
+            return parseEvent(recorder.bytes(), (int) (start - recorder.position()), (int) (end - recorder.position()));
         }
         int scanned = JsonScanner.members(
                 recorder.bytes(),

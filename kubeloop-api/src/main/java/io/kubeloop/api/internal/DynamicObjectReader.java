@@ -8,7 +8,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.Map;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
@@ -44,8 +43,6 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class DynamicObjectReader {
 
-    /** The shared-string table is cleared when it reaches this many entries. */
-    private static final int MAX_SHARED = 1024;
     /**
      * DynamicObject's compact constructor, which trusts its caller to pass the identity found in the
      * bytes: package-private in the API, reached here, in the same module, by a private lookup.
@@ -57,10 +54,18 @@ public final class DynamicObjectReader {
             .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
 
-    private final Map<String, String> shared = new HashMap<>();
+    private final StringTable shared = new StringTable();
 
     /** A reader with an empty shared-string table. */
     public DynamicObjectReader() {}
+
+    /**
+     * This reader's shared-string table, for decoders that read typed objects from the same stream, so
+     * that their strings are shared too. Confined, like the reader, to one thread at a time.
+     */
+    public StringTable strings() {
+        return shared;
+    }
 
     /**
      * Reads the object at the parser's current {@code START_OBJECT} token as a compact {@link DynamicObject}
@@ -342,17 +347,7 @@ public final class DynamicObjectReader {
     }
 
     private String share(String s) {
-        if (s == null) {
-            return null;
-        }
-        String known = shared.putIfAbsent(s, s);
-        if (known != null) {
-            return known;
-        }
-        if (shared.size() > MAX_SHARED) {
-            shared.clear();
-        }
-        return s;
+        return shared.share(s);
     }
 
     /** The last head {@link #withFields} built, for a non-empty object, and what it was built from. */

@@ -1,6 +1,7 @@
 package io.kubeloop.api.json;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.kubeloop.api.internal.KubeJsonModule;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.cfg.DateTimeFeature;
 import tools.jackson.databind.json.JsonMapper;
@@ -10,7 +11,8 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <p>Unknown properties are ignored (servers add fields over time), null properties are not written,
  * and {@link java.time.Instant} is written as RFC 3339 text ({@code 2024-01-02T03:04:05Z}, with a
- * fraction only when it has one). Records (user types implementing
+ * fraction only when it has one; read with a fast path for the UTC form Kubernetes writes). Records
+ * are created through their canonical constructor with a handle prepared once per type. Records (user types implementing
  * {@link io.kubeloop.api.KubernetesObject}), {@link io.kubeloop.api.DynamicObject} and fabric8's
  * Jackson-3 model classes all map with it. The mapper is immutable (Jackson 3) and
  * safe to share between threads; derive a variant with {@code mapper().rebuild()}.
@@ -22,6 +24,7 @@ public final class KubeJson {
             .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             .disable(DateTimeFeature.WRITE_DATES_AS_TIMESTAMPS)
             .changeDefaultPropertyInclusion(incl -> incl.withValueInclusion(JsonInclude.Include.NON_NULL))
+            .addModule(new KubeJsonModule())
             .build();
 
     private KubeJson() {}

@@ -25,36 +25,58 @@ final class ChildJvm implements AutoCloseable {
 
     private static final Pattern PROTOCOL = Pattern.compile("^(BASELINE|SYNCED|ADDS|HEAP|EVENTS|ERROR) .*");
 
-    private final Contender contender;
     private final Process process;
     private final ProtocolLines lines;
 
-    private ChildJvm(Contender contender, Process process) {
-        this.contender = contender;
+    private ChildJvm(String label, Process process) {
         this.process = process;
-        this.lines = ProtocolLines.read(process, contender.label(), PROTOCOL);
+        this.lines = ProtocolLines.read(process, label, PROTOCOL);
     }
 
     /** Starts {@code contender} with {@code jvmFlags} and the given class path. */
     static ChildJvm start(
             Contender contender, String classPath, List<String> jvmFlags, Path kubeconfig, int pods, long events) {
+        return start(
+                contender.label(),
+                contender.mainClass(),
+                contender.extraArgs(),
+                classPath,
+                jvmFlags,
+                kubeconfig,
+                pods,
+                events);
+    }
+
+    /**
+     * Starts {@code mainClass} as {@code <mainClass> <kubeconfig> <objects> <events> <extraArgs…>} with
+     * {@code jvmFlags} and the given class path; {@code label} prefixes its echoed output.
+     */
+    static ChildJvm start(
+            String label,
+            String mainClass,
+            List<String> extraArgs,
+            String classPath,
+            List<String> jvmFlags,
+            Path kubeconfig,
+            int objects,
+            long events) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmFlags);
         command.add("-cp");
         command.add(classPath);
-        command.add(contender.mainClass());
+        command.add(mainClass);
         command.add(kubeconfig.toString());
-        command.add(Integer.toString(pods));
+        command.add(Integer.toString(objects));
         command.add(Long.toString(events));
-        command.addAll(contender.extraArgs());
+        command.addAll(extraArgs);
         try {
             Process p = new ProcessBuilder(command)
                     .redirectError(ProcessBuilder.Redirect.INHERIT)
                     .start();
-            return new ChildJvm(contender, p);
+            return new ChildJvm(label, p);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot start " + contender.label() + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot start " + label + ": " + e.getMessage(), e);
         }
     }
 

@@ -84,7 +84,7 @@ public final class InformerBenchmark {
                 long bytes = 0;
                 for (int i = 0; i < n; i++) {
                     // as the writer writes it; the server adds the resourceVersion (some 30 bytes)
-                    bytes += KubeJson.mapper().writeValueAsBytes(PodWriter.modified(i, writer.nextSeq())).length;
+                    bytes += KubeJson.mapper().writeValueAsBytes(writer.modified(i, writer.nextSeq())).length;
                 }
                 String note = String.format(
                         Locale.ROOT,
@@ -209,7 +209,7 @@ public final class InformerBenchmark {
         }
     }
 
-    private static void histogram(long pid, Path file) {
+    static void histogram(long pid, Path file) {
         Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
         try {
             Process p = new ProcessBuilder(jcmd.toString(), Long.toString(pid), "GC.class_histogram")

@@ -248,13 +248,13 @@ public final class PodGenerator {
         };
     }
 
-    private static String uid(long i, int salt) {
+    static String uid(long i, int salt) {
         return new UUID(0x6b75_6265_6c6f_6f70L ^ (i * 0x9E37_79B9_7F4A_7C15L), (i << 8 | salt) * 0xC2B2_AE3D_27D4_EB4FL)
                 .toString();
     }
 
     /** A deterministic lowercase hex/alphanumeric string of {@code length} characters. */
-    private static String hash(long seed, int length) {
+    static String hash(long seed, int length) {
         StringBuilder sb = new StringBuilder(length);
         long x = seed * 0x9E37_79B9_7F4A_7C15L + 0x632B_E59B_D9B4_E019L;
         String alphabet = length >= 32 ? "0123456789abcdef" : "bcdfghjklmnpqrstvwxz2456789";

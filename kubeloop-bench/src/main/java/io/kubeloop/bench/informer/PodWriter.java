@@ -7,13 +7,15 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.IntFunction;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Writes the benchmark's Pods straight into the embedded server's storage with
+ * Writes the benchmark's objects — {@link PodGenerator}'s Pods, or any other deterministic generator's
+ * objects in {@link PodGenerator}'s namespaces — straight into the embedded server's storage with
  * {@link EmbeddedApiServer#load(List)} (the same commit path a REST write ends in: revision,
  * serialization once, history, watch fan-out), skipping HTTP, admission and managedFields bookkeeping
- * so the writer is cheap and the Pods are exactly what {@link PodGenerator} made.
+ * so the writer is cheap and the objects are exactly what the generator made.
  *
  * <p><b>Thread safety.</b> Not thread-safe; one benchmark thread drives it.
  */
@@ -25,10 +27,21 @@ final class PodWriter {
     static final String SEQ_ANNOTATION = "bench.kubeloop.io/seq";
 
     private final EmbeddedApiServer server;
+    private final IntFunction<ObjectNode> generator;
     private long seq;
 
+    /** A writer of {@link PodGenerator}'s Pods. */
     PodWriter(EmbeddedApiServer server) {
+        this(server, PodGenerator::pod);
+    }
+
+    /**
+     * A writer of {@code generator}'s objects: object {@code i} is always the same, has
+     * {@code metadata.annotations}, and lives in one of {@link PodGenerator}'s namespaces.
+     */
+    PodWriter(EmbeddedApiServer server, IntFunction<ObjectNode> generator) {
         this.server = server;
+        this.generator = generator;
     }
 
     /** Creates the namespaces {@code bench-0 …} through the API (so they are real objects). */
@@ -42,7 +55,7 @@ final class PodWriter {
         }
     }
 
-    /** Creates pods {@code from} (inclusive) to {@code to} (exclusive), generated on all cores. */
+    /** Creates objects {@code from} (inclusive) to {@code to} (exclusive), generated on all cores. */
     void create(int from, int to) {
         int threads = Runtime.getRuntime().availableProcessors();
         try (ExecutorService pool = Executors.newFixedThreadPool(threads)) {
@@ -52,7 +65,7 @@ final class PodWriter {
                 futures.add(pool.submit(() -> {
                     List<ObjectNode> batch = new ArrayList<>(BATCH);
                     for (int i = first; i < to; i += threads) {
-                        batch.add(PodGenerator.pod(i));
+                        batch.add(generator.apply(i));
                         if (batch.size() == BATCH) {
                             server.load(batch);
                             batch.clear();
@@ -65,13 +78,13 @@ final class PodWriter {
                 f.get();
             }
         } catch (Exception e) {
-            throw new IllegalStateException("loading pods failed: " + e, e);
+            throw new IllegalStateException("loading objects failed: " + e, e);
         }
     }
 
     /**
-     * Modifies {@code count} pods, round robin over the first {@code pods}, each write replacing the pod
-     * with {@link PodGenerator}'s and one annotation changed.
+     * Modifies {@code count} objects, round robin over the first {@code pods}, each write replacing the
+     * object with the generator's and one annotation changed.
      *
      * @return the writer's rate in modifications per second
      */
@@ -84,9 +97,9 @@ final class PodWriter {
         return count / ((System.nanoTime() - start) / 1e9);
     }
 
-    /** Pod {@code i} with its sequence annotation set to {@code seq}. */
-    static ObjectNode modified(int i, long seq) {
-        ObjectNode pod = PodGenerator.pod(i);
+    /** Object {@code i} with its sequence annotation set to {@code seq}. */
+    ObjectNode modified(int i, long seq) {
+        ObjectNode pod = generator.apply(i);
         ((ObjectNode) pod.get("metadata").get("annotations")).put(SEQ_ANNOTATION, Long.toString(seq));
         return pod;
     }

@@ -1,0 +1,91 @@
+package io.kubeloop.api.internal;
+
+/**
+ * A bounded table that makes equal strings one instance: a decoder passes every string it reads
+ * through {@link #share}, and the strings that repeat across the objects it decodes (kinds, namespaces,
+ * label keys and values, status words, image names) are kept once instead of once per object — in a
+ * cache of 50,000 objects, the difference between one {@code "Healthy"} and 50,000.
+ *
+ * <p>Direct-mapped: a string's hash picks one slot; an equal string there is returned, otherwise the
+ * string takes the slot. Strings that never repeat (names, UIDs) pass through and are replaced by the
+ * next string hashing to their slot, so the table never grows, needs no clearing and costs one array
+ * read and at most one {@code equals} per string. Strings longer than {@link #MAX_LENGTH} pass through
+ * unshared: long values (certificates, scripts, JSON in annotations) rarely repeat and are not worth the
+ * comparison.
+ *
+ * <p>Not thread-safe: one table per decoder (a decoder is confined to one thread at a time).
+ */
+public final class StringTable {
+
+    /** Strings longer than this many chars are returned as given. */
+    public static final int MAX_LENGTH = 256;
+
+    private final String[] slots;
+    private final int mask;
+
+    /**
+     * A table of {@code size} slots.
+     *
+     * @param size a power of two
+     * @throws IllegalArgumentException when {@code size} is not a positive power of two
+     */
+    public StringTable(int size) {
+        if (size <= 0 || Integer.bitCount(size) != 1) {
+            throw new IllegalArgumentException("size must be a positive power of two: " + size);
+        }
+        this.slots = new String[size];
+        this.mask = size - 1;
+    }
+
+    /** A table of 4,096 slots. */
+    public StringTable() {
+        this(4096);
+    }
+
+    /**
+     * The string of {@code chars[offset, offset + length)}: the equal string this table returned before,
+     * without allocating, or a new one (which takes its slot). For decoders that have the characters
+     * before any string (Jackson's {@code getStringCharacters()}).
+     */
+    public String share(char[] chars, int offset, int length) {
+        if (length > MAX_LENGTH) {
+            return new String(chars, offset, length);
+        }
+        int h = 0;
+        for (int k = offset, end = offset + length; k < end; k++) {
+            h = 31 * h + chars[k];
+        }
+        int i = (h ^ (h >>> 16)) & mask;
+        String known = slots[i];
+        if (known != null && known.length() == length && sameChars(known, chars, offset)) {
+            return known;
+        }
+        String s = new String(chars, offset, length);
+        slots[i] = s;
+        return s;
+    }
+
+    private static boolean sameChars(String s, char[] chars, int offset) {
+        for (int k = 0, n = s.length(); k < n; k++) {
+            if (s.charAt(k) != chars[offset + k]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** {@code s}, or the equal string this table returned before; null for null. */
+    public String share(String s) {
+        if (s == null || s.length() > MAX_LENGTH) {
+            return s;
+        }
+        int h = s.hashCode();
+        int i = (h ^ (h >>> 16)) & mask;
+        String known = slots[i];
+        if (known != null && known.equals(s)) {
+            return known;
+        }
+        slots[i] = s;
+        return s;
+    }
+}
