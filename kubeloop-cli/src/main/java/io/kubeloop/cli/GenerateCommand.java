@@ -6,14 +6,9 @@ import io.kubeloop.codegen.CodegenException;
 import io.kubeloop.codegen.CrdGenerator;
 import io.kubeloop.codegen.GeneratedSource;
 import io.kubeloop.codegen.ModelGenerator;
-import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
-import java.net.MalformedURLException;
 import java.net.URI;
-import java.net.URL;
-import java.net.URLClassLoader;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -149,56 +144,19 @@ final class GenerateCommand implements Runnable {
         @Override
         public Integer call() throws IOException {
             PrintWriter stdout = spec.commandLine().getOut();
-            try (URLClassLoader loader =
-                    new URLClassLoader(urls(classpath), getClass().getClassLoader())) {
-                List<Class<?>> types = new ArrayList<>();
-                for (String name : classes) {
-                    try {
-                        types.add(Class.forName(name.strip(), false, loader));
-                    } catch (ClassNotFoundException | LinkageError e) {
-                        throw new CodegenException("cannot load class " + name + " from "
-                                + (classpath == null ? "the class path" : classpath) + ": " + e);
-                    }
-                }
-                List<ObjectNode> crds = CrdGenerator.crds(types);
+            List<ObjectNode> crds = CrdGenerator.crds(classpath, classes);
+            if (out == null) {
                 for (int i = 0; i < crds.size(); i++) {
-                    ObjectNode crd = crds.get(i);
-                    String yaml = CrdGenerator.yaml(crd);
-                    if (out == null) {
-                        stdout.print(i == 0 ? yaml : "---\n" + yaml);
-                    } else {
-                        Files.createDirectories(out);
-                        Path file =
-                                out.resolve(crd.path("metadata").path("name").asString() + ".yaml");
-                        Files.writeString(file, yaml);
-                        stdout.println(file);
-                    }
+                    String yaml = CrdGenerator.yaml(crds.get(i));
+                    stdout.print(i == 0 ? yaml : "---\n" + yaml);
+                }
+            } else {
+                for (Path file : CrdGenerator.write(crds, out)) {
+                    stdout.println(file);
                 }
             }
             stdout.flush();
             return 0;
-        }
-
-        private static URL[] urls(String classpath) {
-            if (classpath == null || classpath.isBlank()) {
-                return new URL[0];
-            }
-            List<URL> urls = new ArrayList<>();
-            for (String entry : classpath.split(File.pathSeparator)) {
-                if (entry.isBlank()) {
-                    continue;
-                }
-                Path path = Path.of(entry);
-                if (!Files.exists(path)) {
-                    throw new CodegenException("class path entry does not exist: " + entry);
-                }
-                try {
-                    urls.add(path.toUri().toURL());
-                } catch (MalformedURLException e) {
-                    throw new UncheckedIOException(new IOException(e));
-                }
-            }
-            return urls.toArray(URL[]::new);
         }
     }
 }

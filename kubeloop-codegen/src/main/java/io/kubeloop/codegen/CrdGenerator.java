@@ -8,6 +8,14 @@ import io.kubeloop.api.crd.PrinterColumn;
 import io.kubeloop.api.crd.Scale;
 import io.kubeloop.api.yaml.KubeYaml;
 import io.kubeloop.codegen.internal.SchemaWriter;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -187,6 +195,67 @@ public final class CrdGenerator {
      */
     public static String yaml(ObjectNode crd) {
         return KubeYaml.write(crd);
+    }
+
+    /**
+     * The CRDs of the named {@code @Kind} classes, loaded from {@code classpath} (directories and jars
+     * separated by the platform's path separator; the generator's own class loader is their parent) —
+     * what {@code kubeloop generate crds} and the Maven goal run.
+     *
+     * @param classpath where the classes are; null or blank for the generator's own class path
+     * @param classNames fully qualified class names
+     * @throws CodegenException when an entry of the class path does not exist, a class cannot be loaded
+     *         (with the class path in the message), or {@link #crds(List)} refuses a type
+     */
+    public static List<ObjectNode> crds(String classpath, List<String> classNames) {
+        List<URL> urls = new ArrayList<>();
+        if (classpath != null) {
+            for (String entry : classpath.split(File.pathSeparator)) {
+                if (entry.isBlank()) {
+                    continue;
+                }
+                Path path = Path.of(entry);
+                if (!Files.exists(path)) {
+                    throw new CodegenException("class path entry does not exist: " + entry);
+                }
+                try {
+                    urls.add(path.toUri().toURL());
+                } catch (MalformedURLException e) {
+                    throw new CodegenException("not a class path entry: " + entry, e);
+                }
+            }
+        }
+        try (URLClassLoader loader =
+                new URLClassLoader(urls.toArray(URL[]::new), CrdGenerator.class.getClassLoader())) {
+            List<Class<?>> types = new ArrayList<>();
+            for (String name : classNames) {
+                try {
+                    types.add(Class.forName(name.strip(), false, loader));
+                } catch (ClassNotFoundException | LinkageError e) {
+                    throw new CodegenException("cannot load class " + name.strip() + " from "
+                            + (urls.isEmpty() ? "the class path" : classpath) + ": " + e);
+                }
+            }
+            return crds(types);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Writes each CRD to {@code directory} (created when missing) as {@code <metadata.name>.yaml}.
+     *
+     * @return the files written, in the order of {@code crds}
+     */
+    public static List<Path> write(List<ObjectNode> crds, Path directory) throws IOException {
+        Files.createDirectories(directory);
+        List<Path> files = new ArrayList<>();
+        for (ObjectNode crd : crds) {
+            Path file = directory.resolve(crd.path("metadata").path("name").asString() + ".yaml");
+            Files.writeString(file, yaml(crd));
+            files.add(file);
+        }
+        return files;
     }
 
     /** The resource name of a {@code @Kind} type: as declared, else guessed from the kind. */

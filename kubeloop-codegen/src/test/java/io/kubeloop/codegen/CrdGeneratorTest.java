@@ -13,11 +13,16 @@ import io.kubeloop.api.crd.CustomResource;
 import io.kubeloop.api.crd.Description;
 import io.kubeloop.api.crd.Pattern;
 import io.kubeloop.api.crd.Required;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /** Java types → CRD: what hand-written types get, and the mistakes that are refused with the reason. */
 class CrdGeneratorTest {
@@ -125,5 +130,29 @@ class CrdGeneratorTest {
     void aMapWithNonStringKeysIsRefused() {
         assertThatThrownBy(() -> CrdGenerator.crds(List.of(Keyed.class)))
                 .hasMessageContaining("map keys must be strings in a CRD schema");
+    }
+
+    @Test
+    void classesNamedOnAClassPathGiveTheCrdsOfTheTypesAndAreWrittenOnePerFile(@TempDir Path dir) throws IOException {
+        List<ObjectNode> byName =
+                CrdGenerator.crds(System.getProperty("java.class.path"), List.of(" " + Book.class.getName() + " "));
+
+        assertThat(byName).isEqualTo(CrdGenerator.crds(List.of(Book.class)));
+        List<Path> files = CrdGenerator.write(byName, dir.resolve("crds"));
+        assertThat(files).hasSize(1);
+        assertThat(files.getFirst().getFileName().toString())
+                .isEqualTo(byName.getFirst().path("metadata").path("name").asString() + ".yaml");
+        assertThat(Files.readString(files.getFirst())).isEqualTo(CrdGenerator.yaml(byName.getFirst()));
+    }
+
+    @Test
+    void aMissingClassOrClassPathEntryIsNamed(@TempDir Path dir) {
+        assertThatThrownBy(() -> CrdGenerator.crds(dir.resolve("nope").toString(), List.of("a.B")))
+                .isInstanceOf(CodegenException.class)
+                .hasMessageContaining("class path entry does not exist")
+                .hasMessageContaining("nope");
+        assertThatThrownBy(() -> CrdGenerator.crds(dir.toString(), List.of("com.example.Missing")))
+                .isInstanceOf(CodegenException.class)
+                .hasMessageContaining("cannot load class com.example.Missing from " + dir);
     }
 }

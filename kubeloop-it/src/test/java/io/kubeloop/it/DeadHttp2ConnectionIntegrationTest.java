@@ -40,7 +40,7 @@ import org.junit.jupiter.api.Timeout;
  * every open connection: nothing passes either way from then on, and the connections stay open, as a
  * half-open connection or a load balancer that stopped forwarding leaves them. The JDK never checks a
  * connection (it sends no HTTP/2 PINGs), so the client must replace it on the evidence it has: in the
- * first phase the watches' idle timeout (3 s; the server sends bookmarks every 500 ms), in the second a
+ * first phase the watches' idle timeout (1.5 s; the server sends bookmarks every 250 ms), in the second a
  * request without an answer within the request timeout (2 s). Each time later requests go over a new
  * connection; the watches are resumed from their last resourceVersion without a relist, and after each
  * phase's last write the caches equal the server's state and the controller has reconciled every key at
@@ -53,7 +53,7 @@ class DeadHttp2ConnectionIntegrationTest extends EmbeddedServerTestBase {
 
     private static final String NAMESPACE = "frozen";
     private static final int NAMES = 30;
-    private static final Duration IDLE = Duration.ofSeconds(3);
+    private static final Duration IDLE = Duration.ofMillis(1500);
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(2);
     /** How long after the last write the caches must have converged. */
     private static final Duration BOUND = IDLE.plus(REQUEST_TIMEOUT).plusSeconds(8);
@@ -64,7 +64,7 @@ class DeadHttp2ConnectionIntegrationTest extends EmbeddedServerTestBase {
 
     @Override
     protected ServerOptions serverOptions() {
-        return ServerOptions.defaults().withBookmarkInterval(Duration.ofMillis(500));
+        return ServerOptions.defaults().withBookmarkInterval(Duration.ofMillis(250));
     }
 
     @Override
@@ -173,12 +173,12 @@ class DeadHttp2ConnectionIntegrationTest extends EmbeddedServerTestBase {
                 int initialLists = lists.get();
 
                 SplittableRandom random = new SplittableRandom(seed);
-                // phase one: frozen 2 s into 6 s of writes, found by the watches' idle timeout
+                // phase one: frozen 1 s into 3 s of writes, found by the watches' idle timeout
                 int frozenFirst =
-                        writeFor(Duration.ofSeconds(6), Duration.ofSeconds(2), random, () -> relay.freezeAll());
+                        writeFor(Duration.ofSeconds(3), Duration.ofSeconds(1), random, () -> relay.freezeAll());
                 awaitConvergence(informer, model, seed, "after the first freeze");
-                // phase two: frozen 1 s into 5 s of writes, found at once by a request's timeout
-                int frozenSecond = writeFor(Duration.ofSeconds(5), Duration.ofSeconds(1), random, () -> {
+                // phase two: frozen 1 s into 4 s of writes, found at once by a request's timeout
+                int frozenSecond = writeFor(Duration.ofSeconds(4), Duration.ofSeconds(1), random, () -> {
                     int frozen = relay.freezeAll();
                     long probe = System.nanoTime();
                     assertThatThrownBy(() -> throughRelay.raw().get("/version"))

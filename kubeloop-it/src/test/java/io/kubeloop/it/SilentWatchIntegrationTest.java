@@ -46,11 +46,13 @@ import org.junit.jupiter.params.provider.ValueSource;
  * and a controller read through a {@link FaultInjectingProxy} that blackholes every watch that
  * resumes from a resourceVersion — it relays the response head and up to 2 KB of events (often
  * cutting one in half), then nothing, not even the server's end of the watch, and never closes the
- * connection — while a writer changes ConfigMaps directly on the server for 10 s. The server ends
- * healthy watches after 2 s (the proxy caps their {@code timeoutSeconds}) and sends bookmarks
- * every 500 ms, so only a blackholed watch is ever silent for the 3 s idle timeout the clients are
- * configured with (the informer through {@link ReflectorOptions#watchIdleTimeout()}, the controller's
- * informer factory through {@link ClientOptions#watchIdleTimeout()}). Each blackholed watch must be
+ * connection — while a writer changes ConfigMaps directly on the server, for at least 4 s and until
+ * watches were blackholed again and again. The server ends healthy watches after 2 s (the proxy caps
+ * their {@code timeoutSeconds}; longer than the 1 s under which a watch that ended without an event
+ * counts as "very short" and is relisted) and sends bookmarks every 250 ms, so only a blackholed watch
+ * is ever silent for the 1.5 s idle timeout the clients are configured with (the informer through
+ * {@link ReflectorOptions#watchIdleTimeout()}, the controller's informer factory through
+ * {@link ClientOptions#watchIdleTimeout()}). Each blackholed watch must be
  * ended by its client and resumed from its last resourceVersion without a list; once the blackholes
  * stop, the cache must equal the server's state, and the controller must have reconciled every key
  * after its last change, within the idle timeout plus a few seconds.
@@ -65,7 +67,13 @@ class SilentWatchIntegrationTest extends EmbeddedServerTestBase {
 
     private static final String NAMESPACE = "silent";
     private static final int NAMES = 30;
-    private static final Duration IDLE = Duration.ofSeconds(3);
+    private static final Duration IDLE = Duration.ofMillis(1500);
+    /** The shortest time the writer writes while watches are blackholed. */
+    private static final Duration MIN_CHURN = Duration.ofSeconds(4);
+    /** Blackholed watches the writer waits for: both informers' watches, again and again. */
+    private static final int BLACKHOLES = 6;
+    /** The longest the writer waits for {@link #BLACKHOLES}. */
+    private static final Duration MAX_CHURN = Duration.ofSeconds(30);
     /** How long after the last write the caches must have converged. */
     private static final Duration BOUND = IDLE.plusSeconds(10);
 
@@ -75,7 +83,7 @@ class SilentWatchIntegrationTest extends EmbeddedServerTestBase {
 
     @Override
     protected ServerOptions serverOptions() {
-        return ServerOptions.defaults().withBookmarkInterval(Duration.ofMillis(500));
+        return ServerOptions.defaults().withBookmarkInterval(Duration.ofMillis(250));
     }
 
     @Override
@@ -151,9 +159,11 @@ class SilentWatchIntegrationTest extends EmbeddedServerTestBase {
 
                 blackholing.set(true);
                 SplittableRandom random = new SplittableRandom(seed);
-                long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+                long started = System.nanoTime();
                 int writes = 0;
-                while (System.nanoTime() < end) {
+                while (System.nanoTime() - started < MIN_CHURN.toNanos()
+                        || proxy.injected().getOrDefault("blackhole", 0L) < BLACKHOLES
+                                && System.nanoTime() - started < MAX_CHURN.toNanos()) {
                     churn.writeOnce(random);
                     writes++;
                     Thread.sleep(random.nextInt(30));

@@ -4,17 +4,11 @@ import java.io.File;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.maven.artifact.DependencyResolutionRequiredException;
-import org.apache.maven.execution.MavenSession;
-import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
-import org.apache.maven.plugin.descriptor.PluginDescriptor;
-import org.apache.maven.plugins.annotations.Component;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
 import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
 import org.apache.maven.plugins.annotations.ResolutionScope;
-import org.apache.maven.project.MavenProject;
-import org.apache.maven.toolchain.ToolchainManager;
 
 /**
  * Writes CustomResourceDefinitions from the project's compiled {@code @Kind} classes (the engine of
@@ -36,7 +30,7 @@ import org.apache.maven.toolchain.ToolchainManager;
         defaultPhase = LifecyclePhase.PROCESS_CLASSES,
         requiresDependencyResolution = ResolutionScope.COMPILE,
         threadSafe = true)
-public final class GenerateCrdsMojo extends AbstractMojo {
+public final class GenerateCrdsMojo extends GeneratorMojo {
 
     /** Fully qualified names of the {@code @Kind} classes; versions of one kind make one CRD. */
     @Parameter(required = true)
@@ -46,27 +40,15 @@ public final class GenerateCrdsMojo extends AbstractMojo {
     @Parameter(defaultValue = "${project.build.outputDirectory}/META-INF/kubeloop/crds", required = true)
     private File outputDirectory;
 
-    @Parameter(defaultValue = "${project}", readonly = true, required = true)
-    private MavenProject project;
-
-    @Parameter(defaultValue = "${session}", readonly = true, required = true)
-    private MavenSession session;
-
-    @Parameter(defaultValue = "${plugin}", readonly = true, required = true)
-    private PluginDescriptor plugin;
-
-    @Component
-    private ToolchainManager toolchains;
-
     @Override
     public void execute() throws MojoExecutionException {
         try {
             List<String> args = new ArrayList<>(List.of(
                     "crds",
                     outputDirectory.getPath(),
-                    String.join(File.pathSeparator, project.getCompileClasspathElements())));
+                    String.join(File.pathSeparator, project().getCompileClasspathElements())));
             args.addAll(classes);
-            for (String file : new Generator(plugin, toolchains, session, getLog()).run(args)) {
+            for (String file : generate(args)) {
                 getLog().info("kubeloop: wrote " + file);
             }
         } catch (DependencyResolutionRequiredException e) {

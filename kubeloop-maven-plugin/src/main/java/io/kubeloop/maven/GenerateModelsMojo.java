@@ -8,16 +8,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.maven.execution.MavenSession;
-import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
-import org.apache.maven.plugin.descriptor.PluginDescriptor;
-import org.apache.maven.plugins.annotations.Component;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
 import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
-import org.apache.maven.project.MavenProject;
-import org.apache.maven.toolchain.ToolchainManager;
 
 /**
  * Generates Java records from CustomResourceDefinitions (the engine of {@code kubeloop generate
@@ -41,7 +35,7 @@ import org.apache.maven.toolchain.ToolchainManager;
  * }</pre>
  */
 @Mojo(name = "generate-models", defaultPhase = LifecyclePhase.GENERATE_SOURCES, threadSafe = true)
-public final class GenerateModelsMojo extends AbstractMojo {
+public final class GenerateModelsMojo extends GeneratorMojo {
 
     /** CRD files (relative to the project) or http(s) URLs; each may hold several documents. */
     @Parameter(required = true)
@@ -59,18 +53,6 @@ public final class GenerateModelsMojo extends AbstractMojo {
     @Parameter(defaultValue = "false")
     private boolean testSources;
 
-    @Parameter(defaultValue = "${project}", readonly = true, required = true)
-    private MavenProject project;
-
-    @Parameter(defaultValue = "${session}", readonly = true, required = true)
-    private MavenSession session;
-
-    @Parameter(defaultValue = "${plugin}", readonly = true, required = true)
-    private PluginDescriptor plugin;
-
-    @Component
-    private ToolchainManager toolchains;
-
     @Override
     public void execute() throws MojoExecutionException {
         List<Path> downloads = new ArrayList<>();
@@ -79,11 +61,11 @@ public final class GenerateModelsMojo extends AbstractMojo {
             for (String crd : crds) {
                 args.add(local(crd, downloads));
             }
-            List<String> written = new Generator(plugin, toolchains, session, getLog()).run(args);
+            List<String> written = generate(args);
             if (testSources) {
-                project.addTestCompileSourceRoot(outputDirectory.getPath());
+                project().addTestCompileSourceRoot(outputDirectory.getPath());
             } else {
-                project.addCompileSourceRoot(outputDirectory.getPath());
+                project().addCompileSourceRoot(outputDirectory.getPath());
             }
             getLog().info("kubeloop: generated " + written.size() + " records from " + crds.size() + " CRD files into "
                     + outputDirectory);
@@ -110,7 +92,7 @@ public final class GenerateModelsMojo extends AbstractMojo {
             }
             return file.toString();
         }
-        Path path = project.getBasedir().toPath().resolve(location);
+        Path path = project().getBasedir().toPath().resolve(location);
         if (!Files.exists(path)) {
             throw new IOException("no such CRD file: " + path);
         }

@@ -11,11 +11,16 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <p>Unknown properties are ignored (servers add fields over time), null properties are not written,
  * and {@link java.time.Instant} is written as RFC 3339 text ({@code 2024-01-02T03:04:05Z}, with a
- * fraction only when it has one; read with a fast path for the UTC form Kubernetes writes). Records
- * are created through their canonical constructor with a handle prepared once per type. Records (user types implementing
+ * fraction only when it has one). Records (user types implementing
  * {@link io.kubeloop.api.KubernetesObject}), {@link io.kubeloop.api.DynamicObject} and fabric8's
  * Jackson-3 model classes all map with it. The mapper is immutable (Jackson 3) and
  * safe to share between threads; derive a variant with {@code mapper().rebuild()}.
+ *
+ * <p>Reading is Jackson's, made faster where Kubernetes objects spend their time, with the same
+ * results: a plain record is built straight from its properties through a constructor handle prepared
+ * once per type (records with an any-setter, required or injected components, and reads that make
+ * Jackson fail on unknown or missing properties keep Jackson's own path), and timestamps in the UTC
+ * form Kubernetes writes are parsed without a {@code DateTimeFormatter}.
  */
 public final class KubeJson {
 

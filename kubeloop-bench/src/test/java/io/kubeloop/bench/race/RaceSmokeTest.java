@@ -9,13 +9,16 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Proves the race's harness works end to end at a toy size (20 Foos): each framework's operator starts
  * in its own JVM, converges in both phases, leaves the right end state on the server and has its
- * requests counted. Not a measurement.
+ * requests counted. Not a measurement, so the three frameworks' rounds run at the same time: each has its
+ * own API server, operator JVM and directory.
  */
 class RaceSmokeTest {
 
@@ -23,6 +26,7 @@ class RaceSmokeTest {
 
     @ParameterizedTest
     @EnumSource(Framework.class)
+    @Execution(ExecutionMode.CONCURRENT)
     void everyOperatorConvergesAndIsCounted(Framework framework, @TempDir Path dir) {
         if (framework.peer()) {
             assumeTrue(

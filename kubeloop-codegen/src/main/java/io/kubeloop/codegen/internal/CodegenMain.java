@@ -5,15 +5,10 @@ import io.kubeloop.codegen.CodegenException;
 import io.kubeloop.codegen.CrdGenerator;
 import io.kubeloop.codegen.GeneratedSource;
 import io.kubeloop.codegen.ModelGenerator;
-import java.io.File;
 import java.io.IOException;
-import java.net.URL;
-import java.net.URLClassLoader;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The generators as a process, for build tools that run on an older JVM than the generators need
@@ -61,29 +56,8 @@ public final class CodegenMain {
                 }
             }
             case "crds" -> {
-                List<URL> urls = new ArrayList<>();
-                for (String entry : args[2].split(File.pathSeparator)) {
-                    if (!entry.isBlank()) {
-                        urls.add(Path.of(entry).toUri().toURL());
-                    }
-                }
-                try (URLClassLoader loader =
-                        new URLClassLoader(urls.toArray(URL[]::new), CodegenMain.class.getClassLoader())) {
-                    List<Class<?>> types = new ArrayList<>();
-                    for (String name : rest) {
-                        try {
-                            types.add(Class.forName(name, false, loader));
-                        } catch (ClassNotFoundException | LinkageError e) {
-                            throw new CodegenException("cannot load class " + name + ": " + e);
-                        }
-                    }
-                    Files.createDirectories(out);
-                    for (ObjectNode crd : CrdGenerator.crds(types)) {
-                        Path file =
-                                out.resolve(crd.path("metadata").path("name").asString() + ".yaml");
-                        Files.writeString(file, CrdGenerator.yaml(crd));
-                        System.out.println(file);
-                    }
+                for (Path file : CrdGenerator.write(CrdGenerator.crds(args[2], rest), out)) {
+                    System.out.println(file);
                 }
             }
             default -> throw new IllegalArgumentException("unknown command " + args[0] + ": models or crds");

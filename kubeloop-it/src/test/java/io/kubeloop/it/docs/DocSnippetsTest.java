@@ -9,7 +9,9 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -52,19 +54,30 @@ class DocSnippetsTest {
     void everyJavaBlockInTheDocsCompiles(@TempDir Path out) {
         List<Snippet> snippets = snippets();
         assertThat(snippets).as("java blocks found in README.md and docs/").isNotEmpty();
-        List<String> failures = new ArrayList<>();
+        Map<String, String> units = new LinkedHashMap<>(); // class name -> its compilation unit
+        Map<String, Snippet> blocks = new LinkedHashMap<>(); // class name -> its block
         for (int i = 0; i < snippets.size(); i++) {
             Snippet s = snippets.get(i);
             if (isSourceFile(s)) {
                 continue; // compiled and run as a test source, see everyWholeSourceFileInTheDocsIsATestedSource
             }
             String className = "Snippet" + i;
-            String unit = compilationUnit(s.code(), className);
-            String errors = compile(className, unit, out.resolve(className));
-            if (errors != null) {
-                failures.add(s.where() + ":\n" + errors);
-            }
+            units.put(className, compilationUnit(s.code(), className));
+            blocks.put(className, s);
         }
+        // Every unit in one javac run: the usual case, where all compile, starts the compiler once. Each unit
+        // declares just a class of its own name, so together they compile exactly when each does alone.
+        if (compile(units, out.resolve("all")) == null) {
+            return;
+        }
+        // Something did not compile: each unit on its own, so that each failure names its block
+        List<String> failures = new ArrayList<>();
+        units.forEach((className, unit) -> {
+            String errors = compile(Map.of(className, unit), out.resolve(className));
+            if (errors != null) {
+                failures.add(blocks.get(className).where() + ":\n" + errors);
+            }
+        });
         assertThat(failures).as("java blocks that do not compile").isEmpty();
     }
 
@@ -174,8 +187,11 @@ class DocSnippetsTest {
                 .replaceAll("//.*$", "");
     }
 
-    /** Compiles one unit; returns the diagnostics, or null when it compiled. */
-    private static String compile(String className, String source, Path outDir) {
+    /**
+     * Compiles {@code units} (class name to source) in one javac run; returns the diagnostics with the
+     * generated sources, or null when they compiled.
+     */
+    private static String compile(Map<String, String> units, Path outDir) {
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
         try {
@@ -184,14 +200,15 @@ class DocSnippetsTest {
             throw new UncheckedIOException(e);
         }
         try (StandardJavaFileManager files = javac.getStandardFileManager(diagnostics, null, null)) {
-            JavaFileObject unit =
+            List<JavaFileObject> sources = new ArrayList<>();
+            units.forEach((className, source) -> sources.add(
                     new SimpleJavaFileObject(
                             URI.create("string:///" + className + ".java"), JavaFileObject.Kind.SOURCE) {
                         @Override
                         public CharSequence getCharContent(boolean ignoreEncodingErrors) {
                             return source;
                         }
-                    };
+                    }));
             List<String> options = List.of(
                     "-classpath",
                     System.getProperty("java.class.path"),
@@ -202,7 +219,7 @@ class DocSnippetsTest {
                     "--release",
                     "21");
             StringWriter log = new StringWriter();
-            boolean ok = javac.getTask(log, files, diagnostics, options, null, List.of(unit))
+            boolean ok = javac.getTask(log, files, diagnostics, options, null, sources)
                     .call();
             if (ok) {
                 return null;
@@ -215,7 +232,8 @@ class DocSnippetsTest {
                             .append(": ")
                             .append(d.getMessage(null))
                             .append('\n'));
-            b.append("  --- generated source ---\n").append(source.indent(4));
+            units.values()
+                    .forEach(source -> b.append("  --- generated source ---\n").append(source.indent(4)));
             return b.toString();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
