@@ -86,6 +86,8 @@ public final class Manager implements AutoCloseable {
     private final EventBroadcaster events;
     private final EventsV1Broadcaster eventsV1;
     private final Optional<LeaderElector> elector;
+    /** The elector's thread once started; {@link #close()} waits for it. */
+    private volatile Thread electorThread;
     /** Guarded by this manager's lock; only added to, and only before start. */
     private final List<Controller> controllers = new ArrayList<>();
 
@@ -380,7 +382,7 @@ public final class Manager implements AutoCloseable {
         }
         informers.start();
         if (elector.isPresent()) {
-            elector.get().start();
+            electorThread = elector.get().start();
         } else {
             startControllers();
         }
@@ -419,7 +421,12 @@ public final class Manager implements AutoCloseable {
                 () -> terminated.getCount() == 0);
     }
 
-    /** Stops the controllers (waiting for reconciles in progress), the elector, then the informers. Idempotent. */
+    /**
+     * Stops the controllers (waiting for reconciles in progress), then the elector — which hands the
+     * Lease back when its configuration says so, only now that no controller of this process writes, and
+     * is waited for so that a process exiting after {@code close()} does not leave the others to wait out
+     * the Lease — then the informers. Idempotent.
+     */
     @Override
     public void close() {
         synchronized (this) {
@@ -428,7 +435,12 @@ public final class Manager implements AutoCloseable {
             }
             closed = true;
         }
+        stopControllers();
         elector.ifPresent(LeaderElector::stop);
+        Thread competing = electorThread;
+        if (competing != null && competing != Thread.currentThread()) {
+            io.kubeloop.time.internal.Joins.joinUninterruptibly(competing);
+        }
         stopAll();
     }
 
@@ -476,19 +488,24 @@ public final class Manager implements AutoCloseable {
         stopAll();
     }
 
-    private void stopAll() {
+    /** Stops every controller, together, waiting for their reconciles in progress. */
+    private void stopControllers() {
         stopped.cancel(
                 failure.get() != null ? "the manager stopped: " + failure.get().getMessage() : "the manager stopped");
         List<Controller> toStop;
         synchronized (this) {
             toStop = List.copyOf(controllers);
         }
+        // together, so that each waits out its graceful shutdown at the same time as the others
+        List<Thread> closing = toStop.stream()
+                .map(c -> Thread.ofVirtual().name("stop-" + c.name()).start(c::close))
+                .toList();
+        io.kubeloop.time.internal.Joins.joinAllUninterruptibly(closing);
+    }
+
+    private void stopAll() {
         try {
-            // together, so that each waits out its graceful shutdown at the same time as the others
-            List<Thread> closing = toStop.stream()
-                    .map(c -> Thread.ofVirtual().name("stop-" + c.name()).start(c::close))
-                    .toList();
-            io.kubeloop.time.internal.Joins.joinAllUninterruptibly(closing);
+            stopControllers();
         } finally {
             informers.close();
             events.close();

@@ -7,18 +7,25 @@ import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.ObjectMeta;
 import io.kubeloop.api.ResourceScope;
+import io.kubeloop.apiserver.EmbeddedApiServer;
+import io.kubeloop.apiserver.ServerOptions;
 import io.kubeloop.client.ClientOptions;
+import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.ResourceClient;
 import io.kubeloop.client.WriteOptions;
+import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.controller.events.EventBroadcaster;
 import io.kubeloop.controller.events.EventRecorder;
 import io.kubeloop.controller.events.EventType;
+import io.kubeloop.time.Ticker;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
 /** Events recorded through an {@link EventBroadcaster} as the embedded API server stores them. */
@@ -92,5 +99,26 @@ class EventRecorderIntegrationTest extends EmbeddedServerTestBase {
         assertThat(e.path("type").asString()).isEqualTo("Warning");
         assertThat(e.path("message").asString()).isEqualTo("95% used");
         assertThat(e.path("involvedObject").has("namespace")).isFalse();
+    }
+
+    @Test
+    void closingDoesNotWaitOutTheRetryDelayOfAWriteThatFails(@TempDir Path dir) throws Exception {
+        KubeClient unreachable;
+        try (EmbeddedApiServer gone = EmbeddedApiServer.start(ServerOptions.defaults())) {
+            unreachable = KubeClient.create(
+                    ClientConfig.fromKubeconfig(gone.writeKubeconfig(dir.resolve("kubeconfig"))),
+                    ClientOptions.defaults());
+        } // closed: every write is refused
+        try (unreachable) {
+            EventBroadcaster failing = new EventBroadcaster(unreachable, Ticker.system(), 12, Duration.ofMinutes(5));
+            failing.recorderFor("test-controller").event(configMap, EventType.NORMAL, "Synced", "never written");
+            Thread.sleep(500); // the first try has failed; the writer waits up to 5 minutes to retry
+
+            long start = System.nanoTime();
+            failing.close();
+
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+            assertThat(failing.written()).isZero(); // tried once more on close, then given up
+        }
     }
 }

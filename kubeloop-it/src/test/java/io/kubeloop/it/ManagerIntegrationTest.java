@@ -5,6 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.kubeloop.api.DynamicObject;
+import io.kubeloop.api.GroupVersionResource;
+import io.kubeloop.api.ResourceScope;
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.controller.ControllerBuilder;
 import io.kubeloop.controller.Manager;
@@ -114,6 +117,35 @@ class ManagerIntegrationTest extends EmbeddedServerTestBase {
         assertThat(reconciled)
                 .as("b's caches were warm: it reconciled what existed too")
                 .contains("b:first");
+    }
+
+    @Test
+    void closingALeaderThatReleasesOnStopHandsTheLeaseBackBeforeCloseReturns() throws Exception {
+        Manager a = manager(
+                "a", ManagerOptions.defaults().withLeaderElection(election("a").withReleaseOnStop(true)));
+        a.start();
+        await().atMost(Duration.ofSeconds(10)).until(a::isLeader);
+        assertThat(leaseHolder()).isEqualTo("a");
+
+        a.close();
+
+        assertThat(leaseHolder())
+                .as("released when close() returned, not later")
+                .isEmpty();
+        assertThat(a.isLeader()).isFalse();
+    }
+
+    private String leaseHolder() {
+        return client.resource(
+                        new GroupVersionResource("coordination.k8s.io", "v1", "leases"),
+                        ResourceScope.NAMESPACED,
+                        DynamicObject.class)
+                .inNamespace("default")
+                .get("configmap-controller")
+                .node()
+                .path("spec")
+                .path("holderIdentity")
+                .asString();
     }
 
     @Test

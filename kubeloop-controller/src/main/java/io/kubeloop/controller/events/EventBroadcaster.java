@@ -57,7 +57,10 @@ public final class EventBroadcaster implements AutoCloseable {
     private volatile boolean closed;
     /** Set when the writing thread ends. */
     private volatile boolean finished;
-    /** {@link #close()} waiting for the writing thread; woken when it ends. */
+    /**
+     * {@link #close()} waiting for the writing thread, woken when it ends; and the writing thread
+     * waiting between tries, woken by {@link #close()}.
+     */
     private final Waiters closing = new Waiters();
 
     private final Thread thread;
@@ -129,10 +132,14 @@ public final class EventBroadcaster implements AutoCloseable {
         return written.get();
     }
 
-    /** Stops accepting Events, writes those queued (waiting at most 10 s on the ticker), and stops. */
+    /**
+     * Stops accepting Events, writes those queued (waiting at most 10 s on the ticker), and stops. A write
+     * waiting out its retry delay is tried once more at once and dropped if it fails again.
+     */
     @Override
     public void close() {
         closed = true;
+        closing.wakeAll(); // a write waiting to retry tries once more now, then gives up
         queue.offer(STOP); // the extra slot keeps room for it
         try {
             if (!closing.awaitInterruptibly(
@@ -191,7 +198,10 @@ public final class EventBroadcaster implements AutoCloseable {
             long delay = attempt == 1
                     ? (long) (ThreadLocalRandom.current().nextDouble() * retryDelay.toNanos())
                     : retryDelay.toNanos();
-            ticker.sleep(Duration.ofNanos(delay));
+            if (!closed) {
+                closing.awaitInterruptibly(
+                        ticker, Ticker.deadline(ticker.nanoTime(), Duration.ofNanos(delay)), () -> closed);
+            }
         }
     }
 
