@@ -24,6 +24,14 @@ final class Javac {
     private Javac() {}
 
     /**
+     * The source without its Javadoc comments: descriptions are not kept in a CRD written from records,
+     * so records generated again from such a CRD lack the Javadoc text and are compared without it.
+     */
+    static String withoutJavadoc(String source) {
+        return source.replaceAll("(?s)/\\*\\*.*?\\*/\\s*", "");
+    }
+
+    /**
      * Writes {@code sources} under {@code dir}/src, compiles them to {@code dir}/classes against the
      * test class path with {@code -Xlint:all -Werror}, and returns a loader of the classes.
      *

@@ -131,9 +131,9 @@ class RealCrdsTest {
         List<GeneratedSource> first = sources.get(fixture);
         assertThat(again).hasSameSizeAs(first);
         for (int i = 0; i < first.size(); i++) {
-            assertThat(withoutJavadoc(again.get(i).source()))
+            assertThat(Javac.withoutJavadoc(again.get(i).source()))
                     .as(first.get(i).qualifiedName())
-                    .isEqualTo(withoutJavadoc(first.get(i).source()));
+                    .isEqualTo(Javac.withoutJavadoc(first.get(i).source()));
         }
     }
 
@@ -271,9 +271,5 @@ class RealCrdsTest {
 
     private static String packageOf(String fixture) {
         return "fixtures." + fixture.replace('-', '_');
-    }
-
-    private static String withoutJavadoc(String source) {
-        return source.replaceAll("(?s)/\\*\\*.*?\\*/\\s*", "");
     }
 }
