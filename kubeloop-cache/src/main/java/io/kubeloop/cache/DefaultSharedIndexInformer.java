@@ -310,6 +310,12 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
     }
 
     @Override
+    public Optional<RuntimeException> lastSyncError() {
+        Reflector<T> r = reflector;
+        return r == null ? Optional.empty() : r.lastError();
+    }
+
+    @Override
     public boolean isStopped() {
         lifecycle.lock();
         try {

@@ -93,6 +93,8 @@ public final class Reflector<T> implements AutoCloseable {
 
     /** The resourceVersion of the last list or event seen. Written by the runner thread only. */
     private volatile String lastSyncResourceVersion = "";
+    /** The error that ended the last cycle, until a list, watch event or bookmark succeeds; null when none. */
+    private volatile RuntimeException lastError;
     /** Runner thread only: the last list failed with 410/too large, so list with "" next. */
     private boolean lastSyncResourceVersionUnavailable;
     /** Runner thread only: how many watches the client ended because they went silent. */
@@ -111,6 +113,15 @@ public final class Reflector<T> implements AutoCloseable {
     /** The reflector's name (from its options). */
     public String name() {
         return options.name();
+    }
+
+    /**
+     * The error that ended the last list or watch (a {@link io.kubeloop.api.errors.ForbiddenException} when
+     * the client may not list or watch), as long as no list, watch event or bookmark has succeeded since;
+     * empty while the reflector runs without error.
+     */
+    public Optional<RuntimeException> lastError() {
+        return Optional.ofNullable(lastError);
     }
 
     /** The resourceVersion of the last list, watch event or bookmark seen; {@code ""} before the first. */
@@ -173,6 +184,9 @@ public final class Reflector<T> implements AutoCloseable {
             } catch (RuntimeException | Error e) {
                 if (stopped) {
                     return;
+                }
+                if (e instanceof RuntimeException failure) {
+                    lastError = failure;
                 }
                 try {
                     options.watchErrorHandler().onError(this, e);
@@ -260,6 +274,7 @@ public final class Reflector<T> implements AutoCloseable {
         lastSyncResourceVersionUnavailable = false;
         store.replace(items, listRv);
         lastSyncResourceVersion = listRv == null ? "" : listRv;
+        lastError = null;
     }
 
     private String relistResourceVersion() {
@@ -350,6 +365,7 @@ public final class Reflector<T> implements AutoCloseable {
                     if (b.isInitialEventsEnd()) {
                         store.replace(new ArrayList<>(temp.values()), b.resourceVersion());
                         lastSyncResourceVersion = b.resourceVersion();
+                        lastError = null;
                         lastSyncResourceVersionUnavailable = false;
                         return true;
                     }
@@ -444,6 +460,9 @@ public final class Reflector<T> implements AutoCloseable {
             };
             if (rv != null && !rv.isEmpty()) {
                 lastSyncResourceVersion = rv;
+            }
+            if (lastError != null) {
+                lastError = null; // the watch works again
             }
         }
     }

@@ -1,9 +1,11 @@
 package io.kubeloop.cache;
 
 import io.kubeloop.api.errors.ApiException;
+import io.kubeloop.api.errors.ForbiddenException;
 import io.kubeloop.api.errors.GoneException;
 import io.kubeloop.api.errors.Status;
 import io.kubeloop.api.errors.TooManyRequestsException;
+import io.kubeloop.api.errors.UnauthorizedException;
 import io.kubeloop.client.http.TransportException;
 import java.net.ConnectException;
 import org.slf4j.Logger;
@@ -24,12 +26,24 @@ final class ReflectorErrors {
     static final WatchErrorHandler LOGGING_ERROR_HANDLER = (reflector, error) -> {
         if (error instanceof GoneException) {
             LOG.debug("{}: watch closed with 410, relisting: {}", reflector.name(), error.getMessage());
+        } else if (isAccessDenied(error)) {
+            LOG.error(
+                    "{}: the server refused to list or watch ({}): {}; this informer retries with back-off and"
+                            + " cannot sync until the client's identity is granted the permission",
+                    reflector.name(),
+                    ((ApiException) error).code(),
+                    error.getMessage());
         } else {
             LOG.warn("{}: list-and-watch failed: {}", reflector.name(), error.toString());
         }
     };
 
     private ReflectorErrors() {}
+
+    /** 401 or 403: the client's identity is unknown to the server, or may not list or watch. */
+    static boolean isAccessDenied(Throwable e) {
+        return e instanceof ForbiddenException || e instanceof UnauthorizedException;
+    }
 
     /**
      * 410 Gone (the resourceVersion left the server's window), or 504 "Too large resource version"

@@ -2,6 +2,7 @@ package io.kubeloop.cache;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /**
@@ -107,6 +108,14 @@ public interface SharedIndexInformer<T> extends AutoCloseable {
 
     /** The resourceVersion of the last list or event the reflector saw. */
     String lastSyncResourceVersion();
+
+    /**
+     * Why this informer is not receiving: the error that ended its last list or watch (for a missing
+     * permission, the server's {@link io.kubeloop.api.errors.ForbiddenException}, whose message names the
+     * user, verb, resource and namespace), as long as no list, watch event or bookmark has succeeded
+     * since. Empty while it runs without error, and before it starts.
+     */
+    Optional<RuntimeException> lastSyncError();
 
     /** True once {@link #close()} was called. */
     boolean isStopped();

@@ -7,6 +7,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.ObjectKey;
+import io.kubeloop.api.errors.ApiException;
+import io.kubeloop.api.errors.ApiExceptions;
+import io.kubeloop.api.errors.Status;
 import io.kubeloop.testing.FakeListerWatcher;
 import io.kubeloop.testing.FakeTicker;
 import java.time.Duration;
@@ -342,6 +345,24 @@ class SharedIndexInformerTest {
         ticker.step(Duration.ofMillis(200));
         assertThat(synced.get(10, TimeUnit.SECONDS)).isFalse();
         assertThat(i.hasSynced()).isFalse();
+    }
+
+    @Test
+    void aRefusedListIsTheInformersSyncErrorUntilAListSucceeds() {
+        ApiException forbidden = ApiExceptions.from(
+                Status.failure(403, "Forbidden", "pods is forbidden: User \"u\" cannot list resource \"pods\""));
+        fake.failNextList(forbidden);
+        SharedIndexInformer<DynamicObject> i = informer();
+        assertThat(i.lastSyncError()).as("not started").isEmpty();
+        i.start();
+        ticker.awaitWaiters(1); // the reflector backs off after the refusal
+
+        assertThat(i.lastSyncError()).containsSame(forbidden);
+        assertThat(i.hasSynced()).isFalse();
+
+        ticker.step(Duration.ofMinutes(1)); // the next list is allowed
+        assertThat(i.waitForCacheSync(WAIT)).isTrue();
+        assertThat(i.lastSyncError()).isEmpty();
     }
 
     @Test

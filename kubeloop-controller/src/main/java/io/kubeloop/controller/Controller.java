@@ -79,6 +79,8 @@ public interface Controller extends AutoCloseable {
      * @throws IllegalStateException if the controller was started or closed before
      * @throws CacheSyncTimeoutException if the watches did not sync within
      *     {@link ControllerOptions#cacheSyncTimeout()}; the controller is then stopped
+     * @throws CacheAccessDeniedException as soon as the server refused the list or watch of an informer
+     *     the controller waits for (401 or 403), naming it; the controller is then stopped
      */
     void start();
 

@@ -3,6 +3,8 @@ package io.kubeloop.controller;
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.kubeloop.api.errors.ApiException;
 import io.kubeloop.api.errors.ConflictException;
+import io.kubeloop.api.errors.ForbiddenException;
+import io.kubeloop.api.errors.UnauthorizedException;
 import io.kubeloop.cache.ResourceEventHandler;
 import io.kubeloop.cache.ResourceEventHandlerRegistration;
 import io.kubeloop.cache.SharedIndexInformer;
@@ -234,6 +236,8 @@ final class DefaultController implements Controller {
      *
      * @return true when synced, false when the controller was closed meanwhile
      * @throws CacheSyncTimeoutException after {@link #cacheSyncTimeout}; the controller is closed
+     * @throws CacheAccessDeniedException as soon as an unsynced informer's list or watch was refused with
+     *     401 or 403; the controller is closed
      */
     private boolean awaitWatchesSynced() {
         long deadline = Ticker.deadline(ticker.nanoTime(), cacheSyncTimeout);
@@ -248,6 +252,16 @@ final class DefaultController implements Controller {
                         .toList();
                 if (unsynced.isEmpty()) {
                     return true;
+                }
+                for (Watch w : unsynced) {
+                    if (w.informer().lastSyncError().orElse(null) instanceof ApiException denied
+                            && (denied instanceof ForbiddenException || denied instanceof UnauthorizedException)) {
+                        close();
+                        throw new CacheAccessDeniedException(
+                                "controller " + name + ": the informer " + w.informer() + " may not list or watch: "
+                                        + denied.getMessage(),
+                                denied);
+                    }
                 }
                 if (deadline != Long.MAX_VALUE && ticker.nanoTime() - deadline >= 0) {
                     close();

@@ -7,6 +7,9 @@ import static org.awaitility.Awaitility.await;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.ObjectAccess;
 import io.kubeloop.api.ObjectKey;
+import io.kubeloop.api.errors.ApiException;
+import io.kubeloop.api.errors.ApiExceptions;
+import io.kubeloop.api.errors.Status;
 import io.kubeloop.cache.InformerOptions;
 import io.kubeloop.cache.SharedIndexInformer;
 import io.kubeloop.testing.FakeListerWatcher;
@@ -168,6 +171,32 @@ class ControllerWatchTest {
         } finally {
             resyncing.close();
         }
+    }
+
+    @Test
+    void startFailsAtOnceNamingTheRefusalWhenTheServerForbidsTheList() {
+        ApiException forbidden = ApiExceptions.from(Status.failure(
+                403,
+                "Forbidden",
+                "foos.samplecontroller.k8s.io is forbidden: User \"system:serviceaccount:ns:op\" cannot list resource"
+                        + " \"foos\" in API group \"samplecontroller.k8s.io\" at the cluster scope"));
+        for (int i = 0; i < 5; i++) {
+            foos.failNextList(forbidden); // refused for several back-offs, seconds in all
+        }
+        controller(ControllerOptions.builder("foo").cacheSyncTimeout(Duration.ofMinutes(10)));
+        controller.watch(informer, EventHandler.forObject());
+        informer.start();
+
+        assertThatThrownBy(controller::start)
+                .as("long before the ten-minute cache-sync timeout (the class times out after 30 s)")
+                .isInstanceOf(CacheAccessDeniedException.class)
+                .hasMessageStartingWith("controller foo: the informer ")
+                .hasMessageContaining("may not list or watch")
+                .hasMessageContaining("cannot list resource \"foos\"")
+                .hasCause(forbidden);
+        assertThat(controller.queue().isShuttingDown())
+                .as("the controller stopped")
+                .isTrue();
     }
 
     @Test
