@@ -5,6 +5,7 @@ import io.kubeloop.apiserver.BuiltinControllerMode;
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.apiserver.ListAtZero;
 import io.kubeloop.apiserver.ServerOptions;
+import io.kubeloop.bench.report.Machine;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -58,7 +59,7 @@ public final class InformerBenchmark {
         Options o = Options.parse(args);
         Files.createDirectories(o.out);
         Instant started = Instant.now();
-        String loadBefore = loadAverage();
+        String loadBefore = Machine.loadAverage();
         List<RunResult> results = new ArrayList<>();
         StringBuilder notes = new StringBuilder();
         int window = (int) o.events + 10_000;
@@ -129,7 +130,7 @@ public final class InformerBenchmark {
                 }
             }
         }
-        String header = header(o, started, loadBefore, loadAverage(), notes.toString());
+        String header = header(o, started, loadBefore, Machine.loadAverage(), notes.toString());
         String md = ResultsReport.markdown(results, o.pods, o.contenders, header);
         System.out.println();
         System.out.println(md);
@@ -194,7 +195,15 @@ public final class InformerBenchmark {
     }
 
     private static String classPath(Contender c) {
-        if (!c.peer()) {
+        return classPath(c.peer());
+    }
+
+    /**
+     * The class path of a child: this JVM's, or for a peer (fabric8 7.x on Jackson 2) kubeloop-peers'
+     * classes and dependencies.
+     */
+    static String classPath(boolean peer) {
+        if (!peer) {
             return System.getProperty("java.class.path");
         }
         Path file = Path.of(System.getProperty("kubeloop.peers.classpath", "kubeloop-peers/target/peer.classpath"));
@@ -224,15 +233,6 @@ public final class InformerBenchmark {
             System.out.println("no histogram: " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private static String loadAverage() {
-        try {
-            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
-            return f[0] + " / " + f[1] + " / " + f[2];
-        } catch (IOException e) {
-            return "unknown";
         }
     }
 

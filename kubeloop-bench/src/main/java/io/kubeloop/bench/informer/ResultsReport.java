@@ -163,8 +163,9 @@ final class ResultsReport {
         return results.stream().filter(r -> r.pods() == n && r.contender() == c).toList();
     }
 
-    private static String cell(List<RunResult> rs, ToDoubleFunction<RunResult> metric, String format) {
-        String m = String.format(Locale.ROOT, format, median(rs, metric));
+    /** A table cell: the median of {@code metric} over {@code rs}, with the range when there are several. */
+    static <R> String cell(List<R> rs, ToDoubleFunction<R> metric, String format) {
+        String m = String.format(Locale.ROOT, format, GeneratedBlock.median(rs, metric));
         if (rs.size() == 1) {
             return m;
         }

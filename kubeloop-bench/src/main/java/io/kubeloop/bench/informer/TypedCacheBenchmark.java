@@ -9,9 +9,8 @@ import io.kubeloop.apiserver.BuiltinControllerMode;
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.apiserver.ServerOptions;
 import io.kubeloop.bench.report.GeneratedBlock;
-import java.io.File;
+import io.kubeloop.bench.report.Machine;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -120,7 +119,7 @@ public final class TypedCacheBenchmark {
         Options o = Options.parse(args);
         Files.createDirectories(o.out);
         Instant started = Instant.now();
-        String loadBefore = loadAverage();
+        String loadBefore = Machine.loadAverage();
         int window = (int) o.events + 10_000;
         ServerOptions serverOptions = ServerOptions.defaults()
                 .withWatchBufferSize(window)
@@ -173,7 +172,7 @@ public final class TypedCacheBenchmark {
                 }
             }
         }
-        String md = markdown(runs, o, header(o, started, loadBefore, loadAverage(), note));
+        String md = markdown(runs, o, header(o, started, loadBefore, Machine.loadAverage(), note));
         System.out.println();
         System.out.println(md);
         Files.writeString(o.out.resolve("results.md"), md);
@@ -219,8 +218,15 @@ public final class TypedCacheBenchmark {
         }
         Duration timeout = Duration.ofMinutes(10);
         System.gc(); // the writer's garbage is the server's, not the next contender's
-        try (ChildJvm child =
-                ChildJvm.start(c.label, c.mainClass, c.args, classPath(c), flags, kubeconfig, o.objects, o.events)) {
+        try (ChildJvm child = ChildJvm.start(
+                c.label,
+                c.mainClass,
+                c.args,
+                InformerBenchmark.classPath(c.peer),
+                flags,
+                kubeconfig,
+                o.objects,
+                o.events)) {
             child.expect("BASELINE", timeout);
             String[] synced = child.expect("SYNCED", timeout);
             long cacheSize = Long.parseLong(synced[1]);
@@ -252,22 +258,6 @@ public final class TypedCacheBenchmark {
         }
     }
 
-    private static String classPath(Typed c) {
-        if (!c.peer) {
-            return System.getProperty("java.class.path");
-        }
-        Path file = Path.of(System.getProperty("kubeloop.peers.classpath", "kubeloop-peers/target/peer.classpath"));
-        try {
-            Path classes = file.toAbsolutePath().getParent().resolve("classes");
-            return classes + File.pathSeparator + Files.readString(file).trim();
-        } catch (IOException e) {
-            throw new UncheckedIOException(
-                    "fabric8 runs from kubeloop-peers' class path, but " + file
-                            + " is missing: build kubeloop-peers first (mvn -pl kubeloop-bench,kubeloop-peers -am process-classes)",
-                    e);
-        }
-    }
-
     static String markdown(List<Run> runs, Options o, String header) {
         StringBuilder md = new StringBuilder(header);
         md.append("\n| contender | start → synced (s) | CPU to sync (s) | allocated to sync (MiB) | "
@@ -281,17 +271,17 @@ public final class TypedCacheBenchmark {
             md.append("| ")
                     .append(c.label)
                     .append(" | ")
-                    .append(cell(rs, Run::syncSeconds, "%.2f"))
+                    .append(ResultsReport.cell(rs, Run::syncSeconds, "%.2f"))
                     .append(" | ")
-                    .append(cell(rs, r -> r.syncCpuNanos / 1e9, "%.2f"))
+                    .append(ResultsReport.cell(rs, r -> r.syncCpuNanos / 1e9, "%.2f"))
                     .append(" | ")
-                    .append(cell(rs, r -> r.syncAllocated / (1024.0 * 1024.0), "%,.0f"))
+                    .append(ResultsReport.cell(rs, r -> r.syncAllocated / (1024.0 * 1024.0), "%,.0f"))
                     .append(" | ")
-                    .append(cell(rs, r -> r.addsNanos / 1e9, "%.2f"))
+                    .append(ResultsReport.cell(rs, r -> r.addsNanos / 1e9, "%.2f"))
                     .append(" | ")
-                    .append(cell(rs, Run::heapMiB, "%.0f"))
+                    .append(ResultsReport.cell(rs, Run::heapMiB, "%.0f"))
                     .append(" | ")
-                    .append(cell(rs, Run::eventsPerSecond, "%,.0f"))
+                    .append(ResultsReport.cell(rs, Run::eventsPerSecond, "%,.0f"))
                     .append(" |\n");
         }
         List<Run> fabric8 = of(runs, Typed.FABRIC8);
@@ -332,25 +322,6 @@ public final class TypedCacheBenchmark {
 
     private static List<Run> of(List<Run> runs, Typed c) {
         return runs.stream().filter(r -> r.contender == c).toList();
-    }
-
-    private static String cell(List<Run> rs, ToDoubleFunction<Run> metric, String format) {
-        String m = String.format(Locale.ROOT, format, GeneratedBlock.median(rs, metric));
-        if (rs.size() == 1) {
-            return m;
-        }
-        double[] v = rs.stream().mapToDouble(metric).sorted().toArray();
-        return m + " (" + String.format(Locale.ROOT, format, v[0]) + "–"
-                + String.format(Locale.ROOT, format, v[v.length - 1]) + ")";
-    }
-
-    private static String loadAverage() {
-        try {
-            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
-            return f[0] + " / " + f[1] + " / " + f[2];
-        } catch (IOException e) {
-            return "unknown";
-        }
     }
 
     private static String header(Options o, Instant started, String loadBefore, String loadAfter, String note) {

@@ -1,5 +1,6 @@
 package io.kubeloop.bench.race;
 
+import io.kubeloop.bench.report.Machine;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,7 +47,7 @@ public final class RaceBenchmark {
         Options o = Options.parse(args);
         Files.createDirectories(o.out);
         Instant started = Instant.now();
-        String loadBefore = loadAverage();
+        String loadBefore = Machine.loadAverage();
         List<String> flags = RaceRound.operatorFlags(o.childFlags);
         RaceRound round =
                 new RaceRound(flags, Set.copyOf(o.jfr), Set.copyOf(o.histograms), o.concurrency, o.timeout, o.out);
@@ -76,7 +77,7 @@ public final class RaceBenchmark {
                 }
             }
         }
-        String header = header(o, flags, started, loadBefore, loadAverage());
+        String header = header(o, flags, started, loadBefore, Machine.loadAverage());
         String md = RaceReport.markdown(results, o.foos, o.contenders, failures, header);
         System.out.println();
         System.out.println(md);
@@ -137,15 +138,6 @@ public final class RaceBenchmark {
         return p.converged()
                 ? String.format(Locale.ROOT, "%6.2f s (sent in %.2f s)", p.nanos() / 1e9, p.sendNanos() / 1e9)
                 : String.format(Locale.ROOT, "NOT CONVERGED (%,d after %.0f s)", p.convergedFoos(), p.nanos() / 1e9);
-    }
-
-    private static String loadAverage() {
-        try {
-            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
-            return f[0] + " / " + f[1] + " / " + f[2];
-        } catch (IOException e) {
-            return "unknown";
-        }
     }
 
     private static String header(Options o, List<String> flags, Instant started, String loadBefore, String loadAfter) {

@@ -1,6 +1,6 @@
 package io.kubeloop.bench.server;
 
-import java.io.IOException;
+import io.kubeloop.bench.report.Machine;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -52,13 +52,13 @@ public final class ServerBenchmark {
         Options o = Options.parse(args);
         Files.createDirectories(o.out);
         Instant started = Instant.now();
-        String loadBefore = loadAverage();
+        String loadBefore = Machine.loadAverage();
         List<ContenderResult> results = new ArrayList<>();
         for (ServerContender c : o.contenders) {
             System.out.println(c.label() + ":");
             results.add(run(c, o));
         }
-        String header = header(o, started, loadBefore, loadAverage());
+        String header = header(o, started, loadBefore, Machine.loadAverage());
         String md = ServerReport.markdown(results, header);
         System.out.println();
         System.out.println(md);
@@ -162,15 +162,6 @@ public final class ServerBenchmark {
                 i -> ConfigMaps.json(ConfigMaps.name("cm", i), i),
                 new AtomicLong());
         return new CreateResult(from, to, o.concurrency, elapsed, server.cpu().minus(cpu0));
-    }
-
-    private static String loadAverage() {
-        try {
-            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
-            return f[0] + " / " + f[1] + " / " + f[2];
-        } catch (IOException e) {
-            return "unknown";
-        }
     }
 
     private static String header(Options o, Instant started, String loadBefore, String loadAfter) {
