@@ -52,29 +52,35 @@ public final class KubeloopInformerChild {
             ListerWatcher<DynamicObject> lw = ListerWatcher.of(client.resource(
                             new GroupVersionResource("", "v1", "pods"), ResourceScope.NAMESPACED, DynamicObject.class)
                     .inAnyNamespace());
-            SharedIndexInformer<DynamicObject> informer = SharedIndexInformer.create(lw, options);
-            informer.addEventHandler(new ResourceEventHandler<>() {
-                @Override
-                public void onAdd(DynamicObject object, boolean isInInitialList) {
-                    r.added();
-                }
-
-                @Override
-                public void onUpdate(DynamicObject oldObject, DynamicObject newObject) {
-                    r.updated();
-                }
-            });
-            r.baseline();
-            r.started();
-            informer.start();
-            r.awaitSynced(
-                    informer::hasSynced, () -> informer.indexer().listKeys().size());
-            r.awaitAdds(pods);
-            r.retainedHeap();
-            r.awaitUpdatesAndFinish(events);
-            informer.close();
+            measure(SharedIndexInformer.create(lw, options), pods, events, r);
         } catch (RuntimeException e) {
             r.fail(e.toString());
         }
+    }
+
+    /**
+     * The protocol of {@link InformerBenchReporter} for {@code informer} (not started): a counting
+     * handler, the baseline, start, sync, adds, retained heap and updates; closes it at the end.
+     */
+    static <T> void measure(SharedIndexInformer<T> informer, long objects, long events, InformerBenchReporter r) {
+        informer.addEventHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(T object, boolean isInInitialList) {
+                r.added();
+            }
+
+            @Override
+            public void onUpdate(T oldObject, T newObject) {
+                r.updated();
+            }
+        });
+        r.baseline();
+        r.started();
+        informer.start();
+        r.awaitSynced(informer::hasSynced, () -> informer.indexer().listKeys().size());
+        r.awaitAdds(objects);
+        r.retainedHeap();
+        r.awaitUpdatesAndFinish(events);
+        informer.close();
     }
 }

@@ -6,7 +6,6 @@ import io.kubeloop.api.ResourceScope;
 import io.kubeloop.bench.generated.argocd.v1alpha1.Application;
 import io.kubeloop.cache.InformerOptions;
 import io.kubeloop.cache.ListerWatcher;
-import io.kubeloop.cache.ResourceEventHandler;
 import io.kubeloop.cache.SharedIndexInformer;
 import io.kubeloop.client.ClientOptions;
 import io.kubeloop.client.KubeClient;
@@ -32,46 +31,32 @@ public final class TypedInformerChild {
         long events = Long.parseLong(args[2]);
         InformerBenchReporter r = new InformerBenchReporter();
         try (KubeClient client = KubeClient.create(ClientConfig.fromKubeconfig(kubeconfig), ClientOptions.defaults())) {
-            SharedIndexInformer<?> informer = switch (args[3]) {
+            switch (args[3]) {
                 case "records" ->
-                    informer(ListerWatcher.of(client.resource(Application.class).inAnyNamespace()), r);
+                    KubeloopInformerChild.measure(
+                            SharedIndexInformer.create(
+                                    ListerWatcher.of(
+                                            client.resource(Application.class).inAnyNamespace()),
+                                    InformerOptions.defaults()),
+                            objects,
+                            events,
+                            r);
                 case "dynamic" ->
-                    informer(
-                            ListerWatcher.of(client.resource(
-                                            new GroupVersionResource("argoproj.io", "v1alpha1", "applications"),
-                                            ResourceScope.NAMESPACED,
-                                            DynamicObject.class)
-                                    .inAnyNamespace()),
+                    KubeloopInformerChild.measure(
+                            SharedIndexInformer.create(
+                                    ListerWatcher.of(client.resource(
+                                                    new GroupVersionResource("argoproj.io", "v1alpha1", "applications"),
+                                                    ResourceScope.NAMESPACED,
+                                                    DynamicObject.class)
+                                            .inAnyNamespace()),
+                                    InformerOptions.defaults()),
+                            objects,
+                            events,
                             r);
                 default -> throw new IllegalArgumentException("unknown mode " + args[3]);
-            };
-            r.baseline();
-            r.started();
-            informer.start();
-            r.awaitSynced(
-                    informer::hasSynced, () -> informer.indexer().listKeys().size());
-            r.awaitAdds(objects);
-            r.retainedHeap();
-            r.awaitUpdatesAndFinish(events);
-            informer.close();
+            }
         } catch (RuntimeException e) {
             r.fail(e.toString());
         }
-    }
-
-    private static <T> SharedIndexInformer<T> informer(ListerWatcher<T> lw, InformerBenchReporter r) {
-        SharedIndexInformer<T> informer = SharedIndexInformer.create(lw, InformerOptions.defaults());
-        informer.addEventHandler(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(T object, boolean isInInitialList) {
-                r.added();
-            }
-
-            @Override
-            public void onUpdate(T oldObject, T newObject) {
-                r.updated();
-            }
-        });
-        return informer;
     }
 }
