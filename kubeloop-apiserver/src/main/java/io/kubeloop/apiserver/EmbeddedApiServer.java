@@ -1,6 +1,14 @@
 package io.kubeloop.apiserver;
 
 import io.kubeloop.api.json.KubeJson;
+import io.kubeloop.apiserver.internal.auth.AccessControl;
+import io.kubeloop.apiserver.internal.auth.AuditLog;
+import io.kubeloop.apiserver.internal.auth.Authentication;
+import io.kubeloop.apiserver.internal.auth.BootstrapPolicy;
+import io.kubeloop.apiserver.internal.auth.ServiceAccountTokens;
+import io.kubeloop.apiserver.internal.auth.StaticTokens;
+import io.kubeloop.apiserver.internal.auth.StorePolicySource;
+import io.kubeloop.apiserver.internal.auth.UserInfo;
 import io.kubeloop.apiserver.internal.controllers.BuiltinControllers;
 import io.kubeloop.apiserver.internal.crd.CustomResourceDefinitions;
 import io.kubeloop.apiserver.internal.crd.CustomResourceValidator;
@@ -25,6 +33,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -60,6 +69,9 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class EmbeddedApiServer implements AutoCloseable {
 
+    /** The user the admin token authenticates, in {@code system:masters}. */
+    public static final String ADMIN_USER = "kubernetes-admin";
+
     private final ServerOptions options;
     private final VersionedStore store;
     private final ObjectRegistry registry;
@@ -70,6 +82,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
     private final TlsMaterial tls;
     private final HttpServer http;
     private final String token;
+    private final AccessControl access;
     private volatile KubeClient client;
     private final AtomicBoolean closing = new AtomicBoolean();
     private final CountDownLatch stopped = new CountDownLatch(1);
@@ -99,6 +112,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
                     options.patcher(),
                     options.listAtZero() == ListAtZero.WHOLE_FROM_CACHE);
             createDefaultNamespaces();
+            createBootstrapPolicy();
             // CRDs found in the store (after a restart) are served again before HTTP opens.
             started = CustomResourceDefinitions.start(registry, options.ticker());
             this.crds = started;
@@ -106,13 +120,14 @@ public final class EmbeddedApiServer implements AutoCloseable {
                     ? BuiltinControllers.start(registry, options.ticker())
                     : null;
             this.controllers = running;
+            this.access = accessControl(options, store, tls, token);
             this.http = new HttpServer(
                     options.bindAddress(),
                     options.port(),
                     tls,
                     new ApiHandler(
                             registry,
-                            token,
+                            access,
                             options.http(),
                             options.openApi().apply(registry.resources()),
                             options.ticker()));
@@ -138,6 +153,59 @@ public final class EmbeddedApiServer implements AutoCloseable {
     /** Starts a server with {@code options}. */
     public static EmbeddedApiServer start(ServerOptions options) {
         return new EmbeddedApiServer(options);
+    }
+
+    /**
+     * Authentication (the admin token as {@code kubernetes-admin} in {@code system:masters}, the static token
+     * file, ServiceAccount tokens signed with the CA's key, client certificates, anonymous requests), RBAC and
+     * the audit log.
+     */
+    private static AccessControl accessControl(
+            ServerOptions options, VersionedStore store, TlsMaterial tls, String adminToken) {
+        StorePolicySource policy = new StorePolicySource(store);
+        ServiceAccountTokens serviceAccounts = new ServiceAccountTokens(
+                tls.caKey(),
+                tls.caCertificate().getPublicKey(),
+                List.of(ServiceAccountTokens.ISSUER),
+                policy.serviceAccounts(),
+                options.ticker());
+        StaticTokens tokens = options.tokenAuthFile()
+                .map(StaticTokens::read)
+                .orElseGet(() -> new StaticTokens(Map.of()))
+                .with(Map.of(adminToken, UserInfo.of(ADMIN_USER, List.of(UserInfo.MASTERS))));
+        return new AccessControl(
+                new Authentication(List.of(tokens, serviceAccounts), true),
+                policy,
+                serviceAccounts,
+                policy.serviceAccounts(),
+                options.auditLog().map(AuditLog::open));
+    }
+
+    /** The bootstrap ClusterRoles and ClusterRoleBindings, each created unless one of its name exists. */
+    private void createBootstrapPolicy() {
+        ResourceDefinition roles = registry.resources()
+                .find("rbac.authorization.k8s.io", "v1", "clusterroles")
+                .orElseThrow();
+        ResourceDefinition bindings = registry.resources()
+                .find("rbac.authorization.k8s.io", "v1", "clusterrolebindings")
+                .orElseThrow();
+        for (ObjectNode role : BootstrapPolicy.clusterRoles()) {
+            createIfAbsent(roles, role);
+        }
+        for (ObjectNode binding : BootstrapPolicy.clusterRoleBindings()) {
+            createIfAbsent(bindings, binding);
+        }
+    }
+
+    private void createIfAbsent(ResourceDefinition def, ObjectNode object) {
+        String name = object.path("metadata").path("name").asString();
+        if (store.get(def.storageId(), name).isEmpty()) {
+            registry.create(
+                    def,
+                    "",
+                    object,
+                    new WriteContext("kube-apiserver", null, false, io.kubeloop.client.FieldValidation.IGNORE, false));
+        }
     }
 
     private void createDefaultNamespaces() {
@@ -240,6 +308,25 @@ public final class EmbeddedApiServer implements AutoCloseable {
     }
 
     /**
+     * A kubeconfig like {@link #kubeconfig()} with another bearer token: a ServiceAccount's (from a
+     * TokenRequest, {@code kubectl create token}) or a user's of the {@linkplain ServerOptions#withTokenAuthFile
+     * token file}.
+     */
+    public String kubeconfig(String bearerToken) {
+        return Kubeconfig.render(url(), caPem(), bearerToken);
+    }
+
+    /**
+     * A kubeconfig that authenticates as {@code user} in {@code groups} with an x509 client certificate the
+     * server's CA signed now (CN = user, O = each group; valid for a year): what kubeadm writes for an
+     * administrator, and a way to test a controller as a plain user. RBAC decides what it may do.
+     */
+    public String clientCertificateKubeconfig(String user, List<String> groups) {
+        TlsMaterial.ClientCertificate cert = tls.issueClient(user, groups, java.time.Duration.ofDays(365));
+        return Kubeconfig.render(url(), caPem(), cert.certificatePem(), cert.privateKeyPem());
+    }
+
+    /**
      * Writes {@link #kubeconfig()} to {@code file}: created {@code 0600}, missing parent directories {@code 0700},
      * where the file system has POSIX permissions ({@link Kubeconfig#write}).
      */
@@ -297,6 +384,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
             }
             crds.close();
             store.closeAllWatchers();
+            access.close();
             try {
                 http.close();
             } finally {

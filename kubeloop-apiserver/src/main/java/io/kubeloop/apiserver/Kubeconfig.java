@@ -10,7 +10,7 @@ import java.util.Base64;
 
 /**
  * The kubeconfig a client of an embedded API server (or of a proxy in front of one) needs: one
- * cluster with CA data, one user with a bearer token, one context named {@code kubeloop} with
+ * cluster with CA data, one user with a bearer token (or a client certificate), one context named {@code kubeloop} with
  * namespace {@code default}. Stateless.
  */
 public final class Kubeconfig {
@@ -47,6 +47,44 @@ public final class Kubeconfig {
                     namespace: default
                 current-context: kubeloop
                 """.formatted(server, ca, token);
+    }
+
+    /**
+     * The kubeconfig as YAML, its user authenticating with a client certificate.
+     *
+     * @param server the server URL
+     * @param caPem the CA certificate that signed the server's, PEM
+     * @param clientCertificatePem the client certificate, PEM
+     * @param clientKeyPem its private key, PEM
+     * @return the YAML text
+     */
+    public static String render(URI server, String caPem, String clientCertificatePem, String clientKeyPem) {
+        Base64.Encoder b64 = Base64.getEncoder();
+        return """
+                apiVersion: v1
+                kind: Config
+                clusters:
+                - name: kubeloop
+                  cluster:
+                    server: %s
+                    certificate-authority-data: %s
+                users:
+                - name: kubeloop
+                  user:
+                    client-certificate-data: %s
+                    client-key-data: %s
+                contexts:
+                - name: kubeloop
+                  context:
+                    cluster: kubeloop
+                    user: kubeloop
+                    namespace: default
+                current-context: kubeloop
+                """.formatted(
+                        server,
+                        b64.encodeToString(caPem.getBytes(StandardCharsets.UTF_8)),
+                        b64.encodeToString(clientCertificatePem.getBytes(StandardCharsets.UTF_8)),
+                        b64.encodeToString(clientKeyPem.getBytes(StandardCharsets.UTF_8)));
     }
 
     /**

@@ -38,6 +38,8 @@ public final class ServerOptions {
     private final BuiltinControllerMode builtinControllers;
     private final Ticker ticker;
     private final ListAtZero listAtZero;
+    private final Path tokenAuthFile;
+    private final Path auditLog;
     // The server's own seams (package-private: tests in this package replace them).
     private final Function<Path, Journal> journalFactory;
     private final ObjectValidator validator;
@@ -64,6 +66,8 @@ public final class ServerOptions {
         this.builtinControllers = Objects.requireNonNull(s.builtinControllers, "builtinControllers");
         this.ticker = Objects.requireNonNull(s.ticker, "ticker");
         this.listAtZero = Objects.requireNonNull(s.listAtZero, "listAtZero");
+        this.tokenAuthFile = s.tokenAuthFile;
+        this.auditLog = s.auditLog;
         this.journalFactory = Objects.requireNonNull(s.journalFactory, "journalFactory");
         this.validator = Objects.requireNonNull(s.validator, "validator");
         this.patcher = Objects.requireNonNull(s.patcher, "patcher");
@@ -82,6 +86,8 @@ public final class ServerOptions {
         BuiltinControllerMode builtinControllers;
         Ticker ticker;
         ListAtZero listAtZero;
+        Path tokenAuthFile;
+        Path auditLog;
         Function<Path, Journal> journalFactory;
         ObjectValidator validator;
         PatchApplier patcher;
@@ -100,6 +106,8 @@ public final class ServerOptions {
         s.builtinControllers = builtinControllers;
         s.ticker = ticker;
         s.listAtZero = listAtZero;
+        s.tokenAuthFile = tokenAuthFile;
+        s.auditLog = auditLog;
         s.journalFactory = journalFactory;
         s.validator = validator;
         s.patcher = patcher;
@@ -209,6 +217,34 @@ public final class ServerOptions {
         return with(s -> s.listAtZero = mode);
     }
 
+    /**
+     * With static users: a token file in kube-apiserver's {@code --token-auth-file} format, one
+     * {@code token,user,uid,"group1,group2"} line per token. Read at start; a malformed file stops the start
+     * with a message naming the line.
+     */
+    public ServerOptions withTokenAuthFile(Path file) {
+        return with(s -> s.tokenAuthFile = Objects.requireNonNull(file, "file"));
+    }
+
+    /**
+     * With an audit log: every answered request appended to {@code file} as one JSON line (an
+     * {@code audit.k8s.io/v1} Event at level Metadata: user, groups, verb, resource, namespace, name,
+     * response code, timestamps), as kube-apiserver's {@code --audit-log-path}. Off by default.
+     */
+    public ServerOptions withAuditLog(Path file) {
+        return with(s -> s.auditLog = Objects.requireNonNull(file, "file"));
+    }
+
+    /** The static token file, or empty for none. */
+    public Optional<Path> tokenAuthFile() {
+        return Optional.ofNullable(tokenAuthFile);
+    }
+
+    /** The audit log file, or empty when requests are not audited. */
+    public Optional<Path> auditLog() {
+        return Optional.ofNullable(auditLog);
+    }
+
     /** The TCP port, 0 for a free one. */
     public int port() {
         return port;
@@ -284,6 +320,7 @@ public final class ServerOptions {
         return "ServerOptions[port=" + port + ", bindAddress=" + bindAddress + ", token="
                 + (token == null ? "(default)" : "(fixed)") + ", historySize=" + historySize + ", watchBufferSize="
                 + watchBufferSize + ", dataDir=" + dataDir + ", builtinControllers=" + builtinControllers
-                + ", listAtZero=" + listAtZero + ", http=" + http + "]";
+                + ", listAtZero=" + listAtZero + ", tokenAuthFile=" + tokenAuthFile + ", auditLog=" + auditLog
+                + ", http=" + http + "]";
     }
 }

@@ -64,6 +64,19 @@ final class ServeCommand implements Callable<Integer> {
     String token;
 
     @Option(
+            names = "--token-auth-file",
+            paramLabel = "FILE",
+            description = "Static users: one 'token,user,uid,\"group1,group2\"' line per token "
+                    + "(kube-apiserver's format).")
+    Path tokenAuthFile;
+
+    @Option(
+            names = "--audit-log-path",
+            paramLabel = "FILE",
+            description = "Append one JSON audit event per request to FILE (who did what, with the response code).")
+    Path auditLog;
+
+    @Option(
             names = "--history",
             paramLabel = "N",
             defaultValue = "10000",
@@ -113,6 +126,18 @@ final class ServeCommand implements Callable<Integer> {
                 baseOptions().withPort(port).withBindAddress(bind).withHistorySize(history);
         if (token != null) {
             options = options.withToken(token);
+        }
+        if (tokenAuthFile != null) {
+            if (!Files.isRegularFile(tokenAuthFile)) {
+                throw new IllegalArgumentException("--token-auth-file " + tokenAuthFile + " is not a readable file");
+            }
+            options = options.withTokenAuthFile(tokenAuthFile.toAbsolutePath());
+        }
+        if (auditLog != null) {
+            if (Files.isDirectory(auditLog)) {
+                throw new IllegalArgumentException("--audit-log-path " + auditLog + " is a directory");
+            }
+            options = options.withAuditLog(auditLog.toAbsolutePath());
         }
         if (dataDir != null) {
             if (Files.exists(dataDir) && !Files.isDirectory(dataDir)) {

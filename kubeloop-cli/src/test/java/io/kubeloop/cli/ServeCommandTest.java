@@ -45,9 +45,18 @@ class ServeCommandTest {
     static Path kubeconfig;
 
     @BeforeAll
-    static void startServer() {
+    static void startServer() throws java.io.IOException {
         kubeconfig = dir.resolve("sub/kubeconfig");
-        server = KubeloopProcess.start("--port", "0", "--kubeconfig-out", kubeconfig.toString());
+        Path tokens = Files.writeString(dir.resolve("tokens.csv"), "dana-token,dana,uid-dana,\"devs\"\n");
+        server = KubeloopProcess.start(
+                "--port",
+                "0",
+                "--kubeconfig-out",
+                kubeconfig.toString(),
+                "--token-auth-file",
+                tokens.toString(),
+                "--audit-log-path",
+                dir.resolve("audit.log").toString());
         url = server.awaitReady(START);
     }
 
@@ -126,23 +135,49 @@ class ServeCommandTest {
     }
 
     @Test
-    void requestsWithoutOrWithAWrongTokenGet401Status() throws Exception {
-        HttpClient http = HttpClient.newBuilder()
-                .sslContext(io.kubeloop.client.config.SslContextBuilder.create()
-                        .trustCertificates(caFrom(kubeconfig))
-                        .build())
-                .build();
+    void aRequestWithoutCredentialsIsAnonymousAndForbiddenAndOneWithAWrongTokenIsUnauthorized() throws Exception {
+        HttpClient http = http();
         HttpResponse<String> anonymous = http.send(
                 HttpRequest.newBuilder(url.resolve("/api/v1/namespaces")).build(),
                 HttpResponse.BodyHandlers.ofString());
-        assertThat(anonymous.statusCode()).isEqualTo(401);
-        assertThat(anonymous.body()).contains("\"kind\":\"Status\"", "\"code\":401");
+        assertThat(anonymous.statusCode()).isEqualTo(403);
+        assertThat(anonymous.body())
+                .contains("\"kind\":\"Status\"", "\"code\":403")
+                .contains("namespaces is forbidden: User \\\"system:anonymous\\\" cannot list resource "
+                        + "\\\"namespaces\\\" in API group \\\"\\\" at the cluster scope");
         HttpResponse<String> wrong = http.send(
                 HttpRequest.newBuilder(url.resolve("/api/v1/namespaces"))
                         .header("Authorization", "Bearer not-the-token")
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(wrong.statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void aTokenFileUserIsAuthenticatedAndEveryRequestIsInTheAuditLog() throws Exception {
+        HttpResponse<String> whoami = http().send(
+                        HttpRequest.newBuilder(url.resolve("/apis/authentication.k8s.io/v1/selfsubjectreviews"))
+                                .header("Authorization", "Bearer dana-token")
+                                .header("Content-Type", "application/json")
+                                .POST(HttpRequest.BodyPublishers.ofString(
+                                        "{\"apiVersion\":\"authentication.k8s.io/v1\",\"kind\":\"SelfSubjectReview\"}"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        assertThat(whoami.statusCode()).isEqualTo(201);
+        assertThat(whoami.body()).contains("\"username\":\"dana\"", "\"groups\":[\"devs\",\"system:authenticated\"]");
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(5))
+                .untilAsserted(() -> assertThat(Files.readString(dir.resolve("audit.log")))
+                        .contains(
+                                "\"verb\":\"create\"", "\"username\":\"dana\"", "\"resource\":\"selfsubjectreviews\""));
+    }
+
+    private static HttpClient http() throws Exception {
+        return HttpClient.newBuilder()
+                .sslContext(io.kubeloop.client.config.SslContextBuilder.create()
+                        .trustCertificates(caFrom(kubeconfig))
+                        .build())
+                .build();
     }
 
     private static List<java.security.cert.X509Certificate> caFrom(Path file) throws Exception {

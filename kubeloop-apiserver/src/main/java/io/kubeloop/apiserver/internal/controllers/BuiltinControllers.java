@@ -6,7 +6,8 @@ import java.time.Duration;
 
 /**
  * The controllers the embedded server runs in-process, started after its storage and stopped before it:
- * the {@link GarbageCollector}, the {@link PodTerminator} and the {@link DeploymentSimulator}, sharing one set
+ * the {@link GarbageCollector}, the {@link PodTerminator}, the {@link DeploymentSimulator} and the
+ * {@link ClusterRoleAggregator}, sharing one set
  * of {@link MetadataInformers}.
  *
  * <p><b>Threads.</b> Per watched resource an informer's reflector, queue consumer and one handler thread per
@@ -21,12 +22,14 @@ public final class BuiltinControllers implements AutoCloseable {
     private final GarbageCollector gc;
     private final PodTerminator pods;
     private final DeploymentSimulator deployments;
+    private final ClusterRoleAggregator clusterRoles;
 
     private BuiltinControllers(ObjectRegistry registry, Ticker clock) {
         this.informers = new MetadataInformers(registry.store(), registry.resources(), clock);
         this.gc = new GarbageCollector(new LiveObjects(registry), informers);
         this.pods = new PodTerminator(registry, clock, informers);
         this.deployments = new DeploymentSimulator(registry, clock, informers);
+        this.clusterRoles = new ClusterRoleAggregator(registry, informers);
     }
 
     /** Starts the controllers over {@code registry}'s storage and served resources. */
@@ -35,6 +38,7 @@ public final class BuiltinControllers implements AutoCloseable {
         c.gc.start();
         c.pods.start();
         c.deployments.start();
+        c.clusterRoles.start();
         c.informers.start();
         return c;
     }
@@ -56,5 +60,6 @@ public final class BuiltinControllers implements AutoCloseable {
         gc.close();
         pods.close();
         deployments.close();
+        clusterRoles.close();
     }
 }

@@ -5,6 +5,8 @@ import io.kubeloop.api.errors.ApiTimeoutException;
 import io.kubeloop.api.errors.GoneException;
 import io.kubeloop.api.errors.Status;
 import io.kubeloop.api.json.KubeJson;
+import io.kubeloop.apiserver.internal.auth.AccessControl;
+import io.kubeloop.apiserver.internal.auth.AuditLog;
 import io.kubeloop.apiserver.internal.registry.ApiErrors;
 import io.kubeloop.apiserver.internal.registry.DeleteParams;
 import io.kubeloop.apiserver.internal.registry.ListParams;
@@ -17,15 +19,19 @@ import io.kubeloop.time.Ticker;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
+import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -39,7 +45,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The API server's Jetty handler: authentication, URL routing, discovery, health,
+ * The API server's Jetty handler: access control (authentication, impersonation, RBAC, audit), URL routing, discovery, health,
  * version, OpenAPI seam, and the resource verbs over {@link ObjectRegistry}, including chunked watches.
  * Every failure becomes a Status with the right HTTP code; nothing a client sends can crash it.
  *
@@ -52,18 +58,22 @@ public final class ApiHandler extends Handler.Abstract {
 
     private final ObjectRegistry registry;
     private final Discovery discovery;
-    private final byte[] token;
+    private final AccessControl access;
     private final HttpOptions options;
     private final OpenApiDocuments openApi;
     private final Ticker clock;
     private final ScaleSubresource scales;
 
-    /** A handler serving {@code registry}, requiring {@code token} (null = no authentication). */
+    /** A handler serving {@code registry} to the requests {@code access} admits. */
     public ApiHandler(
-            ObjectRegistry registry, String token, HttpOptions options, OpenApiDocuments openApi, Ticker clock) {
+            ObjectRegistry registry,
+            AccessControl access,
+            HttpOptions options,
+            OpenApiDocuments openApi,
+            Ticker clock) {
         this.registry = registry;
         this.discovery = new Discovery(registry.resources());
-        this.token = token == null ? null : token.getBytes(StandardCharsets.UTF_8);
+        this.access = access;
         this.options = options;
         this.openApi = openApi;
         this.clock = clock;
@@ -82,21 +92,56 @@ public final class ApiHandler extends Handler.Abstract {
         return options;
     }
 
-    /** True when the request carries the right bearer token (or no token is configured). */
-    boolean authenticated(String authorization) {
-        if (token == null) {
-            return true;
+    AccessControl access() {
+        return access;
+    }
+
+    /**
+     * Authenticates and authorizes a request: who sent it and what it asks, as whom.
+     *
+     * @throws ApiException 401 for bad credentials, 403 when impersonation or the request is not allowed
+     */
+    AccessControl.Admitted admit(Request request) {
+        AccessControl.Admitted admitted = authenticate(request);
+        access.authorize(admitted.attributes());
+        return admitted;
+    }
+
+    /** Who sent the request and what it asks, as whom (401 for bad credentials, 403 for impersonation refused). */
+    private AccessControl.Admitted authenticate(Request request) {
+        Fields q = Request.extractQueryParameters(request);
+        return access.authenticate(
+                request.getMethod(),
+                Request.getPathInContext(request),
+                q::getValue,
+                request.getHeaders().get(HttpHeader.AUTHORIZATION),
+                clientCertificates(request),
+                impersonationHeaders(request));
+    }
+
+    private static X509Certificate[] clientCertificates(Request request) {
+        return request.getAttribute(EndPoint.SslSessionData.ATTRIBUTE) instanceof EndPoint.SslSessionData ssl
+                ? ssl.peerCertificates()
+                : null;
+    }
+
+    private static Map<String, List<String>> impersonationHeaders(Request request) {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        for (HttpField f : request.getHeaders()) {
+            if (f.getName().regionMatches(true, 0, "Impersonate-", 0, 12)) {
+                out.computeIfAbsent(f.getLowerCaseName(), k -> new ArrayList<>())
+                        .add(f.getValue());
+            }
         }
-        if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            return false;
-        }
-        return MessageDigest.isEqual(token, authorization.substring(7).strip().getBytes(StandardCharsets.UTF_8));
+        return out;
     }
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
+        AccessControl.Admitted[] admitted = new AccessControl.Admitted[1];
+        Instant received = clock.instant();
         try {
-            serve(request, response, callback);
+            serve(request, response, callback, admitted);
         } catch (ApiException e) {
             writeStatus(response, callback, e.status());
         } catch (RuntimeException e) {
@@ -108,11 +153,24 @@ public final class ApiHandler extends Handler.Abstract {
                             500,
                             "InternalError",
                             "Internal error occurred: " + e.getClass().getSimpleName() + ": " + e.getMessage()));
+        } finally {
+            if (admitted[0] != null && access.audits()) {
+                access.audit(new AuditLog.Entry(
+                        admitted[0].attributes(),
+                        admitted[0].authenticated(),
+                        request.getMethod(),
+                        request.getHttpURI().getPathQuery(),
+                        Request.getRemoteAddr(request),
+                        request.getHeaders().get(HttpHeader.USER_AGENT),
+                        response.getStatus(),
+                        received,
+                        clock.instant()));
+            }
         }
         return true;
     }
 
-    private void serve(Request request, Response response, Callback callback) {
+    private void serve(Request request, Response response, Callback callback, AccessControl.Admitted[] admitted) {
         String path = Request.getPathInContext(request);
         String method = request.getMethod();
         switch (path) {
@@ -136,10 +194,8 @@ public final class ApiHandler extends Handler.Abstract {
             }
             default -> {}
         }
-        if (!authenticated(request.getHeaders().get(HttpHeader.AUTHORIZATION))) {
-            writeStatus(response, callback, Status.failure(401, "Unauthorized", "Unauthorized"));
-            return;
-        }
+        admitted[0] = authenticate(request);
+        access.authorize(admitted[0].attributes());
         Accepts accepts = Accepts.parse(request.getHeaders().get(HttpHeader.ACCEPT));
         if (path.startsWith("/openapi/")) {
             Optional<OpenApiDocuments.Reply> reply = openApi.serve(
@@ -166,7 +222,15 @@ public final class ApiHandler extends Handler.Abstract {
                     "NotAcceptable",
                     "only the following media types are accepted: application/json, application/yaml"));
         }
-        new ResourceRequest(this, route.get(), request, response, callback, accepts).serve();
+        new ResourceRequest(
+                        this,
+                        route.get(),
+                        request,
+                        response,
+                        callback,
+                        accepts,
+                        admitted[0].attributes().user())
+                .serve();
     }
 
     private boolean discovery(

@@ -141,12 +141,14 @@ final class Discovery {
                         s.put("group", "autoscaling");
                         s.put("version", "v1");
                         s.put("kind", "Scale");
+                    } else if (sub.equals("token")) {
+                        s.put("group", "authentication.k8s.io");
+                        s.put("version", "v1");
+                        s.put("kind", "TokenRequest");
                     } else {
                         s.put("kind", d.kind());
                     }
-                    strings(
-                            s.putArray("verbs"),
-                            sub.equals("finalize") ? List.of("update") : List.of("get", "patch", "update"));
+                    strings(s.putArray("verbs"), subresourceVerbs(sub));
                 }
             }
             return n;
@@ -207,16 +209,27 @@ final class Discovery {
                     ObjectNode rk = s.putObject("responseKind");
                     if (sub.equals("scale")) {
                         rk.put("group", "autoscaling").put("version", "v1").put("kind", "Scale");
+                    } else if (sub.equals("token")) {
+                        rk.put("group", "authentication.k8s.io")
+                                .put("version", "v1")
+                                .put("kind", "TokenRequest");
                     } else {
                         rk.put("group", d.group()).put("version", d.version()).put("kind", d.kind());
                     }
-                    strings(
-                            s.putArray("verbs"),
-                            sub.equals("finalize") ? List.of("update") : List.of("get", "patch", "update"));
+                    strings(s.putArray("verbs"), subresourceVerbs(sub));
                 }
             }
         }
         v.put("freshness", "Current");
+    }
+
+    /** The verbs of a subresource: {@code finalize} is updated, {@code token} created, the others read and written. */
+    private static List<String> subresourceVerbs(String sub) {
+        return switch (sub) {
+            case "finalize" -> List.of("update");
+            case "token" -> List.of("create");
+            default -> List.of("get", "patch", "update");
+        };
     }
 
     private static void strings(ArrayNode a, List<String> values) {

@@ -16,7 +16,8 @@ import org.eclipse.jetty.util.thread.VirtualThreadPool;
 import org.eclipse.jetty.websocket.core.server.WebSocketUpgradeHandler;
 
 /**
- * The Jetty server: HTTPS (TLS 1.2+, HTTP/2 via ALPN and HTTP/1.1), every request on a virtual thread
+ * The Jetty server: HTTPS (TLS 1.2+, HTTP/2 via ALPN and HTTP/1.1, client certificates of the server's CA
+ * accepted when offered), every request on a virtual thread
  * (no cap on how many run at once: watches hold theirs), WebSocket upgrades for watches in front of the
  * {@link ApiHandler}.
  *
@@ -46,6 +47,10 @@ public final class HttpServer implements AutoCloseable {
         ssl.setKeyStore(tls.serverKeyStore());
         ssl.setKeyStorePassword(new String(tls.keyStorePassword()));
         ssl.setIncludeProtocols("TLSv1.3", "TLSv1.2");
+        // client certificates signed by the server's CA authenticate their CN (user) and O (groups);
+        // clients without one go on with a token or anonymously
+        ssl.setWantClientAuth(true);
+        ssl.setTrustStore(tls.caTrustStore());
         // The client's cipher preference decides, as with kube-apiserver: Go's crypto/tls picks
         // ChaCha20-Poly1305 for a client that lists it first (Jetty's default is the server's order).
         ssl.setUseCipherSuitesOrder(false);

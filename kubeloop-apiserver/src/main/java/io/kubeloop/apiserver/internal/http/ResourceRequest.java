@@ -1,6 +1,8 @@
 package io.kubeloop.apiserver.internal.http;
 
 import io.kubeloop.api.json.KubeJson;
+import io.kubeloop.apiserver.internal.auth.AccessReviews;
+import io.kubeloop.apiserver.internal.auth.UserInfo;
 import io.kubeloop.apiserver.internal.protobuf.ProtobufBodies;
 import io.kubeloop.apiserver.internal.registry.ApiErrors;
 import io.kubeloop.apiserver.internal.registry.DeleteParams;
@@ -41,6 +43,7 @@ final class ResourceRequest {
     private final Callback callback;
     private final Accepts accepts;
     private final Fields query;
+    private final UserInfo user;
 
     ResourceRequest(
             ApiHandler handler,
@@ -48,7 +51,8 @@ final class ResourceRequest {
             Request request,
             Response response,
             Callback callback,
-            Accepts accepts) {
+            Accepts accepts,
+            UserInfo user) {
         this.handler = handler;
         this.route = route;
         this.def = route.definition();
@@ -57,6 +61,19 @@ final class ResourceRequest {
         this.callback = callback;
         this.accepts = accepts;
         this.query = Request.extractQueryParameters(request);
+        this.user = user;
+    }
+
+    /** The write context of this request, with RBAC's checks on writes of RBAC objects. */
+    private WriteContext writeContext() {
+        WriteContext ctx = ApiHandler.writeContext(query, request);
+        if (def.group().equals("rbac.authorization.k8s.io")) {
+            ctx.admission((d, object, old) -> {
+                io.kubeloop.apiserver.internal.auth.RoleRefs.checkUnchanged(d, object, old);
+                handler.access().checkEscalation(user, d.plural(), route.namespace(), object);
+            });
+        }
+        return ctx;
     }
 
     void serve() {
@@ -107,6 +124,29 @@ final class ResourceRequest {
                 }
             }
             case "POST" -> {
+                if (item && route.subresource().equals("token") && def.group().isEmpty()) {
+                    ObjectNode body = Bodies.object(body(), contentType());
+                    ok(
+                            201,
+                            KubeJson.mapper()
+                                    .writeValueAsBytes(
+                                            handler.access().tokenRequests().create(ns, route.name(), body)),
+                            Map.of());
+                    return;
+                }
+                if (!item && AccessReviews.isReview(def.group(), def.plural())) {
+                    if (def.namespaced() && ns == null) {
+                        throw ApiErrors.methodNotAllowed("create", def.plural());
+                    }
+                    ObjectNode body = Bodies.object(body(), contentType());
+                    ok(
+                            201,
+                            KubeJson.mapper()
+                                    .writeValueAsBytes(
+                                            handler.access().reviews().answer(def.plural(), ns, body, user)),
+                            Map.of());
+                    return;
+                }
                 if (item) {
                     throw ApiErrors.methodNotAllowed(
                             "create", def.plural() + (route.subresource().isEmpty() ? "" : "/" + route.subresource()));
@@ -114,7 +154,7 @@ final class ResourceRequest {
                 if (def.namespaced() && ns == null) {
                     throw ApiErrors.methodNotAllowed("create", def.plural());
                 }
-                WriteContext ctx = ApiHandler.writeContext(query, request);
+                WriteContext ctx = writeContext();
                 byte[] raw = body();
                 ObjectNode body = Bodies.object(raw, contentType());
                 Bodies.recordDuplicateFields(ctx, raw, contentType());
@@ -125,7 +165,7 @@ final class ResourceRequest {
                 if (!item) {
                     throw ApiErrors.methodNotAllowed("update", def.plural());
                 }
-                WriteContext ctx = ApiHandler.writeContext(query, request);
+                WriteContext ctx = writeContext();
                 byte[] raw = body();
                 ObjectNode body = Bodies.object(raw, contentType());
                 Bodies.recordDuplicateFields(ctx, raw, contentType());
@@ -140,7 +180,7 @@ final class ResourceRequest {
                 if (!item) {
                     throw ApiErrors.methodNotAllowed("patch", def.plural());
                 }
-                WriteContext ctx = ApiHandler.writeContext(query, request);
+                WriteContext ctx = writeContext();
                 byte[] body = Bodies.patch(body(), contentType());
                 Bodies.recordDuplicateFields(ctx, body, contentType());
                 if (route.subresource().equals("scale")) {
@@ -155,7 +195,7 @@ final class ResourceRequest {
                 sendObject(w.created() ? 201 : 200, w.object(), warnings(ctx));
             }
             case "DELETE" -> {
-                WriteContext ctx = ApiHandler.writeContext(query, request);
+                WriteContext ctx = writeContext();
                 DeleteParams opts = ApiHandler.deleteParams(query, body(), contentType());
                 if (!item) {
                     List<StoredObject> gone =

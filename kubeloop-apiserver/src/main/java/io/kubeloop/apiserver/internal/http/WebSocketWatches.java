@@ -19,7 +19,7 @@ import org.eclipse.jetty.websocket.core.server.WebSocketNegotiator;
 
 /**
  * Watches over WebSocket (fabric8's default): an authenticated upgrade on a watch URL gets one text
- * message per event, its object in the form the upgrade request's {@code Accept} negotiated (as on a
+ * message per event (after the same access control as any request), its object in the form the upgrade request's {@code Accept} negotiated (as on a
  * chunked watch: the object, a Table, or PartialObjectMetadata). Anything else (bad token, not a watch,
  * invalid options, an Accept with nothing this server can produce) is declined, so the request falls
  * through to the HTTP handler, which answers with the proper Status.
@@ -36,8 +36,10 @@ final class WebSocketWatches implements WebSocketNegotiator {
 
     @Override
     public FrameHandler negotiate(ServerUpgradeRequest request, ServerUpgradeResponse response, Callback callback) {
-        if (!handler.authenticated(request.getHeaders().get(HttpHeader.AUTHORIZATION))) {
-            return null;
+        try {
+            handler.admit(request);
+        } catch (ApiException e) {
+            return null; // the HTTP handler answers with the 401 or 403
         }
         Optional<ResourceRoute> route = ResourceRoute.parse(
                 Request.getPathInContext(request), handler.registry().resources());

@@ -213,11 +213,36 @@ public final class BuiltinColumns {
             case "endpoints" -> List.of(col("Endpoints", 0, o -> "<none>"), age());
             case "events" -> eventColumns();
             case "leases" -> List.of(col("Holder", 0, o -> text(o, ".spec.holderIdentity")), age());
+            case "roles", "clusterroles" ->
+                List.of(new PrinterColumn(
+                        "Created At", "date", "", "CreationTimestamp", 0, o -> text(o, ".metadata.creationTimestamp")));
+            case "rolebindings", "clusterrolebindings" ->
+                List.of(
+                        col("Role", 0, o -> text(o, ".roleRef.kind") + "/" + text(o, ".roleRef.name")),
+                        age(),
+                        col("Users", 1, o -> subjects(o, "User")),
+                        col("Groups", 1, o -> subjects(o, "Group")),
+                        col("ServiceAccounts", 1, o -> subjects(o, "ServiceAccount")));
             case "customresourcedefinitions" ->
                 List.of(new PrinterColumn(
                         "Created At", "date", "", "CreationTimestamp", 0, o -> text(o, ".metadata.creationTimestamp")));
             default -> List.of(age());
         };
+    }
+
+    /** A binding's subjects of {@code kind}, comma-separated ({@code namespace/name} for ServiceAccounts). */
+    private static String subjects(ObjectNode o, String kind) {
+        List<String> out = new ArrayList<>();
+        for (JsonNode s : o.path("subjects")) {
+            if (s.path("kind").asString("").equals(kind)) {
+                String ns = s.path("namespace").asString("");
+                out.add(
+                        kind.equals("ServiceAccount")
+                                ? ns + "/" + s.path("name").asString("")
+                                : s.path("name").asString(""));
+            }
+        }
+        return String.join(", ", out);
     }
 
     /**

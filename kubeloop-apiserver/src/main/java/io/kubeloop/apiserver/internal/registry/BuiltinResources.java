@@ -107,6 +107,25 @@ public final class BuiltinResources {
                 null);
     }
 
+    /** A create-only review resource: answered from the request, never stored. */
+    private static Row reviews(String group, String plural, String kind, boolean namespaced) {
+        return new Row(
+                group,
+                "v1",
+                plural,
+                kind,
+                namespaced,
+                List.of(),
+                List.of(),
+                Set.of(),
+                NameRule.SUBDOMAIN,
+                false,
+                false,
+                Set.of(),
+                List.of("create"),
+                null);
+    }
+
     private static final ResourceDefinition.ScalePaths REPLICAS =
             new ResourceDefinition.ScalePaths(".spec.replicas", ".status.replicas", ".spec.selector");
 
@@ -203,7 +222,7 @@ public final class BuiltinResources {
                 true,
                 List.of("sa"),
                 List.of(),
-                Set.of(),
+                Set.of("token"),
                 NameRule.SUBDOMAIN,
                 false,
                 true,
@@ -278,7 +297,35 @@ public final class BuiltinResources {
                 Set.of(),
                 ResourceDefinition.ALL_VERBS,
                 null));
+        rows.add(reviews("authentication.k8s.io", "selfsubjectreviews", "SelfSubjectReview", false));
+        rows.add(reviews("authentication.k8s.io", "tokenreviews", "TokenReview", false));
+        rows.add(reviews("authorization.k8s.io", "localsubjectaccessreviews", "LocalSubjectAccessReview", true));
+        rows.add(reviews("authorization.k8s.io", "selfsubjectaccessreviews", "SelfSubjectAccessReview", false));
+        rows.add(reviews("authorization.k8s.io", "selfsubjectrulesreviews", "SelfSubjectRulesReview", false));
+        rows.add(reviews("authorization.k8s.io", "subjectaccessreviews", "SubjectAccessReview", false));
         rows.add(row("coordination.k8s.io", "v1", "leases", "Lease", true, List.of(), List.of(), Set.of()));
+        for (String[] r : new String[][] {
+            {"clusterrolebindings", "ClusterRoleBinding", "false"},
+            {"clusterroles", "ClusterRole", "false"},
+            {"rolebindings", "RoleBinding", "true"},
+            {"roles", "Role", "true"}
+        }) {
+            rows.add(new Row(
+                    "rbac.authorization.k8s.io",
+                    "v1",
+                    r[0],
+                    r[1],
+                    Boolean.parseBoolean(r[2]),
+                    List.of(),
+                    List.of(),
+                    Set.of(),
+                    NameRule.PATH_SEGMENT,
+                    false,
+                    false,
+                    Set.of(),
+                    ResourceDefinition.ALL_VERBS,
+                    null));
+        }
         rows.add(row("events.k8s.io", "v1", "events", "Event", true, List.of("ev"), List.of(), Set.of()));
         rows.add(new Row(
                 "apiextensions.k8s.io",

@@ -214,6 +214,7 @@ public final class ObjectRegistry {
             ObjectSemantics.validateName(def, obj);
             ObjectSemantics.prepareCreate(def, obj, clock.instant());
             validator.validate(def, obj, null, Operation.CREATE, ctx);
+            ctx.admission().admit(def, obj, null);
             ManagedFieldsRecorder.recordUpdate(def, obj, null, ctx.updateManager(), "", clock.instant());
             String name = Metadata.text(obj, "name");
             try {
@@ -308,6 +309,7 @@ public final class ObjectRegistry {
         }
         ObjectSemantics.checkNoNewFinalizers(def, cur.object(), next);
         validator.validate(def, next, cur.object(), op, ctx);
+        ctx.admission().admit(def, next, cur.object());
         if (ObjectSemantics.sameContent(cur.object(), next)
                 && (recordUpdate
                         || Objects.equals(
@@ -418,6 +420,7 @@ public final class ObjectRegistry {
             Metadata.metadata(obj).set("managedFields", managed);
         }
         validator.validate(def, obj, null, Operation.PATCH, ctx);
+        ctx.admission().admit(def, obj, null);
         return ctx.dryRun() ? new Change.DryRun(obj, false) : Change.put(obj);
     }
 

@@ -18,6 +18,7 @@ public final class WriteContext {
     private final boolean force;
     private final List<String> warnings = new ArrayList<>();
     private List<String> duplicateFields = List.of();
+    private ObjectAdmission admission = ObjectAdmission.NONE;
 
     /**
      * @param fieldManager the {@code fieldManager} parameter, or null
@@ -33,6 +34,20 @@ public final class WriteContext {
         this.dryRun = dryRun;
         this.fieldValidation = fieldValidation;
         this.force = force;
+    }
+
+    /**
+     * Sets the check every object this request writes must pass after validation, before it is stored (the
+     * requester's RBAC escalation check, for example).
+     */
+    public WriteContext admission(ObjectAdmission admission) {
+        this.admission = java.util.Objects.requireNonNull(admission, "admission");
+        return this;
+    }
+
+    /** The request's admission check ({@link ObjectAdmission#NONE} unless one was set). */
+    public ObjectAdmission admission() {
+        return admission;
     }
 
     /** Defaults: no manager, no dry run, Warn. */

@@ -97,6 +97,34 @@ record CertificateAuthority(PrivateKey privateKey, X509Certificate certificate) 
         }
     }
 
+    /** A new client key and certificate for user {@code commonName} in groups {@code organizations}. */
+    Issued issueClient(String commonName, java.util.List<String> organizations, Duration validity) {
+        try {
+            SecureRandom random = new SecureRandom();
+            KeyPair keys = keyPair(random);
+            Instant now = Instant.now().minus(Duration.ofMinutes(5));
+            org.bouncycastle.asn1.x500.X500NameBuilder subject =
+                    new org.bouncycastle.asn1.x500.X500NameBuilder(org.bouncycastle.asn1.x500.style.BCStyle.INSTANCE);
+            for (String o : organizations) {
+                subject.addRDN(org.bouncycastle.asn1.x500.style.BCStyle.O, o);
+            }
+            subject.addRDN(org.bouncycastle.asn1.x500.style.BCStyle.CN, commonName);
+            X509v3CertificateBuilder client = new JcaX509v3CertificateBuilder(
+                    certificate,
+                    new BigInteger(64, random),
+                    Date.from(now),
+                    Date.from(now.plus(validity)),
+                    subject.build(),
+                    keys.getPublic());
+            client.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
+            client.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature));
+            client.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_clientAuth));
+            return new Issued(keys.getPrivate(), sign(client, privateKey));
+        } catch (GeneralSecurityException | OperatorCreationException | java.io.IOException e) {
+            throw new IllegalStateException("cannot issue a client certificate: " + e.getMessage(), e);
+        }
+    }
+
     private static KeyPair keyPair(SecureRandom random) throws GeneralSecurityException {
         KeyPairGenerator gen = KeyPairGenerator.getInstance("EC");
         gen.initialize(new ECGenParameterSpec("secp256r1"), random);

@@ -55,13 +55,13 @@ final class PkiDirectory {
             if (Files.exists(serverCrt) && Files.exists(serverKey)) {
                 X509Certificate cert = readCertificate(serverCrt);
                 if (usable(cert, ca)) {
-                    return TlsMaterial.of(ca.certificate(), readKey(serverKey), cert);
+                    return TlsMaterial.of(ca, readKey(serverKey), cert);
                 }
             }
             CertificateAuthority.Issued issued = ca.issueServer();
             writeFile(serverKey, keyPem(issued.privateKey()));
             writeFile(serverCrt, TlsMaterial.pem(issued.certificate()));
-            return TlsMaterial.of(ca.certificate(), issued.privateKey(), issued.certificate());
+            return TlsMaterial.of(ca, issued.privateKey(), issued.certificate());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read or write TLS material in " + dir + ": " + e.getMessage(), e);
         }

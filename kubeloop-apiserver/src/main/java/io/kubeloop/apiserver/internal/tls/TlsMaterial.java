@@ -17,16 +17,19 @@ import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
  * <p>Immutable and thread-safe.
  *
  * @param caCertificate the CA certificate clients trust
+ * @param caKey the CA's private key: it signs client certificates ({@link #issueClient}) and the server's
+ *     ServiceAccount tokens, whose signatures are checked against {@code caCertificate}'s public key
  * @param serverKeyStore PKCS#12 key store with the server key and chain under alias {@code server}
  * @param keyStorePassword its password
  */
-public record TlsMaterial(X509Certificate caCertificate, KeyStore serverKeyStore, char[] keyStorePassword) {
+public record TlsMaterial(
+        X509Certificate caCertificate, PrivateKey caKey, KeyStore serverKeyStore, char[] keyStorePassword) {
 
     /** Generates a new CA (valid 10 years) and server certificate (valid 1 year), kept in memory only. */
     public static TlsMaterial generate() {
         CertificateAuthority ca = CertificateAuthority.generate();
         CertificateAuthority.Issued server = ca.issueServer();
-        return of(ca.certificate(), server.privateKey(), server.certificate());
+        return of(ca, server.privateKey(), server.certificate());
     }
 
     /**
@@ -42,15 +45,43 @@ public record TlsMaterial(X509Certificate caCertificate, KeyStore serverKeyStore
         return PkiDirectory.loadOrCreate(directory);
     }
 
-    static TlsMaterial of(X509Certificate caCert, PrivateKey serverKey, X509Certificate serverCert) {
+    static TlsMaterial of(CertificateAuthority ca, PrivateKey serverKey, X509Certificate serverCert) {
+        X509Certificate caCert = ca.certificate();
         try {
             char[] password = Long.toHexString(new SecureRandom().nextLong()).toCharArray();
             KeyStore ks = KeyStore.getInstance("PKCS12");
             ks.load(null, null);
             ks.setKeyEntry("server", serverKey, password, new X509Certificate[] {serverCert, caCert});
-            return new TlsMaterial(caCert, ks, password);
+            return new TlsMaterial(caCert, ca.privateKey(), ks, password);
         } catch (GeneralSecurityException | java.io.IOException e) {
             throw new IllegalStateException("cannot build the server key store: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A client certificate signed by this CA for user {@code commonName} in groups {@code organizations}
+     * (kube-apiserver's x509 authentication reads CN as the user and each O as a group), valid for
+     * {@code validity}, with its private key: both PEM.
+     */
+    public ClientCertificate issueClient(
+            String commonName, java.util.List<String> organizations, java.time.Duration validity) {
+        CertificateAuthority.Issued issued =
+                new CertificateAuthority(caKey, caCertificate).issueClient(commonName, organizations, validity);
+        return new ClientCertificate(pem(issued.certificate()), PkiDirectory.keyPem(issued.privateKey()));
+    }
+
+    /** A client certificate and its private key, PEM. */
+    public record ClientCertificate(String certificatePem, String privateKeyPem) {}
+
+    /** A trust store holding the CA certificate alone (client certificates must chain to it). */
+    public KeyStore caTrustStore() {
+        try {
+            KeyStore ks = KeyStore.getInstance("PKCS12");
+            ks.load(null, null);
+            ks.setCertificateEntry("ca", caCertificate);
+            return ks;
+        } catch (GeneralSecurityException | java.io.IOException e) {
+            throw new IllegalStateException("cannot build the CA trust store: " + e.getMessage(), e);
         }
     }
 
