@@ -213,6 +213,18 @@ public final class BuiltinColumns {
             case "endpoints" -> List.of(col("Endpoints", 0, o -> "<none>"), age());
             case "events" -> eventColumns();
             case "leases" -> List.of(col("Holder", 0, o -> text(o, ".spec.holderIdentity")), age());
+            case "poddisruptionbudgets" ->
+                List.of(
+                        col(
+                                "Min Available",
+                                0,
+                                o -> orNone(text(o, ".spec.minAvailable")).replace("<none>", "N/A")),
+                        col(
+                                "Max Unavailable",
+                                0,
+                                o -> orNone(text(o, ".spec.maxUnavailable")).replace("<none>", "N/A")),
+                        intCol("Allowed Disruptions", o -> number(o, ".status.disruptionsAllowed")),
+                        age());
             case "roles", "clusterroles" ->
                 List.of(new PrinterColumn(
                         "Created At", "date", "", "CreationTimestamp", 0, o -> text(o, ".metadata.creationTimestamp")));

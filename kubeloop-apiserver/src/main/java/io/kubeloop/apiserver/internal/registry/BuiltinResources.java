@@ -297,6 +297,15 @@ public final class BuiltinResources {
                 Set.of(),
                 ResourceDefinition.ALL_VERBS,
                 null));
+        rows.add(row(
+                "policy",
+                "v1",
+                "poddisruptionbudgets",
+                "PodDisruptionBudget",
+                true,
+                List.of("pdb"),
+                List.of(),
+                Set.of("status")));
         rows.add(reviews("authentication.k8s.io", "selfsubjectreviews", "SelfSubjectReview", false));
         rows.add(reviews("authentication.k8s.io", "tokenreviews", "TokenReview", false));
         rows.add(reviews("authorization.k8s.io", "localsubjectaccessreviews", "LocalSubjectAccessReview", true));

@@ -1,0 +1,221 @@
+package io.kubeloop.codegen;
+
+import io.kubeloop.api.json.KubeJson;
+import io.kubeloop.api.yaml.KubeYaml;
+import io.kubeloop.codegen.internal.BundleObjects;
+import io.kubeloop.codegen.internal.HelmChart;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.regex.Pattern;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Everything needed to run an operator in a cluster, as Kubernetes objects: its CRDs, a Namespace, its
+ * ServiceAccount and RBAC (as the RBAC generator wrote them), a Deployment (replicas with leader election,
+ * liveness and readiness on the manager's probes, a metrics port, resource requests, a container meeting the
+ * "restricted" Pod Security Standard, JVM flags that follow the container's memory limit), a metrics Service
+ * and a PodDisruptionBudget. Written as one multi-document YAML stream ({@link #yaml()}), as a directory for
+ * {@code kubectl apply -k} ({@link #writeKustomize}) or as a Helm chart ({@link #writeHelmChart}).
+ *
+ * {@snippet :
+ * OperatorBundle bundle = OperatorBundle.of("foo-operator", "foo-system", "ghcr.io/example/foo:1.0")
+ *         .withCrds(CrdGenerator.crds(List.of(Foo.class)))
+ *         .withRbac(rbacObjects)              // ServiceAccount, ClusterRole, bindings, leader-election Role
+ *         .withArgs(List.of("--leader-elect"));
+ * System.out.print(bundle.yaml());
+ * }
+ *
+ * <p>Immutable and thread-safe as long as the trees given to it are not changed afterwards (every output is
+ * a new copy).
+ *
+ * @param name the operator's name: Deployment, Service, PodDisruptionBudget and labels
+ * @param namespace where it runs
+ * @param image its container image
+ * @param replicas how many copies run (leader election keeps one active)
+ * @param crds the CustomResourceDefinitions it serves
+ * @param rbac its ServiceAccount and RBAC objects; the Deployment runs as the ServiceAccount among them
+ *     (else one named {@code name})
+ * @param args the container's arguments
+ */
+public record OperatorBundle(
+        String name,
+        String namespace,
+        String image,
+        int replicas,
+        List<ObjectNode> crds,
+        List<ObjectNode> rbac,
+        List<String> args) {
+
+    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+
+    /** The port the manager serves {@code /metrics} on in the container. */
+    public static final int METRICS_PORT = 8080;
+    /** The port the manager serves {@code /healthz} and {@code /readyz} on in the container. */
+    public static final int PROBE_PORT = 8081;
+
+    public OperatorBundle {
+        requireLabel("name", name);
+        requireLabel("namespace", namespace);
+        Objects.requireNonNull(image, "image");
+        if (image.isBlank()) {
+            throw new CodegenException("the image must not be blank");
+        }
+        if (replicas < 1) {
+            throw new CodegenException("replicas must be at least 1, got " + replicas);
+        }
+        crds = List.copyOf(crds);
+        rbac = List.copyOf(rbac);
+        args = List.copyOf(args);
+    }
+
+    private static void requireLabel(String what, String value) {
+        Objects.requireNonNull(value, what);
+        if (value.length() > 63 || !DNS_LABEL.matcher(value).matches()) {
+            throw new CodegenException("the " + what + " must be a DNS label (lower-case letters, digits and '-', at"
+                    + " most 63 characters), got \"" + value + "\"");
+        }
+    }
+
+    /** A bundle of two replicas with no CRDs, no RBAC objects and no arguments yet. */
+    public static OperatorBundle of(String name, String namespace, String image) {
+        return new OperatorBundle(name, namespace, image, 2, List.of(), List.of(), List.of());
+    }
+
+    /** This bundle with {@code n} replicas. */
+    public OperatorBundle withReplicas(int n) {
+        return new OperatorBundle(name, namespace, image, n, crds, rbac, args);
+    }
+
+    /** This bundle with these CRDs. */
+    public OperatorBundle withCrds(List<ObjectNode> list) {
+        return new OperatorBundle(name, namespace, image, replicas, list, rbac, args);
+    }
+
+    /** This bundle with these ServiceAccount and RBAC objects. */
+    public OperatorBundle withRbac(List<ObjectNode> list) {
+        return new OperatorBundle(name, namespace, image, replicas, crds, list, args);
+    }
+
+    /** This bundle with these container arguments. */
+    public OperatorBundle withArgs(List<String> list) {
+        return new OperatorBundle(name, namespace, image, replicas, crds, rbac, list);
+    }
+
+    /** The ServiceAccount the Deployment runs as: the one among the RBAC objects, else {@link #name}. */
+    public String serviceAccountName() {
+        return rbac.stream()
+                .filter(o -> o.path("kind").asString("").equals("ServiceAccount"))
+                .map(o -> o.path("metadata").path("name").asString(""))
+                .findFirst()
+                .orElse(name);
+    }
+
+    /**
+     * Every object in the order {@code kubectl apply} needs them: CRDs, the Namespace, the ServiceAccount and
+     * RBAC (the RBAC objects' namespaced ones placed in {@link #namespace} unless they name one), the
+     * Deployment, the Service, the PodDisruptionBudget. New trees on each call.
+     */
+    public List<ObjectNode> objects() {
+        List<ObjectNode> out = new ArrayList<>();
+        crds.forEach(c -> out.add(c.deepCopy()));
+        out.add(BundleObjects.namespace(namespace));
+        for (ObjectNode o : rbac) {
+            out.add(BundleObjects.inNamespace(o.deepCopy(), namespace));
+        }
+        out.add(BundleObjects.deployment(this));
+        out.add(BundleObjects.metricsService(this));
+        out.add(BundleObjects.disruptionBudget(this));
+        return out;
+    }
+
+    /** {@link #objects()} as one multi-document YAML stream. */
+    public String yaml() {
+        return KubeYaml.writeAll(objects());
+    }
+
+    /**
+     * Writes the objects for {@code kubectl apply -k DIR}: one file per object, named
+     * {@code NN-kind-name.yaml} in apply order, and a {@code kustomization.yaml} listing them with the
+     * image as a kustomize {@code images} entry (so {@code kustomize edit set image} retags it).
+     *
+     * @return the files written, kustomization first
+     * @throws UncheckedIOException when a file cannot be written
+     */
+    public List<Path> writeKustomize(Path dir) {
+        List<Path> written = new ArrayList<>();
+        StringBuilder kustomization =
+                new StringBuilder("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n");
+        List<ObjectNode> objects = objects();
+        List<Path> files = new ArrayList<>();
+        for (int i = 0; i < objects.size(); i++) {
+            ObjectNode o = objects.get(i);
+            String file = "%02d-%s-%s.yaml"
+                    .formatted(
+                            i + 1,
+                            o.path("kind").asString("").toLowerCase(java.util.Locale.ROOT),
+                            o.path("metadata").path("name").asString("").replace(':', '-'));
+            kustomization.append("- ").append(file).append('\n');
+            files.add(write(dir.resolve(file), KubeYaml.write(o)));
+        }
+        int colon = image.lastIndexOf(':');
+        boolean tagged = colon > image.lastIndexOf('/');
+        kustomization
+                .append("images:\n- name: ")
+                .append(tagged ? image.substring(0, colon) : image)
+                .append('\n');
+        if (tagged) {
+            kustomization
+                    .append("  newTag: \"")
+                    .append(image.substring(colon + 1))
+                    .append("\"\n");
+        }
+        written.add(write(dir.resolve("kustomization.yaml"), kustomization.toString()));
+        written.addAll(files);
+        return written;
+    }
+
+    /**
+     * Writes a Helm chart: {@code Chart.yaml}, {@code values.yaml} (image, replicas, resources, watched
+     * namespaces), the CRDs in {@code crds/}, and templates for the ServiceAccount, the RBAC (ClusterRole and
+     * ClusterRoleBinding, or a Role and RoleBinding per watched namespace when {@code watchNamespaces} is set),
+     * the Deployment, the Service and the PodDisruptionBudget. Installed with
+     * {@code helm install NAME DIR -n NAMESPACE --create-namespace}.
+     *
+     * @return the files written
+     * @throws UncheckedIOException when a file cannot be written
+     */
+    public List<Path> writeHelmChart(Path dir) {
+        List<Path> written = new ArrayList<>();
+        HelmChart.files(this).forEach((file, text) -> written.add(write(dir.resolve(file), text)));
+        return written;
+    }
+
+    private static Path write(Path file, String text) {
+        try {
+            Files.createDirectories(file.toAbsolutePath().getParent());
+            return Files.writeString(file, text, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "OperatorBundle[" + name + " in " + namespace + ", image " + image + ", " + replicas + " replicas, "
+                + crds.size() + " CRDs, " + rbac.size() + " RBAC objects]";
+    }
+
+    /** The labels every object of the operator carries; its pods are selected by the first. */
+    public ObjectNode labels() {
+        ObjectNode l = KubeJson.mapper().createObjectNode();
+        l.put("app.kubernetes.io/name", name);
+        l.put("app.kubernetes.io/component", "controller");
+        return l;
+    }
+}
