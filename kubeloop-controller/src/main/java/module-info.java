@@ -2,7 +2,8 @@
  * controller-runtime for Java: {@link io.kubeloop.controller.Reconciler}s built into controllers by
  * {@link io.kubeloop.controller.ControllerBuilder} and run by a {@link
  * io.kubeloop.controller.Manager}; leader election ({@code io.kubeloop.controller.leader}), events
- * ({@code io.kubeloop.controller.events}), health checks ({@code
+ * ({@code io.kubeloop.controller.events}), RBAC declaration, manifests and access checks ({@code
+ * io.kubeloop.controller.rbac}), health checks ({@code
  * io.kubeloop.controller.endpoints}) and owner-reference and finalizer helpers ({@code
  * io.kubeloop.controller.util}).
  *
@@ -24,5 +25,6 @@ module io.kubeloop.controller {
     exports io.kubeloop.controller.endpoints;
     exports io.kubeloop.controller.events;
     exports io.kubeloop.controller.leader;
+    exports io.kubeloop.controller.rbac;
     exports io.kubeloop.controller.util;
 }

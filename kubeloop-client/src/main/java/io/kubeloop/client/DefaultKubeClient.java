@@ -17,6 +17,8 @@ import io.kubeloop.client.discovery.RestMapping;
 import io.kubeloop.client.http.ApiRequest;
 import io.kubeloop.client.http.ApiResponse;
 import io.kubeloop.client.http.ApiTransport;
+import io.kubeloop.client.http.Interceptor;
+import io.kubeloop.client.internal.http.InterceptedTransport;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -175,6 +177,11 @@ final class DefaultKubeClient implements KubeClient {
     @Override
     public String namespace() {
         return namespace;
+    }
+
+    @Override
+    public KubeClient withInterceptor(Interceptor interceptor) {
+        return new DefaultKubeClient(new InterceptedTransport(transport, interceptor), namespace, options);
     }
 
     @Override

@@ -9,6 +9,7 @@ import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.client.discovery.DiscoveryClient;
 import io.kubeloop.client.discovery.RestMapper;
 import io.kubeloop.client.http.ApiTransport;
+import io.kubeloop.client.http.Interceptor;
 import io.kubeloop.client.internal.http.DefaultApiTransport;
 
 /**
@@ -106,6 +107,30 @@ public interface KubeClient extends AutoCloseable {
 
     /** The default namespace (the kubeconfig context's, else {@code default}). */
     String namespace();
+
+    /**
+     * A view of this client whose every request passes {@code interceptor} first, before this client's
+     * own pipeline (the {@link ClientOptions#interceptors() application interceptors}, retries, rate
+     * limit, authentication): for a component that must observe or decorate all the requests it makes
+     * through a client it was given, such as a manager recording the API access of its controllers.
+     *
+     * {@snippet :
+     * KubeClient traced = client.withInterceptor(chain -> chain.proceed(chain.request().withHeader("X-Trace", "1")));
+     * }
+     *
+     * <p>The view shares this client's transport and connections, scheme and default namespace;
+     * discovery and the REST mapper are the view's own (their requests pass the interceptor too).
+     * Requests made through this client itself do not pass the interceptor. Closing the view closes
+     * nothing: the connections belong to this client, which closes them. Views of views stack, the
+     * last added running first.
+     *
+     * <p><b>Thread safety.</b> The view is thread-safe as this client is; the interceptor is called
+     * from every thread that uses the view, at once, so it must be thread-safe (see {@link Interceptor}).
+     *
+     * @param interceptor called for each request made through the view, under {@link Interceptor}'s contract
+     * @return the view
+     */
+    KubeClient withInterceptor(Interceptor interceptor);
 
     /** Closes the transport. */
     @Override

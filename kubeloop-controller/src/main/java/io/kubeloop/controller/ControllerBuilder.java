@@ -6,10 +6,14 @@ import io.kubeloop.api.Scheme;
 import io.kubeloop.cache.InformerFactory;
 import io.kubeloop.cache.InformerScope;
 import io.kubeloop.cache.SharedIndexInformer;
+import io.kubeloop.controller.internal.rbac.Declarations;
+import io.kubeloop.controller.internal.rbac.ScopedRule;
+import io.kubeloop.controller.rbac.PolicyRule;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -63,6 +67,7 @@ public final class ControllerBuilder<T> {
     private final Class<T> type;
     private final List<WatchSpec<?>> watches = new ArrayList<>();
     private final List<Owned> owned = new ArrayList<>();
+    private final List<PolicyRule> permissions = new ArrayList<>();
     private Predicate<? super Event<T>> forFilter = event -> true;
     private Predicate<? super Event<?>> eventFilter = event -> true;
     private Scheme scheme = Scheme.defaults();
@@ -200,6 +205,23 @@ public final class ControllerBuilder<T> {
     }
 
     /**
+     * Declares RBAC rules the reconciler needs beyond reading the watched types — its writes, its other
+     * reads — in addition to the {@link io.kubeloop.controller.rbac.Permission @Permission} annotations
+     * on its class; for rules that depend on configuration, or reconcilers that are lambdas. Calls add
+     * up. Used by {@link #build(Manager, Reconciler)}, which adds them to
+     * {@link Manager#permissions()}.
+     *
+     * @param rules the rules
+     * @return this builder
+     */
+    public ControllerBuilder<T> withPermissions(PolicyRule... rules) {
+        for (PolicyRule rule : rules) {
+            permissions.add(Objects.requireNonNull(rule, "rule"));
+        }
+        return this;
+    }
+
+    /**
      * The name the controller will get: {@link #named} or the reconciled kind in lower case.
      *
      * @return the name
@@ -242,7 +264,10 @@ public final class ControllerBuilder<T> {
      * the scope, or one over all). Each reconcile gets a {@link ReconcileContext} with the manager's
      * client, a recorder reporting as the controller, and the controller's cancellation. The
      * controller reports to the manager's meter registry, runs on its ticker and takes its graceful
-     * shutdown timeout, unless {@link #withOptions} says otherwise.
+     * shutdown timeout, unless {@link #withOptions} says otherwise. Its RBAC needs join
+     * {@link Manager#permissions()}: {@code get, list, watch} on each watched type, and the rules of
+     * {@link #withPermissions} and of the reconciler class's
+     * {@link io.kubeloop.controller.rbac.Permission @Permission} annotations.
      *
      * @param manager the manager, not started
      * @param reconciler what each request runs
@@ -253,6 +278,7 @@ public final class ControllerBuilder<T> {
     public Controller build(Manager manager, Reconciler reconciler) {
         Objects.requireNonNull(manager, "manager");
         manager.requireNotStarted();
+        List<ScopedRule> rbac = rbacRules(manager, Objects.requireNonNull(reconciler, "reconciler"));
         Consumer<ControllerOptions.Builder> withManager = o -> {
             o.meterRegistry(manager.meterRegistry());
             o.ticker(manager.ticker());
@@ -276,7 +302,34 @@ public final class ControllerBuilder<T> {
                 withManager,
                 (r, o) -> new DefaultController(r, o, manager::clientFor, manager.eventRecorderFor(o.name())));
         manager.add(controller);
+        manager.declare(rbac);
         return controller;
+    }
+
+    /**
+     * What the controller needs: reads of every watched type where the cache holds it, and the
+     * declared rules where the cache's default namespaces are.
+     */
+    private List<ScopedRule> rbacRules(Manager manager, Reconciler reconciler) {
+        List<ScopedRule> rules = new ArrayList<>();
+        List<Class<?>> watched = new ArrayList<>();
+        watched.add(type);
+        owned.forEach(o -> watched.add(o.type()));
+        watches.forEach(w -> watched.add(w.type()));
+        for (Class<?> t : watched) {
+            ResourceMapping m = mapping(t);
+            PolicyRule read = PolicyRule.forResources(m.gvk().group(), List.of(m.resource()), "get", "list", "watch");
+            Set<String> namespaces =
+                    m.namespaced() ? manager.options().cache().scopeOf(t).namespaces() : Set.of();
+            rules.add(new ScopedRule(read, namespaces));
+        }
+        List<PolicyRule> declared = new ArrayList<>(Declarations.fromAnnotations(reconciler.getClass()));
+        declared.addAll(permissions);
+        Set<String> defaults = manager.options().cache().defaultNamespaces();
+        for (PolicyRule rule : declared) {
+            rules.addAll(Declarations.scope(rule, scheme, defaults));
+        }
+        return rules;
     }
 
     private Controller build(

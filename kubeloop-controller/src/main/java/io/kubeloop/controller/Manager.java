@@ -14,8 +14,11 @@ import io.kubeloop.controller.events.EventsV1Recorder;
 import io.kubeloop.controller.internal.client.ManagerClients;
 import io.kubeloop.controller.internal.endpoints.EndpointServer;
 import io.kubeloop.controller.internal.endpoints.HealthEndpoint;
+import io.kubeloop.controller.internal.rbac.DeclaredPermissions;
+import io.kubeloop.controller.internal.rbac.ScopedRule;
 import io.kubeloop.controller.leader.LeaderCallbacks;
 import io.kubeloop.controller.leader.LeaderElector;
+import io.kubeloop.controller.rbac.ManagerPermissions;
 import io.kubeloop.time.Ticker;
 import io.kubeloop.time.internal.Waiters;
 import io.micrometer.core.instrument.Meter;
@@ -90,6 +93,8 @@ public final class Manager implements AutoCloseable {
     private volatile Thread electorThread;
     /** Guarded by this manager's lock; only added to, and only before start. */
     private final List<Controller> controllers = new ArrayList<>();
+    /** What the controllers declared and which Events are written; thread-safe. */
+    private final DeclaredPermissions declared = new DeclaredPermissions();
 
     private final CountDownLatch terminated = new CountDownLatch(1);
     /** Threads in {@link #awaitTermination(java.time.Duration)}; woken on termination. */
@@ -113,9 +118,12 @@ public final class Manager implements AutoCloseable {
     /** Changed under this manager's lock, read without it. */
     private volatile boolean closed;
 
-    private Manager(KubeClient client, ManagerOptions options) {
-        Objects.requireNonNull(client, "client");
+    private Manager(KubeClient given, ManagerOptions options) {
+        Objects.requireNonNull(given, "client");
         this.options = Objects.requireNonNull(options, "options");
+        KubeClient client = options.accessRecorder()
+                .map(recorder -> given.withInterceptor(recorder.interceptor()))
+                .orElse(given);
         this.informers = InformerFactory.create(
                 client, InformerOptions.builder().ticker(options.ticker()).build());
         this.clients = ManagerClients.create(client, informers, options.cache(), stopped);
@@ -291,6 +299,7 @@ public final class Manager implements AutoCloseable {
      * @return the recorder
      */
     public EventRecorder eventRecorderFor(String name) {
+        declared.recordsCoreEvents();
         return events.recorderFor(name);
     }
 
@@ -303,6 +312,7 @@ public final class Manager implements AutoCloseable {
      * @return the recorder
      */
     public EventsV1Recorder eventsV1RecorderFor(String name) {
+        declared.recordsEventsV1();
         return eventsV1.recorderFor(name);
     }
 
@@ -314,6 +324,29 @@ public final class Manager implements AutoCloseable {
     /** The options this manager was made with. */
     ManagerOptions options() {
         return options;
+    }
+
+    /**
+     * The RBAC rules this manager needs, as far as it knows them now: for each controller built over
+     * it with {@link ControllerBuilder#build(Manager, Reconciler)}, {@code get, list, watch} on every
+     * type it watches, in the namespaces the {@link ManagerOptions#cache() cache} holds of it, and what
+     * the controller declares ({@link io.kubeloop.controller.rbac.Permission @Permission} on its
+     * reconciler's class, {@link ControllerBuilder#withPermissions}) in the cache's default namespaces
+     * (cluster-wide for cluster-scoped resources); {@code create, patch} on Events (core, and
+     * {@code events.k8s.io} once {@link #eventsV1RecorderFor} was called) where the cache holds objects;
+     * with leader election, {@code get, create, update} on Leases in the Lease's namespace.
+     * Write them out with {@link io.kubeloop.controller.rbac.RbacManifests}.
+     *
+     * @return the permissions, merged
+     */
+    public ManagerPermissions permissions() {
+        return declared.permissions(
+                options.cache().defaultNamespaces(), options.leaderElection().map(c -> c.namespace()));
+    }
+
+    /** Adds the rules a controller built over this manager needs. */
+    void declare(List<ScopedRule> rules) {
+        declared.add(rules);
     }
 
     /**

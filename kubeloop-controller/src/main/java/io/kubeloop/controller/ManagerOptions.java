@@ -2,6 +2,7 @@ package io.kubeloop.controller;
 
 import io.kubeloop.controller.client.CacheOptions;
 import io.kubeloop.controller.leader.LeaderElectionConfig;
+import io.kubeloop.controller.rbac.AccessRecorder;
 import io.kubeloop.time.Ticker;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -29,7 +30,10 @@ import java.util.Optional;
  *   <li>{@link #healthProbeAddress()}: where to serve {@code /healthz} and {@code /readyz}, or none;</li>
  *   <li>{@link #ticker()}: the clock of everything the manager runs: its informers (back-off, resync,
  *       cache-sync timeouts), its leader election (in place of the {@link LeaderElectionConfig}'s own
- *       ticker) and {@link Manager#awaitTermination(java.time.Duration)}; default the system ticker.</li>
+ *       ticker) and {@link Manager#awaitTermination(java.time.Duration)}; default the system ticker;</li>
+ *   <li>{@link #accessRecorder()}: a recorder noting every request of the manager's client (its
+ *       informers, reconcilers' writes, Events, leader election), to compare with
+ *       {@link Manager#permissions()}; or none (the default).</li>
  * </ul>
  *
  * <p>Immutable and thread-safe; every {@code with…} method returns a changed copy. Equal when all
@@ -37,8 +41,8 @@ import java.util.Optional;
  */
 public final class ManagerOptions {
 
-    private static final ManagerOptions DEFAULTS =
-            new ManagerOptions(null, null, null, Ticker.system(), CacheOptions.defaults(), Duration.ofSeconds(30));
+    private static final ManagerOptions DEFAULTS = new ManagerOptions(
+            null, null, null, Ticker.system(), CacheOptions.defaults(), Duration.ofSeconds(30), null);
 
     private final LeaderElectionConfig leaderElection;
     private final InetSocketAddress metricsAddress;
@@ -46,6 +50,7 @@ public final class ManagerOptions {
     private final Ticker ticker;
     private final CacheOptions cache;
     private final Duration gracefulShutdownTimeout;
+    private final AccessRecorder accessRecorder;
 
     private ManagerOptions(
             LeaderElectionConfig leaderElection,
@@ -53,7 +58,9 @@ public final class ManagerOptions {
             InetSocketAddress healthProbeAddress,
             Ticker ticker,
             CacheOptions cache,
-            Duration gracefulShutdownTimeout) {
+            Duration gracefulShutdownTimeout,
+            AccessRecorder accessRecorder) {
+        this.accessRecorder = accessRecorder;
         this.leaderElection = leaderElection;
         this.metricsAddress = metricsAddress;
         this.healthProbeAddress = healthProbeAddress;
@@ -117,6 +124,26 @@ public final class ManagerOptions {
     }
 
     /**
+     * The recorder noting every request the manager's client sends; empty for none (the default).
+     * See {@link io.kubeloop.controller.rbac.AccessRecorder}.
+     */
+    public Optional<AccessRecorder> accessRecorder() {
+        return Optional.ofNullable(accessRecorder);
+    }
+
+    /**
+     * These options with every request of the manager's client noted by {@code recorder}.
+     *
+     * @param recorder the recorder
+     * @return new options
+     */
+    public ManagerOptions withAccessRecorder(AccessRecorder recorder) {
+        return toBuilder()
+                .accessRecorder(Objects.requireNonNull(recorder, "recorder"))
+                .build();
+    }
+
+    /**
      * These options with the cache scoped by {@code cache}.
      *
      * @param cache what the cache holds
@@ -169,19 +196,27 @@ public final class ManagerOptions {
                 && Objects.equals(healthProbeAddress, other.healthProbeAddress)
                 && ticker.equals(other.ticker)
                 && cache.equals(other.cache)
-                && gracefulShutdownTimeout.equals(other.gracefulShutdownTimeout);
+                && gracefulShutdownTimeout.equals(other.gracefulShutdownTimeout)
+                && Objects.equals(accessRecorder, other.accessRecorder);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(leaderElection, metricsAddress, healthProbeAddress, ticker, cache, gracefulShutdownTimeout);
+        return Objects.hash(
+                leaderElection,
+                metricsAddress,
+                healthProbeAddress,
+                ticker,
+                cache,
+                gracefulShutdownTimeout,
+                accessRecorder);
     }
 
     @Override
     public String toString() {
         return "ManagerOptions[leaderElection=" + leaderElection + ", metricsAddress=" + metricsAddress
                 + ", healthProbeAddress=" + healthProbeAddress + ", ticker=" + ticker + ", cache=" + cache
-                + ", gracefulShutdownTimeout=" + gracefulShutdownTimeout + "]";
+                + ", gracefulShutdownTimeout=" + gracefulShutdownTimeout + ", accessRecorder=" + accessRecorder + "]";
     }
 
     /** Builds {@link ManagerOptions}; a null part is "none". Not thread-safe. */
@@ -192,8 +227,10 @@ public final class ManagerOptions {
         private Ticker ticker;
         private CacheOptions cache;
         private Duration gracefulShutdownTimeout;
+        private AccessRecorder accessRecorder;
 
         private Builder(ManagerOptions from) {
+            this.accessRecorder = from.accessRecorder;
             this.cache = from.cache;
             this.gracefulShutdownTimeout = from.gracefulShutdownTimeout;
             this.leaderElection = from.leaderElection;
@@ -269,9 +306,26 @@ public final class ManagerOptions {
             return this;
         }
 
+        /**
+         * The recorder noting every request of the manager's client; null (the default) for none.
+         *
+         * @param recorder the recorder, or null
+         * @return this builder
+         */
+        public Builder accessRecorder(AccessRecorder recorder) {
+            this.accessRecorder = recorder;
+            return this;
+        }
+
         public ManagerOptions build() {
             return new ManagerOptions(
-                    leaderElection, metricsAddress, healthProbeAddress, ticker, cache, gracefulShutdownTimeout);
+                    leaderElection,
+                    metricsAddress,
+                    healthProbeAddress,
+                    ticker,
+                    cache,
+                    gracefulShutdownTimeout,
+                    accessRecorder);
         }
     }
 }

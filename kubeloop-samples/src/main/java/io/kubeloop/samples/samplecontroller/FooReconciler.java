@@ -12,6 +12,7 @@ import io.kubeloop.controller.Result;
 import io.kubeloop.controller.TerminalException;
 import io.kubeloop.controller.client.Client;
 import io.kubeloop.controller.events.EventType;
+import io.kubeloop.controller.rbac.Permission;
 import io.kubeloop.controller.util.OwnerReferences;
 import java.util.Map;
 import java.util.Objects;
@@ -35,8 +36,18 @@ import java.util.Optional;
  * <p>Reads come from the manager's cache through the context's client, writes go to the API
  * server. A stale cache shows up as a conflict or an already-exists error, which is retried.
  *
+ * <p>RBAC: the writes are declared here — Deployments created and updated (never deleted: the
+ * garbage collector deletes them with their Foo), Foo status updated. Reading Foos and Deployments
+ * ({@code get, list, watch}) follows from the controller watching them, and writing Events
+ * ({@code create, patch}) from the manager's recorder, so neither is declared again.
+ *
  * <p><b>Thread safety:</b> stateless; safe for several workers.
  */
+@Permission(
+        groups = "apps",
+        resources = "deployments",
+        verbs = {"create", "update"})
+@Permission(groups = "samplecontroller.k8s.io", resources = "foos/status", verbs = "update")
 public final class FooReconciler implements Reconciler {
 
     /** Maps Foo (a {@code @Kind} record) to its apiVersion and kind for owner references. */

@@ -6,6 +6,7 @@ import io.kubeloop.controller.Controller;
 import io.kubeloop.controller.ControllerBuilder;
 import io.kubeloop.controller.Manager;
 import io.kubeloop.controller.ManagerOptions;
+import io.kubeloop.controller.rbac.RbacManifests;
 import java.util.Objects;
 
 /**
@@ -83,6 +84,19 @@ public final class SampleController implements AutoCloseable {
     /** The controller (its queue, its failure); for tests and tools. */
     public Controller controller() {
         return controller;
+    }
+
+    /**
+     * The RBAC objects the sample-controller runs with: a ServiceAccount, and a ClusterRole bound to
+     * it allowing what the controller reads (Foos, Deployments), writes (Deployments, Foo status) and
+     * records (Events) — no more.
+     *
+     * @param namePrefix the prefix of the objects' names, e.g. {@code sample-controller}
+     * @param namespace the namespace the controller runs in
+     * @return the objects
+     */
+    public RbacManifests rbac(String namePrefix, String namespace) {
+        return RbacManifests.of(manager.permissions(), namePrefix, namespace);
     }
 
     /** The manager running the controller; for tests and tools. */
