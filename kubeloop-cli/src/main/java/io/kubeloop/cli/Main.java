@@ -26,6 +26,7 @@ import picocli.CommandLine.Command;
             WatchCommand.class,
             ServeCommand.class,
             GenerateCommand.class,
+            ManifestsCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class Main implements Runnable {

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -26,11 +27,12 @@ final class KubeloopProcess implements AutoCloseable {
     private final CompletableFuture<String> stdout;
     private final CompletableFuture<String> stderr;
     private final StringBuilder out = new StringBuilder();
+    private final StringBuilder err = new StringBuilder();
 
     private KubeloopProcess(Process process) {
         this.process = process;
         this.stdout = read(process.getInputStream(), out);
-        this.stderr = read(process.getErrorStream(), new StringBuilder());
+        this.stderr = read(process.getErrorStream(), err);
     }
 
     /** Starts {@code kubeloop server args...}. */
@@ -42,6 +44,14 @@ final class KubeloopProcess implements AutoCloseable {
 
     /** Starts {@code kubeloop args...}: the first argument names the command. */
     static KubeloopProcess command(String... args) {
+        return command(Map.of(), args);
+    }
+
+    /**
+     * Starts {@code kubeloop args...} with {@code env} changed: a null value removes a variable (e.g.
+     * {@code KUBECONFIG}, to run as a pod would).
+     */
+    static KubeloopProcess command(Map<String, String> env, String... args) {
         String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -52,7 +62,15 @@ final class KubeloopProcess implements AutoCloseable {
                 Main.class.getName()));
         command.addAll(List.of(args));
         try {
-            return new KubeloopProcess(new ProcessBuilder(command).start());
+            ProcessBuilder pb = new ProcessBuilder(command);
+            env.forEach((k, v) -> {
+                if (v == null) {
+                    pb.environment().remove(k);
+                } else {
+                    pb.environment().put(k, v);
+                }
+            });
+            return new KubeloopProcess(pb.start());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -158,6 +176,13 @@ final class KubeloopProcess implements AutoCloseable {
     /** Everything it printed on stdout (waits for the stream to end). */
     String stdout() {
         return join(stdout);
+    }
+
+    /** What it printed on stderr so far. */
+    String stderrSoFar() {
+        synchronized (err) {
+            return err.toString();
+        }
     }
 
     /** Everything it printed on stderr (waits for the stream to end). */

@@ -7,12 +7,10 @@ import io.kubeloop.api.crd.CustomResource;
 import io.kubeloop.api.crd.PrinterColumn;
 import io.kubeloop.api.crd.Scale;
 import io.kubeloop.api.yaml.KubeYaml;
+import io.kubeloop.codegen.internal.ClassPaths;
 import io.kubeloop.codegen.internal.SchemaWriter;
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.MalformedURLException;
-import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -208,33 +206,10 @@ public final class CrdGenerator {
      *         (with the class path in the message), or {@link #crds(List)} refuses a type
      */
     public static List<ObjectNode> crds(String classpath, List<String> classNames) {
-        List<URL> urls = new ArrayList<>();
-        if (classpath != null) {
-            for (String entry : classpath.split(File.pathSeparator)) {
-                if (entry.isBlank()) {
-                    continue;
-                }
-                Path path = Path.of(entry);
-                if (!Files.exists(path)) {
-                    throw new CodegenException("class path entry does not exist: " + entry);
-                }
-                try {
-                    urls.add(path.toUri().toURL());
-                } catch (MalformedURLException e) {
-                    throw new CodegenException("not a class path entry: " + entry, e);
-                }
-            }
-        }
-        try (URLClassLoader loader =
-                new URLClassLoader(urls.toArray(URL[]::new), CrdGenerator.class.getClassLoader())) {
+        try (URLClassLoader loader = ClassPaths.loader(classpath, CrdGenerator.class.getClassLoader())) {
             List<Class<?>> types = new ArrayList<>();
             for (String name : classNames) {
-                try {
-                    types.add(Class.forName(name.strip(), false, loader));
-                } catch (ClassNotFoundException | LinkageError e) {
-                    throw new CodegenException("cannot load class " + name.strip() + " from "
-                            + (urls.isEmpty() ? "the class path" : classpath) + ": " + e);
-                }
+                types.add(ClassPaths.load(name, loader, classpath));
             }
             return crds(types);
         } catch (IOException e) {

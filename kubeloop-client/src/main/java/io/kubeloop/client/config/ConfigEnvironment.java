@@ -32,8 +32,15 @@ public record ConfigEnvironment(Map<String, String> variables, Path home, Path s
     }
 
     /**
+     * The variable naming another service-account directory than {@link #DEFAULT_SERVICE_ACCOUNT_DIR}: a
+     * process started as a pod would be, outside a pod (tests, a local run with a ServiceAccount's token).
+     */
+    public static final String SERVICE_ACCOUNT_DIR_VARIABLE = "KUBELOOP_SERVICE_ACCOUNT_DIR";
+
+    /**
      * The real process environment: {@link System#getenv()}, home from {@code HOME} (else the
-     * {@code user.home} property), the default service-account directory and the system clock.
+     * {@code user.home} property), the service-account directory ({@value #SERVICE_ACCOUNT_DIR_VARIABLE} when
+     * set, else the default) and the system clock.
      */
     public static ConfigEnvironment system() {
         Map<String, String> env = System.getenv();
@@ -41,7 +48,12 @@ public record ConfigEnvironment(Map<String, String> variables, Path home, Path s
         if (home == null || home.isEmpty()) {
             home = System.getProperty("user.home");
         }
-        return new ConfigEnvironment(env, Path.of(home), DEFAULT_SERVICE_ACCOUNT_DIR, Ticker.system());
+        String accountDir = env.get(SERVICE_ACCOUNT_DIR_VARIABLE);
+        return new ConfigEnvironment(
+                env,
+                Path.of(home),
+                accountDir == null || accountDir.isEmpty() ? DEFAULT_SERVICE_ACCOUNT_DIR : Path.of(accountDir),
+                Ticker.system());
     }
 
     /** This environment with other variables. */

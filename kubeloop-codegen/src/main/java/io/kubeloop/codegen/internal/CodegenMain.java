@@ -17,6 +17,8 @@ import java.util.List;
  * <pre>
  * models OUT_DIR PACKAGE CRD_FILE...      writes the records, prints each file
  * crds OUT_DIR CLASSPATH CLASS...         writes one CRD per kind, prints each file
+ * manifests OUT_DIR CLASSPATH NAME NAMESPACE IMAGE REPLICAS LEASE|- SETUP[,...] CRD_CLASS[,...]|- [ARG...]
+ *                                         writes an operator's bundle ({@link BundleMain}), prints each file
  * </pre>
  *
  * Exit 0 on success; 1 with one line on stderr on a failure. No API.
@@ -37,6 +39,12 @@ public final class CodegenMain {
     private static void run(String[] args) throws IOException {
         if (args.length < 4) {
             throw new IllegalArgumentException("usage: models OUT PACKAGE CRD... | crds OUT CLASSPATH CLASS...");
+        }
+        if (args[0].equals("manifests")) {
+            for (Path file : BundleMain.write(BundleMain.parse(List.of(args)))) {
+                System.out.println(file);
+            }
+            return;
         }
         Path out = Path.of(args[1]);
         List<String> rest = List.of(args).subList(3, args.length);
@@ -60,7 +68,7 @@ public final class CodegenMain {
                     System.out.println(file);
                 }
             }
-            default -> throw new IllegalArgumentException("unknown command " + args[0] + ": models or crds");
+            default -> throw new IllegalArgumentException("unknown command " + args[0] + ": models, crds or manifests");
         }
     }
 }

@@ -2,7 +2,18 @@ package io.kubeloop.controller.rbac;
 
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.yaml.KubeYaml;
+import io.kubeloop.client.ClientOptions;
+import io.kubeloop.client.KubeClient;
+import io.kubeloop.client.config.AuthProvider;
+import io.kubeloop.client.config.ClientConfig;
+import io.kubeloop.client.config.SslContextBuilder;
+import io.kubeloop.controller.Manager;
+import io.kubeloop.controller.ManagerOptions;
 import io.kubeloop.controller.internal.rbac.RbacObjects;
+import io.kubeloop.controller.leader.LeaderElectionConfig;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -77,6 +88,61 @@ public record RbacManifests(List<DynamicObject> objects) {
                     namePrefix + "-leader-election-rolebinding", ns, electionRole, account, namespace));
         });
         return new RbacManifests(out);
+    }
+
+    /**
+     * The RBAC objects of the controllers that {@code setups} add to a manager, found without a cluster: each
+     * setup is a class with a public static method {@code addTo(Manager)} (as the sample-controller's), called
+     * on a manager that is never started and whose client is never used.
+     *
+     * @param setups the classes adding the controllers
+     * @param namePrefix the prefix of every object's name
+     * @param namespace where the manager runs (its ServiceAccount's namespace)
+     * @param leaseName the name of the manager's leader-election Lease (in {@code namespace}), or null when it
+     *     does not elect a leader
+     * @return the objects
+     * @throws IllegalArgumentException when a setup has no public static {@code addTo(Manager)}, it fails, or a
+     *     name is invalid
+     */
+    public static RbacManifests forControllers(
+            List<Class<?>> setups, String namePrefix, String namespace, String leaseName) {
+        requireName(namespace, "namespace");
+        ManagerOptions options = ManagerOptions.defaults();
+        if (leaseName != null) {
+            options = options.withLeaderElection(LeaderElectionConfig.defaults(namespace, leaseName, "manifests"));
+        }
+        try (KubeClient unused = KubeClient.create(
+                        new ClientConfig(
+                                URI.create("https://kubernetes.default.svc"),
+                                SslContextBuilder.create().build(),
+                                null,
+                                AuthProvider.none(),
+                                namespace,
+                                null,
+                                "RBAC manifests (no connection)"),
+                        ClientOptions.defaults());
+                Manager manager = Manager.create(unused, options)) {
+            for (Class<?> setup : setups) {
+                Method addTo;
+                try {
+                    addTo = setup.getMethod("addTo", Manager.class);
+                } catch (NoSuchMethodException e) {
+                    throw new IllegalArgumentException(
+                            setup.getName() + " has no public static addTo(io.kubeloop.controller.Manager)", e);
+                }
+                if (!Modifier.isStatic(addTo.getModifiers())) {
+                    throw new IllegalArgumentException(setup.getName() + ".addTo(Manager) must be static");
+                }
+                try {
+                    addTo.invoke(null, manager);
+                } catch (ReflectiveOperationException e) {
+                    Throwable cause = e.getCause() == null ? e : e.getCause();
+                    throw new IllegalArgumentException(
+                            setup.getName() + ".addTo(Manager) failed: " + cause.getMessage(), cause);
+                }
+            }
+            return of(manager.permissions(), namePrefix, namespace);
+        }
     }
 
     /** The objects as one YAML stream, documents separated by {@code ---}, for {@code kubectl apply -f}. */

@@ -179,4 +179,37 @@ class RbacManifestsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("namespace");
     }
+
+    /** A setup class as users write one: adds a controller of ConfigMaps that also writes Secrets. */
+    public static final class ConfigMapSetup {
+        public static void addTo(io.kubeloop.controller.Manager manager) {
+            io.kubeloop.controller.ControllerBuilder.forResource(io.fabric8.kubernetes.api.model.ConfigMap.class)
+                    .withPermissions(PolicyRule.forResources("", List.of("secrets"), "create"))
+                    .build(manager, (request, context) -> io.kubeloop.controller.Result.done());
+        }
+    }
+
+    /** Not a setup: no static addTo(Manager). */
+    public static final class NoSetup {}
+
+    @Test
+    void forControllersReadsWhatTheSetupsControllersNeedWithoutACluster() {
+        RbacManifests rbac = RbacManifests.forControllers(List.of(ConfigMapSetup.class), "cm", "ops", "cm-lease");
+        assertThat(rbac.objects())
+                .extracting(DynamicObject::kind)
+                .containsExactly("ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding");
+        assertThat(rbac.yaml()).contains("- configmaps", "- secrets", "- leases");
+        assertThat(RbacManifests.forControllers(List.of(ConfigMapSetup.class), "cm", "ops", null)
+                        .objects())
+                .extracting(DynamicObject::kind)
+                .containsExactly("ServiceAccount", "ClusterRole", "ClusterRoleBinding");
+    }
+
+    @Test
+    void aClassWithoutAStaticAddToIsNamed() {
+        assertThatThrownBy(() -> RbacManifests.forControllers(List.of(NoSetup.class), "cm", "ops", null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(
+                        NoSetup.class.getName() + " has no public static addTo(io.kubeloop.controller.Manager)");
+    }
 }

@@ -68,6 +68,12 @@ public record RequestAttributes(
         return new RequestAttributes(user, verb, false, path, "", "", "", "", "", "");
     }
 
+    /** The same request naming the object {@code objectName} (a create names its object in the body). */
+    public RequestAttributes named(String objectName) {
+        return new RequestAttributes(
+                user, verb, resourceRequest, path, apiGroup, apiVersion, resource, subresource, namespace, objectName);
+    }
+
     /** The same request asked by {@code other}. */
     public RequestAttributes as(UserInfo other) {
         return new RequestAttributes(

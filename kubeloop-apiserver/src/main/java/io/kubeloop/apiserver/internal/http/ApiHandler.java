@@ -139,9 +139,10 @@ public final class ApiHandler extends Handler.Abstract {
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
         AccessControl.Admitted[] admitted = new AccessControl.Admitted[1];
+        String[] created = new String[1]; // the name of an object a POST created, for the audit event
         Instant received = clock.instant();
         try {
-            serve(request, response, callback, admitted);
+            serve(request, response, callback, admitted, created);
         } catch (ApiException e) {
             writeStatus(response, callback, e.status());
         } catch (RuntimeException e) {
@@ -156,7 +157,9 @@ public final class ApiHandler extends Handler.Abstract {
         } finally {
             if (admitted[0] != null && access.audits()) {
                 access.audit(new AuditLog.Entry(
-                        admitted[0].attributes(),
+                        created[0] == null
+                                ? admitted[0].attributes()
+                                : admitted[0].attributes().named(created[0]),
                         admitted[0].authenticated(),
                         request.getMethod(),
                         request.getHttpURI().getPathQuery(),
@@ -170,7 +173,12 @@ public final class ApiHandler extends Handler.Abstract {
         return true;
     }
 
-    private void serve(Request request, Response response, Callback callback, AccessControl.Admitted[] admitted) {
+    private void serve(
+            Request request,
+            Response response,
+            Callback callback,
+            AccessControl.Admitted[] admitted,
+            String[] created) {
         String path = Request.getPathInContext(request);
         String method = request.getMethod();
         switch (path) {
@@ -229,7 +237,8 @@ public final class ApiHandler extends Handler.Abstract {
                         response,
                         callback,
                         accepts,
-                        admitted[0].attributes().user())
+                        admitted[0].attributes().user(),
+                        name -> created[0] = name)
                 .serve();
     }
 

@@ -44,6 +44,7 @@ final class ResourceRequest {
     private final Accepts accepts;
     private final Fields query;
     private final UserInfo user;
+    private final java.util.function.Consumer<String> createdName;
 
     ResourceRequest(
             ApiHandler handler,
@@ -52,7 +53,8 @@ final class ResourceRequest {
             Response response,
             Callback callback,
             Accepts accepts,
-            UserInfo user) {
+            UserInfo user,
+            java.util.function.Consumer<String> createdName) {
         this.handler = handler;
         this.route = route;
         this.def = route.definition();
@@ -62,6 +64,7 @@ final class ResourceRequest {
         this.accepts = accepts;
         this.query = Request.extractQueryParameters(request);
         this.user = user;
+        this.createdName = createdName;
     }
 
     /** The write context of this request, with RBAC's checks on writes of RBAC objects. */
@@ -159,6 +162,7 @@ final class ResourceRequest {
                 ObjectNode body = Bodies.object(raw, contentType());
                 Bodies.recordDuplicateFields(ctx, raw, contentType());
                 ObjectRegistry.Written w = registry.create(def, ns, body, ctx);
+                createdName.accept(w.object().name());
                 sendObject(201, w.object(), warnings(ctx));
             }
             case "PUT" -> {
