@@ -247,6 +247,25 @@ public final class InformerFactory implements AutoCloseable {
         return result;
     }
 
+    /**
+     * The started informers that have a {@linkplain SharedIndexInformer#lastSyncError() list or watch error}
+     * now (a refusal names user, verb, resource and namespace), with that error.
+     */
+    public Map<Key, RuntimeException> syncErrors() {
+        Map<Key, SharedIndexInformer<?>> running = new LinkedHashMap<>();
+        lock.lock();
+        try {
+            for (Key k : started.keySet()) {
+                running.put(k, informers.get(k));
+            }
+        } finally {
+            lock.unlock();
+        }
+        Map<Key, RuntimeException> out = new LinkedHashMap<>();
+        running.forEach((k, informer) -> informer.lastSyncError().ifPresent(e -> out.put(k, e)));
+        return out;
+    }
+
     /** Stops every informer and waits for their threads; repeatable. */
     public void shutdown() {
         List<SharedIndexInformer<?>> all;
