@@ -178,6 +178,12 @@ final class KubeloopProcess implements AutoCloseable {
         return join(stdout);
     }
 
+    /** SIGKILL, as a node failure or the OOM killer ends a pod: no shutdown hook runs. Waits for the exit. */
+    int kill(Duration timeout) {
+        process.destroyForcibly();
+        return awaitExit(timeout);
+    }
+
     /** What it printed on stderr so far. */
     String stderrSoFar() {
         synchronized (err) {

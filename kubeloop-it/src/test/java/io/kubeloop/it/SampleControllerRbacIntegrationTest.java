@@ -18,6 +18,8 @@ import io.kubeloop.controller.ManagerOptions;
 import io.kubeloop.controller.rbac.AccessRecorder;
 import io.kubeloop.controller.rbac.AccessReport;
 import io.kubeloop.controller.rbac.ApiAccess;
+import io.kubeloop.controller.rbac.ManagerPermissions;
+import io.kubeloop.controller.rbac.PolicyRule;
 import io.kubeloop.samples.samplecontroller.Foo;
 import io.kubeloop.samples.samplecontroller.FooCrd;
 import io.kubeloop.samples.samplecontroller.SampleController;
@@ -28,7 +30,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The sample-controller run against the embedded API server with its manager's requests recorded: every
- * request it made is allowed by the RBAC it declares.
+ * request it made is allowed by the RBAC it declares, and with one rule taken away the check names the
+ * missing one.
  */
 @Timeout(120)
 class SampleControllerRbacIntegrationTest extends EmbeddedServerTestBase {
@@ -86,5 +89,26 @@ class SampleControllerRbacIntegrationTest extends EmbeddedServerTestBase {
         assertThat(report.unused())
                 .as("reads come from the cache, so the get declared with the watch is reported unused")
                 .anyMatch(rule -> rule.allows(getFoo));
+
+        // one generated rule taken away: the check names what is missing for the same run
+        ManagerPermissions.Builder less = ManagerPermissions.builder();
+        for (PolicyRule rule : manager.permissions().clusterRules()) {
+            less.clusterWide(
+                    rule.resources().contains("deployments")
+                            ? new PolicyRule(
+                                    rule.apiGroups(),
+                                    rule.resources(),
+                                    rule.resourceNames(),
+                                    rule.verbs().stream()
+                                            .filter(v -> !v.equals("create"))
+                                            .toList(),
+                                    rule.nonResourceURLs())
+                            : rule);
+        }
+        AccessReport without = AccessReport.of(less.build(), used);
+        ApiAccess createDeployment = new ApiAccess.Resource("create", "apps", "deployments", "", NS, "");
+        assertThat(without.missing()).as(without.toString()).anyMatch(rule -> rule.allows(createDeployment));
+        assertThat(without.nothingMissing()).isFalse();
+        assertThat(without.toString()).contains("deployments").contains("create");
     }
 }

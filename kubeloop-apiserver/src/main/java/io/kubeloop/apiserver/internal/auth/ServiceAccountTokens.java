@@ -33,6 +33,12 @@ public final class ServiceAccountTokens implements TokenAuthenticator {
     /** The issuer and default audience of the server's tokens, as on a cluster with default flags. */
     public static final String ISSUER = "https://kubernetes.default.svc.cluster.local";
 
+    /**
+     * The extra value naming the token a request came with ({@code JTI=<token id>}), as kube-apiserver 1.30+
+     * records it, so the audit log tells apart two processes using the same ServiceAccount.
+     */
+    public static final String CREDENTIAL_ID = "authentication.kubernetes.io/credential-id";
+
     private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
     private static final Base64.Decoder B64D = Base64.getUrlDecoder();
     private static final String ALGORITHM = "SHA256withECDSAinP1363Format";
@@ -155,8 +161,12 @@ public final class ServiceAccountTokens implements TokenAuthenticator {
                 || !accounts.uid(namespace, name).map(uid::equals).orElse(false)) {
             return Optional.empty();
         }
+        String jti = claims.path("jti").asString("");
         return Optional.of(new UserInfo(
-                UserInfo.serviceAccountName(namespace, name), uid, UserInfo.serviceAccountGroups(namespace), Map.of()));
+                UserInfo.serviceAccountName(namespace, name),
+                uid,
+                UserInfo.serviceAccountGroups(namespace),
+                jti.isEmpty() ? Map.of() : Map.of(CREDENTIAL_ID, List.of("JTI=" + jti))));
     }
 
     /** kube-apiserver's key id: the unpadded base64url SHA-256 of the public key's DER encoding. */

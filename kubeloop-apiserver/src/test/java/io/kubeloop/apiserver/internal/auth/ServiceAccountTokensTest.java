@@ -67,15 +67,19 @@ class ServiceAccountTokensTest {
     }
 
     @Test
-    void anIssuedTokenAuthenticatesItsServiceAccountWithTheServiceAccountGroups() {
+    void anIssuedTokenAuthenticatesItsServiceAccountWithTheServiceAccountGroupsAndTheTokensId() {
         String token =
                 tokens.issue("team", "robot", "uid-1", tokens.audiences(), 3600).token();
+        String jti = KubeJson.mapper()
+                .readTree(Base64.getUrlDecoder().decode(token.split("\\.")[1]))
+                .path("jti")
+                .asString();
         assertThat(tokens.authenticate(token))
                 .contains(new UserInfo(
                         "system:serviceaccount:team:robot",
                         "uid-1",
                         List.of("system:serviceaccounts", "system:serviceaccounts:team"),
-                        Map.of()));
+                        Map.of(ServiceAccountTokens.CREDENTIAL_ID, List.of("JTI=" + jti))));
     }
 
     @Test
