@@ -3,6 +3,7 @@ package io.kubeloop.cli;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.controller.Manager;
 import io.kubeloop.controller.ManagerOptions;
+import io.kubeloop.controller.client.CacheOptions;
 import io.kubeloop.controller.endpoints.HealthCheck;
 import io.kubeloop.controller.leader.LeaderElectionConfig;
 import io.kubeloop.samples.samplecontroller.FooCrd;
@@ -12,6 +13,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -26,7 +28,8 @@ import picocli.CommandLine.Spec;
  * cluster of the kubeconfig (any Kubernetes API server, the embedded one included) until SIGINT or
  * SIGTERM, after installing the Foo CRD unless {@code --no-install-crd}; serves Prometheus metrics and
  * health probes where {@code --metrics-bind-address} and {@code --health-probe-bind-address} say
- * (kubebuilder's flags; {@code 0} turns one off). With {@code --leader-elect} it reconciles only
+ * (kubebuilder's flags; {@code 0} turns one off); {@code --watch-namespaces} (or {@code WATCH_NAMESPACES}) limits
+ * its caches to some namespaces. With {@code --leader-elect} it reconciles only
  * while it holds a Lease ({@code --leader-election-namespace}, {@code --leader-election-id}), so
  * copies can run side by side, one active; a copy that loses the lease stops with exit 1. Prints one
  * line when it runs (and, electing, one when it starts leading) and one when it stopped. Installing the CRD and waiting for it ride out transient failures (429, 5xx, a broken or
@@ -88,6 +91,15 @@ final class SampleControllerCommand implements Callable<Integer>, ConnectedComma
             paramLabel = "NAME",
             description = "The name of the Lease (default: ${DEFAULT-VALUE}).")
     String leaderElectionId;
+
+    @Option(
+            names = "--watch-namespaces",
+            split = ",",
+            paramLabel = "NS[,NS...]",
+            defaultValue = "${env:WATCH_NAMESPACES}",
+            description = "Watch and reconcile only in these namespaces (default: $WATCH_NAMESPACES, else all"
+                    + " namespaces), as a Deployment whose RBAC is granted per namespace needs.")
+    List<String> watchNamespaces;
 
     @Override
     public ConnectionOptions connection() {
@@ -170,6 +182,16 @@ final class SampleControllerCommand implements Callable<Integer>, ConnectedComma
         Optional<InetSocketAddress> probes = bindAddress("--health-probe-bind-address", probeAddress);
         options = metrics.map(options::withMetricsAddress).orElse(options);
         options = probes.map(options::withHealthProbeAddress).orElse(options);
+        List<String> namespaces = watchNamespaces == null
+                ? List.of()
+                : watchNamespaces.stream()
+                        .map(String::strip)
+                        .filter(n -> !n.isEmpty())
+                        .toList();
+        if (!namespaces.isEmpty()) {
+            options =
+                    options.withCache(CacheOptions.defaults().withDefaultNamespaces(namespaces.toArray(String[]::new)));
+        }
         StopSignal stop = StopSignal.install();
         try (KubeClient client = connection.connect(spec.commandLine().getErr())) {
             Optional<LeaderElectionConfig> election = leaderElection(client);
@@ -186,8 +208,9 @@ final class SampleControllerCommand implements Callable<Integer>, ConnectedComma
                 manager.metricsAddress().ifPresent(a -> out.println("metrics on http://" + hostPort(a) + "/metrics"));
                 manager.healthProbeAddress()
                         .ifPresent(a -> out.println("health probes on http://" + hostPort(a) + "/healthz and /readyz"));
-                out.println(
-                        "sample-controller running: watching foos and deployments in all namespaces; Ctrl-C to stop");
+                out.println("sample-controller running: watching foos and deployments in "
+                        + (namespaces.isEmpty() ? "all namespaces" : "namespaces " + String.join(", ", namespaces))
+                        + "; Ctrl-C to stop");
                 election.ifPresent(e -> {
                     out.println(
                             "waiting to lead: lease " + e.namespace() + "/" + e.name() + ", identity " + e.identity());

@@ -105,6 +105,38 @@ class SampleControllerCommandTest {
         }
     }
 
+    @Test
+    void withWatchNamespacesItReconcilesInThoseNamespacesAndSaysSo() throws Exception {
+        try (EmbeddedApiServer server = EmbeddedApiServer.start();
+                KubeClient client = KubeClient.create(server.clientConfig(), ClientOptions.defaults())) {
+            Path kubeconfig = server.writeKubeconfig(dir.resolve("kubeconfig"));
+            client.resource(io.fabric8.kubernetes.api.model.Namespace.class)
+                    .create(new io.fabric8.kubernetes.api.model.NamespaceBuilder()
+                            .withNewMetadata()
+                            .withName("team")
+                            .endMetadata()
+                            .build());
+            Copy copy = Copy.start(
+                    "sample-controller",
+                    "--kubeconfig",
+                    kubeconfig.toString(),
+                    "--cache-dir",
+                    dir.resolve("cache").toString(),
+                    "--watch-namespaces",
+                    "team");
+            try {
+                await().atMost(Duration.ofSeconds(60))
+                        .until(() -> copy.out().toString().contains("sample-controller running"));
+                assertThat(copy.out().toString())
+                        .contains("watching foos and deployments in namespaces team; Ctrl-C to stop");
+                client.resource(Foo.class).inNamespace("team").create(Foo.of("team", "scoped", "scoped-nginx", 1));
+                await().atMost(Duration.ofSeconds(30)).until(() -> deploymentExists(client, "team", "scoped-nginx"));
+            } finally {
+                copy.stop();
+            }
+        }
+    }
+
     /** One copy of the command running on its own thread, with its output. */
     private record Copy(Thread thread, StringWriter out, StringWriter err, AtomicInteger exit) {
         static Copy start(String... args) {
@@ -127,8 +159,12 @@ class SampleControllerCommandTest {
     }
 
     private static boolean deploymentExists(KubeClient client, String name) {
+        return deploymentExists(client, "default", name);
+    }
+
+    private static boolean deploymentExists(KubeClient client, String namespace, String name) {
         try {
-            return client.resource(Deployment.class).inNamespace("default").get(name) != null;
+            return client.resource(Deployment.class).inNamespace(namespace).get(name) != null;
         } catch (NotFoundException e) {
             return false;
         }
