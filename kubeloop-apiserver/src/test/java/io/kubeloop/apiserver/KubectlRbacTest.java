@@ -103,6 +103,32 @@ class KubectlRbacTest {
                 .contains("cannot list resource \"namespaces\" in API group \"\" at the cluster scope");
     }
 
+    static java.util.stream.Stream<Path> everyKubectl() {
+        List<Path> all = Kubectl.installed();
+        return all.isEmpty() ? java.util.stream.Stream.of(Path.of("kubectl-not-installed")) : all.stream();
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest(name = "kubectl {0}")
+    @org.junit.jupiter.params.provider.MethodSource("everyKubectl")
+    void everyKubectlShowsAServiceAccountsForbiddenGetAndAsksCanIForIt(Path binary) throws IOException {
+        assumeTrue(Files.isExecutable(binary), "no kubectl installed: skipped");
+        String version = Kubectl.versionOf(binary);
+        String token = admin.ok("create", "token", "robot", "-n", "team").strip();
+        Path config = Files.writeString(dir.resolve("robot-" + version + ".kubeconfig"), server.kubeconfig(token));
+        Kubectl robot = new Kubectl(binary, version, config, dir.resolve("cache-robot-" + version));
+        Kubectl.Result get = robot.run("get", "secret", "db-password", "-n", "team");
+        assertThat(get.code()).isNotZero();
+        assertThat(get.out())
+                .contains("Error from server (Forbidden): secrets \"db-password\" is forbidden: User "
+                        + "\"system:serviceaccount:team:robot\" cannot get resource \"secrets\" in API group \"\" in "
+                        + "the namespace \"team\"");
+        Kubectl asAdmin = new Kubectl(binary, version, admin.kubeconfig(), dir.resolve("cache-admin-" + version));
+        Kubectl.Result canI =
+                asAdmin.run("auth", "can-i", "get", "secrets", "-n", "team", "--as=system:serviceaccount:team:robot");
+        assertThat(canI.code()).isEqualTo(1);
+        assertThat(canI.out().strip()).isEqualTo("no");
+    }
+
     @Test
     void authCanIAnswersForOneselfForOthersAndListsTheRules() {
         admin.ok(

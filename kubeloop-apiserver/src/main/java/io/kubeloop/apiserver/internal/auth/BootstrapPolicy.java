@@ -74,9 +74,10 @@ public final class BootstrapPolicy {
         out.add(role("system:aggregate-to-view", Map.of(AGGREGATE + "view", "true"), view));
         out.add(role("system:aggregate-to-edit", Map.of(AGGREGATE + "edit", "true"), edit));
         out.add(role("system:aggregate-to-admin", Map.of(AGGREGATE + "admin", "true"), admin));
+        // as the aggregation controller orders them: the matching roles' rules by role name
         List<PolicyRule> viewAll = view;
-        List<PolicyRule> editAll = concat(edit, viewAll);
-        List<PolicyRule> adminAll = concat(admin, editAll);
+        List<PolicyRule> editAll = concat(edit, viewAll); // system:aggregate-to-edit, view
+        List<PolicyRule> adminAll = concat(editAll, admin); // edit, system:aggregate-to-admin
         out.add(aggregated("view", Map.of(AGGREGATE + "edit", "true"), "view", viewAll));
         out.add(aggregated("edit", Map.of(AGGREGATE + "admin", "true"), "edit", editAll));
         out.add(aggregated("admin", Map.of(), "admin", adminAll));

@@ -107,6 +107,7 @@ final class ObjectSemantics {
         if (def.hasSubresource("status") && !def.plural().equals("namespaces")) {
             obj.remove("status");
         }
+        ensureStatus(def, obj);
         if (def.group().isEmpty() && def.plural().equals("namespaces")) {
             String name = Metadata.text(obj, "name");
             ObjectNode labels = meta.get("labels") instanceof ObjectNode l ? l : meta.putObject("labels");
@@ -135,6 +136,7 @@ final class ObjectSemantics {
             } else {
                 result.set("status", status);
             }
+            ensureStatus(def, result);
             return result;
         }
         result = updated;
@@ -164,7 +166,39 @@ final class ObjectSemantics {
         if (def.tracksGeneration() && specChanged(def, old, result)) {
             meta.put("generation", oldMeta.path("generation").asLong(0) + 1);
         }
+        ensureStatus(def, result);
         return result;
+    }
+
+    /**
+     * The status kube-apiserver serializes for a built-in object nobody has given one yet: its Go type holds the
+     * status as a struct, always written, with the fields that are not {@code omitempty} at their zero value.
+     * Keyed by {@code group/plural}; kinds whose status is filled in on create (Pods, Namespaces) or by their
+     * controller (Nodes, CRDs) are not here.
+     */
+    private static final Map<String, String> ZERO_STATUS = Map.of(
+            "apps/deployments", "{}",
+            "apps/replicasets", "{\"replicas\":0}",
+            "apps/statefulsets", "{\"replicas\":0,\"availableReplicas\":0}",
+            "apps/daemonsets",
+                    "{\"currentNumberScheduled\":0,\"numberMisscheduled\":0,\"desiredNumberScheduled\":0,"
+                            + "\"numberReady\":0}",
+            "batch/jobs", "{}",
+            "batch/cronjobs", "{}",
+            "/services", "{\"loadBalancer\":{}}",
+            "policy/poddisruptionbudgets",
+                    "{\"disruptionsAllowed\":0,\"currentHealthy\":0,\"desiredHealthy\":0,\"expectedPods\":0}");
+
+    /**
+     * Gives a built-in object without a status the one kube-apiserver would serialize ({@link #ZERO_STATUS}), so
+     * that typed clients reading {@code .status.replicas} of a new Deployment find {@code status: {}} whatever
+     * path wrote it. Custom resources keep an absent status absent.
+     */
+    static void ensureStatus(ResourceDefinition def, ObjectNode obj) {
+        String zero = def.custom() ? null : ZERO_STATUS.get(def.group() + "/" + def.plural());
+        if (zero != null && !(obj.get("status") instanceof ObjectNode)) {
+            obj.set("status", io.kubeloop.api.json.KubeJson.mapper().readTree(zero));
+        }
     }
 
     /** Everything but metadata (and status, when a subresource owns it) compared. */
