@@ -25,8 +25,8 @@ import tools.jackson.databind.node.ObjectNode;
  *       field;</li>
  *   <li>Ignore: silent.</li>
  * </ul>
- * Unknown fields are dropped in every mode. The built-in schemas carry no bounds or enums, so nothing else is
- * validated. Custom resources go to the {@code custom} validator given at construction (the CRD layer's).
+ * Unknown fields are dropped in every mode; then kube-apiserver's defaults of the workload kinds are applied
+ * ({@link BuiltinDefaults}). The built-in schemas carry no bounds or enums, so nothing else is validated. Custom resources go to the {@code custom} validator given at construction (the CRD layer's).
  *
  * <p>The schemas are built once, by the constructor (a one-time cost of up to seconds): construct it at server
  * start, never per request.
@@ -72,6 +72,7 @@ public final class BuiltinFieldValidator implements ObjectValidator {
         GroupVersionKind gvk = new GroupVersionKind(definition.group(), definition.version(), definition.kind());
         StructuralSchema schema = BuiltinSchemas.forKind(gvk).orElse(null);
         if (schema == null) {
+            BuiltinDefaults.apply(definition, object);
             return;
         }
         FieldValidation mode = context.fieldValidation();
@@ -82,6 +83,7 @@ public final class BuiltinFieldValidator implements ObjectValidator {
         FieldValidationCheck.Result result = FieldValidationCheck.check(mode, gvk, unknown, context.duplicateFields());
         result.warnings().forEach(context::warn);
         if (result.error().isEmpty()) {
+            BuiltinDefaults.apply(definition, object);
             return;
         }
         String error = result.error().get();
