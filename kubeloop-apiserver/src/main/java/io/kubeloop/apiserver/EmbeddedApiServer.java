@@ -112,6 +112,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
                     options.patcher(),
                     options.listAtZero() == ListAtZero.WHOLE_FROM_CACHE);
             createDefaultNamespaces();
+            createKubernetesService();
             createBootstrapPolicy();
             // CRDs found in the store (after a restart) are served again before HTTP opens.
             started = CustomResourceDefinitions.start(registry, options.ticker());
@@ -204,6 +205,32 @@ public final class EmbeddedApiServer implements AutoCloseable {
                     def,
                     "",
                     object,
+                    new WriteContext("kube-apiserver", null, false, io.kubeloop.client.FieldValidation.IGNORE, false));
+        }
+    }
+
+    /** The {@code default/kubernetes} Service every cluster has, at the first address of the service range. */
+    private void createKubernetesService() {
+        ResourceDefinition services =
+                registry.resources().find("", "v1", "services").orElseThrow();
+        ObjectNode svc = KubeJson.mapper().createObjectNode();
+        svc.put("apiVersion", "v1").put("kind", "Service");
+        ObjectNode meta = svc.putObject("metadata");
+        meta.put("name", "kubernetes").put("namespace", "default");
+        meta.putObject("labels").put("component", "apiserver").put("provider", "kubernetes");
+        ObjectNode spec = svc.putObject("spec");
+        spec.put("clusterIP", "10.96.0.1");
+        spec.putArray("ports")
+                .addObject()
+                .put("name", "https")
+                .put("port", 443)
+                .put("protocol", "TCP")
+                .put("targetPort", 6443);
+        if (store.get(services.storageId(), "default/kubernetes").isEmpty()) {
+            registry.create(
+                    services,
+                    "default",
+                    svc,
                     new WriteContext("kube-apiserver", null, false, io.kubeloop.client.FieldValidation.IGNORE, false));
         }
     }

@@ -20,6 +20,9 @@ import tools.jackson.databind.node.ObjectNode;
  *       a {@code RollingUpdate} strategy of partition 0, {@code revisionHistoryLimit: 10}, PVC retention
  *       {@code Retain}; DaemonSets: a {@code RollingUpdate} strategy of one unavailable and no surge,
  *       {@code revisionHistoryLimit: 10};</li>
+ *   <li>Services: {@code type: ClusterIP}, {@code sessionAffinity: None}, {@code internalTrafficPolicy: Cluster},
+ *       ports' {@code protocol: TCP} and {@code targetPort} (the port), {@code externalTrafficPolicy: Cluster} for
+ *       node ports and load balancers (addresses come from {@link ServiceAddresses});</li>
  *   <li>Jobs: {@code parallelism} and {@code completions} 1 when neither is set, {@code backoffLimit: 6},
  *       {@code completionMode: NonIndexed}, {@code suspend: false}; CronJobs: {@code concurrencyPolicy: Allow},
  *       {@code suspend: false}, history limits 3 and 1.</li>
@@ -94,6 +97,11 @@ public final class BuiltinDefaults {
                     template(spec);
                 }
             }
+            case "/services" -> {
+                if (spec != null) {
+                    service(spec);
+                }
+            }
             case "batch/jobs" -> {
                 if (spec != null) {
                     job(spec);
@@ -111,6 +119,30 @@ public final class BuiltinDefaults {
                 }
             }
             default -> {}
+        }
+    }
+
+    private static void service(ObjectNode spec) {
+        put(spec, "type", "ClusterIP");
+        String type = spec.path("type").asString("");
+        if (type.equals("ExternalName")) {
+            return;
+        }
+        put(spec, "sessionAffinity", "None");
+        put(spec, "internalTrafficPolicy", "Cluster");
+        if (type.equals("NodePort") || type.equals("LoadBalancer")) {
+            put(spec, "externalTrafficPolicy", "Cluster");
+        }
+        if (type.equals("LoadBalancer")) {
+            put(spec, "allocateLoadBalancerNodePorts", true);
+        }
+        for (JsonNode p : spec.path("ports")) {
+            if (p instanceof ObjectNode port) {
+                put(port, "protocol", "TCP");
+                if ((port.get("targetPort") == null || port.get("targetPort").isNull()) && port.has("port")) {
+                    port.set("targetPort", port.get("port"));
+                }
+            }
         }
     }
 

@@ -49,6 +49,7 @@ public final class ObjectRegistry {
     private final ResourceRegistry resources;
     private final Ticker clock;
     private final ObjectValidator validator;
+    private final ServiceAddresses services;
     private final PatchApplier patcher;
     private final NamespaceLifecycle namespaces;
     /** A LIST at resourceVersion "0" is answered whole, ignoring limit (kube-apiserver's watch cache). */
@@ -82,6 +83,7 @@ public final class ObjectRegistry {
         this.resources = Objects.requireNonNull(resources, "resources");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.validator = Objects.requireNonNull(validator, "validator");
+        this.services = new ServiceAddresses(store);
         this.patcher = Objects.requireNonNull(patcher, "patcher");
         this.namespaces = new NamespaceLifecycle(this, resources);
     }
@@ -214,6 +216,7 @@ public final class ObjectRegistry {
             ObjectSemantics.validateName(def, obj);
             ObjectSemantics.prepareCreate(def, obj, clock.instant());
             validator.validate(def, obj, null, Operation.CREATE, ctx);
+            services.assign(def, obj, null);
             ctx.admission().admit(def, obj, null);
             ManagedFieldsRecorder.recordUpdate(def, obj, null, ctx.updateManager(), "", clock.instant());
             String name = Metadata.text(obj, "name");
@@ -309,6 +312,7 @@ public final class ObjectRegistry {
         }
         ObjectSemantics.checkNoNewFinalizers(def, cur.object(), next);
         validator.validate(def, next, cur.object(), op, ctx);
+        services.assign(def, next, cur.object());
         ctx.admission().admit(def, next, cur.object());
         if (ObjectSemantics.sameContent(cur.object(), next)
                 && (recordUpdate
@@ -420,6 +424,7 @@ public final class ObjectRegistry {
             Metadata.metadata(obj).set("managedFields", managed);
         }
         validator.validate(def, obj, null, Operation.PATCH, ctx);
+        services.assign(def, obj, null);
         ctx.admission().admit(def, obj, null);
         return ctx.dryRun() ? new Change.DryRun(obj, false) : Change.put(obj);
     }
