@@ -91,9 +91,10 @@ public final class ApiErrors {
             return new FieldError("FieldValueInvalid", field, "Invalid value: " + quote(value) + ": " + detail);
         }
 
-        /** {@code field: Required value: detail}. */
+        /** {@code field: Required value: detail} ({@code field: Required value} without a detail). */
         public static FieldError required(String field, String detail) {
-            return new FieldError("FieldValueRequired", field, "Required value: " + detail);
+            return new FieldError(
+                    "FieldValueRequired", field, detail.isEmpty() ? "Required value" : "Required value: " + detail);
         }
 
         /** {@code field: Forbidden: detail}. */

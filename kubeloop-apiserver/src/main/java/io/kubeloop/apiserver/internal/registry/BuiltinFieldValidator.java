@@ -26,7 +26,8 @@ import tools.jackson.databind.node.ObjectNode;
  *   <li>Ignore: silent.</li>
  * </ul>
  * Unknown fields are dropped in every mode; then kube-apiserver's defaults of the workload kinds are applied
- * ({@link BuiltinDefaults}). The built-in schemas carry no bounds or enums, so nothing else is validated. Custom resources go to the {@code custom} validator given at construction (the CRD layer's).
+ * ({@link BuiltinDefaults}), and the workload checks users meet most ({@link WorkloadValidation}). The built-in
+ * schemas carry no bounds or enums, so nothing else is validated. Custom resources go to the {@code custom} validator given at construction (the CRD layer's).
  *
  * <p>The schemas are built once, by the constructor (a one-time cost of up to seconds): construct it at server
  * start, never per request.
@@ -73,6 +74,7 @@ public final class BuiltinFieldValidator implements ObjectValidator {
         StructuralSchema schema = BuiltinSchemas.forKind(gvk).orElse(null);
         if (schema == null) {
             BuiltinDefaults.apply(definition, object);
+            WorkloadValidation.validate(definition, object, old);
             return;
         }
         FieldValidation mode = context.fieldValidation();
@@ -84,6 +86,7 @@ public final class BuiltinFieldValidator implements ObjectValidator {
         result.warnings().forEach(context::warn);
         if (result.error().isEmpty()) {
             BuiltinDefaults.apply(definition, object);
+            WorkloadValidation.validate(definition, object, old);
             return;
         }
         String error = result.error().get();

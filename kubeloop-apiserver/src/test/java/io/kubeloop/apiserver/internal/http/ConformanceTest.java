@@ -400,7 +400,9 @@ class ConformanceTest {
         assertThat(m.path("managedFields").get(0).path("operation").asString()).isEqualTo("Update");
         JsonNode d = RawHttp.json(http.post(
                 "/apis/apps/v1/namespaces/" + ns + "/deployments",
-                "{\"metadata\":{\"name\":\"d\"},\"spec\":{\"replicas\":1}}"));
+                "{\"metadata\":{\"name\":\"d\"},\"spec\":{\"replicas\":1,\"selector\":{\"matchLabels\":{\"app\":\"d\"}},"
+                        + "\"template\":{\"metadata\":{\"labels\":{\"app\":\"d\"}},\"spec\":{\"containers\":[{\"name\":\"c\","
+                        + "\"image\":\"nginx\"}]}}}}"));
         assertThat(d.path("metadata").path("generation").asInt()).isEqualTo(1);
     }
 
