@@ -29,7 +29,9 @@ module io.kubeloop.api {
     exports io.kubeloop.api.selector;
     exports io.kubeloop.api.yaml;
     exports io.kubeloop.api.internal to
-            io.kubeloop.client;
+            io.kubeloop.client,
+            io.kubeloop.controller,
+            io.kubeloop.apiserver;
 
     opens io.kubeloop.api to
             tools.jackson.databind;

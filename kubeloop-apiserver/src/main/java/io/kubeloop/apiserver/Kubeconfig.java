@@ -26,27 +26,7 @@ public final class Kubeconfig {
      * @return the YAML text
      */
     public static String render(URI server, String caPem, String token) {
-        String ca = Base64.getEncoder().encodeToString(caPem.getBytes(StandardCharsets.UTF_8));
-        return """
-                apiVersion: v1
-                kind: Config
-                clusters:
-                - name: kubeloop
-                  cluster:
-                    server: %s
-                    certificate-authority-data: %s
-                users:
-                - name: kubeloop
-                  user:
-                    token: %s
-                contexts:
-                - name: kubeloop
-                  context:
-                    cluster: kubeloop
-                    user: kubeloop
-                    namespace: default
-                current-context: kubeloop
-                """.formatted(server, ca, token);
+        return document(server, caPem, "    token: " + token + "\n");
     }
 
     /**
@@ -59,7 +39,15 @@ public final class Kubeconfig {
      * @return the YAML text
      */
     public static String render(URI server, String caPem, String clientCertificatePem, String clientKeyPem) {
-        Base64.Encoder b64 = Base64.getEncoder();
+        return document(
+                server,
+                caPem,
+                "    client-certificate-data: " + base64(clientCertificatePem) + "\n    client-key-data: "
+                        + base64(clientKeyPem) + "\n");
+    }
+
+    /** The one cluster, user (its credential lines given) and context. */
+    private static String document(URI server, String caPem, String credentials) {
         return """
                 apiVersion: v1
                 kind: Config
@@ -71,20 +59,18 @@ public final class Kubeconfig {
                 users:
                 - name: kubeloop
                   user:
-                    client-certificate-data: %s
-                    client-key-data: %s
-                contexts:
+                %scontexts:
                 - name: kubeloop
                   context:
                     cluster: kubeloop
                     user: kubeloop
                     namespace: default
                 current-context: kubeloop
-                """.formatted(
-                        server,
-                        b64.encodeToString(caPem.getBytes(StandardCharsets.UTF_8)),
-                        b64.encodeToString(clientCertificatePem.getBytes(StandardCharsets.UTF_8)),
-                        b64.encodeToString(clientKeyPem.getBytes(StandardCharsets.UTF_8)));
+                """.formatted(server, base64(caPem), credentials);
+    }
+
+    private static String base64(String text) {
+        return Base64.getEncoder().encodeToString(text.getBytes(StandardCharsets.UTF_8));
     }
 
     /**

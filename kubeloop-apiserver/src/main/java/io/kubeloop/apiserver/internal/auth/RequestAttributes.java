@@ -1,10 +1,7 @@
 package io.kubeloop.apiserver.internal.auth;
 
-import java.util.Arrays;
-import java.util.List;
-import java.util.Locale;
+import io.kubeloop.api.internal.RequestInfo;
 import java.util.Objects;
-import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -36,8 +33,6 @@ public record RequestAttributes(
         String subresource,
         String namespace,
         String name) {
-
-    private static final Set<String> NAMESPACE_SUBRESOURCES = Set.of("status", "finalize");
 
     public RequestAttributes {
         Objects.requireNonNull(user, "user");
@@ -82,86 +77,22 @@ public record RequestAttributes(
 
     /**
      * Resolves a request's attributes from its method, path and query, as kube-apiserver's request-info
-     * resolver does: {@code /api/v1/...} and {@code /apis/GROUP/VERSION/...} are resource requests (a
-     * shorter path is not); {@code GET} on a collection is {@code list}, or {@code watch} with
-     * {@code watch=true} or the {@code /watch/} prefix; {@code DELETE} on a collection is
-     * {@code deletecollection}; a list or watch whose field selector fixes {@code metadata.name} names that
-     * object.
+     * resolver does ({@link RequestInfo}).
      *
      * @param query the value of a query parameter, or null
      */
     public static RequestAttributes of(UserInfo user, String method, String path, Function<String, String> query) {
-        List<String> parts =
-                Arrays.stream(path.split("/")).filter(s -> !s.isEmpty()).toList();
-        String lower = method.toLowerCase(Locale.ROOT);
-        if (parts.size() < 3 || !(parts.get(0).equals("api") || parts.get(0).equals("apis"))) {
-            return nonResource(user, lower, path);
-        }
-        String group = "";
-        List<String> rest = parts.subList(1, parts.size());
-        if (parts.get(0).equals("apis")) {
-            if (rest.size() < 3) {
-                return nonResource(user, lower, path);
-            }
-            group = rest.get(0);
-            rest = rest.subList(1, rest.size());
-        }
-        String version = rest.get(0);
-        rest = rest.subList(1, rest.size());
-        String verb;
-        if (rest.get(0).equals("watch") || rest.get(0).equals("proxy")) {
-            if (rest.size() < 2) {
-                return nonResource(user, lower, path);
-            }
-            verb = rest.get(0);
-            rest = rest.subList(1, rest.size());
-        } else {
-            verb = switch (method) {
-                case "POST" -> "create";
-                case "GET", "HEAD" -> "get";
-                case "PUT" -> "update";
-                case "PATCH" -> "patch";
-                case "DELETE" -> "delete";
-                default -> "";
-            };
-        }
-        String namespace = "";
-        if (rest.get(0).equals("namespaces") && rest.size() > 1) {
-            namespace = rest.get(1);
-            if (rest.size() > 2 && !NAMESPACE_SUBRESOURCES.contains(rest.get(2))) {
-                rest = rest.subList(2, rest.size());
-            }
-        }
-        String resource = rest.get(0);
-        String name = rest.size() >= 2 ? rest.get(1) : "";
-        String subresource = rest.size() >= 3 && !verb.equals("proxy") ? rest.get(2) : "";
-        if (name.isEmpty() && verb.equals("get")) {
-            String watch = query.apply("watch");
-            verb = watch != null && !watch.equals("0") && !watch.equalsIgnoreCase("false") ? "watch" : "list";
-            name = exactName(query.apply("fieldSelector"));
-        }
-        if (name.isEmpty() && verb.equals("delete")) {
-            verb = "deletecollection";
-        }
-        return new RequestAttributes(user, verb, true, path, group, version, resource, subresource, namespace, name);
-    }
-
-    /** The name a field selector requires exactly ({@code metadata.name=N} or {@code ==}), or {@code ""}. */
-    private static String exactName(String fieldSelector) {
-        if (fieldSelector == null) {
-            return "";
-        }
-        for (String term : fieldSelector.split(",")) {
-            String t = term.strip();
-            for (String op : List.of("==", "=")) {
-                if (t.startsWith("metadata.name" + op)) {
-                    String n = t.substring(("metadata.name" + op).length()).strip();
-                    if (!n.isEmpty() && !n.contains("/") && !n.contains("%") && !n.equals(".") && !n.equals("..")) {
-                        return n;
-                    }
-                }
-            }
-        }
-        return "";
+        RequestInfo i = RequestInfo.resolve(method, path, query);
+        return new RequestAttributes(
+                user,
+                i.verb(),
+                i.resourceRequest(),
+                path,
+                i.apiGroup(),
+                i.apiVersion(),
+                i.resource(),
+                i.subresource(),
+                i.namespace(),
+                i.name());
     }
 }
