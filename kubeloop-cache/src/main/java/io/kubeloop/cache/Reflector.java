@@ -272,9 +272,9 @@ public final class Reflector<T> implements AutoCloseable {
         }
         checkStopped();
         lastSyncResourceVersionUnavailable = false;
+        lastError = null; // cleared before the replace, so a caller woken by the sync never sees the old error
         store.replace(items, listRv);
         lastSyncResourceVersion = listRv == null ? "" : listRv;
-        lastError = null;
     }
 
     private String relistResourceVersion() {
@@ -363,9 +363,9 @@ public final class Reflector<T> implements AutoCloseable {
                 case WatchEvent.Deleted<T> d -> temp.remove(keyFunction.key(d.object()));
                 case WatchEvent.Bookmark<T> b -> {
                     if (b.isInitialEventsEnd()) {
+                        lastError = null; // before the replace that wakes the sync waiters
                         store.replace(new ArrayList<>(temp.values()), b.resourceVersion());
                         lastSyncResourceVersion = b.resourceVersion();
-                        lastError = null;
                         lastSyncResourceVersionUnavailable = false;
                         return true;
                     }
