@@ -118,7 +118,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
             started = CustomResourceDefinitions.start(registry, options.ticker());
             this.crds = started;
             running = options.builtinControllers() == BuiltinControllerMode.RUN
-                    ? BuiltinControllers.start(registry, options.ticker())
+                    ? BuiltinControllers.start(registry, options.ticker(), options.cluster())
                     : null;
             this.controllers = running;
             this.access = accessControl(options, store, tls, token);

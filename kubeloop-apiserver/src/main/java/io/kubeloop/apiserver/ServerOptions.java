@@ -40,6 +40,7 @@ public final class ServerOptions {
     private final ListAtZero listAtZero;
     private final Path tokenAuthFile;
     private final Path auditLog;
+    private final SimulatedCluster cluster;
     // The server's own seams (package-private: tests in this package replace them).
     private final Function<Path, Journal> journalFactory;
     private final ObjectValidator validator;
@@ -68,6 +69,7 @@ public final class ServerOptions {
         this.listAtZero = Objects.requireNonNull(s.listAtZero, "listAtZero");
         this.tokenAuthFile = s.tokenAuthFile;
         this.auditLog = s.auditLog;
+        this.cluster = Objects.requireNonNull(s.cluster, "cluster");
         this.journalFactory = Objects.requireNonNull(s.journalFactory, "journalFactory");
         this.validator = Objects.requireNonNull(s.validator, "validator");
         this.patcher = Objects.requireNonNull(s.patcher, "patcher");
@@ -88,6 +90,7 @@ public final class ServerOptions {
         ListAtZero listAtZero;
         Path tokenAuthFile;
         Path auditLog;
+        SimulatedCluster cluster;
         Function<Path, Journal> journalFactory;
         ObjectValidator validator;
         PatchApplier patcher;
@@ -108,6 +111,7 @@ public final class ServerOptions {
         s.listAtZero = listAtZero;
         s.tokenAuthFile = tokenAuthFile;
         s.auditLog = auditLog;
+        s.cluster = cluster;
         s.journalFactory = journalFactory;
         s.validator = validator;
         s.patcher = patcher;
@@ -124,7 +128,8 @@ public final class ServerOptions {
 
     /**
      * Port 0 (a free one), 127.0.0.1, a random token, in memory, a history of 10,000 events, 1,000
-     * events buffered per watcher, built-in controllers running, the system clock. The first call in a
+     * events buffered per watcher, built-in controllers running over a {@linkplain SimulatedCluster#defaults()
+     * simulated one-node cluster}, the system clock. The first call in a
      * JVM builds the built-in schemas (up to seconds).
      */
     public static ServerOptions defaults() {
@@ -136,6 +141,7 @@ public final class ServerOptions {
         s.builtinControllers = BuiltinControllerMode.RUN;
         s.ticker = Ticker.system();
         s.listAtZero = ListAtZero.WHOLE_FROM_CACHE;
+        s.cluster = SimulatedCluster.defaults();
         s.journalFactory = ServerOptions::walJournal;
         s.validator = new BuiltinFieldValidator(); // unknown and duplicate fields of built-in kinds
         s.patcher = new LibraryPatchApplier(); // all four patch types
@@ -235,6 +241,19 @@ public final class ServerOptions {
         return with(s -> s.auditLog = Objects.requireNonNull(file, "file"));
     }
 
+    /**
+     * With another simulated cluster behind the API ({@link SimulatedCluster#defaults()} by default;
+     * {@link SimulatedCluster#off()} for a bare API server whose Pods stay Pending).
+     */
+    public ServerOptions withCluster(SimulatedCluster c) {
+        return with(s -> s.cluster = Objects.requireNonNull(c, "cluster"));
+    }
+
+    /** The simulated cluster behind the API. */
+    public SimulatedCluster cluster() {
+        return cluster;
+    }
+
     /** The static token file, or empty for none. */
     public Optional<Path> tokenAuthFile() {
         return Optional.ofNullable(tokenAuthFile);
@@ -321,6 +340,7 @@ public final class ServerOptions {
                 + (token == null ? "(default)" : "(fixed)") + ", historySize=" + historySize + ", watchBufferSize="
                 + watchBufferSize + ", dataDir=" + dataDir + ", builtinControllers=" + builtinControllers
                 + ", listAtZero=" + listAtZero + ", tokenAuthFile=" + tokenAuthFile + ", auditLog=" + auditLog
+                + ", cluster=" + cluster
                 + ", http=" + http + "]";
     }
 }

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * for the deleted object to vanish, so these runs also show that the server's garbage collector and pod
  * grace handling let {@code kubectl delete} return. Skipped when no kubectl is on PATH.
  */
-@EmbeddedApiServerTest
+@EmbeddedApiServerTest(workloads = false) // builds ReplicaSets and Pods by hand
 class KubectlGarbageCollectionTest {
 
     @TempDir

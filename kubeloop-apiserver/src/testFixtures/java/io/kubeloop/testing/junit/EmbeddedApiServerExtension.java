@@ -32,10 +32,10 @@ public final class EmbeddedApiServerExtension implements ParameterResolver {
     }
 
     private static EmbeddedApiServer server(ExtensionContext c) {
-        boolean perTest = c.getTestClass()
-                .map(k -> k.getAnnotation(EmbeddedApiServerTest.class))
-                .map(EmbeddedApiServerTest::perTest)
-                .orElse(false);
+        java.util.Optional<EmbeddedApiServerTest> settings =
+                c.getTestClass().map(k -> k.getAnnotation(EmbeddedApiServerTest.class));
+        boolean perTest = settings.map(EmbeddedApiServerTest::perTest).orElse(false);
+        boolean workloads = settings.map(EmbeddedApiServerTest::workloads).orElse(true);
         ExtensionContext owner = c;
         if (!perTest || c.getTestMethod().isEmpty()) {
             while (owner.getParent().isPresent()
@@ -44,7 +44,12 @@ public final class EmbeddedApiServerExtension implements ParameterResolver {
             }
         }
         return owner.getStore(NS)
-                .getOrComputeIfAbsent("server", k -> new Holder(EmbeddedApiServer.start()), Holder.class)
+                .getOrComputeIfAbsent(
+                        "server",
+                        k -> new Holder(EmbeddedApiServer.start(io.kubeloop.apiserver.ServerOptions.defaults()
+                                .withCluster(io.kubeloop.apiserver.SimulatedCluster.defaults()
+                                        .withWorkloads(workloads)))),
+                        Holder.class)
                 .server();
     }
 

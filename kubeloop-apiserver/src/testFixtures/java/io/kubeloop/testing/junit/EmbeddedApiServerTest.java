@@ -29,4 +29,10 @@ public @interface EmbeddedApiServerTest {
 
     /** One fresh server per test method instead of one per class. */
     boolean perTest() default false;
+
+    /**
+     * Whether the server's simulated cluster runs workloads (scheduler, kubelets, ReplicaSet and Deployment
+     * controllers); off for tests that create ReplicaSets and Pods by hand and need them left alone.
+     */
+    boolean workloads() default true;
 }

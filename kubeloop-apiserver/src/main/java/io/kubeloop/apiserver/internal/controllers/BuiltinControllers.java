@@ -1,18 +1,22 @@
 package io.kubeloop.apiserver.internal.controllers;
 
+import io.kubeloop.apiserver.SimulatedCluster;
 import io.kubeloop.apiserver.internal.registry.ObjectRegistry;
 import io.kubeloop.time.Ticker;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The controllers the embedded server runs in-process, started after its storage and stopped before it:
- * the {@link GarbageCollector}, the {@link PodTerminator}, the {@link DeploymentSimulator} and the
- * {@link ClusterRoleAggregator}, sharing one set
- * of {@link MetadataInformers}.
+ * the {@link GarbageCollector}, the {@link PodTerminator} and the {@link ClusterRoleAggregator}; and, when
+ * the {@link SimulatedCluster} runs workloads, its {@link SimulatedNodes}, the {@link PodScheduler}, the
+ * {@link SimulatedKubelet}, the {@link ReplicaSetController} and the {@link DeploymentController}. All share one
+ * set of {@link MetadataInformers}.
  *
  * <p><b>Threads.</b> Per watched resource an informer's reflector, queue consumer and one handler thread per
- * controller; the collector's graph thread and three workers; the terminator's and the simulator's worker and
- * their queues' delay loops. All are virtual threads; {@link #close()} ends every one of them before it returns.
+ * controller; the collector's graph thread and three workers; one worker per other controller and its
+ * queue's delay loop. All are virtual threads; {@link #close()} ends every one of them before it returns.
  *
  * <p><b>Thread safety.</b> Thread-safe; {@link #close()} is idempotent.
  */
@@ -21,24 +25,40 @@ public final class BuiltinControllers implements AutoCloseable {
     private final MetadataInformers informers;
     private final GarbageCollector gc;
     private final PodTerminator pods;
-    private final DeploymentSimulator deployments;
     private final ClusterRoleAggregator clusterRoles;
+    /** The workload controllers, in start order; empty when the simulated cluster runs none. */
+    private final List<Runnable> workloadStarts = new ArrayList<>();
 
-    private BuiltinControllers(ObjectRegistry registry, Ticker clock) {
+    private final List<Runnable> workloadStops = new ArrayList<>();
+
+    private BuiltinControllers(ObjectRegistry registry, Ticker clock, SimulatedCluster cluster) {
         this.informers = new MetadataInformers(registry.store(), registry.resources(), clock);
         this.gc = new GarbageCollector(new LiveObjects(registry), informers);
         this.pods = new PodTerminator(registry, clock, informers);
-        this.deployments = new DeploymentSimulator(registry, clock, informers);
         this.clusterRoles = new ClusterRoleAggregator(registry, informers);
+        if (cluster.workloads()) {
+            PodScheduler scheduler = new PodScheduler(registry, clock, informers);
+            SimulatedKubelet kubelet = new SimulatedKubelet(registry, clock, cluster, informers);
+            ReplicaSetController replicaSets = new ReplicaSetController(registry, clock, informers);
+            DeploymentController deployments = new DeploymentController(registry, clock, informers);
+            workloadStarts.addAll(List.of(scheduler::start, kubelet::start, replicaSets::start, deployments::start));
+            workloadStops.addAll(List.of(deployments::close, replicaSets::close, kubelet::close, scheduler::close));
+        }
     }
 
-    /** Starts the controllers over {@code registry}'s storage and served resources. */
-    public static BuiltinControllers start(ObjectRegistry registry, Ticker clock) {
-        BuiltinControllers c = new BuiltinControllers(registry, clock);
+    /**
+     * Starts the controllers over {@code registry}'s storage and served resources; registers the simulated
+     * Nodes first when {@code cluster} runs workloads.
+     */
+    public static BuiltinControllers start(ObjectRegistry registry, Ticker clock, SimulatedCluster cluster) {
+        if (cluster.workloads()) {
+            new SimulatedNodes(registry, clock).register(cluster.nodes());
+        }
+        BuiltinControllers c = new BuiltinControllers(registry, clock, cluster);
         c.gc.start();
         c.pods.start();
-        c.deployments.start();
         c.clusterRoles.start();
+        c.workloadStarts.forEach(Runnable::run);
         c.informers.start();
         return c;
     }
@@ -59,7 +79,7 @@ public final class BuiltinControllers implements AutoCloseable {
         informers.close();
         gc.close();
         pods.close();
-        deployments.close();
         clusterRoles.close();
+        workloadStops.forEach(Runnable::run);
     }
 }

@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
 /**
  * A {@link DelayingQueue} of keys and the one virtual thread that handles them: the shape of the
  * built-in controllers that act on one object at a time ({@link PodTerminator},
- * {@link DeploymentSimulator}). Nothing is handled once the queue shuts down; a handler's
+ * {@link DeploymentController} and the other workload controllers). Nothing is handled once the queue shuts down; a handler's
  * {@link RuntimeException} is logged and the worker goes on (handlers catch what they expect).
  *
  * <p><b>Thread safety.</b> Thread-safe; {@link #close()} may be called from any thread, the worker's

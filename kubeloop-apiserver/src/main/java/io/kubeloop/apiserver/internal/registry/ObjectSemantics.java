@@ -107,6 +107,9 @@ final class ObjectSemantics {
         if (def.hasSubresource("status") && !def.plural().equals("namespaces")) {
             obj.remove("status");
         }
+        if (!def.custom() && def.group().isEmpty() && def.plural().equals("pods")) {
+            obj.putObject("status").put("phase", "Pending").put("qosClass", PodQos.of(obj.path("spec")));
+        }
         ensureStatus(def, obj);
         if (def.group().isEmpty() && def.plural().equals("namespaces")) {
             String name = Metadata.text(obj, "name");

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /** Graceful deletion of node-bound Pods, over real HTTPS against an embedded server. */
-@EmbeddedApiServerTest
+@EmbeddedApiServerTest(workloads = false) // an unbound Pod must stay unbound (no scheduler)
 class PodGracePeriodTest {
 
     static EmbeddedApiServer server;

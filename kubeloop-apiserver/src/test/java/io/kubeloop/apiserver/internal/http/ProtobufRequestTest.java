@@ -24,7 +24,7 @@ import tools.jackson.databind.JsonNode;
  * client encodes them, sent over HTTPS: creates, updates, the scale subresource and DeleteOptions are decoded to
  * the stored JSON; answers are JSON; kinds without a message and custom resources get a 415 Status.
  */
-@EmbeddedApiServerTest
+@EmbeddedApiServerTest(workloads = false) // writes Deployments at the resourceVersion it created them with
 class ProtobufRequestTest {
 
     private static final String PROTOBUF = "application/vnd.kubernetes.protobuf";

@@ -1,0 +1,462 @@
+package io.kubeloop.apiserver.internal.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.kubeloop.apiserver.EmbeddedApiServer;
+import io.kubeloop.testing.junit.EmbeddedApiServerTest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The simulated cluster's workload controllers over real HTTPS: Deployments roll out through ReplicaSets to
+ * Pods that the scheduler binds and the simulated kubelet runs, with kube-controller-manager's revisions,
+ * limits and conditions.
+ */
+@EmbeddedApiServerTest
+class WorkloadControllersTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
+    static RawHttp http;
+
+    @BeforeAll
+    static void connect(EmbeddedApiServer embedded) {
+        http = new RawHttp(embedded);
+    }
+
+    private static String deployment(String name, int replicas, String image, String specExtra, String annotations) {
+        return """
+                {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"%s"},
+                 "spec":{"replicas":%d,%s"selector":{"matchLabels":{"app":"%s"}},
+                  "template":{"metadata":{"labels":{"app":"%s"}%s},
+                   "spec":{"containers":[{"name":"c","image":"%s"}]}}}}
+                """.formatted(
+                        name,
+                        replicas,
+                        specExtra == null ? "" : specExtra + ",",
+                        name,
+                        name,
+                        annotations == null ? "" : ",\"annotations\":" + annotations,
+                        image);
+    }
+
+    private static JsonNode create(String path, String body) {
+        HttpResponse<String> r = http.post(path, body);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
+        return RawHttp.json(r);
+    }
+
+    private static JsonNode get(String path) {
+        return RawHttp.json(http.get(path));
+    }
+
+    private static List<JsonNode> items(String path) {
+        List<JsonNode> out = new ArrayList<>();
+        get(path).path("items").forEach(out::add);
+        return out;
+    }
+
+    private static JsonNode awaitObject(String path, Predicate<JsonNode> done) {
+        JsonNode[] seen = new JsonNode[1];
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(20)).until(() -> {
+            seen[0] = get(path);
+            return done.test(seen[0]);
+        });
+        return seen[0];
+    }
+
+    private static boolean rolledOut(JsonNode d, int replicas) {
+        JsonNode s = d.path("status");
+        return s.path("observedGeneration").asLong(-1)
+                        == d.path("metadata").path("generation").asLong()
+                && s.path("updatedReplicas").asInt(0) == replicas
+                && s.path("replicas").asInt(0) == replicas
+                && s.path("availableReplicas").asInt(0) == replicas;
+    }
+
+    private static JsonNode condition(JsonNode object, String type) {
+        for (JsonNode c : object.path("status").path("conditions")) {
+            if (c.path("type").asString().equals(type)) {
+                return c;
+            }
+        }
+        return tools.jackson.databind.node.MissingNode.getInstance();
+    }
+
+    private static List<JsonNode> activePods(String ns, String app) {
+        return items("/api/v1/namespaces/" + ns + "/pods?labelSelector=app%3D" + app).stream()
+                .filter(p -> !p.path("metadata").has("deletionTimestamp"))
+                .toList();
+    }
+
+    @Test
+    void aDeploymentRollsOutThroughAReplicaSetToRunningReadyPodsWithIps() {
+        String ns = http.newNamespace("wl");
+        String path = "/apis/apps/v1/namespaces/" + ns + "/deployments";
+        create(path, deployment("web", 3, "nginx", null, null));
+
+        JsonNode d = awaitObject(path + "/web", o -> rolledOut(o, 3));
+        assertThat(d.path("metadata")
+                        .path("annotations")
+                        .path("deployment.kubernetes.io/revision")
+                        .asString())
+                .isEqualTo("1");
+        assertThat(condition(d, "Available").path("status").asString()).isEqualTo("True");
+        assertThat(condition(d, "Available").path("reason").asString()).isEqualTo("MinimumReplicasAvailable");
+        List<JsonNode> sets = items("/apis/apps/v1/namespaces/" + ns + "/replicasets");
+        assertThat(sets).hasSize(1);
+        JsonNode rs = sets.getFirst();
+        String hash =
+                rs.path("metadata").path("labels").path("pod-template-hash").asString();
+        assertThat(hash).matches("[bcdfghjklmnpqrstvwxz2456789]{6,10}");
+        assertThat(rs.path("metadata").path("name").asString()).isEqualTo("web-" + hash);
+        assertThat(rs.path("metadata")
+                        .path("annotations")
+                        .path("deployment.kubernetes.io/revision")
+                        .asString())
+                .isEqualTo("1");
+        assertThat(rs.path("metadata")
+                        .path("ownerReferences")
+                        .get(0)
+                        .path("uid")
+                        .asString())
+                .isEqualTo(d.path("metadata").path("uid").asString());
+        assertThat(rs.path("spec")
+                        .path("selector")
+                        .path("matchLabels")
+                        .path("pod-template-hash")
+                        .asString())
+                .isEqualTo(hash);
+        assertThat(condition(d, "Progressing").path("reason").asString()).isEqualTo("NewReplicaSetAvailable");
+        assertThat(condition(d, "Progressing").path("message").asString())
+                .isEqualTo("ReplicaSet \"web-" + hash + "\" has successfully progressed.");
+
+        List<JsonNode> pods = activePods(ns, "web");
+        assertThat(pods).hasSize(3);
+        Set<String> ips = new HashSet<>();
+        for (JsonNode p : pods) {
+            assertThat(p.path("metadata").path("name").asString()).startsWith("web-" + hash + "-");
+            assertThat(p.path("spec").path("nodeName").asString()).isEqualTo("kubeloop-node-1");
+            JsonNode s = p.path("status");
+            assertThat(s.path("phase").asString()).isEqualTo("Running");
+            assertThat(s.path("qosClass").asString()).isEqualTo("BestEffort");
+            assertThat(s.path("hostIP").asString()).isEqualTo("172.18.0.2");
+            assertThat(s.path("podIP").asString()).startsWith("10.244.0.");
+            ips.add(s.path("podIP").asString());
+            assertThat(condition(p, "Ready").path("status").asString()).isEqualTo("True");
+            assertThat(condition(p, "PodScheduled").path("status").asString()).isEqualTo("True");
+            JsonNode cs = s.path("containerStatuses").get(0);
+            assertThat(cs.path("ready").asBoolean()).isTrue();
+            assertThat(cs.path("image").asString()).isEqualTo("docker.io/library/nginx:latest");
+            assertThat(cs.path("containerID").asString()).startsWith("containerd://");
+            assertThat(cs.path("state").has("running")).isTrue();
+        }
+        assertThat(ips).as("distinct Pod IPs").hasSize(3);
+    }
+
+    @Test
+    void aDeletedPodIsReplacedByItsReplicaSet() {
+        String ns = http.newNamespace("wl");
+        String path = "/apis/apps/v1/namespaces/" + ns + "/deployments";
+        create(path, deployment("web", 2, "nginx", null, null));
+        awaitObject(path + "/web", o -> rolledOut(o, 2));
+        String victim =
+                activePods(ns, "web").getFirst().path("metadata").path("name").asString();
+
+        HttpResponse<String> deleted = http.delete("/api/v1/namespaces/" + ns + "/pods/" + victim);
+        assertThat(deleted.statusCode()).as(deleted.body()).isEqualTo(200);
+
+        await().atMost(WAIT).untilAsserted(() -> {
+            List<JsonNode> pods = items("/api/v1/namespaces/" + ns + "/pods");
+            assertThat(pods)
+                    .extracting(p -> p.path("metadata").path("name").asString())
+                    .doesNotContain(victim);
+            assertThat(pods)
+                    .hasSize(2)
+                    .allMatch(
+                            p -> condition(p, "Ready").path("status").asString().equals("True"));
+        });
+    }
+
+    @Test
+    void aTemplateChangeRollsToTheNextRevisionWithinMaxSurgeAndMaxUnavailable() throws Exception {
+        String ns = http.newNamespace("wl");
+        String path = "/apis/apps/v1/namespaces/" + ns + "/deployments";
+        create(
+                path,
+                deployment(
+                        "web",
+                        4,
+                        "nginx:1.26",
+                        "\"strategy\":{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxSurge\":1,\"maxUnavailable\":0}}",
+                        null));
+        awaitObject(path + "/web", o -> rolledOut(o, 4));
+
+        AtomicInteger mostPods = new AtomicInteger();
+        AtomicInteger fewestReady = new AtomicInteger(Integer.MAX_VALUE);
+        java.util.concurrent.atomic.AtomicBoolean sampling = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Thread sampler = Thread.ofVirtual().start(() -> {
+            while (sampling.get()) {
+                List<JsonNode> pods = activePods(ns, "web");
+                mostPods.accumulateAndGet(pods.size(), Math::max);
+                long ready = pods.stream()
+                        .filter(p ->
+                                condition(p, "Ready").path("status").asString().equals("True"))
+                        .count();
+                fewestReady.accumulateAndGet((int) ready, Math::min);
+            }
+        });
+        HttpResponse<String> patched = http.patch(
+                path + "/web",
+                "application/strategic-merge-patch+json",
+                "{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"nginx:1.27\"}]}}}}");
+        assertThat(patched.statusCode()).as(patched.body()).isEqualTo(200);
+        JsonNode d = awaitObject(path + "/web", o -> rolledOut(o, 4));
+        sampling.set(false);
+        sampler.join();
+
+        assertThat(d.path("metadata")
+                        .path("annotations")
+                        .path("deployment.kubernetes.io/revision")
+                        .asString())
+                .isEqualTo("2");
+        List<JsonNode> sets = items("/apis/apps/v1/namespaces/" + ns + "/replicasets");
+        assertThat(sets).hasSize(2);
+        for (JsonNode rs : sets) {
+            String revision = rs.path("metadata")
+                    .path("annotations")
+                    .path("deployment.kubernetes.io/revision")
+                    .asString();
+            String image = rs.path("spec")
+                    .path("template")
+                    .path("spec")
+                    .path("containers")
+                    .get(0)
+                    .path("image")
+                    .asString();
+            assertThat(rs.path("spec").path("replicas").asInt()).isEqualTo(revision.equals("2") ? 4 : 0);
+            assertThat(image).isEqualTo(revision.equals("2") ? "nginx:1.27" : "nginx:1.26");
+            assertThat(rs.path("metadata")
+                            .path("annotations")
+                            .path("deployment.kubernetes.io/max-replicas")
+                            .asString())
+                    .isEqualTo("5");
+        }
+        await().atMost(WAIT)
+                .untilAsserted(() -> assertThat(activePods(ns, "web"))
+                        .hasSize(4)
+                        .allMatch(p -> p.path("spec")
+                                .path("containers")
+                                .get(0)
+                                .path("image")
+                                .asString()
+                                .equals("nginx:1.27")));
+        assertThat(mostPods.get())
+                .as("never more than replicas + maxSurge Pods")
+                .isLessThanOrEqualTo(5);
+        assertThat(fewestReady.get())
+                .as("never fewer than replicas - maxUnavailable ready")
+                .isGreaterThanOrEqualTo(4);
+    }
+
+    @Test
+    void recreateStopsEveryOldPodBeforeANewOneIsCreated() {
+        String ns = http.newNamespace("wl");
+        String path = "/apis/apps/v1/namespaces/" + ns + "/deployments";
+        create(path, deployment("web", 2, "nginx:1.26", "\"strategy\":{\"type\":\"Recreate\"}", null));
+        awaitObject(path + "/web", o -> rolledOut(o, 2));
+        List<JsonNode> oldPods = activePods(ns, "web");
+
+        http.patch(
+                path + "/web",
+                "application/strategic-merge-patch+json",
+                "{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"nginx:1.27\"}]}}}}");
+        awaitObject(path + "/web", o -> rolledOut(o, 2));
+
+        List<JsonNode> newPods = activePods(ns, "web");
+        String lastOldCreated = oldPods.stream()
+                .map(p -> p.path("metadata").path("creationTimestamp").asString())
+                .max(String::compareTo)
+                .orElseThrow();
+        assertThat(newPods).hasSize(2).allSatisfy(p -> {
+            assertThat(p.path("spec").path("containers").get(0).path("image").asString())
+                    .isEqualTo("nginx:1.27");
+            assertThat(p.path("metadata").path("creationTimestamp").asString()).isGreaterThanOrEqualTo(lastOldCreated);
+        });
+        List<JsonNode> pods = items("/api/v1/namespaces/" + ns + "/pods");
+        assertThat(pods).as("old Pods are gone").hasSize(2);
+    }
+
+    @Test
+    void aRolloutWhosePodsNeverBecomeReadyExceedsItsProgressDeadline() {
+        String ns = http.newNamespace("wl");
+        String path = "/apis/apps/v1/namespaces/" + ns + "/deployments";
+        create(
+                path,
+                deployment(
+                        "stuck",
+                        1,
+                        "nginx",
+                        "\"progressDeadlineSeconds\":1",
+                        "{\"sim.kubeloop.io/not-ready\":\"true\"}"));
+
+        JsonNode d = awaitObject(
+                path + "/stuck",
+                o -> condition(o, "Progressing").path("reason").asString().equals("ProgressDeadlineExceeded"));
+        JsonNode progressing = condition(d, "Progressing");
+        assertThat(progressing.path("status").asString()).isEqualTo("False");
+        assertThat(progressing.path("message").asString())
+                .matches("ReplicaSet \"stuck-[a-z0-9]+\" has timed out progressing\\.");
+        assertThat(condition(d, "Available").path("status").asString()).isEqualTo("False");
+        assertThat(d.path("status").path("unavailableReplicas").asInt()).isEqualTo(1);
+        JsonNode pod = activePods(ns, "stuck").getFirst();
+        assertThat(pod.path("status").path("phase").asString()).isEqualTo("Running");
+        assertThat(condition(pod, "Ready").path("reason").asString()).isEqualTo("ContainersNotReady");
+    }
+
+    @Test
+    void aPausedDeploymentKeepsItsReplicaSetUntilResumed() {
+        String ns = http.newNamespace("wl");
+        String path = "/apis/apps/v1/namespaces/" + ns + "/deployments";
+        create(path, deployment("web", 1, "nginx:1.26", null, null));
+        awaitObject(path + "/web", o -> rolledOut(o, 1));
+
+        http.patch(path + "/web", "application/merge-patch+json", "{\"spec\":{\"paused\":true}}");
+        awaitObject(
+                path + "/web",
+                o -> condition(o, "Progressing").path("reason").asString().equals("DeploymentPaused"));
+        http.patch(
+                path + "/web",
+                "application/strategic-merge-patch+json",
+                "{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"nginx:1.27\"}]}}}}");
+        awaitObject(
+                path + "/web", o -> o.path("status").path("observedGeneration").asLong() == 3);
+        assertThat(items("/apis/apps/v1/namespaces/" + ns + "/replicasets")).hasSize(1);
+
+        http.patch(path + "/web", "application/merge-patch+json", "{\"spec\":{\"paused\":null}}");
+        JsonNode d = awaitObject(
+                path + "/web",
+                o -> rolledOut(o, 1)
+                        && o.path("metadata")
+                                .path("annotations")
+                                .path("deployment.kubernetes.io/revision")
+                                .asString()
+                                .equals("2"));
+        assertThat(condition(d, "Progressing").path("reason").asString()).isEqualTo("NewReplicaSetAvailable");
+        assertThat(items("/apis/apps/v1/namespaces/" + ns + "/replicasets")).hasSize(2);
+    }
+
+    @Test
+    void oldReplicaSetsBeyondTheRevisionHistoryLimitAreDeleted() {
+        String ns = http.newNamespace("wl");
+        String path = "/apis/apps/v1/namespaces/" + ns + "/deployments";
+        create(path, deployment("web", 1, "nginx:1.25", "\"revisionHistoryLimit\":1", null));
+        for (String tag : List.of("1.26", "1.27")) {
+            awaitObject(path + "/web", o -> rolledOut(o, 1));
+            http.patch(
+                    path + "/web",
+                    "application/strategic-merge-patch+json",
+                    "{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"nginx:" + tag
+                            + "\"}]}}}}");
+        }
+        await().atMost(WAIT)
+                .untilAsserted(() -> assertThat(items("/apis/apps/v1/namespaces/" + ns + "/replicasets"))
+                        .extracting(rs -> rs.path("metadata")
+                                .path("annotations")
+                                .path("deployment.kubernetes.io/revision")
+                                .asString())
+                        .containsExactlyInAnyOrder("2", "3"));
+    }
+
+    @Test
+    void podsThatDoNotRestartAlwaysRunToCompletionOrFailWithTheirExitCode() {
+        String ns = http.newNamespace("wl");
+        String pods = "/api/v1/namespaces/" + ns + "/pods";
+        String pod = """
+                {"apiVersion":"v1","kind":"Pod","metadata":{"name":"%s","annotations":{%s}},
+                 "spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"busybox"}]}}
+                """;
+        create(pods, pod.formatted("ok", "\"sim.kubeloop.io/run-time\":\"200ms\""));
+        create(
+                pods,
+                pod.formatted("bad", "\"sim.kubeloop.io/run-time\":\"200ms\",\"sim.kubeloop.io/exit-code\":\"3\""));
+
+        JsonNode ok = awaitObject(
+                pods + "/ok", p -> p.path("status").path("phase").asString().equals("Succeeded"));
+        JsonNode okState =
+                ok.path("status").path("containerStatuses").get(0).path("state").path("terminated");
+        assertThat(okState.path("exitCode").asInt()).isZero();
+        assertThat(okState.path("reason").asString()).isEqualTo("Completed");
+        assertThat(condition(ok, "Ready").path("reason").asString()).isEqualTo("PodCompleted");
+
+        JsonNode bad = awaitObject(
+                pods + "/bad", p -> p.path("status").path("phase").asString().equals("Failed"));
+        JsonNode badState = bad.path("status")
+                .path("containerStatuses")
+                .get(0)
+                .path("state")
+                .path("terminated");
+        assertThat(badState.path("exitCode").asInt()).isEqualTo(3);
+        assertThat(badState.path("reason").asString()).isEqualTo("Error");
+    }
+
+    @Test
+    void aContainerThatExitsUnderRestartAlwaysIsInCrashLoopBackOff() {
+        String ns = http.newNamespace("wl");
+        String pods = "/api/v1/namespaces/" + ns + "/pods";
+        create(pods, """
+                {"apiVersion":"v1","kind":"Pod","metadata":{"name":"crash","annotations":{"sim.kubeloop.io/exit-code":"1"}},
+                 "spec":{"containers":[{"name":"c","image":"busybox"}]}}
+                """);
+        JsonNode p = awaitObject(pods + "/crash", o -> o.path("status").has("containerStatuses"));
+        JsonNode cs = p.path("status").path("containerStatuses").get(0);
+        assertThat(p.path("status").path("phase").asString()).isEqualTo("Running");
+        assertThat(cs.path("state").path("waiting").path("reason").asString()).isEqualTo("CrashLoopBackOff");
+        assertThat(cs.path("lastState").path("terminated").path("exitCode").asInt())
+                .isEqualTo(1);
+        assertThat(cs.path("restartCount").asInt()).isEqualTo(1);
+        assertThat(condition(p, "Ready").path("status").asString()).isEqualTo("False");
+    }
+
+    @Test
+    void aPodNoNodeFitsIsUnschedulableWithTheSchedulersReasonUntilANodeFits() {
+        String ns = http.newNamespace("wl");
+        String pods = "/api/v1/namespaces/" + ns + "/pods";
+        String label = "kubeloop-test-" + ns;
+        create(pods, """
+                {"apiVersion":"v1","kind":"Pod","metadata":{"name":"picky"},
+                 "spec":{"nodeSelector":{"%s":"yes"},"containers":[{"name":"c","image":"busybox"}]}}
+                """.formatted(label));
+        JsonNode p =
+                awaitObject(pods + "/picky", o -> condition(o, "PodScheduled").has("reason"));
+        JsonNode scheduled = condition(p, "PodScheduled");
+        assertThat(scheduled.path("status").asString()).isEqualTo("False");
+        assertThat(scheduled.path("reason").asString()).isEqualTo("Unschedulable");
+        assertThat(scheduled.path("message").asString())
+                .startsWith("0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector.");
+        assertThat(p.path("status").path("phase").asString()).isEqualTo("Pending");
+
+        HttpResponse<String> labelled = http.patch(
+                "/api/v1/nodes/kubeloop-node-1",
+                "application/merge-patch+json",
+                "{\"metadata\":{\"labels\":{\"" + label + "\":\"yes\"}}}");
+        assertThat(labelled.statusCode()).as(labelled.body()).isEqualTo(200);
+        JsonNode running = awaitObject(
+                pods + "/picky", o -> o.path("status").path("phase").asString().equals("Running"));
+        assertThat(running.path("spec").path("nodeName").asString()).isEqualTo("kubeloop-node-1");
+        http.patch(
+                "/api/v1/nodes/kubeloop-node-1",
+                "application/merge-patch+json",
+                "{\"metadata\":{\"labels\":{\"" + label + "\":null}}}");
+    }
+}
