@@ -303,7 +303,8 @@ class KubectlCompatibilityTest {
         ResourceClient<DynamicObject> pods = in(k, "pods");
         pods.create(DynamicObject.parse("""
                 {"apiVersion":"v1","kind":"Pod","metadata":{"name":"waited"},
-                 "spec":{"containers":[{"name":"c","image":"busybox"}]}}"""));
+                 "spec":{"schedulerName":"no-such-scheduler","containers":[{"name":"c","image":"busybox"}]}}"""));
+        // no scheduler binds it, so no kubelet runs it: only the status write below makes it Ready
         Process wait = k.start("wait", "--for=condition=Ready", "pod/waited", "--timeout=60s");
         try {
             assertThat(wait.waitFor(1, TimeUnit.SECONDS))
