@@ -131,4 +131,21 @@ class KubectlRolloutTest {
     private static String image(Kubectl k, String ns) {
         return k.ok("-n", ns, "get", "deployment", "web", "-o", "jsonpath={.spec.template.spec.containers[0].image}");
     }
+
+    @ParameterizedTest(name = "kubectl {0}")
+    @MethodSource("kubectls")
+    void aCreatedJobCompletesAndKubectlWaitSeesIt(Path binary) {
+        assumeTrue(Files.isExecutable(binary), "no kubectl installed: skipped");
+        String version = Kubectl.versionOf(binary);
+        Kubectl k = new Kubectl(binary, version, kubeconfig, dir.resolve("cache-job-" + version));
+        String ns = "job-" + version.replace(".", "-").toLowerCase(java.util.Locale.ROOT);
+        k.ok("create", "namespace", ns);
+
+        k.ok("-n", ns, "create", "job", "hello", "--image=busybox", "--", "echo", "hello");
+        assertThat(k.ok("-n", ns, "wait", "--for=condition=complete", "job/hello", "--timeout=60s"))
+                .contains("job.batch/hello condition met");
+        assertThat(k.ok("-n", ns, "get", "job", "hello", "--no-headers")).containsPattern("hello\\s+Complete\\s+1/1");
+        assertThat(k.ok("-n", ns, "get", "pods", "--no-headers"))
+                .containsPattern("hello-\\S+\\s+0/1\\s+Completed\\s+0");
+    }
 }

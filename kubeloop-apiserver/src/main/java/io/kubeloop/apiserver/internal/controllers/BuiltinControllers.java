@@ -11,7 +11,7 @@ import java.util.List;
  * The controllers the embedded server runs in-process, started after its storage and stopped before it:
  * the {@link GarbageCollector}, the {@link PodTerminator} and the {@link ClusterRoleAggregator}; and, when
  * the {@link SimulatedCluster} runs workloads, its {@link SimulatedNodes}, the {@link PodScheduler}, the
- * {@link SimulatedKubelet}, the {@link ReplicaSetController} and the {@link DeploymentController}. All share one
+ * {@link SimulatedKubelet}, the {@link ReplicaSetController}, the {@link DeploymentController} and the {@link JobController}. All share one
  * set of {@link MetadataInformers}.
  *
  * <p><b>Threads.</b> Per watched resource an informer's reflector, queue consumer and one handler thread per
@@ -41,8 +41,11 @@ public final class BuiltinControllers implements AutoCloseable {
             SimulatedKubelet kubelet = new SimulatedKubelet(registry, clock, cluster, informers);
             ReplicaSetController replicaSets = new ReplicaSetController(registry, clock, informers);
             DeploymentController deployments = new DeploymentController(registry, clock, informers);
-            workloadStarts.addAll(List.of(scheduler::start, kubelet::start, replicaSets::start, deployments::start));
-            workloadStops.addAll(List.of(deployments::close, replicaSets::close, kubelet::close, scheduler::close));
+            JobController jobs = new JobController(registry, clock, informers);
+            workloadStarts.addAll(
+                    List.of(scheduler::start, kubelet::start, replicaSets::start, deployments::start, jobs::start));
+            workloadStops.addAll(
+                    List.of(jobs::close, deployments::close, replicaSets::close, kubelet::close, scheduler::close));
         }
     }
 

@@ -96,16 +96,16 @@ final class DeploymentController implements AutoCloseable {
     private void monitor(ResourceDefinition def, SharedIndexInformer<ObjectMetadata> informer) {
         if (def.group().equals("apps") && def.plural().equals("deployments")) {
             deployments = def;
-            informer.addEventHandler(handler(d ->
-                    Optional.of(new Key(d.metadata().namespace(), d.metadata().name()))));
+            informer.addEventHandler(Handlers.queueing(
+                    worker,
+                    d -> Optional.of(
+                            new Key(d.metadata().namespace(), d.metadata().name()))));
         } else if (def.group().equals("apps") && def.plural().equals("replicasets")) {
             replicaSets = def;
-            informer.addEventHandler(handler(rs -> rs.metadata().ownerReferencesOrEmpty().stream()
-                    .filter(r -> Boolean.TRUE.equals(r.controller())
-                            && r.kind().equals("Deployment")
-                            && r.apiVersion().equals("apps/v1"))
-                    .findFirst()
-                    .map(r -> new Key(rs.metadata().namespace(), r.name()))));
+            informer.addEventHandler(Handlers.queueing(
+                    worker,
+                    rs -> Handlers.controller(rs, "apps/v1", "Deployment")
+                            .map(n -> new Key(rs.metadata().namespace(), n))));
         } else if (def.group().isEmpty() && def.plural().equals("pods")) {
             pods = def;
             informer.addEventHandler(new ResourceEventHandler<>() {
@@ -142,26 +142,6 @@ final class DeploymentController implements AutoCloseable {
                 .ifPresent(ref -> worker.queue()
                         .add(new Key(
                                 pod.metadata().namespace(), ref.path("name").asString())));
-    }
-
-    private ResourceEventHandler<ObjectMetadata> handler(
-            java.util.function.Function<ObjectMetadata, Optional<Key>> keyOf) {
-        return new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(ObjectMetadata o, boolean isInInitialList) {
-                keyOf.apply(o).ifPresent(worker.queue()::add);
-            }
-
-            @Override
-            public void onUpdate(ObjectMetadata oldO, ObjectMetadata newO) {
-                keyOf.apply(newO).ifPresent(worker.queue()::add);
-            }
-
-            @Override
-            public void onDelete(ObjectMetadata o, boolean finalStateUnknown) {
-                keyOf.apply(o).ifPresent(worker.queue()::add);
-            }
-        };
     }
 
     void start() {

@@ -8,7 +8,6 @@ import io.kubeloop.apiserver.internal.registry.DeleteParams;
 import io.kubeloop.apiserver.internal.registry.ObjectRegistry;
 import io.kubeloop.apiserver.internal.registry.ResourceDefinition;
 import io.kubeloop.apiserver.internal.storage.StoredObject;
-import io.kubeloop.cache.ResourceEventHandler;
 import io.kubeloop.cache.SharedIndexInformer;
 import io.kubeloop.time.Ticker;
 import java.time.Duration;
@@ -59,41 +58,19 @@ final class ReplicaSetController implements AutoCloseable {
     private void monitor(ResourceDefinition def, SharedIndexInformer<ObjectMetadata> informer) {
         if (def.group().equals("apps") && def.plural().equals("replicasets")) {
             replicaSets = def;
-            informer.addEventHandler(handler(rs ->
-                    Optional.of(new Key(rs.metadata().namespace(), rs.metadata().name()))));
+            informer.addEventHandler(Handlers.queueing(
+                    worker,
+                    rs -> Optional.of(
+                            new Key(rs.metadata().namespace(), rs.metadata().name()))));
         } else if (def.group().isEmpty() && def.plural().equals("pods")) {
             pods = def;
-            informer.addEventHandler(handler(ReplicaSetController::owner));
+            informer.addEventHandler(Handlers.queueing(worker, ReplicaSetController::owner));
         }
     }
 
     private static Optional<Key> owner(ObjectMetadata pod) {
-        return pod.metadata().ownerReferencesOrEmpty().stream()
-                .filter(r -> Boolean.TRUE.equals(r.controller())
-                        && r.kind().equals("ReplicaSet")
-                        && r.apiVersion().equals("apps/v1"))
-                .findFirst()
-                .map(r -> new Key(pod.metadata().namespace(), r.name()));
-    }
-
-    private ResourceEventHandler<ObjectMetadata> handler(
-            java.util.function.Function<ObjectMetadata, Optional<Key>> keyOf) {
-        return new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(ObjectMetadata o, boolean isInInitialList) {
-                keyOf.apply(o).ifPresent(worker.queue()::add);
-            }
-
-            @Override
-            public void onUpdate(ObjectMetadata oldO, ObjectMetadata newO) {
-                keyOf.apply(newO).ifPresent(worker.queue()::add);
-            }
-
-            @Override
-            public void onDelete(ObjectMetadata o, boolean finalStateUnknown) {
-                keyOf.apply(o).ifPresent(worker.queue()::add);
-            }
-        };
+        return Handlers.controller(pod, "apps/v1", "ReplicaSet")
+                .map(n -> new Key(pod.metadata().namespace(), n));
     }
 
     void start() {

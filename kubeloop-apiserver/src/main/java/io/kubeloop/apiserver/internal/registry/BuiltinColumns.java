@@ -95,22 +95,15 @@ public final class BuiltinColumns {
                             }
                             return ready + "/" + size(o, ".spec.containers");
                         }),
-                        col(
-                                "Status",
+                        col("Status", 0, BuiltinColumns::podStatus),
+                        new PrinterColumn(
+                                "Restarts",
+                                "string",
+                                "",
+                                "The number of times the containers in this pod have been restarted and when the last"
+                                        + " container in this pod has restarted.",
                                 0,
-                                o -> o.path("metadata").has("deletionTimestamp")
-                                        ? "Terminating"
-                                        : orPending(text(o, ".status.phase"))),
-                        intCol("Restarts", o -> {
-                            long r = 0;
-                            JsonNode st = JsonPaths.get(o, ".status.containerStatuses");
-                            if (st != null) {
-                                for (JsonNode c : st) {
-                                    r += c.path("restartCount").asLong(0);
-                                }
-                            }
-                            return r;
-                        }),
+                                BuiltinColumns::podRestarts),
                         age(),
                         col("IP", 1, o -> orNone(text(o, ".status.podIP"))),
                         col("Node", 1, o -> orNone(text(o, ".spec.nodeName"))),
@@ -317,6 +310,94 @@ public final class BuiltinColumns {
             }
         }
         return "";
+    }
+
+    /**
+     * The STATUS cell of a Pod, as kubectl's pod printer makes it: the phase (or {@code status.reason}), replaced
+     * by the first unfinished init container's state ({@code Init:<reason>} or {@code Init:N/M}), else by the
+     * last container that is waiting or terminated with a reason ({@code CrashLoopBackOff}, {@code Completed},
+     * {@code Error}); {@code Completed} while another container still runs reads {@code Running} (or
+     * {@code NotReady}); a Pod being deleted reads {@code Terminating}.
+     */
+    static String podStatus(ObjectNode pod) {
+        JsonNode status = pod.path("status");
+        String reason = orPending(status.path("phase").asString(""));
+        if (!status.path("reason").asString("").isEmpty()) {
+            reason = status.path("reason").asString();
+        }
+        boolean initializing = false;
+        JsonNode inits = status.path("initContainerStatuses");
+        for (int i = 0; i < inits.size(); i++) {
+            JsonNode c = inits.get(i);
+            JsonNode terminated = c.path("state").path("terminated");
+            JsonNode waiting = c.path("state").path("waiting");
+            if (terminated.isObject() && terminated.path("exitCode").asInt(0) == 0) {
+                continue;
+            }
+            initializing = true;
+            if (terminated.isObject()) {
+                reason = "Init:"
+                        + (terminated.path("reason").asString("").isEmpty()
+                                ? "ExitCode:" + terminated.path("exitCode").asInt()
+                                : terminated.path("reason").asString());
+            } else if (waiting.isObject()
+                    && !waiting.path("reason").asString("").isEmpty()
+                    && !waiting.path("reason").asString("").equals("PodInitializing")) {
+                reason = "Init:" + waiting.path("reason").asString();
+            } else {
+                reason = "Init:" + i + "/"
+                        + pod.path("spec").path("initContainers").size();
+            }
+            break;
+        }
+        if (!initializing) {
+            boolean running = false;
+            JsonNode containers = status.path("containerStatuses");
+            for (int i = containers.size() - 1; i >= 0; i--) {
+                JsonNode c = containers.get(i);
+                JsonNode terminated = c.path("state").path("terminated");
+                String waiting = c.path("state").path("waiting").path("reason").asString("");
+                if (!waiting.isEmpty()) {
+                    reason = waiting;
+                } else if (terminated.isObject()
+                        && !terminated.path("reason").asString("").isEmpty()) {
+                    reason = terminated.path("reason").asString();
+                } else if (terminated.isObject()) {
+                    reason = "ExitCode:" + terminated.path("exitCode").asInt();
+                } else if (c.path("ready").asBoolean(false) && c.path("state").has("running")) {
+                    running = true;
+                }
+            }
+            if (reason.equals("Completed") && running) {
+                boolean ready = false;
+                for (JsonNode cond : status.path("conditions")) {
+                    ready |= cond.path("type").asString("").equals("Ready")
+                            && cond.path("status").asString("").equals("True");
+                }
+                reason = ready ? "Running" : "NotReady";
+            }
+        }
+        if (pod.path("metadata").has("deletionTimestamp")) {
+            reason = status.path("reason").asString("").equals("NodeLost") ? "Unknown" : "Terminating";
+        }
+        return reason;
+    }
+
+    /** The RESTARTS cell of a Pod: the containers' restarts, with how long ago the last one ended ({@code 2 (5s ago)}). */
+    static String podRestarts(ObjectNode pod) {
+        long restarts = 0;
+        String last = "";
+        for (JsonNode c : pod.path("status").path("containerStatuses")) {
+            restarts += c.path("restartCount").asLong(0);
+            String finished =
+                    c.path("lastState").path("terminated").path("finishedAt").asString("");
+            if (finished.compareTo(last) > 0) {
+                last = finished;
+            }
+        }
+        return restarts != 0 && !last.isEmpty()
+                ? restarts + " (" + HumanDuration.since(last, Instant.now()) + " ago)"
+                : Long.toString(restarts);
     }
 
     private static String orPending(String s) {

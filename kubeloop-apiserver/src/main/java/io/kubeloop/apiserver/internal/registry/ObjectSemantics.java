@@ -110,6 +110,9 @@ final class ObjectSemantics {
         if (!def.custom() && def.group().isEmpty() && def.plural().equals("pods")) {
             obj.putObject("status").put("phase", "Pending").put("qosClass", PodQos.of(obj.path("spec")));
         }
+        if (!def.custom() && def.group().equals("batch") && def.plural().equals("jobs")) {
+            jobSelector(obj);
+        }
         ensureStatus(def, obj);
         if (def.group().isEmpty() && def.plural().equals("namespaces")) {
             String name = Metadata.text(obj, "name");
@@ -191,6 +194,29 @@ final class ObjectSemantics {
             "/services", "{\"loadBalancer\":{}}",
             "policy/poddisruptionbudgets",
                     "{\"disruptionsAllowed\":0,\"currentHealthy\":0,\"desiredHealthy\":0,\"expectedPods\":0}");
+
+    /**
+     * A Job's generated selector, as kube-apiserver makes it on create unless {@code spec.manualSelector} is
+     * true: {@code batch.kubernetes.io/controller-uid: <uid>}, and the template labelled with it, with
+     * {@code batch.kubernetes.io/job-name} and with their legacy forms {@code controller-uid} and
+     * {@code job-name}.
+     */
+    private static void jobSelector(ObjectNode job) {
+        if (!(job.get("spec") instanceof ObjectNode spec)
+                || spec.path("manualSelector").asBoolean(false)) {
+            return;
+        }
+        String uid = Metadata.text(job, "uid");
+        String name = Metadata.text(job, "name");
+        spec.putObject("selector").putObject("matchLabels").put("batch.kubernetes.io/controller-uid", uid);
+        ObjectNode template = spec.get("template") instanceof ObjectNode t ? t : spec.putObject("template");
+        ObjectNode meta = template.get("metadata") instanceof ObjectNode m ? m : template.putObject("metadata");
+        ObjectNode labels = meta.get("labels") instanceof ObjectNode l ? l : meta.putObject("labels");
+        labels.put("batch.kubernetes.io/controller-uid", uid);
+        labels.put("batch.kubernetes.io/job-name", name);
+        labels.put("controller-uid", uid);
+        labels.put("job-name", name);
+    }
 
     /**
      * Gives a built-in object without a status the one kube-apiserver would serialize ({@link #ZERO_STATUS}), so

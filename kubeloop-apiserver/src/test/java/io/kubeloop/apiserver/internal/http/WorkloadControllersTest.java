@@ -459,4 +459,94 @@ class WorkloadControllersTest {
                 "application/merge-patch+json",
                 "{\"metadata\":{\"labels\":{\"" + label + "\":null}}}");
     }
+
+    private static String job(String name, String specExtra, String annotations) {
+        return """
+                {"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"%s"},
+                 "spec":{%s"template":{"metadata":{"annotations":%s},
+                  "spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"busybox"}]}}}}
+                """.formatted(name, specExtra == null ? "" : specExtra + ",", annotations);
+    }
+
+    @Test
+    void aJobRunsParallelPodsUntilItsCompletionsSucceed() {
+        String ns = http.newNamespace("wl");
+        String path = "/apis/batch/v1/namespaces/" + ns + "/jobs";
+        JsonNode created = create(
+                path, job("batch", "\"completions\":3,\"parallelism\":2", "{\"sim.kubeloop.io/run-time\":\"200ms\"}"));
+        String uid = created.path("metadata").path("uid").asString();
+        assertThat(created.path("spec")
+                        .path("selector")
+                        .path("matchLabels")
+                        .path("batch.kubernetes.io/controller-uid")
+                        .asString())
+                .isEqualTo(uid);
+        assertThat(created.path("spec")
+                        .path("template")
+                        .path("metadata")
+                        .path("labels")
+                        .path("job-name")
+                        .asString())
+                .isEqualTo("batch");
+
+        AtomicInteger mostActive = new AtomicInteger();
+        JsonNode done = awaitObject(path + "/batch", j -> {
+            mostActive.accumulateAndGet(j.path("status").path("active").asInt(0), Math::max);
+            return condition(j, "Complete").path("status").asString().equals("True");
+        });
+        assertThat(done.path("status").path("succeeded").asInt()).isEqualTo(3);
+        assertThat(done.path("status").has("active")).isFalse();
+        assertThat(done.path("status").has("completionTime")).isTrue();
+        assertThat(condition(done, "SuccessCriteriaMet").path("reason").asString())
+                .isEqualTo("CompletionsReached");
+        assertThat(condition(done, "Complete").path("message").asString())
+                .isEqualTo("Reached expected number of succeeded pods");
+        assertThat(mostActive.get()).as("never more than parallelism").isLessThanOrEqualTo(2);
+        List<JsonNode> pods = items("/api/v1/namespaces/" + ns + "/pods?labelSelector=job-name%3Dbatch");
+        assertThat(pods)
+                .hasSize(3)
+                .allMatch(p -> p.path("status").path("phase").asString().equals("Succeeded"));
+    }
+
+    @Test
+    void aJobWhosePodFailsPastItsBackoffLimitFails() {
+        String ns = http.newNamespace("wl");
+        String path = "/apis/batch/v1/namespaces/" + ns + "/jobs";
+        create(
+                path,
+                job(
+                        "doomed",
+                        "\"backoffLimit\":0",
+                        "{\"sim.kubeloop.io/run-time\":\"100ms\",\"sim.kubeloop.io/exit-code\":\"2\"}"));
+        JsonNode failed = awaitObject(
+                path + "/doomed",
+                j -> condition(j, "Failed").path("status").asString().equals("True"));
+        assertThat(condition(failed, "Failed").path("reason").asString()).isEqualTo("BackoffLimitExceeded");
+        assertThat(condition(failed, "Failed").path("message").asString())
+                .isEqualTo("Job has reached the specified backoff limit");
+        assertThat(condition(failed, "FailureTarget").path("status").asString()).isEqualTo("True");
+        assertThat(failed.path("status").path("failed").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void anIndexedJobGivesEachPodItsCompletionIndex() {
+        String ns = http.newNamespace("wl");
+        String path = "/apis/batch/v1/namespaces/" + ns + "/jobs";
+        create(
+                path,
+                job(
+                        "indexed",
+                        "\"completions\":3,\"parallelism\":3,\"completionMode\":\"Indexed\"",
+                        "{\"sim.kubeloop.io/run-time\":\"100ms\"}"));
+        JsonNode done = awaitObject(
+                path + "/indexed",
+                j -> condition(j, "Complete").path("status").asString().equals("True"));
+        assertThat(done.path("status").path("completedIndexes").asString()).isEqualTo("0-2");
+        assertThat(items("/api/v1/namespaces/" + ns + "/pods"))
+                .extracting(p -> p.path("metadata")
+                        .path("annotations")
+                        .path("batch.kubernetes.io/job-completion-index")
+                        .asString())
+                .containsExactlyInAnyOrder("0", "1", "2");
+    }
 }
