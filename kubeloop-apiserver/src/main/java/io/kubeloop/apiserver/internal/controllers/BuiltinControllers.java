@@ -11,7 +11,7 @@ import java.util.List;
  * The controllers the embedded server runs in-process, started after its storage and stopped before it:
  * the {@link GarbageCollector}, the {@link PodTerminator} and the {@link ClusterRoleAggregator}; and, when
  * the {@link SimulatedCluster} runs workloads, its {@link SimulatedNodes}, the {@link PodScheduler}, the
- * {@link SimulatedKubelet}, the {@link ReplicaSetController}, the {@link DeploymentController} and the {@link JobController}. All share one
+ * {@link SimulatedKubelet}, the {@link ReplicaSetController}, the {@link DeploymentController}, the {@link JobController} and the {@link DaemonSetController}. All share one
  * set of {@link MetadataInformers}.
  *
  * <p><b>Threads.</b> Per watched resource an informer's reflector, queue consumer and one handler thread per
@@ -42,10 +42,21 @@ public final class BuiltinControllers implements AutoCloseable {
             ReplicaSetController replicaSets = new ReplicaSetController(registry, clock, informers);
             DeploymentController deployments = new DeploymentController(registry, clock, informers);
             JobController jobs = new JobController(registry, clock, informers);
-            workloadStarts.addAll(
-                    List.of(scheduler::start, kubelet::start, replicaSets::start, deployments::start, jobs::start));
-            workloadStops.addAll(
-                    List.of(jobs::close, deployments::close, replicaSets::close, kubelet::close, scheduler::close));
+            DaemonSetController daemonSets = new DaemonSetController(registry, clock, informers);
+            workloadStarts.addAll(List.of(
+                    scheduler::start,
+                    kubelet::start,
+                    replicaSets::start,
+                    deployments::start,
+                    jobs::start,
+                    daemonSets::start));
+            workloadStops.addAll(List.of(
+                    daemonSets::close,
+                    jobs::close,
+                    deployments::close,
+                    replicaSets::close,
+                    kubelet::close,
+                    scheduler::close));
         }
     }
 

@@ -23,7 +23,8 @@ import tools.jackson.databind.node.ObjectNode;
  * The scheduler: binds each Pod that has no {@code spec.nodeName} and asks for the {@code default-scheduler}
  * to a Node that is {@code Ready}, not cordoned ({@code spec.unschedulable}), matches the Pod's
  * {@code nodeSelector} and whose {@code NoSchedule}/{@code NoExecute} taints the Pod tolerates — the one with
- * the fewest Pods, by name on a tie — and sets its {@code PodScheduled} condition. A Pod that fits nowhere gets
+ * the fewest Pods of the same controller (so a workload spreads over the Nodes), then the fewest Pods, then by
+ * name — and sets its {@code PodScheduled} condition. A Pod that fits nowhere gets
  * {@code PodScheduled=False} (reason {@code Unschedulable}, kube-scheduler's message) and is tried again when a
  * Node changes or a second later.
  *
@@ -152,15 +153,25 @@ final class PodScheduler implements AutoCloseable {
                 worker.queue().addAfter(key, RETRY);
                 return;
             }
+            // spread first the Pods of one controller (kube-scheduler's default topology spreading), then all
+            String owner = WorkloadObjects.controllerRef(pod)
+                    .map(r -> r.path("uid").asString(""))
+                    .orElse("");
+            Map<String, Integer> siblings = new HashMap<>();
             Map<String, Integer> load = new HashMap<>();
             for (StoredObject p : WorkloadObjects.list(registry, def, null)) {
                 String node = p.object().path("spec").path("nodeName").asString("");
                 if (!node.isEmpty() && WorkloadObjects.active(p.object())) {
                     load.merge(node, 1, Integer::sum);
+                    if (!owner.isEmpty() && WorkloadObjects.controlledBy(p.object(), owner)) {
+                        siblings.merge(node, 1, Integer::sum);
+                    }
                 }
             }
             JsonNode chosen = fit.stream()
-                    .min(Comparator.<JsonNode>comparingInt(n -> load.getOrDefault(
+                    .min(Comparator.<JsonNode>comparingInt(n -> siblings.getOrDefault(
+                                    n.path("metadata").path("name").asString(), 0))
+                            .thenComparingInt(n -> load.getOrDefault(
                                     n.path("metadata").path("name").asString(), 0))
                             .thenComparing(n -> n.path("metadata").path("name").asString()))
                     .orElseThrow();
@@ -218,7 +229,12 @@ final class PodScheduler implements AutoCloseable {
         }
     }
 
-    private static boolean matchesNodeSelector(JsonNode pod, JsonNode node) {
+    /**
+     * True when {@code node} has every label of the Pod's {@code nodeSelector} and matches one term of its
+     * required node affinity (label expressions {@code In}, {@code NotIn}, {@code Exists}, {@code DoesNotExist},
+     * {@code Gt}, {@code Lt}; the field {@code metadata.name}, as DaemonSets use it).
+     */
+    static boolean matchesNodeSelector(JsonNode pod, JsonNode node) {
         JsonNode selector = pod.path("spec").path("nodeSelector");
         Map<String, String> labels = WorkloadObjects.labels(node);
         for (var e : selector.properties()) {
@@ -226,10 +242,55 @@ final class PodScheduler implements AutoCloseable {
                 return false;
             }
         }
+        JsonNode terms = pod.path("spec")
+                .path("affinity")
+                .path("nodeAffinity")
+                .path("requiredDuringSchedulingIgnoredDuringExecution")
+                .path("nodeSelectorTerms");
+        if (!terms.isArray() || terms.isEmpty()) {
+            return true;
+        }
+        Map<String, String> fields =
+                Map.of("metadata.name", node.path("metadata").path("name").asString(""));
+        for (JsonNode term : terms) {
+            if (allMatch(term.path("matchExpressions"), labels) && allMatch(term.path("matchFields"), fields)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean allMatch(JsonNode requirements, Map<String, String> values) {
+        for (JsonNode r : requirements) {
+            String value = values.get(r.path("key").asString(""));
+            List<String> wanted = new ArrayList<>();
+            r.path("values").forEach(v -> wanted.add(v.asString("")));
+            boolean ok = switch (r.path("operator").asString("")) {
+                case "In" -> value != null && wanted.contains(value);
+                case "NotIn" -> value == null || !wanted.contains(value);
+                case "Exists" -> value != null;
+                case "DoesNotExist" -> value == null;
+                case "Gt", "Lt" -> value != null && !wanted.isEmpty() && compare(value, wanted.getFirst(), r);
+                default -> false;
+            };
+            if (!ok) {
+                return false;
+            }
+        }
         return true;
     }
 
-    private static boolean toleratesTaints(JsonNode pod, JsonNode node) {
+    private static boolean compare(String value, String bound, JsonNode requirement) {
+        try {
+            long v = Long.parseLong(value);
+            long b = Long.parseLong(bound);
+            return requirement.path("operator").asString("").equals("Gt") ? v > b : v < b;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    static boolean toleratesTaints(JsonNode pod, JsonNode node) {
         for (JsonNode taint : node.path("spec").path("taints")) {
             String effect = taint.path("effect").asString("");
             if (!effect.equals("NoSchedule") && !effect.equals("NoExecute")) {
