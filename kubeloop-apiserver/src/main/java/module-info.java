@@ -24,6 +24,15 @@ module io.kubeloop.apiserver {
     requires io.kubernetes.client.java.proto;
     requires com.google.protobuf;
     requires org.slf4j;
+    // model classes read for the OpenAPI schemas of built-in kinds kubeloop-api does not type
+    requires kubernetes.model.admissionregistration;
+    requires kubernetes.model.autoscaling;
+    requires kubernetes.model.discovery;
+    requires kubernetes.model.networking;
+    requires kubernetes.model.policy;
+    requires kubernetes.model.rbac;
+    requires kubernetes.model.scheduling;
+    requires kubernetes.model.storageclass;
 
     exports io.kubeloop.apiserver;
     exports io.kubeloop.apiserver.internal.tls to

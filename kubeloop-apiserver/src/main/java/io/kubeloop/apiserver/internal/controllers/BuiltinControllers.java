@@ -11,7 +11,7 @@ import java.util.List;
  * The controllers the embedded server runs in-process, started after its storage and stopped before it:
  * the {@link GarbageCollector}, the {@link PodTerminator} and the {@link ClusterRoleAggregator}; and, when
  * the {@link SimulatedCluster} runs workloads, its {@link SimulatedNodes}, the {@link PodScheduler}, the
- * {@link SimulatedKubelet}, the {@link ReplicaSetController}, the {@link DeploymentController}, the {@link JobController} and the {@link DaemonSetController}. All share one
+ * {@link SimulatedKubelet}, the {@link ReplicaSetController}, the {@link DeploymentController}, the {@link JobController}, the {@link DaemonSetController}, the {@link StatefulSetController} and the {@link VolumeProvisioner} (with a default StorageClass). All share one
  * set of {@link MetadataInformers}.
  *
  * <p><b>Threads.</b> Per watched resource an informer's reflector, queue consumer and one handler thread per
@@ -43,7 +43,11 @@ public final class BuiltinControllers implements AutoCloseable {
             DeploymentController deployments = new DeploymentController(registry, clock, informers);
             JobController jobs = new JobController(registry, clock, informers);
             DaemonSetController daemonSets = new DaemonSetController(registry, clock, informers);
+            VolumeProvisioner volumes = new VolumeProvisioner(registry, informers);
+            StatefulSetController statefulSets = new StatefulSetController(registry, clock, informers);
             workloadStarts.addAll(List.of(
+                    statefulSets::start,
+                    volumes::start,
                     scheduler::start,
                     kubelet::start,
                     replicaSets::start,
@@ -51,6 +55,8 @@ public final class BuiltinControllers implements AutoCloseable {
                     jobs::start,
                     daemonSets::start));
             workloadStops.addAll(List.of(
+                    statefulSets::close,
+                    volumes::close,
                     daemonSets::close,
                     jobs::close,
                     deployments::close,
@@ -67,6 +73,7 @@ public final class BuiltinControllers implements AutoCloseable {
     public static BuiltinControllers start(ObjectRegistry registry, Ticker clock, SimulatedCluster cluster) {
         if (cluster.workloads()) {
             new SimulatedNodes(registry, clock).register(cluster.nodes());
+            VolumeProvisioner.registerDefaultClass(registry);
         }
         BuiltinControllers c = new BuiltinControllers(registry, clock, cluster);
         c.gc.start();

@@ -29,34 +29,34 @@ public final class BuiltinColumns {
                 o -> HumanDuration.since(text(o, ".metadata.creationTimestamp"), Instant.now()));
     }
 
-    private static String text(ObjectNode o, String path) {
+    static String text(ObjectNode o, String path) {
         JsonNode n = JsonPaths.get(o, path);
         return n == null ? "" : n.isValueNode() ? n.asString() : n.toString();
     }
 
-    private static long number(ObjectNode o, String path) {
+    static long number(ObjectNode o, String path) {
         JsonNode n = JsonPaths.get(o, path);
         return n == null ? 0 : n.asLong();
     }
 
-    private static int size(ObjectNode o, String path) {
+    static int size(ObjectNode o, String path) {
         JsonNode n = JsonPaths.get(o, path);
         return n == null ? 0 : n.size();
     }
 
-    private static PrinterColumn col(String name, int priority, Function<ObjectNode, Object> f) {
+    static PrinterColumn col(String name, int priority, Function<ObjectNode, Object> f) {
         return PrinterColumn.string(name, priority, f);
     }
 
-    private static PrinterColumn intCol(String name, Function<ObjectNode, Object> f) {
+    static PrinterColumn intCol(String name, Function<ObjectNode, Object> f) {
         return new PrinterColumn(name, "integer", "", name, 0, f);
     }
 
-    private static String orNone(String s) {
+    static String orNone(String s) {
         return s == null || s.isEmpty() ? "<none>" : s;
     }
 
-    private static String selector(ObjectNode o, String path) {
+    static String selector(ObjectNode o, String path) {
         JsonNode n = JsonPaths.get(o, path);
         if (n == null) {
             return "<none>";
@@ -203,7 +203,50 @@ public final class BuiltinColumns {
                         age(),
                         col("Version", 0, o -> text(o, ".status.nodeInfo.kubeletVersion")));
             case "serviceaccounts" -> List.of(intCol("Secrets", o -> (long) size(o, ".secrets")), age());
-            case "endpoints" -> List.of(col("Endpoints", 0, o -> "<none>"), age());
+            case "horizontalpodautoscalers" ->
+                List.of(
+                        col(
+                                "Reference",
+                                0,
+                                o -> text(o, ".spec.scaleTargetRef.kind") + "/" + text(o, ".spec.scaleTargetRef.name")),
+                        col("Targets", 0, BuiltinColumns::hpaTargets),
+                        intCol(
+                                "MinPods",
+                                o -> JsonPaths.get(o, ".spec.minReplicas") == null
+                                        ? 1
+                                        : number(o, ".spec.minReplicas")),
+                        intCol("MaxPods", o -> number(o, ".spec.maxReplicas")),
+                        intCol("Replicas", o -> number(o, ".status.currentReplicas")),
+                        age());
+            case "controllerrevisions" ->
+                List.of(
+                        col("Controller", 0, o -> {
+                            for (JsonNode r : o.path("metadata").path("ownerReferences")) {
+                                if (r.path("controller").asBoolean(false)) {
+                                    String group =
+                                            r.path("apiVersion").asString("").contains("/")
+                                                    ? "."
+                                                            + r.path("apiVersion")
+                                                                    .asString()
+                                                                    .split("/", 2)[0]
+                                                    : "";
+                                    return r.path("kind").asString().toLowerCase(java.util.Locale.ROOT) + group + "/"
+                                            + r.path("name").asString();
+                                }
+                            }
+                            return "<none>";
+                        }),
+                        intCol("Revision", o -> number(o, ".revision")),
+                        age());
+            case "priorityclasses" ->
+                List.of(
+                        intCol("Value", o -> number(o, ".value")),
+                        col(
+                                "Global-Default",
+                                0,
+                                o -> Boolean.toString(o.path("globalDefault").asBoolean(false))),
+                        age(),
+                        col("PreemptionPolicy", 0, o -> text(o, ".preemptionPolicy")));
             case "events" -> eventColumns();
             case "leases" -> List.of(col("Holder", 0, o -> text(o, ".spec.holderIdentity")), age());
             case "poddisruptionbudgets" ->
@@ -231,7 +274,7 @@ public final class BuiltinColumns {
             case "customresourcedefinitions" ->
                 List.of(new PrinterColumn(
                         "Created At", "date", "", "CreationTimestamp", 0, o -> text(o, ".metadata.creationTimestamp")));
-            default -> List.of(age());
+            default -> NetworkStorageColumns.forResource(plural).orElseGet(() -> List.of(age()));
         };
     }
 
@@ -398,6 +441,32 @@ public final class BuiltinColumns {
         return restarts != 0 && !last.isEmpty()
                 ? restarts + " (" + HumanDuration.since(last, Instant.now()) + " ago)"
                 : Long.toString(restarts);
+    }
+
+    /** The TARGETS cell of a HorizontalPodAutoscaler: each metric's current and target, as kubectl shows them. */
+    private static String hpaTargets(ObjectNode o) {
+        List<String> out = new ArrayList<>();
+        JsonNode current = o.path("status").path("currentMetrics");
+        int i = 0;
+        for (JsonNode m : o.path("spec").path("metrics")) {
+            if (!m.path("type").asString("").equals("Resource")) {
+                out.add("<unknown>/<unknown>");
+                i++;
+                continue;
+            }
+            JsonNode target = m.path("resource").path("target");
+            String name = m.path("resource").path("name").asString("");
+            JsonNode now = current.path(i).path("resource").path("current");
+            String have = now.has("averageUtilization")
+                    ? now.path("averageUtilization").asInt() + "%"
+                    : now.has("averageValue") ? now.path("averageValue").asString() : "<unknown>";
+            String want = target.has("averageUtilization")
+                    ? target.path("averageUtilization").asInt() + "%"
+                    : target.path("averageValue").asString(target.path("value").asString("<unknown>"));
+            out.add(name + ": " + have + "/" + want);
+            i++;
+        }
+        return out.isEmpty() ? "<none>" : String.join(", ", out);
     }
 
     private static String orPending(String s) {

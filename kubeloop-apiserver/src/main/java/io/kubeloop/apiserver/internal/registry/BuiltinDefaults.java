@@ -25,7 +25,9 @@ import tools.jackson.databind.node.ObjectNode;
  *       node ports and load balancers (addresses come from {@link ServiceAddresses});</li>
  *   <li>Jobs: {@code parallelism} and {@code completions} 1 when neither is set, {@code backoffLimit: 6},
  *       {@code completionMode: NonIndexed}, {@code suspend: false}; CronJobs: {@code concurrencyPolicy: Allow},
- *       {@code suspend: false}, history limits 3 and 1.</li>
+ *       {@code suspend: false}, history limits 3 and 1;</li>
+ *   <li>PersistentVolumeClaims: {@code volumeMode: Filesystem}; PersistentVolumes: {@code volumeMode: Filesystem},
+ *       {@code persistentVolumeReclaimPolicy: Retain}.</li>
  * </ul>
  *
  * A field the object sets is never changed. <p>Stateless and thread-safe.
@@ -45,6 +47,17 @@ public final class BuiltinDefaults {
                 if (spec != null) {
                     podSpec(spec);
                     put(spec, "enableServiceLinks", true);
+                }
+            }
+            case "/persistentvolumeclaims" -> {
+                if (spec != null) {
+                    put(spec, "volumeMode", "Filesystem");
+                }
+            }
+            case "/persistentvolumes" -> {
+                if (spec != null) {
+                    put(spec, "persistentVolumeReclaimPolicy", "Retain");
+                    put(spec, "volumeMode", "Filesystem");
                 }
             }
             case "apps/deployments" -> {

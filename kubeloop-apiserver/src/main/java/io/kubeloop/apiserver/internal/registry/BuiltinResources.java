@@ -6,7 +6,7 @@ import java.util.Set;
 
 /**
  * The built-in resources the embedded server serves, as data: one row per resource with the names,
- * scope, verbs and subresources the real kube-apiserver 1.32 advertises.
+ * scope, verbs and subresources the real kube-apiserver 1.33 advertises.
  *
  * <p>Stateless and thread-safe.
  */
@@ -101,6 +101,34 @@ public final class BuiltinResources {
                 subresources,
                 NameRule.SUBDOMAIN,
                 false,
+                false,
+                Set.of(),
+                ResourceDefinition.ALL_VERBS,
+                null);
+    }
+
+    /** A row of a kind whose spec changes bump {@code metadata.generation}. */
+    private static Row generational(
+            String group,
+            String version,
+            String plural,
+            String kind,
+            boolean namespaced,
+            List<String> shortNames,
+            List<String> categories,
+            Set<String> subresources) {
+        Row r = row(group, version, plural, kind, namespaced, shortNames, categories, subresources);
+        return new Row(
+                r.group(),
+                r.version(),
+                r.plural(),
+                r.kind(),
+                namespaced,
+                shortNames,
+                categories,
+                subresources,
+                NameRule.SUBDOMAIN,
+                true,
                 false,
                 Set.of(),
                 ResourceDefinition.ALL_VERBS,
@@ -244,6 +272,21 @@ public final class BuiltinResources {
                 Set.of("spec.clusterIP", "spec.type"),
                 ResourceDefinition.ALL_VERBS,
                 null));
+        rows.add(row("", "v1", "limitranges", "LimitRange", true, List.of("limits"), List.of(), Set.of()));
+        rows.add(row(
+                "",
+                "v1",
+                "persistentvolumeclaims",
+                "PersistentVolumeClaim",
+                true,
+                List.of("pvc"),
+                List.of(),
+                Set.of("status")));
+        rows.add(row(
+                "", "v1", "persistentvolumes", "PersistentVolume", false, List.of("pv"), List.of(), Set.of("status")));
+        rows.add(row("", "v1", "podtemplates", "PodTemplate", true, List.of(), List.of(), Set.of()));
+        rows.add(row("", "v1", "resourcequotas", "ResourceQuota", true, List.of("quota"), List.of(), Set.of("status")));
+        rows.add(row("apps", "v1", "controllerrevisions", "ControllerRevision", true, List.of(), List.of(), Set.of()));
         for (String[] w : new String[][] {
             {"daemonsets", "DaemonSet", "ds"},
             {"deployments", "Deployment", "deploy"},
@@ -297,6 +340,30 @@ public final class BuiltinResources {
                 Set.of(),
                 ResourceDefinition.ALL_VERBS,
                 null));
+        rows.add(generational(
+                "autoscaling",
+                "v2",
+                "horizontalpodautoscalers",
+                "HorizontalPodAutoscaler",
+                true,
+                List.of("hpa"),
+                all,
+                Set.of("status")));
+        rows.add(
+                row("discovery.k8s.io", "v1", "endpointslices", "EndpointSlice", true, List.of(), List.of(), Set.of()));
+        rows.add(generational(
+                "networking.k8s.io", "v1", "ingresses", "Ingress", true, List.of("ing"), List.of(), Set.of("status")));
+        rows.add(row(
+                "networking.k8s.io", "v1", "ingressclasses", "IngressClass", false, List.of(), List.of(), Set.of()));
+        rows.add(generational(
+                "networking.k8s.io",
+                "v1",
+                "networkpolicies",
+                "NetworkPolicy",
+                true,
+                List.of("netpol"),
+                List.of(),
+                Set.of()));
         rows.add(row(
                 "policy",
                 "v1",
@@ -335,6 +402,53 @@ public final class BuiltinResources {
                     ResourceDefinition.ALL_VERBS,
                     null));
         }
+        rows.add(row(
+                "scheduling.k8s.io",
+                "v1",
+                "priorityclasses",
+                "PriorityClass",
+                false,
+                List.of("pc"),
+                List.of(),
+                Set.of()));
+        rows.add(row(
+                "storage.k8s.io", "v1", "storageclasses", "StorageClass", false, List.of("sc"), List.of(), Set.of()));
+        rows.add(generational(
+                "admissionregistration.k8s.io",
+                "v1",
+                "mutatingwebhookconfigurations",
+                "MutatingWebhookConfiguration",
+                false,
+                List.of(),
+                List.of("api-extensions"),
+                Set.of()));
+        rows.add(generational(
+                "admissionregistration.k8s.io",
+                "v1",
+                "validatingadmissionpolicies",
+                "ValidatingAdmissionPolicy",
+                false,
+                List.of(),
+                List.of("api-extensions"),
+                Set.of("status")));
+        rows.add(generational(
+                "admissionregistration.k8s.io",
+                "v1",
+                "validatingadmissionpolicybindings",
+                "ValidatingAdmissionPolicyBinding",
+                false,
+                List.of(),
+                List.of("api-extensions"),
+                Set.of()));
+        rows.add(generational(
+                "admissionregistration.k8s.io",
+                "v1",
+                "validatingwebhookconfigurations",
+                "ValidatingWebhookConfiguration",
+                false,
+                List.of(),
+                List.of("api-extensions"),
+                Set.of()));
         rows.add(row("events.k8s.io", "v1", "events", "Event", true, List.of("ev"), List.of(), Set.of()));
         rows.add(new Row(
                 "apiextensions.k8s.io",

@@ -110,6 +110,12 @@ final class ObjectSemantics {
         if (!def.custom() && def.group().isEmpty() && def.plural().equals("pods")) {
             obj.putObject("status").put("phase", "Pending").put("qosClass", PodQos.of(obj.path("spec")));
         }
+        if (!def.custom()
+                && def.group().isEmpty()
+                && (def.plural().equals("persistentvolumeclaims")
+                        || def.plural().equals("persistentvolumes"))) {
+            obj.putObject("status").put("phase", "Pending");
+        }
         if (!def.custom() && def.group().equals("batch") && def.plural().equals("jobs")) {
             jobSelector(obj);
         }

@@ -3,6 +3,7 @@ package io.kubeloop.apiserver.internal.schema;
 import io.kubeloop.api.GroupVersionKind;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -10,9 +11,14 @@ import java.util.Set;
 /**
  * Structural schemas of the built-in kinds the embedded server serves, derived from fabric8's
  * kubernetes-model 8.x classes (see {@link ModelIntrospector}): v1 Pod, Service, Endpoints,
- * ConfigMap, Secret, ServiceAccount, Namespace, Node, Event; apps/v1 Deployment, ReplicaSet,
- * StatefulSet, DaemonSet; batch/v1 Job, CronJob; coordination.k8s.io/v1 Lease; events.k8s.io/v1
- * Event; apiextensions.k8s.io/v1 CustomResourceDefinition; and their {@code List} kinds.
+ * ConfigMap, Secret, ServiceAccount, Namespace, Node, Event, PersistentVolumeClaim, PersistentVolume,
+ * LimitRange, ResourceQuota, PodTemplate; apps/v1 Deployment, ReplicaSet, StatefulSet, DaemonSet,
+ * ControllerRevision; batch/v1 Job, CronJob; autoscaling/v2 HorizontalPodAutoscaler; discovery.k8s.io/v1
+ * EndpointSlice; networking.k8s.io/v1 Ingress, IngressClass, NetworkPolicy; policy/v1 PodDisruptionBudget;
+ * rbac.authorization.k8s.io/v1 Role, ClusterRole, RoleBinding, ClusterRoleBinding; scheduling.k8s.io/v1
+ * PriorityClass; storage.k8s.io/v1 StorageClass; admissionregistration.k8s.io/v1 webhook configurations and
+ * ValidatingAdmissionPolicy (and bindings); coordination.k8s.io/v1 Lease; events.k8s.io/v1 Event;
+ * apiextensions.k8s.io/v1 CustomResourceDefinition; and their {@code List} kinds.
  *
  * <p>They give every field name, type, nested object, list, map, IntOrString, Quantity (a string)
  * and timestamp (a date-time string), plus the strategic-merge list keys kubectl needs. They carry
@@ -50,6 +56,31 @@ public final class BuiltinSchemas {
         add(k, in, "batch", "v1", io.fabric8.kubernetes.api.model.batch.v1.CronJob.class);
         add(k, in, "coordination.k8s.io", "v1", io.fabric8.kubernetes.api.model.coordination.v1.Lease.class);
         add(k, in, "events.k8s.io", "v1", io.fabric8.kubernetes.api.model.events.v1.Event.class);
+        add(k, in, "", "v1", io.fabric8.kubernetes.api.model.PersistentVolumeClaim.class);
+        add(k, in, "", "v1", io.fabric8.kubernetes.api.model.PersistentVolume.class);
+        add(k, in, "", "v1", io.fabric8.kubernetes.api.model.LimitRange.class);
+        add(k, in, "", "v1", io.fabric8.kubernetes.api.model.ResourceQuota.class);
+        add(k, in, "", "v1", io.fabric8.kubernetes.api.model.PodTemplate.class);
+        add(k, in, "apps", "v1", io.fabric8.kubernetes.api.model.apps.ControllerRevision.class);
+        add(k, in, "autoscaling", "v2", io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler.class);
+        add(k, in, "discovery.k8s.io", "v1", io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice.class);
+        add(k, in, "networking.k8s.io", "v1", io.fabric8.kubernetes.api.model.networking.v1.Ingress.class);
+        add(k, in, "networking.k8s.io", "v1", io.fabric8.kubernetes.api.model.networking.v1.IngressClass.class);
+        add(k, in, "networking.k8s.io", "v1", io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy.class);
+        add(k, in, "policy", "v1", io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget.class);
+        add(k, in, "rbac.authorization.k8s.io", "v1", io.fabric8.kubernetes.api.model.rbac.Role.class);
+        add(k, in, "rbac.authorization.k8s.io", "v1", io.fabric8.kubernetes.api.model.rbac.ClusterRole.class);
+        add(k, in, "rbac.authorization.k8s.io", "v1", io.fabric8.kubernetes.api.model.rbac.RoleBinding.class);
+        add(k, in, "rbac.authorization.k8s.io", "v1", io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding.class);
+        add(k, in, "scheduling.k8s.io", "v1", io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass.class);
+        add(k, in, "storage.k8s.io", "v1", io.fabric8.kubernetes.api.model.storage.StorageClass.class);
+        for (Class<?> c : List.of(
+                io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration.class,
+                io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration.class,
+                io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicy.class,
+                io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBinding.class)) {
+            add(k, in, "admissionregistration.k8s.io", "v1", c);
+        }
         add(
                 k,
                 in,

@@ -549,4 +549,102 @@ class WorkloadControllersTest {
                         .asString())
                 .containsExactlyInAnyOrder("0", "1", "2");
     }
+
+    @Test
+    void aStatefulSetMakesOrdinalPodsWithTheirOwnBoundClaimsAndRollsAnUpdateDownTheOrdinals() {
+        String ns = http.newNamespace("wl");
+        String path = "/apis/apps/v1/namespaces/" + ns + "/statefulsets";
+        create(path, """
+                {"apiVersion":"apps/v1","kind":"StatefulSet","metadata":{"name":"db"},
+                 "spec":{"replicas":3,"serviceName":"db","selector":{"matchLabels":{"app":"db"}},
+                  "template":{"metadata":{"labels":{"app":"db"}},"spec":{"containers":[{"name":"c","image":"db:1"}]}},
+                  "volumeClaimTemplates":[{"metadata":{"name":"data"},
+                   "spec":{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"2Gi"}}}}]}}
+                """);
+        JsonNode sts = awaitObject(
+                path + "/db", o -> o.path("status").path("readyReplicas").asInt(0) == 3);
+        String revision = sts.path("status").path("updateRevision").asString();
+        assertThat(sts.path("status").path("currentRevision").asString()).isEqualTo(revision);
+        List<JsonNode> pods = items("/api/v1/namespaces/" + ns + "/pods");
+        assertThat(pods)
+                .extracting(p -> p.path("metadata").path("name").asString())
+                .containsExactlyInAnyOrder("db-0", "db-1", "db-2");
+        String previous = "";
+        for (String name : List.of("db-0", "db-1", "db-2")) {
+            JsonNode p = get("/api/v1/namespaces/" + ns + "/pods/" + name);
+            assertThat(p.path("spec").path("hostname").asString()).isEqualTo(name);
+            assertThat(p.path("spec").path("subdomain").asString()).isEqualTo("db");
+            assertThat(p.path("metadata")
+                            .path("labels")
+                            .path("controller-revision-hash")
+                            .asString())
+                    .isEqualTo(revision);
+            assertThat(p.path("spec")
+                            .path("volumes")
+                            .get(0)
+                            .path("persistentVolumeClaim")
+                            .path("claimName")
+                            .asString())
+                    .isEqualTo("data-" + name);
+            String created = p.path("metadata").path("creationTimestamp").asString();
+            assertThat(created).as("ordinals are created in order").isGreaterThanOrEqualTo(previous);
+            previous = created;
+        }
+        await().atMost(WAIT)
+                .untilAsserted(() -> assertThat(items("/api/v1/namespaces/" + ns + "/persistentvolumeclaims"))
+                        .hasSize(3)
+                        .allSatisfy(c -> {
+                            assertThat(c.path("status").path("phase").asString())
+                                    .isEqualTo("Bound");
+                            assertThat(c.path("status")
+                                            .path("capacity")
+                                            .path("storage")
+                                            .asString())
+                                    .isEqualTo("2Gi");
+                            assertThat(c.path("spec").path("storageClassName").asString())
+                                    .isEqualTo("standard");
+                            JsonNode pv = get("/api/v1/persistentvolumes/"
+                                    + c.path("spec").path("volumeName").asString());
+                            assertThat(pv.path("status").path("phase").asString())
+                                    .isEqualTo("Bound");
+                            assertThat(pv.path("spec")
+                                            .path("claimRef")
+                                            .path("uid")
+                                            .asString())
+                                    .isEqualTo(c.path("metadata").path("uid").asString());
+                        }));
+
+        http.patch(
+                path + "/db",
+                "application/strategic-merge-patch+json",
+                "{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"db:2\"}]}}}}");
+        JsonNode rolled = awaitObject(
+                path + "/db",
+                o -> o.path("status").path("updatedReplicas").asInt(0) == 3
+                        && o.path("status").path("readyReplicas").asInt(0) == 3
+                        && o.path("status")
+                                .path("currentRevision")
+                                .asString("")
+                                .equals(o.path("status").path("updateRevision").asString("")));
+        assertThat(rolled.path("status").path("updateRevision").asString()).isNotEqualTo(revision);
+        assertThat(items("/api/v1/namespaces/" + ns + "/pods"))
+                .allSatisfy(p -> assertThat(p.path("spec")
+                                .path("containers")
+                                .get(0)
+                                .path("image")
+                                .asString())
+                        .isEqualTo("db:2"));
+        assertThat(items("/apis/apps/v1/namespaces/" + ns + "/controllerrevisions"))
+                .extracting(r -> r.path("revision").asInt())
+                .containsExactlyInAnyOrder(1, 2);
+
+        http.patch(path + "/db", "application/merge-patch+json", "{\"spec\":{\"replicas\":1}}");
+        await().atMost(WAIT)
+                .untilAsserted(() -> assertThat(items("/api/v1/namespaces/" + ns + "/pods"))
+                        .extracting(p -> p.path("metadata").path("name").asString())
+                        .containsExactly("db-0"));
+        assertThat(items("/api/v1/namespaces/" + ns + "/persistentvolumeclaims"))
+                .as("claims are kept")
+                .hasSize(3);
+    }
 }
