@@ -11,7 +11,7 @@ import java.util.List;
  * The controllers the embedded server runs in-process, started after its storage and stopped before it:
  * the {@link GarbageCollector}, the {@link PodTerminator} and the {@link ClusterRoleAggregator}; and, when
  * the {@link SimulatedCluster} runs workloads, its {@link SimulatedNodes}, the {@link PodScheduler}, the
- * {@link SimulatedKubelet}, the {@link ReplicaSetController}, the {@link DeploymentController}, the {@link JobController}, the {@link DaemonSetController}, the {@link StatefulSetController} and the {@link VolumeProvisioner} (with a default StorageClass). All share one
+ * {@link SimulatedKubelet}, the {@link ReplicaSetController}, the {@link DeploymentController}, the {@link JobController}, the {@link DaemonSetController}, the {@link StatefulSetController}, the {@link VolumeProvisioner} (with a default StorageClass) and the {@link EndpointsController}. All share one
  * set of {@link MetadataInformers}.
  *
  * <p><b>Threads.</b> Per watched resource an informer's reflector, queue consumer and one handler thread per
@@ -45,7 +45,9 @@ public final class BuiltinControllers implements AutoCloseable {
             DaemonSetController daemonSets = new DaemonSetController(registry, clock, informers);
             VolumeProvisioner volumes = new VolumeProvisioner(registry, informers);
             StatefulSetController statefulSets = new StatefulSetController(registry, clock, informers);
+            EndpointsController endpoints = new EndpointsController(registry, informers);
             workloadStarts.addAll(List.of(
+                    endpoints::start,
                     statefulSets::start,
                     volumes::start,
                     scheduler::start,
@@ -55,6 +57,7 @@ public final class BuiltinControllers implements AutoCloseable {
                     jobs::start,
                     daemonSets::start));
             workloadStops.addAll(List.of(
+                    endpoints::close,
                     statefulSets::close,
                     volumes::close,
                     daemonSets::close,

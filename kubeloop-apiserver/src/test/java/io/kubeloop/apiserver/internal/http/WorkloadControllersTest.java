@@ -647,4 +647,71 @@ class WorkloadControllersTest {
                 .as("claims are kept")
                 .hasSize(3);
     }
+
+    @Test
+    void aServicesEndpointsAndEndpointSliceFollowItsReadyPods() {
+        String ns = http.newNamespace("wl");
+        create("/apis/apps/v1/namespaces/" + ns + "/deployments", """
+                {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},
+                 "spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},
+                  "template":{"metadata":{"labels":{"app":"web"}},
+                   "spec":{"containers":[{"name":"c","image":"nginx","ports":[{"name":"http","containerPort":8080}]}]}}}}
+                """);
+        create("/api/v1/namespaces/" + ns + "/services", """
+                {"apiVersion":"v1","kind":"Service","metadata":{"name":"web","labels":{"tier":"front"}},
+                 "spec":{"selector":{"app":"web"},"ports":[{"name":"http","port":80,"targetPort":"http"}]}}
+                """);
+        JsonNode ep = awaitObject(
+                "/api/v1/namespaces/" + ns + "/endpoints/web",
+                o -> o.path("subsets").path(0).path("addresses").size() == 2);
+        JsonNode subset = ep.path("subsets").get(0);
+        assertThat(subset.path("ports").get(0).path("port").asInt())
+                .as("named targetPort resolved")
+                .isEqualTo(8080);
+        assertThat(subset.path("ports").get(0).path("name").asString()).isEqualTo("http");
+        assertThat(subset.path("addresses").get(0).path("ip").asString()).startsWith("10.244.");
+        assertThat(subset.path("addresses")
+                        .get(0)
+                        .path("targetRef")
+                        .path("kind")
+                        .asString())
+                .isEqualTo("Pod");
+        assertThat(ep.path("metadata").path("labels").path("tier").asString()).isEqualTo("front");
+
+        List<JsonNode> slices = items("/apis/discovery.k8s.io/v1/namespaces/" + ns + "/endpointslices");
+        assertThat(slices).hasSize(1);
+        JsonNode slice = slices.getFirst();
+        assertThat(slice.path("metadata").path("name").asString()).startsWith("web-");
+        assertThat(slice.path("metadata")
+                        .path("labels")
+                        .path("kubernetes.io/service-name")
+                        .asString())
+                .isEqualTo("web");
+        assertThat(slice.path("addressType").asString()).isEqualTo("IPv4");
+        assertThat(slice.path("endpoints")).hasSize(2).allSatisfy(e -> {
+            assertThat(e.path("conditions").path("ready").asBoolean()).isTrue();
+            assertThat(e.path("nodeName").asString()).isEqualTo("kubeloop-node-1");
+        });
+
+        http.patch(
+                "/apis/apps/v1/namespaces/" + ns + "/deployments/web",
+                "application/merge-patch+json",
+                "{\"spec\":{\"replicas\":1}}");
+        awaitObject(
+                "/api/v1/namespaces/" + ns + "/endpoints/web",
+                o -> o.path("subsets").path(0).path("addresses").size() == 1);
+        await().atMost(WAIT)
+                .untilAsserted(() -> assertThat(items("/apis/discovery.k8s.io/v1/namespaces/" + ns + "/endpointslices")
+                                .getFirst()
+                                .path("endpoints"))
+                        .hasSize(1));
+
+        http.delete("/api/v1/namespaces/" + ns + "/services/web");
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(http.get("/api/v1/namespaces/" + ns + "/endpoints/web").statusCode())
+                    .isEqualTo(404);
+            assertThat(items("/apis/discovery.k8s.io/v1/namespaces/" + ns + "/endpointslices"))
+                    .isEmpty();
+        });
+    }
 }
