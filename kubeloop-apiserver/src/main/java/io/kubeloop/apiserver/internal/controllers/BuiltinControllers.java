@@ -11,7 +11,7 @@ import java.util.List;
  * The controllers the embedded server runs in-process, started after its storage and stopped before it:
  * the {@link GarbageCollector}, the {@link PodTerminator} and the {@link ClusterRoleAggregator}; and, when
  * the {@link SimulatedCluster} runs workloads, its {@link SimulatedNodes}, the {@link PodScheduler}, the
- * {@link SimulatedKubelet}, the {@link ReplicaSetController}, the {@link DeploymentController}, the {@link JobController}, the {@link DaemonSetController}, the {@link StatefulSetController}, the {@link VolumeProvisioner} (with a default StorageClass) and the {@link EndpointsController}. All share one
+ * {@link SimulatedKubelet}, the {@link ReplicaSetController}, the {@link DeploymentController}, the {@link JobController}, the {@link CronJobController}, the {@link DaemonSetController}, the {@link StatefulSetController}, the {@link VolumeProvisioner} (with a default StorageClass) and the {@link EndpointsController}. All share one
  * set of {@link MetadataInformers}.
  *
  * <p><b>Threads.</b> Per watched resource an informer's reflector, queue consumer and one handler thread per
@@ -35,7 +35,7 @@ public final class BuiltinControllers implements AutoCloseable {
         this.informers = new MetadataInformers(registry.store(), registry.resources(), clock);
         this.gc = new GarbageCollector(new LiveObjects(registry), informers);
         this.pods = new PodTerminator(registry, clock, informers);
-        this.clusterRoles = new ClusterRoleAggregator(registry, informers);
+        this.clusterRoles = new ClusterRoleAggregator(registry, clock, informers);
         if (cluster.workloads()) {
             PodScheduler scheduler = new PodScheduler(registry, clock, informers);
             SimulatedKubelet kubelet = new SimulatedKubelet(registry, clock, cluster, informers);
@@ -43,10 +43,12 @@ public final class BuiltinControllers implements AutoCloseable {
             DeploymentController deployments = new DeploymentController(registry, clock, informers);
             JobController jobs = new JobController(registry, clock, informers);
             DaemonSetController daemonSets = new DaemonSetController(registry, clock, informers);
-            VolumeProvisioner volumes = new VolumeProvisioner(registry, informers);
+            VolumeProvisioner volumes = new VolumeProvisioner(registry, clock, informers);
             StatefulSetController statefulSets = new StatefulSetController(registry, clock, informers);
-            EndpointsController endpoints = new EndpointsController(registry, informers);
+            EndpointsController endpoints = new EndpointsController(registry, clock, informers);
+            CronJobController cronJobs = new CronJobController(registry, clock, informers);
             workloadStarts.addAll(List.of(
+                    cronJobs::start,
                     endpoints::start,
                     statefulSets::start,
                     volumes::start,
@@ -57,6 +59,7 @@ public final class BuiltinControllers implements AutoCloseable {
                     jobs::start,
                     daemonSets::start));
             workloadStops.addAll(List.of(
+                    cronJobs::close,
                     endpoints::close,
                     statefulSets::close,
                     volumes::close,

@@ -13,6 +13,7 @@ import io.kubeloop.apiserver.internal.storage.StoredObject;
 import io.kubeloop.cache.ResourceEventHandler;
 import io.kubeloop.cache.SharedIndexInformer;
 import io.kubeloop.client.FieldValidation;
+import io.kubeloop.time.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -41,11 +42,13 @@ final class ClusterRoleAggregator implements AutoCloseable {
     private static final String ALL = "all";
 
     private final ObjectRegistry registry;
-    private final QueueWorker<String> worker = new QueueWorker<>("clusterrole_aggregation", k -> aggregate());
+    private final QueueWorker<String> worker;
     private volatile ResourceDefinition clusterRoles;
 
-    ClusterRoleAggregator(ObjectRegistry registry, MetadataInformers informers) {
+    ClusterRoleAggregator(ObjectRegistry registry, Ticker clock, MetadataInformers informers) {
         this.registry = Objects.requireNonNull(registry, "registry");
+        this.worker =
+                new QueueWorker<>("clusterrole_aggregation", Objects.requireNonNull(clock, "clock"), k -> aggregate());
         informers.subscribe(this::monitor);
     }
 

@@ -59,7 +59,7 @@ final class DaemonSetController implements AutoCloseable {
 
     private final ObjectRegistry registry;
     private final Ticker clock;
-    private final QueueWorker<Key> worker = new QueueWorker<>("daemonset", this::sync);
+    private final QueueWorker<Key> worker;
     private volatile ResourceDefinition daemonSets;
     private volatile ResourceDefinition pods;
     private volatile ResourceDefinition nodes;
@@ -67,6 +67,7 @@ final class DaemonSetController implements AutoCloseable {
     DaemonSetController(ObjectRegistry registry, Ticker clock, MetadataInformers informers) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.worker = new QueueWorker<>("daemonset", clock, this::sync);
         informers.subscribe(this::monitor);
     }
 

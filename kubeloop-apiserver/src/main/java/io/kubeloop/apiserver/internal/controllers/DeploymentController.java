@@ -82,7 +82,7 @@ final class DeploymentController implements AutoCloseable {
 
     private final ObjectRegistry registry;
     private final Ticker clock;
-    private final QueueWorker<Key> worker = new QueueWorker<>("deployment", this::sync);
+    private final QueueWorker<Key> worker;
     private volatile ResourceDefinition deployments;
     private volatile ResourceDefinition replicaSets;
     private volatile ResourceDefinition pods;
@@ -90,6 +90,7 @@ final class DeploymentController implements AutoCloseable {
     DeploymentController(ObjectRegistry registry, Ticker clock, MetadataInformers informers) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.worker = new QueueWorker<>("deployment", clock, this::sync);
         informers.subscribe(this::monitor);
     }
 

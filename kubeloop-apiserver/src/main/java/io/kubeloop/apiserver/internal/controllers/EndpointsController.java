@@ -12,6 +12,7 @@ import io.kubeloop.apiserver.internal.registry.ResourceDefinition;
 import io.kubeloop.apiserver.internal.storage.StoredObject;
 import io.kubeloop.cache.ResourceEventHandler;
 import io.kubeloop.cache.SharedIndexInformer;
+import io.kubeloop.time.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -53,14 +54,15 @@ final class EndpointsController implements AutoCloseable {
     record Key(String namespace, String name) {}
 
     private final ObjectRegistry registry;
-    private final QueueWorker<Key> worker = new QueueWorker<>("endpoints", this::sync);
+    private final QueueWorker<Key> worker;
     private volatile ResourceDefinition services;
     private volatile ResourceDefinition pods;
     private volatile ResourceDefinition endpoints;
     private volatile ResourceDefinition slices;
 
-    EndpointsController(ObjectRegistry registry, MetadataInformers informers) {
+    EndpointsController(ObjectRegistry registry, Ticker clock, MetadataInformers informers) {
         this.registry = Objects.requireNonNull(registry, "registry");
+        this.worker = new QueueWorker<>("endpoints", Objects.requireNonNull(clock, "clock"), this::sync);
         informers.subscribe(this::monitor);
     }
 

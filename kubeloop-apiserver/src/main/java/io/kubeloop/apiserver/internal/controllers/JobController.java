@@ -51,13 +51,14 @@ final class JobController implements AutoCloseable {
 
     private final ObjectRegistry registry;
     private final Ticker clock;
-    private final QueueWorker<Key> worker = new QueueWorker<>("job", this::sync);
+    private final QueueWorker<Key> worker;
     private volatile ResourceDefinition jobs;
     private volatile ResourceDefinition pods;
 
     JobController(ObjectRegistry registry, Ticker clock, MetadataInformers informers) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.worker = new QueueWorker<>("job", clock, this::sync);
         informers.subscribe(this::monitor);
     }
 

@@ -41,13 +41,14 @@ final class PodScheduler implements AutoCloseable {
 
     private final ObjectRegistry registry;
     private final Ticker clock;
-    private final QueueWorker<PodKey> worker = new QueueWorker<>("scheduler", this::schedule);
+    private final QueueWorker<PodKey> worker;
     private volatile ResourceDefinition pods;
     private volatile ResourceDefinition nodes;
 
     PodScheduler(ObjectRegistry registry, Ticker clock, MetadataInformers informers) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.worker = new QueueWorker<>("scheduler", clock, this::schedule);
         informers.subscribe(this::monitor);
     }
 

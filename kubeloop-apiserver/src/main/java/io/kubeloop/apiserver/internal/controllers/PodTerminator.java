@@ -38,12 +38,13 @@ public final class PodTerminator implements AutoCloseable {
 
     private final ObjectRegistry registry;
     private final Ticker clock;
-    private final QueueWorker<PodKey> worker = new QueueWorker<>("pod_terminator", this::terminate);
+    private final QueueWorker<PodKey> worker;
     private volatile ResourceDefinition pods;
 
     PodTerminator(ObjectRegistry registry, Ticker clock, MetadataInformers informers) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.worker = new QueueWorker<>("pod_terminator", clock, this::terminate);
         informers.subscribe(this::monitor);
     }
 

@@ -1,5 +1,6 @@
 package io.kubeloop.apiserver.internal.controllers;
 
+import io.kubeloop.time.Ticker;
 import io.kubeloop.time.internal.Joins;
 import io.kubeloop.workqueue.DelayingQueue;
 import io.kubeloop.workqueue.WorkQueueConfig;
@@ -31,12 +32,14 @@ final class QueueWorker<K> implements AutoCloseable {
 
     /**
      * @param name the queue's name (for metrics) and the thread's, with {@code _} as {@code -}
+     * @param clock the server's clock, which times the queue's delays
      * @param handler handles one key
      */
-    QueueWorker(String name, Consumer<K> handler) {
+    QueueWorker(String name, Ticker clock, Consumer<K> handler) {
         this.name = Objects.requireNonNull(name, "name");
         this.handler = Objects.requireNonNull(handler, "handler");
-        this.queue = DelayingQueue.create(WorkQueueConfig.builder().name(name).build());
+        this.queue = DelayingQueue.create(
+                WorkQueueConfig.builder().name(name).ticker(clock).build());
     }
 
     /** The queue the controller puts keys on. */

@@ -45,13 +45,14 @@ final class ReplicaSetController implements AutoCloseable {
 
     private final ObjectRegistry registry;
     private final Ticker clock;
-    private final QueueWorker<Key> worker = new QueueWorker<>("replicaset", this::sync);
+    private final QueueWorker<Key> worker;
     private volatile ResourceDefinition replicaSets;
     private volatile ResourceDefinition pods;
 
     ReplicaSetController(ObjectRegistry registry, Ticker clock, MetadataInformers informers) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.worker = new QueueWorker<>("replicaset", clock, this::sync);
         informers.subscribe(this::monitor);
     }
 

@@ -58,7 +58,7 @@ final class SimulatedKubelet implements AutoCloseable {
     private final ObjectRegistry registry;
     private final Ticker clock;
     private final SimulatedCluster cluster;
-    private final QueueWorker<PodKey> worker = new QueueWorker<>("kubelet", this::handle);
+    private final QueueWorker<PodKey> worker;
     /** Pod uid → when its current step (binding seen, containers started, DELETE seen) began; worker-confined. */
     private final Map<String, Instant> since = new HashMap<>();
     /** Uids of Pods whose DELETE the worker has seen; worker-confined. */
@@ -70,6 +70,7 @@ final class SimulatedKubelet implements AutoCloseable {
     SimulatedKubelet(ObjectRegistry registry, Ticker clock, SimulatedCluster cluster, MetadataInformers informers) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.worker = new QueueWorker<>("kubelet", clock, this::handle);
         this.cluster = Objects.requireNonNull(cluster, "cluster");
         informers.subscribe(this::monitor);
     }

@@ -53,7 +53,7 @@ final class StatefulSetController implements AutoCloseable {
 
     private final ObjectRegistry registry;
     private final Ticker clock;
-    private final QueueWorker<Key> worker = new QueueWorker<>("statefulset", this::sync);
+    private final QueueWorker<Key> worker;
     private volatile ResourceDefinition statefulSets;
     private volatile ResourceDefinition pods;
     private volatile ResourceDefinition claims;
@@ -62,6 +62,7 @@ final class StatefulSetController implements AutoCloseable {
     StatefulSetController(ObjectRegistry registry, Ticker clock, MetadataInformers informers) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.worker = new QueueWorker<>("statefulset", clock, this::sync);
         informers.subscribe(this::monitor);
     }
 

@@ -11,6 +11,7 @@ import io.kubeloop.apiserver.internal.registry.ResourceDefinition;
 import io.kubeloop.apiserver.internal.storage.StoredObject;
 import io.kubeloop.cache.ResourceEventHandler;
 import io.kubeloop.cache.SharedIndexInformer;
+import io.kubeloop.time.Ticker;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -44,13 +45,14 @@ final class VolumeProvisioner implements AutoCloseable {
     private record Key(String namespace, String name, String uid) {}
 
     private final ObjectRegistry registry;
-    private final QueueWorker<Key> worker = new QueueWorker<>("persistentvolume_binder", this::sync);
+    private final QueueWorker<Key> worker;
     private volatile ResourceDefinition claims;
     private volatile ResourceDefinition volumes;
     private volatile ResourceDefinition classes;
 
-    VolumeProvisioner(ObjectRegistry registry, MetadataInformers informers) {
+    VolumeProvisioner(ObjectRegistry registry, Ticker clock, MetadataInformers informers) {
         this.registry = Objects.requireNonNull(registry, "registry");
+        this.worker = new QueueWorker<>("persistentvolume_binder", Objects.requireNonNull(clock, "clock"), this::sync);
         informers.subscribe(this::monitor);
     }
 
