@@ -19,13 +19,28 @@ import java.util.Objects;
  *
  * <p>Immutable and thread-safe.
  *
- * @param workloads whether the workload controllers, scheduler and kubelets run (Nodes are made only then)
+ * @param workloads what of the cluster runs: {@link Workloads#PODS} (everything above), {@link
+ *     Workloads#STATUS_ONLY} or {@link Workloads#OFF}
  * @param nodes how many Nodes ({@code kubeloop-node-1} …), at least 1
  * @param podStartDelay how long a bound Pod stays {@code Pending} before it runs (and a terminating one
  *     takes to stop)
  * @param podRunTime how long a Pod that does not restart {@code Always} runs before it completes
  */
-public record SimulatedCluster(boolean workloads, int nodes, Duration podStartDelay, Duration podRunTime) {
+public record SimulatedCluster(Workloads workloads, int nodes, Duration podStartDelay, Duration podRunTime) {
+
+    /** How much of a cluster the server simulates. */
+    public enum Workloads {
+        /** Nodes, the scheduler, kubelets and the workload controllers: Pods run (the default). */
+        PODS,
+        /**
+         * No Nodes, scheduler, kubelets or workload controllers; a Deployment's status alone reports its
+         * replicas available a moment after each change, as if rolled out — for load tests of operators where
+         * running thousands of Pods would dominate.
+         */
+        STATUS_ONLY,
+        /** Nothing: Pods stay Pending and Deployments unavailable, as on a bare API server (envtest). */
+        OFF
+    }
 
     /** Makes a Pod's containers exit with the code given as its value. */
     public static final String EXIT_CODE_ANNOTATION = "sim.kubeloop.io/exit-code";
@@ -38,6 +53,7 @@ public record SimulatedCluster(boolean workloads, int nodes, Duration podStartDe
 
     /** Checks the values. */
     public SimulatedCluster {
+        Objects.requireNonNull(workloads, "workloads");
         if (nodes < 1) {
             throw new IllegalArgumentException("nodes must be at least 1, got " + nodes);
         }
@@ -50,17 +66,17 @@ public record SimulatedCluster(boolean workloads, int nodes, Duration podStartDe
 
     /** Workloads on, one Node, Pods running 100 ms after they are bound, completing after 1 s. */
     public static SimulatedCluster defaults() {
-        return new SimulatedCluster(true, 1, Duration.ofMillis(100), Duration.ofSeconds(1));
+        return new SimulatedCluster(Workloads.PODS, 1, Duration.ofMillis(100), Duration.ofSeconds(1));
     }
 
     /** No workload controllers, scheduler, kubelets or Nodes: Pods stay Pending, as on envtest. */
     public static SimulatedCluster off() {
-        return defaults().withWorkloads(false);
+        return defaults().withWorkloads(Workloads.OFF);
     }
 
-    /** With the workload controllers on or off. */
-    public SimulatedCluster withWorkloads(boolean on) {
-        return new SimulatedCluster(on, nodes, podStartDelay, podRunTime);
+    /** With another simulation of workloads. */
+    public SimulatedCluster withWorkloads(Workloads w) {
+        return new SimulatedCluster(w, nodes, podStartDelay, podRunTime);
     }
 
     /** With {@code n} Nodes. */

@@ -33,7 +33,7 @@ import picocli.CommandLine.Spec;
 /**
  * {@code kubeloop demo}: the whole loop on a laptop. Starts the embedded API server, installs the Foo
  * CRD, starts the sample-controller, creates a Foo, and prints — as it happens — the Deployment being
- * created, the workload simulator making it available, and the Foo's status catching up. Then it
+ * created, its Pods scheduled and run on the simulated Node, and the Foo's status catching up. Then it
  * keeps serving (until Ctrl-C) and says how to point kubectl at it; with {@code --once} it checks the
  * end state instead and exits: 0 when every check holds, 1 with one line naming the first that does
  * not.
@@ -200,7 +200,7 @@ final class DemoCommand implements Callable<Integer> {
                                     "deployment " + NAMESPACE + "/"
                                             + after.getMetadata().getName() + ": " + available(after) + "/"
                                             + after.getSpec().getReplicas()
-                                            + " replicas available (workload simulator)");
+                                            + " replicas available");
                             if (available(after) == replicas) {
                                 narrated.countDown();
                             }

@@ -83,6 +83,19 @@ final class ServeCommand implements Callable<Integer> {
             description = "Watch history window in events (default: ${DEFAULT-VALUE}).")
     int history;
 
+    @Option(
+            names = "--nodes",
+            paramLabel = "N",
+            defaultValue = "1",
+            description = "Simulated Nodes that run the workloads' Pods (default: ${DEFAULT-VALUE}).")
+    int nodes;
+
+    @Option(
+            names = "--no-workloads",
+            description = "Run no scheduler, kubelets or workload controllers: Pods stay Pending, as on a bare API"
+                    + " server.")
+    boolean noWorkloads;
+
     @Override
     public Integer call() {
         ServerOptions options = options();
@@ -116,14 +129,25 @@ final class ServeCommand implements Callable<Integer> {
         if (history < 1) {
             throw new IllegalArgumentException("--history must be at least 1, got " + history);
         }
+        if (nodes < 1) {
+            throw new IllegalArgumentException("--nodes must be at least 1, got " + nodes);
+        }
         if (bind.isBlank()) {
             throw new IllegalArgumentException("--bind must name an address, e.g. 127.0.0.1 or 0.0.0.0");
         }
         if (token != null && (token.isBlank() || token.chars().anyMatch(c -> c <= ' ' || c > '~'))) {
             throw new IllegalArgumentException("--token must be printable ASCII without spaces");
         }
-        ServerOptions options =
-                baseOptions().withPort(port).withBindAddress(bind).withHistorySize(history);
+        ServerOptions options = baseOptions()
+                .withPort(port)
+                .withBindAddress(bind)
+                .withHistorySize(history)
+                .withCluster(io.kubeloop.apiserver.SimulatedCluster.defaults()
+                        .withNodes(nodes)
+                        .withWorkloads(
+                                noWorkloads
+                                        ? io.kubeloop.apiserver.SimulatedCluster.Workloads.OFF
+                                        : io.kubeloop.apiserver.SimulatedCluster.Workloads.PODS));
         if (token != null) {
             options = options.withToken(token);
         }

@@ -265,6 +265,46 @@ class ServeCommandTest {
     }
 
     @Test
+    void theServerSimulatesOneReadyNodeByDefault() {
+        try (KubeClient c = client(kubeconfig)) {
+            var nodes = c.resource("nodes")
+                    .list(io.kubeloop.client.ListOptions.none())
+                    .items();
+            assertThat(nodes).extracting(n -> n.metadata().name()).containsExactly("kubeloop-node-1");
+        }
+    }
+
+    @Test
+    void nodesAndNoWorkloadsShapeTheSimulatedCluster() {
+        ServeCommand command = new ServeCommand();
+        new picocli.CommandLine(command)
+                .parseArgs(
+                        "--port",
+                        "0",
+                        "--kubeconfig-out",
+                        dir.resolve("k-nodes").toString(),
+                        "--nodes",
+                        "3");
+        assertThat(command.options().cluster().nodes()).isEqualTo(3);
+        assertThat(command.options().cluster().workloads())
+                .isEqualTo(io.kubeloop.apiserver.SimulatedCluster.Workloads.PODS);
+        ServeCommand bare = new ServeCommand();
+        new picocli.CommandLine(bare)
+                .parseArgs(
+                        "--port", "0", "--kubeconfig-out", dir.resolve("k-bare").toString(), "--no-workloads");
+        assertThat(bare.options().cluster().workloads())
+                .isEqualTo(io.kubeloop.apiserver.SimulatedCluster.Workloads.OFF);
+    }
+
+    @Test
+    void zeroNodesIsOneLine() {
+        Run r = inProcess(
+                "server", "--port", "0", "--kubeconfig-out", dir.resolve("k0").toString(), "--nodes", "0");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.err()).isEqualTo("error: --nodes must be at least 1, got 0\n");
+    }
+
+    @Test
     void outOfRangePortIsOneLine() {
         Run r = inProcess(
                 "server",

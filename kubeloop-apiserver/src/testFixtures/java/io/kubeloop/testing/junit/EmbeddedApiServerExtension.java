@@ -48,7 +48,10 @@ public final class EmbeddedApiServerExtension implements ParameterResolver {
                         "server",
                         k -> new Holder(EmbeddedApiServer.start(io.kubeloop.apiserver.ServerOptions.defaults()
                                 .withCluster(io.kubeloop.apiserver.SimulatedCluster.defaults()
-                                        .withWorkloads(workloads)))),
+                                        .withWorkloads(
+                                                workloads
+                                                        ? io.kubeloop.apiserver.SimulatedCluster.Workloads.PODS
+                                                        : io.kubeloop.apiserver.SimulatedCluster.Workloads.OFF)))),
                         Holder.class)
                 .server();
     }

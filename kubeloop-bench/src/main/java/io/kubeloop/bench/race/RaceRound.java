@@ -2,6 +2,7 @@ package io.kubeloop.bench.race;
 
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.apiserver.ServerOptions;
+import io.kubeloop.apiserver.SimulatedCluster;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.peers.InformerBenchReporter;
 import io.kubeloop.samples.samplecontroller.FooCrd;
@@ -67,9 +68,11 @@ record RaceRound(
     /** Runs {@code contender} against {@code foos} Foos. */
     RaceResult run(RaceContender contender, int foos) {
         int window = Math.max(10_000, 20 * foos);
+        // Deployments report their replicas available without Pods: the race measures operators, not kubelets
         ServerOptions options = ServerOptions.defaults()
                 .withWatchBufferSize(Math.max(1_000, 20 * foos))
-                .withHistorySize(window);
+                .withHistorySize(window)
+                .withCluster(SimulatedCluster.defaults().withWorkloads(SimulatedCluster.Workloads.STATUS_ONLY));
         try (EmbeddedApiServer server = EmbeddedApiServer.start(options)) {
             KubeClient harness = server.client();
             FooCrd.install(harness, Duration.ofMinutes(1));

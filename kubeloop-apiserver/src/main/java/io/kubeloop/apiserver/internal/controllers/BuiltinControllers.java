@@ -11,7 +11,7 @@ import java.util.List;
  * The controllers the embedded server runs in-process, started after its storage and stopped before it:
  * the {@link GarbageCollector}, the {@link PodTerminator} and the {@link ClusterRoleAggregator}; and, when
  * the {@link SimulatedCluster} runs workloads, its {@link SimulatedNodes}, the {@link PodScheduler}, the
- * {@link SimulatedKubelet}, the {@link ReplicaSetController}, the {@link DeploymentController}, the {@link JobController}, the {@link CronJobController}, the {@link DaemonSetController}, the {@link StatefulSetController}, the {@link VolumeProvisioner} (with a default StorageClass) and the {@link EndpointsController}. All share one
+ * {@link SimulatedKubelet}, the {@link ReplicaSetController}, the {@link DeploymentController}, the {@link JobController}, the {@link CronJobController}, the {@link DaemonSetController}, the {@link StatefulSetController}, the {@link VolumeProvisioner} (with a default StorageClass) and the {@link EndpointsController}; with {@code STATUS_ONLY}, the {@link DeploymentStatusSimulator} alone. All share one
  * set of {@link MetadataInformers}.
  *
  * <p><b>Threads.</b> Per watched resource an informer's reflector, queue consumer and one handler thread per
@@ -36,7 +36,12 @@ public final class BuiltinControllers implements AutoCloseable {
         this.gc = new GarbageCollector(new LiveObjects(registry), informers);
         this.pods = new PodTerminator(registry, clock, informers);
         this.clusterRoles = new ClusterRoleAggregator(registry, clock, informers);
-        if (cluster.workloads()) {
+        if (cluster.workloads() == SimulatedCluster.Workloads.STATUS_ONLY) {
+            DeploymentStatusSimulator simulator = new DeploymentStatusSimulator(registry, clock, informers);
+            workloadStarts.add(simulator::start);
+            workloadStops.add(simulator::close);
+        }
+        if (cluster.workloads() == SimulatedCluster.Workloads.PODS) {
             PodScheduler scheduler = new PodScheduler(registry, clock, informers);
             SimulatedKubelet kubelet = new SimulatedKubelet(registry, clock, cluster, informers);
             ReplicaSetController replicaSets = new ReplicaSetController(registry, clock, informers);
@@ -77,7 +82,7 @@ public final class BuiltinControllers implements AutoCloseable {
      * Nodes first when {@code cluster} runs workloads.
      */
     public static BuiltinControllers start(ObjectRegistry registry, Ticker clock, SimulatedCluster cluster) {
-        if (cluster.workloads()) {
+        if (cluster.workloads() == SimulatedCluster.Workloads.PODS) {
             new SimulatedNodes(registry, clock).register(cluster.nodes());
             VolumeProvisioner.registerDefaultClass(registry);
         }
