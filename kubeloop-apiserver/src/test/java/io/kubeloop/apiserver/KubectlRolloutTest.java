@@ -66,6 +66,8 @@ class KubectlRolloutTest {
         assertThat(k.ok("-n", ns, "wait", "--for=condition=Available", "deployment/web", "--timeout=60s"))
                 .contains("deployment.apps/web condition met");
 
+        assertThat(k.ok("-n", ns, "describe", "deployment", "web"))
+                .containsPattern("ScalingReplicaSet\\s.*Scaled up replica set web-\\w+ from 0 to 2");
         k.ok("-n", ns, "set", "image", "deployment/web", "nginx=nginx:1.27");
         k.ok("-n", ns, "annotate", "deployment/web", "kubernetes.io/change-cause=move to 1.27");
         assertThat(k.ok("-n", ns, "rollout", "status", "deployment/web", "--timeout=60s"))

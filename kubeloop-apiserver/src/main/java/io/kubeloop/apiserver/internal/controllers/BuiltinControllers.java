@@ -42,16 +42,17 @@ public final class BuiltinControllers implements AutoCloseable {
             workloadStops.add(simulator::close);
         }
         if (cluster.workloads() == SimulatedCluster.Workloads.PODS) {
-            PodScheduler scheduler = new PodScheduler(registry, clock, informers);
-            SimulatedKubelet kubelet = new SimulatedKubelet(registry, clock, cluster, informers);
-            ReplicaSetController replicaSets = new ReplicaSetController(registry, clock, informers);
-            DeploymentController deployments = new DeploymentController(registry, clock, informers);
-            JobController jobs = new JobController(registry, clock, informers);
-            DaemonSetController daemonSets = new DaemonSetController(registry, clock, informers);
+            ClusterEvents events = new ClusterEvents(registry, clock);
+            PodScheduler scheduler = new PodScheduler(registry, clock, informers, events);
+            SimulatedKubelet kubelet = new SimulatedKubelet(registry, clock, cluster, informers, events);
+            ReplicaSetController replicaSets = new ReplicaSetController(registry, clock, informers, events);
+            DeploymentController deployments = new DeploymentController(registry, clock, informers, events);
+            JobController jobs = new JobController(registry, clock, informers, events);
+            DaemonSetController daemonSets = new DaemonSetController(registry, clock, informers, events);
             VolumeProvisioner volumes = new VolumeProvisioner(registry, clock, informers);
-            StatefulSetController statefulSets = new StatefulSetController(registry, clock, informers);
+            StatefulSetController statefulSets = new StatefulSetController(registry, clock, informers, events);
             EndpointsController endpoints = new EndpointsController(registry, clock, informers);
-            CronJobController cronJobs = new CronJobController(registry, clock, informers);
+            CronJobController cronJobs = new CronJobController(registry, clock, informers, events);
             workloadStarts.addAll(List.of(
                     cronJobs::start,
                     endpoints::start,

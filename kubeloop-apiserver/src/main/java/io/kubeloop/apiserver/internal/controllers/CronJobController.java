@@ -55,12 +55,14 @@ final class CronJobController implements AutoCloseable {
     record Key(String namespace, String name) {}
 
     private final ObjectRegistry registry;
+    private final ClusterEvents events;
     private final Ticker clock;
     private final QueueWorker<Key> worker;
     private volatile ResourceDefinition cronJobs;
     private volatile ResourceDefinition jobs;
 
-    CronJobController(ObjectRegistry registry, Ticker clock, MetadataInformers informers) {
+    CronJobController(ObjectRegistry registry, Ticker clock, MetadataInformers informers, ClusterEvents events) {
+        this.events = Objects.requireNonNull(events, "events");
         this.registry = Objects.requireNonNull(registry, "registry");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.worker = new QueueWorker<>("cronjob", clock, this::sync);
@@ -267,9 +269,11 @@ final class CronJobController implements AutoCloseable {
         meta.putArray("ownerReferences").add(WorkloadObjects.controllerReference("batch/v1", "CronJob", cj));
         job.set("spec", template.path("spec").deepCopy());
         try {
-            return registry.create(jobs, key.namespace(), job, WorkloadObjects.context(MANAGER))
+            JsonNode created = registry.create(jobs, key.namespace(), job, WorkloadObjects.context(MANAGER))
                     .object()
                     .object();
+            events.normal(cj, "batch/v1", "CronJob", "cronjob-controller", "SuccessfulCreate", "Created job " + name);
+            return created;
         } catch (AlreadyExistsException e) {
             return WorkloadObjects.get(registry, jobs, key.namespace(), name)
                     .map(StoredObject::object)

@@ -58,13 +58,15 @@ final class DaemonSetController implements AutoCloseable {
     record Key(String namespace, String name) {}
 
     private final ObjectRegistry registry;
+    private final ClusterEvents events;
     private final Ticker clock;
     private final QueueWorker<Key> worker;
     private volatile ResourceDefinition daemonSets;
     private volatile ResourceDefinition pods;
     private volatile ResourceDefinition nodes;
 
-    DaemonSetController(ObjectRegistry registry, Ticker clock, MetadataInformers informers) {
+    DaemonSetController(ObjectRegistry registry, Ticker clock, MetadataInformers informers, ClusterEvents events) {
+        this.events = Objects.requireNonNull(events, "events");
         this.registry = Objects.requireNonNull(registry, "registry");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.worker = new QueueWorker<>("daemonset", clock, this::sync);
@@ -179,7 +181,17 @@ final class DaemonSetController implements AutoCloseable {
             }
             desired++;
             if (onNode.isEmpty()) {
-                registry.create(pods, key.namespace(), podFor(ds, hash, name), WorkloadObjects.context(MANAGER));
+                String created = registry.create(
+                                pods, key.namespace(), podFor(ds, hash, name), WorkloadObjects.context(MANAGER))
+                        .object()
+                        .name();
+                events.normal(
+                        ds,
+                        "apps/v1",
+                        "DaemonSet",
+                        "daemonset-controller",
+                        "SuccessfulCreate",
+                        "Created pod: " + created);
                 unavailableNodes++;
                 continue;
             }

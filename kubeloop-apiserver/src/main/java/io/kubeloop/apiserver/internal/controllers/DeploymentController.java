@@ -81,13 +81,15 @@ final class DeploymentController implements AutoCloseable {
     record Key(String namespace, String name) {}
 
     private final ObjectRegistry registry;
+    private final ClusterEvents events;
     private final Ticker clock;
     private final QueueWorker<Key> worker;
     private volatile ResourceDefinition deployments;
     private volatile ResourceDefinition replicaSets;
     private volatile ResourceDefinition pods;
 
-    DeploymentController(ObjectRegistry registry, Ticker clock, MetadataInformers informers) {
+    DeploymentController(ObjectRegistry registry, Ticker clock, MetadataInformers informers, ClusterEvents events) {
+        this.events = Objects.requireNonNull(events, "events");
         this.registry = Objects.requireNonNull(registry, "registry");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.worker = new QueueWorker<>("deployment", clock, this::sync);
@@ -426,9 +428,14 @@ final class DeploymentController implements AutoCloseable {
         spec.set("selector", selector);
         spec.set("template", template);
         try {
-            return registry.create(replicaSets, namespace, rs, WorkloadObjects.context(MANAGER))
+            JsonNode created = registry.create(replicaSets, namespace, rs, WorkloadObjects.context(MANAGER))
                     .object()
                     .object();
+            int initial = spec.path("replicas").asInt(0);
+            if (initial > 0) {
+                scaled(d, name, 0, initial);
+            }
+            return created;
         } catch (AlreadyExistsException e) {
             Optional<StoredObject> existing = WorkloadObjects.get(registry, replicaSets, namespace, name);
             if (existing.isPresent()
@@ -537,6 +544,21 @@ final class DeploymentController implements AutoCloseable {
                 "",
                 next,
                 WorkloadObjects.context(MANAGER));
+        scaled(d, rs.path("metadata").path("name").asString(), specReplicas(rs), replicas);
+    }
+
+    /** Records the {@code ScalingReplicaSet} Event kube-controller-manager records for a scale step. */
+    private void scaled(JsonNode d, String replicaSet, int from, int to) {
+        if (from != to) {
+            events.normal(
+                    d,
+                    "apps/v1",
+                    "Deployment",
+                    "deployment-controller",
+                    "ScalingReplicaSet",
+                    "Scaled " + (to > from ? "up" : "down") + " replica set " + replicaSet + " from " + from + " to "
+                            + to);
+        }
     }
 
     private void cleanup(JsonNode d, Sets sets) {

@@ -50,12 +50,14 @@ final class JobController implements AutoCloseable {
     record Key(String namespace, String name) {}
 
     private final ObjectRegistry registry;
+    private final ClusterEvents events;
     private final Ticker clock;
     private final QueueWorker<Key> worker;
     private volatile ResourceDefinition jobs;
     private volatile ResourceDefinition pods;
 
-    JobController(ObjectRegistry registry, Ticker clock, MetadataInformers informers) {
+    JobController(ObjectRegistry registry, Ticker clock, MetadataInformers informers, ClusterEvents events) {
+        this.events = Objects.requireNonNull(events, "events");
         this.registry = Objects.requireNonNull(registry, "registry");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.worker = new QueueWorker<>("job", clock, this::sync);
@@ -218,7 +220,12 @@ final class JobController implements AutoCloseable {
                         }
                         taken.add(idx);
                     }
-                    registry.create(pods, key.namespace(), pod(job, idx), WorkloadObjects.context(MANAGER));
+                    String created = registry.create(
+                                    pods, key.namespace(), pod(job, idx), WorkloadObjects.context(MANAGER))
+                            .object()
+                            .name();
+                    events.normal(
+                            job, "batch/v1", "Job", "job-controller", "SuccessfulCreate", "Created pod: " + created);
                 }
             } else if (backOffLeft.isPositive()) {
                 worker.queue().addAfter(key, backOffLeft.plusMillis(10));
@@ -249,10 +256,12 @@ final class JobController implements AutoCloseable {
             String message = "Reached expected number of succeeded pods";
             jobCondition(status, "SuccessCriteriaMet", "True", "CompletionsReached", message, now);
             jobCondition(status, "Complete", "True", "CompletionsReached", message, now);
+            events.normal(job, "batch/v1", "Job", "job-controller", "Completed", "Job completed");
             status.put("completionTime", WorkloadObjects.timestamp(now));
         } else if (failure != null) {
             jobCondition(status, "FailureTarget", "True", failure, failureMessage, now);
             jobCondition(status, "Failed", "True", failure, failureMessage, now);
+            events.warning(job, "batch/v1", "Job", "job-controller", failure, failureMessage);
         }
         if (!status.equals(job.path("status"))) {
             ObjectNode next = WorkloadObjects.copy(job);

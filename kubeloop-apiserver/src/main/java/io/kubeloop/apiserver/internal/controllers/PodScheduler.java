@@ -40,12 +40,14 @@ final class PodScheduler implements AutoCloseable {
     private record PodKey(String namespace, String name) {}
 
     private final ObjectRegistry registry;
+    private final ClusterEvents events;
     private final Ticker clock;
     private final QueueWorker<PodKey> worker;
     private volatile ResourceDefinition pods;
     private volatile ResourceDefinition nodes;
 
-    PodScheduler(ObjectRegistry registry, Ticker clock, MetadataInformers informers) {
+    PodScheduler(ObjectRegistry registry, Ticker clock, MetadataInformers informers, ClusterEvents events) {
+        this.events = Objects.requireNonNull(events, "events");
         this.registry = Objects.requireNonNull(registry, "registry");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.worker = new QueueWorker<>("scheduler", clock, this::schedule);
@@ -195,6 +197,13 @@ final class PodScheduler implements AutoCloseable {
         PodConditions.set(status, "PodScheduled", "True", null, null, clock.instant());
         registry.update(
                 def, pod.namespace(), pod.name(), "status", withStatus, WorkloadObjects.context("kube-scheduler"));
+        events.normal(
+                written.object(),
+                "v1",
+                "Pod",
+                "default-scheduler",
+                "Scheduled",
+                "Successfully assigned " + pod.namespace() + "/" + pod.name() + " to " + node);
     }
 
     private void markUnschedulable(
@@ -225,6 +234,7 @@ final class PodScheduler implements AutoCloseable {
         ObjectNode withStatus = pod.object().deepCopy();
         ObjectNode status = withStatus.get("status") instanceof ObjectNode s ? s : withStatus.putObject("status");
         if (PodConditions.set(status, "PodScheduled", "False", "Unschedulable", message, clock.instant())) {
+            events.warning(pod.object(), "v1", "Pod", "default-scheduler", "FailedScheduling", message);
             registry.update(
                     def, pod.namespace(), pod.name(), "status", withStatus, WorkloadObjects.context("kube-scheduler"));
         }

@@ -44,12 +44,14 @@ final class ReplicaSetController implements AutoCloseable {
     record Key(String namespace, String name) {}
 
     private final ObjectRegistry registry;
+    private final ClusterEvents events;
     private final Ticker clock;
     private final QueueWorker<Key> worker;
     private volatile ResourceDefinition replicaSets;
     private volatile ResourceDefinition pods;
 
-    ReplicaSetController(ObjectRegistry registry, Ticker clock, MetadataInformers informers) {
+    ReplicaSetController(ObjectRegistry registry, Ticker clock, MetadataInformers informers, ClusterEvents events) {
+        this.events = Objects.requireNonNull(events, "events");
         this.registry = Objects.requireNonNull(registry, "registry");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.worker = new QueueWorker<>("replicaset", clock, this::sync);
@@ -118,7 +120,17 @@ final class ReplicaSetController implements AutoCloseable {
         String namespace = rs.path("metadata").path("namespace").asString();
         if (diff < 0) {
             for (int i = 0; i < -diff; i++) {
-                registry.create(podDef, namespace, pod(rs), WorkloadObjects.context("kube-controller-manager"));
+                String created = registry.create(
+                                podDef, namespace, pod(rs), WorkloadObjects.context("kube-controller-manager"))
+                        .object()
+                        .name();
+                events.normal(
+                        rs,
+                        "apps/v1",
+                        "ReplicaSet",
+                        "replicaset-controller",
+                        "SuccessfulCreate",
+                        "Created pod: " + created);
             }
         } else if (diff > 0) {
             List<JsonNode> ranked = new ArrayList<>(active);
@@ -132,6 +144,13 @@ final class ReplicaSetController implements AutoCloseable {
                             new DeleteParams(
                                     null, null, pod.path("metadata").path("uid").asString(), null, null),
                             WorkloadObjects.context("kube-controller-manager"));
+                    events.normal(
+                            rs,
+                            "apps/v1",
+                            "ReplicaSet",
+                            "replicaset-controller",
+                            "SuccessfulDelete",
+                            "Deleted pod: " + pod.path("metadata").path("name").asString());
                 } catch (NotFoundException | ConflictException e) {
                     // gone meanwhile
                 }

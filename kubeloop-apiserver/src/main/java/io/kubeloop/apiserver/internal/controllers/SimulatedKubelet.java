@@ -56,6 +56,7 @@ final class SimulatedKubelet implements AutoCloseable {
     private record PodKey(String namespace, String name, String uid) {}
 
     private final ObjectRegistry registry;
+    private final ClusterEvents events;
     private final Ticker clock;
     private final SimulatedCluster cluster;
     private final QueueWorker<PodKey> worker;
@@ -67,7 +68,13 @@ final class SimulatedKubelet implements AutoCloseable {
     private volatile ResourceDefinition pods;
     private volatile ResourceDefinition nodes;
 
-    SimulatedKubelet(ObjectRegistry registry, Ticker clock, SimulatedCluster cluster, MetadataInformers informers) {
+    SimulatedKubelet(
+            ObjectRegistry registry,
+            Ticker clock,
+            SimulatedCluster cluster,
+            MetadataInformers informers,
+            ClusterEvents events) {
+        this.events = Objects.requireNonNull(events, "events");
         this.registry = Objects.requireNonNull(registry, "registry");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.worker = new QueueWorker<>("kubelet", clock, this::handle);
@@ -173,6 +180,13 @@ final class SimulatedKubelet implements AutoCloseable {
         }
         if (stopping.add(key.uid())) {
             since.put(key.uid(), clock.instant());
+            for (JsonNode c : pod.path("spec").path("containers")) {
+                events.kubelet(
+                        pod,
+                        pod.path("spec").path("nodeName").asString(),
+                        "Killing",
+                        "Stopping container " + c.path("name").asString());
+            }
         }
         Duration left = until(key.uid(), cluster.podStartDelay());
         if (left.isPositive()) {
@@ -238,6 +252,17 @@ final class SimulatedKubelet implements AutoCloseable {
         order(status);
         registry.update(def, key.namespace(), key.name(), "status", next, WorkloadObjects.context("kubelet"));
         since.put(key.uid(), now);
+        String host = node.path("metadata").path("name").asString();
+        for (JsonNode c : pod.path("spec").path("containers")) {
+            String name = c.path("name").asString();
+            events.kubelet(
+                    pod,
+                    host,
+                    "Pulled",
+                    "Container image \"" + c.path("image").asString() + "\" already present on machine");
+            events.kubelet(pod, host, "Created", "Created container: " + name);
+            events.kubelet(pod, host, "Started", "Started container " + name);
+        }
         if (crash) {
             worker.queue().addAfter(key, backOff(1));
         } else if (!restartsAlways(pod)) {

@@ -52,6 +52,7 @@ final class StatefulSetController implements AutoCloseable {
     record Key(String namespace, String name) {}
 
     private final ObjectRegistry registry;
+    private final ClusterEvents events;
     private final Ticker clock;
     private final QueueWorker<Key> worker;
     private volatile ResourceDefinition statefulSets;
@@ -59,7 +60,8 @@ final class StatefulSetController implements AutoCloseable {
     private volatile ResourceDefinition claims;
     private volatile ControllerRevisions revisions;
 
-    StatefulSetController(ObjectRegistry registry, Ticker clock, MetadataInformers informers) {
+    StatefulSetController(ObjectRegistry registry, Ticker clock, MetadataInformers informers, ClusterEvents events) {
+        this.events = Objects.requireNonNull(events, "events");
         this.registry = Objects.requireNonNull(registry, "registry");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.worker = new QueueWorker<>("statefulset", clock, this::sync);
@@ -296,6 +298,13 @@ final class StatefulSetController implements AutoCloseable {
         pod.set("spec", spec);
         try {
             registry.create(pods, key.namespace(), pod, WorkloadObjects.context(MANAGER));
+            events.normal(
+                    sts,
+                    "apps/v1",
+                    "StatefulSet",
+                    "statefulset-controller",
+                    "SuccessfulCreate",
+                    "create Pod " + name + " in StatefulSet " + key.name() + " successful");
         } catch (AlreadyExistsException e) {
             // a Pod of that name is still going away: the next sync creates it
             worker.queue().addAfter(key, Duration.ofMillis(100));
@@ -327,6 +336,13 @@ final class StatefulSetController implements AutoCloseable {
         claim.set("spec", claimTemplate.path("spec").deepCopy());
         try {
             registry.create(claims, key.namespace(), claim, WorkloadObjects.context(MANAGER));
+            events.normal(
+                    sts,
+                    "apps/v1",
+                    "StatefulSet",
+                    "statefulset-controller",
+                    "SuccessfulCreate",
+                    "create Claim " + claimName + " in StatefulSet " + key.name() + " success");
         } catch (AlreadyExistsException e) {
             // made meanwhile
         }

@@ -162,6 +162,25 @@ class WorkloadControllersTest {
             assertThat(cs.path("state").has("running")).isTrue();
         }
         assertThat(ips).as("distinct Pod IPs").hasSize(3);
+
+        await().atMost(WAIT).untilAsserted(() -> {
+            List<JsonNode> events = items("/api/v1/namespaces/" + ns + "/events");
+            assertThat(events)
+                    .extracting(e -> e.path("reason").asString())
+                    .contains("ScalingReplicaSet", "SuccessfulCreate", "Scheduled", "Pulled", "Created", "Started");
+            assertThat(events)
+                    .extracting(e -> e.path("message").asString())
+                    .contains("Scaled up replica set web-" + hash + " from 0 to 3")
+                    .anyMatch(m ->
+                            m.matches("Successfully assigned " + ns + "/web-" + hash + "-\\w+ to kubeloop-node-1"));
+            JsonNode scaling = events.stream()
+                    .filter(e -> e.path("reason").asString().equals("ScalingReplicaSet"))
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(scaling.path("involvedObject").path("kind").asString()).isEqualTo("Deployment");
+            assertThat(scaling.path("source").path("component").asString()).isEqualTo("deployment-controller");
+            assertThat(scaling.path("type").asString()).isEqualTo("Normal");
+        });
     }
 
     @Test
