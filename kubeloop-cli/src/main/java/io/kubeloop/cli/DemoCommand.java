@@ -141,7 +141,7 @@ final class DemoCommand implements Callable<Integer> {
                                 "warning: the foo's status did not catch up within " + timeoutSeconds
                                         + " s; still serving");
                     }
-                    say(out, "try: kubectl --kubeconfig " + kubeconfig + " get foos,deployments,events");
+                    say(out, "try: kubectl --kubeconfig " + kubeconfig + " get foos,deployments,pods,events");
                     say(out, "serving until Ctrl-C");
                     lifetime.awaitStopSignal();
                 }
