@@ -145,6 +145,12 @@ final class Discovery {
                         s.put("group", "authentication.k8s.io");
                         s.put("version", "v1");
                         s.put("kind", "TokenRequest");
+                    } else if (sub.equals("eviction")) {
+                        s.put("group", "policy");
+                        s.put("version", "v1");
+                        s.put("kind", "Eviction");
+                    } else if (sub.equals("binding")) {
+                        s.put("kind", "Binding");
                     } else {
                         s.put("kind", d.kind());
                     }
@@ -213,6 +219,10 @@ final class Discovery {
                         rk.put("group", "authentication.k8s.io")
                                 .put("version", "v1")
                                 .put("kind", "TokenRequest");
+                    } else if (sub.equals("eviction")) {
+                        rk.put("group", "policy").put("version", "v1").put("kind", "Eviction");
+                    } else if (sub.equals("binding")) {
+                        rk.put("group", "").put("version", "v1").put("kind", "Binding");
                     } else {
                         rk.put("group", d.group()).put("version", d.version()).put("kind", d.kind());
                     }
@@ -227,7 +237,8 @@ final class Discovery {
     private static List<String> subresourceVerbs(String sub) {
         return switch (sub) {
             case "finalize" -> List.of("update");
-            case "token" -> List.of("create");
+            case "token", "binding", "eviction" -> List.of("create");
+            case "log" -> List.of("get");
             default -> List.of("get", "patch", "update");
         };
     }

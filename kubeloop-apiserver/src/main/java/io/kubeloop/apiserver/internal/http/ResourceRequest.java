@@ -91,6 +91,14 @@ final class ResourceRequest {
         if (route.legacyWatch() && !method.equals("GET")) {
             throw ApiErrors.methodNotAllowed(method, def.plural());
         }
+        if (item
+                && !def.custom()
+                && def.group().isEmpty()
+                && def.plural().equals("pods")
+                && PodSubresources.NAMES.contains(route.subresource())) {
+            servePodSubresource(method, registry, ns);
+            return;
+        }
         switch (method) {
             case "GET" -> {
                 boolean watch = route.legacyWatch() || ApiHandler.bool(query.getValue("watch"));
@@ -287,6 +295,46 @@ final class ResourceRequest {
                                 .map(w -> "299 - \"" + w.replace("\\", "\\\\").replace("\"", "\\\"") + "\"")
                                 .toList()));
         return h;
+    }
+
+    /** {@code pods/log} (GET), {@code pods/binding} and {@code pods/eviction} (POST); other methods are 405. */
+    private void servePodSubresource(String method, ObjectRegistry registry, String ns) {
+        String sub = route.subresource();
+        boolean allowed = sub.equals("log") ? method.equals("GET") : method.equals("POST");
+        if (!allowed) {
+            throw ApiErrors.methodNotAllowed(method, def.plural() + "/" + sub);
+        }
+        switch (sub) {
+            case "log" ->
+                ApiHandler.send(
+                        response,
+                        callback,
+                        200,
+                        "text/plain",
+                        PodSubresources.log(registry, def, ns, route.name(), query.getValue("container")),
+                        Map.of());
+            case "binding" ->
+                ok(
+                        201,
+                        KubeJson.mapper()
+                                .writeValueAsBytes(PodSubresources.bind(
+                                        registry, def, ns, route.name(), Bodies.object(body(), contentType()))),
+                        Map.of());
+            default ->
+                ok(
+                        201,
+                        KubeJson.mapper()
+                                .writeValueAsBytes(PodSubresources.evict(
+                                        registry,
+                                        def,
+                                        registry.resources()
+                                                .find("policy", "v1", "poddisruptionbudgets")
+                                                .orElse(null),
+                                        ns,
+                                        route.name(),
+                                        Bodies.object(body(), contentType()))),
+                        Map.of());
+        }
     }
 
     private void ok(int code, byte[] body, Map<String, String> headers) {

@@ -220,7 +220,7 @@ public final class BuiltinResources {
                 true,
                 List.of("po"),
                 all,
-                Set.of("status"),
+                Set.of("status", "log", "binding", "eviction"),
                 NameRule.SUBDOMAIN,
                 false,
                 true,

@@ -1,0 +1,103 @@
+package io.kubeloop.apiserver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Node maintenance and Pod logs through real kubectl on a two-Node simulated cluster: {@code kubectl drain}
+ * cordons a Node and evicts its Pods through the eviction subresource (their ReplicaSet recreates them on the
+ * other Node), a PodDisruptionBudget that would be violated makes the eviction a 429 with kube-apiserver's
+ * message, and {@code kubectl logs} reads a running container's (empty) log. Run with kubectl 1.27 and the one
+ * on PATH (those installed).
+ */
+class KubectlDrainTest {
+
+    @TempDir
+    static Path dir;
+
+    static EmbeddedApiServer server;
+    static Path kubeconfig;
+
+    @BeforeAll
+    static void start() {
+        server = EmbeddedApiServer.start(
+                ServerOptions.defaults().withCluster(SimulatedCluster.defaults().withNodes(2)));
+        kubeconfig = server.writeKubeconfig(dir.resolve("kubeconfig"));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    static Stream<Path> kubectls() {
+        List<Path> chosen = Kubectl.installed().stream()
+                .filter(p -> List.of("1.27", "PATH").contains(Kubectl.versionOf(p)))
+                .toList();
+        return chosen.isEmpty() ? Stream.of(Path.of("kubectl-not-installed")) : chosen.stream();
+    }
+
+    @ParameterizedTest(name = "kubectl {0}")
+    @MethodSource("kubectls")
+    void drainEvictsWithinDisruptionBudgetsAndLogsAreReadable(Path binary) throws IOException {
+        assumeTrue(Files.isExecutable(binary), "no kubectl installed: skipped");
+        String version = Kubectl.versionOf(binary);
+        Kubectl k = new Kubectl(binary, version, kubeconfig, dir.resolve("cache-" + version));
+        String ns = "drain-" + version.replace(".", "-").toLowerCase(Locale.ROOT);
+        k.ok("create", "namespace", ns);
+        k.ok("-n", ns, "create", "deployment", "web", "--image=nginx", "--replicas=2");
+        k.ok("-n", ns, "rollout", "status", "deployment/web", "--timeout=60s");
+        assertThat(k.ok("-n", ns, "get", "pods", "-o", "jsonpath={.items[*].spec.nodeName}"))
+                .contains("kubeloop-node-1")
+                .contains("kubeloop-node-2");
+        k.ok("-n", ns, "logs", "deployment/web");
+
+        Path pdb = Files.writeString(dir.resolve("pdb-" + version + ".yaml"), """
+                apiVersion: policy/v1
+                kind: PodDisruptionBudget
+                metadata: {name: web}
+                spec:
+                  minAvailable: 1
+                  selector: {matchLabels: {app: web}}
+                """);
+        k.ok("-n", ns, "apply", "-f", pdb.toString());
+        String drained =
+                k.ok("drain", "kubeloop-node-1", "--ignore-daemonsets", "--pod-selector=app=web", "--timeout=60s");
+        assertThat(drained).contains("node/kubeloop-node-1 cordoned").contains("evicting pod " + ns + "/web-");
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(k.ok(
+                                "-n",
+                                ns,
+                                "get",
+                                "pods",
+                                "--field-selector=status.phase=Running",
+                                "-o",
+                                "jsonpath={.items[*].spec.nodeName}"))
+                        .isEqualTo("kubeloop-node-2 kubeloop-node-2"));
+
+        k.ok("-n", ns, "patch", "pdb", "web", "--type=merge", "-p", "{\"spec\":{\"minAvailable\":2}}");
+        Kubectl.Result refused =
+                k.run("drain", "kubeloop-node-2", "--ignore-daemonsets", "--pod-selector=app=web", "--timeout=3s");
+        assertThat(refused.code()).isNotZero();
+        assertThat(refused.out()).contains("Cannot evict pod as it would violate the pod's disruption budget.");
+        k.ok("uncordon", "kubeloop-node-1");
+        k.ok("uncordon", "kubeloop-node-2");
+        k.ok("-n", ns, "delete", "pdb", "web");
+    }
+}
