@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Node maintenance and Pod logs through real kubectl on a two-Node simulated cluster: {@code kubectl drain}
  * cordons a Node and evicts its Pods through the eviction subresource (their ReplicaSet recreates them on the
- * other Node), a PodDisruptionBudget that would be violated makes the eviction a 429 with kube-apiserver's
+ * other Node), a PodDisruptionBudget's status shows its allowed disruptions, one that would be violated makes the eviction a 429 with kube-apiserver's
  * message, and {@code kubectl logs} reads a running container's (empty) log. Run with kubectl 1.27 and the one
  * on PATH (those installed).
  */
@@ -77,6 +77,10 @@ class KubectlDrainTest {
                   selector: {matchLabels: {app: web}}
                 """);
         k.ok("-n", ns, "apply", "-f", pdb.toString());
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> assertThat(k.ok("-n", ns, "get", "pdb", "web", "--no-headers"))
+                        .as("the disruption controller's status: one disruption allowed")
+                        .containsPattern("web\\s+1\\s+N/A\\s+1\\s"));
         String drained =
                 k.ok("drain", "kubeloop-node-1", "--ignore-daemonsets", "--pod-selector=app=web", "--timeout=60s");
         assertThat(drained).contains("node/kubeloop-node-1 cordoned").contains("evicting pod " + ns + "/web-");

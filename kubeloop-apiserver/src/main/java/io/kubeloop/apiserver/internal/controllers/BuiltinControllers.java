@@ -11,7 +11,7 @@ import java.util.List;
  * The controllers the embedded server runs in-process, started after its storage and stopped before it:
  * the {@link GarbageCollector}, the {@link PodTerminator} and the {@link ClusterRoleAggregator}; and, when
  * the {@link SimulatedCluster} runs workloads, its {@link SimulatedNodes}, the {@link PodScheduler}, the
- * {@link SimulatedKubelet}, the {@link ReplicaSetController}, the {@link DeploymentController}, the {@link JobController}, the {@link CronJobController}, the {@link DaemonSetController}, the {@link StatefulSetController}, the {@link VolumeProvisioner} (with a default StorageClass) and the {@link EndpointsController}; with {@code STATUS_ONLY}, the {@link DeploymentStatusSimulator} alone. All share one
+ * {@link SimulatedKubelet}, the {@link ReplicaSetController}, the {@link DeploymentController}, the {@link JobController}, the {@link CronJobController}, the {@link DaemonSetController}, the {@link StatefulSetController}, the {@link VolumeProvisioner} (with a default StorageClass), the {@link EndpointsController} and the {@link DisruptionController}; with {@code STATUS_ONLY}, the {@link DeploymentStatusSimulator} alone. All share one
  * set of {@link MetadataInformers}.
  *
  * <p><b>Threads.</b> Per watched resource an informer's reflector, queue consumer and one handler thread per
@@ -53,7 +53,9 @@ public final class BuiltinControllers implements AutoCloseable {
             StatefulSetController statefulSets = new StatefulSetController(registry, clock, informers, events);
             EndpointsController endpoints = new EndpointsController(registry, clock, informers);
             CronJobController cronJobs = new CronJobController(registry, clock, informers, events);
+            DisruptionController disruption = new DisruptionController(registry, clock, informers);
             workloadStarts.addAll(List.of(
+                    disruption::start,
                     cronJobs::start,
                     endpoints::start,
                     statefulSets::start,
@@ -65,6 +67,7 @@ public final class BuiltinControllers implements AutoCloseable {
                     jobs::start,
                     daemonSets::start));
             workloadStops.addAll(List.of(
+                    disruption::close,
                     cronJobs::close,
                     endpoints::close,
                     statefulSets::close,

@@ -5,11 +5,9 @@ import io.kubeloop.api.errors.ConflictException;
 import io.kubeloop.api.errors.InternalErrorException;
 import io.kubeloop.api.errors.Status;
 import io.kubeloop.api.errors.TooManyRequestsException;
-import io.kubeloop.api.json.KubeJson;
-import io.kubeloop.api.selector.LabelSelector;
-import io.kubeloop.api.selector.LabelSelectorSpec;
 import io.kubeloop.apiserver.internal.registry.ApiErrors;
 import io.kubeloop.apiserver.internal.registry.DeleteParams;
+import io.kubeloop.apiserver.internal.registry.DisruptionBudgets;
 import io.kubeloop.apiserver.internal.registry.ObjectRegistry;
 import io.kubeloop.apiserver.internal.registry.ResourceDefinition;
 import io.kubeloop.apiserver.internal.registry.WriteContext;
@@ -17,7 +15,6 @@ import io.kubeloop.apiserver.internal.storage.ListQuery;
 import io.kubeloop.apiserver.internal.storage.StoredObject;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -116,7 +113,7 @@ final class PodSubresources {
             String name,
             ObjectNode eviction) {
         JsonNode pod = registry.get(pods, namespace, name).object();
-        if (budgets != null && ready(pod)) {
+        if (budgets != null && DisruptionBudgets.ready(pod)) {
             checkBudgets(registry, pods, budgets, namespace, pod);
         }
         JsonNode options = eviction.path("deleteOptions");
@@ -142,17 +139,11 @@ final class PodSubresources {
             ResourceDefinition budgets,
             String namespace,
             JsonNode pod) {
-        Map<String, String> labels = labels(pod);
         List<JsonNode> matching = new ArrayList<>();
         for (StoredObject b : registry.store()
                 .list(ListQuery.all(budgets.storageId(), namespace))
                 .items()) {
-            JsonNode selector = b.object().path("spec").path("selector");
-            if (selector.isObject()
-                    && KubeJson.mapper()
-                            .treeToValue(selector, LabelSelectorSpec.class)
-                            .toSelector()
-                            .matches(labels)) {
+            if (DisruptionBudgets.selects(b.object(), pod)) {
                 matching.add(b.object());
             }
         }
@@ -167,36 +158,13 @@ final class PodSubresources {
                             + " support."));
         }
         JsonNode budget = matching.getFirst();
-        LabelSelector selector = KubeJson.mapper()
-                .treeToValue(budget.path("spec").path("selector"), LabelSelectorSpec.class)
-                .toSelector();
-        int expected = 0;
-        int healthy = 0;
-        for (StoredObject p : registry.store()
+        List<JsonNode> all = new ArrayList<>();
+        registry.store()
                 .list(ListQuery.all(pods.storageId(), namespace))
-                .items()) {
-            JsonNode other = p.object();
-            String phase = other.path("status").path("phase").asString("");
-            if (selector.matches(labels(other))
-                    && !other.path("metadata").has("deletionTimestamp")
-                    && !phase.equals("Succeeded")
-                    && !phase.equals("Failed")) {
-                expected++;
-                if (ready(other)) {
-                    healthy++;
-                }
-            }
-        }
-        JsonNode spec = budget.path("spec");
-        int desired;
-        if (spec.has("minAvailable")) {
-            desired = scaled(spec.get("minAvailable"), expected);
-        } else if (spec.has("maxUnavailable")) {
-            desired = Math.max(0, expected - scaled(spec.get("maxUnavailable"), expected));
-        } else {
-            desired = expected;
-        }
-        if (healthy - desired <= 0) {
+                .items()
+                .forEach(p -> all.add(p.object()));
+        DisruptionBudgets.Budget numbers = DisruptionBudgets.evaluate(budget, all);
+        if (numbers.allowed() <= 0) {
             String budgetName = budget.path("metadata").path("name").asString();
             Status status = new Status(
                     "Status",
@@ -212,52 +180,13 @@ final class PodSubresources {
                             null,
                             List.of(new Status.Cause(
                                     "DisruptionBudget",
-                                    "The disruption budget " + budgetName + " needs " + desired
-                                            + " healthy pods and has " + healthy + " currently",
+                                    "The disruption budget " + budgetName + " needs " + numbers.desired()
+                                            + " healthy pods and has " + numbers.healthy() + " currently",
                                     null)),
                             null),
                     429);
             throw new TooManyRequestsException(status, Duration.ZERO);
         }
-    }
-
-    /** An int-or-percent of {@code total}, a percentage rounded up. */
-    private static int scaled(JsonNode value, int total) {
-        if (value.isNumber()) {
-            return value.asInt();
-        }
-        String text = value.asString("0").trim();
-        if (text.endsWith("%")) {
-            try {
-                long percent = Long.parseLong(text.substring(0, text.length() - 1));
-                return (int) ((percent * total + 99) / 100);
-            } catch (NumberFormatException e) {
-                return 0;
-            }
-        }
-        try {
-            return Integer.parseInt(text);
-        } catch (NumberFormatException e) {
-            return 0;
-        }
-    }
-
-    private static boolean ready(JsonNode pod) {
-        for (JsonNode c : pod.path("status").path("conditions")) {
-            if (c.path("type").asString("").equals("Ready")) {
-                return c.path("status").asString("").equals("True");
-            }
-        }
-        return false;
-    }
-
-    private static Map<String, String> labels(JsonNode object) {
-        Map<String, String> out = new LinkedHashMap<>();
-        object.path("metadata")
-                .path("labels")
-                .properties()
-                .forEach(e -> out.put(e.getKey(), e.getValue().asString("")));
-        return out;
     }
 
     private static String text(JsonNode node, String field) {
