@@ -17,22 +17,23 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * A CronJob runs on the server's clock: a server whose clock stands a few seconds before a minute boundary
+ * A CronJob runs on the server's clock: a server whose clock is moved to a few seconds before a minute boundary
  * creates, at that boundary, the Job {@code <cronjob>-<minutes since the epoch>} with its scheduled time, and
  * the CronJob's status follows it from active to its last successful time.
  */
 class CronJobTest {
 
-    /** The system clock moved forward so that it reads 57 s past a minute when the test starts. */
+    /** The system clock, moved forward on request so that it reads 57 s past a minute. */
     private static final class ShiftedClock implements Ticker {
         private final Ticker system = Ticker.system();
-        private final long shiftNanos;
+        private volatile long shiftNanos;
 
-        ShiftedClock() {
-            Instant now = system.instant();
+        /** Moves the clock forward (never back) to the next time 57 s past a minute. */
+        void shiftToSecond57() {
+            Instant now = instant();
             long intoMinute = now.getEpochSecond() % 60;
-            long shiftSeconds = (57 - intoMinute + 60) % 60;
-            this.shiftNanos = Duration.ofSeconds(shiftSeconds).toNanos();
+            long forward = (57 - intoMinute + 60) % 60;
+            shiftNanos += Duration.ofSeconds(forward).toNanos();
         }
 
         @Override
@@ -51,12 +52,13 @@ class CronJobTest {
         }
     }
 
+    static final ShiftedClock CLOCK = new ShiftedClock();
     static EmbeddedApiServer server;
     static KubeClient client;
 
     @BeforeAll
     static void start() {
-        server = EmbeddedApiServer.start(ServerOptions.defaults().withTicker(new ShiftedClock()));
+        server = EmbeddedApiServer.start(ServerOptions.defaults().withTicker(CLOCK));
         client = server.client();
     }
 
@@ -74,6 +76,7 @@ class CronJobTest {
     @Test
     void aCronJobCreatesItsJobAtTheScheduledMinuteAndRecordsItsSuccess() {
         ResourceClient<DynamicObject> cronJobs = client.resource("cronjobs").inNamespace("default");
+        CLOCK.shiftToSecond57(); // the next minute starts about three seconds from now
         cronJobs.create(DynamicObject.parse("""
                 {"apiVersion":"batch/v1","kind":"CronJob","metadata":{"name":"tick"},
                  "spec":{"schedule":"* * * * *","jobTemplate":{"spec":{"template":{
@@ -81,7 +84,7 @@ class CronJobTest {
                   "spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"busybox"}]}}}}}}
                 """));
         ResourceClient<DynamicObject> jobs = client.resource("jobs").inNamespace("default");
-        await().atMost(Duration.ofSeconds(30))
+        await().atMost(Duration.ofSeconds(70))
                 .untilAsserted(
                         () -> assertThat(jobs.list(ListOptions.none()).items()).isNotEmpty());
         DynamicObject job = jobs.list(ListOptions.none()).items().getFirst();
@@ -91,7 +94,7 @@ class CronJobTest {
         assertThat(text(job, "/metadata/name")).isEqualTo("tick-" + minutes);
         assertThat(text(job, "/metadata/ownerReferences/0/kind")).isEqualTo("CronJob");
 
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+        await().atMost(Duration.ofSeconds(70)).untilAsserted(() -> {
             DynamicObject cj = cronJobs.get("tick");
             assertThat(text(cj, "/status/lastScheduleTime")).isEqualTo(scheduled);
             assertThat(text(cj, "/status/lastSuccessfulTime")).isNotEmpty();
