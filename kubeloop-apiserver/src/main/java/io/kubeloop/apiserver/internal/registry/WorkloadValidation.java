@@ -15,8 +15,10 @@ import tools.jackson.databind.node.ObjectNode;
  * StatefulSet or DaemonSet needs a selector ({@code spec.selector: Required value}), not an empty one, that
  * matches its Pod template's labels ({@code spec.template.metadata.labels: Invalid value:
  * map[string]string{"app":"x"}: `selector` does not match template `labels`}), and may not change it
- * ({@code field is immutable}); a Pod spec (a Pod's or a template's) needs containers, each with a name and an
- * image.
+ * ({@code field is immutable}), and {@code replicas} may not be negative; a Pod spec (a Pod's, a Job's or a
+ * template's) needs containers, each with a unique RFC 1123 label as name, an image, a supported
+ * {@code imagePullPolicy} and ports in 1–65535 with a supported protocol, and a supported {@code restartPolicy};
+ * a Service's ports are in range and, when there are several, named uniquely.
  *
  * <p>Stateless.
  */
@@ -37,10 +39,16 @@ final class WorkloadValidation {
         JsonNode spec = object.path("spec");
         switch (def.group() + "/" + def.plural()) {
             case "apps/deployments", "apps/replicasets", "apps/statefulsets", "apps/daemonsets" -> {
+                if (spec.path("replicas").isNumber() && spec.path("replicas").asInt() < 0) {
+                    errors.add(ApiErrors.FieldError.invalid(
+                            "spec.replicas", spec.path("replicas").asInt(), "must be greater than or equal to 0"));
+                }
                 selector(def, spec, old == null ? null : old.path("spec"), errors);
                 podSpec(spec.path("template").path("spec"), "spec.template.spec", errors);
             }
             case "/pods" -> podSpec(spec, "spec", errors);
+            case "batch/jobs" -> podSpec(spec.path("template").path("spec"), "spec.template.spec", errors);
+            case "/services" -> servicePorts(spec, errors);
             default -> {}
         }
         if (!errors.isEmpty()) {
@@ -102,14 +110,80 @@ final class WorkloadValidation {
             errors.add(ApiErrors.FieldError.required(path + ".containers", ""));
             return;
         }
-        for (int i = 0; i < containers.size(); i++) {
-            JsonNode c = containers.get(i);
-            if (c.path("name").asString("").isEmpty()) {
-                errors.add(ApiErrors.FieldError.required(path + ".containers[" + i + "].name", ""));
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (String list : List.of("initContainers", "containers")) {
+            JsonNode all = spec.path(list);
+            for (int i = 0; i < all.size(); i++) {
+                container(all.get(i), path + "." + list + "[" + i + "]", names, errors);
             }
-            if (c.path("image").asString("").isEmpty()) {
-                errors.add(ApiErrors.FieldError.required(path + ".containers[" + i + "].image", ""));
+        }
+        JsonNode restart = spec.path("restartPolicy");
+        if (restart.isString() && !List.of("Always", "OnFailure", "Never").contains(restart.asString())) {
+            errors.add(ApiErrors.FieldError.notSupported(
+                    path + ".restartPolicy", restart.asString(), List.of("Always", "OnFailure", "Never")));
+        }
+    }
+
+    private static void container(
+            JsonNode c, String path, java.util.Set<String> names, List<ApiErrors.FieldError> errors) {
+        String name = c.path("name").asString("");
+        if (name.isEmpty()) {
+            errors.add(ApiErrors.FieldError.required(path + ".name", ""));
+        } else {
+            NameRule.LABEL
+                    .validate(name)
+                    .forEach(problem -> errors.add(ApiErrors.FieldError.invalid(path + ".name", name, problem)));
+            if (!names.add(name)) {
+                errors.add(new ApiErrors.FieldError(
+                        "FieldValueDuplicate", path + ".name", "Duplicate value: \"" + name + "\""));
             }
+        }
+        if (c.path("image").asString("").isEmpty()) {
+            errors.add(ApiErrors.FieldError.required(path + ".image", ""));
+        }
+        JsonNode ports = c.path("ports");
+        for (int i = 0; i < ports.size(); i++) {
+            JsonNode port = ports.get(i);
+            String p = path + ".ports[" + i + "]";
+            if (!port.has("containerPort")) {
+                errors.add(ApiErrors.FieldError.required(p + ".containerPort", ""));
+            } else {
+                portNumber(port.path("containerPort").asInt(0), p + ".containerPort", errors);
+            }
+            JsonNode protocol = port.path("protocol");
+            if (protocol.isString() && !List.of("SCTP", "TCP", "UDP").contains(protocol.asString())) {
+                errors.add(ApiErrors.FieldError.notSupported(
+                        p + ".protocol", protocol.asString(), List.of("SCTP", "TCP", "UDP")));
+            }
+        }
+        JsonNode pull = c.path("imagePullPolicy");
+        if (pull.isString() && !List.of("Always", "IfNotPresent", "Never").contains(pull.asString())) {
+            errors.add(ApiErrors.FieldError.notSupported(
+                    path + ".imagePullPolicy", pull.asString(), List.of("Always", "IfNotPresent", "Never")));
+        }
+    }
+
+    /** A Service's ports: each in range, named when there are several, names unique. */
+    private static void servicePorts(JsonNode spec, List<ApiErrors.FieldError> errors) {
+        JsonNode ports = spec.path("ports");
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (int i = 0; i < ports.size(); i++) {
+            JsonNode port = ports.get(i);
+            String p = "spec.ports[" + i + "]";
+            String name = port.path("name").asString("");
+            if (ports.size() > 1 && name.isEmpty()) {
+                errors.add(ApiErrors.FieldError.required(p + ".name", ""));
+            } else if (!name.isEmpty() && !names.add(name)) {
+                errors.add(new ApiErrors.FieldError(
+                        "FieldValueDuplicate", p + ".name", "Duplicate value: \"" + name + "\""));
+            }
+            portNumber(port.path("port").asInt(0), p + ".port", errors);
+        }
+    }
+
+    private static void portNumber(int port, String field, List<ApiErrors.FieldError> errors) {
+        if (port < 1 || port > 65535) {
+            errors.add(ApiErrors.FieldError.invalid(field, port, "must be between 1 and 65535, inclusive"));
         }
     }
 
