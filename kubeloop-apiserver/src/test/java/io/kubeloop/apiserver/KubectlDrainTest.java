@@ -81,9 +81,14 @@ class KubectlDrainTest {
                 .untilAsserted(() -> assertThat(k.ok("-n", ns, "get", "pdb", "web", "--no-headers"))
                         .as("the disruption controller's status: one disruption allowed")
                         .containsPattern("web\\s+1\\s+N/A\\s+1\\s"));
+        assertThat(k.ok("get", "nodes", "-o", "wide", "--no-headers"))
+                .containsPattern("kubeloop-node-1\\s+Ready\\s+<none>\\s+\\S+\\s+v1.33.0\\s+172.18.0.2\\s+<none>\\s+"
+                        + "kubeloop simulated node\\s+6.1.0-kubeloop\\s+kubeloop://simulated");
         String drained =
                 k.ok("drain", "kubeloop-node-1", "--ignore-daemonsets", "--pod-selector=app=web", "--timeout=60s");
         assertThat(drained).contains("node/kubeloop-node-1 cordoned").contains("evicting pod " + ns + "/web-");
+        assertThat(k.ok("get", "node", "kubeloop-node-1", "--no-headers"))
+                .containsPattern("kubeloop-node-1\\s+Ready,SchedulingDisabled\\s");
         await().atMost(Duration.ofSeconds(30))
                 .untilAsserted(() -> assertThat(k.ok(
                                 "-n",

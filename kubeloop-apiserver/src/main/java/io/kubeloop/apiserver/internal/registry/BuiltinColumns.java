@@ -198,10 +198,18 @@ public final class BuiltinColumns {
                         age());
             case "nodes" ->
                 List.of(
-                        col("Status", 0, o -> "Ready"),
-                        col("Roles", 0, o -> "<none>"),
+                        col("Status", 0, BuiltinColumns::nodeStatus),
+                        col("Roles", 0, BuiltinColumns::nodeRoles),
                         age(),
-                        col("Version", 0, o -> text(o, ".status.nodeInfo.kubeletVersion")));
+                        col("Version", 0, o -> text(o, ".status.nodeInfo.kubeletVersion")),
+                        col("Internal-IP", 1, o -> nodeAddress(o, "InternalIP")),
+                        col("External-IP", 1, o -> nodeAddress(o, "ExternalIP")),
+                        col("OS-Image", 1, o -> orUnknown(text(o, ".status.nodeInfo.osImage"))),
+                        col("Kernel-Version", 1, o -> orUnknown(text(o, ".status.nodeInfo.kernelVersion"))),
+                        col(
+                                "Container-Runtime",
+                                1,
+                                o -> orUnknown(text(o, ".status.nodeInfo.containerRuntimeVersion"))));
             case "serviceaccounts" -> List.of(intCol("Secrets", o -> (long) size(o, ".secrets")), age());
             case "horizontalpodautoscalers" ->
                 List.of(
@@ -467,6 +475,52 @@ public final class BuiltinColumns {
             i++;
         }
         return out.isEmpty() ? "<none>" : String.join(", ", out);
+    }
+
+    /** A Node's STATUS cell: its Ready condition as Ready, NotReady or Unknown, and SchedulingDisabled when cordoned. */
+    private static String nodeStatus(ObjectNode node) {
+        String status = "Unknown";
+        for (JsonNode c : node.path("status").path("conditions")) {
+            if (c.path("type").asString("").equals("Ready")) {
+                status = switch (c.path("status").asString("")) {
+                    case "True" -> "Ready";
+                    case "False" -> "NotReady";
+                    default -> "Unknown";
+                };
+            }
+        }
+        return node.path("spec").path("unschedulable").asBoolean(false) ? status + ",SchedulingDisabled" : status;
+    }
+
+    /** A Node's ROLES cell: from its {@code node-role.kubernetes.io/<role>} and {@code kubernetes.io/role} labels. */
+    private static String nodeRoles(ObjectNode node) {
+        java.util.TreeSet<String> roles = new java.util.TreeSet<>();
+        for (Map.Entry<String, JsonNode> e :
+                node.path("metadata").path("labels").properties()) {
+            if (e.getKey().startsWith("node-role.kubernetes.io/")) {
+                String role = e.getKey().substring("node-role.kubernetes.io/".length());
+                if (!role.isEmpty()) {
+                    roles.add(role);
+                }
+            } else if (e.getKey().equals("kubernetes.io/role")
+                    && !e.getValue().asString("").isEmpty()) {
+                roles.add(e.getValue().asString(""));
+            }
+        }
+        return roles.isEmpty() ? "<none>" : String.join(",", roles);
+    }
+
+    private static String nodeAddress(ObjectNode node, String type) {
+        for (JsonNode a : node.path("status").path("addresses")) {
+            if (a.path("type").asString("").equals(type)) {
+                return a.path("address").asString("<none>");
+            }
+        }
+        return "<none>";
+    }
+
+    private static String orUnknown(String s) {
+        return s.isEmpty() ? "<unknown>" : s;
     }
 
     private static String orPending(String s) {
