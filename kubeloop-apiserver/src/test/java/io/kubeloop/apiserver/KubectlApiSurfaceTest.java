@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The built-in API beyond workloads through real kubectl: {@code api-resources} lists networking, storage,
  * discovery, autoscaling, scheduling and admission registration; kubectl's generators create an Ingress, a
  * PriorityClass and a ResourceQuota, and an autoscaling/v2 autoscaler is applied, shown with kube-apiserver's columns; a claim is bound by the
- * default StorageClass; a StatefulSet rolls out and has a history; a Service's Endpoints list its Pods; and
+ * default StorageClass; a StatefulSet and a DaemonSet roll out and have a history; a Service's Endpoints list its Pods; and
  * {@code explain} describes the new kinds. Run with kubectl 1.27, 1.33 and the one on PATH (those installed).
  */
 class KubectlApiSurfaceTest {
@@ -137,6 +137,25 @@ class KubectlApiSurfaceTest {
         k.ok("-n", ns, "set", "image", "statefulset/db", "db=postgres:17");
         k.ok("-n", ns, "rollout", "status", "statefulset/db", "--timeout=60s");
         assertThat(k.ok("-n", ns, "rollout", "history", "statefulset/db"))
+                .containsPattern("(?m)^1\\s")
+                .containsPattern("(?m)^2\\s");
+
+        Path ds = Files.writeString(dir.resolve("ds-" + version + ".yaml"), """
+                apiVersion: apps/v1
+                kind: DaemonSet
+                metadata: {name: agent}
+                spec:
+                  selector: {matchLabels: {app: agent}}
+                  template:
+                    metadata: {labels: {app: agent}}
+                    spec: {containers: [{name: agent, image: "agent:1"}]}
+                """);
+        k.ok("-n", ns, "apply", "-f", ds.toString());
+        assertThat(k.ok("-n", ns, "rollout", "status", "daemonset/agent", "--timeout=60s"))
+                .contains("daemon set \"agent\" successfully rolled out");
+        k.ok("-n", ns, "set", "image", "daemonset/agent", "agent=agent:2");
+        k.ok("-n", ns, "rollout", "status", "daemonset/agent", "--timeout=60s");
+        assertThat(k.ok("-n", ns, "rollout", "history", "daemonset/agent"))
                 .containsPattern("(?m)^1\\s")
                 .containsPattern("(?m)^2\\s");
 

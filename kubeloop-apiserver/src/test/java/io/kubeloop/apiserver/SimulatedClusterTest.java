@@ -150,6 +150,11 @@ class SimulatedClusterTest {
                             p -> assertThat(text(p, "/spec/containers/0/image")).isEqualTo("agent:2"));
         });
 
+        assertThat(resource("controllerrevisions", ns).list(ListOptions.none()).items())
+                .as("one revision per template, for kubectl rollout history")
+                .extracting(r -> number(r, "/revision"))
+                .containsExactlyInAnyOrder(1, 2);
+
         client.resource("nodes")
                 .patch(
                         "kubeloop-node-2",

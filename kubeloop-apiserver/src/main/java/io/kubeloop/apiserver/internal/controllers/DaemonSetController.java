@@ -31,7 +31,8 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code nodeSelector} and required node affinity select and whose taints it tolerates (with the tolerations a
  * DaemonSet adds: not-ready, unreachable, pressure and unschedulable Nodes). Each Pod is pinned to its Node by a
  * required {@code matchFields metadata.name} node affinity and bound by the scheduler; Pods on Nodes that no
- * longer qualify are deleted. Pods carry {@code controller-revision-hash} (the template's hash) and
+ * longer qualify are deleted. Pods carry {@code controller-revision-hash} (the template's hash, kept as a
+ * {@link ControllerRevisions ControllerRevision} for {@code kubectl rollout history} and {@code undo}) and
  * {@code pod-template-generation}; a {@code RollingUpdate} replaces Pods of an older template while no more
  * than {@code maxUnavailable} Nodes lack an available Pod. Status: {@code desiredNumberScheduled},
  * {@code currentNumberScheduled}, {@code numberMisscheduled}, {@code numberReady}, {@code numberAvailable},
@@ -64,6 +65,7 @@ final class DaemonSetController implements AutoCloseable {
     private volatile ResourceDefinition daemonSets;
     private volatile ResourceDefinition pods;
     private volatile ResourceDefinition nodes;
+    private volatile ControllerRevisions revisions;
 
     DaemonSetController(ObjectRegistry registry, Ticker clock, MetadataInformers informers, ClusterEvents events) {
         this.events = Objects.requireNonNull(events, "events");
@@ -74,7 +76,9 @@ final class DaemonSetController implements AutoCloseable {
     }
 
     private void monitor(ResourceDefinition def, SharedIndexInformer<ObjectMetadata> informer) {
-        if (def.group().equals("apps") && def.plural().equals("daemonsets")) {
+        if (def.group().equals("apps") && def.plural().equals("controllerrevisions")) {
+            revisions = new ControllerRevisions(registry, def);
+        } else if (def.group().equals("apps") && def.plural().equals("daemonsets")) {
             daemonSets = def;
             informer.addEventHandler(Handlers.queueing(
                     worker,
@@ -121,7 +125,7 @@ final class DaemonSetController implements AutoCloseable {
     }
 
     private void sync(Key key) {
-        if (daemonSets == null || pods == null || nodes == null) {
+        if (daemonSets == null || pods == null || nodes == null || revisions == null) {
             return;
         }
         try {
@@ -142,7 +146,8 @@ final class DaemonSetController implements AutoCloseable {
     private void reconcile(Key key, JsonNode ds) {
         Instant now = clock.instant();
         String uid = ds.path("metadata").path("uid").asString();
-        String hash = TemplateHash.of(ds.path("spec").path("template"), 0);
+        ControllerRevisions.Current revision = revisions.ensure(ds, "apps/v1", "DaemonSet");
+        String hash = revision.name().substring(key.name().length() + 1);
         int minReady = WorkloadObjects.intField(ds.path("spec"), "minReadySeconds", 0);
         Map<String, List<JsonNode>> byNode = new LinkedHashMap<>();
         List<JsonNode> nodeList = new ArrayList<>();
@@ -246,6 +251,12 @@ final class DaemonSetController implements AutoCloseable {
         status.put("desiredNumberScheduled", desired);
         status.put("numberReady", ready);
         status.put("observedGeneration", ds.path("metadata").path("generation").asLong(1));
+        java.util.Set<String> inUse = new java.util.HashSet<>();
+        inUse.add(revision.name());
+        byNode.values()
+                .forEach(list -> list.forEach(p ->
+                        inUse.add(key.name() + "-" + WorkloadObjects.labels(p).getOrDefault(HASH_LABEL, ""))));
+        revisions.prune(ds, WorkloadObjects.intField(ds.path("spec"), "revisionHistoryLimit", 10), inUse);
         ReplicaSetController.putOrRemove(status, "updatedNumberScheduled", updated);
         ReplicaSetController.putOrRemove(status, "numberAvailable", available);
         ReplicaSetController.putOrRemove(status, "numberUnavailable", Math.max(0, desired - available));
