@@ -1,11 +1,7 @@
 package io.kubeloop.apiserver.internal.controllers;
 
 import io.kubeloop.api.errors.AlreadyExistsException;
-import io.kubeloop.api.errors.ApiException;
-import io.kubeloop.api.errors.ConflictException;
-import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.api.json.KubeJson;
-import io.kubeloop.apiserver.internal.registry.DeleteParams;
 import io.kubeloop.apiserver.internal.registry.ObjectRegistry;
 import io.kubeloop.apiserver.internal.registry.ResourceDefinition;
 import io.kubeloop.apiserver.internal.storage.StoredObject;
@@ -93,19 +89,12 @@ final class CronJobController implements AutoCloseable {
         if (cronJobs == null || jobs == null) {
             return;
         }
-        try {
+        worker.retrying(key, () -> {
             Optional<StoredObject> stored = WorkloadObjects.get(registry, cronJobs, key.namespace(), key.name());
             if (stored.isPresent() && !WorkloadObjects.deleting(stored.get().object())) {
                 reconcile(key, stored.get().object());
             }
-        } catch (ConflictException e) {
-            worker.queue().addAfter(key, Duration.ofMillis(50));
-        } catch (NotFoundException e) {
-            // deleted meanwhile
-        } catch (ApiException e) {
-            LOG.debug("cronjob {}/{}: {}", key.namespace(), key.name(), e.getMessage());
-            worker.queue().addAfter(key, Duration.ofSeconds(1));
-        }
+        });
     }
 
     private static boolean finished(JsonNode job, String type) {
@@ -289,17 +278,7 @@ final class CronJobController implements AutoCloseable {
     }
 
     private void deleteJob(Key key, JsonNode job) {
-        try {
-            registry.delete(
-                    jobs,
-                    key.namespace(),
-                    job.path("metadata").path("name").asString(),
-                    DeleteParams.propagation(
-                            "Background", job.path("metadata").path("uid").asString()),
-                    WorkloadObjects.context(MANAGER));
-        } catch (NotFoundException | ConflictException e) {
-            // gone meanwhile
-        }
+        WorkloadObjects.deleteQuietly(registry, jobs, job, "Background", MANAGER);
     }
 
     /** Stops the worker and waits for it. */

@@ -1,10 +1,6 @@
 package io.kubeloop.apiserver.internal.controllers;
 
-import io.kubeloop.api.errors.ApiException;
-import io.kubeloop.api.errors.ConflictException;
-import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.api.json.KubeJson;
-import io.kubeloop.apiserver.internal.registry.DeleteParams;
 import io.kubeloop.apiserver.internal.registry.ObjectRegistry;
 import io.kubeloop.apiserver.internal.registry.ResourceDefinition;
 import io.kubeloop.apiserver.internal.storage.StoredObject;
@@ -20,8 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -44,7 +38,6 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class DaemonSetController implements AutoCloseable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(DaemonSetController.class);
     private static final String MANAGER = "kube-controller-manager";
     static final String HASH_LABEL = "controller-revision-hash";
     private static final List<String[]> TOLERATIONS = List.of(
@@ -128,19 +121,12 @@ final class DaemonSetController implements AutoCloseable {
         if (daemonSets == null || pods == null || nodes == null || revisions == null) {
             return;
         }
-        try {
+        worker.retrying(key, () -> {
             Optional<StoredObject> stored = WorkloadObjects.get(registry, daemonSets, key.namespace(), key.name());
             if (stored.isPresent() && !WorkloadObjects.deleting(stored.get().object())) {
                 reconcile(key, stored.get().object());
             }
-        } catch (ConflictException e) {
-            worker.queue().addAfter(key, Duration.ofMillis(50));
-        } catch (NotFoundException e) {
-            // deleted meanwhile
-        } catch (ApiException e) {
-            LOG.debug("daemonset {}/{}: {}", key.namespace(), key.name(), e.getMessage());
-            worker.queue().addAfter(key, Duration.ofSeconds(1));
-        }
+        });
     }
 
     private void reconcile(Key key, JsonNode ds) {
@@ -288,17 +274,7 @@ final class DaemonSetController implements AutoCloseable {
     }
 
     private void deletePod(Key key, JsonNode pod) {
-        try {
-            registry.delete(
-                    pods,
-                    key.namespace(),
-                    pod.path("metadata").path("name").asString(),
-                    DeleteParams.propagation(
-                            null, pod.path("metadata").path("uid").asString()),
-                    WorkloadObjects.context(MANAGER));
-        } catch (NotFoundException | ConflictException e) {
-            // gone meanwhile
-        }
+        WorkloadObjects.deleteQuietly(registry, pods, pod, null, MANAGER);
     }
 
     /** The DaemonSet's Pod for {@code node} (its template, labels, tolerations, and the affinity to the Node). */

@@ -1,7 +1,6 @@
 package io.kubeloop.apiserver.internal.controllers;
 
 import io.kubeloop.api.errors.AlreadyExistsException;
-import io.kubeloop.api.errors.ApiException;
 import io.kubeloop.api.errors.ConflictException;
 import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.api.json.KubeJson;
@@ -20,8 +19,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -59,8 +56,6 @@ import tools.jackson.databind.node.ObjectNode;
  * <p><b>Thread safety.</b> Thread-safe; {@link #close()} stops the worker and waits for it.
  */
 final class DeploymentController implements AutoCloseable {
-
-    private static final Logger LOG = LoggerFactory.getLogger(DeploymentController.class);
 
     static final String REVISION = "deployment.kubernetes.io/revision";
     static final String REVISION_HISTORY = "deployment.kubernetes.io/revision-history";
@@ -166,20 +161,13 @@ final class DeploymentController implements AutoCloseable {
         if (deployments == null || replicaSets == null || pods == null) {
             return;
         }
-        try {
+        worker.retrying(key, () -> {
             Optional<StoredObject> stored = WorkloadObjects.get(registry, deployments, key.namespace(), key.name());
             if (stored.isEmpty()) {
                 return;
             }
             reconcile(key, stored.get().object());
-        } catch (ConflictException | AlreadyExistsException e) {
-            worker.queue().addAfter(key, Duration.ofMillis(50));
-        } catch (NotFoundException e) {
-            // deleted meanwhile
-        } catch (ApiException e) {
-            LOG.debug("deployment {}/{}: {}", key.namespace(), key.name(), e.getMessage());
-            worker.queue().addAfter(key, Duration.ofSeconds(1));
-        }
+        });
     }
 
     private void reconcile(Key key, JsonNode d) {

@@ -1,8 +1,5 @@
 package io.kubeloop.apiserver.internal.controllers;
 
-import io.kubeloop.api.errors.ApiException;
-import io.kubeloop.api.errors.ConflictException;
-import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.apiserver.internal.registry.DisruptionBudgets;
 import io.kubeloop.apiserver.internal.registry.ObjectRegistry;
@@ -11,13 +8,10 @@ import io.kubeloop.apiserver.internal.storage.StoredObject;
 import io.kubeloop.cache.ResourceEventHandler;
 import io.kubeloop.cache.SharedIndexInformer;
 import io.kubeloop.time.Ticker;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -34,8 +28,6 @@ import tools.jackson.databind.node.ObjectNode;
  * <p><b>Thread safety.</b> Thread-safe; {@link #close()} stops the worker and waits for it.
  */
 final class DisruptionController implements AutoCloseable {
-
-    private static final Logger LOG = LoggerFactory.getLogger(DisruptionController.class);
 
     /** A budget to sync. */
     record Key(String namespace, String name) {}
@@ -99,7 +91,7 @@ final class DisruptionController implements AutoCloseable {
         if (budgets == null || pods == null) {
             return;
         }
-        try {
+        worker.retrying(key, () -> {
             Optional<StoredObject> stored = WorkloadObjects.get(registry, budgets, key.namespace(), key.name());
             if (stored.isEmpty() || WorkloadObjects.deleting(stored.get().object())) {
                 return;
@@ -145,14 +137,7 @@ final class DisruptionController implements AutoCloseable {
                         next,
                         WorkloadObjects.context("kube-controller-manager"));
             }
-        } catch (ConflictException e) {
-            worker.queue().addAfter(key, Duration.ofMillis(50));
-        } catch (NotFoundException e) {
-            // deleted meanwhile
-        } catch (ApiException e) {
-            LOG.debug("disruption budget {}/{}: {}", key.namespace(), key.name(), e.getMessage());
-            worker.queue().addAfter(key, Duration.ofSeconds(1));
-        }
+        });
     }
 
     /** Stops the worker and waits for it. */

@@ -1,9 +1,5 @@
 package io.kubeloop.apiserver.internal.controllers;
 
-import io.kubeloop.api.errors.AlreadyExistsException;
-import io.kubeloop.api.errors.ApiException;
-import io.kubeloop.api.errors.ConflictException;
-import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.api.selector.LabelSelector;
 import io.kubeloop.apiserver.internal.registry.DeleteParams;
@@ -13,7 +9,6 @@ import io.kubeloop.apiserver.internal.storage.StoredObject;
 import io.kubeloop.cache.ResourceEventHandler;
 import io.kubeloop.cache.SharedIndexInformer;
 import io.kubeloop.time.Ticker;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -21,8 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -45,7 +38,6 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class EndpointsController implements AutoCloseable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(EndpointsController.class);
     static final String SERVICE_NAME_LABEL = "kubernetes.io/service-name";
     static final String MANAGED_BY_LABEL = "endpointslice.kubernetes.io/managed-by";
     static final String MANAGED_BY = "endpointslice-controller.k8s.io";
@@ -118,7 +110,7 @@ final class EndpointsController implements AutoCloseable {
         if (services == null || pods == null || endpoints == null || slices == null) {
             return;
         }
-        try {
+        worker.retrying(key, () -> {
             Optional<StoredObject> service = WorkloadObjects.get(registry, services, key.namespace(), key.name());
             if (service.isEmpty()) {
                 deleteEndpoints(key);
@@ -148,14 +140,7 @@ final class EndpointsController implements AutoCloseable {
                     Comparator.comparing(p -> p.path("metadata").path("name").asString("")));
             writeEndpoints(key, svc, selected);
             writeSlice(key, svc, selected);
-        } catch (ConflictException | AlreadyExistsException e) {
-            worker.queue().addAfter(key, Duration.ofMillis(50));
-        } catch (NotFoundException e) {
-            // deleted meanwhile
-        } catch (ApiException e) {
-            LOG.debug("endpoints {}/{}: {}", key.namespace(), key.name(), e.getMessage());
-            worker.queue().addAfter(key, Duration.ofSeconds(1));
-        }
+        });
     }
 
     /** A Service port's target on {@code pod}: the number, or the container port of that name (absent: none). */

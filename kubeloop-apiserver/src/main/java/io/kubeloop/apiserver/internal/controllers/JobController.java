@@ -1,8 +1,5 @@
 package io.kubeloop.apiserver.internal.controllers;
 
-import io.kubeloop.api.errors.ApiException;
-import io.kubeloop.api.errors.ConflictException;
-import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.apiserver.internal.registry.DeleteParams;
 import io.kubeloop.apiserver.internal.registry.ObjectRegistry;
@@ -17,8 +14,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeSet;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -41,7 +36,6 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class JobController implements AutoCloseable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(JobController.class);
     private static final String MANAGER = "kube-controller-manager";
     static final String INDEX_ANNOTATION = "batch.kubernetes.io/job-completion-index";
     private static final Duration MAX_BACK_OFF = Duration.ofMinutes(6);
@@ -88,19 +82,12 @@ final class JobController implements AutoCloseable {
         if (jobs == null || pods == null) {
             return;
         }
-        try {
+        worker.retrying(key, () -> {
             Optional<StoredObject> stored = WorkloadObjects.get(registry, jobs, key.namespace(), key.name());
             if (stored.isPresent() && !WorkloadObjects.deleting(stored.get().object())) {
                 reconcile(key, stored.get().object());
             }
-        } catch (ConflictException e) {
-            worker.queue().addAfter(key, Duration.ofMillis(50));
-        } catch (NotFoundException e) {
-            // deleted meanwhile
-        } catch (ApiException e) {
-            LOG.debug("job {}/{}: {}", key.namespace(), key.name(), e.getMessage());
-            worker.queue().addAfter(key, Duration.ofSeconds(1));
-        }
+        });
     }
 
     private static boolean finished(JsonNode job) {
@@ -297,17 +284,7 @@ final class JobController implements AutoCloseable {
     }
 
     private void deletePod(Key key, JsonNode pod) {
-        try {
-            registry.delete(
-                    pods,
-                    key.namespace(),
-                    pod.path("metadata").path("name").asString(),
-                    DeleteParams.propagation(
-                            null, pod.path("metadata").path("uid").asString()),
-                    WorkloadObjects.context(MANAGER));
-        } catch (NotFoundException | ConflictException e) {
-            // gone meanwhile
-        }
+        WorkloadObjects.deleteQuietly(registry, pods, pod, null, MANAGER);
     }
 
     /**

@@ -69,6 +69,24 @@ final class QueueWorker<K> implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs one sync of {@code key} as the workload controllers want it: a conflict or an already-existing name
+     * (someone wrote first) retries it after 50 ms, a NotFound (it went meanwhile) ends it, any other API error
+     * is logged at debug and retries it after a second.
+     */
+    void retrying(K key, Runnable sync) {
+        try {
+            sync.run();
+        } catch (io.kubeloop.api.errors.ConflictException | io.kubeloop.api.errors.AlreadyExistsException e) {
+            queue.addAfter(key, java.time.Duration.ofMillis(50));
+        } catch (io.kubeloop.api.errors.NotFoundException e) {
+            // gone meanwhile: its deletion is the next event
+        } catch (io.kubeloop.api.errors.ApiException e) {
+            LOG.debug("{}: syncing {} failed: {}", name, key, e.getMessage());
+            queue.addAfter(key, java.time.Duration.ofSeconds(1));
+        }
+    }
+
     /** Stops the worker (keys still queued or waiting are dropped) and waits for it. */
     @Override
     public void close() {

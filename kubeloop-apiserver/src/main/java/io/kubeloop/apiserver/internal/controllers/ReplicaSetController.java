@@ -1,6 +1,5 @@
 package io.kubeloop.apiserver.internal.controllers;
 
-import io.kubeloop.api.errors.ApiException;
 import io.kubeloop.api.errors.ConflictException;
 import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.api.json.KubeJson;
@@ -17,8 +16,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -37,8 +34,6 @@ import tools.jackson.databind.node.ObjectNode;
  * <p><b>Thread safety.</b> Thread-safe; {@link #close()} stops the worker and waits for it.
  */
 final class ReplicaSetController implements AutoCloseable {
-
-    private static final Logger LOG = LoggerFactory.getLogger(ReplicaSetController.class);
 
     /** A ReplicaSet to sync. */
     record Key(String namespace, String name) {}
@@ -99,19 +94,12 @@ final class ReplicaSetController implements AutoCloseable {
             }
         }
         List<JsonNode> active = owned.stream().filter(WorkloadObjects::active).toList();
-        try {
+        worker.retrying(key, () -> {
             if (!WorkloadObjects.deleting(rs)) {
                 manage(podDef, rs, active);
             }
             updateStatus(rsDef, key, stored.get(), active);
-        } catch (ConflictException e) {
-            worker.queue().addAfter(key, Duration.ofMillis(50));
-        } catch (NotFoundException e) {
-            // deleted meanwhile
-        } catch (ApiException e) {
-            LOG.debug("replicaset {}/{}: {}", key.namespace(), key.name(), e.getMessage());
-            worker.queue().addAfter(key, Duration.ofSeconds(1));
-        }
+        });
     }
 
     private void manage(ResourceDefinition podDef, JsonNode rs, List<JsonNode> active) {

@@ -1,11 +1,7 @@
 package io.kubeloop.apiserver.internal.controllers;
 
 import io.kubeloop.api.errors.AlreadyExistsException;
-import io.kubeloop.api.errors.ApiException;
-import io.kubeloop.api.errors.ConflictException;
-import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.api.json.KubeJson;
-import io.kubeloop.apiserver.internal.registry.DeleteParams;
 import io.kubeloop.apiserver.internal.registry.ObjectRegistry;
 import io.kubeloop.apiserver.internal.registry.ResourceDefinition;
 import io.kubeloop.apiserver.internal.storage.StoredObject;
@@ -19,8 +15,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -45,7 +39,6 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class StatefulSetController implements AutoCloseable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(StatefulSetController.class);
     private static final String MANAGER = "kube-controller-manager";
 
     /** A StatefulSet to sync. */
@@ -96,19 +89,12 @@ final class StatefulSetController implements AutoCloseable {
         if (statefulSets == null || pods == null || claims == null || revisions == null) {
             return;
         }
-        try {
+        worker.retrying(key, () -> {
             Optional<StoredObject> stored = WorkloadObjects.get(registry, statefulSets, key.namespace(), key.name());
             if (stored.isPresent() && !WorkloadObjects.deleting(stored.get().object())) {
                 reconcile(key, stored.get().object());
             }
-        } catch (ConflictException e) {
-            worker.queue().addAfter(key, Duration.ofMillis(50));
-        } catch (NotFoundException e) {
-            // deleted meanwhile
-        } catch (ApiException e) {
-            LOG.debug("statefulset {}/{}: {}", key.namespace(), key.name(), e.getMessage());
-            worker.queue().addAfter(key, Duration.ofSeconds(1));
-        }
+        });
     }
 
     private static boolean runningAndReady(JsonNode pod) {
@@ -349,17 +335,7 @@ final class StatefulSetController implements AutoCloseable {
     }
 
     private void deletePod(Key key, JsonNode pod) {
-        try {
-            registry.delete(
-                    pods,
-                    key.namespace(),
-                    pod.path("metadata").path("name").asString(),
-                    DeleteParams.propagation(
-                            null, pod.path("metadata").path("uid").asString()),
-                    WorkloadObjects.context(MANAGER));
-        } catch (NotFoundException | ConflictException e) {
-            // gone meanwhile
-        }
+        WorkloadObjects.deleteQuietly(registry, pods, pod, null, MANAGER);
     }
 
     /** Stops the worker and waits for it. */

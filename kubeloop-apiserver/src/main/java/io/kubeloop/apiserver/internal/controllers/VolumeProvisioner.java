@@ -1,9 +1,6 @@
 package io.kubeloop.apiserver.internal.controllers;
 
 import io.kubeloop.api.errors.AlreadyExistsException;
-import io.kubeloop.api.errors.ApiException;
-import io.kubeloop.api.errors.ConflictException;
-import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.apiserver.internal.registry.DeleteParams;
 import io.kubeloop.apiserver.internal.registry.ObjectRegistry;
@@ -12,11 +9,8 @@ import io.kubeloop.apiserver.internal.storage.StoredObject;
 import io.kubeloop.cache.ResourceEventHandler;
 import io.kubeloop.cache.SharedIndexInformer;
 import io.kubeloop.time.Ticker;
-import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -36,7 +30,6 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class VolumeProvisioner implements AutoCloseable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(VolumeProvisioner.class);
     static final String DEFAULT_CLASS = "standard";
     static final String PROVISIONER = "kubeloop.io/simulated";
     private static final String MANAGER = "kube-controller-manager";
@@ -119,7 +112,7 @@ final class VolumeProvisioner implements AutoCloseable {
         if (claims == null || volumes == null || classes == null) {
             return;
         }
-        try {
+        worker.retrying(key, () -> {
             Optional<StoredObject> claim = WorkloadObjects.get(registry, claims, key.namespace(), key.name())
                     .filter(c ->
                             c.object().path("metadata").path("uid").asString("").equals(key.uid()));
@@ -128,14 +121,7 @@ final class VolumeProvisioner implements AutoCloseable {
             } else if (!WorkloadObjects.deleting(claim.get().object())) {
                 bind(key, claim.get().object());
             }
-        } catch (ConflictException e) {
-            worker.queue().addAfter(key, Duration.ofMillis(50));
-        } catch (NotFoundException e) {
-            // gone meanwhile
-        } catch (ApiException e) {
-            LOG.debug("claim {}/{}: {}", key.namespace(), key.name(), e.getMessage());
-            worker.queue().addAfter(key, Duration.ofSeconds(1));
-        }
+        });
     }
 
     private void bind(Key key, JsonNode claim) {

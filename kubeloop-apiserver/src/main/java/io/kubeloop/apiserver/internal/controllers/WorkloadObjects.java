@@ -180,6 +180,30 @@ final class WorkloadObjects {
     }
 
     /**
+     * Deletes {@code object} of {@code def} with a uid precondition and {@code propagationPolicy} (or null), as
+     * {@code manager}; one already gone, or whose name now belongs to another object, is left alone.
+     */
+    static void deleteQuietly(
+            ObjectRegistry registry,
+            ResourceDefinition def,
+            JsonNode object,
+            String propagationPolicy,
+            String manager) {
+        try {
+            registry.delete(
+                    def,
+                    object.path("metadata").path("namespace").asString(""),
+                    object.path("metadata").path("name").asString(),
+                    io.kubeloop.apiserver.internal.registry.DeleteParams.propagation(
+                            propagationPolicy,
+                            object.path("metadata").path("uid").asString()),
+                    context(manager));
+        } catch (io.kubeloop.api.errors.NotFoundException | io.kubeloop.api.errors.ConflictException e) {
+            // gone meanwhile, or the name belongs to a new object
+        }
+    }
+
+    /**
      * A write context for a controller: managedFields record {@code manager} (what the real server derives
      * from the controller's User-Agent), fields are not validated against the schema.
      */
