@@ -5,7 +5,7 @@
  * fault-injecting proxy alone reads {@code internal.tls} (its certificates).
  */
 @SuppressWarnings({"module", "requires-automatic"}) // a qualified export to a module not on this path;
-// client-java-proto and protobuf-java are automatic modules (named in their manifests)
+// client-java-proto, protobuf-java and kubeloop-cel (dev.cel merged) are automatic modules
 module io.kubeloop.apiserver {
     requires static com.google.errorprone.annotations;
     requires transitive io.kubeloop.time;
@@ -23,6 +23,11 @@ module io.kubeloop.apiserver {
     requires org.eclipse.jetty.websocket.core.server;
     requires io.kubernetes.client.java.proto;
     requires com.google.protobuf;
+    // CEL: the merged dev.cel jar and the libraries it runs on (re2j and ANTLR, automatic modules,
+    // resolve with it)
+    requires io.kubeloop.cel;
+    requires com.google.common;
+    requires org.threeten.extra;
     requires org.slf4j;
     // model classes read for the OpenAPI schemas of built-in kinds kubeloop-api does not type
     requires kubernetes.model.admissionregistration;

@@ -1,5 +1,6 @@
 package io.kubeloop.apiserver.internal.crd;
 
+import io.kubeloop.apiserver.internal.cel.CelRules;
 import io.kubeloop.apiserver.internal.registry.HumanDuration;
 import io.kubeloop.apiserver.internal.registry.JsonPaths;
 import io.kubeloop.apiserver.internal.registry.NameRule;
@@ -52,6 +53,10 @@ final class CrdDefinitions {
                 subresources.add("scale");
             }
             StructuralSchema schema = v.schema() == null ? null : StructuralSchema.of(v.schema());
+            // a stored CRD passed CrdValidation, whose rules compiled: errors here cannot happen
+            CelRules rules = schema == null
+                    ? CelRules.none()
+                    : CelRules.compile(schema, "").rules();
             out.add(new ResourceDefinition(
                     spec.group(),
                     v.name(),
@@ -73,6 +78,7 @@ final class CrdDefinitions {
                     storage,
                     v.scale(),
                     schema,
+                    rules,
                     terminating));
         }
         return out;

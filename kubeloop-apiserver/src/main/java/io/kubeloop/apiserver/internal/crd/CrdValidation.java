@@ -1,6 +1,7 @@
 package io.kubeloop.apiserver.internal.crd;
 
 import io.kubeloop.api.errors.Status;
+import io.kubeloop.apiserver.internal.cel.CelRules;
 import io.kubeloop.apiserver.internal.registry.ApiErrors;
 import io.kubeloop.apiserver.internal.registry.ApiErrors.FieldError;
 import io.kubeloop.apiserver.internal.registry.NameRule;
@@ -223,7 +224,10 @@ final class CrdValidation {
             return;
         }
         try {
-            StructuralSchema.of(schema, path);
+            StructuralSchema structural = StructuralSchema.of(schema, path);
+            for (Status.Cause c : CelRules.compile(structural, path).errors()) {
+                errs.add(new FieldError(c.reason(), c.field(), c.message()));
+            }
         } catch (NonStructuralSchemaException e) {
             for (Status.Cause c : e.causes()) {
                 errs.add(new FieldError(c.reason(), c.field(), c.message()));

@@ -10,6 +10,7 @@ import io.kubeloop.apiserver.internal.registry.WriteContext;
 import io.kubeloop.apiserver.internal.schema.Admission;
 import io.kubeloop.apiserver.internal.schema.FieldValidationCheck;
 import io.kubeloop.apiserver.internal.storage.Metadata;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import tools.jackson.databind.node.ObjectNode;
@@ -57,14 +58,14 @@ public final class CustomResourceValidator implements ObjectValidator {
             builtins.validate(definition, object, old, operation, context);
             CrdValidation.admit(definition, object, old);
         } else if (definition.custom()) {
-            admitCustomResource(definition, object, operation, context);
+            admitCustomResource(definition, object, old, operation, context);
         } else {
             builtins.validate(definition, object, old, operation, context);
         }
     }
 
     private static void admitCustomResource(
-            ResourceDefinition def, ObjectNode object, Operation operation, WriteContext context) {
+            ResourceDefinition def, ObjectNode object, ObjectNode old, Operation operation, WriteContext context) {
         if (def.schema() != null) {
             Admission admission = def.schema().admit(object);
             FieldValidationCheck.Result result = FieldValidationCheck.check(
@@ -83,14 +84,34 @@ public final class CustomResourceValidator implements ObjectValidator {
                 throw ApiErrors.badRequest(message);
             }
             result.warnings().forEach(context::warn);
-            if (!admission.valid()) {
-                List<ApiErrors.FieldError> errors = admission.causes().stream()
-                        .map(CustomResourceValidator::fieldError)
-                        .toList();
+            List<Status.Cause> causes = new ArrayList<>(admission.causes());
+            causes.addAll(ruleCauses(def, object, old, admission.causes()));
+            if (!causes.isEmpty()) {
+                List<ApiErrors.FieldError> errors =
+                        causes.stream().map(CustomResourceValidator::fieldError).toList();
                 throw ApiErrors.invalid(def, Metadata.text(object, "name"), errors);
             }
         }
         object.put("apiVersion", def.group() + "/" + def.storageVersion());
+    }
+
+    /**
+     * The CEL rules' causes; not evaluated when the schema found a value of the wrong type (the rules
+     * were type-checked against the schema), which kube-apiserver reports with one cause instead.
+     */
+    private static List<Status.Cause> ruleCauses(
+            ResourceDefinition def, ObjectNode object, ObjectNode old, List<Status.Cause> schemaCauses) {
+        if (def.validationRules().isEmpty()) {
+            return List.of();
+        }
+        if (schemaCauses.stream().anyMatch(c -> c.reason().equals("FieldValueTypeInvalid"))) {
+            return List.of(new Status.Cause(
+                    "FieldValueInvalid",
+                    "Invalid value: \"null\": some validation rules were not checked because the object was invalid;"
+                            + " correct the existing errors to complete validation",
+                    "<nil>"));
+        }
+        return def.validationRules().validate(object, old);
     }
 
     private static ApiErrors.FieldError fieldError(Status.Cause c) {

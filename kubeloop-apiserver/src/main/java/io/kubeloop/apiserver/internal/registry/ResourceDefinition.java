@@ -1,6 +1,7 @@
 package io.kubeloop.apiserver.internal.registry;
 
 import io.kubeloop.api.GroupVersionResource;
+import io.kubeloop.apiserver.internal.cel.CelRules;
 import io.kubeloop.apiserver.internal.schema.StructuralSchema;
 import java.util.List;
 import java.util.Objects;
@@ -35,6 +36,7 @@ import java.util.Set;
  * @param scalePaths for the scale subresource: spec replicas, status replicas and label selector paths
  * @param schema the structural schema objects of this version are pruned, defaulted and validated with
  *        (custom resources whose CRD version declares one), or null
+ * @param validationRules the schema's compiled {@code x-kubernetes-validations} (none when null)
  * @param terminating the defining CRD is being deleted: discovery shows {@code verbs} (without create,
  *        update, patch) while update and patch still work (finalizers must be removable) and create
  *        answers 405
@@ -60,6 +62,7 @@ public record ResourceDefinition(
         String storageVersion,
         ScalePaths scalePaths,
         StructuralSchema schema,
+        CelRules validationRules,
         boolean terminating) {
 
     /** The eight verbs of a normal resource. */
@@ -80,6 +83,7 @@ public record ResourceDefinition(
         fieldSelectors = Set.copyOf(fieldSelectors);
         columns = List.copyOf(columns);
         storageVersion = storageVersion == null ? version : storageVersion;
+        validationRules = validationRules == null ? CelRules.none() : validationRules;
     }
 
     /** A definition without schema that is not terminating (built-ins). */
@@ -123,6 +127,7 @@ public record ResourceDefinition(
                 columns,
                 storageVersion,
                 scalePaths,
+                null,
                 null,
                 false);
     }
@@ -188,6 +193,7 @@ public record ResourceDefinition(
                 storageVersion,
                 scalePaths,
                 schema,
+                validationRules,
                 terminating);
     }
 }

@@ -20,6 +20,7 @@ final class FieldErrors {
     static final String FORBIDDEN = "FieldValueForbidden";
     static final String TOO_LONG = "FieldValueTooLong";
     static final String TOO_MANY = "FieldValueTooMany";
+    static final String DUPLICATE = "FieldValueDuplicate";
 
     private FieldErrors() {}
 
@@ -53,6 +54,10 @@ final class FieldErrors {
                 ? ""
                 : "supported values: " + supported.stream().map(GoFormat::quote).collect(Collectors.joining(", "));
         return new Status.Cause(NOT_SUPPORTED, withDetail("Unsupported value: " + renderedValue, detail), field);
+    }
+
+    static Status.Cause duplicate(String field, String renderedValue) {
+        return new Status.Cause(DUPLICATE, "Duplicate value: " + renderedValue, field);
     }
 
     static Status.Cause tooLong(String field, long max) {

@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * {@code ipv6}, {@code hostname}. Other formats are accepted unchecked, as unknown formats are by
  * the real server. Stateless.
  */
-final class Formats {
+public final class Formats {
 
     private static final Pattern UUID =
             Pattern.compile("^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$");
@@ -31,8 +31,8 @@ final class Formats {
             case "date" -> date(value);
             case "byte" -> base64(value);
             case "uuid" -> UUID.matcher(value).matches();
-            case "ipv4" -> IPV4.matcher(value).matches();
-            case "ipv6" -> value.contains(":") && ipv6(value);
+            case "ipv4" -> ipv4(value);
+            case "ipv6" -> ipv6(value);
             case "hostname" -> value.length() <= 255 && HOSTNAME.matcher(value).matches();
             default -> true;
         };
@@ -66,9 +66,15 @@ final class Formats {
         }
     }
 
-    private static boolean ipv6(String v) {
+    /** A dotted-quad IPv4 address without leading zeros. */
+    public static boolean ipv4(String v) {
+        return IPV4.matcher(v).matches();
+    }
+
+    /** An IPv6 address (an embedded IPv4 tail allowed), without a zone. */
+    public static boolean ipv6(String v) {
         // only hex digits, colons and dots: getByName then parses a literal and never resolves a name
-        if (!v.matches("[0-9a-fA-F:.]+")) {
+        if (!v.contains(":") || !v.matches("[0-9a-fA-F:.]+")) {
             return false;
         }
         try {

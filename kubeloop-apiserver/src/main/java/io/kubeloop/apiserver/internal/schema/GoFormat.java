@@ -11,12 +11,12 @@ import tools.jackson.databind.JsonNode;
  * server's byte for byte: {@code %q} for strings, {@code %v} for numbers and booleans,
  * {@code json.Marshal} (sorted keys, HTML-escaped) for anything else. Stateless.
  */
-final class GoFormat {
+public final class GoFormat {
 
     private GoFormat() {}
 
     /** {@code strconv.Quote}. */
-    static String quote(String s) {
+    public static String quote(String s) {
         StringBuilder b = new StringBuilder(s.length() + 2).append('"');
         s.codePoints().forEach(cp -> {
             switch (cp) {

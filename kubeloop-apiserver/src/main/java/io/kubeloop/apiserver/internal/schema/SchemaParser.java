@@ -277,6 +277,15 @@ final class SchemaParser {
         b.listType = n.path("x-kubernetes-list-type").asString("");
         n.path("x-kubernetes-list-map-keys").forEach(k -> b.listMapKeys.add(k.asString()));
         b.mapType = n.path("x-kubernetes-map-type").asString("");
+        for (JsonNode v : n.path("x-kubernetes-validations")) {
+            b.validationRules.add(new ValidationRule(
+                    v.path("rule").asString(""),
+                    v.path("message").asString(""),
+                    v.path("messageExpression").asString(""),
+                    v.path("reason").asString(""),
+                    v.path("fieldPath").asString(""),
+                    v.path("optionalOldSelf").asBoolean(false)));
+        }
         return b;
     }
 

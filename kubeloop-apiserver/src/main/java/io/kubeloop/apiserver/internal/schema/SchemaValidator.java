@@ -250,6 +250,54 @@ final class SchemaValidator {
         if (s.uniqueItems() && hasDuplicates(data)) {
             causes.add(FieldErrors.invalid(field(path), "", path + IN + " shouldn't contain duplicates"));
         }
+        listTypeChecks(s, path, data);
+    }
+
+    /**
+     * {@code x-kubernetes-list-type}: the items of a {@code set} are unique, the key fields of a
+     * {@code map}'s items are unique; each repeat is a Duplicate cause at its index.
+     */
+    private void listTypeChecks(StructuralSchema s, String path, JsonNode data) {
+        boolean set = s.listType().equals("set");
+        boolean map = s.listType().equals("map") && !s.listMapKeys().isEmpty();
+        if (!set && !map) {
+            return;
+        }
+        for (int i = 1; i < data.size(); i++) {
+            JsonNode item = data.get(i);
+            for (int j = 0; j < i; j++) {
+                boolean same = set ? jsonEquals(item, data.get(j)) : sameKeys(s.listMapKeys(), item, data.get(j));
+                if (same) {
+                    String value = set ? GoFormat.badValue(item) : goMapOfKeys(s.listMapKeys(), item);
+                    causes.add(FieldErrors.duplicate(field(path + "[" + i + "]"), value));
+                    break;
+                }
+            }
+        }
+    }
+
+    private static boolean sameKeys(List<String> keys, JsonNode a, JsonNode b) {
+        for (String k : keys) {
+            JsonNode x = a.get(k);
+            JsonNode y = b.get(k);
+            if (x == null ? y != null : y == null || !jsonEquals(x, y)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Go's {@code %#v} of the item's key fields, e.g. {@code map[string]interface {}{"name":"a"}}. */
+    private static String goMapOfKeys(List<String> keys, JsonNode item) {
+        StringBuilder b = new StringBuilder("map[string]interface {}{");
+        List<String> sorted = keys.stream().filter(item::has).sorted().toList();
+        for (int i = 0; i < sorted.size(); i++) {
+            if (i > 0) {
+                b.append(", ");
+            }
+            b.append(GoFormat.quote(sorted.get(i))).append(':').append(GoFormat.badValue(item.get(sorted.get(i))));
+        }
+        return b.append('}').toString();
     }
 
     private static boolean hasDuplicates(JsonNode array) {

@@ -74,6 +74,7 @@ public final class StructuralSchema {
     private final List<StructuralSchema> oneOf;
     private final StructuralSchema not;
     private final String definitionName;
+    private final List<ValidationRule> validationRules;
 
     private StructuralSchema(Builder b) {
         type = b.type;
@@ -114,6 +115,7 @@ public final class StructuralSchema {
         oneOf = List.copyOf(b.oneOf);
         not = b.not;
         definitionName = b.definitionName;
+        validationRules = List.copyOf(b.validationRules);
     }
 
     /**
@@ -275,6 +277,11 @@ public final class StructuralSchema {
         return definitionName;
     }
 
+    /** {@code x-kubernetes-validations}: CEL rules on this node's value, in schema order; read-only. */
+    public List<ValidationRule> validationRules() {
+        return validationRules;
+    }
+
     Double minimum() {
         return minimum;
     }
@@ -395,6 +402,7 @@ public final class StructuralSchema {
         final List<StructuralSchema> oneOf = new ArrayList<>();
         StructuralSchema not;
         String definitionName = "";
+        final List<ValidationRule> validationRules = new ArrayList<>();
 
         Builder type(String t) {
             type = t;
