@@ -19,7 +19,7 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * JSON values as CEL sees them under a schema ({@link SchemaTypes} declares the matching types):
- * objects are maps of their present fields (at the root and in embedded resources {@code metadata}
+ * objects are maps of their present fields, by their {@linkplain FieldNames CEL names} (at the root and in embedded resources {@code metadata}
  * shows only {@code name} and {@code generateName}), arrays are lists, {@code integer} values are
  * {@code long}, {@code number} values {@code double}, strings of format {@code byte},
  * {@code duration} and {@code date-time} are bytes, {@link Duration}s and {@link Instant}s, JSON null is
@@ -65,10 +65,13 @@ final class CelValues {
                 out.put(key, metadata(e.getValue()));
                 continue;
             }
-            StructuralSchema field =
-                    values != null ? values : schema.properties().get(key);
+            if (values != null) {
+                out.put(key, of(e.getValue(), values, false));
+                continue;
+            }
+            StructuralSchema field = schema.properties().get(key);
             if (field != null) {
-                out.put(key, of(e.getValue(), field, false));
+                FieldNames.escape(key).ifPresent(name -> out.put(name, of(e.getValue(), field, false)));
             } else if (resource && (key.equals("apiVersion") || key.equals("kind"))) {
                 out.put(key, e.getValue().asString(""));
             } else if (schema.preserveUnknownFields() && schema.properties().isEmpty()) {

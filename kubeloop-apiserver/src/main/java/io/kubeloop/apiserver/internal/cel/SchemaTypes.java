@@ -23,7 +23,7 @@ import java.util.Optional;
  * {@code string}, or {@code bytes}, {@code duration}, {@code timestamp} for the formats {@code byte},
  * {@code duration}, {@code date-time}; {@code integer} is {@code int}, {@code number} is
  * {@code double}; int-or-string values and objects that preserve unknown fields without properties are
- * {@code dyn}. At the root (and in embedded resources) {@code apiVersion}, {@code kind} and a
+ * {@code dyn}. Field names are escaped ({@link FieldNames}). At the root (and in embedded resources) {@code apiVersion}, {@code kind} and a
  * {@code metadata} holding {@code name} and {@code generateName} are fields too.
  *
  * <p>Immutable once built; the type provider is thread-safe.
@@ -109,9 +109,12 @@ final class SchemaTypes {
             fields.put("metadata", metadata(name + ".metadata"));
         }
         s.properties().forEach((field, schema) -> {
-            if (!(resource && field.equals("metadata"))) {
-                fields.put(field, declare(schema, name + "." + field, false));
+            if (resource && field.equals("metadata")) {
+                bySchema.put(schema, fields.get("metadata"));
+                return;
             }
+            CelType t = declare(schema, name + "." + field, false);
+            FieldNames.escape(field).ifPresent(celName -> fields.put(celName, t));
         });
         return struct(name, fields);
     }

@@ -81,7 +81,9 @@ class CelRulesTest {
         StructuralSchema schema = StructuralSchema.of(json("""
                 {'type':'object','properties':{'metadata':{'type':'object'},'spec':{'type':'object'}},
                  'x-kubernetes-validations':[{'rule':'self.metadata.name.startsWith(\\u0027w\\u0027)','message':'name must start with w'}]}"""));
-        CelRules r = CelRules.compile(schema, "openAPIV3Schema").rules();
+        CelRules.Compilation c = CelRules.compile(schema, "openAPIV3Schema");
+        assertThat(c.errors()).isEmpty();
+        CelRules r = c.rules();
         assertThat(r.validate(object("{}"), null)).isEmpty();
         JsonNode bad = json("{'apiVersion':'example.com/v1','kind':'Widget','metadata':{'name':'x1'},'spec':{}}");
         assertThat(rendered(r.validate(bad, null)))
@@ -150,6 +152,19 @@ class CelRulesTest {
                   'additionalProperties':{'type':'integer','x-kubernetes-validations':[{'rule':'self > 0'}]}}}}""");
         assertThat(rendered(r.validate(object("{'limits':{'cpu':1,'memory':0}}"), null)))
                 .containsExactly("spec.limits[memory]: Invalid value: \"integer\": failed rule: self > 0");
+    }
+
+    @Test
+    void fieldNamesThatAreReservedWordsOrHoldDashesAreEscaped() {
+        CelRules r = rules("""
+                {'type':'object','properties':{'namespace':{'type':'string'},'max-size':{'type':'integer'},
+                  'a.b':{'type':'integer'}},
+                 'x-kubernetes-validations':[{'rule':'has(self.__namespace__) && self.max__dash__size > self.a__dot__b'}]}""");
+        assertThat(r.validate(object("{'namespace':'n','max-size':2,'a.b':1}"), null))
+                .isEmpty();
+        assertThat(r.validate(object("{'max-size':2,'a.b':1}"), null)).hasSize(1);
+        assertThat(r.validate(object("{'namespace':'n','max-size':1,'a.b':1}"), null))
+                .hasSize(1);
     }
 
     @Test
