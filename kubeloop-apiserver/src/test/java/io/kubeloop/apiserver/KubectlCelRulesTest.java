@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * refused with the rule's message at its field ({@code The Widget "w" is invalid: spec.replicas:
  * Forbidden: …}); a transition rule makes a field immutable on {@code kubectl apply}, while changing
  * what a stricter rule does not look at, in an object stored before the rule, is still allowed
- * (ratcheting). Run with
+ * (ratcheting). A ValidatingAdmissionPolicy on Deployments refuses one and lets the scale subresource by. Run with
  * kubectl 1.27, 1.33 and the one on PATH (those installed; skipped without any).
  */
 class KubectlCelRulesTest {
@@ -151,5 +151,41 @@ class KubectlCelRulesTest {
                 k.run("-n", ns, "patch", "widget", "w", "--type=merge", "-p", "{\"spec\":{\"replicas\":4}}");
         assertThat(stillTooFew.code()).isNotZero();
         assertThat(stillTooFew.out()).contains("spec.replicas: Forbidden: at least 5 replicas");
+    }
+
+    @ParameterizedTest(name = "kubectl {0}")
+    @MethodSource("kubectls")
+    void aValidatingAdmissionPolicyRefusesAWriteThroughKubectl(Path binary) throws IOException {
+        assumeTrue(Files.isExecutable(binary), "no kubectl installed: skipped");
+        String version = Kubectl.versionOf(binary);
+        Kubectl k = new Kubectl(binary, version, kubeconfig, dir.resolve("cache-" + version));
+        String ns = "vap-" + version.replace(".", "-").toLowerCase(java.util.Locale.ROOT);
+        k.ok("create", "namespace", ns);
+        k.ok("label", "namespace", ns, "vap=" + ns);
+        k.ok("apply", "-f", file("vap-" + version + ".yaml", """
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingAdmissionPolicy
+                metadata: {name: replicas-%1$s}
+                spec:
+                  matchConstraints:
+                    resourceRules:
+                    - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [deployments]}
+                    namespaceSelector: {matchLabels: {vap: %1$s}}
+                  validations:
+                  - expression: "object.spec.replicas <= 5"
+                ---
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingAdmissionPolicyBinding
+                metadata: {name: replicas-%1$s-binding}
+                spec: {policyName: replicas-%1$s, validationActions: [Deny]}
+                """.formatted(ns)).toString());
+        k.ok("-n", ns, "create", "deployment", "small", "--image=nginx", "--replicas=2");
+        Kubectl.Result big = k.run("-n", ns, "create", "deployment", "big", "--image=nginx", "--replicas=6");
+        assertThat(big.code()).isNotZero();
+        assertThat(big.out())
+                .contains("ValidatingAdmissionPolicy 'replicas-" + ns + "' with binding 'replicas-" + ns
+                        + "-binding' denied request: failed expression: object.spec.replicas <= 5");
+        // the rule names deployments, not deployments/scale: scaling is not the policy's business
+        k.ok("-n", ns, "scale", "deployment", "small", "--replicas=9");
     }
 }

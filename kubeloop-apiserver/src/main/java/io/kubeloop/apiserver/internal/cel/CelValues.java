@@ -133,7 +133,7 @@ final class CelValues {
 
     /** By JSON type: whole numbers are {@code long}, other numbers {@code double}. */
     static Object untyped(JsonNode node) {
-        if (node.isNull()) {
+        if (node == null || node.isNull()) {
             return NullValue.NULL_VALUE;
         }
         if (node.isObject()) {

@@ -30,6 +30,9 @@ import java.util.Optional;
  */
 final class SchemaTypes {
 
+    /** No struct types: for expressions over untyped values. */
+    static final CelTypeProvider NONE = new Provider(ImmutableMap.of());
+
     private final Map<String, CelType> structs = new LinkedHashMap<>();
     private final Map<StructuralSchema, CelType> bySchema = new IdentityHashMap<>();
     private final Provider provider;

@@ -5,6 +5,7 @@ import io.kubeloop.api.errors.ApiTimeoutException;
 import io.kubeloop.api.errors.GoneException;
 import io.kubeloop.api.errors.Status;
 import io.kubeloop.api.json.KubeJson;
+import io.kubeloop.apiserver.internal.admission.AdmissionPolicies;
 import io.kubeloop.apiserver.internal.auth.AccessControl;
 import io.kubeloop.apiserver.internal.auth.AuditLog;
 import io.kubeloop.apiserver.internal.registry.ApiErrors;
@@ -59,21 +60,24 @@ public final class ApiHandler extends Handler.Abstract {
     private final ObjectRegistry registry;
     private final Discovery discovery;
     private final AccessControl access;
+    private final AdmissionPolicies policies;
     private final HttpOptions options;
     private final OpenApiDocuments openApi;
     private final Ticker clock;
     private final ScaleSubresource scales;
 
-    /** A handler serving {@code registry} to the requests {@code access} admits. */
+    /** A handler serving {@code registry} to the requests {@code access} admits, writes checked by {@code policies}. */
     public ApiHandler(
             ObjectRegistry registry,
             AccessControl access,
+            AdmissionPolicies policies,
             HttpOptions options,
             OpenApiDocuments openApi,
             Ticker clock) {
         this.registry = registry;
         this.discovery = new Discovery(registry.resources());
         this.access = access;
+        this.policies = policies;
         this.options = options;
         this.openApi = openApi;
         this.clock = clock;
@@ -94,6 +98,10 @@ public final class ApiHandler extends Handler.Abstract {
 
     AccessControl access() {
         return access;
+    }
+
+    AdmissionPolicies policies() {
+        return policies;
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.kubeloop.apiserver.internal.http;
 
 import io.kubeloop.api.json.KubeJson;
+import io.kubeloop.apiserver.internal.admission.AdmissionRequest;
 import io.kubeloop.apiserver.internal.auth.AccessReviews;
 import io.kubeloop.apiserver.internal.auth.UserInfo;
 import io.kubeloop.apiserver.internal.protobuf.ProtobufBodies;
@@ -67,15 +68,33 @@ final class ResourceRequest {
         this.createdName = createdName;
     }
 
-    /** The write context of this request, with RBAC's checks on writes of RBAC objects. */
+    /**
+     * The write context of this request: RBAC's checks on writes of RBAC objects, then the
+     * ValidatingAdmissionPolicies that apply.
+     */
     private WriteContext writeContext() {
         WriteContext ctx = ApiHandler.writeContext(query, request);
-        if (def.group().equals("rbac.authorization.k8s.io")) {
-            ctx.admission((d, object, old) -> {
+        boolean rbac = def.group().equals("rbac.authorization.k8s.io");
+        ctx.admission((d, object, old) -> {
+            if (rbac) {
                 io.kubeloop.apiserver.internal.auth.RoleRefs.checkUnchanged(d, object, old);
                 handler.access().checkEscalation(user, d.plural(), route.namespace(), object);
-            });
-        }
+            }
+            String name = object.path("metadata").path("name").asString("");
+            handler.policies()
+                    .validate(
+                            new AdmissionRequest(
+                                    d,
+                                    old == null ? "CREATE" : "UPDATE",
+                                    route.namespace(),
+                                    name,
+                                    route.subresource(),
+                                    object,
+                                    old,
+                                    user,
+                                    ctx.dryRun()),
+                            ctx::warn);
+        });
         return ctx;
     }
 

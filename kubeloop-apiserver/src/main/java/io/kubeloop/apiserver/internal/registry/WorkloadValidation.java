@@ -49,6 +49,10 @@ final class WorkloadValidation {
             case "/pods" -> podSpec(spec, "spec", errors);
             case "batch/jobs" -> podSpec(spec.path("template").path("spec"), "spec.template.spec", errors);
             case "/services" -> servicePorts(spec, errors);
+            case "admissionregistration.k8s.io/validatingadmissionpolicies" ->
+                AdmissionPolicyValidation.policy(spec, errors);
+            case "admissionregistration.k8s.io/validatingadmissionpolicybindings" ->
+                AdmissionPolicyValidation.binding(spec, errors);
             default -> {}
         }
         if (!errors.isEmpty()) {
