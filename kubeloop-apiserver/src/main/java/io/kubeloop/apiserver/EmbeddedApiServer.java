@@ -1,7 +1,7 @@
 package io.kubeloop.apiserver;
 
 import io.kubeloop.api.json.KubeJson;
-import io.kubeloop.apiserver.internal.admission.AdmissionPolicies;
+import io.kubeloop.apiserver.internal.admission.Admission;
 import io.kubeloop.apiserver.internal.auth.AccessControl;
 import io.kubeloop.apiserver.internal.auth.AuditLog;
 import io.kubeloop.apiserver.internal.auth.Authentication;
@@ -130,7 +130,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
                     new ApiHandler(
                             registry,
                             access,
-                            new AdmissionPolicies(store, registry.resources()),
+                            new Admission(store, registry.resources()),
                             options.http(),
                             options.openApi().apply(registry.resources()),
                             options.ticker()));

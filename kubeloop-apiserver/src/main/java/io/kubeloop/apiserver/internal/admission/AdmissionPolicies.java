@@ -66,7 +66,11 @@ public final class AdmissionPolicies {
             String key = Metadata.text(p.object(), "uid") + "@" + p.resourceVersion();
             CompiledPolicy policy = compiled.computeIfAbsent(key, k -> new CompiledPolicy(p.object()));
             live.put(key, policy);
-            if (!MatchResources.matches(policy.spec().path("matchConstraints"), request, this::namespaceLabels)) {
+            if (!MatchResources.matches(
+                    policy.spec().path("matchConstraints"),
+                    "resourceRules",
+                    request,
+                    MatchResources.namespaceLabels(store))) {
                 continue;
             }
             for (StoredObject b : bindings) {
@@ -89,7 +93,8 @@ public final class AdmissionPolicies {
         JsonNode matchResources = spec.get("matchResources");
         if (matchResources != null
                 && matchResources.isObject()
-                && !MatchResources.matches(matchResources, request, this::namespaceLabels)) {
+                && !MatchResources.matches(
+                        matchResources, "resourceRules", request, MatchResources.namespaceLabels(store))) {
             return;
         }
         String bindingName = binding.path("metadata").path("name").asString();
@@ -230,10 +235,6 @@ public final class AdmissionPolicies {
             return Optional.empty();
         }
         return store.get("/namespaces", Metadata.key(null, request.namespace())).map(o -> (JsonNode) o.object());
-    }
-
-    private Optional<Map<String, String>> namespaceLabels(String namespace) {
-        return store.get("/namespaces", Metadata.key(null, namespace)).map(o -> MatchResources.labels(o.object()));
     }
 
     private List<StoredObject> list(String plural) {

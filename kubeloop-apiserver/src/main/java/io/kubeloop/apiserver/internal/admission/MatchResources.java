@@ -3,6 +3,8 @@ package io.kubeloop.apiserver.internal.admission;
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.api.selector.LabelSelector;
 import io.kubeloop.api.selector.LabelSelectorSpec;
+import io.kubeloop.apiserver.internal.storage.Metadata;
+import io.kubeloop.apiserver.internal.storage.VersionedStore;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -10,7 +12,8 @@ import java.util.function.Function;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Whether a request is in a policy's {@code matchConstraints} or a binding's {@code matchResources}:
+ * Whether a request is in a policy's {@code matchConstraints}, a binding's {@code matchResources} or a
+ * webhook's rules and selectors:
  * one of the {@code resourceRules} matches (operations, API groups, versions, resources with
  * subresources such as {@code pods/status}, {@code pods/}{@code *} or {@code *}{@code /scale}, resource names, scope) and none of the
  * {@code excludeResourceRules}; the {@code namespaceSelector} matches the labels of the request's
@@ -24,13 +27,17 @@ final class MatchResources {
     private MatchResources() {}
 
     /**
-     * @param match a {@code matchConstraints} or {@code matchResources} object
+     * @param match a {@code matchConstraints} or {@code matchResources} object, or a webhook
+     * @param rulesField where the rules are: {@code resourceRules} (policies) or {@code rules} (webhooks)
      * @param namespaces the labels of a namespace by name (empty when it does not exist)
      */
     static boolean matches(
-            JsonNode match, AdmissionRequest r, Function<String, Optional<Map<String, String>>> namespaces) {
+            JsonNode match,
+            String rulesField,
+            AdmissionRequest r,
+            Function<String, Optional<Map<String, String>>> namespaces) {
         boolean exact = match.path("matchPolicy").asString("Equivalent").equals("Exact");
-        JsonNode rules = match.path("resourceRules");
+        JsonNode rules = match.path(rulesField);
         boolean included = false;
         for (JsonNode rule : rules) {
             included |= rule(rule, r, exact);
@@ -126,6 +133,12 @@ final class MatchResources {
         }
         return (r.object() != null && s.matches(labels(r.object())))
                 || (r.oldObject() != null && s.matches(labels(r.oldObject())));
+    }
+
+    /** The labels of a stored namespace by name. */
+    static Function<String, Optional<Map<String, String>>> namespaceLabels(VersionedStore store) {
+        return namespace ->
+                store.get("/namespaces", Metadata.key(null, namespace)).map(o -> labels(o.object()));
     }
 
     static LabelSelector selector(JsonNode selector) {

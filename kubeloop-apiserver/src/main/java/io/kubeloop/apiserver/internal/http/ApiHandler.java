@@ -5,7 +5,7 @@ import io.kubeloop.api.errors.ApiTimeoutException;
 import io.kubeloop.api.errors.GoneException;
 import io.kubeloop.api.errors.Status;
 import io.kubeloop.api.json.KubeJson;
-import io.kubeloop.apiserver.internal.admission.AdmissionPolicies;
+import io.kubeloop.apiserver.internal.admission.Admission;
 import io.kubeloop.apiserver.internal.auth.AccessControl;
 import io.kubeloop.apiserver.internal.auth.AuditLog;
 import io.kubeloop.apiserver.internal.registry.ApiErrors;
@@ -60,24 +60,24 @@ public final class ApiHandler extends Handler.Abstract {
     private final ObjectRegistry registry;
     private final Discovery discovery;
     private final AccessControl access;
-    private final AdmissionPolicies policies;
+    private final Admission admission;
     private final HttpOptions options;
     private final OpenApiDocuments openApi;
     private final Ticker clock;
     private final ScaleSubresource scales;
 
-    /** A handler serving {@code registry} to the requests {@code access} admits, writes checked by {@code policies}. */
+    /** A handler serving {@code registry} to the requests {@code access} admits, writes passed through {@code admission}. */
     public ApiHandler(
             ObjectRegistry registry,
             AccessControl access,
-            AdmissionPolicies policies,
+            Admission admission,
             HttpOptions options,
             OpenApiDocuments openApi,
             Ticker clock) {
         this.registry = registry;
         this.discovery = new Discovery(registry.resources());
         this.access = access;
-        this.policies = policies;
+        this.admission = admission;
         this.options = options;
         this.openApi = openApi;
         this.clock = clock;
@@ -100,8 +100,8 @@ public final class ApiHandler extends Handler.Abstract {
         return access;
     }
 
-    AdmissionPolicies policies() {
-        return policies;
+    Admission admission() {
+        return admission;
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.kubeloop.apiserver.internal.http;
 
 import io.kubeloop.api.json.KubeJson;
+import io.kubeloop.apiserver.internal.admission.Admission;
 import io.kubeloop.apiserver.internal.admission.AdmissionRequest;
 import io.kubeloop.apiserver.internal.auth.AccessReviews;
 import io.kubeloop.apiserver.internal.auth.UserInfo;
@@ -69,33 +70,40 @@ final class ResourceRequest {
     }
 
     /**
-     * The write context of this request: RBAC's checks on writes of RBAC objects, then the
-     * ValidatingAdmissionPolicies that apply.
+     * The write context of this request: mutating webhooks before validation; RBAC's checks on writes of
+     * RBAC objects, ValidatingAdmissionPolicies and validating webhooks after it.
      */
     private WriteContext writeContext() {
         WriteContext ctx = ApiHandler.writeContext(query, request);
         boolean rbac = def.group().equals("rbac.authorization.k8s.io");
+        Admission admission = handler.admission();
+        if (admission.callsWebhooks()) {
+            ctx.admitOutsideLock();
+            ctx.mutation(
+                    (d, object, old) -> admission.mutate(admissionRequest(d, object, old, ctx), object, ctx::warn));
+        }
         ctx.admission((d, object, old) -> {
             if (rbac) {
                 io.kubeloop.apiserver.internal.auth.RoleRefs.checkUnchanged(d, object, old);
                 handler.access().checkEscalation(user, d.plural(), route.namespace(), object);
             }
-            String name = object.path("metadata").path("name").asString("");
-            handler.policies()
-                    .validate(
-                            new AdmissionRequest(
-                                    d,
-                                    old == null ? "CREATE" : "UPDATE",
-                                    route.namespace(),
-                                    name,
-                                    route.subresource(),
-                                    object,
-                                    old,
-                                    user,
-                                    ctx.dryRun()),
-                            ctx::warn);
+            admission.validate(admissionRequest(d, object, old, ctx), ctx::warn);
         });
         return ctx;
+    }
+
+    private AdmissionRequest admissionRequest(
+            ResourceDefinition d, ObjectNode object, ObjectNode old, WriteContext ctx) {
+        return new AdmissionRequest(
+                d,
+                old == null ? "CREATE" : "UPDATE",
+                route.namespace(),
+                object.path("metadata").path("name").asString(""),
+                route.subresource(),
+                object,
+                old,
+                user,
+                ctx.dryRun());
     }
 
     void serve() {

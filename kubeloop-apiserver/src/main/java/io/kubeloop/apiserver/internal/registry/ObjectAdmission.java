@@ -4,8 +4,9 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A request's last check of an object it writes: called by {@link ObjectRegistry} on every create, update,
- * patch and apply after validation and defaulting, before the object is stored, under the store lock (it may
- * read the store from that thread; keep it short).
+ * patch and apply after validation and defaulting, before the object is stored; for updates and patches under
+ * the store lock (it may read the store from that thread; keep it short) unless the request
+ * {@linkplain WriteContext#admitsOutsideLock() admits outside the lock}.
  *
  * <p><b>Thread safety.</b> Called on the request's thread.
  */

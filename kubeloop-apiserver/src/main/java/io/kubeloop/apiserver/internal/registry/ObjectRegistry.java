@@ -215,6 +215,7 @@ public final class ObjectRegistry {
             }
             ObjectSemantics.validateName(def, obj);
             ObjectSemantics.prepareCreate(def, obj, clock.instant());
+            ctx.mutation().mutate(def, obj, null);
             validator.validate(def, obj, null, Operation.CREATE, ctx);
             services.assign(def, obj, null);
             ctx.admission().admit(def, obj, null);
@@ -283,7 +284,7 @@ public final class ObjectRegistry {
                     List.of(ApiErrors.FieldError.invalid(
                             "metadata.resourceVersion", "0x0", "must be specified for an update")));
         }
-        WriteResult r = store.write(def.storageId(), key(def, namespace, name), cur -> {
+        WriteResult r = write(def, key(def, namespace, name), ctx, cur -> {
             if (cur == null) {
                 throw ApiErrors.notFound(def, name);
             }
@@ -311,6 +312,7 @@ public final class ObjectRegistry {
             next = ObjectSemantics.prepareUpdate(def, cur, updated, subresource);
         }
         ObjectSemantics.checkNoNewFinalizers(def, cur.object(), next);
+        ctx.mutation().mutate(def, next, cur.object());
         validator.validate(def, next, cur.object(), op, ctx);
         services.assign(def, next, cur.object());
         ctx.admission().admit(def, next, cur.object());
@@ -371,7 +373,8 @@ public final class ObjectRegistry {
                     ApiErrors.FieldError.forbidden("force", "may not be specified for non-apply patch"));
         }
         boolean[] created = {false};
-        WriteResult r = store.write(def.storageId(), key(def, namespace, name), cur -> {
+        WriteResult r = write(def, key(def, namespace, name), ctx, cur -> {
+            created[0] = false;
             if (cur == null) {
                 if (type != PatchType.APPLY || !subresource.isEmpty()) {
                     throw ApiErrors.notFound(def, name);
@@ -392,6 +395,38 @@ public final class ObjectRegistry {
             return decideUpdate(def, cur, patched, subresource, ctx, Operation.PATCH, type != PatchType.APPLY);
         });
         return new Written(r.object(), created[0], r.deleted());
+    }
+
+    /**
+     * {@code store.write}, or, when the request admits outside the lock, the same decision made on a
+     * snapshot with no lock held and committed only if the object is still that snapshot (retried
+     * otherwise), so that webhooks never run under the store's lock.
+     */
+    private WriteResult write(
+            ResourceDefinition def,
+            String key,
+            WriteContext ctx,
+            java.util.function.Function<StoredObject, Change> decide) {
+        if (!ctx.admitsOutsideLock()) {
+            return store.write(def.storageId(), key, decide);
+        }
+        while (true) {
+            StoredObject snapshot = store.get(def.storageId(), key).orElse(null);
+            Change change = decide.apply(snapshot);
+            long seen = snapshot == null ? 0 : snapshot.resourceVersion();
+            boolean[] moved = {false};
+            WriteResult r = store.write(def.storageId(), key, cur -> {
+                if ((cur == null ? 0 : cur.resourceVersion()) != seen) {
+                    moved[0] = true;
+                    return Change.keep();
+                }
+                return change;
+            });
+            if (!moved[0]) {
+                return r;
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(100_000); // a write of it is being published
+        }
     }
 
     /** The patch type of a request's Content-Type (parameters and case ignored); empty for any other media type. */
@@ -423,6 +458,7 @@ public final class ObjectRegistry {
         if (managed != null) {
             Metadata.metadata(obj).set("managedFields", managed);
         }
+        ctx.mutation().mutate(def, obj, null);
         validator.validate(def, obj, null, Operation.PATCH, ctx);
         services.assign(def, obj, null);
         ctx.admission().admit(def, obj, null);

@@ -50,9 +50,13 @@ final class WorkloadValidation {
             case "batch/jobs" -> podSpec(spec.path("template").path("spec"), "spec.template.spec", errors);
             case "/services" -> servicePorts(spec, errors);
             case "admissionregistration.k8s.io/validatingadmissionpolicies" ->
-                AdmissionPolicyValidation.policy(spec, errors);
+                AdmissionRegistrationValidation.policy(spec, errors);
             case "admissionregistration.k8s.io/validatingadmissionpolicybindings" ->
-                AdmissionPolicyValidation.binding(spec, errors);
+                AdmissionRegistrationValidation.binding(spec, errors);
+            case "admissionregistration.k8s.io/validatingwebhookconfigurations" ->
+                AdmissionRegistrationValidation.webhooks(object, false, errors);
+            case "admissionregistration.k8s.io/mutatingwebhookconfigurations" ->
+                AdmissionRegistrationValidation.webhooks(object, true, errors);
             default -> {}
         }
         if (!errors.isEmpty()) {

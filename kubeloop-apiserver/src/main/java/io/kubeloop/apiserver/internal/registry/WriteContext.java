@@ -19,6 +19,8 @@ public final class WriteContext {
     private final List<String> warnings = new ArrayList<>();
     private List<String> duplicateFields = List.of();
     private ObjectAdmission admission = ObjectAdmission.NONE;
+    private ObjectMutation mutation = ObjectMutation.NONE;
+    private boolean admitsOutsideLock;
 
     /**
      * @param fieldManager the {@code fieldManager} parameter, or null
@@ -43,6 +45,34 @@ public final class WriteContext {
     public WriteContext admission(ObjectAdmission admission) {
         this.admission = java.util.Objects.requireNonNull(admission, "admission");
         return this;
+    }
+
+    /**
+     * Sets the change every object this request writes goes through before validation (mutating
+     * admission webhooks).
+     */
+    public WriteContext mutation(ObjectMutation mutation) {
+        this.mutation = java.util.Objects.requireNonNull(mutation, "mutation");
+        return this;
+    }
+
+    /** The request's mutation ({@link ObjectMutation#NONE} unless one was set). */
+    public ObjectMutation mutation() {
+        return mutation;
+    }
+
+    /**
+     * Makes updates and patches run their mutation and admission with no store lock held (they call
+     * webhooks), committing optimistically: see {@link ObjectMutation}.
+     */
+    public WriteContext admitOutsideLock() {
+        this.admitsOutsideLock = true;
+        return this;
+    }
+
+    /** Whether {@link #admitOutsideLock()} was asked for. */
+    public boolean admitsOutsideLock() {
+        return admitsOutsideLock;
     }
 
     /** The request's admission check ({@link ObjectAdmission#NONE} unless one was set). */

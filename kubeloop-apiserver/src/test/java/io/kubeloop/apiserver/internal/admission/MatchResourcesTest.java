@@ -32,7 +32,7 @@ class MatchResourcesTest {
     }
 
     private static boolean matches(String match, AdmissionRequest r) {
-        return MatchResources.matches(json(match), r, ns -> Optional.of(Map.of("team", "a")));
+        return MatchResources.matches(json(match), "resourceRules", r, ns -> Optional.of(Map.of("team", "a")));
     }
 
     @Test

@@ -11,14 +11,18 @@ import tools.jackson.databind.JsonNode;
  * (validations, their message expressions, match conditions, variables) must compile; reasons and the
  * failure policy must be known values. A binding needs a {@code policyName} and at least one
  * validation action among {@code Deny}, {@code Warn}, {@code Audit}, never both {@code Deny} and
- * {@code Warn}. Stateless.
+ * {@code Warn}. A webhook configuration's webhooks need unique, fully qualified names, a
+ * {@code clientConfig} with either an {@code https} URL or a Service, {@code sideEffects} of
+ * {@code None} or {@code NoneOnDryRun}, {@code admissionReviewVersions} naming {@code v1} or
+ * {@code v1beta1}, a timeout of 1 to 30 seconds, and known failure, match and reinvocation policies.
+ * Stateless.
  */
-final class AdmissionPolicyValidation {
+final class AdmissionRegistrationValidation {
 
     private static final List<String> REASONS =
             List.of("Unauthorized", "Forbidden", "Invalid", "RequestEntityTooLarge");
 
-    private AdmissionPolicyValidation() {}
+    private AdmissionRegistrationValidation() {}
 
     static void policy(JsonNode spec, List<ApiErrors.FieldError> errors) {
         if (!spec.path("matchConstraints").path("resourceRules").isArray()
@@ -69,6 +73,73 @@ final class AdmissionPolicyValidation {
                     "spec.validationActions",
                     "Invalid value: " + actions + ": must not contain both Deny and Warn (repeating the same "
                             + "validation failure information in the API response and headers serves no purpose)"));
+        }
+    }
+
+    static void webhooks(JsonNode object, boolean mutating, List<ApiErrors.FieldError> errors) {
+        JsonNode hooks = object.path("webhooks");
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (int i = 0; i < hooks.size(); i++) {
+            JsonNode h = hooks.get(i);
+            String at = "webhooks[" + i + "]";
+            String name = h.path("name").asString("");
+            if (name.isEmpty()) {
+                errors.add(ApiErrors.FieldError.required(at + ".name", ""));
+            } else if (name.split("\\.", -1).length < 3) {
+                errors.add(ApiErrors.FieldError.invalid(
+                        at + ".name", name, "should be a domain with at least three segments separated by dots"));
+            } else if (!names.add(name)) {
+                errors.add(new ApiErrors.FieldError(
+                        "FieldValueDuplicate", at + ".name", "Duplicate value: \"" + name + "\""));
+            }
+            JsonNode client = h.path("clientConfig");
+            boolean url = client.path("url").isString();
+            boolean service = client.path("service").isObject();
+            if (url == service) {
+                errors.add(ApiErrors.FieldError.required(
+                        at + ".clientConfig", "exactly one of url or service is required"));
+            } else if (url && !client.path("url").asString().startsWith("https://")) {
+                errors.add(ApiErrors.FieldError.invalid(
+                        at + ".clientConfig.url",
+                        client.path("url").asString(),
+                        "'https' is the only allowed URL scheme"));
+            }
+            String sideEffects = h.path("sideEffects").asString("");
+            if (sideEffects.isEmpty()) {
+                errors.add(
+                        ApiErrors.FieldError.required(at + ".sideEffects", "must specify one of None, NoneOnDryRun"));
+            } else if (!sideEffects.equals("None") && !sideEffects.equals("NoneOnDryRun")) {
+                errors.add(ApiErrors.FieldError.notSupported(
+                        at + ".sideEffects", sideEffects, List.of("None", "NoneOnDryRun")));
+            }
+            boolean reviewVersion = false;
+            for (JsonNode v : h.path("admissionReviewVersions")) {
+                reviewVersion |= v.asString().equals("v1") || v.asString().equals("v1beta1");
+            }
+            if (!reviewVersion) {
+                errors.add(ApiErrors.FieldError.required(
+                        at + ".admissionReviewVersions", "must specify one of v1, v1beta1"));
+            }
+            if (h.has("timeoutSeconds")) {
+                int t = h.path("timeoutSeconds").asInt();
+                if (t < 1 || t > 30) {
+                    errors.add(ApiErrors.FieldError.invalid(
+                            at + ".timeoutSeconds", t, "the timeout value must be between 1 and 30 seconds"));
+                }
+            }
+            oneOf(h, "failurePolicy", List.of("Fail", "Ignore"), at, errors);
+            oneOf(h, "matchPolicy", List.of("Equivalent", "Exact"), at, errors);
+            if (mutating) {
+                oneOf(h, "reinvocationPolicy", List.of("IfNeeded", "Never"), at, errors);
+            }
+        }
+    }
+
+    private static void oneOf(
+            JsonNode h, String field, List<String> allowed, String at, List<ApiErrors.FieldError> errors) {
+        if (h.has(field) && !allowed.contains(h.path(field).asString(""))) {
+            errors.add(ApiErrors.FieldError.notSupported(
+                    at + "." + field, h.path(field).asString(""), allowed));
         }
     }
 

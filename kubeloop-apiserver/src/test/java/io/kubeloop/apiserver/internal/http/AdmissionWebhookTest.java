@@ -1,0 +1,285 @@
+package io.kubeloop.apiserver.internal.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+import io.kubeloop.api.json.KubeJson;
+import io.kubeloop.apiserver.EmbeddedApiServer;
+import io.kubeloop.apiserver.ServerOptions;
+import io.kubeloop.apiserver.SimulatedCluster;
+import io.kubeloop.apiserver.internal.tls.TlsMaterial;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.dataformat.yaml.YAMLMapper;
+
+/**
+ * Admission webhooks called by the embedded server as kube-apiserver calls them: an AdmissionReview v1
+ * over HTTPS trusted through the configuration's {@code caBundle}; a validating webhook's refusal with
+ * kube-apiserver's message and its warnings as headers; a mutating webhook's JSON patch applied before
+ * validation, on create and update; unreachable and slow webhooks under both failure policies; and
+ * the validation of webhook configurations.
+ */
+class AdmissionWebhookTest {
+
+    private static EmbeddedApiServer server;
+    private static RawHttp http;
+    private static HttpsServer webhooks;
+    private static String caBundle;
+    private static final List<JsonNode> reviews = new CopyOnWriteArrayList<>();
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = EmbeddedApiServer.start(ServerOptions.defaults().withCluster(SimulatedCluster.off()));
+        http = new RawHttp(server);
+        TlsMaterial tls = TlsMaterial.generate();
+        caBundle = Base64.getEncoder().encodeToString(tls.caPem().getBytes(StandardCharsets.UTF_8));
+        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        kmf.init(tls.serverKeyStore(), tls.keyStorePassword());
+        SSLContext ssl = SSLContext.getInstance("TLS");
+        ssl.init(kmf.getKeyManagers(), null, null);
+        webhooks = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        webhooks.setHttpsConfigurator(new HttpsConfigurator(ssl));
+        webhooks.createContext(
+                "/validate",
+                e -> answer(e, review -> {
+                    JsonNode object = review.path("request").path("object");
+                    boolean forbidden = object.path("data").has("forbidden");
+                    ObjectNode response = response(review, !forbidden);
+                    if (forbidden) {
+                        response.putObject("status")
+                                .put("code", 403)
+                                .put("message", "the key 'forbidden' is not allowed");
+                    } else {
+                        response.putArray("warnings").add("checked by the test webhook");
+                    }
+                    return response;
+                }));
+        webhooks.createContext(
+                "/mutate",
+                e -> answer(e, review -> {
+                    ObjectNode response = response(review, true);
+                    JsonNode labels = review.path("request")
+                            .path("object")
+                            .path("metadata")
+                            .path("labels");
+                    String patch = labels.isObject()
+                            ? "[{\"op\":\"add\",\"path\":\"/metadata/labels/mutated\",\"value\":\"yes\"}]"
+                            : "[{\"op\":\"add\",\"path\":\"/metadata/labels\",\"value\":{\"mutated\":\"yes\"}}]";
+                    response.put("patchType", "JSONPatch");
+                    response.put("patch", Base64.getEncoder().encodeToString(patch.getBytes(StandardCharsets.UTF_8)));
+                    return response;
+                }));
+        webhooks.createContext("/slow", e -> {
+            try {
+                Thread.sleep(3000);
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+            }
+            answer(e, review -> response(review, true));
+        });
+        webhooks.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
+        webhooks.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (webhooks != null) {
+            webhooks.stop(0);
+        }
+        server.close();
+    }
+
+    private interface Answer {
+        JsonNode apply(JsonNode review);
+    }
+
+    private static void answer(HttpExchange e, Answer answer) throws IOException {
+        JsonNode review = KubeJson.mapper().readTree(e.getRequestBody().readAllBytes());
+        reviews.add(review);
+        ObjectNode out = KubeJson.mapper().createObjectNode();
+        out.put("apiVersion", "admission.k8s.io/v1").put("kind", "AdmissionReview");
+        out.set("response", answer.apply(review));
+        byte[] body = KubeJson.mapper().writeValueAsBytes(out);
+        e.getResponseHeaders().add("Content-Type", "application/json");
+        e.sendResponseHeaders(200, body.length);
+        e.getResponseBody().write(body);
+        e.close();
+    }
+
+    private static ObjectNode response(JsonNode review, boolean allowed) {
+        ObjectNode r = KubeJson.mapper().createObjectNode();
+        r.put("uid", review.path("request").path("uid").asString());
+        r.put("allowed", allowed);
+        return r;
+    }
+
+    private static String url(String path) {
+        return "https://127.0.0.1:" + webhooks.getAddress().getPort() + path;
+    }
+
+    /** A webhook configuration for ConfigMaps in namespaces labelled {@code hooks: <label>}. */
+    private static void configure(String kind, String name, String label, String path, String extra) {
+        String plural = kind.equals("Mutating") ? "mutatingwebhookconfigurations" : "validatingwebhookconfigurations";
+        String yaml = """
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: %sWebhookConfiguration
+                metadata: {name: %s}
+                webhooks:
+                - name: %s.hooks.example.com
+                  clientConfig: {url: "%s", caBundle: %s}
+                  rules:
+                  - {apiGroups: [""], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [configmaps]}
+                  namespaceSelector: {matchLabels: {hooks: %s}}
+                  sideEffects: None
+                  admissionReviewVersions: [v1]
+                %s
+                """.formatted(kind, name, name, url(path), caBundle, label, extra.indent(2));
+        HttpResponse<String> r = http.post(
+                "/apis/admissionregistration.k8s.io/v1/" + plural,
+                YAMLMapper.builder().build().readTree(yaml).toString());
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
+    }
+
+    private static String namespace(String label) {
+        String ns = http.newNamespace(label);
+        http.patch(
+                "/api/v1/namespaces/" + ns,
+                "application/merge-patch+json",
+                "{\"metadata\":{\"labels\":{\"hooks\":\"" + label + "\"}}}");
+        return ns;
+    }
+
+    private static HttpResponse<String> configMap(String ns, String name, String data) {
+        return http.post(
+                "/api/v1/namespaces/" + ns + "/configmaps",
+                "{\"metadata\":{\"name\":\"" + name + "\"},\"data\":" + data + "}");
+    }
+
+    @Test
+    void aValidatingWebhookRefusesWithItsMessageAndWarnsOtherwise() {
+        configure("Validating", "checker", "checked", "/validate", "");
+        String ns = namespace("checked");
+        HttpResponse<String> ok = configMap(ns, "fine", "{\"a\":\"1\"}");
+        assertThat(ok.statusCode()).isEqualTo(201);
+        assertThat(ok.headers().allValues("Warning"))
+                .anySatisfy(w -> assertThat(w).contains("checked by the test webhook"));
+        JsonNode review = reviews.stream()
+                .filter(r -> r.path("request").path("name").asString().equals("fine"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(review.path("request").path("operation").asString()).isEqualTo("CREATE");
+        assertThat(review.path("request").path("namespace").asString()).isEqualTo(ns);
+        assertThat(review.path("request").path("userInfo").path("username").asString())
+                .isEqualTo("kubernetes-admin");
+        assertThat(review.path("request").path("resource").path("resource").asString())
+                .isEqualTo("configmaps");
+
+        HttpResponse<String> refused = configMap(ns, "bad", "{\"forbidden\":\"1\"}");
+        assertThat(refused.statusCode()).isEqualTo(403);
+        assertThat(RawHttp.json(refused).path("message").asString())
+                .isEqualTo("admission webhook \"checker.hooks.example.com\" denied the request: "
+                        + "the key 'forbidden' is not allowed");
+        HttpResponse<String> refusedUpdate = http.patch(
+                "/api/v1/namespaces/" + ns + "/configmaps/fine",
+                "application/merge-patch+json",
+                "{\"data\":{\"forbidden\":\"x\"}}");
+        assertThat(refusedUpdate.statusCode()).isEqualTo(403);
+        assertThat(configMap(http.newNamespace("unhooked"), "bad", "{\"forbidden\":\"1\"}")
+                        .statusCode())
+                .as("outside the namespace selector")
+                .isEqualTo(201);
+    }
+
+    @Test
+    void aMutatingWebhooksPatchIsAppliedOnCreateAndUpdate() {
+        configure("Mutating", "labeller", "mutated", "/mutate", "reinvocationPolicy: IfNeeded");
+        String ns = namespace("mutated");
+        HttpResponse<String> created = configMap(ns, "m", "{}");
+        assertThat(created.statusCode()).isEqualTo(201);
+        assertThat(RawHttp.json(created)
+                        .path("metadata")
+                        .path("labels")
+                        .path("mutated")
+                        .asString())
+                .isEqualTo("yes");
+        HttpResponse<String> replaced = http.put(
+                "/api/v1/namespaces/" + ns + "/configmaps/m",
+                "{\"metadata\":{\"name\":\"m\",\"labels\":{\"other\":\"x\"}},\"data\":{\"b\":\"2\"}}");
+        assertThat(replaced.statusCode()).as(replaced.body()).isEqualTo(200);
+        assertThat(RawHttp.json(replaced)
+                        .path("metadata")
+                        .path("labels")
+                        .path("mutated")
+                        .asString())
+                .isEqualTo("yes");
+        assertThat(RawHttp.json(http.get("/api/v1/namespaces/" + ns + "/configmaps/m"))
+                        .path("metadata")
+                        .path("labels")
+                        .path("other")
+                        .asString())
+                .isEqualTo("x");
+    }
+
+    @Test
+    void unreachableAndSlowWebhooksFailClosedUnlessIgnored() {
+        configure("Validating", "unreachable", "down", "/validate", "");
+        // point it at a closed port
+        http.patch(
+                "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/unreachable",
+                "application/json-patch+json",
+                "[{\"op\":\"replace\",\"path\":\"/webhooks/0/clientConfig/url\",\"value\":\"https://127.0.0.1:1/x\"}]");
+        HttpResponse<String> down = configMap(namespace("down"), "c", "{}");
+        assertThat(down.statusCode()).isEqualTo(500);
+        assertThat(RawHttp.json(down).path("message").asString())
+                .startsWith("Internal error occurred: failed calling webhook \"unreachable.hooks.example.com\": "
+                        + "failed to call webhook: Post \"https://127.0.0.1:1/x\"");
+
+        configure("Validating", "slow", "slow", "/slow", "timeoutSeconds: 1");
+        HttpResponse<String> slow = configMap(namespace("slow"), "c", "{}");
+        assertThat(slow.statusCode()).isEqualTo(500);
+        assertThat(RawHttp.json(slow).path("message").asString()).contains("context deadline exceeded");
+
+        configure("Validating", "slow-ignored", "slow-ignored", "/slow", "timeoutSeconds: 1\nfailurePolicy: Ignore");
+        assertThat(configMap(namespace("slow-ignored"), "c", "{}").statusCode()).isEqualTo(201);
+    }
+
+    @Test
+    void webhookConfigurationsAreValidatedAsKubeApiserverDoes() {
+        String yaml = """
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingWebhookConfiguration
+                metadata: {name: invalid}
+                webhooks:
+                - name: short
+                  clientConfig: {url: "http://127.0.0.1/x"}
+                  timeoutSeconds: 31
+                  sideEffects: Some
+                """;
+        HttpResponse<String> r = http.post(
+                "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations",
+                YAMLMapper.builder().build().readTree(yaml).toString());
+        assertThat(r.statusCode()).isEqualTo(422);
+        assertThat(RawHttp.json(r).path("details").path("causes"))
+                .extracting(c -> c.path("field").asString())
+                .containsExactlyInAnyOrder(
+                        "webhooks[0].name",
+                        "webhooks[0].clientConfig.url",
+                        "webhooks[0].timeoutSeconds",
+                        "webhooks[0].sideEffects",
+                        "webhooks[0].admissionReviewVersions");
+    }
+}
