@@ -1,9 +1,11 @@
 package io.kubeloop.apiserver.internal.crd;
 
+import io.kubeloop.apiserver.internal.admission.WebhookClient;
 import io.kubeloop.apiserver.internal.cel.CelRules;
 import io.kubeloop.apiserver.internal.registry.HumanDuration;
 import io.kubeloop.apiserver.internal.registry.JsonPaths;
 import io.kubeloop.apiserver.internal.registry.NameRule;
+import io.kubeloop.apiserver.internal.registry.ObjectConversion;
 import io.kubeloop.apiserver.internal.registry.PrinterColumn;
 import io.kubeloop.apiserver.internal.registry.ResourceDefinition;
 import io.kubeloop.apiserver.internal.schema.StructuralSchema;
@@ -36,9 +38,22 @@ final class CrdDefinitions {
      * @param servedOnly only versions with {@code served: true}
      * @param terminating the CRD is being deleted
      * @param clock for the relative ages of date columns
+     * @param webhooks calls the conversion webhook of a CRD with the {@code Webhook} strategy
      */
     static List<ResourceDefinition> of(
-            CrdSpec spec, CrdSpec.Names accepted, boolean servedOnly, boolean terminating, Ticker clock) {
+            CrdSpec spec,
+            CrdSpec.Names accepted,
+            boolean servedOnly,
+            boolean terminating,
+            Ticker clock,
+            WebhookClient webhooks) {
+        ObjectConversion conversion =
+                spec.conversion().path("strategy").asString("None").equals("Webhook")
+                        ? new WebhookConversion(
+                                accepted.kind(),
+                                spec.conversion().path("webhook").path("clientConfig"),
+                                webhooks)
+                        : ObjectConversion.NONE;
         String storage = spec.storageVersion().map(CrdSpec.Version::name).orElse(null);
         List<ResourceDefinition> out = new ArrayList<>();
         for (CrdSpec.Version v : spec.versions()) {
@@ -79,6 +94,7 @@ final class CrdDefinitions {
                     v.scale(),
                     schema,
                     rules,
+                    conversion,
                     terminating));
         }
         return out;

@@ -1,5 +1,6 @@
 package io.kubeloop.apiserver.internal.crd;
 
+import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.apiserver.internal.registry.ResourceDefinition;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,8 +20,10 @@ import tools.jackson.databind.node.ObjectNode;
  * @param names {@code spec.names} (requested names)
  * @param namespaced {@code spec.scope == Namespaced}
  * @param versions {@code spec.versions} in declaration order
+ * @param conversion {@code spec.conversion} (an empty object when absent)
  */
-record CrdSpec(String name, String group, Names names, boolean namespaced, List<Version> versions) {
+record CrdSpec(
+        String name, String group, Names names, boolean namespaced, List<Version> versions, JsonNode conversion) {
 
     public CrdSpec {
         versions = List.copyOf(versions);
@@ -155,7 +158,10 @@ record CrdSpec(String name, String group, Names names, boolean namespaced, List<
                 spec.path("group").asString(""),
                 Names.of(spec.path("names")),
                 "Namespaced".equals(spec.path("scope").asString("")),
-                versions);
+                versions,
+                spec.path("conversion").isObject()
+                        ? spec.path("conversion").deepCopy()
+                        : KubeJson.mapper().createObjectNode());
     }
 
     /** The version marked {@code storage: true}. */

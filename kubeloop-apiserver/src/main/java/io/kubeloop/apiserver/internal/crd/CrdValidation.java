@@ -130,6 +130,30 @@ final class CrdValidation {
         if (!strategy.equals("None") && !strategy.equals("Webhook")) {
             errs.add(FieldError.notSupported("spec.conversion.strategy", strategy, List.of("None", "Webhook")));
         }
+        JsonNode webhook = spec.path("conversion").path("webhook");
+        if (strategy.equals("Webhook")) {
+            if (!webhook.isObject()) {
+                errs.add(FieldError.required("spec.conversion.webhook", "required when strategy is set to Webhook"));
+            } else {
+                JsonNode client = webhook.path("clientConfig");
+                if (client.path("url").isString() == client.path("service").isObject()) {
+                    errs.add(FieldError.required(
+                            "spec.conversion.webhook.clientConfig", "exactly one of url or service is required"));
+                }
+                boolean v1 = false;
+                for (JsonNode v : webhook.path("conversionReviewVersions")) {
+                    v1 |= v.asString().equals("v1") || v.asString().equals("v1beta1");
+                }
+                if (!v1) {
+                    errs.add(FieldError.required(
+                            "spec.conversion.webhook.conversionReviewVersions",
+                            "must include at least one of v1, v1beta1"));
+                }
+            }
+        } else if (webhook.isObject()) {
+            errs.add(FieldError.forbidden(
+                    "spec.conversion.webhook", "should not be set when strategy is not set to Webhook"));
+        }
         return errs;
     }
 

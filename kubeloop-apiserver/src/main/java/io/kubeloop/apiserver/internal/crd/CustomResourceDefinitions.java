@@ -3,6 +3,7 @@ package io.kubeloop.apiserver.internal.crd;
 import io.kubeloop.api.errors.ConflictException;
 import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.api.json.KubeJson;
+import io.kubeloop.apiserver.internal.admission.WebhookClient;
 import io.kubeloop.apiserver.internal.registry.ObjectRegistry;
 import io.kubeloop.apiserver.internal.registry.ResourceDefinition;
 import io.kubeloop.apiserver.internal.registry.ResourceRegistry;
@@ -77,6 +78,7 @@ public final class CustomResourceDefinitions implements AutoCloseable {
     private final ResourceRegistry resources;
     private final VersionedStore store;
     private final Ticker clock;
+    private final WebhookClient webhooks = new WebhookClient();
     private final ResourceDefinition crdDefinition;
     private final String crdStorage;
     /** CRD name -> what is served; written by the reconciling thread only. */
@@ -234,7 +236,8 @@ public final class CustomResourceDefinitions implements AutoCloseable {
         if (before != null && !before.names().plural().equals(names.plural())) {
             resources.remove(spec.group(), before.names().plural());
         }
-        resources.replace(spec.group(), names.plural(), CrdDefinitions.of(spec, names, true, terminating, clock));
+        resources.replace(
+                spec.group(), names.plural(), CrdDefinitions.of(spec, names, true, terminating, clock, webhooks));
         served.put(spec.name(), next);
     }
 
@@ -322,7 +325,7 @@ public final class CustomResourceDefinitions implements AutoCloseable {
         CrdSpec.Names accepted =
                 CrdSpec.Names.of(stored.get().object().path("status").path("acceptedNames"));
         if (!accepted.plural().isEmpty() && !accepted.kind().isEmpty()) {
-            ResourceDefinition def = CrdDefinitions.of(spec, accepted, false, true, clock).stream()
+            ResourceDefinition def = CrdDefinitions.of(spec, accepted, false, true, clock, webhooks).stream()
                     .filter(d -> d.version().equals(d.storageVersion()))
                     .findFirst()
                     .orElseThrow();

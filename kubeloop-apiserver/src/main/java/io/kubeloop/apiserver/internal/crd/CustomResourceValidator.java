@@ -26,7 +26,8 @@ import tools.jackson.databind.node.ObjectNode;
  *       field); pruned fields are reported per {@code fieldValidation} — Strict: 400
  *       {@code strict decoding error: unknown field "spec.foo"} on create/update, 422 on patch; Warn: a
  *       {@code Warning: 299} each; Ignore: silence. The object is then stored in the storage version
- *       ({@code apiVersion} rewritten: conversion strategy None). The wrapped validator is not called.</li>
+ *       (converted by the CRD's conversion strategy: {@code apiVersion} rewritten for {@code None}, the
+ *       conversion webhook asked for {@code Webhook}). The wrapped validator is not called.</li>
  *   <li>Everything else: the wrapped validator.</li>
  * </ul>
  *
@@ -92,7 +93,12 @@ public final class CustomResourceValidator implements ObjectValidator {
                 throw ApiErrors.invalid(def, Metadata.text(object, "name"), errors);
             }
         }
-        object.put("apiVersion", def.group() + "/" + def.storageVersion());
+        String storage = def.group() + "/" + def.storageVersion();
+        if (!object.path("apiVersion").asString("").equals(storage)) {
+            ObjectNode converted = def.conversion().convert(object, storage);
+            object.removeAll();
+            object.setAll(converted);
+        }
     }
 
     /**

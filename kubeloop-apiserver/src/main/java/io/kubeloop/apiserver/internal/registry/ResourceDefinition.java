@@ -37,6 +37,8 @@ import java.util.Set;
  * @param schema the structural schema objects of this version are pruned, defaulted and validated with
  *        (custom resources whose CRD version declares one), or null
  * @param validationRules the schema's compiled {@code x-kubernetes-validations} (none when null)
+ * @param conversion how objects move between the resource's versions ({@link ObjectConversion#NONE} when
+ *        null)
  * @param terminating the defining CRD is being deleted: discovery shows {@code verbs} (without create,
  *        update, patch) while update and patch still work (finalizers must be removable) and create
  *        answers 405
@@ -63,6 +65,7 @@ public record ResourceDefinition(
         ScalePaths scalePaths,
         StructuralSchema schema,
         CelRules validationRules,
+        ObjectConversion conversion,
         boolean terminating) {
 
     /** The eight verbs of a normal resource. */
@@ -84,6 +87,7 @@ public record ResourceDefinition(
         columns = List.copyOf(columns);
         storageVersion = storageVersion == null ? version : storageVersion;
         validationRules = validationRules == null ? CelRules.none() : validationRules;
+        conversion = conversion == null ? ObjectConversion.NONE : conversion;
     }
 
     /** A definition without schema that is not terminating (built-ins). */
@@ -127,6 +131,7 @@ public record ResourceDefinition(
                 columns,
                 storageVersion,
                 scalePaths,
+                null,
                 null,
                 null,
                 false);
@@ -194,6 +199,7 @@ public record ResourceDefinition(
                 scalePaths,
                 schema,
                 validationRules,
+                conversion,
                 terminating);
     }
 }

@@ -5,9 +5,10 @@ import io.kubeloop.apiserver.internal.storage.StoredObject;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The {@code None} conversion strategy of CustomResourceDefinitions: a custom resource is stored once
- * (in whatever version it was written) and served in every served version with only
- * {@code apiVersion} rewritten to the version of the request.
+ * Serving stored custom resources in the version of the request: a custom resource is stored once, in
+ * its CRD's storage version, and served in every served version through the definition's
+ * {@link ObjectConversion} (the {@code None} strategy rewrites {@code apiVersion} only; the
+ * {@code Webhook} strategy asks the conversion webhook).
  *
  * <p>Built-in resources have one version each and are returned unchanged (no copy, no parsing).
  *
@@ -29,15 +30,13 @@ public final class VersionConversion {
 
     /**
      * The tree of {@code stored} as {@code def}'s version serves it: the stored tree itself when unchanged
-     * (do not modify it), else a copy with {@code apiVersion} rewritten.
+     * (do not modify it), else a converted copy.
      */
     public static ObjectNode object(ResourceDefinition def, StoredObject stored) {
         if (!needed(def, stored)) {
             return stored.object();
         }
-        ObjectNode copy = stored.object().deepCopy();
-        copy.put("apiVersion", def.apiVersion());
-        return copy;
+        return def.conversion().convert(stored.object(), def.apiVersion());
     }
 
     /** {@code stored} as {@code def}'s version serves it, same key and resourceVersion. */

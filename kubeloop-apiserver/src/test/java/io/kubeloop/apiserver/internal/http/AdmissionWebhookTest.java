@@ -2,23 +2,13 @@ package io.kubeloop.apiserver.internal.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpsConfigurator;
-import com.sun.net.httpserver.HttpsServer;
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.apiserver.ServerOptions;
 import io.kubeloop.apiserver.SimulatedCluster;
-import io.kubeloop.apiserver.internal.tls.TlsMaterial;
-import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -37,25 +27,16 @@ class AdmissionWebhookTest {
 
     private static EmbeddedApiServer server;
     private static RawHttp http;
-    private static HttpsServer webhooks;
-    private static String caBundle;
-    private static final List<JsonNode> reviews = new CopyOnWriteArrayList<>();
+    private static TestWebhookServer webhooks;
 
     @BeforeAll
     static void start() throws Exception {
         server = EmbeddedApiServer.start(ServerOptions.defaults().withCluster(SimulatedCluster.off()));
         http = new RawHttp(server);
-        TlsMaterial tls = TlsMaterial.generate();
-        caBundle = Base64.getEncoder().encodeToString(tls.caPem().getBytes(StandardCharsets.UTF_8));
-        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        kmf.init(tls.serverKeyStore(), tls.keyStorePassword());
-        SSLContext ssl = SSLContext.getInstance("TLS");
-        ssl.init(kmf.getKeyManagers(), null, null);
-        webhooks = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        webhooks.setHttpsConfigurator(new HttpsConfigurator(ssl));
-        webhooks.createContext(
+        webhooks = new TestWebhookServer();
+        webhooks.handle(
                 "/validate",
-                e -> answer(e, review -> {
+                review -> answer(review, () -> {
                     JsonNode object = review.path("request").path("object");
                     boolean forbidden = object.path("data").has("forbidden");
                     ObjectNode response = response(review, !forbidden);
@@ -68,9 +49,9 @@ class AdmissionWebhookTest {
                     }
                     return response;
                 }));
-        webhooks.createContext(
+        webhooks.handle(
                 "/mutate",
-                e -> answer(e, review -> {
+                review -> answer(review, () -> {
                     ObjectNode response = response(review, true);
                     JsonNode labels = review.path("request")
                             .path("object")
@@ -83,41 +64,30 @@ class AdmissionWebhookTest {
                     response.put("patch", Base64.getEncoder().encodeToString(patch.getBytes(StandardCharsets.UTF_8)));
                     return response;
                 }));
-        webhooks.createContext("/slow", e -> {
+        webhooks.handle("/slow", review -> {
             try {
                 Thread.sleep(3000);
             } catch (InterruptedException ie) {
                 Thread.currentThread().interrupt();
             }
-            answer(e, review -> response(review, true));
+            return answer(review, () -> response(review, true));
         });
-        webhooks.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
-        webhooks.start();
     }
 
     @AfterAll
     static void stop() {
         if (webhooks != null) {
-            webhooks.stop(0);
+            webhooks.close();
         }
         server.close();
     }
 
-    private interface Answer {
-        JsonNode apply(JsonNode review);
-    }
-
-    private static void answer(HttpExchange e, Answer answer) throws IOException {
-        JsonNode review = KubeJson.mapper().readTree(e.getRequestBody().readAllBytes());
-        reviews.add(review);
+    /** An AdmissionReview answering {@code review} with {@code response}. */
+    private static JsonNode answer(JsonNode review, java.util.function.Supplier<ObjectNode> response) {
         ObjectNode out = KubeJson.mapper().createObjectNode();
         out.put("apiVersion", "admission.k8s.io/v1").put("kind", "AdmissionReview");
-        out.set("response", answer.apply(review));
-        byte[] body = KubeJson.mapper().writeValueAsBytes(out);
-        e.getResponseHeaders().add("Content-Type", "application/json");
-        e.sendResponseHeaders(200, body.length);
-        e.getResponseBody().write(body);
-        e.close();
+        out.set("response", response.get());
+        return out;
     }
 
     private static ObjectNode response(JsonNode review, boolean allowed) {
@@ -125,10 +95,6 @@ class AdmissionWebhookTest {
         r.put("uid", review.path("request").path("uid").asString());
         r.put("allowed", allowed);
         return r;
-    }
-
-    private static String url(String path) {
-        return "https://127.0.0.1:" + webhooks.getAddress().getPort() + path;
     }
 
     /** A webhook configuration for ConfigMaps in namespaces labelled {@code hooks: <label>}. */
@@ -147,7 +113,7 @@ class AdmissionWebhookTest {
                   sideEffects: None
                   admissionReviewVersions: [v1]
                 %s
-                """.formatted(kind, name, name, url(path), caBundle, label, extra.indent(2));
+                """.formatted(kind, name, name, webhooks.url(path), webhooks.caBundle(), label, extra.indent(2));
         HttpResponse<String> r = http.post(
                 "/apis/admissionregistration.k8s.io/v1/" + plural,
                 YAMLMapper.builder().build().readTree(yaml).toString());
@@ -177,7 +143,7 @@ class AdmissionWebhookTest {
         assertThat(ok.statusCode()).isEqualTo(201);
         assertThat(ok.headers().allValues("Warning"))
                 .anySatisfy(w -> assertThat(w).contains("checked by the test webhook"));
-        JsonNode review = reviews.stream()
+        JsonNode review = webhooks.requests().stream()
                 .filter(r -> r.path("request").path("name").asString().equals("fine"))
                 .findFirst()
                 .orElseThrow();
