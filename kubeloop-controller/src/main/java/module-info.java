@@ -4,7 +4,8 @@
  * io.kubeloop.controller.Manager}; leader election ({@code io.kubeloop.controller.leader}), events
  * ({@code io.kubeloop.controller.events}), RBAC declaration, manifests and access checks ({@code
  * io.kubeloop.controller.rbac}), health checks ({@code
- * io.kubeloop.controller.endpoints}) and owner-reference and finalizer helpers ({@code
+ * io.kubeloop.controller.endpoints}), admission and conversion webhooks ({@code
+ * io.kubeloop.controller.webhook}) and owner-reference and finalizer helpers ({@code
  * io.kubeloop.controller.util}).
  *
  * <p>The Prometheus registry ({@code micrometer.registry.prometheus}) is optional: an application
@@ -27,4 +28,5 @@ module io.kubeloop.controller {
     exports io.kubeloop.controller.leader;
     exports io.kubeloop.controller.rbac;
     exports io.kubeloop.controller.util;
+    exports io.kubeloop.controller.webhook;
 }

@@ -13,6 +13,7 @@ import io.kubeloop.apiserver.internal.auth.UserInfo;
 import io.kubeloop.apiserver.internal.controllers.BuiltinControllers;
 import io.kubeloop.apiserver.internal.crd.CustomResourceDefinitions;
 import io.kubeloop.apiserver.internal.crd.CustomResourceValidator;
+import io.kubeloop.apiserver.internal.fs.PrivateFiles;
 import io.kubeloop.apiserver.internal.http.ApiHandler;
 import io.kubeloop.apiserver.internal.http.HttpServer;
 import io.kubeloop.apiserver.internal.registry.ObjectRegistry;
@@ -31,6 +32,7 @@ import io.kubeloop.client.config.AuthProvider;
 import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.client.config.SslContextBuilder;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -361,6 +363,28 @@ public final class EmbeddedApiServer implements AutoCloseable {
      */
     public Path writeKubeconfig(Path file) {
         return Kubeconfig.write(kubeconfig(), file);
+    }
+
+    /**
+     * Writes a serving certificate for {@code localhost} and {@code 127.0.0.1}, signed by this server's
+     * CA, as {@code tls.crt} and {@code tls.key} (PEM, PKCS#8) into {@code directory}, where a webhook
+     * server reads them; returns the {@code caBundle} a webhook configuration or a CRD's conversion
+     * webhook trusts them with (the CA's PEM, base64), as envtest does for webhooks.
+     *
+     * @throws java.io.UncheckedIOException when the files cannot be written
+     */
+    public String writeServingCertificate(Path directory) {
+        TlsMaterial.ClientCertificate cert = tls.issueServing();
+        try {
+            PrivateFiles.createDirectories(directory);
+            PrivateFiles.write(
+                    directory.resolve("tls.crt"), cert.certificatePem().getBytes(StandardCharsets.UTF_8));
+            PrivateFiles.write(
+                    directory.resolve("tls.key"), cert.privateKeyPem().getBytes(StandardCharsets.UTF_8));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return java.util.Base64.getEncoder().encodeToString(caPem().getBytes(StandardCharsets.UTF_8));
     }
 
     /** A client configuration for this server (CA trust + bearer token, namespace default). */

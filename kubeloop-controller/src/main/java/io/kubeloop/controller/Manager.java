@@ -19,6 +19,7 @@ import io.kubeloop.controller.internal.rbac.ScopedRule;
 import io.kubeloop.controller.leader.LeaderCallbacks;
 import io.kubeloop.controller.leader.LeaderElector;
 import io.kubeloop.controller.rbac.ManagerPermissions;
+import io.kubeloop.controller.webhook.WebhookServer;
 import io.kubeloop.time.Ticker;
 import io.kubeloop.time.internal.Waiters;
 import io.micrometer.core.instrument.Meter;
@@ -111,6 +112,7 @@ public final class Manager implements AutoCloseable {
     private final HealthEndpoint healthz = new HealthEndpoint("healthz");
     private final HealthEndpoint readyz = new HealthEndpoint("readyz");
     private final List<EndpointServer> servers = new ArrayList<>();
+    private final List<WebhookServer> webhookServers = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile Optional<InetSocketAddress> metricsAddress = Optional.empty();
     private volatile Optional<InetSocketAddress> healthProbeAddress = Optional.empty();
     /** Changed under this manager's lock, read without it ({@link #isLeader()} polls it from any thread). */
@@ -378,6 +380,17 @@ public final class Manager implements AutoCloseable {
         });
     }
 
+    /**
+     * Adds a webhook server, started with the manager (before leader election: webhooks serve on every
+     * replica) and closed with it.
+     *
+     * @throws IllegalStateException once the manager started
+     */
+    public synchronized void add(WebhookServer server) {
+        requireNotStarted();
+        webhookServers.add(Objects.requireNonNull(server, "server"));
+    }
+
     /** @throws IllegalStateException once the manager started or closed */
     synchronized void requireNotStarted() {
         if (started || closed) {
@@ -416,6 +429,7 @@ public final class Manager implements AutoCloseable {
                                     .health("/healthz", healthz)
                                     .health("/readyz", readyz),
                             address)));
+            webhookServers.forEach(WebhookServer::start);
         } catch (RuntimeException e) {
             close();
             throw e;
@@ -553,6 +567,7 @@ public final class Manager implements AutoCloseable {
             synchronized (servers) {
                 servers.forEach(EndpointServer::close);
             }
+            webhookServers.forEach(WebhookServer::close);
             gcMetrics.close();
             terminated.countDown();
             terminationWaiters.wakeAll();

@@ -70,7 +70,16 @@ public record TlsMaterial(
         return new ClientCertificate(pem(issued.certificate()), PkiDirectory.keyPem(issued.privateKey()));
     }
 
-    /** A client certificate and its private key, PEM. */
+    /**
+     * A serving certificate signed by this CA for {@code localhost}, {@code 127.0.0.1} and {@code ::1}
+     * (valid a year), with its private key (PKCS#8): both PEM. For webhook servers in tests.
+     */
+    public ClientCertificate issueServing() {
+        CertificateAuthority.Issued issued = new CertificateAuthority(caKey, caCertificate).issueServer();
+        return new ClientCertificate(pem(issued.certificate()), PkiDirectory.keyPem(issued.privateKey()));
+    }
+
+    /** A certificate and its private key, PEM. */
     public record ClientCertificate(String certificatePem, String privateKeyPem) {}
 
     /** A trust store holding the CA certificate alone (client certificates must chain to it). */
