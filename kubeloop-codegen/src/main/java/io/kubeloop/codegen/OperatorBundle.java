@@ -3,6 +3,7 @@ package io.kubeloop.codegen;
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.api.yaml.KubeYaml;
 import io.kubeloop.codegen.internal.BundleObjects;
+import io.kubeloop.codegen.internal.BundleWebhooks;
 import io.kubeloop.codegen.internal.HelmChart;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -42,6 +43,7 @@ import tools.jackson.databind.node.ObjectNode;
  * @param rbac its ServiceAccount and RBAC objects; the Deployment runs as the ServiceAccount among them
  *     (else one named {@code name})
  * @param args the container's arguments
+ * @param webhooks the webhooks it serves (see {@link #withWebhooks})
  */
 public record OperatorBundle(
         String name,
@@ -50,7 +52,8 @@ public record OperatorBundle(
         int replicas,
         List<ObjectNode> crds,
         List<ObjectNode> rbac,
-        List<String> args) {
+        List<String> args,
+        List<BundleWebhook> webhooks) {
 
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
 
@@ -58,6 +61,10 @@ public record OperatorBundle(
     public static final int METRICS_PORT = 8080;
     /** The port the manager serves {@code /healthz} and {@code /readyz} on in the container. */
     public static final int PROBE_PORT = 8081;
+    /** The port the webhook server listens on in the container (controller-runtime's). */
+    public static final int WEBHOOK_PORT = 9443;
+    /** Where the webhook server's certificate Secret is mounted (controller-runtime's default). */
+    public static final String WEBHOOK_CERT_DIR = "/tmp/k8s-webhook-server/serving-certs";
 
     public OperatorBundle {
         requireLabel("name", name);
@@ -72,6 +79,7 @@ public record OperatorBundle(
         crds = List.copyOf(crds);
         rbac = List.copyOf(rbac);
         args = List.copyOf(args);
+        webhooks = List.copyOf(webhooks);
     }
 
     private static void requireLabel(String what, String value) {
@@ -84,27 +92,38 @@ public record OperatorBundle(
 
     /** A bundle of two replicas with no CRDs, no RBAC objects and no arguments yet. */
     public static OperatorBundle of(String name, String namespace, String image) {
-        return new OperatorBundle(name, namespace, image, 2, List.of(), List.of(), List.of());
+        return new OperatorBundle(name, namespace, image, 2, List.of(), List.of(), List.of(), List.of());
     }
 
     /** This bundle with {@code n} replicas. */
     public OperatorBundle withReplicas(int n) {
-        return new OperatorBundle(name, namespace, image, n, crds, rbac, args);
+        return new OperatorBundle(name, namespace, image, n, crds, rbac, args, webhooks);
     }
 
     /** This bundle with these CRDs. */
     public OperatorBundle withCrds(List<ObjectNode> list) {
-        return new OperatorBundle(name, namespace, image, replicas, list, rbac, args);
+        return new OperatorBundle(name, namespace, image, replicas, list, rbac, args, webhooks);
     }
 
     /** This bundle with these ServiceAccount and RBAC objects. */
     public OperatorBundle withRbac(List<ObjectNode> list) {
-        return new OperatorBundle(name, namespace, image, replicas, crds, list, args);
+        return new OperatorBundle(name, namespace, image, replicas, crds, list, args, webhooks);
     }
 
     /** This bundle with these container arguments. */
     public OperatorBundle withArgs(List<String> list) {
-        return new OperatorBundle(name, namespace, image, replicas, crds, rbac, list);
+        return new OperatorBundle(name, namespace, image, replicas, crds, rbac, list, webhooks);
+    }
+
+    /**
+     * This bundle with these webhooks: the Deployment then serves HTTPS on {@link #WEBHOOK_PORT} with the
+     * certificate of a Secret mounted at {@link #WEBHOOK_CERT_DIR}, a Service {@code <name>-webhook-service}
+     * fronts it, cert-manager issues the certificate (a self-signed Issuer and a Certificate for the
+     * Service's DNS names) and injects its CA into the webhook configurations and the converted CRDs
+     * ({@code cert-manager.io/inject-ca-from}), as kubebuilder's scaffolding does.
+     */
+    public OperatorBundle withWebhooks(List<BundleWebhook> list) {
+        return new OperatorBundle(name, namespace, image, replicas, crds, rbac, args, list);
     }
 
     /** The ServiceAccount the Deployment runs as: the one among the RBAC objects, else {@link #name}. */
@@ -119,11 +138,12 @@ public record OperatorBundle(
     /**
      * Every object in the order {@code kubectl apply} needs them: CRDs, the Namespace, the ServiceAccount and
      * RBAC (the RBAC objects' namespaced ones placed in {@link #namespace} unless they name one), the
-     * Deployment, the Service, the PodDisruptionBudget. New trees on each call.
+     * Deployment, the Service, the PodDisruptionBudget, then (with webhooks) the webhook Service, the
+     * cert-manager Issuer and Certificate and the webhook configurations. New trees on each call.
      */
     public List<ObjectNode> objects() {
         List<ObjectNode> out = new ArrayList<>();
-        crds.forEach(c -> out.add(c.deepCopy()));
+        crds.forEach(c -> out.add(BundleWebhooks.withConversion(c.deepCopy(), this)));
         out.add(BundleObjects.namespace(namespace));
         for (ObjectNode o : rbac) {
             out.add(BundleObjects.inNamespace(o.deepCopy(), namespace));
@@ -131,6 +151,7 @@ public record OperatorBundle(
         out.add(BundleObjects.deployment(this));
         out.add(BundleObjects.metricsService(this));
         out.add(BundleObjects.disruptionBudget(this));
+        out.addAll(BundleWebhooks.objects(this));
         return out;
     }
 

@@ -99,6 +99,64 @@ class OperatorBundleTest {
     }
 
     @Test
+    void webhooksAddTheirServiceCertificateConfigurationsAndCrdConversionAsKubebuilderDoes() {
+        ObjectNode crd = json("{'apiVersion':'apiextensions.k8s.io/v1','kind':'CustomResourceDefinition',"
+                + "'metadata':{'name':'foos.example.com'},'spec':{'group':'example.com'}}");
+        List<ObjectNode> objects = bundle().withCrds(List.of(crd))
+                .withWebhooks(List.of(
+                        BundleWebhook.mutating("/mutate-example-com-v1-foo", "example.com", "v1", "foos"),
+                        BundleWebhook.validating("/validate-example-com-v1-foo", "example.com", "v1", "foos"),
+                        BundleWebhook.conversion("foos.example.com")))
+                .objects();
+        assertThat(objects)
+                .extracting(o -> o.path("kind").asString())
+                .endsWith(
+                        "PodDisruptionBudget",
+                        "Service",
+                        "Issuer",
+                        "Certificate",
+                        "MutatingWebhookConfiguration",
+                        "ValidatingWebhookConfiguration");
+        JsonNode converted = objects.getFirst();
+        assertThat(converted.path("spec").path("conversion").path("strategy").asString())
+                .isEqualTo("Webhook");
+        assertThat(converted
+                        .path("spec")
+                        .path("conversion")
+                        .path("webhook")
+                        .path("clientConfig")
+                        .toString())
+                .isEqualTo("{\"service\":{\"name\":\"foo-operator-webhook-service\",\"namespace\":\"foo-system\","
+                        + "\"path\":\"/convert\"}}");
+        assertThat(converted
+                        .path("metadata")
+                        .path("annotations")
+                        .path("cert-manager.io/inject-ca-from")
+                        .asString())
+                .isEqualTo("foo-system/foo-operator-serving-cert");
+        JsonNode mutating = objects.get(objects.size() - 2);
+        JsonNode hook = mutating.path("webhooks").get(0);
+        assertThat(hook.path("name").asString()).isEqualTo("mfoos-v1.example.com");
+        assertThat(hook.path("clientConfig").path("service").path("path").asString())
+                .isEqualTo("/mutate-example-com-v1-foo");
+        assertThat(hook.path("sideEffects").asString()).isEqualTo("None");
+        JsonNode certificate = objects.get(objects.size() - 3);
+        assertThat(certificate.path("spec").path("dnsNames").get(0).asString())
+                .isEqualTo("foo-operator-webhook-service.foo-system.svc");
+        JsonNode pod = objects.stream()
+                .filter(o -> o.path("kind").asString().equals("Deployment"))
+                .findFirst()
+                .orElseThrow()
+                .path("spec")
+                .path("template")
+                .path("spec");
+        assertThat(pod.path("containers").get(0).path("ports").toString()).contains("\"containerPort\":9443");
+        assertThat(pod.path("volumes").toString()).contains("\"secretName\":\"foo-operator-webhook-server-cert\"");
+        assertThat(pod.path("containers").get(0).path("volumeMounts").toString())
+                .contains("/tmp/k8s-webhook-server/serving-certs");
+    }
+
+    @Test
     void theContainerMeetsTheRestrictedPodSecurityStandard() {
         JsonNode pod = bundle().objects().stream()
                 .filter(o -> o.path("kind").asString().equals("Deployment"))

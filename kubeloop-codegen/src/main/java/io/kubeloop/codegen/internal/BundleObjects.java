@@ -84,8 +84,24 @@ public final class BundleObjects {
         sc.put("runAsNonRoot", true);
         sc.putObject("capabilities").putArray("drop").add("ALL");
         sc.putObject("seccompProfile").put("type", "RuntimeDefault");
-        c.putArray("volumeMounts").addObject().put("name", "tmp").put("mountPath", "/tmp");
-        pod.putArray("volumes").addObject().put("name", "tmp").putObject("emptyDir");
+        ArrayNode mounts = c.putArray("volumeMounts");
+        mounts.addObject().put("name", "tmp").put("mountPath", "/tmp");
+        ArrayNode volumes = pod.putArray("volumes");
+        volumes.addObject().put("name", "tmp").putObject("emptyDir");
+        if (!b.webhooks().isEmpty()) {
+            ports.addObject()
+                    .put("name", "webhook-server")
+                    .put("containerPort", OperatorBundle.WEBHOOK_PORT)
+                    .put("protocol", "TCP");
+            mounts.addObject()
+                    .put("name", "webhook-certs")
+                    .put("mountPath", OperatorBundle.WEBHOOK_CERT_DIR)
+                    .put("readOnly", true);
+            volumes.addObject()
+                    .put("name", "webhook-certs")
+                    .putObject("secret")
+                    .put("secretName", BundleWebhooks.secretName(b));
+        }
         return d;
     }
 
