@@ -35,7 +35,7 @@ class ModulePathSmokeTest {
 
     /** kubeloop's library modules, as reactor class folders or jars. */
     private static final Pattern KUBELOOP = Pattern.compile(
-            ".*kubeloop-(time|api|client|workqueue|cache|controller|apiserver|testing)([/\\\\]target[/\\\\]classes[/\\\\]?|-[0-9][^/\\\\]*\\.jar)$");
+            ".*kubeloop-(time|api|client|workqueue|cache|controller|cel|apiserver|testing)([/\\\\]target[/\\\\]classes[/\\\\]?|-[0-9][^/\\\\]*\\.jar)$");
 
     /** Their third-party dependencies, by repository path. */
     private static final List<String> DEPENDENCIES = List.of(
@@ -51,7 +51,12 @@ class ModulePathSmokeTest {
             "/org/latencyutils/",
             "/org/eclipse/jetty/",
             "/io/kubernetes/client-java-proto/",
-            "/com/google/protobuf/protobuf-java/");
+            "/com/google/protobuf/protobuf-java/",
+            "/com/google/guava/guava/",
+            "/com/google/guava/failureaccess/",
+            "/com/google/re2j/",
+            "/org/antlr/antlr4-runtime/",
+            "/org/threeten/threeten-extra/");
 
     private static final String MODULE_INFO = """
             module example.app {
@@ -133,6 +138,11 @@ class ModulePathSmokeTest {
 
             import io.fabric8.kubernetes.api.model.ConfigMap;
             import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+            import io.kubeloop.api.DynamicObject;
+            import io.kubeloop.api.GroupVersionResource;
+            import io.kubeloop.api.ResourceScope;
+            import io.kubeloop.api.errors.InvalidException;
+            import io.kubeloop.api.errors.NotFoundException;
             import io.kubeloop.apiserver.EmbeddedApiServer;
             import io.kubeloop.client.ResourceClient;
             import io.kubeloop.testing.FakeTicker;
@@ -152,10 +162,52 @@ class ModulePathSmokeTest {
                                 .withData(Map.of("k", "v")).build());
                         check(configMaps.get("cm").getData().equals(Map.of("k", "v")), "round trip");
                         check(configMaps.list().items().size() == 1, "list");
+                        celRule(server);
                     }
                     check(!EmbeddedApiServer.class.getModule().isExported("io.kubeloop.apiserver.internal.http"),
                             "internal package hidden");
                     System.out.println("module path ok");
+                }
+
+                /** A CRD validation rule compiles and refuses an object: CEL runs on the module path. */
+                private static void celRule(EmbeddedApiServer server) {
+                    server.client()
+                            .resource(
+                                    new GroupVersionResource("apiextensions.k8s.io", "v1", "customresourcedefinitions"),
+                                    ResourceScope.CLUSTER,
+                                    DynamicObject.class)
+                            .create(DynamicObject.parse(("{'apiVersion':'apiextensions.k8s.io/v1',"
+                                    + "'kind':'CustomResourceDefinition','metadata':{'name':'dials.example.com'},"
+                                    + "'spec':{'group':'example.com','scope':'Namespaced',"
+                                    + "'names':{'kind':'Dial','plural':'dials'},"
+                                    + "'versions':[{'name':'v1','served':true,'storage':true,'schema':{'openAPIV3Schema':"
+                                    + "{'type':'object','properties':{'spec':{'type':'object',"
+                                    + "'properties':{'size':{'type':'integer'}},"
+                                    + "'x-kubernetes-validations':[{'rule':'self.size < 10'}]}}}}}]}}")
+                                    .replace('\\'', '"')));
+                    ResourceClient<DynamicObject> dials = server.client()
+                            .resource(new GroupVersionResource("example.com", "v1", "dials"), ResourceScope.NAMESPACED,
+                                    DynamicObject.class)
+                            .inNamespace("default");
+                    DynamicObject dial = DynamicObject.parse(
+                            "{\\"apiVersion\\":\\"example.com/v1\\",\\"kind\\":\\"Dial\\","
+                                    + "\\"metadata\\":{\\"name\\":\\"d\\"},\\"spec\\":{\\"size\\":12}}");
+                    for (int attempt = 0; ; attempt++) {
+                        try {
+                            dials.create(dial);
+                            throw new AssertionError("the rule did not refuse the Dial");
+                        } catch (InvalidException e) {
+                            check(e.getMessage().contains("failed rule: self.size < 10"), "CEL rule: " + e.getMessage());
+                            return;
+                        } catch (NotFoundException e) {
+                            check(attempt < 100, "the CRD was not served in time");
+                            try {
+                                Thread.sleep(50);
+                            } catch (InterruptedException ie) {
+                                throw new AssertionError(ie);
+                            }
+                        }
+                    }
                 }
 
                 private static void check(boolean ok, String what) {
