@@ -74,14 +74,14 @@ public final class Webhooks {
         }
         int lastChange = -1;
         for (int i = 0; i < hooks.size(); i++) {
-            if (call(hooks.get(i), request, object, warn)) {
+            if (call(hooks.get(i), request, object, true, warn)) {
                 lastChange = i;
             }
         }
         // a webhook changed the object after others saw it: those that asked are called once more
         for (int i = 0; i < lastChange; i++) {
             if (hooks.get(i).path("reinvocationPolicy").asString("Never").equals("IfNeeded")) {
-                call(hooks.get(i), request, object, warn);
+                call(hooks.get(i), request, object, true, warn);
             }
         }
     }
@@ -96,7 +96,7 @@ public final class Webhooks {
             return;
         }
         for (JsonNode hook : webhooks("validatingwebhookconfigurations", request)) {
-            call(hook, request, request.object(), warn);
+            call(hook, request, request.object(), false, warn);
         }
     }
 
@@ -123,9 +123,11 @@ public final class Webhooks {
     /**
      * Calls one webhook with the object as it is now.
      *
+     * @param mutating apply the answer's patch (a validating webhook's patch is ignored)
      * @return true when its patch changed {@code object}
      */
-    private boolean call(JsonNode hook, AdmissionRequest request, ObjectNode object, Consumer<String> warn) {
+    private boolean call(
+            JsonNode hook, AdmissionRequest request, ObjectNode object, boolean mutating, Consumer<String> warn) {
         String name = hook.path("name").asString();
         boolean failOpen = hook.path("failurePolicy").asString("Fail").equals("Ignore");
         try {
@@ -165,7 +167,7 @@ public final class Webhooks {
             throw denied(name, response.path("status"));
         }
         String patch = response.path("patch").asString("");
-        if (patch.isEmpty() || object == null) {
+        if (!mutating || patch.isEmpty() || object == null) {
             return false;
         }
         JsonNode before = object.deepCopy();

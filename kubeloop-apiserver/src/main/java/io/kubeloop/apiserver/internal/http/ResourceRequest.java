@@ -71,7 +71,7 @@ final class ResourceRequest {
 
     /**
      * The write context of this request: mutating webhooks before validation; RBAC's checks on writes of
-     * RBAC objects, ValidatingAdmissionPolicies and validating webhooks after it.
+     * RBAC objects, ValidatingAdmissionPolicies and validating webhooks after it (and on deletes).
      */
     private WriteContext writeContext() {
         WriteContext ctx = ApiHandler.writeContext(query, request);
@@ -83,7 +83,7 @@ final class ResourceRequest {
                     (d, object, old) -> admission.mutate(admissionRequest(d, object, old, ctx), object, ctx::warn));
         }
         ctx.admission((d, object, old) -> {
-            if (rbac) {
+            if (rbac && object != null) {
                 io.kubeloop.apiserver.internal.auth.RoleRefs.checkUnchanged(d, object, old);
                 handler.access().checkEscalation(user, d.plural(), route.namespace(), object);
             }
@@ -96,9 +96,9 @@ final class ResourceRequest {
             ResourceDefinition d, ObjectNode object, ObjectNode old, WriteContext ctx) {
         return new AdmissionRequest(
                 d,
-                old == null ? "CREATE" : "UPDATE",
+                object == null ? "DELETE" : old == null ? "CREATE" : "UPDATE",
                 route.namespace(),
-                object.path("metadata").path("name").asString(""),
+                (object == null ? old : object).path("metadata").path("name").asString(""),
                 route.subresource(),
                 object,
                 old,

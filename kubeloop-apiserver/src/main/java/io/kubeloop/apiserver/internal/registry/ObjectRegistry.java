@@ -473,7 +473,7 @@ public final class ObjectRegistry {
         if (isNamespace && PROTECTED_NAMESPACES.contains(name)) {
             throw ApiErrors.forbidden(def, name, "this namespace may not be deleted");
         }
-        WriteResult r = store.write(def.storageId(), key(def, namespace, name), cur -> {
+        WriteResult r = write(def, key(def, namespace, name), ctx, cur -> {
             if (cur == null) {
                 throw ApiErrors.notFound(def, name);
             }
@@ -493,6 +493,7 @@ public final class ObjectRegistry {
                         "Precondition failed: ResourceVersion in precondition: " + opts.preconditionResourceVersion()
                                 + ", ResourceVersion in object meta: " + cur.resourceVersion());
             }
+            ctx.admission().admit(def, null, cur.object());
             return DeletionDecision.decide(def, cur, opts, ctx.dryRun(), clock.instant());
         });
         if (isNamespace && r.committed() && !r.deleted()) {

@@ -201,6 +201,32 @@ class AdmissionWebhookTest {
     }
 
     @Test
+    void aValidatingWebhookSeesDeletesWithTheOldObject() {
+        configure("Validating", "delete-checker", "deletes", "/validate", "");
+        http.patch(
+                "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/delete-checker",
+                "application/json-patch+json",
+                "[{\"op\":\"replace\",\"path\":\"/webhooks/0/rules/0/operations\",\"value\":[\"DELETE\"]}]");
+        String ns = namespace("deletes");
+        assertThat(configMap(ns, "gone", "{}").statusCode()).isEqualTo(201);
+        assertThat(http.delete("/api/v1/namespaces/" + ns + "/configmaps/gone").statusCode())
+                .isEqualTo(200);
+        JsonNode review = webhooks.requests().stream()
+                .filter(r -> r.path("request").path("operation").asString().equals("DELETE"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(review.path("request").path("object").isNull()).isTrue();
+        assertThat(review.path("request")
+                        .path("oldObject")
+                        .path("metadata")
+                        .path("name")
+                        .asString())
+                .isEqualTo("gone");
+        assertThat(review.path("request").path("options").path("kind").asString())
+                .isEqualTo("DeleteOptions");
+    }
+
+    @Test
     void unreachableAndSlowWebhooksFailClosedUnlessIgnored() {
         configure("Validating", "unreachable", "down", "/validate", "");
         // point it at a closed port

@@ -200,6 +200,28 @@ class ValidatingAdmissionPolicyTest {
     }
 
     @Test
+    void deletesAreCheckedWithTheOldObject() {
+        policy("keeper", """
+                matchConstraints:
+                  resourceRules:
+                  - {apiGroups: [""], apiVersions: [v1], operations: [DELETE], resources: [configmaps]}
+                  namespaceSelector: {matchLabels: {policy: keeper}}
+                validations:
+                - {expression: "object == null && oldObject.metadata.name != 'keep'", message: this one stays}
+                """, "validationActions: [Deny]");
+        String ns = namespace("keeper");
+        created(configMap(ns, "keep", "{}"));
+        created(configMap(ns, "drop", "{}"));
+        HttpResponse<String> refused = http.delete("/api/v1/namespaces/" + ns + "/configmaps/keep");
+        assertThat(refused.statusCode()).isEqualTo(422);
+        assertThat(RawHttp.json(refused).path("message").asString()).endsWith("denied request: this one stays");
+        assertThat(http.delete("/api/v1/namespaces/" + ns + "/configmaps/drop").statusCode())
+                .isEqualTo(200);
+        assertThat(http.get("/api/v1/namespaces/" + ns + "/configmaps/keep").statusCode())
+                .isEqualTo(200);
+    }
+
+    @Test
     void anExpressionErrorFailsClosedUnlessTheFailurePolicyIsIgnore() {
         policy("broken-closed", """
                 validations:
