@@ -48,6 +48,34 @@ public record BundleWebhook(
         return new BundleWebhook(Type.CONVERSION, "/convert", "", "", crdName, List.of());
     }
 
+    /**
+     * Reads the text form of the Maven goal's {@code <webhooks>}: {@code mutating:PATH:GROUP/VERSION/RESOURCE},
+     * {@code validating:PATH:GROUP/VERSION/RESOURCE} or {@code conversion:CRD_NAME}, e.g.
+     * {@code mutating:/mutate-example-com-v1-foo:example.com/v1/foos}.
+     *
+     * @throws CodegenException naming what is wrong
+     */
+    public static BundleWebhook parse(String text) {
+        String[] parts = text.strip().split(":", -1);
+        String usage = "a webhook is mutating:PATH:GROUP/VERSION/RESOURCE, validating:PATH:GROUP/VERSION/RESOURCE"
+                + " or conversion:CRD_NAME, got \"" + text + "\"";
+        if (parts.length == 2 && parts[0].equals("conversion") && !parts[1].isBlank()) {
+            return conversion(parts[1]);
+        }
+        if (parts.length != 3 || !parts[1].startsWith("/")) {
+            throw new CodegenException(usage);
+        }
+        String[] gvr = parts[2].split("/", -1);
+        if (gvr.length != 3 || gvr[1].isBlank() || gvr[2].isBlank()) {
+            throw new CodegenException(usage);
+        }
+        return switch (parts[0]) {
+            case "mutating" -> mutating(parts[1], gvr[0], gvr[1], gvr[2]);
+            case "validating" -> validating(parts[1], gvr[0], gvr[1], gvr[2]);
+            default -> throw new CodegenException(usage);
+        };
+    }
+
     /** The webhook's name in its configuration: {@code m<resource>-<version>.<group>} or {@code v…}. */
     public String webhookName() {
         return (type == Type.MUTATING ? "m" : "v") + resource + "-" + version + "." + group;

@@ -72,6 +72,15 @@ public final class ManifestsMojo extends GeneratorMojo {
     @Parameter
     private List<String> args = List.of();
 
+    /**
+     * The webhooks the operator serves, each {@code mutating:PATH:GROUP/VERSION/RESOURCE},
+     * {@code validating:PATH:GROUP/VERSION/RESOURCE} or {@code conversion:CRD_NAME}: the bundle then
+     * carries the webhook Service, cert-manager's Issuer and Certificate, the webhook configurations and
+     * the CRDs' conversion settings.
+     */
+    @Parameter
+    private List<String> webhooks = List.of();
+
     /** Where the bundle goes. */
     @Parameter(defaultValue = "${project.build.directory}/manifests", required = true)
     private File outputDirectory;
@@ -89,7 +98,8 @@ public final class ManifestsMojo extends GeneratorMojo {
                     Integer.toString(replicas),
                     leaderElectionId == null || leaderElectionId.isBlank() ? "-" : leaderElectionId,
                     String.join(",", controllers),
-                    crdClasses.isEmpty() ? "-" : String.join(",", crdClasses)));
+                    crdClasses.isEmpty() ? "-" : String.join(",", crdClasses),
+                    webhooks.isEmpty() ? "-" : String.join(",", webhooks)));
             command.addAll(args);
             List<String> files = generate(command);
             getLog().info("kubeloop: wrote " + files.size() + " files of the " + name + " bundle to "

@@ -2,6 +2,7 @@ package io.kubeloop.codegen.internal;
 
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.yaml.KubeYaml;
+import io.kubeloop.codegen.BundleWebhook;
 import io.kubeloop.codegen.CodegenException;
 import io.kubeloop.codegen.CrdGenerator;
 import io.kubeloop.codegen.OperatorBundle;
@@ -40,17 +41,19 @@ final class BundleMain {
             String leaseName,
             List<String> setups,
             List<String> crdClasses,
+            List<BundleWebhook> webhooks,
             List<String> args) {}
 
     private BundleMain() {}
 
     /**
-     * Parses {@code manifests OUT CLASSPATH NAME NAMESPACE IMAGE REPLICAS LEASE|- SETUP[,SETUP] CRD[,CRD]|- [ARG...]}.
+     * Parses {@code manifests OUT CLASSPATH NAME NAMESPACE IMAGE REPLICAS LEASE|- SETUP[,SETUP] CRD[,CRD]|-
+     * WEBHOOK[,WEBHOOK]|- [ARG...]} (webhooks in {@link BundleWebhook#parse}'s form).
      */
     static Request parse(List<String> a) {
-        if (a.size() < 10) {
+        if (a.size() < 11) {
             throw new IllegalArgumentException("usage: manifests OUT CLASSPATH NAME NAMESPACE IMAGE REPLICAS "
-                    + "LEASE|- SETUP[,SETUP...] CRD_CLASS[,...]|- [ARG...]");
+                    + "LEASE|- SETUP[,SETUP...] CRD_CLASS[,...]|- WEBHOOK[,...]|- [ARG...]");
         }
         int replicas;
         try {
@@ -68,7 +71,12 @@ final class BundleMain {
                 a.get(7).equals("-") ? null : a.get(7),
                 List.of(a.get(8).split(",")),
                 a.get(9).equals("-") ? List.of() : List.of(a.get(9).split(",")),
-                a.subList(10, a.size()));
+                a.get(10).equals("-")
+                        ? List.of()
+                        : java.util.Arrays.stream(a.get(10).split(","))
+                                .map(BundleWebhook::parse)
+                                .toList(),
+                a.subList(11, a.size()));
     }
 
     /** Writes the bundle; returns the files written. */
@@ -77,7 +85,8 @@ final class BundleMain {
                 .withReplicas(r.replicas())
                 .withCrds(r.crdClasses().isEmpty() ? List.of() : CrdGenerator.crds(r.classpath(), r.crdClasses()))
                 .withRbac(rbac(r))
-                .withArgs(r.args());
+                .withArgs(r.args())
+                .withWebhooks(r.webhooks());
         List<Path> written = new ArrayList<>();
         try {
             Files.createDirectories(r.out());

@@ -17,7 +17,7 @@ import java.util.List;
  * <pre>
  * models OUT_DIR PACKAGE CRD_FILE...      writes the records, prints each file
  * crds OUT_DIR CLASSPATH CLASS...         writes one CRD per kind, prints each file
- * manifests OUT_DIR CLASSPATH NAME NAMESPACE IMAGE REPLICAS LEASE|- SETUP[,...] CRD_CLASS[,...]|- [ARG...]
+ * manifests OUT_DIR CLASSPATH NAME NAMESPACE IMAGE REPLICAS LEASE|- SETUP[,...] CRD_CLASS[,...]|- WEBHOOK[,...]|- [ARG...]
  *                                         writes an operator's bundle ({@link BundleMain}), prints each file
  * </pre>
  *
