@@ -43,6 +43,27 @@ record Kubectl(Path binary, String version, Path kubeconfig, Path cacheDir) {
         return out;
     }
 
+    /**
+     * The installed kubectls among {@code versions} ({@code 1.27}, {@code PATH}…), for a parameterized test;
+     * a path that is not executable when none is, so that {@link #at} skips the test with a message.
+     */
+    static Stream<Path> choose(String... versions) {
+        List<Path> chosen = installed().stream()
+                .filter(p -> List.of(versions).contains(versionOf(p)))
+                .toList();
+        return chosen.isEmpty() ? Stream.of(Path.of("kubectl-not-installed")) : chosen.stream();
+    }
+
+    /**
+     * A runner of {@code binary} (from {@link #choose}) with its own cache under {@code dir}; skips the test
+     * when the binary is not installed.
+     */
+    static Kubectl at(Path binary, Path kubeconfig, Path dir) {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(binary), "no kubectl installed: skipped");
+        String version = versionOf(binary);
+        return new Kubectl(binary, version, kubeconfig, dir.resolve("cache-" + version));
+    }
+
     /** The kubectl on PATH. */
     static Optional<Path> onPath() {
         return Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))

@@ -1,12 +1,10 @@
 package io.kubeloop.apiserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -78,10 +76,7 @@ class KubectlCelRulesTest {
     }
 
     static Stream<Path> kubectls() {
-        List<Path> chosen = Kubectl.installed().stream()
-                .filter(p -> List.of("1.27", "1.33", "PATH").contains(Kubectl.versionOf(p)))
-                .toList();
-        return chosen.isEmpty() ? Stream.of(Path.of("kubectl-not-installed")) : chosen.stream();
+        return Kubectl.choose("1.27", "1.33", "PATH");
     }
 
     private static Path file(String name, String content) throws IOException {
@@ -91,9 +86,8 @@ class KubectlCelRulesTest {
     @ParameterizedTest(name = "kubectl {0}")
     @MethodSource("kubectls")
     void rulesRefuseBadObjectsWithKubeApiserversMessages(Path binary) throws IOException {
-        assumeTrue(Files.isExecutable(binary), "no kubectl installed: skipped");
-        String version = Kubectl.versionOf(binary);
-        Kubectl k = new Kubectl(binary, version, kubeconfig, dir.resolve("cache-" + version));
+        Kubectl k = Kubectl.at(binary, kubeconfig, dir);
+        String version = k.version();
         String ns = "cel-" + version.replace(".", "-").toLowerCase(java.util.Locale.ROOT);
         k.ok("create", "namespace", ns);
 
@@ -156,9 +150,8 @@ class KubectlCelRulesTest {
     @ParameterizedTest(name = "kubectl {0}")
     @MethodSource("kubectls")
     void aValidatingAdmissionPolicyRefusesAWriteThroughKubectl(Path binary) throws IOException {
-        assumeTrue(Files.isExecutable(binary), "no kubectl installed: skipped");
-        String version = Kubectl.versionOf(binary);
-        Kubectl k = new Kubectl(binary, version, kubeconfig, dir.resolve("cache-" + version));
+        Kubectl k = Kubectl.at(binary, kubeconfig, dir);
+        String version = k.version();
         String ns = "vap-" + version.replace(".", "-").toLowerCase(java.util.Locale.ROOT);
         k.ok("create", "namespace", ns);
         k.ok("label", "namespace", ns, "vap=" + ns);

@@ -2,13 +2,11 @@ package io.kubeloop.apiserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -47,18 +45,14 @@ class KubectlDrainTest {
     }
 
     static Stream<Path> kubectls() {
-        List<Path> chosen = Kubectl.installed().stream()
-                .filter(p -> List.of("1.27", "PATH").contains(Kubectl.versionOf(p)))
-                .toList();
-        return chosen.isEmpty() ? Stream.of(Path.of("kubectl-not-installed")) : chosen.stream();
+        return Kubectl.choose("1.27", "PATH");
     }
 
     @ParameterizedTest(name = "kubectl {0}")
     @MethodSource("kubectls")
     void drainEvictsWithinDisruptionBudgetsAndLogsAreReadable(Path binary) throws IOException {
-        assumeTrue(Files.isExecutable(binary), "no kubectl installed: skipped");
-        String version = Kubectl.versionOf(binary);
-        Kubectl k = new Kubectl(binary, version, kubeconfig, dir.resolve("cache-" + version));
+        Kubectl k = Kubectl.at(binary, kubeconfig, dir);
+        String version = k.version();
         String ns = "drain-" + version.replace(".", "-").toLowerCase(Locale.ROOT);
         k.ok("create", "namespace", ns);
         k.ok("-n", ns, "create", "deployment", "web", "--image=nginx", "--replicas=2");

@@ -45,18 +45,14 @@ class KubectlRolloutTest {
     }
 
     static Stream<Path> kubectls() {
-        List<Path> chosen = Kubectl.installed().stream()
-                .filter(p -> List.of("1.27", "1.33", "PATH").contains(Kubectl.versionOf(p)))
-                .toList();
-        return chosen.isEmpty() ? Stream.of(Path.of("kubectl-not-installed")) : chosen.stream();
+        return Kubectl.choose("1.27", "1.33", "PATH");
     }
 
     @ParameterizedTest(name = "kubectl {0}")
     @MethodSource("kubectls")
     void aDeploymentRollsOutRollsBackPausesRestartsAndScalesAsOnACluster(Path binary) {
-        assumeTrue(Files.isExecutable(binary), "no kubectl installed: skipped");
-        String version = Kubectl.versionOf(binary);
-        Kubectl k = new Kubectl(binary, version, kubeconfig, dir.resolve("cache-" + version));
+        Kubectl k = Kubectl.at(binary, kubeconfig, dir);
+        String version = k.version();
         String ns = "rollout-" + version.replace(".", "-").toLowerCase(java.util.Locale.ROOT);
         k.ok("create", "namespace", ns);
 

@@ -148,7 +148,8 @@ public final class BundleObjects {
         return KubeJson.mapper().createObjectNode().put("app.kubernetes.io/name", b.name());
     }
 
-    private static ObjectNode object(String apiVersion, String kind, String name, String namespace) {
+    /** A new object of {@code kind} named {@code name}, in {@code namespace} unless it is null. */
+    static ObjectNode object(String apiVersion, String kind, String name, String namespace) {
         ObjectNode n = KubeJson.mapper().createObjectNode();
         n.put("apiVersion", apiVersion).put("kind", kind);
         ObjectNode meta = n.putObject("metadata");

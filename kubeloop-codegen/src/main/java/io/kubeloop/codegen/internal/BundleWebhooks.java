@@ -56,7 +56,7 @@ public final class BundleWebhooks {
         if (b.webhooks().isEmpty()) {
             return out;
         }
-        ObjectNode svc = object("v1", "Service", serviceName(b), b.namespace());
+        ObjectNode svc = BundleObjects.object("v1", "Service", serviceName(b), b.namespace());
         svc.withObject("metadata").set("labels", b.labels());
         ObjectNode spec = svc.putObject("spec");
         spec.putArray("ports")
@@ -68,10 +68,12 @@ public final class BundleWebhooks {
         spec.set("selector", b.labels());
         out.add(svc);
 
-        ObjectNode issuer = object("cert-manager.io/v1", "Issuer", b.name() + "-selfsigned-issuer", b.namespace());
+        ObjectNode issuer =
+                BundleObjects.object("cert-manager.io/v1", "Issuer", b.name() + "-selfsigned-issuer", b.namespace());
         issuer.putObject("spec").putObject("selfSigned");
         out.add(issuer);
-        ObjectNode cert = object("cert-manager.io/v1", "Certificate", b.name() + "-serving-cert", b.namespace());
+        ObjectNode cert =
+                BundleObjects.object("cert-manager.io/v1", "Certificate", b.name() + "-serving-cert", b.namespace());
         ObjectNode certSpec = cert.putObject("spec");
         ArrayNode dns = certSpec.putArray("dnsNames");
         dns.add(serviceName(b) + "." + b.namespace() + ".svc");
@@ -87,7 +89,7 @@ public final class BundleWebhooks {
                 continue;
             }
             boolean mutating = type == BundleWebhook.Type.MUTATING;
-            ObjectNode config = object(
+            ObjectNode config = BundleObjects.object(
                     "admissionregistration.k8s.io/v1",
                     mutating ? "MutatingWebhookConfiguration" : "ValidatingWebhookConfiguration",
                     b.name() + (mutating ? "-mutating" : "-validating") + "-webhook-configuration",
@@ -117,16 +119,5 @@ public final class BundleWebhooks {
         ObjectNode s = KubeJson.mapper().createObjectNode();
         s.put("name", serviceName(b)).put("namespace", b.namespace()).put("path", path);
         return s;
-    }
-
-    private static ObjectNode object(String apiVersion, String kind, String name, String namespace) {
-        ObjectNode o = KubeJson.mapper().createObjectNode();
-        o.put("apiVersion", apiVersion).put("kind", kind);
-        ObjectNode m = o.putObject("metadata");
-        m.put("name", name);
-        if (namespace != null) {
-            m.put("namespace", namespace);
-        }
-        return o;
     }
 }

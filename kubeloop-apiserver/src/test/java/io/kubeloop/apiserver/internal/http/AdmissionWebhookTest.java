@@ -121,18 +121,11 @@ class AdmissionWebhookTest {
     }
 
     private static String namespace(String label) {
-        String ns = http.newNamespace(label);
-        http.patch(
-                "/api/v1/namespaces/" + ns,
-                "application/merge-patch+json",
-                "{\"metadata\":{\"labels\":{\"hooks\":\"" + label + "\"}}}");
-        return ns;
+        return http.newNamespace(label, "hooks", label);
     }
 
     private static HttpResponse<String> configMap(String ns, String name, String data) {
-        return http.post(
-                "/api/v1/namespaces/" + ns + "/configmaps",
-                "{\"metadata\":{\"name\":\"" + name + "\"},\"data\":" + data + "}");
+        return http.createConfigMap(ns, name, data);
     }
 
     @Test

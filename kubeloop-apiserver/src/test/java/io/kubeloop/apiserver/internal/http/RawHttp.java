@@ -40,6 +40,26 @@ final class RawHttp {
         return ns;
     }
 
+    /** {@link #newNamespace(String)} labelled {@code key=value}. */
+    String newNamespace(String prefix, String key, String value) {
+        String ns = newNamespace(prefix);
+        HttpResponse<String> r = patch(
+                "/api/v1/namespaces/" + ns,
+                "application/merge-patch+json",
+                "{\"metadata\":{\"labels\":{\"" + key + "\":\"" + value + "\"}}}");
+        if (r.statusCode() != 200) {
+            throw new AssertionError("labelling namespace " + ns + ": " + r.statusCode() + " " + r.body());
+        }
+        return ns;
+    }
+
+    /** POSTs a ConfigMap {@code name} with {@code data} (a JSON object) in {@code namespace}. */
+    HttpResponse<String> createConfigMap(String namespace, String name, String data) {
+        return post(
+                "/api/v1/namespaces/" + namespace + "/configmaps",
+                "{\"metadata\":{\"name\":\"" + name + "\"},\"data\":" + data + "}");
+    }
+
     HttpRequest.Builder req(String path) {
         return HttpRequest.newBuilder(URI.create(server.url() + path))
                 .header("Authorization", "Bearer " + server.token())

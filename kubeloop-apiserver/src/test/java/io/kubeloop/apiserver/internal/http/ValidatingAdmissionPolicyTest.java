@@ -81,18 +81,11 @@ class ValidatingAdmissionPolicyTest {
     }
 
     private static String namespace(String policy) {
-        String ns = http.newNamespace(policy);
-        http.patch(
-                "/api/v1/namespaces/" + ns,
-                "application/merge-patch+json",
-                "{\"metadata\":{\"labels\":{\"policy\":\"" + policy + "\"}}}");
-        return ns;
+        return http.newNamespace(policy, "policy", policy);
     }
 
     private static HttpResponse<String> configMap(String ns, String name, String data) {
-        return http.post(
-                "/api/v1/namespaces/" + ns + "/configmaps",
-                "{\"metadata\":{\"name\":\"" + name + "\"},\"data\":" + data + "}");
+        return http.createConfigMap(ns, name, data);
     }
 
     @Test
