@@ -157,6 +157,22 @@ class OperatorBundleTest {
     }
 
     @Test
+    void theHelmChartCarriesTheWebhooksInTheReleasesNamespace(@TempDir Path dir) throws Exception {
+        bundle().withWebhooks(
+                        List.of(BundleWebhook.validating("/validate-example-com-v1-foo", "example.com", "v1", "foos")))
+                .writeHelmChart(dir.resolve("chart"));
+        String hooks = Files.readString(dir.resolve("chart/templates/webhooks.yaml"));
+        assertThat(hooks)
+                .contains("kind: ValidatingWebhookConfiguration")
+                .contains("kind: Certificate")
+                .contains("foo-operator-webhook-service.{{ .Release.Namespace }}.svc")
+                .contains("{{ .Release.Namespace }}/foo-operator-serving-cert")
+                .doesNotContain("foo-system");
+        assertThat(Files.readString(dir.resolve("chart/templates/deployment.yaml")))
+                .contains("webhook-server");
+    }
+
+    @Test
     void theContainerMeetsTheRestrictedPodSecurityStandard() {
         JsonNode pod = bundle().objects().stream()
                 .filter(o -> o.path("kind").asString().equals("Deployment"))

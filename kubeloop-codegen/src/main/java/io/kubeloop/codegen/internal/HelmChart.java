@@ -31,7 +31,9 @@ public final class HelmChart {
         files.put("Chart.yaml", chart(b));
         files.put("values.yaml", values(b));
         for (ObjectNode crd : b.crds()) {
-            files.put("crds/" + crd.path("metadata").path("name").asString() + ".yaml", KubeYaml.write(crd));
+            files.put(
+                    "crds/" + crd.path("metadata").path("name").asString() + ".yaml",
+                    KubeYaml.write(BundleWebhooks.withConversion(crd.deepCopy(), b)));
         }
         StringBuilder clusterRbac = new StringBuilder();
         StringBuilder namespacedRbac = new StringBuilder();
@@ -54,6 +56,9 @@ public final class HelmChart {
         files.put("templates/deployment.yaml", deployment(b));
         files.put("templates/service.yaml", template(namespaced(BundleObjects.metricsService(b))));
         files.put("templates/poddisruptionbudget.yaml", template(namespaced(BundleObjects.disruptionBudget(b))));
+        if (!b.webhooks().isEmpty()) {
+            files.put("templates/webhooks.yaml", webhooks(b));
+        }
         return files;
     }
 
@@ -160,6 +165,26 @@ public final class HelmChart {
         int indent = m.group(1).length() + 2;
         return m.replaceFirst(Matcher.quoteReplacement(m.group(1) + "resources:\n" + m.group(1)
                 + "  {{- toYaml .Values.resources | nindent " + indent + " }}"));
+    }
+
+    /**
+     * The webhook Service, Issuer, Certificate and configurations, in the release's namespace: their
+     * metadata, the configurations' Service references, the Certificate's DNS names and the CA injection
+     * annotations.
+     */
+    private static String webhooks(OperatorBundle b) {
+        StringBuilder out = new StringBuilder();
+        for (ObjectNode o : BundleWebhooks.objects(b)) {
+            ObjectNode copy = o.path("metadata").has("namespace") ? namespaced(o) : o;
+            for (JsonNode hook : copy.path("webhooks")) {
+                ((ObjectNode) hook.path("clientConfig").path("service")).put("namespace", NAMESPACE);
+            }
+            out.append("---\n")
+                    .append(template(copy)
+                            .replace(b.namespace() + "/", "{{ .Release.Namespace }}/")
+                            .replace("." + b.namespace() + ".svc", ".{{ .Release.Namespace }}.svc"));
+        }
+        return out.toString();
     }
 
     private static ObjectNode namespaced(ObjectNode o) {
