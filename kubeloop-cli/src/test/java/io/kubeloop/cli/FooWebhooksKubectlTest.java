@@ -33,7 +33,8 @@ import tools.jackson.databind.node.ObjectNode;
  * from the embedded server's CA), the Foo CRD gets a {@code v1} version converted by the webhook, and
  * mutating and validating webhook configurations point at the manager. kubectl's Foos get their defaults,
  * a bad Deployment name is refused with the webhook's message, many replicas draw a warning, and a Foo
- * written in v1alpha1 reads back in v1 (and the other way round). Run with kubectl 1.27, 1.33 and the one
+ * written in v1alpha1 reads back in v1 (and the other way round); a Foo written in v1 goes to the v1alpha1
+ * webhooks converted, as {@code matchPolicy: Equivalent} has it. Run with kubectl 1.27, 1.33 and the one
  * on the PATH (skipped when not installed).
  */
 class FooWebhooksKubectlTest {
@@ -89,7 +90,7 @@ class FooWebhooksKubectlTest {
                        "clientConfig": {"url": "%3$s/%2$s-samplecontroller-k8s-io-v1alpha1-foo", "caBundle": "%4$s"},
                        "rules": [{"apiGroups": ["samplecontroller.k8s.io"], "apiVersions": ["v1alpha1"],
                                   "operations": ["CREATE", "UPDATE"], "resources": ["foos"]}],
-                       "matchPolicy": "Exact", "sideEffects": "None", "admissionReviewVersions": ["v1"]}]}
+                       "sideEffects": "None", "admissionReviewVersions": ["v1"]}]}
                     """.formatted(kind, path, base, caBundle);
             client.resource(
                             new GroupVersionResource(
@@ -175,12 +176,13 @@ class FooWebhooksKubectlTest {
                         .out())
                 .isEqualTo("samplecontroller.k8s.io/v1 many");
 
+        // written in v1: the v1alpha1 webhooks see it converted (matchPolicy Equivalent), their patch comes back
         Kubectl.Result v1 =
                 k.run("apply", "-f", file("v1-" + version + ".yaml", """
                 apiVersion: samplecontroller.k8s.io/v1
                 kind: Foo
                 metadata: {name: written-in-v1}
-                spec: {deployment: from-v1, replicas: 2}
+                spec: {deployment: from-v1}
                 """).toString());
         assertThat(v1.exit()).as(v1.out()).isZero();
         assertThat(k.run(
@@ -188,9 +190,18 @@ class FooWebhooksKubectlTest {
                                 "foos.v1alpha1.samplecontroller.k8s.io",
                                 "written-in-v1",
                                 "-o",
-                                "jsonpath={.spec.deploymentName}")
+                                "jsonpath={.spec.deploymentName}/{.spec.replicas}")
                         .out())
-                .isEqualTo("from-v1");
+                .isEqualTo("from-v1/1");
+        Kubectl.Result badV1 =
+                k.run("apply", "-f", file("bad-v1-" + version + ".yaml", """
+                apiVersion: samplecontroller.k8s.io/v1
+                kind: Foo
+                metadata: {name: bad-v1}
+                spec: {deployment: Bad_V1, replicas: 1}
+                """).toString());
+        assertThat(badV1.exit()).isNotZero();
+        assertThat(badV1.out()).contains("spec.deploymentName: Invalid value: \"Bad_V1\": must be a DNS-1123 label");
         assertThat(List.of(created, warned, v1))
                 .allSatisfy(r -> assertThat(r.out()).doesNotContain("error"));
     }

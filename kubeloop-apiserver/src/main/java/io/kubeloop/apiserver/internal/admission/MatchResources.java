@@ -63,6 +63,28 @@ final class MatchResources {
                 && scope(rule.path("scope").asString("*"), r.resource().namespaced());
     }
 
+    /**
+     * The version a request is sent to a webhook in: the request's own when a matching rule names it (or
+     * {@code *}); otherwise, under {@code matchPolicy: Equivalent}, the first version named by a rule that
+     * matches the resource in another version.
+     */
+    static String versionFor(JsonNode hook, AdmissionRequest r) {
+        String own = r.resource().version();
+        String other = null;
+        for (JsonNode rule : hook.path("rules")) {
+            if (!rule(rule, r, false)) {
+                continue;
+            }
+            if (anyOf(rule.path("apiVersions"), own)) {
+                return own;
+            }
+            if (other == null && !rule.path("apiVersions").isEmpty()) {
+                other = rule.path("apiVersions").get(0).asString();
+            }
+        }
+        return other == null ? own : other;
+    }
+
     private static boolean anyOf(JsonNode values, String value) {
         for (JsonNode v : values) {
             if (v.asString().equals("*") || v.asString().equals(value)) {

@@ -142,11 +142,23 @@ public final class Webhooks {
                     "failed calling webhook \"" + name + "\": failed to evaluate match condition: " + e.getMessage());
         }
         String uid = UUID.randomUUID().toString();
+        // under matchPolicy Equivalent a webhook for another version of the resource gets the objects in it
+        String version = MatchResources.versionFor(hook, request);
+        boolean converted = !version.equals(request.resource().version());
+        String sentApiVersion = request.resource().group().isEmpty()
+                ? version
+                : request.resource().group() + "/" + version;
+        ObjectNode sent = object == null || !converted
+                ? object
+                : request.resource().conversion().convert(object, sentApiVersion);
+        ObjectNode sentOld = request.oldObject() == null || !converted
+                ? request.oldObject()
+                : request.resource().conversion().convert(request.oldObject(), sentApiVersion);
         JsonNode response;
         try {
             JsonNode answer = client.post(
                     hook.path("clientConfig"),
-                    review(uid, request, object),
+                    review(uid, request, version, sent, sentOld),
                     Duration.ofSeconds(hook.path("timeoutSeconds").asInt(10)));
             response = answer.path("response");
             if (!response.isObject()) {
@@ -173,12 +185,17 @@ public final class Webhooks {
         JsonNode before = object.deepCopy();
         JsonNode patched;
         try {
-            patched = JsonPatch.apply(object, Base64.getDecoder().decode(patch));
+            patched = JsonPatch.apply(sent, Base64.getDecoder().decode(patch));
         } catch (RuntimeException e) {
             throw internalError("admission webhook \"" + name + "\" returned an invalid patch: " + e.getMessage());
         }
+        ObjectNode result = converted
+                ? request.resource()
+                        .conversion()
+                        .convert((ObjectNode) patched, request.resource().apiVersion())
+                : (ObjectNode) patched;
         object.removeAll();
-        object.setAll((ObjectNode) patched);
+        object.setAll(result);
         return !before.equals(object);
     }
 
@@ -203,25 +220,32 @@ public final class Webhooks {
         return true;
     }
 
-    private static JsonNode review(String uid, AdmissionRequest r, ObjectNode object) {
+    /**
+     * The AdmissionReview of {@code r}, its kind and resource in {@code version} (the request's own in
+     * {@code requestKind} and {@code requestResource}), with the objects as sent.
+     */
+    private static JsonNode review(String uid, AdmissionRequest r, String version, ObjectNode object, ObjectNode old) {
         ObjectNode review = KubeJson.mapper().createObjectNode();
         review.put("apiVersion", "admission.k8s.io/v1").put("kind", "AdmissionReview");
         ObjectNode req = review.putObject("request");
         req.put("uid", uid);
         var def = r.resource();
-        req.putObject("kind")
-                .put("group", def.group())
-                .put("version", def.version())
-                .put("kind", def.kind());
+        req.putObject("kind").put("group", def.group()).put("version", version).put("kind", def.kind());
         req.putObject("resource")
                 .put("group", def.group())
-                .put("version", def.version())
+                .put("version", version)
                 .put("resource", def.plural());
         if (!r.subresource().isEmpty()) {
             req.put("subResource", r.subresource());
         }
-        req.set("requestKind", req.get("kind").deepCopy());
-        req.set("requestResource", req.get("resource").deepCopy());
+        req.putObject("requestKind")
+                .put("group", def.group())
+                .put("version", def.version())
+                .put("kind", def.kind());
+        req.putObject("requestResource")
+                .put("group", def.group())
+                .put("version", def.version())
+                .put("resource", def.plural());
         if (!r.subresource().isEmpty()) {
             req.put("requestSubResource", r.subresource());
         }
@@ -243,7 +267,7 @@ public final class Webhooks {
             user.set("extra", KubeJson.mapper().valueToTree(r.user().extra()));
         }
         req.set("object", object == null ? null : object.deepCopy());
-        req.set("oldObject", r.oldObject() == null ? null : r.oldObject().deepCopy());
+        req.set("oldObject", old == null ? null : old.deepCopy());
         req.put("dryRun", r.dryRun());
         String options = switch (r.operation()) {
             case "CREATE" -> "CreateOptions";
