@@ -374,7 +374,17 @@ public final class EmbeddedApiServer implements AutoCloseable {
      * @throws java.io.UncheckedIOException when the files cannot be written
      */
     public String writeServingCertificate(Path directory) {
-        TlsMaterial.ClientCertificate cert = tls.issueServing();
+        return writeServingCertificate(directory, List.of());
+    }
+
+    /**
+     * As {@link #writeServingCertificate(Path)}, the certificate also valid for {@code dnsNames}, e.g.
+     * {@code my-webhook.my-namespace.svc} for a webhook configuration that names a Service (the server calls
+     * such a webhook at the address of the Service's endpoints and checks the certificate against the
+     * Service's DNS name).
+     */
+    public String writeServingCertificate(Path directory, List<String> dnsNames) {
+        TlsMaterial.ClientCertificate cert = tls.issueServing(dnsNames);
         try {
             PrivateFiles.createDirectories(directory);
             PrivateFiles.write(

@@ -17,13 +17,17 @@ import java.util.Base64;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509TrustManager;
 import tools.jackson.databind.JsonNode;
 
 /**
  * Posts review objects (AdmissionReview, ConversionReview) to webhooks over HTTPS, trusting the
  * {@code caBundle} of the webhook's {@code clientConfig} (the JVM's trust store when it has none), with
- * the webhook's timeout. One HTTP client per CA bundle, kept for the server's life.
+ * the webhook's timeout: at its {@code url}, or, for a {@code service}, at the address of the Service's
+ * endpoint ({@link ServiceEndpoints}) with the certificate checked against the Service's DNS name. One
+ * HTTP client per CA bundle and Service name, kept for the server's life.
  *
  * <p><b>Thread safety.</b> Thread-safe.
  */
@@ -39,6 +43,12 @@ public final class WebhookClient {
     }
 
     private final Map<String, HttpClient> clients = new ConcurrentHashMap<>();
+    private final ServiceEndpoints services;
+
+    /** A client resolving {@code clientConfig.service} through {@code services}. */
+    public WebhookClient(ServiceEndpoints services) {
+        this.services = services;
+    }
 
     /**
      * Posts {@code review} to the webhook {@code clientConfig} names.
@@ -48,9 +58,15 @@ public final class WebhookClient {
      */
     public JsonNode post(JsonNode clientConfig, JsonNode review, Duration timeout) throws CallFailed {
         String url = url(clientConfig);
+        JsonNode service = clientConfig.path("service");
+        String serverName = service.isObject()
+                ? service.path("name").asString() + "."
+                        + service.path("namespace").asString() + ".svc"
+                : "";
+        String caBundle = clientConfig.path("caBundle").asString("");
         HttpClient client;
         try {
-            client = clients.computeIfAbsent(clientConfig.path("caBundle").asString(""), WebhookClient::client);
+            client = clients.computeIfAbsent(caBundle + "|" + serverName, k -> client(caBundle, serverName));
         } catch (IllegalArgumentException e) {
             throw new CallFailed("failed to call webhook: invalid caBundle: " + e.getMessage());
         }
@@ -82,8 +98,11 @@ public final class WebhookClient {
         }
     }
 
-    /** The URL of a {@code clientConfig}: its {@code url}, or the Service's DNS name, port and path. */
-    static String url(JsonNode clientConfig) throws CallFailed {
+    /**
+     * The URL of a {@code clientConfig}: its {@code url}, or the address of the Service's endpoint with its
+     * {@code path}.
+     */
+    private String url(JsonNode clientConfig) throws CallFailed {
         String url = clientConfig.path("url").asString("");
         if (!url.isEmpty()) {
             return url;
@@ -92,36 +111,55 @@ public final class WebhookClient {
         if (!service.isObject()) {
             throw new CallFailed("failed to call webhook: neither url nor service is set in clientConfig");
         }
-        return "https://" + service.path("name").asString() + "."
-                + service.path("namespace").asString() + ".svc:"
-                + service.path("port").asInt(443) + service.path("path").asString("");
+        String namespace = service.path("namespace").asString();
+        String name = service.path("name").asString();
+        int port = service.path("port").asInt(443);
+        java.net.InetSocketAddress address = services.resolve(namespace, name, port)
+                .orElseThrow(() -> new CallFailed("failed to call webhook: service \"" + name + "/" + namespace
+                        + "\" has no endpoint for port " + port));
+        String host =
+                address.getHostString().contains(":") ? "[" + address.getHostString() + "]" : address.getHostString();
+        return "https://" + host + ":" + address.getPort()
+                + service.path("path").asString("");
     }
 
-    private static HttpClient client(String caBundle) {
+    /**
+     * A client trusting {@code caBundle} (or the JVM's trust store); with a {@code serverName} (a Service's
+     * DNS name) the certificate must name it, whatever address was dialled.
+     */
+    private static HttpClient client(String caBundle, String serverName) {
         HttpClient.Builder b =
                 HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10));
-        if (!caBundle.isEmpty()) {
-            b.sslContext(trusting(Base64.getDecoder().decode(caBundle)));
+        if (!caBundle.isEmpty() || !serverName.isEmpty()) {
+            b.sslContext(
+                    trusting(caBundle.isEmpty() ? null : Base64.getDecoder().decode(caBundle), serverName));
         }
         return b.build();
     }
 
-    private static SSLContext trusting(byte[] pem) {
+    private static SSLContext trusting(byte[] pem, String serverName) {
         try {
-            KeyStore trust = KeyStore.getInstance("PKCS12");
-            trust.load(null, null);
-            int i = 0;
-            for (var cert :
-                    CertificateFactory.getInstance("X.509").generateCertificates(new ByteArrayInputStream(pem))) {
-                trust.setCertificateEntry("ca-" + i++, (X509Certificate) cert);
-            }
-            if (i == 0) {
-                throw new IllegalArgumentException("no certificate in it");
+            KeyStore trust = null;
+            if (pem != null) {
+                trust = KeyStore.getInstance("PKCS12");
+                trust.load(null, null);
+                int i = 0;
+                for (var cert :
+                        CertificateFactory.getInstance("X.509").generateCertificates(new ByteArrayInputStream(pem))) {
+                    trust.setCertificateEntry("ca-" + i++, (X509Certificate) cert);
+                }
+                if (i == 0) {
+                    throw new IllegalArgumentException("no certificate in it");
+                }
             }
             TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             tmf.init(trust);
+            TrustManager[] managers = tmf.getTrustManagers();
+            if (!serverName.isEmpty()) {
+                managers = new TrustManager[] {new ServiceNameTrustManager((X509TrustManager) managers[0], serverName)};
+            }
             SSLContext ctx = SSLContext.getInstance("TLS");
-            ctx.init(null, tmf.getTrustManagers(), null);
+            ctx.init(null, managers, null);
             return ctx;
         } catch (GeneralSecurityException | IOException e) {
             throw new IllegalArgumentException(e.getMessage() == null ? "unreadable" : e.getMessage(), e);

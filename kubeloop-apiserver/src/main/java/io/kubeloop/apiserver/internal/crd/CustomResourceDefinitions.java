@@ -78,7 +78,7 @@ public final class CustomResourceDefinitions implements AutoCloseable {
     private final ResourceRegistry resources;
     private final VersionedStore store;
     private final Ticker clock;
-    private final WebhookClient webhooks = new WebhookClient();
+    private final WebhookClient webhooks;
     private final ResourceDefinition crdDefinition;
     private final String crdStorage;
     /** CRD name -> what is served; written by the reconciling thread only. */
@@ -95,6 +95,7 @@ public final class CustomResourceDefinitions implements AutoCloseable {
         this.registry = registry;
         this.resources = registry.resources();
         this.store = registry.store();
+        this.webhooks = new WebhookClient(new io.kubeloop.apiserver.internal.admission.ServiceEndpoints(store));
         this.clock = clock;
         this.crdDefinition = resources
                 .find(GROUP, "v1", PLURAL)

@@ -68,8 +68,13 @@ record CertificateAuthority(PrivateKey privateKey, X509Certificate certificate) 
         }
     }
 
-    /** A new server key and certificate signed by this CA. */
+    /** A new server key and certificate signed by this CA, for localhost and its addresses. */
     Issued issueServer() {
+        return issueServer(java.util.List.of());
+    }
+
+    /** A new server key and certificate signed by this CA, for localhost, its addresses and {@code dnsNames}. */
+    Issued issueServer(java.util.List<String> dnsNames) {
         try {
             SecureRandom random = new SecureRandom();
             KeyPair keys = keyPair(random);
@@ -85,12 +90,14 @@ record CertificateAuthority(PrivateKey privateKey, X509Certificate certificate) 
             server.addExtension(
                     Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyEncipherment));
             server.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth));
-            server.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(new GeneralName[] {
-                new GeneralName(GeneralName.dNSName, "localhost"),
-                new GeneralName(GeneralName.iPAddress, "127.0.0.1"),
-                new GeneralName(
-                        GeneralName.iPAddress, InetAddress.getByName("::1").getHostAddress())
-            }));
+            java.util.List<GeneralName> names = new java.util.ArrayList<>(java.util.List.of(
+                    new GeneralName(GeneralName.dNSName, "localhost"),
+                    new GeneralName(GeneralName.iPAddress, "127.0.0.1"),
+                    new GeneralName(
+                            GeneralName.iPAddress, InetAddress.getByName("::1").getHostAddress())));
+            dnsNames.forEach(n -> names.add(new GeneralName(GeneralName.dNSName, n)));
+            server.addExtension(
+                    Extension.subjectAlternativeName, false, new GeneralNames(names.toArray(GeneralName[]::new)));
             return new Issued(keys.getPrivate(), sign(server, privateKey));
         } catch (GeneralSecurityException | OperatorCreationException | java.io.IOException e) {
             throw new IllegalStateException("cannot issue the server certificate: " + e.getMessage(), e);

@@ -71,11 +71,11 @@ public record TlsMaterial(
     }
 
     /**
-     * A serving certificate signed by this CA for {@code localhost}, {@code 127.0.0.1} and {@code ::1}
-     * (valid a year), with its private key (PKCS#8): both PEM. For webhook servers in tests.
+     * A serving certificate signed by this CA for {@code localhost}, {@code 127.0.0.1}, {@code ::1} and
+     * {@code dnsNames} (valid a year), with its private key (PKCS#8): both PEM. For webhook servers in tests.
      */
-    public ClientCertificate issueServing() {
-        CertificateAuthority.Issued issued = new CertificateAuthority(caKey, caCertificate).issueServer();
+    public ClientCertificate issueServing(java.util.List<String> dnsNames) {
+        CertificateAuthority.Issued issued = new CertificateAuthority(caKey, caCertificate).issueServer(dnsNames);
         return new ClientCertificate(pem(issued.certificate()), PkiDirectory.keyPem(issued.privateKey()));
     }
 

@@ -9,6 +9,8 @@ import io.kubeloop.apiserver.SimulatedCluster;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -217,6 +219,65 @@ class AdmissionWebhookTest {
                 .isEqualTo("gone");
         assertThat(review.path("request").path("options").path("kind").asString())
                 .isEqualTo("DeleteOptions");
+    }
+
+    @Test
+    void aWebhookBehindAServiceIsCalledAtItsEndpointAndCheckedAgainstTheServicesName() throws Exception {
+        String ns = namespace("by-service");
+        try (TestWebhookServer named = new TestWebhookServer(List.of("hooks." + ns + ".svc"))) {
+            named.handle(
+                    "/validate",
+                    review -> answer(review, () -> {
+                        ObjectNode response = response(review, false);
+                        response.putObject("status").put("code", 403).put("message", "refused behind a Service");
+                        return response;
+                    }));
+            for (var s : List.of(Map.entry("hooks", named.port()), Map.entry("wrong-name", webhooks.port()))) {
+                assertThat(http.post(
+                                        "/api/v1/namespaces/" + ns + "/services",
+                                        "{\"metadata\":{\"name\":\"" + s.getKey() + "\"},\"spec\":{\"ports\":"
+                                                + "[{\"name\":\"https\",\"port\":443,\"targetPort\":" + s.getValue()
+                                                + "}]}}")
+                                .statusCode())
+                        .isEqualTo(201);
+                assertThat(http.post(
+                                        "/api/v1/namespaces/" + ns + "/endpoints",
+                                        "{\"metadata\":{\"name\":\"" + s.getKey() + "\"},\"subsets\":[{\"addresses\":"
+                                                + "[{\"ip\":\"127.0.0.1\"}],\"ports\":[{\"name\":\"https\",\"port\":"
+                                                + s.getValue() + "}]}]}")
+                                .statusCode())
+                        .isEqualTo(201);
+            }
+            String config = """
+                    {"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingWebhookConfiguration",
+                     "metadata":{"name":"%1$s-by-service"},
+                     "webhooks":[{"name":"%1$s.hooks.example.com",
+                       "clientConfig":{"service":{"namespace":"%2$s","name":"%1$s","path":"/validate"},"caBundle":"%3$s"},
+                       "rules":[{"apiGroups":[""],"apiVersions":["v1"],"operations":["CREATE"],"resources":["secrets"]}],
+                       "namespaceSelector":{"matchLabels":{"hooks":"by-service"}},
+                       "sideEffects":"None","admissionReviewVersions":["v1"]}]}""";
+            String path = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations";
+            assertThat(http.post(path, config.formatted("hooks", ns, named.caBundle()))
+                            .statusCode())
+                    .isEqualTo(201);
+            HttpResponse<String> refused =
+                    http.post("/api/v1/namespaces/" + ns + "/secrets", "{\"metadata\":{\"name\":\"s\"}}");
+            assertThat(refused.statusCode()).isEqualTo(403);
+            assertThat(RawHttp.json(refused).path("message").asString()).endsWith("refused behind a Service");
+            http.delete(path + "/hooks-by-service");
+
+            assertThat(http.post(path, config.formatted("wrong-name", ns, webhooks.caBundle()))
+                            .statusCode())
+                    .isEqualTo(201);
+            HttpResponse<String> untrusted =
+                    http.post("/api/v1/namespaces/" + ns + "/secrets", "{\"metadata\":{\"name\":\"t\"}}");
+            assertThat(untrusted.statusCode())
+                    .as("a certificate that does not name the Service is not trusted")
+                    .isEqualTo(500);
+            assertThat(RawHttp.json(untrusted).path("message").asString())
+                    .contains("failed calling webhook \"wrong-name.hooks.example.com\"");
+            http.delete(path + "/wrong-name-by-service");
+        }
     }
 
     @Test

@@ -31,10 +31,27 @@ final class TestWebhookServer implements AutoCloseable {
     private final List<JsonNode> requests = new CopyOnWriteArrayList<>();
 
     TestWebhookServer() throws Exception {
+        this(List.of());
+    }
+
+    /** A server whose certificate also names {@code dnsNames} (e.g. a Service's, {@code svc.ns.svc}). */
+    TestWebhookServer(List<String> dnsNames) throws Exception {
         TlsMaterial tls = TlsMaterial.generate();
         caBundle = Base64.getEncoder().encodeToString(tls.caPem().getBytes(StandardCharsets.UTF_8));
+        TlsMaterial.ClientCertificate issued = tls.issueServing(dnsNames);
+        java.security.cert.Certificate cert = java.security.cert.CertificateFactory.getInstance("X.509")
+                .generateCertificate(
+                        new java.io.ByteArrayInputStream(issued.certificatePem().getBytes(StandardCharsets.UTF_8)));
+        byte[] der = Base64.getMimeDecoder().decode(issued.privateKeyPem().replaceAll("-----[A-Z ]+-----", ""));
+        java.security.PrivateKey key = java.security.KeyFactory.getInstance(
+                        cert.getPublicKey().getAlgorithm())
+                .generatePrivate(new java.security.spec.PKCS8EncodedKeySpec(der));
+        java.security.KeyStore ks = java.security.KeyStore.getInstance("PKCS12");
+        ks.load(null, null);
+        char[] password = "test".toCharArray();
+        ks.setKeyEntry("tls", key, password, new java.security.cert.Certificate[] {cert});
         KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        kmf.init(tls.serverKeyStore(), tls.keyStorePassword());
+        kmf.init(ks, password);
         SSLContext ssl = SSLContext.getInstance("TLS");
         ssl.init(kmf.getKeyManagers(), null, null);
         server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -61,6 +78,10 @@ final class TestWebhookServer implements AutoCloseable {
     /** The base64 PEM of the CA that signed the server's certificate. */
     String caBundle() {
         return caBundle;
+    }
+
+    int port() {
+        return server.getAddress().getPort();
     }
 
     String url(String path) {
