@@ -51,6 +51,7 @@ class GatewayApiValidationTest {
     private static EmbeddedApiServer server;
     private static RawHttp http;
     private static final Map<String, String> plurals = new HashMap<>();
+    private static final List<String> served = new ArrayList<>();
 
     @BeforeAll
     static void installCrds() throws IOException {
@@ -66,8 +67,21 @@ class GatewayApiValidationTest {
                     JsonNode names = crd.path("spec").path("names");
                     plurals.put(
                             names.path("kind").asString(), names.path("plural").asString());
+                    served.add("/apis/" + crd.path("spec").path("group").asString() + "/"
+                            + crd.path("spec")
+                                    .path("versions")
+                                    .get(0)
+                                    .path("name")
+                                    .asString() + "/"
+                            + names.path("plural").asString());
                 }
             }
+        }
+        // CRDs are served a few milliseconds after they are created (established asynchronously)
+        for (String path : served) {
+            org.awaitility.Awaitility.await()
+                    .atMost(java.time.Duration.ofSeconds(30))
+                    .until(() -> http.get(path).statusCode() == 200);
         }
     }
 
