@@ -10,9 +10,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -23,26 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * default StorageClass; a StatefulSet and a DaemonSet roll out and have a history; a Service's Endpoints list its Pods; and
  * {@code explain} describes the new kinds. Run with kubectl 1.27, 1.33 and the one on PATH (those installed).
  */
-class KubectlApiSurfaceTest {
-
-    @TempDir
-    static Path dir;
-
-    static EmbeddedApiServer server;
-    static Path kubeconfig;
-
-    @BeforeAll
-    static void start() {
-        server = EmbeddedApiServer.start(ServerOptions.defaults());
-        kubeconfig = server.writeKubeconfig(dir.resolve("kubeconfig"));
-    }
-
-    @AfterAll
-    static void stop() {
-        if (server != null) {
-            server.close();
-        }
-    }
+class KubectlApiSurfaceTest extends KubectlAgainstServer {
 
     static Stream<Path> kubectls() {
         return Kubectl.choose("1.27", "1.33", "PATH");
