@@ -1,12 +1,19 @@
 package io.kubeloop.cli;
 
+import io.kubeloop.api.Scheme;
 import io.kubeloop.api.yaml.KubeYaml;
+import io.kubeloop.codegen.BundleWebhook;
+import io.kubeloop.codegen.CrdGenerator;
 import io.kubeloop.codegen.OperatorBundle;
 import io.kubeloop.controller.rbac.RbacManifests;
+import io.kubeloop.controller.webhook.TypedWebhooks;
+import io.kubeloop.samples.samplecontroller.Foo;
 import io.kubeloop.samples.samplecontroller.FooCrd;
+import io.kubeloop.samples.samplecontroller.FooV1;
 import io.kubeloop.samples.samplecontroller.SampleController;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -21,7 +28,10 @@ import tools.jackson.databind.node.ObjectNode;
  * its CRDs, Namespace, ServiceAccount, the RBAC its declarations need (with leader election), a Deployment of
  * two replicas running it with leader election, probes and metrics, a metrics Service and a
  * PodDisruptionBudget — as multi-document YAML on stdout, or written with {@code --output-dir} as a kustomize
- * directory or a Helm chart. The built-in controller is {@code sample-controller}; users' own controllers use
+ * directory or a Helm chart. With {@code --webhooks} the bundle also carries Foo's webhooks (defaulting,
+ * validation, and a v1 version of the CRD converted by the controller's conversion webhook), served by the
+ * controller's pods behind a Service with a cert-manager certificate. The built-in controller is
+ * {@code sample-controller}; users' own controllers use
  * the Maven goal {@code io.kubeloop:kubeloop-maven-plugin:manifests}. Nothing is sent to a cluster.
  *
  * <p>Not thread-safe: picocli runs it once on the main thread.
@@ -78,6 +88,12 @@ final class ManifestsCommand implements Callable<Integer> {
     int replicas;
 
     @Option(
+            names = "--webhooks",
+            description = "Add Foo's defaulting, validating and conversion webhooks (a v1 version of the CRD),"
+                    + " served by the controller with a certificate from cert-manager.")
+    boolean webhooks;
+
+    @Option(
             names = "--output",
             paramLabel = "FORM",
             defaultValue = "yaml",
@@ -102,6 +118,9 @@ final class ManifestsCommand implements Callable<Integer> {
                     "--output " + output + " writes files: name the directory with --output-dir");
         }
         OperatorBundle bundle = sampleControllerBundle(namespace, image, replicas);
+        if (webhooks) {
+            bundle = withFooWebhooks(bundle);
+        }
         PrintWriter out = spec.commandLine().getOut();
         switch (output) {
             case yaml -> out.print(bundle.yaml());
@@ -137,5 +156,25 @@ final class ManifestsCommand implements Callable<Integer> {
                 .withCrds(List.of(KubeYaml.readAll(FooCrd.yaml()).getFirst().node()))
                 .withRbac(rbac)
                 .withArgs(SAMPLE_ARGS);
+    }
+
+    /**
+     * {@code bundle} with Foo's webhooks: the Foo CRD in v1alpha1 (stored) and v1, converted by the
+     * controller's {@code /convert}; the defaulting and validating webhooks of v1alpha1 Foos; the
+     * controller serving them on {@link OperatorBundle#WEBHOOK_PORT}.
+     */
+    static OperatorBundle withFooWebhooks(OperatorBundle bundle) {
+        String group = "samplecontroller.k8s.io";
+        TypedWebhooks<Foo> paths = TypedWebhooks.forType(
+                Foo.class, Scheme.builder().register(Foo.class).build());
+        List<String> args = new ArrayList<>(bundle.args());
+        args.add("--webhook-bind-address=:" + OperatorBundle.WEBHOOK_PORT);
+        args.add("--webhook-cert-dir=" + OperatorBundle.WEBHOOK_CERT_DIR);
+        return bundle.withCrds(CrdGenerator.crds(List.of(Foo.class, FooV1.class)))
+                .withArgs(args)
+                .withWebhooks(List.of(
+                        BundleWebhook.mutating(paths.mutatePath(), group, "v1alpha1", "foos"),
+                        BundleWebhook.validating(paths.validatePath(), group, "v1alpha1", "foos"),
+                        BundleWebhook.conversion(FooCrd.NAME)));
     }
 }

@@ -6,12 +6,15 @@ import io.kubeloop.controller.ManagerOptions;
 import io.kubeloop.controller.client.CacheOptions;
 import io.kubeloop.controller.endpoints.HealthCheck;
 import io.kubeloop.controller.leader.LeaderElectionConfig;
+import io.kubeloop.controller.webhook.WebhookServer;
 import io.kubeloop.samples.samplecontroller.FooCrd;
+import io.kubeloop.samples.samplecontroller.FooWebhooks;
 import io.kubeloop.samples.samplecontroller.SampleController;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -71,6 +74,22 @@ final class SampleControllerCommand implements Callable<Integer>, ConnectedComma
             paramLabel = "[HOST]:PORT",
             description = "Serve /healthz and /readyz here, e.g. :8081 (default 0: off).")
     String probeAddress;
+
+    @Option(
+            names = "--webhook-bind-address",
+            defaultValue = "0",
+            paramLabel = "[HOST]:PORT",
+            description = "Serve Foo's defaulting, validating and conversion webhooks over HTTPS here, e.g. :9443"
+                    + " (default 0: off).")
+    String webhookAddress;
+
+    @Option(
+            names = "--webhook-cert-dir",
+            paramLabel = "DIR",
+            defaultValue = "/tmp/k8s-webhook-server/serving-certs",
+            description = "The webhooks' certificate: tls.crt and tls.key, reloaded when they change"
+                    + " (default: ${DEFAULT-VALUE}).")
+    Path webhookCertDir;
 
     @Option(
             names = "--leader-elect",
@@ -202,12 +221,22 @@ final class SampleControllerCommand implements Callable<Integer>, ConnectedComma
             }
             try (Manager manager = Manager.create(client, options)) {
                 SampleController.addTo(manager);
+                Optional<WebhookServer> webhooks = bindAddress("--webhook-bind-address", webhookAddress)
+                        .map(a -> WebhookServer.create(
+                                WebhookServer.Options.defaults().withAddress(a).withCertDir(webhookCertDir)));
+                webhooks.ifPresent(w -> {
+                    FooWebhooks.registerWith(w, client.scheme());
+                    manager.add(w);
+                });
                 manager.addHealthzCheck("ping", HealthCheck.ping());
                 manager.addReadyzCheck("informers", manager.informersSynced());
                 manager.start();
                 manager.metricsAddress().ifPresent(a -> out.println("metrics on http://" + hostPort(a) + "/metrics"));
                 manager.healthProbeAddress()
                         .ifPresent(a -> out.println("health probes on http://" + hostPort(a) + "/healthz and /readyz"));
+                webhooks.flatMap(WebhookServer::address)
+                        .ifPresent(a -> out.println("webhooks on https://" + hostPort(a)
+                                + ": Foo defaulting, validation and v1alpha1/v1 conversion"));
                 out.println("sample-controller running: watching foos and deployments in "
                         + (namespaces.isEmpty() ? "all namespaces" : "namespaces " + String.join(", ", namespaces))
                         + "; Ctrl-C to stop");

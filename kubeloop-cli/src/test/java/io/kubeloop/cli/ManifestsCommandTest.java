@@ -66,6 +66,43 @@ class ManifestsCommandTest {
     }
 
     @Test
+    void withWebhooksTheBundleServesFoosWebhooksWithACertManagerCertificateAndATwoVersionCrd() {
+        Run r = run("manifests", "sample-controller", "--namespace", "ops", "--webhooks");
+        assertThat(r.exit()).as(r.err()).isZero();
+        List<DynamicObject> objects = KubeYaml.readAll(r.out());
+        assertThat(objects)
+                .extracting(DynamicObject::kind)
+                .contains("Issuer", "Certificate", "MutatingWebhookConfiguration", "ValidatingWebhookConfiguration");
+        DynamicObject crd = objects.getFirst();
+        assertThat(crd.node().path("spec").path("versions").toString())
+                .contains("\"name\":\"v1alpha1\",\"served\":true,\"storage\":true")
+                .contains("\"name\":\"v1\",\"served\":true,\"storage\":false");
+        assertThat(crd.node().path("spec").path("conversion").path("strategy").asString())
+                .isEqualTo("Webhook");
+        DynamicObject deployment = objects.stream()
+                .filter(o -> o.kind().equals("Deployment"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(deployment
+                        .node()
+                        .path("spec")
+                        .path("template")
+                        .path("spec")
+                        .path("containers")
+                        .get(0)
+                        .path("args")
+                        .toString())
+                .contains(
+                        "\"--webhook-bind-address=:9443\"",
+                        "\"--webhook-cert-dir=/tmp/k8s-webhook-server/serving-certs\"");
+        DynamicObject mutating = objects.stream()
+                .filter(o -> o.kind().equals("MutatingWebhookConfiguration"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(mutating.node().toString()).contains("\"path\":\"/mutate-samplecontroller-k8s-io-v1alpha1-foo\"");
+    }
+
+    @Test
     void writesAKustomizeDirectoryOrAHelmChart() throws Exception {
         Run k = run(
                 "manifests",

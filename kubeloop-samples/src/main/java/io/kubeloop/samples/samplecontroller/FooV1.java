@@ -3,13 +3,15 @@ package io.kubeloop.samples.samplecontroller;
 import io.kubeloop.api.Kind;
 import io.kubeloop.api.KubernetesObject;
 import io.kubeloop.api.ObjectMeta;
+import io.kubeloop.api.crd.CustomResource;
 
 /**
  * Foo's next version, {@code samplecontroller.k8s.io/v1}, the hub of its conversions: the Deployment
  * is named by {@code spec.deployment} (v1alpha1's {@code spec.deploymentName}). {@link FooWebhooks}
- * converts between the two.
+ * converts between the two. Served beside v1alpha1, which stays the storage version.
  */
 @Kind(group = "samplecontroller.k8s.io", version = "v1", kind = "Foo", plural = "foos")
+@CustomResource(status = true, storage = false)
 public record FooV1(String apiVersion, String kind, ObjectMeta metadata, Spec spec, Foo.Status status)
         implements KubernetesObject {
 
