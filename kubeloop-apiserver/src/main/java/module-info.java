@@ -29,6 +29,9 @@ module io.kubeloop.apiserver {
     requires com.google.common;
     requires org.threeten.extra;
     requires org.slf4j;
+    // the server's /metrics
+    requires micrometer.core;
+    requires micrometer.registry.prometheus;
     // model classes read for the OpenAPI schemas of built-in kinds kubeloop-api does not type
     requires kubernetes.model.admissionregistration;
     requires kubernetes.model.autoscaling;

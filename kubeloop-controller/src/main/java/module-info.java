@@ -26,6 +26,7 @@ module io.kubeloop.controller {
     exports io.kubeloop.controller.endpoints;
     exports io.kubeloop.controller.events;
     exports io.kubeloop.controller.leader;
+    exports io.kubeloop.controller.metrics;
     exports io.kubeloop.controller.rbac;
     exports io.kubeloop.controller.util;
     exports io.kubeloop.controller.webhook;

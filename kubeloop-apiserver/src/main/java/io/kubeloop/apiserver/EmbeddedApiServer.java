@@ -16,6 +16,7 @@ import io.kubeloop.apiserver.internal.crd.CustomResourceValidator;
 import io.kubeloop.apiserver.internal.fs.PrivateFiles;
 import io.kubeloop.apiserver.internal.http.ApiHandler;
 import io.kubeloop.apiserver.internal.http.HttpServer;
+import io.kubeloop.apiserver.internal.metrics.ServerMetrics;
 import io.kubeloop.apiserver.internal.registry.ObjectRegistry;
 import io.kubeloop.apiserver.internal.registry.ResourceDefinition;
 import io.kubeloop.apiserver.internal.registry.ResourceRegistry;
@@ -125,6 +126,8 @@ public final class EmbeddedApiServer implements AutoCloseable {
                     : null;
             this.controllers = running;
             this.access = accessControl(options, store, tls, token);
+            ServerMetrics metrics = new ServerMetrics(registry.resources(), store);
+            store.observeCommits(options.ticker(), metrics::committed);
             this.http = new HttpServer(
                     options.bindAddress(),
                     options.port(),
@@ -135,7 +138,8 @@ public final class EmbeddedApiServer implements AutoCloseable {
                             new Admission(store, registry.resources()),
                             options.http(),
                             options.openApi().apply(registry.resources()),
-                            options.ticker()));
+                            options.ticker(),
+                            metrics));
             http.start();
         } catch (RuntimeException e) {
             if (running != null) {

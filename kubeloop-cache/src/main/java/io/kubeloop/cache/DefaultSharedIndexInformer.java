@@ -66,6 +66,13 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
     /** Set at start. */
     private Thread popLoop;
 
+    private final InformerMetrics metrics;
+    /** The ticker's time at start; written under lifecycle before the pop loop starts. */
+    private volatile long startedNanos;
+    /** Guarded by lifecycle: handlers added so far, for their default names. */
+    @GuardedBy("lifecycle")
+    private int handlersAdded;
+
     DefaultSharedIndexInformer(ListerWatcher<T> listerWatcher, InformerOptions options) {
         this.listerWatcher = Objects.requireNonNull(listerWatcher, "listerWatcher");
         this.options = Objects.requireNonNull(options, "options");
@@ -74,6 +81,7 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
         this.watchErrorHandler = options.reflector().watchErrorHandler();
         this.processor = new SharedProcessor<>(
                 options.reflector().ticker(), options.reflector().threadFactory());
+        this.metrics = options.reflector().metrics().forInformer(name());
     }
 
     private String name() {
@@ -129,7 +137,11 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
                     period,
                     SharedProcessor.effectiveResyncPeriod(period, resyncCheckPeriod),
                     this::hasSynced,
-                    handlerErrors);
+                    handlerErrors,
+                    handlerName(handler, handlersAdded++),
+                    metrics,
+                    options.ticker());
+            metrics.handlerAdded(listener.handlerName(), listener::backlog);
             if (!started) {
                 processor.addListener(listener);
                 return listener;
@@ -240,7 +252,9 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
                     .shouldResync(processor::shouldResync)
                     .watchErrorHandler(watchErrorHandler)
                     .build();
-            reflector = new Reflector<>(listerWatcher, new SyncObservingStore(queue), ro);
+            reflector = new Reflector<>(listerWatcher, new SyncObservingStore(queue), ro, metrics);
+            startedNanos = options.ticker().nanoTime();
+            metrics.started(indexer::size, reflector::lastSyncResourceVersion);
             started = true;
             processor.start();
             popLoop = ro.threadFactory().newThread(this::popLoop);
@@ -281,7 +295,23 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
         } finally {
             lifecycle.unlock();
         }
+        metrics.synced(Duration.ofNanos(options.ticker().nanoTime() - startedNanos));
         syncWaiters.wakeAll();
+    }
+
+    /**
+     * A handler's name in metrics: its own {@code toString()} when its class declares one, else
+     * {@code handler-N} by the order handlers were added.
+     */
+    private static String handlerName(Object handler, int index) {
+        try {
+            if (handler.getClass().getMethod("toString").getDeclaringClass() != Object.class) {
+                return handler.toString();
+            }
+        } catch (NoSuchMethodException e) {
+            // every class has toString
+        }
+        return "handler-" + index;
     }
 
     @Override
@@ -313,6 +343,12 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
     public Optional<RuntimeException> lastSyncError() {
         Reflector<T> r = reflector;
         return r == null ? Optional.empty() : r.lastError();
+    }
+
+    @Override
+    public Duration sinceLastReceived() {
+        Reflector<T> r = reflector;
+        return r == null ? Duration.ZERO : r.sinceLastReceived();
     }
 
     @Override

@@ -228,15 +228,7 @@ public final class InformerFactory implements AutoCloseable {
      * @return per started informer, whether it has synced
      */
     public Map<Key, Boolean> waitForCacheSync(Duration timeout) {
-        Map<Key, SharedIndexInformer<?>> toWait = new LinkedHashMap<>();
-        lock.lock();
-        try {
-            for (Key k : started.keySet()) {
-                toWait.put(k, informers.get(k));
-            }
-        } finally {
-            lock.unlock();
-        }
+        Map<Key, SharedIndexInformer<?>> toWait = startedInformers();
         Ticker ticker = options.ticker();
         long deadline = Ticker.deadline(ticker.nanoTime(), timeout);
         Map<Key, Boolean> result = new LinkedHashMap<>();
@@ -252,6 +244,13 @@ public final class InformerFactory implements AutoCloseable {
      * now (a refusal names user, verb, resource and namespace), with that error.
      */
     public Map<Key, RuntimeException> syncErrors() {
+        Map<Key, RuntimeException> out = new LinkedHashMap<>();
+        startedInformers().forEach((k, informer) -> informer.lastSyncError().ifPresent(e -> out.put(k, e)));
+        return out;
+    }
+
+    /** The informers started so far, in the order they started: a snapshot. */
+    public Map<Key, SharedIndexInformer<?>> startedInformers() {
         Map<Key, SharedIndexInformer<?>> running = new LinkedHashMap<>();
         lock.lock();
         try {
@@ -261,9 +260,7 @@ public final class InformerFactory implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-        Map<Key, RuntimeException> out = new LinkedHashMap<>();
-        running.forEach((k, informer) -> informer.lastSyncError().ifPresent(e -> out.put(k, e)));
-        return out;
+        return running;
     }
 
     /** Stops every informer and waits for their threads; repeatable. */

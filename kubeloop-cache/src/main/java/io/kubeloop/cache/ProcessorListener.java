@@ -1,6 +1,7 @@
 package io.kubeloop.cache;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
+import io.kubeloop.time.Ticker;
 import io.kubeloop.time.internal.Joins;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -48,6 +49,15 @@ final class ProcessorListener<T> implements ResourceEventHandlerRegistration {
     private volatile Duration resyncPeriod;
     /** Guarded by the processor's lock: ticker nanos of the next resync. */
     private long nextResync;
+    /** The handler's name in metrics. */
+    private final String handlerName;
+
+    private final InformerMetrics metrics;
+    /** Null when metrics are off: nothing is timed then. */
+    private final Ticker ticker;
+    /** Guarded by lock: when each buffered notification was queued, in step with {@link #buffer}; timed only. */
+    @GuardedBy("lock")
+    private final ArrayDeque<Long> queuedAt;
 
     ProcessorListener(
             String name,
@@ -55,13 +65,26 @@ final class ProcessorListener<T> implements ResourceEventHandlerRegistration {
             Duration requestedResyncPeriod,
             Duration resyncPeriod,
             BooleanSupplier informerSynced,
-            LongAdder informerErrors) {
+            LongAdder informerErrors,
+            String handlerName,
+            InformerMetrics metrics,
+            Ticker ticker) {
         this.name = name;
         this.handler = handler;
         this.requestedResyncPeriod = requestedResyncPeriod;
         this.resyncPeriod = resyncPeriod;
         this.informerSynced = informerSynced;
         this.informerErrors = informerErrors;
+        this.handlerName = handlerName;
+        this.metrics = metrics;
+        boolean timed = metrics != InformerMetrics.NONE;
+        this.ticker = timed ? ticker : null;
+        this.queuedAt = timed ? new ArrayDeque<>(64) : null;
+    }
+
+    /** The handler's name in metrics. */
+    String handlerName() {
+        return handlerName;
     }
 
     /** Buffers a notification; never blocks for long. Dropped once the listener stopped. */
@@ -75,6 +98,9 @@ final class ProcessorListener<T> implements ResourceEventHandlerRegistration {
                 pendingInitial.incrementAndGet();
             }
             buffer.addLast(n);
+            if (queuedAt != null) {
+                queuedAt.addLast(ticker.nanoTime());
+            }
             notEmpty.signal();
         } finally {
             lock.unlock();
@@ -98,6 +124,7 @@ final class ProcessorListener<T> implements ResourceEventHandlerRegistration {
     private void run() {
         while (true) {
             Notification<T> n;
+            long queued = 0;
             lock.lock();
             try {
                 while (buffer.isEmpty() && !stopped) {
@@ -107,8 +134,14 @@ final class ProcessorListener<T> implements ResourceEventHandlerRegistration {
                     return;
                 }
                 n = buffer.removeFirst();
+                if (queuedAt != null) {
+                    queued = queuedAt.removeFirst();
+                }
             } finally {
                 lock.unlock();
+            }
+            if (ticker != null) {
+                metrics.delivered(handlerName, Duration.ofNanos(ticker.nanoTime() - queued));
             }
             deliver(n);
         }
@@ -147,6 +180,9 @@ final class ProcessorListener<T> implements ResourceEventHandlerRegistration {
             stopped = true;
             pendingInitial.addAndGet(-countInitialLocked());
             buffer.clear();
+            if (queuedAt != null) {
+                queuedAt.clear();
+            }
             notEmpty.signalAll();
         } finally {
             lock.unlock();
@@ -177,6 +213,7 @@ final class ProcessorListener<T> implements ResourceEventHandlerRegistration {
         Joins.joinUninterruptibly(t);
     }
 
+    /** Notifications buffered and not yet handed to the handler. */
     int backlog() {
         lock.lock();
         try {

@@ -102,10 +102,30 @@ public final class Reflector<T> implements AutoCloseable {
     /** Set by the resync thread when a resync fails; ends the watch. */
     private final AtomicReference<RuntimeException> resyncError = new AtomicReference<>();
 
+    private final InformerMetrics metrics;
+    /** The ticker's time of the last list, event or bookmark received; written by the runner thread only. */
+    private volatile long lastReceivedNanos;
+    /** Runner thread only: events of the current watch. */
+    private int watchEvents;
+    /** Runner thread only: how the current watch's stream ended, when it ended without an exception. */
+    private InformerMetrics.WatchEnd streamEnd = InformerMetrics.WatchEnd.CLOSED;
+
+    /** A reflector reporting to the metrics its options' provider makes for its name. */
     public Reflector(ListerWatcher<T> listerWatcher, ReflectorStore<T> store, ReflectorOptions options) {
+        this(listerWatcher, store, options, options.metrics().forInformer(options.name()));
+    }
+
+    /** A reflector reporting to {@code metrics}, those of the informer it serves. */
+    Reflector(
+            ListerWatcher<T> listerWatcher,
+            ReflectorStore<T> store,
+            ReflectorOptions options,
+            InformerMetrics metrics) {
         this.listerWatcher = Objects.requireNonNull(listerWatcher, "listerWatcher");
         this.store = Objects.requireNonNull(store, "store");
         this.options = Objects.requireNonNull(options, "options");
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
+        this.lastReceivedNanos = options.ticker().nanoTime();
         this.pager = new ListPager<>(
                 listerWatcher, options.pageSize(), options.pagePrefetch(), options.threadFactory(), this::checkStopped);
     }
@@ -127,6 +147,19 @@ public final class Reflector<T> implements AutoCloseable {
     /** The resourceVersion of the last list, watch event or bookmark seen; {@code ""} before the first. */
     public String lastSyncResourceVersion() {
         return lastSyncResourceVersion;
+    }
+
+    /**
+     * How long ago (on the options' ticker) the reflector last received something from the server: a
+     * list, a watch event or a bookmark; before the first, how long ago it was made. A working watch
+     * receives a bookmark about every minute even when nothing changes.
+     */
+    public Duration sinceLastReceived() {
+        return Duration.ofNanos(Math.max(0, options.ticker().nanoTime() - lastReceivedNanos));
+    }
+
+    private void received() {
+        lastReceivedNanos = options.ticker().nanoTime();
     }
 
     /**
@@ -254,6 +287,7 @@ public final class Reflector<T> implements AutoCloseable {
 
     private void list() {
         String rv = relistResourceVersion();
+        long start = options.ticker().nanoTime();
         List<T> items;
         String listRv;
         try {
@@ -271,6 +305,8 @@ public final class Reflector<T> implements AutoCloseable {
             listRv = p.resourceVersion();
         }
         checkStopped();
+        received();
+        metrics.listed(Duration.ofNanos(options.ticker().nanoTime() - start), items.size());
         lastSyncResourceVersionUnavailable = false;
         lastError = null; // cleared before the replace, so a caller woken by the sync never sees the old error
         store.replace(items, listRv);
@@ -316,6 +352,7 @@ public final class Reflector<T> implements AutoCloseable {
                 }
                 throw e;
             }
+            metrics.watchStarted();
             currentWatch.set(w);
             if (stopped) {
                 w.close();
@@ -357,12 +394,15 @@ public final class Reflector<T> implements AutoCloseable {
                 return false;
             }
             count++;
+            received();
+            metrics.eventReceived(type(next.get()));
             switch (next.get()) {
                 case WatchEvent.Added<T> a -> temp.put(keyFunction.key(a.object()), a.object());
                 case WatchEvent.Modified<T> m -> temp.put(keyFunction.key(m.object()), m.object());
                 case WatchEvent.Deleted<T> d -> temp.remove(keyFunction.key(d.object()));
                 case WatchEvent.Bookmark<T> b -> {
                     if (b.isInitialEventsEnd()) {
+                        metrics.listed(Duration.ofNanos(options.ticker().nanoTime() - start), temp.size());
                         lastError = null; // before the replace that wakes the sync waiters
                         store.replace(new ArrayList<>(temp.values()), b.resourceVersion());
                         lastSyncResourceVersion = b.resourceVersion();
@@ -401,22 +441,39 @@ public final class Reflector<T> implements AutoCloseable {
                     }
                     throw e;
                 }
+                metrics.watchStarted();
                 currentWatch.set(w);
                 if (stopped) {
                     w.close();
                     throw new Stopped();
                 }
             }
+            long watchStart = options.ticker().nanoTime();
+            watchEvents = 0;
+            InformerMetrics.WatchEnd end = InformerMetrics.WatchEnd.ERROR;
             try {
                 handleWatch(w);
+                end = streamEnd;
             } catch (TooManyRequestsException e) {
+                end = InformerMetrics.WatchEnd.THROTTLED;
                 checkStopped();
                 if (!sleep(backoff.next())) {
                     throw new Stopped();
                 }
+            } catch (WatchClosedException e) {
+                end = InformerMetrics.WatchEnd.SHORT;
+                throw e;
+            } catch (RuntimeException e) {
+                end = ReflectorErrors.isExpiredOrTooLarge(e)
+                        ? InformerMetrics.WatchEnd.EXPIRED
+                        : InformerMetrics.WatchEnd.ERROR;
+                throw e;
             } finally {
                 currentWatch.set(null);
                 w.close();
+                if (!stopped) {
+                    metrics.watchEnded(end, Duration.ofNanos(options.ticker().nanoTime() - watchStart), watchEvents);
+                }
             }
             w = null;
             RuntimeException resyncFailure = resyncError.getAndSet(null);
@@ -441,7 +498,9 @@ public final class Reflector<T> implements AutoCloseable {
                 return; // clean close: re-watch at once from the last resourceVersion
             }
             count++;
+            received();
             WatchEvent<T> event = next.get();
+            metrics.eventReceived(type(event));
             String rv = switch (event) {
                 case WatchEvent.Added<T> a -> {
                     store.add(a.object());
@@ -458,6 +517,7 @@ public final class Reflector<T> implements AutoCloseable {
                 case WatchEvent.Bookmark<T> b -> b.resourceVersion();
                 case WatchEvent.Error<T> e -> throw e.exception();
             };
+            watchEvents = count;
             if (rv != null && !rv.isEmpty()) {
                 lastSyncResourceVersion = rv;
             }
@@ -475,10 +535,12 @@ public final class Reflector<T> implements AutoCloseable {
      * server-sent errors still end it with an exception.
      */
     private Optional<WatchEvent<T>> nextOrEnd(WatchStream<T> w) {
+        streamEnd = InformerMetrics.WatchEnd.CLOSED;
         try {
             return w.next();
         } catch (WatchTimeoutException silent) {
             checkStopped();
+            streamEnd = InformerMetrics.WatchEnd.SILENT;
             silentWatches++;
             LOG.info(
                     "{}: {}; resuming from resourceVersion \"{}\" ({} silent watch{} so far)",
@@ -490,9 +552,21 @@ public final class Reflector<T> implements AutoCloseable {
             return Optional.empty();
         } catch (TransportException broken) {
             checkStopped();
+            streamEnd = InformerMetrics.WatchEnd.BROKEN;
             LOG.debug("{}: watch stream broke, treated as closed: {}", name(), broken.toString());
             return Optional.empty();
         }
+    }
+
+    /** The event's type as the API names it. */
+    private static String type(WatchEvent<?> event) {
+        return switch (event) {
+            case WatchEvent.Added<?> a -> "ADDED";
+            case WatchEvent.Modified<?> m -> "MODIFIED";
+            case WatchEvent.Deleted<?> d -> "DELETED";
+            case WatchEvent.Bookmark<?> b -> "BOOKMARK";
+            case WatchEvent.Error<?> e -> "ERROR";
+        };
     }
 
     private void checkVeryShort(long startNanos, int events) {

@@ -36,6 +36,7 @@ import java.util.random.RandomGenerator;
  *        bookmarks the server sends about every minute — is ended by the client and resumed from the
  *        last resourceVersion; null (the default) for the client's {@code watchIdleTimeout}; zero for
  *        none; else at least 1 s
+ * @param metrics makes the metrics of the reflector and its informer ({@link InformerMetrics}); by default none
  */
 public record ReflectorOptions(
         String name,
@@ -49,7 +50,8 @@ public record ReflectorOptions(
         RandomGenerator random,
         ThreadFactory threadFactory,
         WatchErrorHandler watchErrorHandler,
-        Duration watchIdleTimeout) {
+        Duration watchIdleTimeout,
+        InformerMetrics.Provider metrics) {
 
     /** The default minimum watch timeout, 5 minutes. */
     public static final Duration DEFAULT_MIN_WATCH_TIMEOUT = Duration.ofMinutes(5);
@@ -71,6 +73,7 @@ public record ReflectorOptions(
         Objects.requireNonNull(random, "random");
         Objects.requireNonNull(threadFactory, "threadFactory");
         Objects.requireNonNull(watchErrorHandler, "watchErrorHandler");
+        Objects.requireNonNull(metrics, "metrics");
         if (watchIdleTimeout != null
                 && !watchIdleTimeout.isZero()
                 && watchIdleTimeout.compareTo(Duration.ofSeconds(1)) < 0) {
@@ -100,7 +103,8 @@ public record ReflectorOptions(
                 .random(random)
                 .threadFactory(threadFactory)
                 .watchErrorHandler(watchErrorHandler)
-                .watchIdleTimeout(watchIdleTimeout);
+                .watchIdleTimeout(watchIdleTimeout)
+                .metrics(metrics);
     }
 
     /** Mutable builder; not thread-safe. */
@@ -117,6 +121,7 @@ public record ReflectorOptions(
         private ThreadFactory threadFactory;
         private WatchErrorHandler watchErrorHandler = ReflectorErrors.LOGGING_ERROR_HANDLER;
         private Duration watchIdleTimeout;
+        private InformerMetrics.Provider metrics = InformerMetrics.Provider.NONE;
 
         private Builder() {}
 
@@ -184,6 +189,12 @@ public record ReflectorOptions(
             return this;
         }
 
+        /** Where the reflector and its informer report their metrics; default nowhere. */
+        public Builder metrics(InformerMetrics.Provider metrics) {
+            this.metrics = metrics;
+            return this;
+        }
+
         public ReflectorOptions build() {
             return new ReflectorOptions(
                     name,
@@ -201,7 +212,8 @@ public record ReflectorOptions(
                                     .name("kubeloop-" + name + "-", 0)
                                     .factory(),
                     watchErrorHandler,
-                    watchIdleTimeout);
+                    watchIdleTimeout,
+                    metrics);
         }
     }
 }

@@ -117,6 +117,13 @@ public interface SharedIndexInformer<T> extends AutoCloseable {
      */
     Optional<RuntimeException> lastSyncError();
 
+    /**
+     * How long ago this informer last received something from the server — a list, a watch event or a
+     * bookmark (which a working watch gets about every minute even when nothing changes); before it
+     * starts, zero. On the informer's ticker.
+     */
+    Duration sinceLastReceived();
+
     /** True once {@link #close()} was called. */
     boolean isStopped();
 

@@ -229,7 +229,7 @@ final class SampleControllerCommand implements Callable<Integer>, ConnectedComma
                     manager.add(w);
                 });
                 manager.addHealthzCheck("ping", HealthCheck.ping());
-                manager.addReadyzCheck("informers", manager.informersSynced());
+                manager.addReadyzCheck("informers", manager.informersReceiving(Duration.ofMinutes(3)));
                 manager.start();
                 manager.metricsAddress().ifPresent(a -> out.println("metrics on http://" + hostPort(a) + "/metrics"));
                 manager.healthProbeAddress()

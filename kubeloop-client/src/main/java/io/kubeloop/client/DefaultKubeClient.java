@@ -18,7 +18,9 @@ import io.kubeloop.client.http.ApiRequest;
 import io.kubeloop.client.http.ApiResponse;
 import io.kubeloop.client.http.ApiTransport;
 import io.kubeloop.client.http.Interceptor;
+import io.kubeloop.client.http.RequestMetrics;
 import io.kubeloop.client.internal.http.InterceptedTransport;
+import io.kubeloop.client.internal.http.MeteredTransports;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -182,6 +184,14 @@ final class DefaultKubeClient implements KubeClient {
     @Override
     public KubeClient withInterceptor(Interceptor interceptor) {
         return new DefaultKubeClient(new InterceptedTransport(transport, interceptor), namespace, options);
+    }
+
+    @Override
+    public KubeClient withRequestMetrics(RequestMetrics metrics) {
+        return new DefaultKubeClient(
+                MeteredTransports.of(transport, Objects.requireNonNull(metrics, "metrics"), options.ticker()),
+                namespace,
+                options);
     }
 
     @Override

@@ -10,6 +10,7 @@ import io.kubeloop.client.discovery.DiscoveryClient;
 import io.kubeloop.client.discovery.RestMapper;
 import io.kubeloop.client.http.ApiTransport;
 import io.kubeloop.client.http.Interceptor;
+import io.kubeloop.client.http.RequestMetrics;
 import io.kubeloop.client.internal.http.DefaultApiTransport;
 
 /**
@@ -131,6 +132,24 @@ public interface KubeClient extends AutoCloseable {
      * @return the view
      */
     KubeClient withInterceptor(Interceptor interceptor);
+
+    /**
+     * A view of this client whose requests report to {@code metrics}: each call's latency, each
+     * attempt's status, the client-side rate limiter's waits and the retries, labelled as client-go
+     * labels them (see {@link RequestMetrics}). A manager attaches its registry this way by itself.
+     *
+     * <p>The view shares this client's connections, rate limiter, authentication and interceptors; views
+     * made from it with {@link #withInterceptor} report too. Requests made through this client itself
+     * are not reported. Closing the view closes nothing. Over a transport of the application's own
+     * (not kubeloop's), only each call's latency and status are reported.
+     *
+     * <p><b>Thread safety.</b> As this client; {@code metrics} is called from every thread that uses the
+     * view, at once.
+     *
+     * @param metrics where the measurements go
+     * @return the view
+     */
+    KubeClient withRequestMetrics(RequestMetrics metrics);
 
     /** Closes the transport. */
     @Override

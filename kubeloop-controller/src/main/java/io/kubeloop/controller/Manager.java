@@ -2,6 +2,7 @@ package io.kubeloop.controller;
 
 import io.kubeloop.cache.InformerFactory;
 import io.kubeloop.cache.InformerOptions;
+import io.kubeloop.cache.ReflectorOptions;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.controller.client.Cache;
 import io.kubeloop.controller.client.Client;
@@ -18,6 +19,9 @@ import io.kubeloop.controller.internal.rbac.DeclaredPermissions;
 import io.kubeloop.controller.internal.rbac.ScopedRule;
 import io.kubeloop.controller.leader.LeaderCallbacks;
 import io.kubeloop.controller.leader.LeaderElector;
+import io.kubeloop.controller.metrics.InformerMeters;
+import io.kubeloop.controller.metrics.LeaderElectionMetrics;
+import io.kubeloop.controller.metrics.RestClientMetrics;
 import io.kubeloop.controller.rbac.ManagerPermissions;
 import io.kubeloop.controller.webhook.WebhookServer;
 import io.kubeloop.time.Ticker;
@@ -51,7 +55,9 @@ import org.slf4j.LoggerFactory;
  * it did not recover stops the manager the same way.
  *
  * <p>Metrics of the controllers built with {@link ControllerBuilder#build(Manager, Reconciler)} (and
- * of their work queues, and of the JVM) go to {@link #meterRegistry()}. With
+ * of their work queues, of the requests the manager's client makes ({@link RestClientMetrics}), of
+ * its informers ({@link InformerMeters}), of its leader election ({@link LeaderElectionMetrics}) and of
+ * the JVM) go to {@link #meterRegistry()}. With
  * {@code io.micrometer:micrometer-registry-prometheus} on the class path (on the module path: a
  * module that requires {@code micrometer.registry.prometheus}), that is a Prometheus registry, served
  * as Prometheus text on {@code /metrics} when {@link ManagerOptions#metricsAddress()} is set and read
@@ -81,6 +87,9 @@ import org.slf4j.LoggerFactory;
 public final class Manager implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Manager.class);
+
+    /** How long {@link #informersReceiving} lets an informer's list or watch fail before it reports it. */
+    static final int FAILING_GRACE_SECONDS = 30;
 
     private final InformerFactory informers;
     /** Fires when the manager stops or loses leadership; the client refuses every call afterwards. */
@@ -123,11 +132,18 @@ public final class Manager implements AutoCloseable {
     private Manager(KubeClient given, ManagerOptions options) {
         Objects.requireNonNull(given, "client");
         this.options = Objects.requireNonNull(options, "options");
+        KubeClient measured = given.withRequestMetrics(RestClientMetrics.create(registry));
         KubeClient client = options.accessRecorder()
-                .map(recorder -> given.withInterceptor(recorder.interceptor()))
-                .orElse(given);
+                .map(recorder -> measured.withInterceptor(recorder.interceptor()))
+                .orElse(measured);
         this.informers = InformerFactory.create(
-                client, InformerOptions.builder().ticker(options.ticker()).build());
+                client,
+                InformerOptions.builder()
+                        .reflector(ReflectorOptions.builder()
+                                .metrics(InformerMeters.provider(registry))
+                                .build())
+                        .ticker(options.ticker())
+                        .build());
         this.clients = ManagerClients.create(client, informers, options.cache(), stopped);
         this.events = new EventBroadcaster(client, options.ticker(), 12, java.time.Duration.ofSeconds(10));
         this.eventsV1 = new EventsV1Broadcaster(client, options.ticker());
@@ -138,17 +154,23 @@ public final class Manager implements AutoCloseable {
         new UptimeMetrics().bindTo(registry);
         this.elector = options.leaderElection()
                 .map(c -> c.withTicker(options.ticker()))
-                .map(config -> new LeaderElector(client, config, new LeaderCallbacks() {
-                    @Override
-                    public void onStartedLeading() {
-                        startControllers();
-                    }
+                .map(config -> {
+                    LeaderElectionMetrics election =
+                            LeaderElectionMetrics.register(registry, config.name(), this::isLeader);
+                    return new LeaderElector(client, config, new LeaderCallbacks() {
+                        @Override
+                        public void onStartedLeading() {
+                            election.transitioned();
+                            startControllers();
+                        }
 
-                    @Override
-                    public void onStoppedLeading() {
-                        leadershipEnded();
-                    }
-                }));
+                        @Override
+                        public void onStoppedLeading() {
+                            election.transitioned();
+                            leadershipEnded();
+                        }
+                    });
+                });
     }
 
     /**
@@ -253,6 +275,42 @@ public final class Manager implements AutoCloseable {
                     .toList();
             if (!unsynced.isEmpty()) {
                 throw new IllegalStateException("informers not synced: " + unsynced);
+            }
+        };
+    }
+
+    /**
+     * A readiness check that fails not only before the first sync but whenever an informer stops
+     * receiving: it fails while {@link #informersSynced()} does, when an informer's lists or watches have
+     * been failing for over {@value #FAILING_GRACE_SECONDS} seconds with nothing received since (naming the
+     * error: a retried blip does not fail it), and when it has received nothing — no event, no bookmark —
+     * for longer than {@code maxSilence}. A working watch gets a bookmark about every minute,
+     * so a few minutes (3, the client's watch idle timeout, is the usual choice) tell a quiet cluster
+     * from a lost one.
+     *
+     * @param maxSilence how long an informer may receive nothing; at least a minute
+     * @throws IllegalArgumentException when {@code maxSilence} is under a minute
+     */
+    public HealthCheck informersReceiving(java.time.Duration maxSilence) {
+        if (maxSilence.compareTo(java.time.Duration.ofMinutes(1)) < 0) {
+            throw new IllegalArgumentException(
+                    "maxSilence must be at least a minute (the bookmark interval), got " + maxSilence);
+        }
+        HealthCheck synced = informersSynced();
+        return () -> {
+            synced.check();
+            List<String> stale = new ArrayList<>();
+            informers.startedInformers().forEach((key, informer) -> {
+                var error = informer.lastSyncError();
+                var silence = informer.sinceLastReceived();
+                if (error.isPresent() && silence.toSeconds() >= FAILING_GRACE_SECONDS) {
+                    stale.add(key.resource() + " (" + error.get().getMessage() + ")");
+                } else if (silence.compareTo(maxSilence) > 0) {
+                    stale.add(key.resource() + " (nothing received for " + silence.toSeconds() + "s)");
+                }
+            });
+            if (!stale.isEmpty()) {
+                throw new IllegalStateException("informers not receiving: " + stale);
             }
         };
     }

@@ -8,6 +8,7 @@ import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.apiserver.internal.admission.Admission;
 import io.kubeloop.apiserver.internal.auth.AccessControl;
 import io.kubeloop.apiserver.internal.auth.AuditLog;
+import io.kubeloop.apiserver.internal.metrics.ServerMetrics;
 import io.kubeloop.apiserver.internal.registry.ApiErrors;
 import io.kubeloop.apiserver.internal.registry.DeleteParams;
 import io.kubeloop.apiserver.internal.registry.ListParams;
@@ -65,15 +66,20 @@ public final class ApiHandler extends Handler.Abstract {
     private final OpenApiDocuments openApi;
     private final Ticker clock;
     private final ScaleSubresource scales;
+    private final ServerMetrics metrics;
 
-    /** A handler serving {@code registry} to the requests {@code access} admits, writes passed through {@code admission}. */
+    /**
+     * A handler serving {@code registry} to the requests {@code access} admits, writes passed through
+     * {@code admission}, every answer counted in {@code metrics} (served on {@code /metrics}).
+     */
     public ApiHandler(
             ObjectRegistry registry,
             AccessControl access,
             Admission admission,
             HttpOptions options,
             OpenApiDocuments openApi,
-            Ticker clock) {
+            Ticker clock,
+            ServerMetrics metrics) {
         this.registry = registry;
         this.discovery = new Discovery(registry.resources());
         this.access = access;
@@ -82,6 +88,7 @@ public final class ApiHandler extends Handler.Abstract {
         this.openApi = openApi;
         this.clock = clock;
         this.scales = new ScaleSubresource(registry);
+        this.metrics = metrics;
     }
 
     ScaleSubresource scales() {
@@ -163,6 +170,12 @@ public final class ApiHandler extends Handler.Abstract {
                             "InternalError",
                             "Internal error occurred: " + e.getClass().getSimpleName() + ": " + e.getMessage()));
         } finally {
+            metrics.request(
+                    admitted[0] == null ? null : admitted[0].attributes(),
+                    request.getMethod(),
+                    isApply(request),
+                    response.getStatus(),
+                    Duration.between(received, clock.instant()));
             if (admitted[0] != null && access.audits()) {
                 access.audit(new AuditLog.Entry(
                         created[0] == null
@@ -179,6 +192,11 @@ public final class ApiHandler extends Handler.Abstract {
             }
         }
         return true;
+    }
+
+    private static boolean isApply(Request request) {
+        String type = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
+        return type != null && type.startsWith("application/apply-patch");
     }
 
     private void serve(
@@ -212,6 +230,16 @@ public final class ApiHandler extends Handler.Abstract {
         }
         admitted[0] = authenticate(request);
         access.authorize(admitted[0].attributes());
+        if (path.equals("/metrics")) {
+            send(
+                    response,
+                    callback,
+                    200,
+                    "text/plain; version=0.0.4; charset=utf-8",
+                    metrics.scrape().getBytes(StandardCharsets.UTF_8),
+                    Map.of());
+            return;
+        }
         Accepts accepts = Accepts.parse(request.getHeaders().get(HttpHeader.ACCEPT));
         if (path.startsWith("/openapi/")) {
             Optional<OpenApiDocuments.Reply> reply = openApi.serve(

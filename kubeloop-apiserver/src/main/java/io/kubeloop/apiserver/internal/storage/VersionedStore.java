@@ -2,6 +2,8 @@ package io.kubeloop.apiserver.internal.storage;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.kubeloop.api.json.KubeJson;
+import io.kubeloop.time.Ticker;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -9,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -146,7 +149,20 @@ public final class VersionedStore implements AutoCloseable {
         return t == null ? Optional.empty() : Optional.ofNullable(t.get(key));
     }
 
-    /** Number of objects of a resource (latest state). */
+    /** What {@link #observeCommits} set: the clock and the observer of each write's wait for its journal. */
+    private record CommitObserver(Ticker ticker, Consumer<Duration> observer) {}
+
+    private volatile CommitObserver commitObserver;
+
+    /**
+     * Reports how long each write waits for the journal to make it durable (writes the journal makes
+     * durable at once, as the in-memory one does, are not reported), timed on {@code ticker}.
+     */
+    public void observeCommits(Ticker ticker, Consumer<Duration> observer) {
+        this.commitObserver = new CommitObserver(Objects.requireNonNull(ticker), Objects.requireNonNull(observer));
+    }
+
+    /** Number of objects of a resource (latest state) in {@code namespace}; in all of them when it is null. */
     public int count(String resource, String namespace) {
         ConcurrentSkipListMap<String, StoredObject> t = tables.get(resource);
         return t == null ? 0 : range(t, namespace).size();
@@ -206,7 +222,12 @@ public final class VersionedStore implements AutoCloseable {
             lock.unlock();
         }
         if (durability != null && durability != Journal.Durability.DONE) {
+            CommitObserver observing = commitObserver;
+            long start = observing == null ? 0 : observing.ticker().nanoTime();
             supervisor.await(durability);
+            if (observing != null) {
+                observing.observer().accept(Duration.ofNanos(observing.ticker().nanoTime() - start));
+            }
             publishUpTo(result.object().resourceVersion());
             supervisor.maybeCheckpoint(this::checkpoint);
         } else if (awaitRevision > 0) {

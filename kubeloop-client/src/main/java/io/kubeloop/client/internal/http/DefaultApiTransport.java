@@ -6,6 +6,8 @@ import io.kubeloop.client.http.ApiRequest;
 import io.kubeloop.client.http.ApiResponse;
 import io.kubeloop.client.http.ApiTransport;
 import io.kubeloop.client.http.Interceptor;
+import io.kubeloop.client.http.RequestMetrics;
+import io.kubeloop.time.Ticker;
 import java.net.InetSocketAddress;
 import java.net.ProxySelector;
 import java.net.URI;
@@ -14,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLParameters;
 
@@ -22,9 +25,11 @@ import javax.net.ssl.SSLParameters;
  * the server does not offer h2 in ALPN) and, for watches, a connection each, behind this
  * interceptor pipeline, outermost first:
  * <ol>
+ * <li>in a {@linkplain #withRequestMetrics metered view}: the call's latency</li>
  * <li>the application interceptors of {@link ClientOptions#interceptors()}</li>
  * <li>retry of GET/HEAD on 429/5xx with Retry-After ({@link ClientOptions#maxRetries()})</li>
  * <li>client-side token-bucket rate limit per attempt (unless disabled)</li>
+ * <li>in a metered view: each attempt's status</li>
  * <li>User-Agent</li>
  * <li>authentication from {@link ClientConfig#auth()}, one retry after a 401</li>
  * <li>request logging at {@link ClientOptions#verbosity()} (sees final headers, masked)</li>
@@ -82,19 +87,66 @@ public final class DefaultApiTransport implements ApiTransport {
     private final SharedHttpClient clients;
     private final HttpClientSender shared;
     private final SocketStreamSender streams;
+    private final Stages stages;
     private final List<Interceptor> interceptors;
+    /** False for a {@link #withRequestMetrics} view, which closes nothing. */
+    private final boolean owner;
+
+    /**
+     * The pipeline's parts, shared by this transport's metered views: one rate limiter's bucket, one
+     * authenticator, one sender.
+     */
+    private record Stages(
+            List<Interceptor> application,
+            int maxRetries,
+            Duration maxRetryWait,
+            Ticker ticker,
+            TokenBucket bucket,
+            Interceptor userAgent,
+            Interceptor auth,
+            Interceptor logging,
+            Interceptor sender) {
+
+        /** The pipeline, outermost first, reporting to {@code metrics}. */
+        List<Interceptor> chain(RequestMetrics metrics) {
+            boolean metered = metrics != RequestMetrics.NONE;
+            List<Interceptor> chain = new ArrayList<>();
+            if (metered) {
+                chain.add(new MetricsInterceptor.Latency(metrics, ticker));
+            }
+            chain.addAll(application);
+            chain.add(new RetryInterceptor(maxRetries, maxRetryWait, ticker, metrics));
+            if (bucket != null) {
+                chain.add(new RateLimitInterceptor(bucket, ticker, metrics));
+            }
+            if (metered) {
+                chain.add(new MetricsInterceptor.Result(metrics));
+            }
+            chain.add(userAgent);
+            chain.add(auth);
+            if (logging != null) {
+                chain.add(logging);
+            }
+            chain.add(sender);
+            return chain;
+        }
+    }
 
     private DefaultApiTransport(
             URI server,
             SharedHttpClient clients,
             HttpClientSender shared,
             SocketStreamSender streams,
-            List<Interceptor> interceptors) {
+            Stages stages,
+            RequestMetrics metrics,
+            boolean owner) {
         this.server = server;
         this.clients = clients;
         this.shared = shared;
         this.streams = streams;
-        this.interceptors = List.copyOf(interceptors);
+        this.stages = stages;
+        this.interceptors = List.copyOf(stages.chain(metrics));
+        this.owner = owner;
     }
 
     /**
@@ -109,17 +161,6 @@ public final class DefaultApiTransport implements ApiTransport {
                 ? options.requestTimeout()
                 : options.watchIdleTimeout();
         SharedHttpClient clients = new SharedHttpClient(server, () -> httpClient(config, options, proxy), grace);
-        List<Interceptor> chain = new ArrayList<>(options.interceptors());
-        chain.add(new RetryInterceptor(options.maxRetries(), options.maxRetryWait(), options.ticker()));
-        if (options.rateLimitingEnabled()) {
-            chain.add(new RateLimitInterceptor(options.qps(), options.burst(), options.ticker()));
-        }
-        chain.add(new UserAgentInterceptor(
-                options.userAgent() != null ? options.userAgent() : UserAgentInterceptor.defaultUserAgent()));
-        chain.add(new AuthInterceptor(config.auth()));
-        if (options.verbosity() >= 6) {
-            chain.add(new LoggingInterceptor(options.verbosity(), options.logSink(), options.ticker()));
-        }
         HttpClientSender shared = new HttpClientSender(clients, options.requestTimeout(), options.connectTimeout());
         Interceptor sender = shared;
         SocketStreamSender streams = null;
@@ -133,8 +174,31 @@ public final class DefaultApiTransport implements ApiTransport {
                     options.requestTimeout());
             sender = streams;
         }
-        chain.add(sender);
-        return new DefaultApiTransport(server, clients, shared, streams, chain);
+        Stages stages = new Stages(
+                List.copyOf(options.interceptors()),
+                options.maxRetries(),
+                options.maxRetryWait(),
+                options.ticker(),
+                options.rateLimitingEnabled()
+                        ? new TokenBucket(options.qps(), options.burst(), options.ticker())
+                        : null,
+                new UserAgentInterceptor(
+                        options.userAgent() != null ? options.userAgent() : UserAgentInterceptor.defaultUserAgent()),
+                new AuthInterceptor(config.auth()),
+                options.verbosity() >= 6
+                        ? new LoggingInterceptor(options.verbosity(), options.logSink(), options.ticker())
+                        : null,
+                sender);
+        return new DefaultApiTransport(server, clients, shared, streams, stages, RequestMetrics.NONE, true);
+    }
+
+    /**
+     * A view of this transport whose requests report to {@code metrics}: the same connections, rate
+     * limiter, authentication and application interceptors. Closing the view closes nothing.
+     */
+    public DefaultApiTransport withRequestMetrics(RequestMetrics metrics) {
+        return new DefaultApiTransport(
+                server, clients, shared, streams, stages, Objects.requireNonNull(metrics, "metrics"), false);
     }
 
     /** A new HttpClient of this configuration: the first, and each replacement of a dead one. */
@@ -175,6 +239,9 @@ public final class DefaultApiTransport implements ApiTransport {
 
     @Override
     public void close() {
+        if (!owner) {
+            return;
+        }
         if (streams != null) {
             streams.closeAll();
         }

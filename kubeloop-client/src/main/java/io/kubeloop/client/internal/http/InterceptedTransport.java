@@ -22,6 +22,7 @@ import java.util.Objects;
 public final class InterceptedTransport implements ApiTransport {
 
     private final ApiTransport delegate;
+    private final Interceptor interceptor;
     /** The added interceptor, then the underlying transport as the last stage. */
     private final List<Interceptor> stages;
 
@@ -33,9 +34,19 @@ public final class InterceptedTransport implements ApiTransport {
      */
     public InterceptedTransport(ApiTransport delegate, Interceptor interceptor) {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
-        Objects.requireNonNull(interceptor, "interceptor");
+        this.interceptor = Objects.requireNonNull(interceptor, "interceptor");
         Interceptor send = chain -> delegate.send(chain.request());
         this.stages = List.of(interceptor, send);
+    }
+
+    /** The transport this view sends through. */
+    ApiTransport delegate() {
+        return delegate;
+    }
+
+    /** This view's interceptor in front of another transport. */
+    InterceptedTransport over(ApiTransport other) {
+        return new InterceptedTransport(other, interceptor);
     }
 
     @Override

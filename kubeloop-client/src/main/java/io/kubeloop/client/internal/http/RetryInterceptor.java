@@ -3,6 +3,7 @@ package io.kubeloop.client.internal.http;
 import io.kubeloop.client.http.ApiRequest;
 import io.kubeloop.client.http.ApiResponse;
 import io.kubeloop.client.http.Interceptor;
+import io.kubeloop.client.http.RequestMetrics;
 import io.kubeloop.client.http.TransportException;
 import io.kubeloop.time.Ticker;
 import java.time.Duration;
@@ -12,7 +13,8 @@ import java.time.Duration;
  * {@code Retry-After} header, waiting as the header asks (capped), up to {@code maxRetries} times.
  * This follows client-go's {@code rest.Request} ({@code checkWait}: 429 or >= 500 with Retry-After,
  * 10 retries by default) but, unlike client-go, never repeats a write: a 5xx after a POST says
- * nothing about whether it took effect. A reply without Retry-After is returned as is.
+ * nothing about whether it took effect. A reply without Retry-After is returned as is. Each retry is
+ * counted in the {@link RequestMetrics} with the status that caused it.
  *
  * <p>Thread-safe (stateless apart from immutable settings).
  */
@@ -21,11 +23,13 @@ final class RetryInterceptor implements Interceptor {
     private final int maxRetries;
     private final Duration maxWait;
     private final Ticker ticker;
+    private final RequestMetrics metrics;
 
-    RetryInterceptor(int maxRetries, Duration maxWait, Ticker ticker) {
+    RetryInterceptor(int maxRetries, Duration maxWait, Ticker ticker, RequestMetrics metrics) {
         this.maxRetries = maxRetries;
         this.maxWait = maxWait;
         this.ticker = ticker;
+        this.metrics = metrics;
     }
 
     @Override
@@ -41,6 +45,8 @@ final class RetryInterceptor implements Interceptor {
                 return response;
             }
             response.close();
+            metrics.requestRetry(
+                    Integer.toString(response.status()), request.method(), MetricsInterceptor.host(request));
             try {
                 ticker.sleep(wait.compareTo(maxWait) > 0 ? maxWait : wait);
             } catch (InterruptedException e) {
