@@ -494,6 +494,9 @@ public final class ApiHandler extends Handler.Abstract {
             response.write(true, ByteBuffer.wrap(WatchResponseWriter.errorFrame(e.status())), callback);
             return;
         }
+        // a client that goes away (a closed connection, a reset HTTP/2 stream) ends the watch at once,
+        // not at the next event or bookmark written to it
+        response.getRequest().addFailureListener(failure -> watcher.close());
         response.setStatus(200);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, JSON);
         response.getHeaders().put(HttpHeader.TRANSFER_ENCODING, "chunked");

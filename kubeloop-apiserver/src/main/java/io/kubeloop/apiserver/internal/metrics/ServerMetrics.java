@@ -27,7 +27,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *     connection;</li>
  * <li>{@code apiserver_storage_objects} ({@code resource}, e.g. {@code deployments.apps}): objects
  *     stored, per resource;</li>
- * <li>{@code apiserver_registered_watchers} ({@code resource}): open watches, per resource;</li>
+ * <li>{@code apiserver_registered_watchers} ({@code resource}): open watches, per resource, the built-in
+ *     controllers' own included;</li>
  * <li>{@code kubeloop_wal_commit_duration_seconds} (histogram): with {@code --data-dir}, how long each
  *     write waited for its group commit to reach the disk — what etcd's
  *     {@code etcd_disk_wal_fsync_duration_seconds} tells of a cluster.</li>
@@ -149,6 +150,9 @@ public final class ServerMetrics {
     /** The metrics as Prometheus text (format 0.0.4). */
     public String scrape() {
         for (ResourceDefinition def : resources.all()) {
+            if (!def.verbs().contains("watch")) {
+                continue; // reviews and the like: nothing stored
+            }
             String resource = def.qualifiedResource();
             String id = def.storageId();
             if (gauged.add(resource)) {
