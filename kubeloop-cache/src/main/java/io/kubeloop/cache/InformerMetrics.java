@@ -45,7 +45,7 @@ public interface InformerMetrics {
 
         /**
          * The metrics of the informer named {@code name} (its resource and scope, e.g.
-         * {@code foos[namespace=default]}); called once per informer or reflector.
+         * {@code foos[*]} for all namespaces, {@code foos[default]} for one); called once per informer or reflector.
          */
         InformerMetrics forInformer(String name);
     }

@@ -10,12 +10,16 @@ import io.kubeloop.cache.ResourceEventHandler;
 import io.kubeloop.client.ClientOptions;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.Wait;
+import io.kubeloop.controller.Controller;
+import io.kubeloop.controller.Manager;
+import io.kubeloop.controller.ManagerOptions;
 import io.kubeloop.samples.samplecontroller.Foo;
 import io.kubeloop.samples.samplecontroller.FooCrd;
 import io.kubeloop.samples.samplecontroller.SampleController;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -111,15 +115,22 @@ final class DemoCommand implements Callable<Integer> {
             FooCrd.install(client, Duration.ofSeconds(30));
             say(out, "installed CRD " + FooCrd.NAME);
             try (InformerFactory watch = InformerFactory.create(client, InformerOptions.defaults());
-                    SampleController controller = new SampleController(client)) {
+                    Manager manager = Manager.create(
+                            client,
+                            ManagerOptions.defaults().withMetricsAddress(new InetSocketAddress("127.0.0.1", 0)))) {
                 CountDownLatch narrated = new CountDownLatch(2); // the deployment available, the foo in sync
                 narrate(watch, out, narrated);
                 watch.start();
-                controller.start();
+                Controller controller = SampleController.addTo(manager);
+                manager.start();
                 say(
                         out,
                         "sample-controller started: watching foos and deployments, " + SampleController.WORKERS
                                 + " workers");
+                say(
+                        out,
+                        "live view of its loops: http://127.0.0.1:"
+                                + manager.metricsAddress().orElseThrow().getPort() + "/loops");
                 createFoo(client);
                 say(
                         out,
@@ -297,7 +308,7 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     /** {@code --once}: every check of the end state, or one line naming the first that failed. */
-    private int verify(KubeClient client, SampleController controller, boolean synced, PrintWriter out) {
+    private int verify(KubeClient client, Controller controller, boolean synced, PrintWriter out) {
         Foo foo = client.resource(Foo.class).inNamespace(NAMESPACE).get(FOO);
         Deployment deployment;
         try {
@@ -323,9 +334,8 @@ final class DemoCommand implements Callable<Integer> {
         if (!synced) {
             return fail("foo " + FOO + " status did not catch up within " + timeoutSeconds + " s: " + foo.status());
         }
-        if (controller.controller().failure().isPresent()) {
-            return fail("the controller failed: "
-                    + controller.controller().failure().get());
+        if (controller.failure().isPresent()) {
+            return fail("the controller failed: " + controller.failure().get());
         }
         say(
                 out,

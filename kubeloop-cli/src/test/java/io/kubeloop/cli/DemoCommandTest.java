@@ -85,7 +85,7 @@ class DemoCommandTest {
     }
 
     @Test
-    void theServingDemoKeepsAnOwnerOnlyKubeconfigUntilStoppedThenRemovesIt() throws Exception {
+    void theServingDemoServesItsLiveViewAndKeepsAnOwnerOnlyKubeconfigUntilStoppedThenRemovesIt() throws Exception {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         AtomicInteger exit = new AtomicInteger(-1);
@@ -96,6 +96,17 @@ class DemoCommandTest {
             Path kubeconfig = kubeconfigOf(out.toString());
             assertThat(mode(kubeconfig)).isEqualTo("rw-------");
             assertThat(mode(kubeconfig.getParent())).isEqualTo("rwx------");
+            java.util.regex.Matcher live = java.util.regex.Pattern.compile(
+                            "live view of its loops: (http://\\S+/loops)")
+                    .matcher(out.toString());
+            assertThat(live.find()).as(out.toString()).isTrue();
+            java.net.http.HttpResponse<String> page = java.net.http.HttpClient.newHttpClient()
+                    .send(
+                            java.net.http.HttpRequest.newBuilder(java.net.URI.create(live.group(1)))
+                                    .build(),
+                            java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertThat(page.statusCode()).isEqualTo(200);
+            assertThat(page.body()).contains("<title>kubeloop — loops</title>");
 
             demo.interrupt(); // what SIGINT does to its wait
             demo.join(Duration.ofSeconds(30));

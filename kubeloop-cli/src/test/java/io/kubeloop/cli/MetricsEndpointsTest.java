@@ -44,7 +44,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code --data-dir}) carries kube-apiserver's {@code apiserver_request_total},
  * {@code apiserver_request_duration_seconds}, {@code apiserver_storage_objects},
  * {@code apiserver_registered_watchers} and the write-ahead log's commit latency, and refuses the
- * anonymous user as kube-apiserver does.
+ * anonymous user as kube-apiserver does. The manager's live view streams the same loops as JSON
+ * snapshots ({@code /loops/events}).
  */
 @Timeout(120)
 class MetricsEndpointsTest {
@@ -195,6 +196,42 @@ class MetricsEndpointsTest {
                 assertThat(value(m, "leader_election_transitions_total", Map.of("name", "metrics-lock")))
                         .isEqualTo(1);
 
+                // the live view's events: one JSON snapshot of the same loops per second
+                URI events = metrics.resolve("/loops/events");
+                HttpResponse<java.util.stream.Stream<String>> stream = HttpClient.newHttpClient()
+                        .send(HttpRequest.newBuilder(events).build(), HttpResponse.BodyHandlers.ofLines());
+                assertThat(stream.headers().firstValue("Content-Type"))
+                        .hasValueSatisfying(t -> assertThat(t).startsWith("text/event-stream"));
+                String data;
+                try (java.util.stream.Stream<String> lines = stream.body()) {
+                    data = lines.filter(l -> l.startsWith("data: "))
+                            .findFirst()
+                            .orElseThrow()
+                            .substring("data: ".length());
+                }
+                var snapshot = io.kubeloop.api.json.KubeJson.mapper().readTree(data);
+                assertThat(snapshot.path("leader").asBoolean()).isTrue();
+                assertThat(snapshot.path("informers")
+                                .path(informer)
+                                .path("objects")
+                                .asLong())
+                        .isEqualTo(stored);
+                assertThat(snapshot.path("informers")
+                                .path(informer)
+                                .path("synced")
+                                .asBoolean())
+                        .isTrue();
+                assertThat(snapshot.path("controllers")
+                                .path("configmaps")
+                                .path("success")
+                                .asLong())
+                        .isGreaterThanOrEqualTo(CREATED);
+                assertThat(snapshot.path("queues")
+                                .path("configmaps")
+                                .path("adds")
+                                .asLong())
+                        .isGreaterThanOrEqualTo(CREATED);
+
                 Map<String, String> configMaps = Map.of(
                         "group",
                         "",
@@ -247,7 +284,9 @@ class MetricsEndpointsTest {
                             HttpRequest.newBuilder(server.url().resolve("/metrics"))
                                     .build(),
                             HttpResponse.BodyHandlers.ofString());
-            assertThat(anonymous.statusCode()).as("anonymous, as kube-apiserver").isEqualTo(403);
+            assertThat(anonymous.statusCode())
+                    .as("anonymous, as kube-apiserver")
+                    .isEqualTo(403);
             assertThat(anonymous.body()).contains("User \\\"system:anonymous\\\" cannot get path \\\"/metrics\\\"");
         }
     }

@@ -15,6 +15,8 @@ import io.kubeloop.controller.events.EventsV1Recorder;
 import io.kubeloop.controller.internal.client.ManagerClients;
 import io.kubeloop.controller.internal.endpoints.EndpointServer;
 import io.kubeloop.controller.internal.endpoints.HealthEndpoint;
+import io.kubeloop.controller.internal.live.LoopSnapshots;
+import io.kubeloop.controller.internal.live.LoopsPage;
 import io.kubeloop.controller.internal.rbac.DeclaredPermissions;
 import io.kubeloop.controller.internal.rbac.ScopedRule;
 import io.kubeloop.controller.leader.LeaderCallbacks;
@@ -61,7 +63,9 @@ import org.slf4j.LoggerFactory;
  * {@code io.micrometer:micrometer-registry-prometheus} on the class path (on the module path: a
  * module that requires {@code micrometer.registry.prometheus}), that is a Prometheus registry, served
  * as Prometheus text on {@code /metrics} when {@link ManagerOptions#metricsAddress()} is set and read
- * by {@link #scrape()}. Without it (kubeloop-controller declares it optional) the metrics are kept in
+ * by {@link #scrape()}; the same server shows them live on {@code /loops}, an HTML page of every
+ * informer, work queue and controller and the leadership, updated each second by server-sent events
+ * from {@code /loops/events}. Without it (kubeloop-controller declares it optional) the metrics are kept in
  * memory only, in a {@link SimpleMeterRegistry}, and a metrics address makes {@link #start()} fail at
  * once, naming the artifact to add. With {@link ManagerOptions#healthProbeAddress()} set,
  * {@code /healthz} and {@code /readyz} answer the checks added with {@link #addHealthzCheck} and
@@ -479,7 +483,13 @@ public final class Manager implements AutoCloseable {
             options.metricsAddress()
                     .ifPresent(address -> metricsAddress = Optional.of(serve(
                             new EndpointServer("metrics")
-                                    .text("/metrics", "text/plain; version=0.0.4; charset=utf-8", this::scrape),
+                                    .text("/metrics", "text/plain; version=0.0.4; charset=utf-8", this::scrape)
+                                    .text(LoopsPage.PATH, "text/html; charset=utf-8", LoopsPage::html)
+                                    .events(
+                                            LoopsPage.EVENTS_PATH,
+                                            new LoopSnapshots(registry, this::isLeader, options.ticker())::json,
+                                            java.time.Duration.ofSeconds(1),
+                                            options.ticker()),
                             address)));
             options.healthProbeAddress()
                     .ifPresent(address -> healthProbeAddress = Optional.of(serve(

@@ -17,7 +17,7 @@ import java.util.function.Supplier;
 
 /**
  * Informers' and reflectors' {@link InformerMetrics} in a Micrometer registry, every meter tagged
- * {@code name} with the informer's name (its resource and scope, e.g. {@code foos[all namespaces]}).
+ * {@code name} with the informer's name (its resource and scope, e.g. {@code foos[*]} in all namespaces, {@code foos[default]} in one).
  * The reflector's meters keep the names client-go's reflector metrics had:
  *
  * <ul>

@@ -2,12 +2,14 @@ package io.kubeloop.controller.internal.endpoints;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.kubeloop.time.Ticker;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,9 +20,10 @@ import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 
 /**
- * A small plain-HTTP server for a manager's probes and metrics: {@link #health} routes a path to a
- * {@link HealthEndpoint}, {@link #text} to a supplier of a text body; everything answers GET and
- * HEAD only (405 otherwise) and 404 outside its routes. Each request runs on a virtual thread.
+ * A small plain-HTTP server for a manager's probes, metrics and live view: {@link #health} routes a path
+ * to a {@link HealthEndpoint}, {@link #text} to a supplier of a text body, {@link #events} to a stream of
+ * server-sent events; everything answers GET and HEAD only (405 otherwise) and 404 outside its routes.
+ * Each request runs on a virtual thread.
  *
  * <p><b>Thread safety:</b> routes are added before {@link #start}; then thread-safe.
  */
@@ -33,8 +36,15 @@ public final class EndpointServer implements AutoCloseable {
 
     private record Reply(int status, String contentType, String body) {}
 
+    /** A stream of server-sent events: each {@code data} answer, then a wait, until the client leaves. */
+    private record Stream(Supplier<String> data, Duration interval, Ticker ticker) {}
+
     private final String what;
     private final Map<String, Route> routes = new LinkedHashMap<>();
+    private final Map<String, Stream> streams = new LinkedHashMap<>();
+    /** Set by {@link #close()}: streams end at their next tick. */
+    private volatile boolean closing;
+
     private HttpServer server;
     private ExecutorService executor;
 
@@ -80,6 +90,19 @@ public final class EndpointServer implements AutoCloseable {
     }
 
     /**
+     * Serves server-sent events on exactly {@code path} ({@code text/event-stream}): one {@code data:}
+     * event with {@code data}'s answer (one line) at once and then every {@code interval} on {@code
+     * ticker}, until the client disconnects or the server closes.
+     *
+     * @param path e.g. {@code /loops/events}
+     * @return this server
+     */
+    public EndpointServer events(String path, Supplier<String> data, Duration interval, Ticker ticker) {
+        streams.put(path, new Stream(data, interval, ticker));
+        return this;
+    }
+
+    /**
      * Binds and starts serving.
      *
      * @param address where to listen (port 0: a free port)
@@ -111,6 +134,11 @@ public final class EndpointServer implements AutoCloseable {
     }
 
     private void handle(HttpExchange exchange) throws IOException {
+        Stream stream = streams.get(exchange.getRequestURI().getPath());
+        if (stream != null && exchange.getRequestMethod().equals("GET")) {
+            stream(exchange, stream);
+            return;
+        }
         try (exchange) {
             String method = exchange.getRequestMethod();
             Reply reply;
@@ -132,6 +160,26 @@ public final class EndpointServer implements AutoCloseable {
                     out.write(body);
                 }
             }
+        }
+    }
+
+    private void stream(HttpExchange exchange, Stream stream) {
+        try (exchange) {
+            exchange.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
+            exchange.getResponseHeaders().set("Cache-Control", "no-cache");
+            exchange.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
+            exchange.sendResponseHeaders(200, 0);
+            OutputStream out = exchange.getResponseBody();
+            while (!closing) {
+                String line = stream.data().get().replace('\n', ' ');
+                out.write(("data: " + line + "\n\n").getBytes(StandardCharsets.UTF_8));
+                out.flush();
+                stream.ticker().sleep(stream.interval());
+            }
+        } catch (IOException e) {
+            // the client went away
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -162,6 +210,7 @@ public final class EndpointServer implements AutoCloseable {
     /** Stops listening at once; idempotent. */
     @Override
     public synchronized void close() {
+        closing = true;
         if (server != null) {
             server.stop(0);
             executor.close();
