@@ -31,8 +31,8 @@ import org.openqa.selenium.chrome.ChromeOptions;
  * The Manager's live view in a real headless browser (Debian's chromium through its chromedriver and
  * Selenium): the sample-controller runs under a Manager against the embedded server; the page at
  * {@code /loops} shows the Foo informer synced with no objects, then — without reloading, over
- * server-sent events — three Foos in the cache, their events counted, and the controller's successful
- * reconciles. A screenshot goes to {@code target/loops.png} ({@code docs/images/loops.png} is one).
+ * server-sent events — three Foos in the cache, their events counted, the controller's successful
+ * reconciles and its slowest keys (none being retried). A screenshot goes to {@code target/loops.png} ({@code docs/images/loops.png} is one).
  * Skipped, saying so, where chromium or chromedriver is not installed ({@code .ci/run} installs them).
  */
 @Timeout(180)
@@ -117,6 +117,12 @@ class LiveViewBrowserTest {
                     assertThat(Long.parseLong(text(browser, foos + "[data-field=events]")))
                             .as("the three ADDED events, bookmarks maybe")
                             .isGreaterThanOrEqualTo(3);
+                    awaitText(
+                            browser, "tr[data-keys='" + SampleController.NAME + "'] [data-field=mostRetried]", "none");
+                    assertThat(text(browser, "tr[data-keys='" + SampleController.NAME + "'] [data-field=slowest]"))
+                            .as("the slowest keys with their times")
+                            .contains("default/web-")
+                            .containsPattern("\\d ms|\\d s|\\d µs");
                     assertThat(browser.findElements(By.cssSelector("tr[data-queue='" + SampleController.NAME + "']")))
                             .as("the controller's queue")
                             .hasSize(1);

@@ -103,6 +103,14 @@ public interface Controller extends AutoCloseable {
     Optional<Throwable> failure();
 
     /**
+     * The slowest and the most retried of the keys reconciled lately (the last
+     * 1,024 distinct ones), for the manager's live view.
+     *
+     * @return a snapshot
+     */
+    HotKeys hotKeys();
+
+    /**
      * Calls {@code listener} once with the {@link #failure()} when the controller stops on its own —
      * at once, on the calling thread, if it already has; otherwise later, on the thread that
      * failed (keep it short, do not {@link #close()} on it: hand that to another thread). A

@@ -74,6 +74,7 @@ final class DefaultController implements Controller {
     private final Ticker ticker;
     private final ReconcileMetrics metrics;
     private final RateLimitingQueue<Request> queue;
+    private final RecentKeys recentKeys = new RecentKeys();
     /**
      * The queue as handlers see it for an unchanged object (initial list, resync): with the priority
      * queue a view whose adds go in at low priority, otherwise {@link #queue} itself.
@@ -457,10 +458,15 @@ final class DefaultController implements Controller {
         }
     }
 
+    @Override
+    public HotKeys hotKeys() {
+        return recentKeys.hot();
+    }
+
     /** Runs the reconciler for {@code request} and requeues as its outcome asks. */
     private void reconcileOnce(Request request) {
         metrics.activeWorkers(1);
-        long start = metrics.timed() ? ticker.nanoTime() : 0;
+        long start = ticker.nanoTime();
         ReconcileMetrics.Outcome outcome = ReconcileMetrics.Outcome.ERROR;
         MDC.put("controller", name);
         MDC.put("namespace", request.namespace());
@@ -518,7 +524,9 @@ final class DefaultController implements Controller {
             MDC.remove("namespace");
             MDC.remove("name");
             MDC.remove("reconcileID");
-            metrics.reconciled(outcome, metrics.timed() ? ticker.nanoTime() - start : 0);
+            long nanos = ticker.nanoTime() - start;
+            recentKeys.reconciled(request, nanos, queue.numRequeues(request));
+            metrics.reconciled(outcome, metrics.timed() ? nanos : 0);
             metrics.activeWorkers(-1);
         }
     }

@@ -319,6 +319,11 @@ public final class Manager implements AutoCloseable {
         };
     }
 
+    /** The controllers added so far: a snapshot. */
+    private synchronized List<Controller> controllersNow() {
+        return List.copyOf(controllers);
+    }
+
     /** The address metrics are served on, once started with a metrics address. */
     public Optional<InetSocketAddress> metricsAddress() {
         return metricsAddress;
@@ -487,7 +492,11 @@ public final class Manager implements AutoCloseable {
                                     .text(LoopsPage.PATH, "text/html; charset=utf-8", LoopsPage::html)
                                     .events(
                                             LoopsPage.EVENTS_PATH,
-                                            new LoopSnapshots(registry, this::isLeader, options.ticker())::json,
+                                            new LoopSnapshots(
+                                                            registry,
+                                                            this::isLeader,
+                                                            this::controllersNow,
+                                                            options.ticker())::json,
                                             java.time.Duration.ofSeconds(1),
                                             options.ticker()),
                             address)));

@@ -1,17 +1,21 @@
 package io.kubeloop.controller.internal.live;
 
 import io.kubeloop.api.json.KubeJson;
+import io.kubeloop.controller.Controller;
+import io.kubeloop.controller.HotKeys;
 import io.kubeloop.time.Ticker;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -22,7 +26,8 @@ import tools.jackson.databind.node.ObjectNode;
  *  "informers":   {"<name>": {"synced", "objects", "resourceVersion", "events", "restarts", "lists"}},
  *  "queues":      {"<name>": {"depth", "adds", "retries", "queueSeconds", "queueMaxSeconds", "workSeconds"}},
  *  "controllers": {"<name>": {"success", "error", "requeue", "requeue_after", "errors", "activeWorkers",
- *                             "reconcileSeconds", "reconcileMaxSeconds"}}}
+ *                             "reconcileSeconds", "reconcileMaxSeconds",
+ *                             "slowest": [{"key", "seconds"}], "mostRetried": [{"key", "retries"}]}}}
  * }</pre>
  *
  * Counts are totals since start (the page turns them into rates); durations are means and recent
@@ -34,17 +39,21 @@ public final class LoopSnapshots {
 
     private final MeterRegistry registry;
     private final BooleanSupplier leader;
+    private final Supplier<List<Controller>> controllers;
     private final Ticker clock;
 
     /**
      * Snapshots of the meters in {@code registry}.
      *
      * @param leader whether the manager leads now
+     * @param controllers the manager's controllers now, for their hot keys
      * @param clock stamps each snapshot
      */
-    public LoopSnapshots(MeterRegistry registry, BooleanSupplier leader, Ticker clock) {
+    public LoopSnapshots(
+            MeterRegistry registry, BooleanSupplier leader, Supplier<List<Controller>> controllers, Ticker clock) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.leader = Objects.requireNonNull(leader, "leader");
+        this.controllers = Objects.requireNonNull(controllers, "controllers");
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
@@ -52,7 +61,7 @@ public final class LoopSnapshots {
     public String json() {
         Map<String, ObjectNode> informers = new TreeMap<>();
         Map<String, ObjectNode> queues = new TreeMap<>();
-        Map<String, ObjectNode> controllers = new TreeMap<>();
+        Map<String, ObjectNode> controllerRows = new TreeMap<>();
         for (Meter meter : registry.getMeters()) {
             String name = meter.getId().getName();
             String tag;
@@ -69,16 +78,30 @@ public final class LoopSnapshots {
             } else if (name.startsWith("controller_runtime.")) {
                 tag = meter.getId().getTag("controller");
                 if (tag != null) {
-                    controller(entry(controllers, tag), name, meter);
+                    controller(entry(controllerRows, tag), name, meter);
                 }
             }
+        }
+        for (Controller c : controllers.get()) {
+            HotKeys hot = c.hotKeys();
+            ObjectNode into = entry(controllerRows, c.name());
+            var slowest = into.putArray("slowest");
+            hot.slowest()
+                    .forEach(k -> slowest.addObject()
+                            .put("key", k.request().toString())
+                            .put("seconds", k.lastReconcile().toNanos() / 1e9));
+            var retried = into.putArray("mostRetried");
+            hot.mostRetried()
+                    .forEach(k -> retried.addObject()
+                            .put("key", k.request().toString())
+                            .put("retries", k.retries()));
         }
         ObjectNode root = KubeJson.mapper().createObjectNode();
         root.put("time", clock.instant().toEpochMilli());
         root.put("leader", leader.getAsBoolean());
         informers.forEach(root.putObject("informers")::set);
         queues.forEach(root.putObject("queues")::set);
-        controllers.forEach(root.putObject("controllers")::set);
+        controllerRows.forEach(root.putObject("controllers")::set);
         return root.toString();
     }
 
