@@ -29,6 +29,8 @@ module io.kubeloop.apiserver {
     requires com.google.common;
     requires org.threeten.extra;
     requires org.slf4j;
+    // the live view (plain HTTP beside the server)
+    requires jdk.httpserver;
     // the server's /metrics
     requires micrometer.core;
     requires micrometer.registry.prometheus;

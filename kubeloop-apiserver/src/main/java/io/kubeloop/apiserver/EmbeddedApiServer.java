@@ -16,6 +16,7 @@ import io.kubeloop.apiserver.internal.crd.CustomResourceValidator;
 import io.kubeloop.apiserver.internal.fs.PrivateFiles;
 import io.kubeloop.apiserver.internal.http.ApiHandler;
 import io.kubeloop.apiserver.internal.http.HttpServer;
+import io.kubeloop.apiserver.internal.live.ServerLiveView;
 import io.kubeloop.apiserver.internal.metrics.ServerMetrics;
 import io.kubeloop.apiserver.internal.registry.ObjectRegistry;
 import io.kubeloop.apiserver.internal.registry.ResourceDefinition;
@@ -32,6 +33,7 @@ import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.config.AuthProvider;
 import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.client.config.SslContextBuilder;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -89,6 +91,9 @@ public final class EmbeddedApiServer implements AutoCloseable {
     private final AccessControl access;
     private volatile KubeClient client;
     private final AtomicBoolean closing = new AtomicBoolean();
+    /** Guarded by this server: the live view, once served. */
+    private ServerLiveView liveView;
+
     private final CountDownLatch stopped = new CountDownLatch(1);
 
     private EmbeddedApiServer(ServerOptions options) {
@@ -258,6 +263,27 @@ public final class EmbeddedApiServer implements AutoCloseable {
                                 "kube-apiserver", null, false, io.kubeloop.client.FieldValidation.IGNORE, false));
             }
         }
+    }
+
+    /**
+     * Serves a live view of this server on plain HTTP at {@code address} (port 0: a free one), for a
+     * browser on this machine: a page at {@code /} of the stored resources with their object counts and
+     * open watches, and a feed of the latest changes, updated every second without reloading. It reads
+     * the store directly and asks for no credentials, so bind it to loopback. It stops with the server.
+     *
+     * @return the address it listens on
+     * @throws IllegalStateException when it is already served, or the server is closed
+     * @throws java.io.UncheckedIOException when the address cannot be bound, naming it
+     */
+    public synchronized InetSocketAddress serveLiveView(InetSocketAddress address) {
+        if (closing.get()) {
+            throw new IllegalStateException("the server is closed");
+        }
+        if (liveView != null) {
+            throw new IllegalStateException("the live view is already served on " + liveView.address());
+        }
+        liveView = ServerLiveView.start(address, registry.resources(), store, url(), options.ticker());
+        return liveView.address();
     }
 
     /** The server's base URL, e.g. {@code https://127.0.0.1:41234}. */
@@ -442,6 +468,13 @@ public final class EmbeddedApiServer implements AutoCloseable {
             return;
         }
         try {
+            ServerLiveView view;
+            synchronized (this) {
+                view = liveView;
+            }
+            if (view != null) {
+                view.close();
+            }
             KubeClient c = client;
             if (c != null) {
                 c.close();

@@ -112,6 +112,12 @@ final class DemoCommand implements Callable<Integer> {
             Path kubeconfig = kubeconfigPath(lifetime);
             lifetime.server().writeKubeconfig(kubeconfig);
             say(out, "API server ready at " + lifetime.server().url() + "; kubeconfig: " + kubeconfig);
+            say(
+                    out,
+                    "live view of the API server: http://"
+                            + ServeCommand.hostPort(
+                                    lifetime.server().serveLiveView(new InetSocketAddress("127.0.0.1", 0)))
+                            + "/");
             FooCrd.install(client, Duration.ofSeconds(30));
             say(out, "installed CRD " + FooCrd.NAME);
             try (InformerFactory watch = InformerFactory.create(client, InformerOptions.defaults());

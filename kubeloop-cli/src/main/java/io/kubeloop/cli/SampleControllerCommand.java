@@ -231,11 +231,13 @@ final class SampleControllerCommand implements Callable<Integer>, ConnectedComma
                 manager.addHealthzCheck("ping", HealthCheck.ping());
                 manager.addReadyzCheck("informers", manager.informersReceiving(Duration.ofMinutes(3)));
                 manager.start();
-                manager.metricsAddress().ifPresent(a -> out.println("metrics on http://" + hostPort(a) + "/metrics"));
+                manager.metricsAddress()
+                        .ifPresent(a -> out.println("metrics on http://" + ServeCommand.hostPort(a) + "/metrics"));
                 manager.healthProbeAddress()
-                        .ifPresent(a -> out.println("health probes on http://" + hostPort(a) + "/healthz and /readyz"));
+                        .ifPresent(a -> out.println(
+                                "health probes on http://" + ServeCommand.hostPort(a) + "/healthz and /readyz"));
                 webhooks.flatMap(WebhookServer::address)
-                        .ifPresent(a -> out.println("webhooks on https://" + hostPort(a)
+                        .ifPresent(a -> out.println("webhooks on https://" + ServeCommand.hostPort(a)
                                 + ": Foo defaulting, validation and v1alpha1/v1 conversion"));
                 out.println("sample-controller running: watching foos and deployments in "
                         + (namespaces.isEmpty() ? "all namespaces" : "namespaces " + String.join(", ", namespaces))
@@ -263,10 +265,5 @@ final class SampleControllerCommand implements Callable<Integer>, ConnectedComma
         out.println("sample-controller stopped");
         out.flush();
         return 0;
-    }
-
-    private static String hostPort(InetSocketAddress a) {
-        String host = a.getAddress().isAnyLocalAddress() ? "127.0.0.1" : a.getHostString();
-        return host + ":" + a.getPort();
     }
 }

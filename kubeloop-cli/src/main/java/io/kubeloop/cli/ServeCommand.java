@@ -96,18 +96,29 @@ final class ServeCommand implements Callable<Integer> {
                     + " server.")
     boolean noWorkloads;
 
+    @Option(
+            names = "--live-view-address",
+            defaultValue = "0",
+            paramLabel = "[HOST]:PORT",
+            description = "Serve a live view of the server (resources, a feed of changes) on plain HTTP here, e.g."
+                    + " 127.0.0.1:8090 (default 0: off).")
+    String liveViewAddress;
+
     @Override
     public Integer call() {
         ServerOptions options = options();
+        var liveView = SampleControllerCommand.bindAddress("--live-view-address", liveViewAddress);
         Path kubeconfig = checkedKubeconfigPath(kubeconfigOut);
         ServerLifetime lifetime = ServerLifetime.start(options);
+        PrintWriter out = spec.commandLine().getOut();
         try {
             lifetime.server().writeKubeconfig(kubeconfig);
+            liveView.map(a -> lifetime.server().serveLiveView(a))
+                    .ifPresent(a -> out.println("live view of the API server: http://" + hostPort(a) + "/"));
         } catch (RuntimeException e) {
             lifetime.stop();
             throw e;
         }
-        PrintWriter out = spec.commandLine().getOut();
         out.println(READY_PREFIX + lifetime.server().url() + "; kubeconfig: " + kubeconfig);
         out.flush();
         lifetime.awaitStopSignal();
@@ -119,6 +130,12 @@ final class ServeCommand implements Callable<Integer> {
         out.println("kubeloop API server stopped");
         out.flush();
         return 0;
+    }
+
+    /** {@code host:port} of a bound address, naming 127.0.0.1 for the wildcard one. */
+    static String hostPort(java.net.InetSocketAddress a) {
+        String host = a.getAddress().isAnyLocalAddress() ? "127.0.0.1" : a.getHostString();
+        return host + ":" + a.getPort();
     }
 
     /** The server options these flags ask for; throws a one-line {@link IllegalArgumentException} for bad ones. */

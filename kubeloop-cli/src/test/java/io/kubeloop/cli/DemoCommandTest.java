@@ -107,6 +107,17 @@ class DemoCommandTest {
                             java.net.http.HttpResponse.BodyHandlers.ofString());
             assertThat(page.statusCode()).isEqualTo(200);
             assertThat(page.body()).contains("<title>kubeloop — loops</title>");
+            java.util.regex.Matcher serverView = java.util.regex.Pattern.compile(
+                            "live view of the API server: (http://\\S+/)")
+                    .matcher(out.toString());
+            assertThat(serverView.find()).as(out.toString()).isTrue();
+            assertThat(java.net.http.HttpClient.newHttpClient()
+                            .send(
+                                    java.net.http.HttpRequest.newBuilder(java.net.URI.create(serverView.group(1)))
+                                            .build(),
+                                    java.net.http.HttpResponse.BodyHandlers.ofString())
+                            .body())
+                    .contains("<title>kubeloop — API server</title>");
 
             demo.interrupt(); // what SIGINT does to its wait
             demo.join(Duration.ofSeconds(30));

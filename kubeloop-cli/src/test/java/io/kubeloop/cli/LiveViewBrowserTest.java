@@ -32,7 +32,9 @@ import org.openqa.selenium.chrome.ChromeOptions;
  * Selenium): the sample-controller runs under a Manager against the embedded server; the page at
  * {@code /loops} shows the Foo informer synced with no objects, then — without reloading, over
  * server-sent events — three Foos in the cache, their events counted, the controller's successful
- * reconciles and its slowest keys (none being retried). A screenshot goes to {@code target/loops.png} ({@code docs/images/loops.png} is one).
+ * reconciles and its slowest keys (none being retried). Then the embedded server's own live view
+ * shows the Foos among its resources and their creation and a deletion in its feed of changes.
+ * Screenshots go to {@code target/loops.png} and {@code target/server.png} (the docs show such ones).
  * Skipped, saying so, where chromium or chromedriver is not installed ({@code .ci/run} installs them).
  */
 @Timeout(180)
@@ -58,8 +60,14 @@ class LiveViewBrowserTest {
                         .anyMatch(e -> e.getText().equals(expected)));
     }
 
+    private static void screenshot(WebDriver browser, String file) throws java.io.IOException {
+        byte[] png = ((org.openqa.selenium.TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES);
+        Path shot = Files.write(Path.of("target", file), png);
+        assertThat(Files.size(shot)).isPositive();
+    }
+
     @Test
-    void theLoopsPageShowsInformersQueuesAndControllersChangingLive() throws Exception {
+    void theLoopsPageAndTheServersPageShowTheLoopsAndTheChangesLive() throws Exception {
         assumeTrue(
                 Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
                 "chromium and chromedriver are not installed (Debian packages chromium and chromium-driver;"
@@ -127,9 +135,24 @@ class LiveViewBrowserTest {
                             .as("the controller's queue")
                             .hasSize(1);
 
-                    byte[] png = ((org.openqa.selenium.TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES);
-                    Path shot = Files.write(Path.of("target", "loops.png"), png);
-                    assertThat(Files.size(shot)).isPositive();
+                    screenshot(browser, "loops.png");
+
+                    // the API server's own view: its resources and the feed of changes
+                    InetSocketAddress view = server.serveLiveView(new InetSocketAddress("127.0.0.1", 0));
+                    browser.get("http://127.0.0.1:" + view.getPort() + "/");
+                    assertThat(browser.getTitle()).isEqualTo("kubeloop — API server");
+                    awaitText(browser, "tr[data-resource='foos.samplecontroller.k8s.io'] [data-field=objects]", "3");
+                    awaitText(
+                            browser,
+                            "tr[data-change='foos.samplecontroller.k8s.io default/web-3'] [data-field=type]",
+                            "ADDED");
+                    client.resource(Foo.class).inNamespace("default").delete("web-3");
+                    awaitText(
+                            browser,
+                            "tr[data-change='foos.samplecontroller.k8s.io default/web-3'] [data-field=type]",
+                            "DELETED");
+                    awaitText(browser, "tr[data-resource='foos.samplecontroller.k8s.io'] [data-field=objects]", "2");
+                    screenshot(browser, "server.png");
                 } finally {
                     browser.quit();
                 }

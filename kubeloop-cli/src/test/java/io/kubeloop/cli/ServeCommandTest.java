@@ -213,6 +213,27 @@ class ServeCommandTest {
         }
     }
 
+    @Test
+    void liveViewAddressServesTheServersPageAndPrintsItsAddressBeforeTheReadyLine() throws Exception {
+        Path file = dir.resolve("live/kubeconfig");
+        try (KubeloopProcess own = KubeloopProcess.start(
+                "--port", "0", "--kubeconfig-out", file.toString(), "--live-view-address", "127.0.0.1:0")) {
+            own.awaitReady(START);
+            java.util.List<String> lines = own.stdoutSoFar().lines().toList();
+            assertThat(lines).hasSize(2);
+            assertThat(lines.get(0)).matches("live view of the API server: http://127\\.0\\.0\\.1:\\d+/");
+            assertThat(lines.get(1)).startsWith(ServeCommand.READY_PREFIX);
+            String page = lines.get(0).substring("live view of the API server: ".length());
+            java.net.http.HttpResponse<String> answer = java.net.http.HttpClient.newHttpClient()
+                    .send(
+                            java.net.http.HttpRequest.newBuilder(java.net.URI.create(page))
+                                    .build(),
+                            java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertThat(answer.statusCode()).isEqualTo(200);
+            assertThat(answer.body()).contains("<title>kubeloop — API server</title>");
+        }
+    }
+
     // protobuf-java before 4.36 called sun.misc.Unsafe's terminally deprecated methods: JDK 24+ then printed
     // four WARNING lines on stderr at the first protobuf body
     @Test

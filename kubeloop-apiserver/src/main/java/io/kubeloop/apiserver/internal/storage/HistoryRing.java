@@ -103,6 +103,15 @@ final class HistoryRing {
         return new ArrayList<>(snap.values());
     }
 
+    /** The newest {@code limit} events of every resource, newest first. */
+    List<StoreEvent> latest(int limit) {
+        List<StoreEvent> out = new ArrayList<>(Math.min(limit, size));
+        for (int i = size - 1; i >= 0 && out.size() < limit; i--) {
+            out.add(ring[(head + i) % ring.length]);
+        }
+        return out;
+    }
+
     /** Binary search: logical index of the first event with revision > {@code after}. */
     private int firstAfter(long after) {
         int lo = 0;

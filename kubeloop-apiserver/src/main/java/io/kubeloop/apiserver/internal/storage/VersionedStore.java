@@ -492,6 +492,16 @@ public final class VersionedStore implements AutoCloseable {
         }
     }
 
+    /** The newest {@code limit} changes of every resource, newest first (from the watch history). */
+    public List<StoreEvent> recentEvents(int limit) {
+        lock.lock();
+        try {
+            return history.latest(limit);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Number of open watches of a resource (for tests and metrics). */
     public int watcherCount(String resource) {
         Set<Watcher> ws = watchers.get(resource);
