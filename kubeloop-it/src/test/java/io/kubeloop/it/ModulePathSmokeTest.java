@@ -47,6 +47,7 @@ class ModulePathSmokeTest {
             "/org/bouncycastle/",
             "/org/slf4j/slf4j-api/",
             "/io/micrometer/",
+            "/io/prometheus/",
             "/org/hdrhistogram/",
             "/org/latencyutils/",
             "/org/eclipse/jetty/",
