@@ -41,7 +41,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SigkillDurabilityTest {
 
-    private static final int ROUNDS = 3;
+    /** Kill-and-restart rounds: 3 in CI; {@code -Dkubeloop.durability.rounds=N} (tools/reliability) runs more. */
+    private static final int ROUNDS = Integer.getInteger("kubeloop.durability.rounds", 3);
+
     private static final int WRITERS = 16;
     private static final int NAMES_PER_WRITER = 6;
     private static final Duration START_LIMIT = Duration.ofSeconds(30);

@@ -24,8 +24,9 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Nothing is lost when the path between clients and the API server misbehaves: an informer and a
@@ -84,9 +85,9 @@ class FaultInjectionIntegrationTest extends EmbeddedServerTestBase {
         return EVERY_KIND.stream().allMatch(kind -> injected.getOrDefault(kind, 0L) >= times);
     }
 
-    @Test
-    void informerAndControllerConvergeAndReconcileEveryLastChangeThroughInjectedFaults() throws Exception {
-        long seed = Long.getLong("kubeloop.faults.seed", System.nanoTime());
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("io.kubeloop.it.FaultSeeds#seeds")
+    void informerAndControllerConvergeAndReconcileEveryLastChangeThroughInjectedFaults(long seed) throws Exception {
         System.out.println(
                 "FaultInjectionIntegrationTest seed " + seed + " (replay: -Dkubeloop.faults.seed=" + seed + ")");
         proxy = FaultInjectingProxy.start(

@@ -26,8 +26,9 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The sample-controller reads <em>and writes</em> through the {@link FaultInjectingProxy} — its
@@ -69,9 +70,9 @@ class SampleControllerFaultTest extends EmbeddedServerTestBase {
         }
     }
 
-    @Test
-    void everyFooEndsWithItsDeploymentAtItsReplicasThroughFaultsOnReadsAndWrites() throws Exception {
-        long seed = Long.getLong("kubeloop.faults.seed", System.nanoTime());
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("io.kubeloop.it.FaultSeeds#seeds")
+    void everyFooEndsWithItsDeploymentAtItsReplicasThroughFaultsOnReadsAndWrites(long seed) throws Exception {
         System.out.println("SampleControllerFaultTest seed " + seed + " (replay: -Dkubeloop.faults.seed=" + seed + ")");
         client.resource(new GroupVersionResource("", "v1", "namespaces"), ResourceScope.CLUSTER, DynamicObject.class)
                 .create(DynamicObject.of("v1", "Namespace", ObjectMeta.of(null, NS)), WriteOptions.none());
