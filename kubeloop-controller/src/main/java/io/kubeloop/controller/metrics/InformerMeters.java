@@ -51,9 +51,10 @@ import java.util.function.Supplier;
  */
 public final class InformerMeters implements InformerMetrics {
 
-    private static final Duration[] LIST_BUCKETS = seconds(0.005, 0.025, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60);
-    private static final Duration[] WATCH_BUCKETS = seconds(1, 10, 60, 300, 600, 1200);
-    private static final Duration[] DELIVERY_BUCKETS = seconds(1e-5, 1e-4, 1e-3, 0.01, 0.1, 1, 10);
+    private static final Duration[] LIST_BUCKETS =
+            Buckets.seconds(0.005, 0.025, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60);
+    private static final Duration[] WATCH_BUCKETS = Buckets.seconds(1, 10, 60, 300, 600, 1200);
+    private static final Duration[] DELIVERY_BUCKETS = Buckets.seconds(1e-5, 1e-4, 1e-3, 0.01, 0.1, 1, 10);
 
     private final MeterRegistry registry;
     private final String name;
@@ -123,14 +124,6 @@ public final class InformerMeters implements InformerMetrics {
     public static InformerMetrics.Provider provider(MeterRegistry registry) {
         Objects.requireNonNull(registry, "registry");
         return name -> new InformerMeters(registry, name);
-    }
-
-    private static Duration[] seconds(double... values) {
-        Duration[] b = new Duration[values.length];
-        for (int i = 0; i < values.length; i++) {
-            b[i] = Duration.ofNanos(Math.round(values[i] * 1e9));
-        }
-        return b;
     }
 
     @Override

@@ -39,7 +39,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class RestClientMetrics implements RequestMetrics {
 
     /** client-go's latency buckets, in seconds. */
-    private static final Duration[] BUCKETS = buckets(0.005, 0.025, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60);
+    private static final Duration[] BUCKETS = Buckets.seconds(0.005, 0.025, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60);
 
     private record Labels(String first, String second, String host) {}
 
@@ -56,14 +56,6 @@ public final class RestClientMetrics implements RequestMetrics {
     /** Metrics registering their meters in {@code registry} as requests are made. */
     public static RestClientMetrics create(MeterRegistry registry) {
         return new RestClientMetrics(registry);
-    }
-
-    private static Duration[] buckets(double... seconds) {
-        Duration[] b = new Duration[seconds.length];
-        for (int i = 0; i < seconds.length; i++) {
-            b[i] = Duration.ofNanos(Math.round(seconds[i] * 1e9));
-        }
-        return b;
     }
 
     @Override
