@@ -28,6 +28,17 @@ class ManifestsCommandTest {
         return new Run(exit, out.toString(), err.toString());
     }
 
+    /** The Deployment's (only) container. */
+    private static tools.jackson.databind.JsonNode container(DynamicObject deployment) {
+        return deployment
+                .node()
+                .path("spec")
+                .path("template")
+                .path("spec")
+                .path("containers")
+                .get(0);
+    }
+
     @Test
     void printsTheSampleControllersBundleInApplyOrder() {
         Run r = run(
@@ -50,16 +61,7 @@ class ManifestsCommandTest {
         DynamicObject deployment = objects.get(7);
         assertThat(deployment.metadata().namespace()).isEqualTo("ops");
         assertThat(deployment.node().path("spec").path("replicas").asInt()).isEqualTo(3);
-        assertThat(deployment
-                        .node()
-                        .path("spec")
-                        .path("template")
-                        .path("spec")
-                        .path("containers")
-                        .get(0)
-                        .path("image")
-                        .asString())
-                .isEqualTo("example/sc:2");
+        assertThat(container(deployment).path("image").asString()).isEqualTo("example/sc:2");
         assertThat(objects.get(5).node().toString())
                 .as("the leader-election Role")
                 .contains("\"leases\"");
@@ -83,15 +85,7 @@ class ManifestsCommandTest {
                 .filter(o -> o.kind().equals("Deployment"))
                 .findFirst()
                 .orElseThrow();
-        assertThat(deployment
-                        .node()
-                        .path("spec")
-                        .path("template")
-                        .path("spec")
-                        .path("containers")
-                        .get(0)
-                        .path("args")
-                        .toString())
+        assertThat(container(deployment).path("args").toString())
                 .contains(
                         "\"--webhook-bind-address=:9443\"",
                         "\"--webhook-cert-dir=/tmp/k8s-webhook-server/serving-certs\"");

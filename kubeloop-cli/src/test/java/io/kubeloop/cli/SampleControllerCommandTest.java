@@ -116,7 +116,7 @@ class SampleControllerCommandTest {
                             .withName("team")
                             .endMetadata()
                             .build());
-            Copy copy = Copy.start(
+            InProcessCommand copy = InProcessCommand.start(
                     "sample-controller",
                     "--kubeconfig",
                     kubeconfig.toString(),
@@ -137,25 +137,9 @@ class SampleControllerCommandTest {
         }
     }
 
-    /** One copy of the command running on its own thread, with its output. */
-    private record Copy(Thread thread, StringWriter out, StringWriter err, AtomicInteger exit) {
-        static Copy start(String... args) {
-            StringWriter out = new StringWriter();
-            StringWriter err = new StringWriter();
-            AtomicInteger exit = new AtomicInteger(-1);
-            Thread thread = Thread.ofPlatform()
-                    .start(() -> exit.set(Main.run(new PrintWriter(out), new PrintWriter(err), args)));
-            return new Copy(thread, out, err, exit);
-        }
-
-        boolean leads() {
-            return out.toString().contains("leading: the controller runs");
-        }
-
-        void stop() throws InterruptedException {
-            thread.interrupt(); // what SIGINT does to its wait
-            thread.join(Duration.ofSeconds(30));
-        }
+    /** Whether a copy of the command leads. */
+    private static boolean leads(InProcessCommand copy) {
+        return copy.out().toString().contains("leading: the controller runs");
     }
 
     private static boolean deploymentExists(KubeClient client, String name) {
@@ -188,21 +172,21 @@ class SampleControllerCommandTest {
                 dir.resolve("cache").toString(),
                 "--leader-elect"
             };
-            Copy first = Copy.start(args);
-            await().atMost(Duration.ofSeconds(60)).until(first::leads);
-            Copy second = Copy.start(args);
+            InProcessCommand first = InProcessCommand.start(args);
+            await().atMost(Duration.ofSeconds(60)).until(() -> leads(first));
+            InProcessCommand second = InProcessCommand.start(args);
             await().atMost(Duration.ofSeconds(60))
                     .until(() -> second.out().toString().contains("waiting to lead: lease default/foo-controller"));
 
             client.resource(Foo.class).inNamespace("default").create(Foo.of("default", "one", "one-nginx", 1));
             await().atMost(Duration.ofSeconds(30)).until(() -> deploymentExists(client, "one-nginx"));
-            assertThat(second.leads())
+            assertThat(leads(second))
                     .as("the second copy waits while the first leads")
                     .isFalse();
 
             first.stop();
             assertThat(first.exit().get()).as(first.err().toString()).isZero();
-            await().atMost(Duration.ofSeconds(30)).until(second::leads);
+            await().atMost(Duration.ofSeconds(30)).until(() -> leads(second));
             client.resource(Foo.class).inNamespace("default").create(Foo.of("default", "two", "two-nginx", 1));
             await().atMost(Duration.ofSeconds(30)).until(() -> deploymentExists(client, "two-nginx"));
 

@@ -20,7 +20,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -102,7 +101,7 @@ class SampleControllerWebhooksTest {
                     "wait", "--for=condition=Established", "crd/foos.samplecontroller.k8s.io", "--timeout=60s");
             assertThat(established.exit()).as(established.out()).isZero();
 
-            Controller controller = Controller.start(
+            InProcessCommand controller = InProcessCommand.start(
                     "sample-controller",
                     "--kubeconfig",
                     kubeconfig.toString(),
@@ -186,23 +185,6 @@ class SampleControllerWebhooksTest {
             return client.resource(Deployment.class).inNamespace("default").get(name) != null;
         } catch (NotFoundException e) {
             return false;
-        }
-    }
-
-    /** {@code kubeloop sample-controller} on its own thread, with its output. */
-    private record Controller(Thread thread, StringWriter out, StringWriter err, AtomicInteger exit) {
-        static Controller start(String... args) {
-            StringWriter out = new StringWriter();
-            StringWriter err = new StringWriter();
-            AtomicInteger exit = new AtomicInteger(-1);
-            Thread thread = Thread.ofPlatform()
-                    .start(() -> exit.set(Main.run(new PrintWriter(out), new PrintWriter(err), args)));
-            return new Controller(thread, out, err, exit);
-        }
-
-        void stop() throws InterruptedException {
-            thread.interrupt(); // what SIGINT does to its wait
-            thread.join(Duration.ofSeconds(30));
         }
     }
 }
