@@ -5,6 +5,7 @@ import io.kubeloop.apiserver.internal.registry.ResourceDefinition;
 import io.kubeloop.apiserver.internal.registry.ResourceRegistry;
 import io.kubeloop.apiserver.internal.storage.VersionedStore;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -29,6 +30,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *     stored, per resource;</li>
  * <li>{@code apiserver_registered_watchers} ({@code resource}): open watches, per resource, the built-in
  *     controllers' own included;</li>
+ * <li>{@code apiserver_terminated_watchers_total} ({@code resource}): watches the server ended because
+ *     their client fell a whole buffer of events behind;</li>
  * <li>{@code kubeloop_wal_commit_duration_seconds} (histogram): with {@code --data-dir}, how long each
  *     write waited for its group commit to reach the disk — what etcd's
  *     {@code etcd_disk_wal_fsync_duration_seconds} tells of a cluster.</li>
@@ -166,6 +169,10 @@ public final class ServerMetrics {
                         .tag("resource", resource)
                         .strongReference(true)
                         .register(registry);
+                FunctionCounter.builder("apiserver.terminated.watchers", store, s -> s.terminatedWatchers(id))
+                        .description("Counter of watchers closed due to unresponsiveness broken by resource type.")
+                        .tag("resource", resource)
+                        .register(registry); // the store outlives its metrics: no strong reference needed
             }
         }
         return registry.scrape();

@@ -16,10 +16,13 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -58,6 +61,8 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class VersionedStore implements AutoCloseable {
 
+    private static final Logger LOG = LoggerFactory.getLogger(VersionedStore.class);
+
     private final StoreOptions options;
     private final Journal journal;
     private final ReentrantLock lock = new ReentrantLock();
@@ -67,6 +72,8 @@ public final class VersionedStore implements AutoCloseable {
     private final Map<String, ConcurrentSkipListMap<String, StoredObject>> tables = new ConcurrentHashMap<>();
     /** Per resource: open watchers. Added under {@link #lock}; removed anywhere. */
     private final Map<String, Set<Watcher>> watchers = new ConcurrentHashMap<>();
+    /** Per resource, the watches ended because their reader fell a whole buffer behind. */
+    private final Map<String, LongAdder> terminated = new ConcurrentHashMap<>();
     /** Guarded by {@link #lock}. */
     @GuardedBy("lock")
     private final HistoryRing history;
@@ -500,6 +507,22 @@ public final class VersionedStore implements AutoCloseable {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Called under the store lock when {@code w} is ended for falling a whole buffer behind, as
+     * kube-apiserver's watch cache forces an unresponsive watcher closed.
+     */
+    void terminatedLocked(Watcher w) {
+        String resource = w.request().resource();
+        terminated.computeIfAbsent(resource, r -> new LongAdder()).increment();
+        LOG.info("Forcing {} watcher close due to unresponsiveness: {} events buffered", resource, w.bufferSize());
+    }
+
+    /** Number of watches of a resource ended so far for falling a whole buffer behind (for metrics). */
+    public long terminatedWatchers(String resource) {
+        var n = terminated.get(resource);
+        return n == null ? 0 : n.sum();
     }
 
     /** Number of open watches of a resource (for tests and metrics). */

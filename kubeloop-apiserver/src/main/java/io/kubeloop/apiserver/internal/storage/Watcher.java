@@ -83,6 +83,11 @@ public final class Watcher implements AutoCloseable {
         return store.progressRevision(this, request.initialEvents() ? 0 : Math.max(0, request.fromRevision()));
     }
 
+    /** How many live events this watch buffers before the store ends it. */
+    int bufferSize() {
+        return capacity;
+    }
+
     boolean idleLocked() {
         return replay.isEmpty() && live.isEmpty();
     }
@@ -109,6 +114,7 @@ public final class Watcher implements AutoCloseable {
         if (live.size() >= capacity) {
             closed = true;
             store.unregister(this);
+            store.terminatedLocked(this);
             live.offer(OVERFLOW);
             return;
         }
