@@ -3,16 +3,9 @@ package io.kubeloop.apiserver.internal.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.apiserver.ServerOptions;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +15,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -69,7 +61,7 @@ class SlowWatcherTest {
         String path = "/api/v1/namespaces/" + ns + "/configmaps?watch=1";
         int before = watchers();
 
-        try (SSLSocket stalled = stalledWatch(path);
+        try (StalledWatch stalled = StalledWatch.open(server, path);
                 RawHttp.Lines healthy = http.watch(path);
                 ExecutorService pool = Executors.newFixedThreadPool(5)) {
             await().atMost(Duration.ofSeconds(10)).until(() -> watchers() == before + 2);
@@ -93,11 +85,11 @@ class SlowWatcherTest {
             assertThat(healthyNames.get()).hasSize(WRITES).doesNotHaveDuplicates();
             // the stalled watch was dropped while its client still holds the connection unread
             await().atMost(Duration.ofSeconds(10)).until(() -> watchers() == before + 1);
-            assertThat(stalled.isClosed()).isFalse();
+            assertThat(stalled.isOpen()).isTrue();
             assertThat(http.get("/metrics").body())
                     .contains("apiserver_terminated_watchers_total{resource=\"configmaps\"} 1.0");
 
-            List<JsonNode> delivered = readToEnd(stalled);
+            List<JsonNode> delivered = stalled.readToEnd();
             assertThat(delivered).isNotEmpty().hasSizeLessThan(WRITES);
             assertThat(delivered)
                     .allSatisfy(e -> assertThat(e.path("type").asString()).isEqualTo("ADDED"));
@@ -132,65 +124,5 @@ class SlowWatcherTest {
             }
         }
         return names;
-    }
-
-    /**
-     * A watch over its own TLS connection with a tiny receive window whose response nobody reads: the
-     * server's writes to it block as soon as the kernel's buffers are full.
-     */
-    private SSLSocket stalledWatch(String path) throws IOException {
-        SSLSocket s = (SSLSocket)
-                server.clientConfig().sslContext().getSocketFactory().createSocket();
-        s.setReceiveBufferSize(4_096);
-        s.connect(new InetSocketAddress(server.url().getHost(), server.url().getPort()), 5_000);
-        s.startHandshake();
-        OutputStream out = s.getOutputStream();
-        out.write(("GET " + path + " HTTP/1.1\r\nHost: " + server.url().getHost() + "\r\nAuthorization: Bearer "
-                        + server.token() + "\r\nConnection: close\r\n\r\n")
-                .getBytes(StandardCharsets.US_ASCII));
-        out.flush();
-        return s;
-    }
-
-    /** Reads the stalled watch's whole response (the server ends it) and decodes its chunked body's events. */
-    private static List<JsonNode> readToEnd(SSLSocket s) throws IOException {
-        s.setSoTimeout(30_000);
-        InputStream in = s.getInputStream();
-        ByteArrayOutputStream raw = new ByteArrayOutputStream();
-        in.transferTo(raw);
-        byte[] bytes = raw.toByteArray();
-        String head = new String(bytes, 0, Math.min(bytes.length, 512), StandardCharsets.ISO_8859_1);
-        assertThat(head).startsWith("HTTP/1.1 200").containsIgnoringCase("transfer-encoding: chunked");
-        int pos = indexOf(bytes, "\r\n\r\n".getBytes(StandardCharsets.US_ASCII), 0) + 4;
-        ByteArrayOutputStream body = new ByteArrayOutputStream();
-        while (true) {
-            int eol = indexOf(bytes, "\r\n".getBytes(StandardCharsets.US_ASCII), pos);
-            int size = Integer.parseInt(new String(bytes, pos, eol - pos, StandardCharsets.US_ASCII).trim(), 16);
-            if (size == 0) {
-                break; // the terminating chunk: the server ended the response normally
-            }
-            body.write(bytes, eol + 2, size);
-            pos = eol + 2 + size + 2;
-        }
-        List<JsonNode> events = new ArrayList<>();
-        for (String line : body.toString(StandardCharsets.UTF_8).split("\n")) {
-            if (!line.isEmpty()) {
-                events.add(KubeJson.mapper().readTree(line));
-            }
-        }
-        return events;
-    }
-
-    private static int indexOf(byte[] bytes, byte[] what, int from) {
-        outer:
-        for (int i = from; i <= bytes.length - what.length; i++) {
-            for (int j = 0; j < what.length; j++) {
-                if (bytes[i + j] != what[j]) {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        throw new AssertionError("no " + new String(what, StandardCharsets.US_ASCII) + " after byte " + from);
     }
 }
