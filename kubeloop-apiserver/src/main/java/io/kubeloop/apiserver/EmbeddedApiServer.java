@@ -188,7 +188,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
                 .orElseGet(() -> new StaticTokens(Map.of()))
                 .with(Map.of(adminToken, UserInfo.of(ADMIN_USER, List.of(UserInfo.MASTERS))));
         return new AccessControl(
-                new Authentication(List.of(tokens, serviceAccounts), true),
+                new Authentication(List.of(tokens, serviceAccounts), options.anonymousAuth()),
                 policy,
                 serviceAccounts,
                 policy.serviceAccounts(),

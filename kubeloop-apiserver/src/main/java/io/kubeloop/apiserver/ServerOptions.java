@@ -40,6 +40,7 @@ public final class ServerOptions {
     private final ListAtZero listAtZero;
     private final Path tokenAuthFile;
     private final Path auditLog;
+    private final boolean anonymousAuth;
     private final SimulatedCluster cluster;
     // The server's own seams (package-private: tests in this package replace them).
     private final Function<Path, Journal> journalFactory;
@@ -69,6 +70,7 @@ public final class ServerOptions {
         this.listAtZero = Objects.requireNonNull(s.listAtZero, "listAtZero");
         this.tokenAuthFile = s.tokenAuthFile;
         this.auditLog = s.auditLog;
+        this.anonymousAuth = s.anonymousAuth;
         this.cluster = Objects.requireNonNull(s.cluster, "cluster");
         this.journalFactory = Objects.requireNonNull(s.journalFactory, "journalFactory");
         this.validator = Objects.requireNonNull(s.validator, "validator");
@@ -90,6 +92,7 @@ public final class ServerOptions {
         ListAtZero listAtZero;
         Path tokenAuthFile;
         Path auditLog;
+        boolean anonymousAuth;
         SimulatedCluster cluster;
         Function<Path, Journal> journalFactory;
         ObjectValidator validator;
@@ -111,6 +114,7 @@ public final class ServerOptions {
         s.listAtZero = listAtZero;
         s.tokenAuthFile = tokenAuthFile;
         s.auditLog = auditLog;
+        s.anonymousAuth = anonymousAuth;
         s.cluster = cluster;
         s.journalFactory = journalFactory;
         s.validator = validator;
@@ -137,6 +141,7 @@ public final class ServerOptions {
         s.port = 0;
         s.bindAddress = "127.0.0.1";
         s.historySize = 10_000;
+        s.anonymousAuth = true;
         s.watchBufferSize = 1_000;
         s.builtinControllers = BuiltinControllerMode.RUN;
         s.ticker = Ticker.system();
@@ -242,6 +247,22 @@ public final class ServerOptions {
     }
 
     /**
+     * Whether a request with no credentials runs as the anonymous user {@code system:anonymous} (group
+     * {@code system:unauthenticated}), which RBAC then lets read only the public paths ({@code /healthz},
+     * {@code /livez}, {@code /readyz}, {@code /version}) and refuses the rest with 403 —
+     * the default, as kube-apiserver's {@code --anonymous-auth} — or is refused with 401 Unauthorized
+     * whatever its path ({@code false}).
+     */
+    public ServerOptions withAnonymousAuth(boolean allowed) {
+        return with(s -> s.anonymousAuth = allowed);
+    }
+
+    /** Whether requests without credentials run as the anonymous user (else they get 401). */
+    public boolean anonymousAuth() {
+        return anonymousAuth;
+    }
+
+    /**
      * With another simulated cluster behind the API ({@link SimulatedCluster#defaults()} by default;
      * {@link SimulatedCluster#off()} for a bare API server whose Pods stay Pending).
      */
@@ -340,6 +361,7 @@ public final class ServerOptions {
                 + (token == null ? "(default)" : "(fixed)") + ", historySize=" + historySize + ", watchBufferSize="
                 + watchBufferSize + ", dataDir=" + dataDir + ", builtinControllers=" + builtinControllers
                 + ", listAtZero=" + listAtZero + ", tokenAuthFile=" + tokenAuthFile + ", auditLog=" + auditLog
+                + ", anonymousAuth=" + anonymousAuth
                 + ", cluster=" + cluster
                 + ", http=" + http + "]";
     }

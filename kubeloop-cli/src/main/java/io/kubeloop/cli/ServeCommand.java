@@ -71,6 +71,15 @@ final class ServeCommand implements Callable<Integer> {
     Path tokenAuthFile;
 
     @Option(
+            names = "--anonymous-auth",
+            paramLabel = "BOOL",
+            arity = "1",
+            defaultValue = "true",
+            description = "Whether requests without credentials run as system:anonymous (true, the default: "
+                    + "public paths answer, the rest 403) or get 401 Unauthorized (false).")
+    boolean anonymousAuth = true;
+
+    @Option(
             names = "--audit-log-path",
             paramLabel = "FILE",
             description = "Append one JSON audit event per request to FILE (who did what, with the response code).")
@@ -173,6 +182,9 @@ final class ServeCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--token-auth-file " + tokenAuthFile + " is not a readable file");
             }
             options = options.withTokenAuthFile(tokenAuthFile.toAbsolutePath());
+        }
+        if (!anonymousAuth) {
+            options = options.withAnonymousAuth(false);
         }
         if (auditLog != null) {
             if (Files.isDirectory(auditLog)) {

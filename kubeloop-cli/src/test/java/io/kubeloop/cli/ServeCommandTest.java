@@ -318,6 +318,23 @@ class ServeCommandTest {
     }
 
     @Test
+    void anonymousAuthFalseRefusesRequestsWithoutCredentialsAndIsOnByDefault() {
+        ServeCommand off = new ServeCommand();
+        new picocli.CommandLine(off)
+                .parseArgs(
+                        "--port", "0", "--kubeconfig-out", dir.resolve("k-anon").toString(), "--anonymous-auth=false");
+        assertThat(off.options().anonymousAuth()).isFalse();
+        ServeCommand byDefault = new ServeCommand();
+        new picocli.CommandLine(byDefault)
+                .parseArgs(
+                        "--port",
+                        "0",
+                        "--kubeconfig-out",
+                        dir.resolve("k-anon2").toString());
+        assertThat(byDefault.options().anonymousAuth()).isTrue();
+    }
+
+    @Test
     void zeroNodesIsOneLine() {
         Run r = inProcess(
                 "server", "--port", "0", "--kubeconfig-out", dir.resolve("k0").toString(), "--nodes", "0");

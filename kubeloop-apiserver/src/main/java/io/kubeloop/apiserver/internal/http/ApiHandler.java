@@ -207,6 +207,10 @@ public final class ApiHandler extends Handler.Abstract {
             String[] created) {
         String path = Request.getPathInContext(request);
         String method = request.getMethod();
+        // health and version too: the bootstrap policy lets anyone read them, even anonymously, but a bad
+        // token is refused there as everywhere, and with anonymous requests off so is no token at all
+        admitted[0] = authenticate(request);
+        access.authorize(admitted[0].attributes());
         switch (path) {
             case "/healthz", "/livez", "/readyz" -> {
                 Fields q = Request.extractQueryParameters(request);
@@ -228,8 +232,6 @@ public final class ApiHandler extends Handler.Abstract {
             }
             default -> {}
         }
-        admitted[0] = authenticate(request);
-        access.authorize(admitted[0].attributes());
         if (path.equals("/metrics")) {
             send(
                     response,
