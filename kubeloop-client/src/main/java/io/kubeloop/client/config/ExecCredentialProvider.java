@@ -37,7 +37,7 @@ import tools.jackson.databind.json.JsonMapper;
  * <p>Caching: the result is reused until {@link #REFRESH_BEFORE_EXPIRY} before its expiry (forever
  * when none is given); {@link #invalidate()} (after a 401) drops it so the next call re-runs the
  * plugin. The plugin runs at most once at a time; concurrent callers wait for that run. A plugin
- * still running after the timeout is killed. When a run returns a different client certificate, the
+ * still running after the timeout (a minute) is killed, with the processes it started. When a run returns a different client certificate, the
  * registered {@link #onClientCertificateChange(Runnable)} action runs (the kubeconfig wiring
  * invalidates cached TLS sessions, so new connections present the new certificate).
  *
@@ -158,6 +158,16 @@ final class ExecCredentialProvider implements AuthProvider {
         }
     }
 
+    /**
+     * Kills {@code process} and every process it started: a child left behind (a {@code sleep} in a
+     * script, say) would keep the plugin's output open, and reading it would wait for that child.
+     */
+    private static void kill(Process process) {
+        List<ProcessHandle> children = process.descendants().toList(); // before the parent dies and they move
+        process.destroyForcibly();
+        children.forEach(ProcessHandle::destroyForcibly);
+    }
+
     private Credential run() {
         List<String> command = new ArrayList<>();
         command.add(exec.command());
@@ -181,7 +191,7 @@ final class ExecCredentialProvider implements AuthProvider {
             Future<byte[]> stdout = readers.submit(() -> readAll(process.getInputStream()));
             Future<byte[]> stderr = readers.submit(() -> readAll(process.getErrorStream()));
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly();
+                kill(process);
                 throw new CredentialException(name + ": did not finish within " + timeout.toSeconds() + "s; killed");
             }
             byte[] out = stdout.get();
@@ -193,11 +203,11 @@ final class ExecCredentialProvider implements AuthProvider {
             }
             return parse(out);
         } catch (InterruptedException e) {
-            process.destroyForcibly();
+            kill(process);
             Thread.currentThread().interrupt();
             throw new CredentialException(name + ": interrupted", e);
         } catch (ExecutionException e) {
-            process.destroyForcibly();
+            kill(process);
             throw new CredentialException(name + ": cannot read its output: " + e.getCause(), e.getCause());
         }
     }

@@ -2,6 +2,7 @@ package io.kubeloop.client.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.kubeloop.testing.FakeTicker;
 import java.io.IOException;
@@ -190,6 +191,32 @@ class ExecCredentialProviderTest {
         // nothing was cached: the next call runs the plugin again
         assertThatThrownBy(auth::authorization).isInstanceOf(CredentialException.class);
         assertThat(runs()).isEqualTo(2);
+    }
+
+    /**
+     * A plugin that never answers is killed at the timeout — with the processes it started, which would
+     * otherwise hold its output open — and the call fails naming it, instead of hanging the client.
+     */
+    @Test
+    void aHangingPluginIsKilledWithItsChildrenAtTheTimeout() throws Exception {
+        plugin("echo $$ > \"$d/pid\"\nsleep 60 &\necho $! > \"$d/child\"\nwait");
+        ExecCredentialProvider provider = new ExecCredentialProvider(
+                new KubeConfig.Exec(
+                        dir.resolve("bin/plugin.sh").toString(), List.of(), Map.of(), V1, null, false, "Never"),
+                null,
+                env,
+                "user \"u\"",
+                Duration.ofSeconds(1));
+        long start = System.nanoTime();
+        assertThatThrownBy(provider::authorization)
+                .isInstanceOf(CredentialException.class)
+                .hasMessageContaining("did not finish within 1s; killed");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(20));
+        for (String pidFile : List.of("pid", "child")) {
+            long pid = Long.parseLong(Files.readString(dir.resolve(pidFile)).strip());
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> ProcessHandle.of(pid).map(h -> !h.isAlive()).orElse(true));
+        }
     }
 
     @Test
