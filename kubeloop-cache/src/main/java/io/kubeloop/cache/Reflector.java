@@ -39,7 +39,10 @@ import org.slf4j.LoggerFactory;
  *       {@code sendInitialEvents=true}, {@code resourceVersionMatch=NotOlderThan} and bookmarks;
  *       the initial ADDED events are collected aside and {@link ReflectorStore#replace applied at
  *       once} at the BOOKMARK annotated {@code k8s.io/initial-events-end}, with its resourceVersion;
- *       the same watch then goes on. If the server rejects the request, the cycle falls back to LIST.</li>
+ *       the same watch then goes on. A 410 or "too large resource version" is retried at once from
+ *       {@code ""}; the same answer to a request already at {@code ""}, like any other rejection, makes
+ *       the cycle fall back to LIST — so watches answered 410 every time cost at most two watch-list
+ *       requests and one LIST per cycle, not a tight loop.</li>
  *   <li><b>List</b>: resourceVersion {@code "0"} before the first sync (any cached state will do),
  *       else the last synced one, or {@code ""} (a quorum read) after a list failed with 410 or
  *       "too large resource version" (retried at once). Pages of 500 follow continue tokens;
@@ -372,7 +375,7 @@ public final class Reflector<T> implements AutoCloseable {
                     }
                     continue;
                 }
-                if (ReflectorErrors.isExpiredOrTooLarge(e)) {
+                if (ReflectorErrors.isExpiredOrTooLarge(e) && !rv.isEmpty()) {
                     lastSyncResourceVersionUnavailable = true;
                     continue;
                 }
@@ -389,7 +392,7 @@ public final class Reflector<T> implements AutoCloseable {
                 synced = initialEvents(w);
             } catch (RuntimeException e) {
                 checkStopped();
-                if (ReflectorErrors.isExpiredOrTooLarge(e)) {
+                if (ReflectorErrors.isExpiredOrTooLarge(e) && !rv.isEmpty()) {
                     lastSyncResourceVersionUnavailable = true;
                     continue;
                 }

@@ -250,6 +250,17 @@ class RelistDisciplineTest {
     }
 
     /**
+     * With watch-list on, every watch-list and watch ends with 410: a watch-list expired at
+     * {@code ""} is not retried at once but falls back to LIST, so each cycle makes at most two
+     * watch-list requests and one LIST (counted alike: each asks for the whole collection) — at most 21
+     * in any 60 s, never a tight loop of watch-lists.
+     */
+    @Test
+    void aWatchListExpiredAtTheEmptyVersionFallsBackToListSoA410StormStaysWithinTheBound() throws InterruptedException {
+        stormStaysWithinTheBound("watch-list 410 storm", 3, true, server -> {});
+    }
+
+    /**
      * Every LIST is answered 429 with {@code Retry-After: 5} (as the reflector sees it once the client's
      * own retries ran out): the next LIST never comes sooner than 5 s — the back-off's early waits
      * (0.8 s, 1.6 s, 3.2 s) are lengthened to the Retry-After — and LISTs stay within the back-off bound.
