@@ -23,9 +23,9 @@ import org.junit.jupiter.api.Test;
  * Relist discipline: however often the server answers 410 Gone or 429 Too Many Requests, a reflector
  * lists no more often than its back-off allows, and never sooner than a {@code Retry-After} asks.
  *
- * <p><b>The bound.</b> Cycles (each at most one watch-list, one LIST retried once from {@code ""}, and
- * one watch) are separated by back-off waits of at least {@code d_k = min(0.8 s · 2^k, 30 s)}: jitter
- * only lengthens them, and the ramp restarts at 0.8 s only when more than 2 minutes passed since it last
+ * <p><b>The bound.</b> Cycles (each at most two watch-lists, a LIST retried once from {@code ""}, and a
+ * watch) are separated by back-off waits of at least {@code d_k = min(0.8 s · 2^k, 30 s)}: jitter and a
+ * longer {@code Retry-After} only lengthen them, and the ramp restarts at 0.8 s only when more than 2 minutes passed since it last
  * restarted. In the worst case — every request fails at once, so cycles take no time — a ramp starting
  * at R has cycles no sooner than R + 0, 0.8, 2.4, 5.6, 12.0, 24.8, 50.4, 80.4, 110.4 s, and the ramp
  * before R ended with a wait of at least 30 s (it lasted over 2 minutes, longer than its first six waits
