@@ -30,13 +30,19 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Cycle.</b> {@link #start()} runs list-and-watch cycles on one thread until {@link #close()},
  * waiting a {@link Backoff back-off} (0.8 s doubling to 30 s, jittered to [d, 2d), restarted
- * every 2 minutes) after every cycle. Each cycle:
+ * every 2 minutes) after every cycle. When the error that ended a cycle carries a {@code Retry-After}
+ * longer than that wait (a 429 the client's own retries did not get past), the reflector waits the
+ * {@code Retry-After} instead, up to a minute; so do the back-offs before re-watching after a 429.
+ * client-go's reflector leaves {@code Retry-After} to its REST client alone. Each cycle:
  * <ol>
  *   <li><b>Watch-list</b> (when {@link ReflectorOptions#useWatchList()}): a watch with
  *       {@code sendInitialEvents=true}, {@code resourceVersionMatch=NotOlderThan} and bookmarks;
  *       the initial ADDED events are collected aside and {@link ReflectorStore#replace applied at
  *       once} at the BOOKMARK annotated {@code k8s.io/initial-events-end}, with its resourceVersion;
- *       the same watch then goes on. If the server rejects the request, the cycle falls back to LIST.</li>
+ *       the same watch then goes on. A 410 or "too large resource version" is retried at once from
+ *       {@code ""}; the same answer to a request already at {@code ""}, like any other rejection, makes
+ *       the cycle fall back to LIST — so watches answered 410 every time cost at most two watch-list
+ *       requests and one LIST per cycle, not a tight loop.</li>
  *   <li><b>List</b>: resourceVersion {@code "0"} before the first sync (any cached state will do),
  *       else the last synced one, or {@code ""} (a quorum read) after a list failed with 410 or
  *       "too large resource version" (retried at once). Pages of 500 follow continue tokens;
@@ -76,6 +82,8 @@ public final class Reflector<T> implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Reflector.class);
 
     private static final Duration VERY_SHORT_WATCH = Duration.ofSeconds(1);
+    /** The longest {@code Retry-After} the back-off honours: its own longest wait (30 s, jittered up to 60 s). */
+    static final Duration MAX_RETRY_AFTER = Duration.ofSeconds(60);
 
     private final ListerWatcher<T> listerWatcher;
     private final ReflectorStore<T> store;
@@ -210,6 +218,7 @@ public final class Reflector<T> implements AutoCloseable {
     private void run() {
         Backoff backoff = new Backoff(options.ticker(), options.random());
         while (!stopped) {
+            Throwable ended = null;
             try {
                 listAndWatch(backoff);
             } catch (Stopped e) {
@@ -218,6 +227,7 @@ public final class Reflector<T> implements AutoCloseable {
                 if (stopped) {
                     return;
                 }
+                ended = e;
                 if (e instanceof RuntimeException failure) {
                     lastError = failure;
                 }
@@ -227,10 +237,29 @@ public final class Reflector<T> implements AutoCloseable {
                     LOG.warn("{}: watch error handler failed", name(), handlerFailure);
                 }
             }
-            if (stopped || !sleep(backoff.next())) {
+            if (stopped || !sleep(backoffAfter(backoff, ended))) {
                 return;
             }
         }
+    }
+
+    /**
+     * The back-off's next wait, or the {@code Retry-After} the server sent with {@code failure} when that
+     * is longer (at most {@link #MAX_RETRY_AFTER}): the client's own retries honoured it until they ran
+     * out, and the reflector's next request honours it too.
+     */
+    private static Duration backoffAfter(Backoff backoff, Throwable failure) {
+        Duration wait = backoff.next();
+        if (failure instanceof ApiException api && api.retryAfter().isPresent()) {
+            Duration asked = api.retryAfter().get();
+            if (asked.compareTo(MAX_RETRY_AFTER) > 0) {
+                asked = MAX_RETRY_AFTER;
+            }
+            if (asked.compareTo(wait) > 0) {
+                return asked;
+            }
+        }
+        return wait;
     }
 
     /** Sleeps on the ticker; false when stopped or interrupted. */
@@ -341,12 +370,12 @@ public final class Reflector<T> implements AutoCloseable {
             } catch (RuntimeException e) {
                 checkStopped();
                 if (ReflectorErrors.isRetriableStartError(e)) {
-                    if (!sleep(backoff.next())) {
+                    if (!sleep(backoffAfter(backoff, e))) {
                         throw new Stopped();
                     }
                     continue;
                 }
-                if (ReflectorErrors.isExpiredOrTooLarge(e)) {
+                if (ReflectorErrors.isExpiredOrTooLarge(e) && !rv.isEmpty()) {
                     lastSyncResourceVersionUnavailable = true;
                     continue;
                 }
@@ -363,7 +392,7 @@ public final class Reflector<T> implements AutoCloseable {
                 synced = initialEvents(w);
             } catch (RuntimeException e) {
                 checkStopped();
-                if (ReflectorErrors.isExpiredOrTooLarge(e)) {
+                if (ReflectorErrors.isExpiredOrTooLarge(e) && !rv.isEmpty()) {
                     lastSyncResourceVersionUnavailable = true;
                     continue;
                 }
@@ -434,7 +463,7 @@ public final class Reflector<T> implements AutoCloseable {
                     checkStopped();
                     if (ReflectorErrors.isRetriableStartError(e)) {
                         LOG.debug("{}: watch could not start, backing off: {}", name(), e.toString());
-                        if (!sleep(backoff.next())) {
+                        if (!sleep(backoffAfter(backoff, e))) {
                             throw new Stopped();
                         }
                         continue;
@@ -457,7 +486,7 @@ public final class Reflector<T> implements AutoCloseable {
             } catch (TooManyRequestsException e) {
                 end = InformerMetrics.WatchEnd.THROTTLED;
                 checkStopped();
-                if (!sleep(backoff.next())) {
+                if (!sleep(backoffAfter(backoff, e))) {
                     throw new Stopped();
                 }
             } catch (WatchClosedException e) {
