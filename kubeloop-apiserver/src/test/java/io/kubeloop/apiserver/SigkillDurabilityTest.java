@@ -10,11 +10,6 @@ import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.ListOptions;
 import io.kubeloop.client.ResourceClient;
 import io.kubeloop.client.config.ClientConfig;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,7 +41,6 @@ class SigkillDurabilityTest {
 
     private static final int WRITERS = 16;
     private static final int NAMES_PER_WRITER = 6;
-    private static final Duration START_LIMIT = Duration.ofSeconds(30);
 
     @TempDir
     Path tmp;
@@ -70,9 +64,9 @@ class SigkillDurabilityTest {
             String context = "round " + round + " (seed " + seed + ")";
             Path stderr = tmp.resolve("server-" + round + ".err");
             long t0 = System.nanoTime();
-            Process server = start(dataDir, tmp.resolve("kubeconfig-" + round), stderr);
+            Process server = DurableServerMain.launch(dataDir, tmp.resolve("kubeconfig-" + round), stderr, 0);
             try (KubeClient client = KubeClient.create(
-                    ClientConfig.fromKubeconfig(awaitReady(server, stderr, context)),
+                    ClientConfig.fromKubeconfig(DurableServerMain.awaitReady(server, stderr, context)),
                     ClientOptions.builder()
                             .rateLimitingEnabled(false)
                             .maxRetries(0)
@@ -104,7 +98,7 @@ class SigkillDurabilityTest {
                             })));
                 }
                 assertThat(enough.await(30, TimeUnit.SECONDS))
-                        .as("%s: %d acks; stderr: %s", context, killAfter, read(stderr))
+                        .as("%s: %d acks; stderr: %s", context, killAfter, DurableServerMain.read(stderr))
                         .isTrue();
                 server.destroyForcibly(); // SIGKILL
                 assertThat(server.waitFor(10, TimeUnit.SECONDS)).isTrue();
@@ -201,53 +195,5 @@ class SigkillDurabilityTest {
             }
         }
         return Long.parseLong(list.resourceVersion());
-    }
-
-    private static Process start(Path dataDir, Path kubeconfig, Path stderr) throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        return new ProcessBuilder(
-                        java,
-                        "-XX:TieredStopAtLevel=1",
-                        "-XX:+UseSerialGC",
-                        "-Xmx256m",
-                        "-Xshare:auto",
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        DurableServerMain.class.getName(),
-                        dataDir.toString(),
-                        kubeconfig.toString())
-                .redirectError(stderr.toFile())
-                .start();
-    }
-
-    private static Path awaitReady(Process server, Path stderr, String context) throws Exception {
-        BufferedReader out =
-                new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.US_ASCII));
-        String[] line = new String[1];
-        CountDownLatch ready = new CountDownLatch(1);
-        Thread reader = Thread.ofVirtual().start(() -> {
-            try {
-                line[0] = out.readLine();
-            } catch (IOException e) {
-                line[0] = null;
-            }
-            ready.countDown();
-        });
-        assertThat(ready.await(START_LIMIT.toSeconds(), TimeUnit.SECONDS))
-                .as("%s: server started; stderr: %s", context, read(stderr))
-                .isTrue();
-        reader.join();
-        assertThat(line[0])
-                .as("%s: server's first line; stderr: %s", context, read(stderr))
-                .startsWith("READY ");
-        return Path.of(line[0].substring("READY ".length()));
-    }
-
-    private static String read(Path file) {
-        try {
-            return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
-        } catch (IOException e) {
-            return e.toString();
-        }
     }
 }
