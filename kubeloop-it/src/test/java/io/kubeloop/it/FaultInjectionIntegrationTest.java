@@ -22,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -47,7 +46,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * and {@code -Dkubeloop.faults.trace=true} in the test JVM to print every request and its fault.
  */
 @Timeout(420)
-class FaultInjectionIntegrationTest extends EmbeddedServerTestBase {
+class FaultInjectionIntegrationTest extends FaultProxyTestBase {
 
     private static final String NAMESPACE = "faults";
     private static final int NAMES = 60;
@@ -56,8 +55,6 @@ class FaultInjectionIntegrationTest extends EmbeddedServerTestBase {
     /** How many times each kind of fault must have happened before the first phase ends. */
     private static final int FAULT_ROUNDS = 3;
 
-    private FaultInjectingProxy proxy;
-    private KubeClient throughProxy;
     private ConfigMapChurn churn;
 
     @Override
@@ -68,16 +65,6 @@ class FaultInjectionIntegrationTest extends EmbeddedServerTestBase {
     @BeforeEach
     void startProxy() {
         churn = new ConfigMapChurn(client, NAMESPACE, NAMES);
-    }
-
-    @AfterEach
-    void stopProxy() {
-        if (throughProxy != null) {
-            throughProxy.close();
-        }
-        if (proxy != null) {
-            proxy.close();
-        }
     }
 
     private boolean everyKindInjected(int times) {

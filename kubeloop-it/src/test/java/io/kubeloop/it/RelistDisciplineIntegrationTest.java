@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -42,7 +41,7 @@ import org.junit.jupiter.api.Timeout;
  * {@code io.kubeloop.cache.RelistDisciplineTest}.
  */
 @Timeout(120)
-class RelistDisciplineIntegrationTest extends EmbeddedServerTestBase {
+class RelistDisciplineIntegrationTest extends FaultProxyTestBase {
 
     private static final String NAMESPACE = "relist";
     private static final int STORM_SECONDS = 15;
@@ -65,23 +64,11 @@ class RelistDisciplineIntegrationTest extends EmbeddedServerTestBase {
     }
 
     private final List<Seen> seen = new CopyOnWriteArrayList<>();
-    private FaultInjectingProxy proxy;
-    private KubeClient throughProxy;
     private ConfigMapChurn namespace;
 
     @BeforeEach
     void createNamespace() {
         namespace = new ConfigMapChurn(client, NAMESPACE, 1);
-    }
-
-    @AfterEach
-    void stopProxy() {
-        if (throughProxy != null) {
-            throughProxy.close();
-        }
-        if (proxy != null) {
-            proxy.close();
-        }
     }
 
     /** Starts the proxy with {@code plan} for the ConfigMaps, recording each of their requests. */

@@ -35,7 +35,6 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -63,7 +62,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@link DeadHttp2ConnectionIntegrationTest}).
  */
 @Timeout(180)
-class SilentWatchIntegrationTest extends EmbeddedServerTestBase {
+class SilentWatchIntegrationTest extends FaultProxyTestBase {
 
     private static final String NAMESPACE = "silent";
     private static final int NAMES = 30;
@@ -77,8 +76,6 @@ class SilentWatchIntegrationTest extends EmbeddedServerTestBase {
     /** How long after the last write the caches must have converged. */
     private static final Duration BOUND = IDLE.plusSeconds(10);
 
-    private FaultInjectingProxy proxy;
-    private KubeClient throughProxy;
     private ConfigMapChurn churn;
 
     @Override
@@ -89,16 +86,6 @@ class SilentWatchIntegrationTest extends EmbeddedServerTestBase {
     @Override
     protected ClientOptions clientOptions() {
         return ClientOptions.builder().rateLimitingEnabled(false).build();
-    }
-
-    @AfterEach
-    void stopProxy() {
-        if (throughProxy != null) {
-            throughProxy.close();
-        }
-        if (proxy != null) {
-            proxy.close();
-        }
     }
 
     private static boolean isConfigMapList(FaultPlan.ProxiedRequest request) {

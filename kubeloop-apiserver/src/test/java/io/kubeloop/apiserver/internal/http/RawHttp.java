@@ -60,6 +60,19 @@ final class RawHttp {
                 "{\"metadata\":{\"name\":\"" + name + "\"},\"data\":" + data + "}");
     }
 
+    /** The value of one series of the server's {@code /metrics}, e.g. {@code up{job="x"}}; 0 when absent. */
+    double metric(String series) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                        "(?m)^" + java.util.regex.Pattern.quote(series) + " (\\S+)$")
+                .matcher(get("/metrics").body());
+        return m.find() ? Double.parseDouble(m.group(1)) : 0;
+    }
+
+    /** The watches of {@code resource} the server holds open ({@code apiserver_registered_watchers}). */
+    int registeredWatchers(String resource) {
+        return (int) metric("apiserver_registered_watchers{resource=\"" + resource + "\"}");
+    }
+
     HttpRequest.Builder req(String path) {
         return HttpRequest.newBuilder(URI.create(server.url() + path))
                 .header("Authorization", "Bearer " + server.token())

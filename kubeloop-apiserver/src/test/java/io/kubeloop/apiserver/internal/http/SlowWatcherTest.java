@@ -13,8 +13,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -37,9 +35,6 @@ class SlowWatcherTest {
 
     private static final int BUFFER = 100;
 
-    private static final Pattern WATCHERS =
-            Pattern.compile("(?m)^apiserver_registered_watchers\\{resource=\"configmaps\"} (\\S+)$");
-
     private final EmbeddedApiServer server =
             EmbeddedApiServer.start(ServerOptions.defaults().withWatchBufferSize(BUFFER));
     private final RawHttp http = new RawHttp(server);
@@ -49,22 +44,17 @@ class SlowWatcherTest {
         server.close();
     }
 
-    private int watchers() {
-        Matcher m = WATCHERS.matcher(http.get("/metrics").body());
-        return m.find() ? (int) Double.parseDouble(m.group(1)) : 0;
-    }
-
     @Test
     void aWatcherThatStopsReadingIsEndedWithoutStallingWritersOrOtherWatchersAndLosesNothingOnResume()
             throws Exception {
         String ns = http.newNamespace("slow");
         String path = "/api/v1/namespaces/" + ns + "/configmaps?watch=1";
-        int before = watchers();
+        int before = http.registeredWatchers("configmaps");
 
         try (StalledWatch stalled = StalledWatch.open(server, path);
                 RawHttp.Lines healthy = http.watch(path);
                 ExecutorService pool = Executors.newFixedThreadPool(5)) {
-            await().atMost(Duration.ofSeconds(10)).until(() -> watchers() == before + 2);
+            await().atMost(Duration.ofSeconds(10)).until(() -> http.registeredWatchers("configmaps") == before + 2);
 
             Future<List<String>> healthyNames = pool.submit(() -> names(healthy, WRITES));
             String data = "{\"blob\":\"" + "x".repeat(3_000) + "\"}";
@@ -84,7 +74,7 @@ class SlowWatcherTest {
 
             assertThat(healthyNames.get()).hasSize(WRITES).doesNotHaveDuplicates();
             // the stalled watch was dropped while its client still holds the connection unread
-            await().atMost(Duration.ofSeconds(10)).until(() -> watchers() == before + 1);
+            await().atMost(Duration.ofSeconds(10)).until(() -> http.registeredWatchers("configmaps") == before + 1);
             assertThat(stalled.isOpen()).isTrue();
             assertThat(http.get("/metrics").body())
                     .contains("apiserver_terminated_watchers_total{resource=\"configmaps\"} 1.0");

@@ -9,8 +9,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -24,9 +22,6 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(60)
 class WatchDisconnectTest {
 
-    private static final Pattern WATCHERS =
-            Pattern.compile("(?m)^apiserver_registered_watchers\\{resource=\"configmaps\"} (\\S+)$");
-
     private final EmbeddedApiServer server = EmbeddedApiServer.start();
     private final RawHttp http = new RawHttp(server);
 
@@ -35,23 +30,18 @@ class WatchDisconnectTest {
         server.close();
     }
 
-    private int watchers() {
-        Matcher m = WATCHERS.matcher(http.get("/metrics").body());
-        return m.find() ? (int) Double.parseDouble(m.group(1)) : 0;
-    }
-
     @Test
     void aClosedHttp1ConnectionEndsItsWatchAtTheNextEventWrittenToIt() {
         String ns = http.newNamespace("gone");
-        int before = watchers(); // the built-in controllers' own
+        int before = http.registeredWatchers("configmaps"); // the built-in controllers' own
         RawHttp.Lines watch = http.watch("/api/v1/namespaces/" + ns + "/configmaps?watch=1");
-        await().atMost(Duration.ofSeconds(10)).until(() -> watchers() == before + 1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> http.registeredWatchers("configmaps") == before + 1);
 
         watch.close();
         http.createConfigMap(ns, "after", "{}");
         http.createConfigMap(ns, "after-2", "{}"); // the first write may still reach the socket's buffer
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> watchers() == before);
+        await().atMost(Duration.ofSeconds(10)).until(() -> http.registeredWatchers("configmaps") == before);
     }
 
     @Test
@@ -61,18 +51,18 @@ class WatchDisconnectTest {
                 .sslContext(server.clientConfig().sslContext())
                 .version(HttpClient.Version.HTTP_2)
                 .build();
-        int before = watchers();
+        int before = http.registeredWatchers("configmaps");
         HttpResponse<InputStream> watch = h2.send(
                 HttpRequest.newBuilder(server.url().resolve("/api/v1/namespaces/" + ns + "/configmaps?watch=1"))
                         .header("Authorization", "Bearer " + server.token())
                         .build(),
                 HttpResponse.BodyHandlers.ofInputStream());
         assertThat(watch.version()).isEqualTo(HttpClient.Version.HTTP_2);
-        await().atMost(Duration.ofSeconds(10)).until(() -> watchers() == before + 1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> http.registeredWatchers("configmaps") == before + 1);
 
         watch.body().close();
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> watchers() == before);
+        await().atMost(Duration.ofSeconds(10)).until(() -> http.registeredWatchers("configmaps") == before);
         h2.close();
     }
 }

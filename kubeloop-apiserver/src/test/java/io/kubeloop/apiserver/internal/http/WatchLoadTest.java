@@ -54,16 +54,6 @@ class WatchLoadTest {
         server.close();
     }
 
-    private double metric(String name) {
-        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + " (\\S+)$")
-                .matcher(http.get("/metrics").body());
-        return m.find() ? Double.parseDouble(m.group(1)) : 0;
-    }
-
-    private int watchers() {
-        return (int) metric("apiserver_registered_watchers{resource=\"configmaps\"}");
-    }
-
     @Test
     void everyReadingWatcherGetsEveryUpdateOnceInOrderWhileStalledWatchersAreEndedAndHoldUpNoWriter() throws Exception {
         String ns = http.newNamespace("load");
@@ -78,7 +68,7 @@ class WatchLoadTest {
         Matcher listRv = RESOURCE_VERSION.matcher(http.get(path + "?limit=1").body());
         assertThat(listRv.find()).isTrue();
         String from = listRv.group(1);
-        int before = watchers();
+        int before = http.registeredWatchers("configmaps");
 
         ConcurrentLinkedQueue<String> problems = new ConcurrentLinkedQueue<>();
         List<Future<Integer>> readers = new ArrayList<>();
@@ -92,7 +82,8 @@ class WatchLoadTest {
             for (int s = 0; s < STALLED; s++) {
                 stalled.add(StalledWatch.open(server, path + "?watch=1&resourceVersion=0"));
             }
-            await().atMost(Duration.ofSeconds(60)).until(() -> watchers() == before + WATCHERS + STALLED);
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> http.registeredWatchers("configmaps") == before + WATCHERS + STALLED);
 
             long w0 = System.nanoTime();
             inParallel(8, UPDATES, i -> {
@@ -113,9 +104,10 @@ class WatchLoadTest {
             double deliverSeconds = (System.nanoTime() - w0) / 1e9;
             assertThat(problems).isEmpty();
 
-            await().atMost(Duration.ofSeconds(60)).until(() -> watchers() == before + WATCHERS);
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> http.registeredWatchers("configmaps") == before + WATCHERS);
             // the stalled watches and every reading watch that fell a whole buffer behind
-            assertThat(metric("apiserver_terminated_watchers_total{resource=\"configmaps\"}"))
+            assertThat(http.metric("apiserver_terminated_watchers_total{resource=\"configmaps\"}"))
                     .isEqualTo(STALLED + resumes);
             assertThat(stalled).allSatisfy(s -> assertThat(s.isOpen()).isTrue());
 
