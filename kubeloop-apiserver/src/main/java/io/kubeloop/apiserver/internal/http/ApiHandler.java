@@ -31,6 +31,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
+import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.EndPoint;
@@ -161,6 +162,11 @@ public final class ApiHandler extends Handler.Abstract {
         } catch (ApiException e) {
             writeStatus(response, callback, e.status());
         } catch (RuntimeException e) {
+            if (e instanceof HttpException h && h.getCode() < 500) {
+                // Jetty's own refusal of what the client sent, e.g. a query string with a bad percent-encoding
+                writeStatus(response, callback, JettyErrors.status(h.getCode(), h.getReason()));
+                return true;
+            }
             LOG.warn("internal error serving {} {}", request.getMethod(), request.getHttpURI(), e);
             writeStatus(
                     response,

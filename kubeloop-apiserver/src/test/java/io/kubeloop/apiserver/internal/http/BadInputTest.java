@@ -1,0 +1,72 @@
+package io.kubeloop.apiserver.internal.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kubeloop.apiserver.EmbeddedApiServer;
+import io.kubeloop.testing.junit.EmbeddedApiServerTest;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Requests a client got wrong, each answered with a 4xx Status as kube-apiserver answers it (never an HTML page, a
+ * 500, a reset stream or a closed connection), found by {@link RequestFuzzTest}.
+ */
+@EmbeddedApiServerTest(workloads = false)
+class BadInputTest {
+
+    static EmbeddedApiServer server;
+    static RawHttp http;
+    static HttpClient http2;
+
+    @BeforeAll
+    static void connect(EmbeddedApiServer embedded) {
+        server = embedded;
+        http = new RawHttp(embedded);
+        http2 = HttpClient.newBuilder()
+                .sslContext(embedded.clientConfig().sslContext())
+                .version(HttpClient.Version.HTTP_2)
+                .build();
+    }
+
+    private static void assertStatus(HttpResponse<String> r, int code, String reason) {
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(code);
+        assertThat(r.headers().firstValue("Content-Type")).hasValue("application/json");
+        JsonNode status = RawHttp.json(r);
+        assertThat(status.path("kind").asString()).isEqualTo("Status");
+        assertThat(status.path("code").asInt()).isEqualTo(code);
+        assertThat(status.path("reason").asString()).isEqualTo(reason);
+    }
+
+    private static HttpResponse<String> send(HttpClient client, HttpRequest r) {
+        try {
+            return client.send(r, HttpResponse.BodyHandlers.ofString());
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void aQueryWithABadPercentEncodingIsABadRequestStatus() {
+        assertStatus(http.get("/api/v1/namespaces/default/configmaps?limit=1&labelSelector=%e9"), 400, "BadRequest");
+    }
+
+    @Test
+    void aPathJettyRefusesIsABadRequestStatusForEveryMethod() {
+        for (String method : new String[] {"GET", "PUT", "DELETE", "PATCH"}) {
+            HttpResponse<String> r = http.send(http.req("/api/v1/namespaces/default/configmaps/a%2Fb")
+                    .method(method, HttpRequest.BodyPublishers.ofString("{}"))
+                    .header("Content-Type", "application/merge-patch+json")
+                    .build());
+            assertStatus(r, 400, "BadRequest");
+        }
+    }
+
+    @Test
+    void aNameOf20000CharactersIsLookedUpNotRefusedAsTooLong() {
+        assertStatus(http.get("/api/v1/namespaces/default/configmaps/" + "x".repeat(20_000)), 404, "NotFound");
+    }
+}
