@@ -19,6 +19,8 @@ import io.kubeloop.apiserver.internal.storage.Watcher;
 import io.kubeloop.client.FieldValidation;
 import io.kubeloop.time.Ticker;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.cert.X509Certificate;
@@ -352,6 +354,7 @@ public final class ApiHandler extends Handler.Abstract {
             String contentType,
             byte[] body,
             Map<String, String> headers) {
+        discardUnreadBody(response.getRequest());
         response.setStatus(code);
         if (contentType != null) {
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
@@ -359,6 +362,19 @@ public final class ApiHandler extends Handler.Abstract {
         headers.forEach((k, v) -> response.getHeaders().put(k, v));
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
         response.write(true, ByteBuffer.wrap(body), callback);
+    }
+
+    /**
+     * Reads what is left of the request's body (nothing when a handler read it all) and drops it, up to
+     * {@link Bodies#MOST_DISCARDED}, before an answer: a GET with a body, or a request refused before its body was
+     * read, gets its answer.
+     */
+    private static void discardUnreadBody(Request request) {
+        try (InputStream in = Request.asInputStream(request)) {
+            Bodies.discard(in, Bodies.MOST_DISCARDED);
+        } catch (IOException | RuntimeException alreadyFailed) {
+            // the body was cut short or already abandoned: Jetty ends the stream or the connection
+        }
     }
 
     static void writeStatus(Response response, Callback callback, Status status) {

@@ -26,19 +26,48 @@ final class Bodies {
 
     private static final YAMLMapper YAML = YAMLMapper.builder().build();
 
+    /**
+     * How much of a body the server reads and drops when it answers without reading it all (beyond what it read):
+     * a client sending up to this much more reads the answer; past it, its stream is reset or its connection closed.
+     */
+    static final long MOST_DISCARDED = 8L << 20;
+
     private Bodies() {}
 
-    /** Reads at most {@code limit} bytes; 413 when the body is longer. */
+    /**
+     * Reads at most {@code limit} bytes; 413 when the body is longer, after {@linkplain #discard discarding} the
+     * rest so that the client reads the answer.
+     */
     static byte[] read(InputStream in, long limit) {
         try (in) {
             byte[] data = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, limit + 1));
             if (data.length > limit) {
+                discard(in, MOST_DISCARDED);
                 throw new RequestEntityTooLargeException(
                         Status.failure(413, "RequestEntityTooLarge", "Request entity too large: limit is " + limit));
             }
             return data;
         } catch (IOException e) {
             throw ApiErrors.badRequest("cannot read the request body: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Reads and drops what is left of a body the server answers without reading it all, up to {@code most} bytes, in
+     * a small buffer: a client still sending it reads the answer, instead of a reset stream or a closed connection
+     * (what it gets when more than {@code most} bytes are left). Memory stays bounded whatever the client sends.
+     *
+     * @throws IOException when the body cannot be read (the client went away)
+     */
+    static void discard(InputStream in, long most) throws IOException {
+        byte[] sink = new byte[64 * 1024];
+        long left = most;
+        while (left > 0) {
+            int n = in.read(sink, 0, (int) Math.min(sink.length, left));
+            if (n < 0) {
+                return;
+            }
+            left -= n;
         }
     }
 

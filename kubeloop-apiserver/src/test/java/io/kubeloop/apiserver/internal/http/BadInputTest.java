@@ -7,6 +7,7 @@ import io.kubeloop.testing.junit.EmbeddedApiServerTest;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.Arrays;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -68,5 +69,39 @@ class BadInputTest {
     @Test
     void aNameOf20000CharactersIsLookedUpNotRefusedAsTooLong() {
         assertStatus(http.get("/api/v1/namespaces/default/configmaps/" + "x".repeat(20_000)), 404, "NotFound");
+    }
+
+    @Test
+    void aBodyOverTheLimitGetsA413StatusWhileTheClientStillSendsIt() {
+        byte[] body = new byte[4 * 1024 * 1024];
+        Arrays.fill(body, (byte) ' ');
+        for (HttpClient client : new HttpClient[] {
+            http2,
+            HttpClient.newBuilder()
+                    .sslContext(server.clientConfig().sslContext())
+                    .version(HttpClient.Version.HTTP_1_1)
+                    .build()
+        }) {
+            HttpResponse<String> r = send(
+                    client,
+                    http.req("/api/v1/namespaces/default/configmaps")
+                            .header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                            .build());
+            assertStatus(r, 413, "RequestEntityTooLarge");
+        }
+    }
+
+    @Test
+    void aBodyTheServerDoesNotReadStillGetsTheAnswer() {
+        byte[] body = new byte[1024 * 1024];
+        Arrays.fill(body, (byte) '[');
+        HttpResponse<String> r = send(
+                http2,
+                http.req("/api/v1/namespaces/default/configmaps?limit=1")
+                        .header("Content-Type", "application/json")
+                        .method("GET", HttpRequest.BodyPublishers.ofByteArray(body))
+                        .build());
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
     }
 }
