@@ -3,6 +3,7 @@ package io.kubeloop.apiserver.internal.http;
 import io.kubeloop.api.errors.RequestEntityTooLargeException;
 import io.kubeloop.api.errors.Status;
 import io.kubeloop.api.json.KubeJson;
+import io.kubeloop.apiserver.internal.patch.RequestJson;
 import io.kubeloop.apiserver.internal.protobuf.ProtobufBodies;
 import io.kubeloop.apiserver.internal.registry.ApiErrors;
 import io.kubeloop.apiserver.internal.registry.WriteContext;
@@ -95,8 +96,12 @@ final class Bodies {
         if (body.length == 0) {
             throw ApiErrors.badRequest("the request body is empty; an object is required");
         }
+        String tooDeep = yaml ? null : RequestJson.depthError(body);
+        if (tooDeep != null) {
+            throw ApiErrors.badRequest("couldn't get version/kind; json parse error: " + tooDeep);
+        }
         try {
-            JsonNode n = yaml ? YAML.readTree(body) : KubeJson.mapper().readTree(body);
+            JsonNode n = yaml ? YAML.readTree(body) : RequestJson.read(body);
             if (!(n instanceof ObjectNode o)) {
                 throw ApiErrors.badRequest("the request body must be a JSON object, got "
                         + (n == null ? "nothing" : n.getNodeType().name().toLowerCase(Locale.ROOT)));

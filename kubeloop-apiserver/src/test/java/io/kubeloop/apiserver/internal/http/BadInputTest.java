@@ -42,6 +42,10 @@ class BadInputTest {
         assertThat(status.path("reason").asString()).isEqualTo(reason);
     }
 
+    private static String nested(int depth) {
+        return "{\"metadata\":{\"generateName\":\"deep-\"},\"x\":" + "[".repeat(depth) + "1" + "]".repeat(depth) + "}";
+    }
+
     private static HttpResponse<String> send(HttpClient client, HttpRequest r) {
         try {
             return client.send(r, HttpResponse.BodyHandlers.ofString());
@@ -103,5 +107,41 @@ class BadInputTest {
                         .method("GET", HttpRequest.BodyPublishers.ofByteArray(body))
                         .build());
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    }
+
+    @Test
+    void jsonNested10000LevelsIsDecodedAsGoDecodesIt() {
+        HttpResponse<String> r = http.post("/api/v1/namespaces/default/configmaps", nested(9_999));
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
+    }
+
+    @Test
+    void jsonNestedDeeperThan10000LevelsIsABadRequestWithGosMessage() {
+        for (int depth : new int[] {10_000, 100_000}) {
+            HttpResponse<String> r = http.post("/api/v1/namespaces/default/configmaps", nested(depth));
+            assertStatus(r, 400, "BadRequest");
+            assertThat(RawHttp.json(r).path("message").asString())
+                    .isEqualTo("couldn't get version/kind; json parse error: invalid character '[' exceeded max depth");
+        }
+        assertThat(http.get("/api/v1/namespaces/default/configmaps").statusCode())
+                .isEqualTo(200);
+    }
+
+    @Test
+    void aMergePatchNestedDeeperThan10000LevelsIsABadRequest() {
+        http.createConfigMap("default", "patched-deep", "{}");
+        HttpResponse<String> r = http.patch(
+                "/api/v1/namespaces/default/configmaps/patched-deep",
+                "application/merge-patch+json",
+                "{\"x\":" + "{\"a\":".repeat(10_001) + "1" + "}".repeat(10_001) + "}");
+        assertStatus(r, 400, "BadRequest");
+        assertThat(RawHttp.json(r).path("message").asString()).isEqualTo("Invalid JSON Patch");
+    }
+
+    @Test
+    void theServerKeepsServingAfterEachOfThese() {
+        aQueryWithABadPercentEncodingIsABadRequestStatus();
+        jsonNestedDeeperThan10000LevelsIsABadRequestWithGosMessage();
+        assertThat(http.get("/api/v1/namespaces").statusCode()).isEqualTo(200);
     }
 }
