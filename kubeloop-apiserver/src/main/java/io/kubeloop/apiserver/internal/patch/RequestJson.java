@@ -8,17 +8,18 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * JSON from a request body (an object, a patch): nesting up to {@value #MAX_DEPTH} levels of arrays and objects,
- * as Go's {@code encoding/json} (and so kube-apiserver) decodes; one level more is a client's mistake, found by a
- * scan of the bytes before anything is built, and answered with Go's {@code "invalid character '[' exceeded max
- * depth"}.
+ * JSON from a request body (an object, a patch): nesting up to {@value #MAX_DEPTH} levels of arrays and objects;
+ * one level more is a client's mistake, found by a scan of the bytes before anything is built, and answered with
+ * Go's {@code "invalid character '[' exceeded max depth"}. Go's {@code encoding/json}, and so kube-apiserver,
+ * accepts 10,000 levels; kubeloop keeps Jackson's default of 500 because its patch, apply and validation code
+ * recurses once or more per level, and 2,000 levels already overflow a thread's stack there.
  *
  * <p>Stateless and thread-safe.
  */
 public final class RequestJson {
 
-    /** The deepest nesting a body may have (Go's {@code encoding/json} limit). */
-    public static final int MAX_DEPTH = 10_000;
+    /** The deepest nesting a body may have (Jackson's default; kube-apiserver's is 10,000). */
+    public static final int MAX_DEPTH = 500;
 
     private static final JsonMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
                     .streamReadConstraints(StreamReadConstraints.builder()
