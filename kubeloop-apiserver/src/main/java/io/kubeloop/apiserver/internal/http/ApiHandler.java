@@ -370,6 +370,9 @@ public final class ApiHandler extends Handler.Abstract {
      * read, gets its answer.
      */
     private static void discardUnreadBody(Request request) {
+        if (request.getHeaders().contains(HttpHeader.EXPECT, "100-continue")) {
+            return; // reading would ask the client for the body; unasked, it sends none and reads the answer
+        }
         try (InputStream in = Request.asInputStream(request)) {
             Bodies.discard(in, Bodies.MOST_DISCARDED);
         } catch (IOException | RuntimeException alreadyFailed) {
