@@ -530,8 +530,24 @@ class RequestFuzzTest {
                     .as("error body of %s: %s %s", f, r.statusCode(), text(r))
                     .isTrue();
         }
-        Answer list = send(new Fuzzed("GET", "/api/v1/namespaces/default/configmaps", null, null, null));
-        assertThat(list.statusCode()).as("a list after %s", f).isEqualTo(200);
+        assertThat(listAfter().statusCode()).as("a list after %s", f).isEqualTo(200);
+    }
+
+    /**
+     * A list of ConfigMaps; sent once more when the pooled connection it went over was closed by the server after
+     * the previous answer (as it may after a body it did not read), as Go's and kubectl's transports resend an
+     * idempotent request.
+     */
+    private static Answer listAfter() {
+        Fuzzed list = new Fuzzed("GET", "/api/v1/namespaces/default/configmaps", null, null, null);
+        try {
+            return send(list);
+        } catch (AssertionError closed) {
+            if (!(closed.getCause() instanceof java.io.IOException)) {
+                throw closed;
+            }
+            return send(list);
+        }
     }
 
     private static String text(Answer r) {
