@@ -19,6 +19,8 @@ import io.kubeloop.apiserver.internal.storage.Watcher;
 import io.kubeloop.client.FieldValidation;
 import io.kubeloop.time.Ticker;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.cert.X509Certificate;
@@ -31,6 +33,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
+import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.EndPoint;
@@ -161,6 +164,11 @@ public final class ApiHandler extends Handler.Abstract {
         } catch (ApiException e) {
             writeStatus(response, callback, e.status());
         } catch (RuntimeException e) {
+            if (e instanceof HttpException h && h.getCode() < 500) {
+                // Jetty's own refusal of what the client sent, e.g. a query string with a bad percent-encoding
+                writeStatus(response, callback, JettyErrors.status(h.getCode(), h.getReason()));
+                return true;
+            }
             LOG.warn("internal error serving {} {}", request.getMethod(), request.getHttpURI(), e);
             writeStatus(
                     response,
@@ -348,6 +356,7 @@ public final class ApiHandler extends Handler.Abstract {
             String contentType,
             byte[] body,
             Map<String, String> headers) {
+        discardUnreadBody(response.getRequest());
         response.setStatus(code);
         if (contentType != null) {
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
@@ -355,6 +364,22 @@ public final class ApiHandler extends Handler.Abstract {
         headers.forEach((k, v) -> response.getHeaders().put(k, v));
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
         response.write(true, ByteBuffer.wrap(body), callback);
+    }
+
+    /**
+     * Reads what is left of the request's body (nothing when a handler read it all) and drops it, up to
+     * {@link Bodies#MOST_DISCARDED}, before an answer: a GET with a body, or a request refused before its body was
+     * read, gets its answer.
+     */
+    private static void discardUnreadBody(Request request) {
+        if (request.getHeaders().contains(HttpHeader.EXPECT, "100-continue")) {
+            return; // reading would ask the client for the body; unasked, it sends none and reads the answer
+        }
+        try (InputStream in = Request.asInputStream(request)) {
+            Bodies.discard(in, Bodies.MOST_DISCARDED);
+        } catch (IOException | RuntimeException alreadyFailed) {
+            // the body was cut short or already abandoned: Jetty ends the stream or the connection
+        }
     }
 
     static void writeStatus(Response response, Callback callback, Status status) {

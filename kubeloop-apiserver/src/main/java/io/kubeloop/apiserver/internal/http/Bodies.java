@@ -3,6 +3,7 @@ package io.kubeloop.apiserver.internal.http;
 import io.kubeloop.api.errors.RequestEntityTooLargeException;
 import io.kubeloop.api.errors.Status;
 import io.kubeloop.api.json.KubeJson;
+import io.kubeloop.apiserver.internal.patch.RequestJson;
 import io.kubeloop.apiserver.internal.protobuf.ProtobufBodies;
 import io.kubeloop.apiserver.internal.registry.ApiErrors;
 import io.kubeloop.apiserver.internal.registry.WriteContext;
@@ -26,19 +27,48 @@ final class Bodies {
 
     private static final YAMLMapper YAML = YAMLMapper.builder().build();
 
+    /**
+     * How much of a body the server reads and drops when it answers without reading it all (beyond what it read):
+     * a client sending up to this much more reads the answer; past it, its stream is reset or its connection closed.
+     */
+    static final long MOST_DISCARDED = 8L << 20;
+
     private Bodies() {}
 
-    /** Reads at most {@code limit} bytes; 413 when the body is longer. */
+    /**
+     * Reads at most {@code limit} bytes; 413 when the body is longer, after {@linkplain #discard discarding} the
+     * rest so that the client reads the answer.
+     */
     static byte[] read(InputStream in, long limit) {
         try (in) {
             byte[] data = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, limit + 1));
             if (data.length > limit) {
+                discard(in, MOST_DISCARDED);
                 throw new RequestEntityTooLargeException(
                         Status.failure(413, "RequestEntityTooLarge", "Request entity too large: limit is " + limit));
             }
             return data;
         } catch (IOException e) {
             throw ApiErrors.badRequest("cannot read the request body: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Reads and drops what is left of a body the server answers without reading it all, up to {@code most} bytes, in
+     * a small buffer: a client still sending it reads the answer, instead of a reset stream or a closed connection
+     * (what it gets when more than {@code most} bytes are left). Memory stays bounded whatever the client sends.
+     *
+     * @throws IOException when the body cannot be read (the client went away)
+     */
+    static void discard(InputStream in, long most) throws IOException {
+        byte[] sink = new byte[64 * 1024];
+        long left = most;
+        while (left > 0) {
+            int n = in.read(sink, 0, (int) Math.min(sink.length, left));
+            if (n < 0) {
+                return;
+            }
+            left -= n;
         }
     }
 
@@ -66,8 +96,12 @@ final class Bodies {
         if (body.length == 0) {
             throw ApiErrors.badRequest("the request body is empty; an object is required");
         }
+        String tooDeep = yaml ? null : RequestJson.depthError(body);
+        if (tooDeep != null) {
+            throw ApiErrors.badRequest("couldn't get version/kind; json parse error: " + tooDeep);
+        }
         try {
-            JsonNode n = yaml ? YAML.readTree(body) : KubeJson.mapper().readTree(body);
+            JsonNode n = yaml ? YAML.readTree(body) : RequestJson.read(body);
             if (!(n instanceof ObjectNode o)) {
                 throw ApiErrors.badRequest("the request body must be a JSON object, got "
                         + (n == null ? "nothing" : n.getNodeType().name().toLowerCase(Locale.ROOT)));

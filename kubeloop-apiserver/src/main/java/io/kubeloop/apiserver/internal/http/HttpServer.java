@@ -40,6 +40,9 @@ public final class HttpServer implements AutoCloseable {
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
         http.setSendDateHeader(true);
+        // the request line and headers may take 1 MiB, as Go's net/http lets kube-apiserver's take
+        // (Jetty's default of 8 KiB refuses a long name or label selector the real server serves)
+        http.setRequestHeaderSize(1 << 20);
         SecureRequestCustomizer src = new SecureRequestCustomizer();
         src.setSniHostCheck(false);
         http.addCustomizer(src);
@@ -68,6 +71,7 @@ public final class HttpServer implements AutoCloseable {
         ws.addMapping(new RegexPathSpec("^/.*"), new WebSocketWatches(handler));
         ws.setHandler(handler);
         server.setHandler(ws);
+        server.setErrorHandler(new JettyErrors());
         server.setStopTimeout(2000);
     }
 

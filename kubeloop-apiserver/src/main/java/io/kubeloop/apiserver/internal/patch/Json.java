@@ -1,6 +1,7 @@
 package io.kubeloop.apiserver.internal.patch;
 
 import io.kubeloop.api.json.KubeJson;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -32,19 +33,25 @@ final class Json {
 
     private Json() {}
 
-    /** Parses JSON text; a syntax error becomes a 400 with the parser's one-line message. */
+    /**
+     * Parses JSON text; a syntax error or nesting deeper than {@link RequestJson#MAX_DEPTH} becomes a 400 with the
+     * parser's one-line message.
+     */
     static JsonNode parse(String text) {
-        try {
-            return KubeJson.mapper().readTree(text);
-        } catch (JacksonException e) {
-            throw PatchException.badRequest(e.getOriginalMessage());
-        }
+        return parse(text.getBytes(StandardCharsets.UTF_8));
     }
 
-    /** Parses JSON bytes; a syntax error becomes a 400 with the parser's one-line message. */
+    /**
+     * Parses JSON bytes; a syntax error or nesting deeper than {@link RequestJson#MAX_DEPTH} becomes a 400 with the
+     * parser's one-line message.
+     */
     static JsonNode parse(byte[] bytes) {
+        String tooDeep = RequestJson.depthError(bytes);
+        if (tooDeep != null) {
+            throw PatchException.badRequest(tooDeep);
+        }
         try {
-            return KubeJson.mapper().readTree(bytes);
+            return RequestJson.read(bytes);
         } catch (JacksonException e) {
             throw PatchException.badRequest(e.getOriginalMessage());
         }

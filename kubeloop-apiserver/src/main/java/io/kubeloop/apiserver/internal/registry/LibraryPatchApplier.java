@@ -3,12 +3,12 @@ package io.kubeloop.apiserver.internal.registry;
 import io.kubeloop.api.GroupVersionKind;
 import io.kubeloop.api.errors.ApiExceptions;
 import io.kubeloop.api.errors.Status;
-import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.apiserver.internal.patch.FieldSet;
 import io.kubeloop.apiserver.internal.patch.JsonPatch;
 import io.kubeloop.apiserver.internal.patch.ManagedFields;
 import io.kubeloop.apiserver.internal.patch.MergePatch;
 import io.kubeloop.apiserver.internal.patch.PatchException;
+import io.kubeloop.apiserver.internal.patch.RequestJson;
 import io.kubeloop.apiserver.internal.patch.ServerSideApply;
 import io.kubeloop.apiserver.internal.patch.StrategicMergePatch;
 import io.kubeloop.apiserver.internal.patch.StrategicMergeSchema;
@@ -106,8 +106,12 @@ public final class LibraryPatchApplier implements PatchApplier {
     private ObjectNode apply(
             ResourceDefinition def, ObjectNode current, byte[] patch, String subresource, WriteContext ctx) {
         JsonNode config;
+        String tooDeep = RequestJson.depthError(patch);
+        if (tooDeep != null) {
+            throw ApiErrors.badRequest("error decoding YAML: " + tooDeep);
+        }
         try {
-            config = KubeJson.mapper().readTree(patch);
+            config = RequestJson.read(patch);
         } catch (JacksonException e) {
             throw ApiErrors.badRequest("error decoding YAML: " + e.getOriginalMessage());
         }

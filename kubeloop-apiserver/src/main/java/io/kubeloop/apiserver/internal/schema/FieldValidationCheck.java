@@ -1,7 +1,7 @@
 package io.kubeloop.apiserver.internal.schema;
 
 import io.kubeloop.api.GroupVersionKind;
-import io.kubeloop.api.json.KubeJson;
+import io.kubeloop.apiserver.internal.patch.RequestJson;
 import io.kubeloop.client.FieldValidation;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
-import tools.jackson.core.exc.StreamReadException;
 
 /**
  * What the {@code fieldValidation} query parameter of create, update and patch does with unknown
@@ -95,14 +95,11 @@ public final class FieldValidationCheck {
         Set<String> reported = new HashSet<>();
         // one frame per open container: the keys seen (objects) or the next index (arrays)
         Deque<Frame> stack = new ArrayDeque<>();
-        try (JsonParser p = KubeJson.mapper().createParser(json)) {
+        try (JsonParser p = RequestJson.parser(json)) {
             JsonToken t;
             while ((t = p.nextToken()) != null) {
                 switch (t) {
-                    case START_OBJECT, START_ARRAY -> {
-                        String path = stack.isEmpty() ? "" : stack.peek().childPath();
-                        stack.push(new Frame(path, t == JsonToken.START_ARRAY));
-                    }
+                    case START_OBJECT, START_ARRAY -> stack.push(new Frame(stack.peek(), t == JsonToken.START_ARRAY));
                     case END_OBJECT, END_ARRAY -> {
                         stack.pop();
                         if (!stack.isEmpty()) {
@@ -123,25 +120,50 @@ public final class FieldValidationCheck {
                     }
                 }
             }
-        } catch (StreamReadException e) {
+        } catch (JacksonException e) {
             throw new IllegalArgumentException("malformed JSON: " + e.getOriginalMessage(), e);
         }
         return found;
     }
 
+    /**
+     * An open container. Its path is built only for a duplicate, from its parent's key or index when it opened:
+     * a deeply nested body costs one frame a level, not a path string a level.
+     */
     private static final class Frame {
-        final String path;
+        final Frame parent;
+        final String keyInParent;
+        final int indexInParent;
         final boolean array;
         final Set<String> keys = new HashSet<>();
         String key;
         int index;
 
-        Frame(String path, boolean array) {
-            this.path = path;
+        Frame(Frame parent, boolean array) {
+            this.parent = parent;
+            this.keyInParent = parent == null ? null : parent.key;
+            this.indexInParent = parent == null ? 0 : parent.index;
             this.array = array;
         }
 
+        String path() {
+            Deque<Frame> chain = new ArrayDeque<>();
+            for (Frame f = this; f.parent != null; f = f.parent) {
+                chain.push(f);
+            }
+            StringBuilder path = new StringBuilder();
+            for (Frame f : chain) {
+                if (f.parent.array) {
+                    path.append('[').append(f.indexInParent).append(']');
+                } else {
+                    path.append(path.isEmpty() ? "" : ".").append(f.keyInParent);
+                }
+            }
+            return path.toString();
+        }
+
         String childPath() {
+            String path = path();
             if (array) {
                 return path + "[" + index + "]";
             }

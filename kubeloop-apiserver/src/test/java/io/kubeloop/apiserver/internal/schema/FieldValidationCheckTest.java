@@ -89,4 +89,22 @@ class FieldValidationCheckTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("malformed JSON");
     }
+
+    @Test
+    void aDuplicate500LevelsDeepIsFoundWithItsPath() {
+        String body = "{\"a\":" + "[".repeat(498) + "{\"k\":1,\"k\":2}" + "]".repeat(498) + "}";
+        String expected = "a" + "[0]".repeat(498) + ".k";
+
+        assertThat(FieldValidationCheck.duplicateFields(body.getBytes(StandardCharsets.UTF_8)))
+                .containsExactly(expected);
+    }
+
+    @Test
+    void nestingDeeperThan500LevelsIsMalformedNotAnotherException() {
+        byte[] body = ("[".repeat(501) + "]".repeat(501)).getBytes(StandardCharsets.UTF_8);
+
+        assertThatThrownBy(() -> FieldValidationCheck.duplicateFields(body))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("malformed JSON");
+    }
 }
