@@ -109,8 +109,8 @@ class RequestFuzzTest {
 
     /**
      * HTTP/1.1 over a TLS socket, for a path no {@link URI} takes (a bad percent-encoding); the answer is read to its
-     * end. Jetty refuses such a request line before any body and closes the connection, as Go's server does, so at
-     * most 64 KiB of the body is sent.
+     * end. Jetty refuses such a request line before any body and closes the connection, as Go's server does; a body
+     * still being sent then meets a reset connection, so none is sent (bodies are fuzzed on parseable paths).
      */
     private static Answer sendRaw(Fuzzed f) {
         URI base = server.url();
@@ -131,7 +131,7 @@ class RequestFuzzTest {
                     .append("\r\n")
                     .append("Connection: close\r\n")
                     .append("Content-Length: ")
-                    .append(f.body() == null ? 0 : Math.min(f.body().length, 64 * 1024))
+                    .append(0)
                     .append("\r\n");
             if (f.contentType() != null) {
                 head.append("Content-Type: ").append(f.contentType()).append("\r\n");
@@ -140,10 +140,6 @@ class RequestFuzzTest {
                 head.append("Accept: ").append(f.accept()).append("\r\n");
             }
             request.writeBytes(head.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1));
-            byte[] body = f.body() == null
-                    ? new byte[0]
-                    : java.util.Arrays.copyOf(f.body(), Math.min(f.body().length, 64 * 1024));
-            request.writeBytes(body);
             socket.getOutputStream().write(request.toByteArray());
             socket.getOutputStream().flush();
             byte[] answer = socket.getInputStream().readAllBytes();
