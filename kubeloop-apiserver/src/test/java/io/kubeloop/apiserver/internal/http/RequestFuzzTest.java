@@ -102,10 +102,23 @@ class RequestFuzzTest {
             HttpResponse<byte[]> r =
                     http.send(b.method(f.method(), body).build(), HttpResponse.BodyHandlers.ofByteArray());
             return new Answer(r.statusCode(), r.body());
+        } catch (java.io.IOException e) {
+            if (f.body() != null && f.body().length > BODY_LIMIT) {
+                // a URI Jetty refuses itself, before any handler reads the body: it answers and closes, and the
+                // client, still sending, may meet the closed connection first (as with Go's server)
+                return new Answer(CLOSED, new byte[0]);
+            }
+            throw new AssertionError(f + ": " + e, e);
         } catch (Exception e) {
             throw new AssertionError(f + ": " + e, e);
         }
     }
+
+    /** The server's request body limit (kube-apiserver's 3 MiB). */
+    private static final int BODY_LIMIT = 3 << 20;
+
+    /** The status of an {@link Answer} the client never read: the connection closed while it still sent. */
+    private static final int CLOSED = 0;
 
     /**
      * HTTP/1.1 over a TLS socket, for a path no {@link URI} takes (a bad percent-encoding); the answer is read to its
@@ -521,7 +534,7 @@ class RequestFuzzTest {
 
         assertThat(r.statusCode()).as("status of %s: %s", f, text(r)).isLessThan(500);
         assertThat(took).as("time of %s", f).isLessThan(BOUND);
-        if (r.statusCode() >= 400 && !method.equals("HEAD")) {
+        if (r.statusCode() != CLOSED && r.statusCode() >= 400 && !method.equals("HEAD")) {
             assertThat(isStatus(r) || isNotFoundPage(r))
                     .as("error body of %s: %s %s", f, r.statusCode(), text(r))
                     .isTrue();
