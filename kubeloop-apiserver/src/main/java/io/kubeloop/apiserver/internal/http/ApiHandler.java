@@ -382,8 +382,9 @@ public final class ApiHandler extends Handler.Abstract {
         }
     }
 
-    static void writeStatus(Response response, Callback callback, Status status) {
-        Status s = status.metadata() == null
+    /** {@code status} as sent: kind, apiVersion and an empty metadata object, as kube-apiserver writes it. */
+    static Status asSent(Status status) {
+        return status.metadata() == null
                 ? new Status(
                         "Status",
                         "v1",
@@ -394,6 +395,10 @@ public final class ApiHandler extends Handler.Abstract {
                         status.details(),
                         status.code())
                 : status;
+    }
+
+    static void writeStatus(Response response, Callback callback, Status status) {
+        Status s = asSent(status);
         Map<String, String> headers = s.details() != null && s.details().retryAfterSeconds() != null
                 ? Map.of("Retry-After", Integer.toString(s.details().retryAfterSeconds()))
                 : Map.of();

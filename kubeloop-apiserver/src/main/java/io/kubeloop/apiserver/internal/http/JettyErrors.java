@@ -3,7 +3,6 @@ package io.kubeloop.apiserver.internal.http;
 import io.kubeloop.api.errors.Status;
 import io.kubeloop.api.json.KubeJson;
 import java.nio.ByteBuffer;
-import java.util.Map;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
@@ -36,16 +35,7 @@ final class JettyErrors extends ErrorHandler {
     }
 
     static byte[] json(Status status) {
-        return KubeJson.mapper()
-                .writeValueAsBytes(new Status(
-                        "Status",
-                        "v1",
-                        Map.of(),
-                        status.status(),
-                        status.message(),
-                        status.reason(),
-                        status.details(),
-                        status.code()));
+        return KubeJson.mapper().writeValueAsBytes(ApiHandler.asSent(status));
     }
 
     /** Every method gets a Status body, not only Jetty's GET, POST and HEAD. */
