@@ -26,10 +26,14 @@ final class Workloads {
                 + "}}";
     }
 
+    /**
+     * A Job whose Pods run for an hour: it does not complete while a test looks at it, so the Job controller never
+     * deletes the Pods still active at completion (a test's own Pods among them).
+     */
     static String job(String name) {
         return "{\"apiVersion\":\"batch/v1\",\"kind\":\"Job\",\"metadata\":{\"name\":\"" + name + "\"},"
-                + "\"spec\":{\"template\":{\"spec\":{\"restartPolicy\":\"Never\","
-                + "\"containers\":[{\"name\":\"c\",\"image\":\"busybox\"}]}}}}";
+                + "\"spec\":{\"template\":{\"metadata\":{\"annotations\":{\"sim.kubeloop.io/run-time\":\"1h\"}},"
+                + "\"spec\":{\"restartPolicy\":\"Never\",\"containers\":[{\"name\":\"c\",\"image\":\"busybox\"}]}}}}";
     }
 
     /**
