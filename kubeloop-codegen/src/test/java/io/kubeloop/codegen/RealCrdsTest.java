@@ -23,6 +23,12 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ValueDeserializer;
+import tools.jackson.databind.cfg.MapperConfig;
+import tools.jackson.databind.introspect.Annotated;
+import tools.jackson.databind.introspect.JacksonAnnotationIntrospector;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.module.SimpleModule;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -97,6 +103,61 @@ class RealCrdsTest {
                     .as(example.getFileName().toString())
                     .isEqualTo(Json.numbersByValue(original));
         }
+    }
+
+    /**
+     * The reader generated with each kind's records (its {@code JsonReader}, which Jackson uses through
+     * {@code @JsonDeserialize}) reads every example into records equal to those Jackson's reflective
+     * binding makes of the same JSON text.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("fixtures")
+    void theGeneratedReaderReadsEveryExampleAsJacksonsReflectiveBindingDoes(String fixture) throws Exception {
+        JsonMapper reflective = KubeJson.mapper()
+                .rebuild()
+                .annotationIntrospector(new JacksonAnnotationIntrospector() {
+                    private static final long serialVersionUID = 1L;
+
+                    @Override
+                    public Object findDeserializer(MapperConfig<?> config, Annotated a) {
+                        return null; // no @JsonDeserialize: the records' reflective binding
+                    }
+                })
+                .build();
+        List<Path> examples;
+        try (Stream<Path> files = Files.list(root().resolve(fixture).resolve("examples"))) {
+            examples = files.sorted().toList();
+        }
+        for (Path example : examples) {
+            JsonNode original = KubeYaml.readAll(example).getFirst().node();
+            String json = KubeJson.mapper().writeValueAsString(original);
+            Class<?> type = kindClass(fixture, original.path("apiVersion").asString());
+            Object generatedReader = type.getClassLoader()
+                    .loadClass(type.getName() + "$JsonReader")
+                    .getConstructor()
+                    .newInstance();
+            JsonMapper explicit = reflective
+                    .rebuild()
+                    .addModule(new SimpleModule().addDeserializer(readType(type), readerOf(generatedReader)))
+                    .build();
+            Object byReflection = reflective.readValue(json, type);
+            assertThat(explicit.readValue(json, type))
+                    .as(example.getFileName().toString())
+                    .isEqualTo(byReflection);
+            assertThat(KubeJson.mapper().readValue(json, type))
+                    .as(example.getFileName() + " through @JsonDeserialize")
+                    .isEqualTo(byReflection);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Class<Object> readType(Class<?> type) {
+        return (Class<Object>) type;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static ValueDeserializer<Object> readerOf(Object reader) {
+        return (ValueDeserializer<Object>) reader;
     }
 
     @ParameterizedTest(name = "{0}")

@@ -1,5 +1,7 @@
 package io.kubeloop.api.internal;
 
+import java.util.Arrays;
+
 /**
  * A bounded table that makes equal strings one instance: a decoder passes every string it reads
  * through {@link #share}, and the strings that repeat across the objects it decodes (kinds, namespaces,
@@ -9,7 +11,8 @@ package io.kubeloop.api.internal;
  * <p>Direct-mapped: a string's hash picks one slot; an equal string there is returned, otherwise the
  * string takes the slot. Strings that never repeat (names, UIDs) pass through and are replaced by the
  * next string hashing to their slot, so the table never grows, needs no clearing and costs one array
- * read and at most one {@code equals} per string. Strings longer than {@link #MAX_LENGTH} pass through
+ * read and at most one comparison per string (of the characters, vectorized, for strings that came as
+ * characters: the table keeps those next to their strings). Strings longer than {@link #MAX_LENGTH} pass through
  * unshared: long values (certificates, scripts, JSON in annotations) rarely repeat and are not worth the
  * comparison.
  *
@@ -21,6 +24,11 @@ public final class StringTable {
     public static final int MAX_LENGTH = 256;
 
     private final String[] slots;
+    /** The characters of {@code slots[i]} when it came from {@link #share(char[], int, int)}, else null. */
+    private final char[][] chars;
+    /** The hash of {@code chars[i]} when it is set. */
+    private final int[] hashes;
+
     private final int mask;
 
     /**
@@ -34,6 +42,8 @@ public final class StringTable {
             throw new IllegalArgumentException("size must be a positive power of two: " + size);
         }
         this.slots = new String[size];
+        this.chars = new char[size][];
+        this.hashes = new int[size];
         this.mask = size - 1;
     }
 
@@ -57,11 +67,19 @@ public final class StringTable {
         }
         int i = (h ^ (h >>> 16)) & mask;
         String known = slots[i];
-        if (known != null && known.length() == length && sameChars(known, chars, offset)) {
-            return known;
+        if (known != null && known.length() == length) {
+            char[] knownChars = this.chars[i];
+            if (knownChars != null
+                    ? hashes[i] == h && Arrays.equals(knownChars, 0, length, chars, offset, offset + length)
+                    : sameChars(known, chars, offset)) {
+                return known;
+            }
         }
-        String s = new String(chars, offset, length);
+        char[] copy = Arrays.copyOfRange(chars, offset, offset + length);
+        String s = new String(copy);
         slots[i] = s;
+        this.chars[i] = copy;
+        hashes[i] = h;
         return s;
     }
 
@@ -86,6 +104,7 @@ public final class StringTable {
             return known;
         }
         slots[i] = s;
+        chars[i] = null;
         return s;
     }
 }

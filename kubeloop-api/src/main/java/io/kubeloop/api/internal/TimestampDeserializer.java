@@ -52,7 +52,7 @@ public final class TimestampDeserializer extends StdScalarDeserializer<Instant> 
     }
 
     /** {@code text} as an Instant when it is {@code YYYY-MM-DDTHH:MM:SS[.fraction]Z} and valid; else null. */
-    static Instant parse(String text) {
+    public static Instant parse(String text) {
         int n = text.length();
         if (n < 20 || n > 30 || text.charAt(n - 1) != 'Z') {
             return null;

@@ -118,12 +118,48 @@ public final class ModelWriter {
         }
     }
 
-    /** A record component: its Java and JSON names, annotations, type and description. */
+    /**
+     * A record component: its Java and JSON names (no JSON name: the map of unknown properties),
+     * annotations, type, description and how the generated reader reads it.
+     */
     private record Component(
-            String javaName, String jsonName, List<String> annotations, String type, String description) {}
+            String javaName, String jsonName, List<String> annotations, String type, String description, Read read) {}
 
-    /** A Java type for a schema, with the annotations the schema needs beyond what the type says. */
-    private record TypeRef(String type, List<String> annotations) {}
+    /**
+     * A Java type for a schema, with the annotations the schema needs beyond what the type says and how
+     * the generated reader reads a value of it.
+     */
+    private record TypeRef(String type, List<String> annotations, Read read) {}
+
+    /**
+     * How the generated reader reads one value from a {@code JsonInput}: as a call on a given input
+     * variable, and as a {@code Function<JsonInput, T>} (a method reference or a lambda) for the items
+     * of lists and the values of maps. Type names are as seen from the record that declares the value.
+     */
+    private record Read(String call, String function) {
+
+        /** A method of {@code JsonInput} taking no argument ({@code string}, {@code int32}…). */
+        static Read input(String method) {
+            return new Read("%s." + method + "()", "JsonInput::" + method);
+        }
+
+        /** The reader a generated type declares ({@code readJson}). */
+        static Read generated(String type) {
+            return new Read(type + ".readJson(%s)", type + "::readJson");
+        }
+
+        /** A function expression for {@code call}, with a lambda parameter named {@code parameter}. */
+        static Read lambda(String call, String parameter) {
+            return new Read(call, parameter + " -> " + call.formatted(parameter));
+        }
+
+        String on(String input) {
+            return call.formatted(input);
+        }
+    }
+
+    /** Names of the lambda parameters the readers use ({@code e1}, {@code e2}…), unique in the file. */
+    private int lambdas;
 
     /** The class name of a kind's record: the kind as a Java identifier. */
     public static String className(String kind) {
@@ -151,12 +187,19 @@ public final class ModelWriter {
         }
         RecordDecl root = new RecordDecl(className, null, javadoc(schema, "The " + kind + " kind."));
         root.nestedNames.add(className.toLowerCase(Locale.ROOT));
-        root.components.add(new Component("apiVersion", "apiVersion", List.of(), "String", "the kind's API version"));
-        root.components.add(new Component("kind", "kind", List.of(), "String", "the kind"));
+        root.nestedNames.add("jsonreader");
+        root.components.add(new Component(
+                "apiVersion", "apiVersion", List.of(), "String", "the kind's API version", Read.input("string")));
+        root.components.add(new Component("kind", "kind", List.of(), "String", "the kind", Read.input("string")));
         imports.add(API + "ObjectMeta");
         imports.add(API + "KubernetesObject");
         root.components.add(new Component(
-                "metadata", "metadata", List.of(), "ObjectMeta", "the object's metadata: name, namespace, labels…"));
+                "metadata",
+                "metadata",
+                List.of(),
+                "ObjectMeta",
+                "the object's metadata: name, namespace, labels…",
+                Read.input("objectMeta")));
         root.componentNames.addAll(List.of("apiversion", "kind", "metadata"));
         for (JsonNode required : schema.path("required")) {
             for (int i = 0; i < 3; i++) {
@@ -165,7 +208,13 @@ public final class ModelWriter {
                     imports.add(CRD + "Required");
                     root.components.set(
                             i,
-                            new Component(c.javaName(), c.jsonName(), List.of("@Required"), c.type(), c.description()));
+                            new Component(
+                                    c.javaName(),
+                                    c.jsonName(),
+                                    List.of("@Required"),
+                                    c.type(),
+                                    c.description(),
+                                    c.read()));
                 }
             }
         }
@@ -300,7 +349,8 @@ public final class ModelWriter {
                     json,
                     annotations,
                     ref.type(),
-                    propertySchema.path("description").asString("")));
+                    propertySchema.path("description").asString(""),
+                    ref.read()));
         }
         if (schema.path("x-kubernetes-preserve-unknown-fields").asBoolean(false)) {
             record.keepsUnknown = true;
@@ -317,9 +367,11 @@ public final class ModelWriter {
         boolean preserve = schema.path("x-kubernetes-preserve-unknown-fields").asBoolean(false);
         Set<String> handled = new HashSet<>();
         String javaType;
+        Read read;
         if (schema.path("x-kubernetes-int-or-string").asBoolean(false)) {
             imports.add(API + "IntOrString");
             javaType = "IntOrString";
+            read = byJackson(javaType);
             handled.add("x-kubernetes-int-or-string");
         } else if (type.isEmpty() && !schema.has("properties")) {
             if (preserve) {
@@ -329,6 +381,7 @@ public final class ModelWriter {
             } else {
                 javaType = "Object";
             }
+            read = byJackson(javaType);
         } else if (type.equals("object") || type.isEmpty()) {
             if (schema.path("properties").size() > 0) {
                 if (type.isEmpty()) {
@@ -339,22 +392,34 @@ public final class ModelWriter {
                 owner.nested.add(nested);
                 fillRecord(nested, schema, Set.of());
                 javaType = name;
+                read = Read.generated(name);
                 handled.add("x-kubernetes-preserve-unknown-fields");
             } else if (schema.path("additionalProperties").isObject()) {
                 imports.add("java.util.Map");
                 TypeRef value = typeOf(schema.path("additionalProperties"), jsonName + "Value", owner, false);
                 javaType = "Map<String, " + typeArgument(value) + ">";
+                read = Read.lambda(
+                        "%s.map(" + rawType(value.type()) + ".class, "
+                                + value.read().function() + ")",
+                        parameter());
             } else {
                 imports.add("tools.jackson.databind.node.ObjectNode");
                 javaType = "ObjectNode";
+                read = byJackson(javaType);
             }
         } else if (type.equals("array")) {
             imports.add("java.util.List");
             if (schema.path("items").isObject()) {
                 TypeRef itemType = typeOf(schema.path("items"), jsonName, owner, true);
                 javaType = "List<" + typeArgument(itemType) + ">";
+                read = Read.lambda(
+                        "%s.list(" + rawType(itemType.type()) + ".class, "
+                                + itemType.read().function() + ")",
+                        parameter());
             } else {
                 javaType = "List<Object>";
+                read = Read.lambda(
+                        "%s.list(Object.class, " + byJackson("Object").function() + ")", parameter());
             }
         } else if (type.equals("string")) {
             JsonNode values = schema.path("enum");
@@ -372,25 +437,32 @@ public final class ModelWriter {
                 }
                 owner.nested.add(new EnumDecl(name, javadoc(schema, null), constants));
                 javaType = name;
+                read = Read.generated(name);
                 handled.add("enum");
             } else if (format.equals("date-time")) {
                 imports.add("java.time.Instant");
                 javaType = "Instant";
                 handled.add("format");
+                read = Read.input("timestamp");
             } else {
                 javaType = "String";
+                read = Read.input("string");
             }
         } else if (type.equals("integer")) {
             if (format.equals("int32")) {
                 javaType = "Integer";
                 handled.add("format");
+                read = Read.input("int32");
             } else {
                 javaType = "Long";
+                read = Read.input("int64");
             }
         } else if (type.equals("number")) {
             javaType = "Double";
+            read = Read.input("float64");
         } else if (type.equals("boolean")) {
             javaType = "Boolean";
+            read = Read.input("bool");
         } else {
             throw new CodegenException("property " + jsonName + " has an unknown type: " + type);
         }
@@ -418,7 +490,24 @@ public final class ModelWriter {
                 annotations.add("@SchemaExtra(" + literal(extra.toString()) + ")");
             }
         }
-        return new TypeRef(javaType, annotations);
+        return new TypeRef(javaType, annotations, read);
+    }
+
+    /** A value the generated reader leaves to Jackson's deserializer of {@code type}. */
+    private Read byJackson(String type) {
+        return Read.lambda("%s.value(" + type + ".class)", parameter());
+    }
+
+    /** A fresh lambda parameter name. */
+    private String parameter() {
+        return "e" + ++lambdas;
+    }
+
+    /** The class literal's name for a type: no type-use annotations, no type arguments. */
+    private static String rawType(String type) {
+        String erased = erase(type);
+        int generic = erased.indexOf('<');
+        return generic < 0 ? erased : erased.substring(0, generic);
     }
 
     private static String typeArgument(TypeRef ref) {
@@ -535,7 +624,8 @@ public final class ModelWriter {
                     null,
                     List.of("@JsonAnySetter", "@JsonAnyGetter"),
                     "Map<String, Object>",
-                    "fields the schema does not name, kept as read (the API server keeps them too)"));
+                    "fields the schema does not name, kept as read (the API server keeps them too)",
+                    null));
         }
         out.append(indent).append("/**\n");
         for (String line : record.javadoc.split("\n", -1)) {
@@ -558,6 +648,13 @@ public final class ModelWriter {
                     .append('\n');
         }
         out.append(indent).append(" */\n");
+        if (root) {
+            imports.add("tools.jackson.databind.annotation.JsonDeserialize");
+            out.append(indent)
+                    .append("@JsonDeserialize(using = ")
+                    .append(record.name)
+                    .append(".JsonReader.class)\n");
+        }
         for (String a : record.typeAnnotations) {
             out.append(indent).append(a).append('\n');
         }
@@ -664,6 +761,10 @@ public final class ModelWriter {
                     .append(inner)
                     .append("}\n");
         }
+        writeReader(out, record, inner);
+        if (root) {
+            writeJacksonReader(out, record, inner);
+        }
         for (TypeDecl nested : record.nested) {
             out.append('\n');
             switch (nested) {
@@ -672,6 +773,158 @@ public final class ModelWriter {
             }
         }
         out.append(indent).append("}\n");
+    }
+
+    /**
+     * The record's {@code readJson}: its properties straight from a {@code JsonInput} into its canonical
+     * constructor, one {@code case} per property name.
+     */
+    private void writeReader(StringBuilder out, RecordDecl record, String indent) {
+        imports.add("io.kubeloop.api.json.JsonInput");
+        Set<String> taken = new HashSet<>();
+        for (Component c : record.components) {
+            taken.add(c.javaName());
+        }
+        String in = freshName("in", taken);
+        String property = freshName("property", taken);
+        String body = indent + "    ";
+        out.append('\n')
+                .append(indent)
+                .append("private static ")
+                .append(record.name)
+                .append(" readJson(JsonInput ")
+                .append(in)
+                .append(") {\n")
+                .append(body)
+                .append("if (")
+                .append(in)
+                .append(".isNull()) {\n")
+                .append(body)
+                .append("    return null;\n")
+                .append(body)
+                .append("}\n");
+        Component unknown = null;
+        for (Component c : record.components) {
+            out.append(body)
+                    .append(erase(c.type()))
+                    .append(' ')
+                    .append(c.javaName())
+                    .append(" = null;\n");
+            if (c.jsonName() == null) {
+                unknown = c;
+            }
+        }
+        out.append(body)
+                .append("for (String ")
+                .append(property)
+                .append(" = ")
+                .append(in)
+                .append(".firstName(")
+                .append(record.name)
+                .append(".class); ")
+                .append(property)
+                .append(" != null; ")
+                .append(property)
+                .append(" = ")
+                .append(in)
+                .append(".nextName()) {\n")
+                .append(body)
+                .append("    switch (")
+                .append(property)
+                .append(") {\n");
+        for (Component c : record.components) {
+            if (c.jsonName() != null) {
+                out.append(body)
+                        .append("        case ")
+                        .append(literal(c.jsonName()))
+                        .append(" -> ")
+                        .append(c.javaName())
+                        .append(" = ")
+                        .append(c.read().on(in))
+                        .append(";\n");
+            }
+        }
+        out.append(body).append("        default -> ");
+        if (unknown != null) {
+            out.append(unknown.javaName())
+                    .append(" = ")
+                    .append(in)
+                    .append(".keep(")
+                    .append(unknown.javaName())
+                    .append(", ")
+                    .append(property)
+                    .append(");\n");
+        } else {
+            out.append(in)
+                    .append(".skip(")
+                    .append(record.name)
+                    .append(".class, ")
+                    .append(property)
+                    .append(");\n");
+        }
+        out.append(body).append("    }\n").append(body).append("}\n");
+        out.append(body)
+                .append("return new ")
+                .append(record.name)
+                .append('(')
+                .append(String.join(
+                        ", ",
+                        record.components.stream().map(Component::javaName).toList()))
+                .append(");\n")
+                .append(indent)
+                .append("}\n");
+    }
+
+    /** The kind's Jackson deserializer: its generated reader, found through {@code @JsonDeserialize}. */
+    private void writeJacksonReader(StringBuilder out, RecordDecl record, String indent) {
+        imports.add("io.kubeloop.api.json.ModelDeserializer");
+        String body = indent + "    ";
+        out.append('\n')
+                .append(indent)
+                .append("/**\n")
+                .append(indent)
+                .append(" * Jackson's deserializer of {@code ")
+                .append(record.name)
+                .append("}: the reader generated with this record, straight from the\n")
+                .append(indent)
+                .append(
+                        " * parser into the records, without reflection. Jackson finds it through {@code @JsonDeserialize}.\n")
+                .append(indent)
+                .append(" */\n")
+                .append(indent)
+                .append("public static final class JsonReader extends ModelDeserializer<")
+                .append(record.name)
+                .append("> {\n\n")
+                .append(body)
+                .append("/** The deserializer (Jackson creates it). */\n")
+                .append(body)
+                .append("public JsonReader() {\n")
+                .append(body)
+                .append("    super(")
+                .append(record.name)
+                .append(".class);\n")
+                .append(body)
+                .append("}\n\n")
+                .append(body)
+                .append("@Override\n")
+                .append(body)
+                .append("protected ")
+                .append(record.name)
+                .append(" read(JsonInput in) {\n")
+                .append(body)
+                .append("    return readJson(in);\n")
+                .append(body)
+                .append("}\n")
+                .append(indent)
+                .append("}\n");
+    }
+
+    private static String freshName(String wanted, Set<String> taken) {
+        String name = wanted;
+        for (int i = 2; taken.contains(name) || name.matches("e\\d+"); i++) {
+            name = wanted + i;
+        }
+        return name;
     }
 
     private void writeEnum(StringBuilder out, EnumDecl e, int depth) {
@@ -692,8 +945,48 @@ public final class ModelWriter {
                     .append(indent)
                     .append("    ")
                     .append(c.getKey())
-                    .append(++i == e.constants().size() ? "\n" : ",\n");
+                    .append(++i == e.constants().size() ? ";\n" : ",\n");
         }
+        imports.add("io.kubeloop.api.json.JsonInput");
+        String inner = indent + "    ";
+        out.append('\n')
+                .append(inner)
+                .append("private static ")
+                .append(e.name())
+                .append(" readJson(JsonInput in) {\n")
+                .append(inner)
+                .append("    String text = in.text();\n")
+                .append(inner)
+                .append("    if (text != null) {\n")
+                .append(inner)
+                .append("        switch (text) {\n");
+        Set<String> seen = new HashSet<>();
+        for (Map.Entry<String, String> c : e.constants().entrySet()) {
+            if (seen.add(c.getValue())) {
+                out.append(inner)
+                        .append("            case ")
+                        .append(literal(c.getValue()))
+                        .append(" -> {\n")
+                        .append(inner)
+                        .append("                return ")
+                        .append(c.getKey())
+                        .append(";\n")
+                        .append(inner)
+                        .append("            }\n");
+            }
+        }
+        out.append(inner)
+                .append("            default -> {}\n")
+                .append(inner)
+                .append("        }\n")
+                .append(inner)
+                .append("    }\n")
+                .append(inner)
+                .append("    return in.value(")
+                .append(e.name())
+                .append(".class);\n")
+                .append(inner)
+                .append("}\n");
         out.append(indent).append("}\n");
     }
 

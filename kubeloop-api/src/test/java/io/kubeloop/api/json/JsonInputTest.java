@@ -1,0 +1,197 @@
+package io.kubeloop.api.json;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.kubeloop.api.ObjectMeta;
+import io.kubeloop.api.internal.StringTable;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.annotation.JsonDeserialize;
+import tools.jackson.databind.exc.MismatchedInputException;
+import tools.jackson.databind.exc.UnrecognizedPropertyException;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A reader written as {@code kubeloop generate models} writes them (a {@link ModelDeserializer} over
+ * {@link JsonInput}) reads what Jackson's reflective binding reads from the same JSON, fails where it
+ * fails, and shares strings through the read's string table.
+ */
+class JsonInputTest {
+
+    /** The shape of a generated kind: the fixed three, then typed fields. */
+    @JsonDeserialize(using = Thing.Reader.class)
+    record Thing(
+            String apiVersion,
+            String kind,
+            ObjectMeta metadata,
+            Integer count,
+            Long size,
+            Double ratio,
+            Boolean enabled,
+            Instant since,
+            List<String> tags,
+            Map<String, List<Integer>> ports,
+            Object anything) {
+
+        static Thing readJson(JsonInput in) {
+            if (in.isNull()) {
+                return null;
+            }
+            String apiVersion = null;
+            String kind = null;
+            ObjectMeta metadata = null;
+            Integer count = null;
+            Long size = null;
+            Double ratio = null;
+            Boolean enabled = null;
+            Instant since = null;
+            List<String> tags = null;
+            Map<String, List<Integer>> ports = null;
+            Object anything = null;
+            for (String property = in.firstName(Thing.class); property != null; property = in.nextName()) {
+                switch (property) {
+                    case "apiVersion" -> apiVersion = in.string();
+                    case "kind" -> kind = in.string();
+                    case "metadata" -> metadata = in.objectMeta();
+                    case "count" -> count = in.int32();
+                    case "size" -> size = in.int64();
+                    case "ratio" -> ratio = in.float64();
+                    case "enabled" -> enabled = in.bool();
+                    case "since" -> since = in.timestamp();
+                    case "tags" -> tags = in.list(String.class, JsonInput::string);
+                    case "ports" -> ports = in.map(List.class, e -> e.list(Integer.class, JsonInput::int32));
+                    case "anything" -> anything = in.value(Object.class);
+                    default -> in.skip(Thing.class, property);
+                }
+            }
+            return new Thing(apiVersion, kind, metadata, count, size, ratio, enabled, since, tags, ports, anything);
+        }
+
+        /** The deserializer. */
+        public static final class Reader extends ModelDeserializer<Thing> {
+            /** Jackson creates it. */
+            public Reader() {
+                super(Thing.class);
+            }
+
+            @Override
+            protected Thing read(JsonInput in) {
+                return readJson(in);
+            }
+        }
+    }
+
+    /** The same record without the reader: Jackson's reflective binding. */
+    record Plain(
+            String apiVersion,
+            String kind,
+            ObjectMeta metadata,
+            Integer count,
+            Long size,
+            Double ratio,
+            Boolean enabled,
+            Instant since,
+            List<String> tags,
+            Map<String, List<Integer>> ports,
+            Object anything) {}
+
+    private static final String FULL = """
+            {"apiVersion": "example.com/v1", "kind": "Thing", "unknown": {"deep": [1, {"x": null}]},
+             "metadata": {"name": "a", "generateName": "a-", "namespace": "ns", "uid": "u-1",
+               "resourceVersion": "42", "generation": 7, "creationTimestamp": "2024-01-02T03:04:05Z",
+               "deletionTimestamp": "2024-01-02T03:04:05.123456+02:00", "deletionGracePeriodSeconds": 30,
+               "labels": {"app": "web", "tier": null, "n": 5}, "annotations": {},
+               "ownerReferences": [{"apiVersion": "v1", "kind": "Pod", "name": "p", "uid": "u-2",
+                 "controller": true, "blockOwnerDeletion": false, "extra": 1}, null],
+               "finalizers": ["f/one", null], "selfLink": "/x", "clusterName": "ignored",
+               "managedFields": [{"manager": "m", "operation": "Apply", "apiVersion": "v1",
+                 "time": "2024-01-02T03:04:05Z", "fieldsType": "FieldsV1",
+                 "fieldsV1": {"f:metadata": {".": {}}}, "subresource": "status"}]},
+             "count": 3, "size": 12345678901, "ratio": 1.5, "enabled": true,
+             "since": "2024-02-03T04:05:06.5Z", "tags": ["a", null, "b"],
+             "ports": {"http": [80, 8080], "none": null, "empty": []},
+             "anything": {"k": [1, "two", 3.0, false, null]}}
+            """;
+
+    @Test
+    void readsEveryKindOfFieldAsJacksonsReflectiveBindingDoes() {
+        Thing generated = KubeJson.mapper().readValue(FULL, Thing.class);
+        Plain reflective = KubeJson.mapper().readValue(FULL, Plain.class);
+        assertThat(generated).usingRecursiveComparison().isEqualTo(reflective);
+        assertThat(generated.metadata()).isEqualTo(reflective.metadata());
+        assertThat(generated.metadata().ownerReferences()).hasSize(2);
+        assertThat(generated.ports()).containsKey("none").containsEntry("none", null);
+    }
+
+    @Test
+    void nullsAndEmptyObjectsReadAsJacksonReadsThem() {
+        for (String json : List.of(
+                "{}",
+                "{\"metadata\": null, \"count\": null, \"tags\": null, \"ports\": null, \"anything\": null}",
+                "{\"metadata\": {}, \"tags\": [], \"ports\": {}}")) {
+            assertThat(KubeJson.mapper().readValue(json, Thing.class))
+                    .as(json)
+                    .usingRecursiveComparison()
+                    .isEqualTo(KubeJson.mapper().readValue(json, Plain.class));
+        }
+        assertThat(KubeJson.mapper().readValue("null", Thing.class)).isNull();
+    }
+
+    @Test
+    void scalarsOfTheWrongJsonTypeAreCoercedAsJacksonCoercesThem() {
+        String json = "{\"count\": \"12\", \"size\": 4.0, \"ratio\": 2, \"enabled\": \"true\", \"kind\": 5}";
+        assertThat(KubeJson.mapper().readValue(json, Thing.class))
+                .usingRecursiveComparison()
+                .isEqualTo(KubeJson.mapper().readValue(json, Plain.class));
+    }
+
+    @Test
+    void aValueOfTheWrongShapeFailsWithJacksonsMismatchedInputException() {
+        for (String json : List.of(
+                "{\"metadata\": \"text\"}",
+                "{\"tags\": {\"a\": 1}}",
+                "{\"ports\": [1]}",
+                "[1]",
+                "{\"count\": 9999999999}")) {
+            assertThatThrownBy(() -> KubeJson.mapper().readValue(json, Plain.class))
+                    .as("Jackson, " + json)
+                    .isInstanceOf(tools.jackson.core.JacksonException.class);
+            assertThatThrownBy(() -> KubeJson.mapper().readValue(json, Thing.class))
+                    .as(json)
+                    .isInstanceOf(tools.jackson.core.JacksonException.class);
+        }
+        assertThatThrownBy(() -> KubeJson.mapper().readValue("{\"tags\": {\"a\": 1}}", Thing.class))
+                .isInstanceOf(MismatchedInputException.class);
+    }
+
+    @Test
+    void unknownPropertiesFailOnlyWhenTheReadAsksForIt() {
+        String json = "{\"kind\": \"Thing\", \"surprise\": [1, 2]}";
+        assertThat(KubeJson.mapper().readValue(json, Thing.class).kind()).isEqualTo("Thing");
+        JsonMapper strict = KubeJson.mapper()
+                .rebuild()
+                .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .build();
+        assertThatThrownBy(() -> strict.readValue(json, Thing.class))
+                .isInstanceOf(UnrecognizedPropertyException.class)
+                .hasMessageContaining("surprise");
+    }
+
+    @Test
+    void stringsOfReadsThatCarryAStringTableAreOneInstance() {
+        StringTable table = new StringTable();
+        var reader = KubeJson.mapper().readerFor(Thing.class).withAttribute(StringTable.class, table);
+        Thing first = reader.readValue(FULL);
+        Thing second = reader.readValue(FULL);
+        assertThat(second.kind()).isSameAs(first.kind());
+        assertThat(second.metadata().labels().get("app"))
+                .isSameAs(first.metadata().labels().get("app"));
+        assertThat(second.tags().get(2)).isSameAs(first.tags().get(2));
+        Thing unshared = KubeJson.mapper().readValue(FULL, Thing.class);
+        assertThat(unshared.kind()).isEqualTo(first.kind()).isNotSameAs(first.kind());
+    }
+}
