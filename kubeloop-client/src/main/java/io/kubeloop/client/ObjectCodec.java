@@ -4,6 +4,8 @@ import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.internal.DynamicObjectReader;
 import io.kubeloop.api.internal.JsonScanner;
 import io.kubeloop.api.internal.StringTable;
+import io.kubeloop.api.json.JsonBytesReader;
+import io.kubeloop.api.json.ModelDeserializer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,11 +42,22 @@ final class ObjectCodec<T> {
     private final JsonMapper mapper;
     /** Reads T (not DynamicObject) with Jackson; null for DynamicObject. */
     private final ObjectReader typed;
+    /** T's generated reader when T's records were generated, else null. */
+    private final ModelDeserializer<T> model;
 
     ObjectCodec(Class<T> type) {
         this.type = java.util.Objects.requireNonNull(type, "type");
         this.mapper = STREAMING;
         this.typed = type == DynamicObject.class ? null : mapper.readerFor(type);
+        this.model = JsonBytesReader.modelOf(type).orElse(null);
+    }
+
+    /**
+     * T's generated reader when {@code kubeloop generate models} wrote T (watch events are then read from their
+     * bytes by a {@link JsonBytesReader}), else null.
+     */
+    ModelDeserializer<T> model() {
+        return model;
     }
 
     JsonMapper mapper() {

@@ -4,6 +4,8 @@ import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.errors.Status;
 import io.kubeloop.api.internal.DynamicObjectReader;
 import io.kubeloop.api.internal.JsonScanner;
+import io.kubeloop.api.json.JsonBytesReader;
+import io.kubeloop.api.json.ModelDeserializer;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,8 +24,9 @@ import tools.jackson.databind.JsonNode;
  * whitespace between them) is read through a {@link RecordingInputStream}, which keeps the exact bytes of the
  * event being decoded. A {@code JsonScanner} finds each event's end and its {@code type} and {@code object}
  * members (in any order) without tokenizing the object, and a {@link io.kubeloop.api.DynamicObject} is copied
- * out of those bytes in its compact form by a {@link DynamicObjectReader}; any other {@code T}, bookmarks and
- * errors are mapped by Jackson from the object's span. Events that the scanner does not accept (malformed
+ * out of those bytes in its compact form by a {@link DynamicObjectReader}; a kind whose records were generated is
+ * read from the same span by its generated reader ({@link JsonBytesReader}); any other {@code T}, bookmarks and
+ * errors (and what the generated reader hands back) are mapped by Jackson from the object's span. Events that the scanner does not accept (malformed
  * JSON, escaped member names) are read by a Jackson parser over the event's bytes, which reports what is wrong.
  *
  * <p>Not thread-safe: owned by the watch's consumer thread; {@link #close()} may come from any thread.
@@ -40,6 +43,11 @@ final class WatchDecoder<T> implements AutoCloseable {
     private final ObjectCodec<T> codec;
     private final RecordingInputStream recorder;
     private final DynamicObjectReader reader = new DynamicObjectReader();
+    /** The generated reader of T when T's records were generated (read from the bytes), else null. */
+    private final ModelDeserializer<T> model;
+    /** Reads {@link #model}'s objects from their bytes; null when there is no model. */
+    private final JsonBytesReader bytesReader;
+
     private final byte[] readBuffer = new byte[READ_SIZE];
     private final int[] spans = new int[4];
     /** Stream position after the last byte read. */
@@ -56,6 +64,8 @@ final class WatchDecoder<T> implements AutoCloseable {
     WatchDecoder(InputStream body, ObjectCodec<T> codec, int initialBuffer) {
         this.codec = codec;
         this.recorder = new RecordingInputStream(body, initialBuffer);
+        this.model = codec.model();
+        this.bytesReader = model == null ? null : new JsonBytesReader(codec.mapper());
     }
 
     /**
@@ -90,11 +100,20 @@ final class WatchDecoder<T> implements AutoCloseable {
             if (fast != null) {
                 return fast;
             }
-        } else {
+        } else if (model == null) {
             // a typed object is read by Jackson, which checks the JSON itself: frame the event, no scan
             long end = frame(start);
             cursor = end;
             return parseEvent(recorder.bytes(), (int) (start - recorder.position()), (int) (end - recorder.position()));
+        } else {
+            // a generated model reads the object from its bytes and checks it as it goes: frame, no scan
+            long end = frame(start);
+            WatchEvent<T> event = modelEvent(
+                    recorder.bytes(), (int) (start - recorder.position()), (int) (end - recorder.position()));
+            if (event != null) {
+                cursor = end;
+                return event;
+            }
         }
         int scanned = JsonScanner.members(
                 recorder.bytes(),
@@ -132,6 +151,57 @@ final class WatchDecoder<T> implements AutoCloseable {
             throw new IllegalArgumentException(type + " event without an object");
         }
         return decode(type, b, spans[2], spans[3]);
+    }
+
+    /**
+     * The event at {@code b[from, to)} as the API server writes it — {@code {"type":"ADDED|MODIFIED|DELETED",
+     * "object":{…}}} — with its object read by the generated model's reader; null for any other shape or an object
+     * the reader hands back to Jackson (then decoded the general way).
+     */
+    private WatchEvent<T> modelEvent(byte[] b, int from, int to) {
+        int i = JsonScanner.skipSpace(b, from + 1, to);
+        int nameEnd = i < to && b[i] == '"' ? JsonScanner.stringEnd(b, i, to) : -1;
+        if (nameEnd < 0 || !JsonScanner.nameEquals(b, i, nameEnd, TYPE)) {
+            return null;
+        }
+        i = JsonScanner.skipSpace(b, nameEnd, to);
+        int valueStart = i < to && b[i] == ':' ? JsonScanner.skipSpace(b, i + 1, to) : to;
+        int valueEnd = valueStart < to && b[valueStart] == '"' ? JsonScanner.stringEnd(b, valueStart, to) : -1;
+        if (valueEnd < 0) {
+            return null;
+        }
+        int kind = -1;
+        for (int k = 0; k < OBJECT_TYPES.length; k++) {
+            if (JsonScanner.nameEquals(b, valueStart, valueEnd, OBJECT_TYPES[k])) {
+                kind = k;
+            }
+        }
+        i = JsonScanner.skipSpace(b, valueEnd, to);
+        if (kind < 0 || i >= to || b[i] != ',') {
+            return null;
+        }
+        i = JsonScanner.skipSpace(b, i + 1, to);
+        nameEnd = i < to && b[i] == '"' ? JsonScanner.stringEnd(b, i, to) : -1;
+        if (nameEnd < 0 || !JsonScanner.nameEquals(b, i, nameEnd, OBJECT)) {
+            return null;
+        }
+        i = JsonScanner.skipSpace(b, nameEnd, to);
+        if (i >= to || b[i] != ':') {
+            return null;
+        }
+        int close = to - 1; // the event's closing brace: frame() ends right after it
+        if (b[close] != '}') {
+            return null;
+        }
+        T object = bytesReader.read(model, b, i + 1, close);
+        if (object == null) {
+            return null;
+        }
+        return switch (kind) {
+            case 0 -> new WatchEvent.Added<>(object);
+            case 1 -> new WatchEvent.Modified<>(object);
+            default -> new WatchEvent.Deleted<>(object);
+        };
     }
 
     private static final byte[] TYPE = "type".getBytes(StandardCharsets.US_ASCII);
@@ -322,6 +392,12 @@ final class WatchDecoder<T> implements AutoCloseable {
         }
         if (codec.isDynamic()) {
             return codec.cast(reader.read(b, from, to, null, null));
+        }
+        if (model != null) {
+            T read = bytesReader.read(model, b, from, to);
+            if (read != null) {
+                return read;
+            }
         }
         try (JsonParser p = codec.mapper().createParser(b, from, to - from)) {
             p.nextToken();

@@ -2,6 +2,7 @@ package io.kubeloop.codegen;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kubeloop.api.json.JsonBytesReader;
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.api.yaml.KubeYaml;
 import io.kubeloop.apiserver.EmbeddedApiServer;
@@ -107,8 +108,8 @@ class RealCrdsTest {
 
     /**
      * The reader generated with each kind's records (its {@code JsonReader}, which Jackson uses through
-     * {@code @JsonDeserialize}) reads every example into records equal to those Jackson's reflective
-     * binding makes of the same JSON text.
+     * {@code @JsonDeserialize}, and straight from the bytes through a {@code JsonBytesReader}) reads every
+     * example into records equal to those Jackson's reflective binding makes of the same JSON text.
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("fixtures")
@@ -146,6 +147,11 @@ class RealCrdsTest {
                     .isEqualTo(byReflection);
             assertThat(KubeJson.mapper().readValue(json, type))
                     .as(example.getFileName() + " through @JsonDeserialize")
+                    .isEqualTo(byReflection);
+            byte[] bytes = json.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(new JsonBytesReader(KubeJson.mapper())
+                            .read(JsonBytesReader.modelOf(type).orElseThrow(), bytes, 0, bytes.length))
+                    .as(example.getFileName() + " from its bytes")
                     .isEqualTo(byReflection);
         }
     }

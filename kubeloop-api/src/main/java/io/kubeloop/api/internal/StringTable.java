@@ -1,5 +1,6 @@
 package io.kubeloop.api.internal;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -26,7 +27,9 @@ public final class StringTable {
     private final String[] slots;
     /** The characters of {@code slots[i]} when it came from {@link #share(char[], int, int)}, else null. */
     private final char[][] chars;
-    /** The hash of {@code chars[i]} when it is set. */
+    /** The bytes of {@code slots[i]} when it came from {@link #shareAscii}, else null. */
+    private final byte[][] ascii;
+    /** The hash of {@code slots[i]} when {@code chars[i]} or {@code ascii[i]} is set. */
     private final int[] hashes;
 
     private final int mask;
@@ -43,6 +46,7 @@ public final class StringTable {
         }
         this.slots = new String[size];
         this.chars = new char[size][];
+        this.ascii = new byte[size][];
         this.hashes = new int[size];
         this.mask = size - 1;
     }
@@ -79,8 +83,71 @@ public final class StringTable {
         String s = new String(copy);
         slots[i] = s;
         this.chars[i] = copy;
+        ascii[i] = null;
         hashes[i] = h;
         return s;
+    }
+
+    /**
+     * The string of the ASCII bytes {@code bytes[offset, offset + length)} (every byte below 0x80): the
+     * equal string this table returned before, without allocating, or a new one (which takes its slot).
+     * For decoders that read JSON text straight from its UTF-8 bytes.
+     */
+    public String shareAscii(byte[] bytes, int offset, int length) {
+        int h = 0;
+        for (int k = offset, end = offset + length; k < end; k++) {
+            h = 31 * h + bytes[k];
+        }
+        return shareAscii(bytes, offset, length, h);
+    }
+
+    /**
+     * As {@link #shareAscii(byte[], int, int)}, for a decoder that computed the string's hash while it
+     * read the bytes: {@code hash} is {@link String#hashCode()} of the string (for ASCII, {@code h = 31
+     * * h + byte} over the bytes).
+     */
+    public String shareAscii(byte[] bytes, int offset, int length, int hash) {
+        if (length > MAX_LENGTH) {
+            return new String(bytes, offset, length, StandardCharsets.ISO_8859_1);
+        }
+        int h = hash;
+        int i = (h ^ (h >>> 16)) & mask;
+        String known = slots[i];
+        if (known != null && known.length() == length && hashes[i] == h) {
+            byte[] knownBytes = ascii[i];
+            if (knownBytes != null ? sameBytes(knownBytes, bytes, offset) : sameBytes(known, bytes, offset)) {
+                return known;
+            }
+        }
+        byte[] copy = Arrays.copyOfRange(bytes, offset, offset + length);
+        String s = new String(copy, StandardCharsets.ISO_8859_1);
+        slots[i] = s;
+        chars[i] = null;
+        ascii[i] = copy;
+        hashes[i] = h;
+        return s;
+    }
+
+    /**
+     * A plain loop: most shared strings are a few bytes long, where {@code Arrays.equals}' vectorized
+     * comparison costs more than it saves.
+     */
+    private static boolean sameBytes(byte[] known, byte[] bytes, int offset) {
+        for (int k = 0; k < known.length; k++) {
+            if (known[k] != bytes[offset + k]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean sameBytes(String s, byte[] bytes, int offset) {
+        for (int k = 0, n = s.length(); k < n; k++) {
+            if (s.charAt(k) != bytes[offset + k]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean sameChars(String s, char[] chars, int offset) {
@@ -105,6 +172,7 @@ public final class StringTable {
         }
         slots[i] = s;
         chars[i] = null;
+        ascii[i] = null;
         return s;
     }
 }

@@ -3,33 +3,21 @@ package io.kubeloop.api.json;
 import io.kubeloop.api.ManagedFieldsEntry;
 import io.kubeloop.api.ObjectMeta;
 import io.kubeloop.api.OwnerReference;
-import io.kubeloop.api.internal.StringTable;
-import io.kubeloop.api.internal.TimestampDeserializer;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.function.Function;
-import tools.jackson.core.JsonParser;
-import tools.jackson.core.JsonToken;
-import tools.jackson.databind.DeserializationContext;
-import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.ValueDeserializer;
 
 /**
- * One read of a generated model from JSON: Jackson's parser and context, and the string table of the
- * read when it has one. The readers that {@code kubeloop generate models} writes into each kind's record
+ * One read of a generated model from JSON, positioned on its current value. The readers that {@code kubeloop generate models} writes into each kind's record
  * (through its {@link ModelDeserializer}) are straight-line code made of these calls — a {@code switch} over
  * each record's property names, no reflection and no per-property lookup — and hand only the types
  * outside the model to Jackson's own deserializers ({@link io.kubeloop.api.IntOrString}, JSON trees,
  * untyped values); {@link ObjectMeta} and Kubernetes timestamps it reads itself.
  *
- * <p>Each call reads the value at the parser's current token and leaves the parser on that value's
- * last token (the value itself for a scalar, {@code END_ARRAY} or {@code END_OBJECT} for a container),
- * with the results Jackson's own deserializers give for the same record under the same mapper: JSON
+ * <p>Each call reads the current value and moves past it (with Jackson's parser: leaves the parser on
+ * the value's last token), with the results Jackson's own deserializers give for the same record under the same mapper: JSON
  * {@code null} reads as null (or as the deserializer's null value for types read by Jackson), absent
  * properties stay null, unknown properties are skipped unless the read enables {@code
  * FAIL_ON_UNKNOWN_PROPERTIES}, and a value of the wrong JSON type fails with Jackson's {@code
@@ -38,87 +26,42 @@ import tools.jackson.databind.ValueDeserializer;
  * (kubeloop's client does, for lists and watch streams), so equal strings across the objects of one
  * stream are one instance.
  *
+ * <p>Two implementations: over Jackson's parser (when Jackson calls the kind's {@link
+ * ModelDeserializer}), and straight over UTF-8 bytes ({@link JsonBytesReader}, kubeloop's client's
+ * lists and watches), which hands anything unusual back to Jackson.
+ *
  * <p>Not thread-safe: an instance belongs to one read on one thread.
  */
-public final class JsonInput {
+public abstract sealed class JsonInput permits ParserInput, BytesInput {
 
-    private final JsonParser parser;
-    private final DeserializationContext context;
-    private final StringTable strings;
-    private final ModelDeserializer<?> deserializers;
+    JsonInput() {}
 
-    /** The input of one read at {@code parser}'s current token, by {@code deserializers}. */
-    JsonInput(JsonParser parser, DeserializationContext context, ModelDeserializer<?> deserializers) {
-        this.parser = Objects.requireNonNull(parser, "parser");
-        this.context = Objects.requireNonNull(context, "context");
-        this.deserializers = Objects.requireNonNull(deserializers, "deserializers");
-        this.strings = context.getAttribute(StringTable.class) instanceof StringTable t ? t : null;
-    }
-
-    /** Jackson's parser, on the current value. */
-    public JsonParser parser() {
-        return parser;
-    }
-
-    /** Jackson's context of this read. */
-    public DeserializationContext context() {
-        return context;
-    }
-
-    /** True when the current token is JSON {@code null}. */
-    public boolean isNull() {
-        return parser.currentToken() == JsonToken.VALUE_NULL;
-    }
+    /** True when the current value is JSON {@code null} (which is then read). */
+    public abstract boolean isNull();
 
     /**
-     * Enters the object at the current token ({@code START_OBJECT}, or a property name when Jackson
-     * hands over mid-object) and moves to its first property's value.
+     * Enters the object that is the current value and moves to its first property's value.
      *
      * @param type the type being read, for the error when the current value is no object
-     * @return the first property's name, or null for an empty object (then on its {@code END_OBJECT})
+     * @return the first property's name, or null for an empty object (then read)
      */
-    public String firstName(Class<?> type) {
-        JsonToken t = parser.currentToken();
-        String name;
-        if (t == JsonToken.START_OBJECT) {
-            name = parser.nextName();
-        } else if (t == JsonToken.PROPERTY_NAME) {
-            name = parser.currentName();
-        } else if (t == JsonToken.END_OBJECT) {
-            return null;
-        } else {
-            context.handleUnexpectedToken(type, parser);
-            throw new IllegalStateException("Jackson accepted a " + t + " as " + type.getName());
-        }
-        if (name != null) {
-            parser.nextToken();
-        }
-        return name;
-    }
+    public abstract String firstName(Class<?> type);
 
     /**
      * Moves from the value just read to the next property's value.
      *
-     * @return its name, or null at the end of the object (then on its {@code END_OBJECT})
+     * @return its name, or null at the end of the object (then read)
      */
-    public String nextName() {
-        String name = parser.nextName();
-        if (name != null) {
-            parser.nextToken();
-        }
-        return name;
-    }
+    public abstract String nextName();
 
     /**
      * Skips the current property's value, a property the record does not name: Jackson's unknown
      * property handling when the read enables {@code FAIL_ON_UNKNOWN_PROPERTIES}.
      */
-    public void skip(Class<?> type, String name) {
-        if (context.isEnabled(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)) {
-            context.handleUnknownProperty(parser, null, type, name);
-        }
-        parser.skipChildren();
-    }
+    public abstract void skip(Class<?> type, String name);
+
+    /** Skips the current value, whatever the read's features. */
+    abstract void skipAny();
 
     /**
      * Adds the current property, one the schema does not name, to {@code kept} as an untyped value
@@ -127,89 +70,29 @@ public final class JsonInput {
      * @param kept the properties kept so far, or null for none yet
      * @return {@code kept}, or a new map when it was null
      */
-    public Map<String, Object> keep(Map<String, Object> kept, String name) {
-        Map<String, Object> out = kept == null ? new LinkedHashMap<>() : kept;
-        out.put(name, value(Object.class));
-        return out;
-    }
+    public abstract Map<String, Object> keep(Map<String, Object> kept, String name);
 
     /** The current string, or null; other scalars as Jackson coerces them to text. */
-    public String string() {
-        JsonToken t = parser.currentToken();
-        if (t == JsonToken.VALUE_STRING) {
-            return strings == null
-                    ? parser.getString()
-                    : strings.share(parser.getStringCharacters(), parser.getStringOffset(), parser.getStringLength());
-        }
-        if (t == JsonToken.VALUE_NULL) {
-            return null;
-        }
-        String s = context.readValue(parser, String.class);
-        return strings == null ? s : strings.share(s);
-    }
+    public abstract String string();
 
     /** The current 32-bit integer, or null. */
-    public Integer int32() {
-        JsonToken t = parser.currentToken();
-        if (t == JsonToken.VALUE_NUMBER_INT && parser.getNumberType() == JsonParser.NumberType.INT) {
-            return parser.getIntValue();
-        }
-        return t == JsonToken.VALUE_NULL ? null : context.readValue(parser, Integer.class);
-    }
+    public abstract Integer int32();
 
     /** The current 64-bit integer, or null. */
-    public Long int64() {
-        JsonToken t = parser.currentToken();
-        if (t == JsonToken.VALUE_NUMBER_INT && parser.getNumberType() != JsonParser.NumberType.BIG_INTEGER) {
-            return parser.getLongValue();
-        }
-        return t == JsonToken.VALUE_NULL ? null : context.readValue(parser, Long.class);
-    }
+    public abstract Long int64();
 
     /** The current number as a double, or null. */
-    public Double float64() {
-        JsonToken t = parser.currentToken();
-        if (t == JsonToken.VALUE_NUMBER_FLOAT) {
-            return parser.getDoubleValue();
-        }
-        return t == JsonToken.VALUE_NULL ? null : context.readValue(parser, Double.class);
-    }
+    public abstract Double float64();
 
     /** The current boolean, or null. */
-    public Boolean bool() {
-        return switch (parser.currentToken()) {
-            case VALUE_TRUE -> Boolean.TRUE;
-            case VALUE_FALSE -> Boolean.FALSE;
-            case VALUE_NULL -> null;
-            default -> context.readValue(parser, Boolean.class);
-        };
-    }
+    public abstract Boolean bool();
 
     /**
      * The current array, each item read by {@code item} (positioned on the item), or null.
      *
      * @param type the list's element type, for the error when the current value is no array
      */
-    public <T> List<T> list(Class<?> type, Function<JsonInput, T> item) {
-        JsonToken t = parser.currentToken();
-        if (t == JsonToken.START_ARRAY) {
-            List<T> out = new ArrayList<>();
-            while (parser.nextToken() != JsonToken.END_ARRAY) {
-                out.add(item.apply(this));
-            }
-            return out;
-        }
-        if (t == JsonToken.VALUE_NULL) {
-            return null;
-        }
-        if (context.isEnabled(DeserializationFeature.ACCEPT_SINGLE_VALUE_AS_ARRAY)) {
-            List<T> out = new ArrayList<>(1);
-            out.add(item.apply(this));
-            return out;
-        }
-        context.handleUnexpectedToken(context.getTypeFactory().constructCollectionType(List.class, type), parser);
-        throw new IllegalStateException("Jackson accepted a " + t + " as a list");
-    }
+    public abstract <T> List<T> list(Class<?> type, Function<JsonInput, T> item);
 
     /**
      * The current object as a map of its properties, each value read by {@code value} (positioned on
@@ -217,49 +100,27 @@ public final class JsonInput {
      *
      * @param type the map's value type, for the error when the current value is no object
      */
-    public <T> Map<String, T> map(Class<?> type, Function<JsonInput, T> value) {
-        JsonToken t = parser.currentToken();
-        if (t == JsonToken.VALUE_NULL) {
-            return null;
-        }
-        if (t != JsonToken.START_OBJECT && t != JsonToken.PROPERTY_NAME && t != JsonToken.END_OBJECT) {
-            context.handleUnexpectedToken(
-                    context.getTypeFactory().constructMapType(Map.class, String.class, type), parser);
-            throw new IllegalStateException("Jackson accepted a " + t + " as a map");
-        }
-        Map<String, T> out = new LinkedHashMap<>();
-        for (String name = firstName(Map.class); name != null; name = nextName()) {
-            out.put(name, value.apply(this));
-        }
-        return out;
-    }
+    public abstract <T> Map<String, T> map(Class<?> type, Function<JsonInput, T> value);
 
     /**
      * The current value read by Jackson's deserializer of {@code type} (JSON {@code null}: that
      * deserializer's null value), for the types a generated reader does not read itself.
      */
-    public <T> T value(Class<T> type) {
-        ValueDeserializer<Object> deserializer = deserializers.deserializerOf(type, context);
-        Object value = parser.currentToken() == JsonToken.VALUE_NULL
-                ? deserializer.getNullValue(context)
-                : deserializer.deserialize(parser, context);
-        return type.cast(value);
-    }
+    public abstract <T> T value(Class<T> type);
 
     /**
      * The current timestamp ({@code date-time}), or null: RFC 3339 in UTC as Kubernetes writes it read
      * directly, anything else by Jackson's deserializer of {@link Instant}.
      */
-    public Instant timestamp() {
-        JsonToken t = parser.currentToken();
-        if (t == JsonToken.VALUE_STRING) {
-            Instant fast = TimestampDeserializer.parse(parser.getString());
-            if (fast != null) {
-                return fast;
-            }
-        }
-        return value(Instant.class);
-    }
+    public abstract Instant timestamp();
+
+    /**
+     * The current string's text when the current value is a string, else null (the value is then not
+     * read). Shared like {@link #string()}. For enums: a generated reader maps the known texts to
+     * constants and hands anything else to {@link #value} right after this call, which reads the same
+     * value with Jackson's enum deserializer (the text included).
+     */
+    public abstract String text();
 
     /**
      * The current {@link ObjectMeta}, or null, equal to what Jackson reads for it (unknown properties
@@ -301,7 +162,7 @@ public final class JsonInput {
                 case "finalizers" -> finalizers = list(String.class, JsonInput::string);
                 case "managedFields" -> managedFields = list(ManagedFieldsEntry.class, JsonInput::managedFieldsEntry);
                 case "selfLink" -> selfLink = string();
-                default -> parser.skipChildren();
+                default -> skipAny();
             }
         }
         return new ObjectMeta(
@@ -340,7 +201,7 @@ public final class JsonInput {
                 case "uid" -> uid = string();
                 case "controller" -> controller = bool();
                 case "blockOwnerDeletion" -> blockOwnerDeletion = bool();
-                default -> parser.skipChildren();
+                default -> skipAny();
             }
         }
         return new OwnerReference(apiVersion, kind, name, uid, controller, blockOwnerDeletion);
@@ -366,18 +227,9 @@ public final class JsonInput {
                 case "fieldsType" -> fieldsType = string();
                 case "fieldsV1" -> fieldsV1 = value(JsonNode.class);
                 case "subresource" -> subresource = string();
-                default -> parser.skipChildren();
+                default -> skipAny();
             }
         }
         return new ManagedFieldsEntry(manager, operation, apiVersion, time, fieldsType, fieldsV1, subresource);
-    }
-
-    /**
-     * The current string's text when the current value is a string (for enums: a generated reader
-     * maps the known texts to constants and hands the rest to {@link #value}), else null. Shared
-     * through the read's string table like {@link #string()}, so a repeated text is not copied again.
-     */
-    public String text() {
-        return parser.currentToken() == JsonToken.VALUE_STRING ? string() : null;
     }
 }

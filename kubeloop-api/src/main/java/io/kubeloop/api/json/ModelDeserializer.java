@@ -43,7 +43,7 @@ public abstract class ModelDeserializer<T> extends ValueDeserializer<T> {
 
     @Override
     public final T deserialize(JsonParser parser, DeserializationContext context) {
-        return read(new JsonInput(parser, context, this));
+        return read(new ParserInput(parser, context, this));
     }
 
     @Override

@@ -35,7 +35,8 @@ class JsonInputTest {
             Instant since,
             List<String> tags,
             Map<String, List<Integer>> ports,
-            Object anything) {
+            Object anything,
+            Phase phase) {
 
         static Thing readJson(JsonInput in) {
             if (in.isNull()) {
@@ -52,6 +53,7 @@ class JsonInputTest {
             List<String> tags = null;
             Map<String, List<Integer>> ports = null;
             Object anything = null;
+            Phase phase = null;
             for (String property = in.firstName(Thing.class); property != null; property = in.nextName()) {
                 switch (property) {
                     case "apiVersion" -> apiVersion = in.string();
@@ -65,10 +67,12 @@ class JsonInputTest {
                     case "tags" -> tags = in.list(String.class, JsonInput::string);
                     case "ports" -> ports = in.map(List.class, e -> e.list(Integer.class, JsonInput::int32));
                     case "anything" -> anything = in.value(Object.class);
+                    case "phase" -> phase = Phase.readJson(in);
                     default -> in.skip(Thing.class, property);
                 }
             }
-            return new Thing(apiVersion, kind, metadata, count, size, ratio, enabled, since, tags, ports, anything);
+            return new Thing(
+                    apiVersion, kind, metadata, count, size, ratio, enabled, since, tags, ports, anything, phase);
         }
 
         /** The deserializer. */
@@ -85,6 +89,30 @@ class JsonInputTest {
         }
     }
 
+    /** A string enum, read as a generated reader reads one. */
+    enum Phase {
+        @com.fasterxml.jackson.annotation.JsonProperty("Running")
+        RUNNING,
+        @com.fasterxml.jackson.annotation.JsonProperty("Done")
+        DONE;
+
+        static Phase readJson(JsonInput in) {
+            String text = in.text();
+            if (text != null) {
+                switch (text) {
+                    case "Running" -> {
+                        return RUNNING;
+                    }
+                    case "Done" -> {
+                        return DONE;
+                    }
+                    default -> {}
+                }
+            }
+            return in.value(Phase.class);
+        }
+    }
+
     /** The same record without the reader: Jackson's reflective binding. */
     record Plain(
             String apiVersion,
@@ -97,7 +125,8 @@ class JsonInputTest {
             Instant since,
             List<String> tags,
             Map<String, List<Integer>> ports,
-            Object anything) {}
+            Object anything,
+            Phase phase) {}
 
     private static final String FULL = """
             {"apiVersion": "example.com/v1", "kind": "Thing", "unknown": {"deep": [1, {"x": null}]},
@@ -114,7 +143,7 @@ class JsonInputTest {
              "count": 3, "size": 12345678901, "ratio": 1.5, "enabled": true,
              "since": "2024-02-03T04:05:06.5Z", "tags": ["a", null, "b"],
              "ports": {"http": [80, 8080], "none": null, "empty": []},
-             "anything": {"k": [1, "two", 3.0, false, null]}}
+             "anything": {"k": [1, "two", 3.0, false, null]}, "phase": "Done"}
             """;
 
     @Test
@@ -166,6 +195,10 @@ class JsonInputTest {
         }
         assertThatThrownBy(() -> KubeJson.mapper().readValue("{\"tags\": {\"a\": 1}}", Thing.class))
                 .isInstanceOf(MismatchedInputException.class);
+        assertThatThrownBy(() -> KubeJson.mapper().readValue("{\"phase\": \"Unheard\"}", Thing.class))
+                .as("a text no constant has: Jackson's enum deserializer")
+                .isInstanceOf(tools.jackson.databind.exc.InvalidFormatException.class)
+                .hasMessageContaining("Unheard");
     }
 
     @Test
@@ -193,5 +226,80 @@ class JsonInputTest {
         assertThat(second.tags().get(2)).isSameAs(first.tags().get(2));
         Thing unshared = KubeJson.mapper().readValue(FULL, Thing.class);
         assertThat(unshared.kind()).isEqualTo(first.kind()).isNotSameAs(first.kind());
+    }
+    /** {@link #FULL} without its one coercion (a number as a label value, which the byte path hands to Jackson). */
+    private static final String FULL_UNCOERCED = FULL.replace("\"n\": 5", "\"n\": \"5\"");
+
+    private static Thing fromBytes(JsonBytesReader reader, String json) {
+        byte[] bytes = json.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return reader.read(JsonBytesReader.modelOf(Thing.class).orElseThrow(), bytes, 0, bytes.length);
+    }
+
+    @Test
+    void fromBytesTheReaderReadsWhatJacksonReads() {
+        JsonBytesReader reader = new JsonBytesReader(KubeJson.mapper());
+        String escaped = "{\"kind\": \"caf\u00e9 \\\"q\\\" \\u00e9\\n\\ud83d\\ude00\", \"tags\": [\"\u00fc\"]}";
+        for (String json : List.of(
+                FULL_UNCOERCED,
+                "{}",
+                "  {\"metadata\": null, \"count\": null, \"tags\": null, \"ports\": null, \"anything\": null} ",
+                "{\"metadata\": {}, \"tags\": [], \"ports\": {}, \"count\": -2147483648, \"size\": -0}",
+                "{\"ratio\": 2, \"since\": \"2024-01-02T03:04:05+01:00\", \"kind\": \"a\", \"kind\": \"b\"}",
+                "{\"phase\": \"Running\", \"count\": 1}",
+                "{\"phase\": null}",
+                escaped)) {
+            Thing read = fromBytes(reader, json);
+            assertThat(read).as(json).isNotNull();
+            assertThat(read).as(json).isEqualTo(KubeJson.mapper().readValue(json, Thing.class));
+        }
+    }
+
+    @Test
+    void fromBytesWhatJacksonCoercesOrRefusesIsHandedBackToJackson() {
+        JsonBytesReader reader = new JsonBytesReader(KubeJson.mapper());
+        for (String json : List.of(
+                FULL,
+                "{\"count\": \"12\"}",
+                "{\"phase\": \"Unheard\", \"count\": 1}",
+                "{\"phase\": 0}",
+                "{\"count\": 1.0}",
+                "{\"count\": 2147483648}",
+                "{\"kind\": 5}",
+                "{\"enabled\": \"true\"}",
+                "{\"tags\": \"a\"}",
+                "{\"metadata\": []}",
+                "{\"kind\": \"a\",}",
+                "{\"kind\" \"a\"}",
+                "{\"count\": 01}",
+                "{\"kind\": \"a\"} {}",
+                "{\"kind\": \"a\"",
+                "{\"kind\": \"\\x\"}",
+                "[]")) {
+            assertThat(fromBytes(reader, json)).as(json).isNull();
+        }
+        byte[] badUtf8 = {'{', '"', 'k', 'i', 'n', 'd', '"', ':', '"', (byte) 0xC3, '"', '}'};
+        assertThat(reader.read(JsonBytesReader.modelOf(Thing.class).orElseThrow(), badUtf8, 0, badUtf8.length))
+                .isNull();
+    }
+
+    @Test
+    void fromBytesTheStringsOfOneReaderAreOneInstance() {
+        JsonBytesReader reader = new JsonBytesReader(KubeJson.mapper());
+        Thing first = fromBytes(reader, FULL_UNCOERCED);
+        Thing second = fromBytes(reader, FULL_UNCOERCED);
+        assertThat(second.kind()).isSameAs(first.kind());
+        assertThat(second.metadata().labels().get("app"))
+                .isSameAs(first.metadata().labels().get("app"));
+        assertThat(fromBytes(new JsonBytesReader(KubeJson.mapper()), FULL_UNCOERCED)
+                        .kind())
+                .isEqualTo(first.kind())
+                .isNotSameAs(first.kind());
+    }
+
+    @Test
+    void onlyAGeneratedModelsDeserializerIsFoundForTheBytePath() {
+        assertThat(JsonBytesReader.modelOf(Thing.class)).isPresent();
+        assertThat(JsonBytesReader.modelOf(Plain.class)).isEmpty();
+        assertThat(JsonBytesReader.modelOf(ObjectMeta.class)).isEmpty();
     }
 }

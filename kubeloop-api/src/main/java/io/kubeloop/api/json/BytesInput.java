@@ -1,0 +1,404 @@
+package io.kubeloop.api.json;
+
+import io.kubeloop.api.internal.JsonScanner;
+import io.kubeloop.api.internal.StringTable;
+import io.kubeloop.api.internal.TimestampDeserializer;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * A {@link JsonInput} straight over UTF-8 bytes, for {@link JsonBytesReader}. It reads what a generated
+ * reader reads in the usual case — objects, arrays, strings (escapes and non-ASCII text decoded and
+ * checked), integers, numbers, booleans and nulls of the expected JSON types — and throws {@link
+ * Fallback} at anything else (a value of another JSON type, which Jackson would coerce or refuse,
+ * malformed JSON, numbers out of range), after which the caller reads the object with Jackson, whose
+ * result or error is the answer. Values a generated reader leaves to Jackson are read by Jackson from
+ * their own bytes.
+ *
+ * <p>Invariant: {@code pos} is at the first byte of the current value, or just past the value read
+ * last. Not thread-safe.
+ */
+final class BytesInput extends JsonInput {
+
+    /** Thrown where Jackson must read the object; carries no stack trace. */
+    static final class Fallback extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Fallback() {
+            super(null, null, false, false);
+        }
+    }
+
+    private final byte[] b;
+    private final int end;
+    private final JsonBytesReader owner;
+    private final StringTable values;
+    private final StringTable names;
+    int pos;
+
+    BytesInput(byte[] b, int from, int end, JsonBytesReader owner, StringTable values, StringTable names) {
+        this.b = b;
+        this.pos = from;
+        this.end = end;
+        this.owner = owner;
+        this.values = values;
+        this.names = names;
+    }
+
+    private static Fallback fallback() {
+        return new Fallback();
+    }
+
+    /** The byte at {@code i}, or 0 past the end (which nothing accepts). */
+    private byte at(int i) {
+        return i < end ? b[i] : 0;
+    }
+
+    private int space(int i) {
+        return JsonScanner.skipSpace(b, i, end);
+    }
+
+    private boolean readNull() {
+        int p = pos;
+        if (p + 4 <= end && b[p] == 'n' && b[p + 1] == 'u' && b[p + 2] == 'l' && b[p + 3] == 'l') {
+            pos = p + 4;
+            return true;
+        }
+        return false;
+    }
+
+    @Override
+    public boolean isNull() {
+        return at(pos) == 'n' && readNull();
+    }
+
+    @Override
+    public String firstName(Class<?> type) {
+        if (at(pos) != '{') {
+            throw fallback();
+        }
+        int i = space(pos + 1);
+        if (at(i) == '}') {
+            pos = i + 1;
+            return null;
+        }
+        return name(i);
+    }
+
+    @Override
+    public String nextName() {
+        int i = space(pos);
+        byte c = at(i);
+        if (c == ',') {
+            return name(space(i + 1));
+        }
+        if (c == '}') {
+            pos = i + 1;
+            return null;
+        }
+        throw fallback();
+    }
+
+    /** The name whose quote is at {@code i}; moves to its value. */
+    private String name(int i) {
+        if (at(i) != '"') {
+            throw fallback();
+        }
+        pos = i;
+        String name = quoted(names);
+        int colon = space(pos);
+        if (at(colon) != ':') {
+            throw fallback();
+        }
+        pos = space(colon + 1);
+        if (pos >= end) {
+            throw fallback();
+        }
+        return name;
+    }
+
+    @Override
+    public void skip(Class<?> type, String name) {
+        skipAny();
+    }
+
+    @Override
+    void skipAny() {
+        int e = JsonScanner.valueEnd(b, pos, end);
+        if (e < 0) {
+            throw fallback();
+        }
+        for (int k = pos; k < e; k++) {
+            if (b[k] < 0) {
+                checkUtf8(pos, e - pos); // Jackson checks the text it skips
+                break;
+            }
+        }
+        pos = e;
+    }
+
+    @Override
+    public Map<String, Object> keep(Map<String, Object> kept, String name) {
+        Map<String, Object> out = kept == null ? new LinkedHashMap<>() : kept;
+        out.put(name, value(Object.class));
+        return out;
+    }
+
+    @Override
+    public String string() {
+        byte c = at(pos);
+        if (c == '"') {
+            return quoted(values);
+        }
+        if (c == 'n' && readNull()) {
+            return null;
+        }
+        throw fallback();
+    }
+
+    /** The string whose quote is at {@code pos}, through {@code table}; moves past it. */
+    private String quoted(StringTable table) {
+        int start = pos + 1;
+        int h = 0;
+        for (int i = start; i < end; i++) {
+            byte c = b[i];
+            if (c == '"') {
+                pos = i + 1;
+                return table.shareAscii(b, start, i - start, h);
+            }
+            if (c == '\\' || c < 0x20) { // an escape, a control character or (negative) a non-ASCII byte
+                return decoded(table, start);
+            }
+            h = 31 * h + c;
+        }
+        throw fallback();
+    }
+
+    /** The string starting at {@code start} (after its quote) with escapes or non-ASCII text. */
+    private String decoded(StringTable table, int start) {
+        int close = JsonScanner.stringEnd(b, start - 1, end); // checks escapes and control characters
+        if (close < 0) {
+            throw fallback();
+        }
+        String raw = checkUtf8(start, close - 1 - start);
+        pos = close;
+        if (raw.indexOf('\\') < 0) {
+            return table.share(raw);
+        }
+        StringBuilder out = new StringBuilder(raw.length());
+        for (int k = 0; k < raw.length(); k++) {
+            char c = raw.charAt(k);
+            if (c != '\\') {
+                out.append(c);
+                continue;
+            }
+            char e = raw.charAt(++k);
+            switch (e) {
+                case 'b' -> out.append('\b');
+                case 'f' -> out.append('\f');
+                case 'n' -> out.append('\n');
+                case 'r' -> out.append('\r');
+                case 't' -> out.append('\t');
+                case 'u' -> {
+                    out.append((char) Integer.parseInt(raw, k + 1, k + 5, 16));
+                    k += 4;
+                }
+                default -> out.append(e); // '"', '\\', '/'
+            }
+        }
+        return table.share(out.toString());
+    }
+
+    /** The UTF-8 text of {@code b[from, from + length)}; Jackson refuses malformed UTF-8, so it falls back. */
+    private String checkUtf8(int from, int length) {
+        try {
+            CharBuffer chars = StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(b, from, length));
+            return chars.toString();
+        } catch (CharacterCodingException malformed) {
+            throw fallback();
+        }
+    }
+
+    /** The integer at {@code pos} in [min, max]; moves past it. */
+    private long integer(long min, long max) {
+        int e = JsonScanner.valueEnd(b, pos, end);
+        if (e < 0) {
+            throw fallback();
+        }
+        int i = pos;
+        boolean negative = b[i] == '-';
+        if (negative) {
+            i++;
+        }
+        if (e - i > 18) {
+            throw fallback(); // may overflow: Jackson decides
+        }
+        long v = 0;
+        for (; i < e; i++) {
+            byte c = b[i];
+            if (c < '0' || c > '9') {
+                throw fallback(); // a fraction or an exponent: Jackson's coercion rules
+            }
+            v = v * 10 + (c - '0');
+        }
+        v = negative ? -v : v;
+        if (v < min || v > max) {
+            throw fallback();
+        }
+        pos = e;
+        return v;
+    }
+
+    @Override
+    public Integer int32() {
+        byte c = at(pos);
+        if (c == '-' || (c >= '0' && c <= '9')) {
+            return (int) integer(Integer.MIN_VALUE, Integer.MAX_VALUE);
+        }
+        if (c == 'n' && readNull()) {
+            return null;
+        }
+        throw fallback();
+    }
+
+    @Override
+    public Long int64() {
+        byte c = at(pos);
+        if (c == '-' || (c >= '0' && c <= '9')) {
+            return integer(Long.MIN_VALUE, Long.MAX_VALUE);
+        }
+        if (c == 'n' && readNull()) {
+            return null;
+        }
+        throw fallback();
+    }
+
+    @Override
+    public Double float64() {
+        byte c = at(pos);
+        if (c == '-' || (c >= '0' && c <= '9')) {
+            int e = JsonScanner.valueEnd(b, pos, end);
+            if (e < 0) {
+                throw fallback();
+            }
+            double d = Double.parseDouble(new String(b, pos, e - pos, StandardCharsets.ISO_8859_1));
+            pos = e;
+            return d;
+        }
+        if (c == 'n' && readNull()) {
+            return null;
+        }
+        throw fallback();
+    }
+
+    @Override
+    public Boolean bool() {
+        int p = pos;
+        if (at(p) == 't' && p + 4 <= end && b[p + 1] == 'r' && b[p + 2] == 'u' && b[p + 3] == 'e') {
+            pos = p + 4;
+            return Boolean.TRUE;
+        }
+        if (at(p) == 'f' && p + 5 <= end && b[p + 1] == 'a' && b[p + 2] == 'l' && b[p + 3] == 's' && b[p + 4] == 'e') {
+            pos = p + 5;
+            return Boolean.FALSE;
+        }
+        if (at(p) == 'n' && readNull()) {
+            return null;
+        }
+        throw fallback();
+    }
+
+    @Override
+    public <T> List<T> list(Class<?> type, Function<JsonInput, T> item) {
+        byte c = at(pos);
+        if (c == 'n' && readNull()) {
+            return null;
+        }
+        if (c != '[') {
+            throw fallback();
+        }
+        List<T> out = new ArrayList<>();
+        int i = space(pos + 1);
+        if (at(i) == ']') {
+            pos = i + 1;
+            return out;
+        }
+        while (true) {
+            pos = i;
+            out.add(item.apply(this));
+            i = space(pos);
+            byte next = at(i);
+            if (next == ',') {
+                i = space(i + 1);
+            } else if (next == ']') {
+                pos = i + 1;
+                return out;
+            } else {
+                throw fallback();
+            }
+        }
+    }
+
+    @Override
+    public <T> Map<String, T> map(Class<?> type, Function<JsonInput, T> value) {
+        if (at(pos) == 'n' && readNull()) {
+            return null;
+        }
+        Map<String, T> out = new LinkedHashMap<>();
+        for (String name = firstName(Map.class); name != null; name = nextName()) {
+            out.put(name, value.apply(this));
+        }
+        return out;
+    }
+
+    @Override
+    public <T> T value(Class<T> type) {
+        if (type.isEnum()) {
+            if (at(pos) == 'n' && readNull()) {
+                return null;
+            }
+            throw fallback(); // a text no constant has (already read by text()), or no text: Jackson decides
+        }
+        int e = JsonScanner.valueEnd(b, pos, end);
+        if (e < 0) {
+            throw fallback();
+        }
+        T v = owner.readerOf(type).readValue(b, pos, e - pos);
+        pos = e;
+        return v;
+    }
+
+    @Override
+    public Instant timestamp() {
+        if (at(pos) == '"') {
+            int e = JsonScanner.stringEnd(b, pos, end);
+            if (e > pos + 2 && e - pos <= 32) {
+                Instant fast =
+                        TimestampDeserializer.parse(new String(b, pos + 1, e - pos - 2, StandardCharsets.ISO_8859_1));
+                if (fast != null) {
+                    pos = e;
+                    return fast;
+                }
+            }
+        }
+        return value(Instant.class);
+    }
+
+    @Override
+    public String text() {
+        return at(pos) == '"' ? quoted(values) : null;
+    }
+}

@@ -1,0 +1,96 @@
+package io.kubeloop.api.json;
+
+import io.kubeloop.api.internal.JsonScanner;
+import io.kubeloop.api.internal.StringTable;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.ObjectReader;
+import tools.jackson.databind.annotation.JsonDeserialize;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Reads the kinds whose records {@code kubeloop generate models} wrote straight from UTF-8 JSON bytes,
+ * without a Jackson parser: the generated reader over a {@link JsonInput} on the bytes themselves. It is
+ * the fast path of kubeloop's client for the objects of a list or a watch, and gives what Jackson gives
+ * for the same bytes — where it meets anything it does not read itself (a value of a JSON type the
+ * schema does not give, which Jackson would coerce or refuse, malformed JSON) it returns null, and the
+ * caller reads the object with Jackson, whose result or error is the answer. Types the generated reader
+ * leaves to Jackson ({@code IntOrString}, JSON trees, untyped values) are read by Jackson from their own
+ * bytes, with {@code mapper}.
+ *
+ * <p>The strings of the objects one reader reads are shared (one instance per distinct value, as the
+ * client's other decoders share them). Not thread-safe: one reader per list or watch stream.
+ */
+public final class JsonBytesReader {
+
+    private final JsonMapper mapper;
+    private final StringTable values = new StringTable();
+    private final StringTable names = new StringTable(1024);
+    private final Map<Class<?>, ObjectReader> readers = new HashMap<>();
+
+    /**
+     * A reader for one stream.
+     *
+     * @param mapper reads the values the generated readers leave to Jackson; it must not fail on unknown
+     *     properties (the generated readers skip them)
+     * @throws IllegalArgumentException when {@code mapper} fails on unknown properties
+     */
+    public JsonBytesReader(JsonMapper mapper) {
+        this.mapper = Objects.requireNonNull(mapper, "mapper");
+        if (mapper.isEnabled(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)) {
+            throw new IllegalArgumentException("the mapper fails on unknown properties");
+        }
+    }
+
+    /**
+     * The generated deserializer of {@code type}: the {@link ModelDeserializer} its {@code @JsonDeserialize}
+     * names. Empty for any other type, and when that deserializer cannot be created from here (a module
+     * that does not export the model's package).
+     */
+    public static <T> Optional<ModelDeserializer<T>> modelOf(Class<T> type) {
+        JsonDeserialize annotation = type.getAnnotation(JsonDeserialize.class);
+        if (annotation == null || !ModelDeserializer.class.isAssignableFrom(annotation.using())) {
+            return Optional.empty();
+        }
+        try {
+            ModelDeserializer<?> model =
+                    (ModelDeserializer<?>) annotation.using().getConstructor().newInstance();
+            if (model.handledType() != type) {
+                return Optional.empty();
+            }
+            @SuppressWarnings("unchecked") // handledType() is type
+            ModelDeserializer<T> typed = (ModelDeserializer<T>) model;
+            return Optional.of(typed);
+        } catch (ReflectiveOperationException | RuntimeException notReachable) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * The object at {@code json[from, to)} (one JSON object, whitespace around it allowed), or null when
+     * Jackson must read it.
+     */
+    public <T> T read(ModelDeserializer<T> model, byte[] json, int from, int to) {
+        Objects.checkFromToIndex(from, to, json.length);
+        BytesInput in = new BytesInput(json, JsonScanner.skipSpace(json, from, to), to, this, values, names);
+        try {
+            T object = model.read(in);
+            return JsonScanner.skipSpace(json, in.pos, to) == to && object != null ? object : null;
+        } catch (BytesInput.Fallback jackson) {
+            return null;
+        }
+    }
+
+    /** Jackson's reader of {@code type} (created once per reader). */
+    ObjectReader readerOf(Class<?> type) {
+        ObjectReader reader = readers.get(type);
+        if (reader == null) {
+            reader = mapper.readerFor(type);
+            readers.put(type, reader);
+        }
+        return reader;
+    }
+}

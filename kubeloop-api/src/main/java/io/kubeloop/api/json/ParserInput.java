@@ -1,0 +1,208 @@
+package io.kubeloop.api.json;
+
+import io.kubeloop.api.internal.StringTable;
+import io.kubeloop.api.internal.TimestampDeserializer;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.databind.DeserializationContext;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.ValueDeserializer;
+
+/**
+ * A {@link JsonInput} over Jackson's parser: what a {@link ModelDeserializer} reads with when Jackson
+ * calls it. Not thread-safe: one read on one thread.
+ */
+final class ParserInput extends JsonInput {
+
+    private final JsonParser parser;
+    private final DeserializationContext context;
+    private final StringTable strings;
+    private final ModelDeserializer<?> deserializers;
+
+    /** The input of one read at {@code parser}'s current token, by {@code deserializers}. */
+    ParserInput(JsonParser parser, DeserializationContext context, ModelDeserializer<?> deserializers) {
+        this.parser = Objects.requireNonNull(parser, "parser");
+        this.context = Objects.requireNonNull(context, "context");
+        this.deserializers = Objects.requireNonNull(deserializers, "deserializers");
+        this.strings = context.getAttribute(StringTable.class) instanceof StringTable t ? t : null;
+    }
+
+    @Override
+    public boolean isNull() {
+        return parser.currentToken() == JsonToken.VALUE_NULL;
+    }
+
+    @Override
+    public String firstName(Class<?> type) {
+        JsonToken t = parser.currentToken();
+        String name;
+        if (t == JsonToken.START_OBJECT) {
+            name = parser.nextName();
+        } else if (t == JsonToken.PROPERTY_NAME) {
+            name = parser.currentName();
+        } else if (t == JsonToken.END_OBJECT) {
+            return null;
+        } else {
+            context.handleUnexpectedToken(type, parser);
+            throw new IllegalStateException("Jackson accepted a " + t + " as " + type.getName());
+        }
+        if (name != null) {
+            parser.nextToken();
+        }
+        return name;
+    }
+
+    @Override
+    public String nextName() {
+        String name = parser.nextName();
+        if (name != null) {
+            parser.nextToken();
+        }
+        return name;
+    }
+
+    @Override
+    public void skip(Class<?> type, String name) {
+        if (context.isEnabled(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)) {
+            context.handleUnknownProperty(parser, null, type, name);
+        }
+        parser.skipChildren();
+    }
+
+    @Override
+    void skipAny() {
+        parser.skipChildren();
+    }
+
+    @Override
+    public Map<String, Object> keep(Map<String, Object> kept, String name) {
+        Map<String, Object> out = kept == null ? new LinkedHashMap<>() : kept;
+        out.put(name, value(Object.class));
+        return out;
+    }
+
+    @Override
+    public String string() {
+        JsonToken t = parser.currentToken();
+        if (t == JsonToken.VALUE_STRING) {
+            return strings == null
+                    ? parser.getString()
+                    : strings.share(parser.getStringCharacters(), parser.getStringOffset(), parser.getStringLength());
+        }
+        if (t == JsonToken.VALUE_NULL) {
+            return null;
+        }
+        String s = context.readValue(parser, String.class);
+        return strings == null ? s : strings.share(s);
+    }
+
+    @Override
+    public Integer int32() {
+        JsonToken t = parser.currentToken();
+        if (t == JsonToken.VALUE_NUMBER_INT && parser.getNumberType() == JsonParser.NumberType.INT) {
+            return parser.getIntValue();
+        }
+        return t == JsonToken.VALUE_NULL ? null : context.readValue(parser, Integer.class);
+    }
+
+    @Override
+    public Long int64() {
+        JsonToken t = parser.currentToken();
+        if (t == JsonToken.VALUE_NUMBER_INT && parser.getNumberType() != JsonParser.NumberType.BIG_INTEGER) {
+            return parser.getLongValue();
+        }
+        return t == JsonToken.VALUE_NULL ? null : context.readValue(parser, Long.class);
+    }
+
+    @Override
+    public Double float64() {
+        JsonToken t = parser.currentToken();
+        if (t == JsonToken.VALUE_NUMBER_FLOAT) {
+            return parser.getDoubleValue();
+        }
+        return t == JsonToken.VALUE_NULL ? null : context.readValue(parser, Double.class);
+    }
+
+    @Override
+    public Boolean bool() {
+        return switch (parser.currentToken()) {
+            case VALUE_TRUE -> Boolean.TRUE;
+            case VALUE_FALSE -> Boolean.FALSE;
+            case VALUE_NULL -> null;
+            default -> context.readValue(parser, Boolean.class);
+        };
+    }
+
+    @Override
+    public <T> List<T> list(Class<?> type, Function<JsonInput, T> item) {
+        JsonToken t = parser.currentToken();
+        if (t == JsonToken.START_ARRAY) {
+            List<T> out = new ArrayList<>();
+            while (parser.nextToken() != JsonToken.END_ARRAY) {
+                out.add(item.apply(this));
+            }
+            return out;
+        }
+        if (t == JsonToken.VALUE_NULL) {
+            return null;
+        }
+        if (context.isEnabled(DeserializationFeature.ACCEPT_SINGLE_VALUE_AS_ARRAY)) {
+            List<T> out = new ArrayList<>(1);
+            out.add(item.apply(this));
+            return out;
+        }
+        context.handleUnexpectedToken(context.getTypeFactory().constructCollectionType(List.class, type), parser);
+        throw new IllegalStateException("Jackson accepted a " + t + " as a list");
+    }
+
+    @Override
+    public <T> Map<String, T> map(Class<?> type, Function<JsonInput, T> value) {
+        JsonToken t = parser.currentToken();
+        if (t == JsonToken.VALUE_NULL) {
+            return null;
+        }
+        if (t != JsonToken.START_OBJECT && t != JsonToken.PROPERTY_NAME && t != JsonToken.END_OBJECT) {
+            context.handleUnexpectedToken(
+                    context.getTypeFactory().constructMapType(Map.class, String.class, type), parser);
+            throw new IllegalStateException("Jackson accepted a " + t + " as a map");
+        }
+        Map<String, T> out = new LinkedHashMap<>();
+        for (String name = firstName(Map.class); name != null; name = nextName()) {
+            out.put(name, value.apply(this));
+        }
+        return out;
+    }
+
+    @Override
+    public <T> T value(Class<T> type) {
+        ValueDeserializer<Object> deserializer = deserializers.deserializerOf(type, context);
+        Object value = parser.currentToken() == JsonToken.VALUE_NULL
+                ? deserializer.getNullValue(context)
+                : deserializer.deserialize(parser, context);
+        return type.cast(value);
+    }
+
+    @Override
+    public Instant timestamp() {
+        JsonToken t = parser.currentToken();
+        if (t == JsonToken.VALUE_STRING) {
+            Instant fast = TimestampDeserializer.parse(parser.getString());
+            if (fast != null) {
+                return fast;
+            }
+        }
+        return value(Instant.class);
+    }
+
+    @Override
+    public String text() {
+        return parser.currentToken() == JsonToken.VALUE_STRING ? string() : null;
+    }
+}
