@@ -161,6 +161,9 @@ public final class ModelWriter {
     /** Names of the lambda parameters the readers use ({@code e1}, {@code e2}…), unique in the file. */
     private int lambdas;
 
+    /** The nested records, in the order of the kind's {@code READERS} table of their readers. */
+    private final List<RecordDecl> readers = new ArrayList<>();
+
     /** The class name of a kind's record: the kind as a Java identifier. */
     public static String className(String kind) {
         return JavaNames.type(kind);
@@ -390,9 +393,11 @@ public final class ModelWriter {
                 String name = owner.claimNestedName(JavaNames.type(item ? JavaNames.singular(jsonName) : jsonName));
                 RecordDecl nested = new RecordDecl(name, owner, javadoc(schema, null));
                 owner.nested.add(nested);
+                int index = readers.size();
+                readers.add(nested);
                 fillRecord(nested, schema, Set.of());
                 javaType = name;
-                read = Read.generated(name);
+                read = Read.lambda("%s.record(READERS, " + index + ")", parameter());
                 handled.add("x-kubernetes-preserve-unknown-fields");
             } else if (schema.path("additionalProperties").isObject()) {
                 imports.add("java.util.Map");
@@ -688,6 +693,7 @@ public final class ModelWriter {
                     .append("public static final String KIND = ")
                     .append(literal(record.name))
                     .append(";\n\n");
+            writeReaderTable(out, inner);
             String params = namespaced ? "String namespace, String name" : "String name";
             out.append(inner)
                     .append("/** A new ")
@@ -917,6 +923,43 @@ public final class ModelWriter {
                 .append("}\n")
                 .append(indent)
                 .append("}\n");
+    }
+
+    /**
+     * The root's table of the nested records' readers. A nested record is read through it ({@code
+     * JsonInput.record}) rather than by a direct call so that the JIT compiles each reader once, on its own:
+     * called directly, every nested reader is inlined into its parent's, and the kind's large readers then
+     * take seconds to compile.
+     */
+    private void writeReaderTable(StringBuilder out, String indent) {
+        if (readers.isEmpty()) {
+            return;
+        }
+        imports.add("java.util.function.Function");
+        out.append(indent)
+                .append("/** The nested records' readers, by index (see {@code JsonInput.record}). */\n")
+                .append(indent)
+                .append("private static final Function<?, ?>[] READERS = {\n");
+        for (int i = 0; i < readers.size(); i++) {
+            String path = path(readers.get(i));
+            out.append(indent)
+                    .append("    (Function<JsonInput, ")
+                    .append(path)
+                    .append(">) ")
+                    .append(path)
+                    .append("::readJson")
+                    .append(i + 1 < readers.size() ? ",\n" : "\n");
+        }
+        out.append(indent).append("};\n\n");
+    }
+
+    /** A nested record's name as seen from the kind's record ({@code Spec.Source}). */
+    private static String path(RecordDecl record) {
+        StringBuilder path = new StringBuilder(record.name);
+        for (RecordDecl r = record.parent; r != null && r.parent != null; r = r.parent) {
+            path.insert(0, r.name + ".");
+        }
+        return path.toString();
     }
 
     private static String freshName(String wanted, Set<String> taken) {
