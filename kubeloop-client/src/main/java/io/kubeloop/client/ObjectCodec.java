@@ -1,6 +1,7 @@
 package io.kubeloop.client;
 
 import io.kubeloop.api.DynamicObject;
+import io.kubeloop.api.KubernetesObject;
 import io.kubeloop.api.internal.DynamicObjectReader;
 import io.kubeloop.api.internal.JsonScanner;
 import io.kubeloop.api.internal.StringTable;
@@ -162,7 +163,11 @@ final class ObjectCodec<T> {
         }
     }
 
-    /** Decodes a list body with Jackson's streaming parser: metadata, then items. */
+    /**
+     * Decodes a list body with Jackson's streaming parser: metadata, then items; the items of a generated model
+     * read from their bytes by its generated reader (Jackson reads what that reader hands back, and items
+     * without their own kind and apiVersion).
+     */
     ObjectList<T> parseList(byte[] json) {
         String kind = null;
         String apiVersion = null;
@@ -172,6 +177,7 @@ final class ObjectCodec<T> {
         List<ObjectNode> items = new ArrayList<>();
         List<T> compact = new ArrayList<>();
         DynamicObjectReader reader = new DynamicObjectReader();
+        JsonBytesReader bytesReader = model == null ? null : new JsonBytesReader(mapper);
         try (JsonParser p = mapper.createParser(json)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 throw new IllegalArgumentException("a list reply must be a JSON object");
@@ -195,6 +201,21 @@ final class ObjectCodec<T> {
                             while (p.nextToken() == JsonToken.START_OBJECT) {
                                 if (isDynamic()) {
                                     compact.add(type.cast(reader.read(p, json, 0, apiVersion, itemKind)));
+                                } else if (kind != null && apiVersion != null && bytesReader != null) {
+                                    // a generated model: each item read from its bytes by its generated reader
+                                    long start = p.currentTokenLocation().getByteOffset();
+                                    p.skipChildren();
+                                    int end = (int) p.currentLocation().getByteOffset();
+                                    T item = bytesReader.read(model, json, (int) start, end);
+                                    compact.add(
+                                            typed(item)
+                                                    ? item
+                                                    : fromItem(
+                                                            asObject(mapper.readTree(
+                                                                    json, (int) start, end - (int) start)),
+                                                            apiVersion,
+                                                            itemKind,
+                                                            reader));
                                 } else if (kind != null && apiVersion != null) {
                                     // the usual order (kind before items): each item becomes a T at once
                                     compact.add(fromItem(asObject(mapper.readTree(p)), apiVersion, itemKind, reader));
@@ -225,6 +246,15 @@ final class ObjectCodec<T> {
             out.add(fromItem(item, apiVersion, itemKind, reader));
         }
         return new ObjectList<>(out, resourceVersion, continueToken, remaining);
+    }
+
+    /** True for an item read from its bytes that needs no kind or apiVersion from its list. */
+    private static boolean typed(Object item) {
+        return item instanceof KubernetesObject k
+                && k.kind() != null
+                && !k.kind().isEmpty()
+                && k.apiVersion() != null
+                && !k.apiVersion().isEmpty();
     }
 
     /** A list item as T, with the list's kind and apiVersion filled in where the item lacks them. */

@@ -145,4 +145,26 @@ class GeneratedModelWatchTest {
         assertThat(fifth.metadata().labels().get("app"))
                 .isSameAs(first.metadata().labels().get("app"));
     }
+
+    @org.junit.jupiter.api.Test
+    void theItemsOfAListDecodeAsJacksonsReflectiveBindingDecodesThem() {
+        String bare = "{\"metadata\":{\"name\":\"bare\"},\"size\":3}"; // kind and apiVersion from the list
+        String list =
+                "{\"kind\":\"ItemList\",\"apiVersion\":\"example.com/v1\",\"metadata\":{\"resourceVersion\":\"5\"},"
+                        + "\"items\":[" + item("a", ",\"size\":1,\"tags\":[\"x\"]") + "," + item("b", ",\"size\":\"2\"")
+                        + ","
+                        + bare + "," + item("c\\u00e9", "") + "]}";
+        byte[] bytes = list.getBytes(StandardCharsets.UTF_8);
+        ObjectList<Item> generated = new ObjectCodec<>(Item.class).readList(bytes);
+        ObjectList<PlainItem> reflective = new ObjectCodec<>(PlainItem.class).readList(bytes);
+        assertThat(generated.items().stream()
+                        .map(GeneratedModelWatchTest::plain)
+                        .toList())
+                .hasSize(4)
+                .isEqualTo(reflective.items());
+        assertThat(generated.items().get(2).kind()).isEqualTo("Item");
+        assertThat(generated.items().get(2).apiVersion()).isEqualTo("example.com/v1");
+        assertThat(generated.items().get(3).kind())
+                .isSameAs(generated.items().get(0).kind());
+    }
 }

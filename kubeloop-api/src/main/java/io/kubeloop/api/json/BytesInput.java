@@ -43,15 +43,27 @@ final class BytesInput extends JsonInput {
     private final JsonBytesReader owner;
     private final StringTable values;
     private final StringTable names;
+    private final ShortNames shortNames;
+    private final ShortNames shortValues;
     int pos;
 
-    BytesInput(byte[] b, int from, int end, JsonBytesReader owner, StringTable values, StringTable names) {
+    BytesInput(
+            byte[] b,
+            int from,
+            int end,
+            JsonBytesReader owner,
+            StringTable values,
+            StringTable names,
+            ShortNames shortNames,
+            ShortNames shortValues) {
         this.b = b;
         this.pos = from;
         this.end = end;
         this.owner = owner;
         this.values = values;
         this.names = names;
+        this.shortNames = shortNames;
+        this.shortValues = shortValues;
     }
 
     private static Fallback fallback() {
@@ -114,7 +126,10 @@ final class BytesInput extends JsonInput {
             throw fallback();
         }
         pos = i;
-        String name = quoted(names);
+        String name = shortString(shortNames);
+        if (name == null) {
+            name = quoted(names);
+        }
         int colon = space(pos);
         if (at(colon) != ':') {
             throw fallback();
@@ -124,6 +139,41 @@ final class BytesInput extends JsonInput {
             throw fallback();
         }
         return name;
+    }
+
+    /**
+     * The string whose quote is at {@code pos} when it is at most 16 plain ASCII bytes (most property names,
+     * label keys and status words), through {@code table}, moving past it; else null, not moving. Such a string
+     * is its own key: its bytes packed in two longs (no byte of a JSON string is zero), so the table finds it
+     * with no comparison of bytes.
+     */
+    private String shortString(ShortNames table) {
+        int start = pos + 1;
+        long low = 0;
+        long high = 0;
+        int i = start;
+        int limit = Math.min(end, start + 17);
+        for (; i < limit; i++) {
+            byte c = b[i];
+            if (c == '"') {
+                break;
+            }
+            if (c == '\\' || c < 0x20) {
+                return null;
+            }
+            int k = i - start;
+            if (k < 8) {
+                low |= (c & 0xffL) << (k << 3);
+            } else {
+                high |= (c & 0xffL) << ((k - 8) << 3);
+            }
+        }
+        if (i == limit) {
+            return null; // longer than 16 bytes, or cut off
+        }
+        String found = table.find(low, high, b, start, i - start);
+        pos = i + 1;
+        return found;
     }
 
     @Override
@@ -153,14 +203,49 @@ final class BytesInput extends JsonInput {
         return out;
     }
 
+    /**
+     * One method on purpose, with the whole read of a plain string in it: every string property of every
+     * generated reader calls it, and at this size the JIT calls it rather than inlining a copy into each
+     * reader (the copies made the readers' compilation cost more CPU than the reading).
+     */
     @Override
     public String string() {
-        byte c = at(pos);
-        if (c == '"') {
-            return quoted(values);
+        int p = pos;
+        if (p >= end || b[p] != '"') {
+            if (p + 4 <= end && b[p] == 'n' && b[p + 1] == 'u' && b[p + 2] == 'l' && b[p + 3] == 'l') {
+                pos = p + 4;
+                return null;
+            }
+            throw fallback();
         }
-        if (c == 'n' && readNull()) {
-            return null;
+        int start = p + 1;
+        long low = 0;
+        long high = 0;
+        int h = 0;
+        for (int i = start; i < end; i++) {
+            byte c = b[i];
+            if (c == '"') {
+                int length = i - start;
+                pos = i + 1;
+                if (length > 16) {
+                    return values.shareAscii(b, start, length, h); // hash and compare
+                }
+                // up to 16 bytes: the packed bytes are the key
+                ShortNames table = shortValues;
+                int slot = table.slot(low, high);
+                String known = table.get(slot, low, high);
+                return known != null ? known : table.put(slot, low, high, b, start, length);
+            }
+            if (c == '\\' || c < 0x20) { // an escape, a control character or (negative) a non-ASCII byte
+                return decoded(values, start);
+            }
+            int k = i - start;
+            if (k < 8) {
+                low |= (c & 0xffL) << (k << 3);
+            } else if (k < 16) {
+                high |= (c & 0xffL) << ((k - 8) << 3);
+            }
+            h = 31 * h + c;
         }
         throw fallback();
     }
@@ -399,6 +484,6 @@ final class BytesInput extends JsonInput {
 
     @Override
     public String text() {
-        return at(pos) == '"' ? quoted(values) : null;
+        return at(pos) == '"' ? string() : null;
     }
 }

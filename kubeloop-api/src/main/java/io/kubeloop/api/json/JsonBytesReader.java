@@ -29,6 +29,8 @@ public final class JsonBytesReader {
     private final JsonMapper mapper;
     private final StringTable values = new StringTable();
     private final StringTable names = new StringTable(1024);
+    private final ShortNames shortNames = new ShortNames(10);
+    private final ShortNames shortValues = new ShortNames(12);
     private final Map<Class<?>, ObjectReader> readers = new HashMap<>();
 
     /**
@@ -75,7 +77,8 @@ public final class JsonBytesReader {
      */
     public <T> T read(ModelDeserializer<T> model, byte[] json, int from, int to) {
         Objects.checkFromToIndex(from, to, json.length);
-        BytesInput in = new BytesInput(json, JsonScanner.skipSpace(json, from, to), to, this, values, names);
+        BytesInput in = new BytesInput(
+                json, JsonScanner.skipSpace(json, from, to), to, this, values, names, shortNames, shortValues);
         try {
             T object = model.read(in);
             return JsonScanner.skipSpace(json, in.pos, to) == to && object != null ? object : null;
