@@ -32,7 +32,7 @@ public final class StringTable {
     private final char[][] chars;
     /** The bytes of {@code slots[i]} when it came from {@link #shareAscii}, else null. */
     private final byte[][] ascii;
-    /** The hash of {@code slots[i]} when {@code chars[i]} or {@code ascii[i]} is set. */
+    /** The hash of {@code slots[i]} ({@link String#hashCode()}). */
     private final int[] hashes;
 
     private final int mask;
@@ -186,6 +186,7 @@ public final class StringTable {
         slots[i] = s;
         chars[i] = null;
         ascii[i] = null;
+        hashes[i] = h;
         return s;
     }
 }

@@ -59,4 +59,50 @@ class StringTableTest {
         assertThatThrownBy(() -> new StringTable(12)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new StringTable(0)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
+    @Test
+    void asciiBytesFindTheStringSharedBeforeWhateverItCameFrom() {
+        StringTable table = new StringTable();
+        String healthy = table.share(new String("Healthy"));
+        String synced = table.share("..Synced".toCharArray(), 2, 6);
+        String url = table.shareAscii(ascii("xhttps://github.com/example/deploy.gitx"), 1, 37);
+
+        assertThat(table.shareAscii(ascii("[Healthy]"), 1, 7)).isSameAs(healthy);
+        assertThat(table.shareAscii(ascii("Synced"), 0, 6)).isSameAs(synced);
+        assertThat(url).isEqualTo("https://github.com/example/deploy.git");
+        assertThat(table.shareAscii(ascii("https://github.com/example/deploy.git"), 0, 37))
+                .isSameAs(url);
+        assertThat(table.share("https://github.com/example/deploy.git".toCharArray(), 0, 37))
+                .isSameAs(url);
+        byte[] withHash = ascii("Progressing");
+        assertThat(table.shareAscii(withHash, 0, withHash.length, "Progressing".hashCode()))
+                .isSameAs(table.shareAscii(ascii("Progressing"), 0, 11));
+    }
+
+    @Test
+    void asciiBytesThatCollideOrDifferInOneByteNeverFindAnotherString() {
+        StringTable table = new StringTable(1); // one slot: every string collides
+        for (String s : new String[] {
+            "abcdefgh",
+            "abcdefgi",
+            "abcdefghabcdefgh",
+            "abcdefghabcdefgX",
+            "Xbcdefghabcdefgh",
+            "abcdefghabcdefgh1",
+            "a",
+            ""
+        }) {
+            byte[] bytes = ascii(s);
+            assertThat(table.shareAscii(bytes, 0, bytes.length)).isEqualTo(s);
+            assertThat(table.shareAscii(ascii(s), 0, bytes.length)).isEqualTo(s);
+        }
+        String longer = "y".repeat(StringTable.MAX_LENGTH + 1);
+        assertThat(table.shareAscii(ascii(longer), 0, longer.length()))
+                .isEqualTo(longer)
+                .isNotSameAs(table.shareAscii(ascii(longer), 0, longer.length()));
+    }
 }

@@ -1,0 +1,45 @@
+package io.kubeloop.api.json;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class ShortNamesTest {
+
+    /** The packed key of an ASCII name of at most 16 bytes, as {@code BytesInput} packs it. */
+    private static String find(ShortNames table, String name) {
+        byte[] b = name.getBytes(StandardCharsets.US_ASCII);
+        long low = 0;
+        long high = 0;
+        for (int k = 0; k < b.length; k++) {
+            if (k < 8) {
+                low |= (b[k] & 0xffL) << (k << 3);
+            } else {
+                high |= (b[k] & 0xffL) << ((k - 8) << 3);
+            }
+        }
+        return table.find(low, high, b, 0, b.length);
+    }
+
+    @Test
+    void aNameComesBackAsTheInstanceSeenFirst() {
+        ShortNames table = new ShortNames(10);
+        String kind = find(table, "kind");
+        assertThat(kind).isEqualTo("kind");
+        assertThat(find(table, "kind")).isSameAs(kind);
+        String sixteen = find(table, "creationTimestam");
+        assertThat(find(table, "creationTimestam")).isSameAs(sixteen).isEqualTo("creationTimestam");
+    }
+
+    @Test
+    void namesSharingASlotNeverFindEachOther() {
+        ShortNames table = new ShortNames(1); // two slots
+        String[] names = {"", "a", "ab", "name", "namespace", "abcdefgh", "abcdefghi", "abcdefghabcdefgh", "z"};
+        for (int round = 0; round < 2; round++) {
+            for (String name : names) {
+                assertThat(find(table, name)).isEqualTo(name);
+            }
+        }
+    }
+}
