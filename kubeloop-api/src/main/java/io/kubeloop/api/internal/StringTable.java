@@ -1,8 +1,5 @@
 package io.kubeloop.api.internal;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -118,7 +115,9 @@ public final class StringTable {
         String known = slots[i];
         if (known != null && known.length() == length && hashes[i] == h) {
             byte[] knownBytes = ascii[i];
-            if (knownBytes != null ? sameBytes(knownBytes, bytes, offset) : sameBytes(known, bytes, offset)) {
+            if (knownBytes != null
+                    ? Arrays.equals(knownBytes, 0, length, bytes, offset, offset + length)
+                    : sameBytes(known, bytes, offset)) {
                 return known;
             }
         }
@@ -130,29 +129,6 @@ public final class StringTable {
         hashes[i] = h;
         return s;
     }
-
-    /**
-     * Eight bytes at a time, then byte by byte: most shared strings are a few bytes long, where {@code
-     * Arrays.equals}' vectorized comparison costs more than it saves.
-     */
-    private static boolean sameBytes(byte[] known, byte[] bytes, int offset) {
-        int n = known.length;
-        int k = 0;
-        for (; k + 8 <= n; k += 8) {
-            if ((long) LONGS.get(known, k) != (long) LONGS.get(bytes, offset + k)) {
-                return false;
-            }
-        }
-        for (; k < n; k++) {
-            if (known[k] != bytes[offset + k]) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** Reads eight bytes of a byte array as one long (any byte order: only compared for equality). */
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
 
     private static boolean sameBytes(String s, byte[] bytes, int offset) {
         for (int k = 0, n = s.length(); k < n; k++) {
