@@ -12,10 +12,10 @@ import java.util.Arrays;
  * <p>Direct-mapped: a string's hash picks one slot; an equal string there is returned, otherwise the
  * string takes the slot. Strings that never repeat (names, UIDs) pass through and are replaced by the
  * next string hashing to their slot, so the table never grows, needs no clearing and costs one array
- * read and at most one comparison per string (of the characters, vectorized, for strings that came as
- * characters: the table keeps those next to their strings). Strings longer than {@link #MAX_LENGTH} pass through
- * unshared: long values (certificates, scripts, JSON in annotations) rarely repeat and are not worth the
- * comparison.
+ * read and at most one comparison of contents per string (for strings that came as characters or
+ * bytes: after their hashes matched, vectorized against the copy the table keeps next to the string). Strings
+ * longer than {@link #MAX_LENGTH} pass through unshared: long values (certificates, scripts, JSON in
+ * annotations) rarely repeat and are not worth the comparison.
  *
  * <p>Not thread-safe: one table per decoder (a decoder is confined to one thread at a time).
  */
