@@ -196,13 +196,6 @@ final class BytesInput extends JsonInput {
         pos = e;
     }
 
-    @Override
-    public Map<String, Object> keep(Map<String, Object> kept, String name) {
-        Map<String, Object> out = kept == null ? new LinkedHashMap<>() : kept;
-        out.put(name, value(Object.class));
-        return out;
-    }
-
     /**
      * One method on purpose, with the whole read of a plain string in it: every string property of every
      * generated reader calls it, and at this size the JIT calls it rather than inlining a copy into each

@@ -4,6 +4,7 @@ import io.kubeloop.api.ManagedFieldsEntry;
 import io.kubeloop.api.ObjectMeta;
 import io.kubeloop.api.OwnerReference;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -70,7 +71,11 @@ public abstract sealed class JsonInput permits ParserInput, BytesInput {
      * @param kept the properties kept so far, or null for none yet
      * @return {@code kept}, or a new map when it was null
      */
-    public abstract Map<String, Object> keep(Map<String, Object> kept, String name);
+    public final Map<String, Object> keep(Map<String, Object> kept, String name) {
+        Map<String, Object> out = kept == null ? new LinkedHashMap<>() : kept;
+        out.put(name, value(Object.class));
+        return out;
+    }
 
     /** The current string, or null; other scalars as Jackson coerces them to text. */
     public abstract String string();

@@ -82,13 +82,6 @@ final class ParserInput extends JsonInput {
     }
 
     @Override
-    public Map<String, Object> keep(Map<String, Object> kept, String name) {
-        Map<String, Object> out = kept == null ? new LinkedHashMap<>() : kept;
-        out.put(name, value(Object.class));
-        return out;
-    }
-
-    @Override
     public String string() {
         JsonToken t = parser.currentToken();
         if (t == JsonToken.VALUE_STRING) {
