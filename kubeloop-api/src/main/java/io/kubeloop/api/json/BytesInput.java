@@ -47,23 +47,16 @@ final class BytesInput extends JsonInput {
     private final ShortNames shortValues;
     int pos;
 
-    BytesInput(
-            byte[] b,
-            int from,
-            int end,
-            JsonBytesReader owner,
-            StringTable values,
-            StringTable names,
-            ShortNames shortNames,
-            ShortNames shortValues) {
+    /** The input of {@code b[from, end)}, with {@code owner}'s string tables (those of its stream). */
+    BytesInput(byte[] b, int from, int end, JsonBytesReader owner) {
         this.b = b;
         this.pos = from;
         this.end = end;
         this.owner = owner;
-        this.values = values;
-        this.names = names;
-        this.shortNames = shortNames;
-        this.shortValues = shortValues;
+        this.values = owner.values;
+        this.names = owner.names;
+        this.shortNames = owner.shortNames;
+        this.shortValues = owner.shortValues;
     }
 
     private static Fallback fallback() {

@@ -27,10 +27,11 @@ import tools.jackson.databind.json.JsonMapper;
 public final class JsonBytesReader {
 
     private final JsonMapper mapper;
-    private final StringTable values = new StringTable();
-    private final StringTable names = new StringTable(1024);
-    private final ShortNames shortNames = new ShortNames(10);
-    private final ShortNames shortValues = new ShortNames(12);
+    // the stream's string tables, which its BytesInputs read through (package-private for them)
+    final StringTable values = new StringTable();
+    final StringTable names = new StringTable(1024);
+    final ShortNames shortNames = new ShortNames(10);
+    final ShortNames shortValues = new ShortNames(12);
     private final Map<Class<?>, ObjectReader> readers = new HashMap<>();
 
     /**
@@ -77,8 +78,7 @@ public final class JsonBytesReader {
      */
     public <T> T read(ModelDeserializer<T> model, byte[] json, int from, int to) {
         Objects.checkFromToIndex(from, to, json.length);
-        BytesInput in = new BytesInput(
-                json, JsonScanner.skipSpace(json, from, to), to, this, values, names, shortNames, shortValues);
+        BytesInput in = new BytesInput(json, JsonScanner.skipSpace(json, from, to), to, this);
         try {
             T object = model.read(in);
             return JsonScanner.skipSpace(json, in.pos, to) == to && object != null ? object : null;
