@@ -24,10 +24,12 @@ import tools.jackson.databind.JsonNode;
  * whitespace between them) is read through a {@link RecordingInputStream}, which keeps the exact bytes of the
  * event being decoded. A {@code JsonScanner} finds each event's end and its {@code type} and {@code object}
  * members (in any order) without tokenizing the object, and a {@link io.kubeloop.api.DynamicObject} is copied
- * out of those bytes in its compact form by a {@link DynamicObjectReader}; a kind whose records were generated is
- * read from the same span by its generated reader ({@link JsonBytesReader}); any other {@code T}, bookmarks and
- * errors (and what the generated reader hands back) are mapped by Jackson from the object's span. Events that the scanner does not accept (malformed
- * JSON, escaped member names) are read by a Jackson parser over the event's bytes, which reports what is wrong.
+ * out of those bytes in its compact form by a {@link DynamicObjectReader}. A kind whose records were generated is
+ * read by its generated reader ({@link JsonBytesReader}) straight from the buffer, which finds the event's end as it
+ * reads; an event that is not yet whole there is framed first (its end found by counting brackets, reading more of
+ * the body). Any other {@code T}, bookmarks and errors (and what the generated reader hands back) are mapped by
+ * Jackson from the object's span. Events that the scanner does not accept (malformed JSON, escaped member names)
+ * are read by a Jackson parser over the event's bytes, which reports what is wrong.
  *
  * <p>Not thread-safe: owned by the watch's consumer thread; {@link #close()} may come from any thread.
  *
@@ -56,6 +58,8 @@ final class WatchDecoder<T> implements AutoCloseable {
     private long cursor;
 
     private boolean eof;
+    /** The size in bytes of the last event {@link #modelEvent} read. */
+    private int lastEventSize;
 
     WatchDecoder(InputStream body, ObjectCodec<T> codec) {
         this(body, codec, RecordingInputStream.INITIAL);
@@ -106,12 +110,21 @@ final class WatchDecoder<T> implements AutoCloseable {
             cursor = end;
             return parseEvent(recorder.bytes(), (int) (start - recorder.position()), (int) (end - recorder.position()));
         } else {
-            // a generated model reads the object from its bytes and checks it as it goes: frame, no scan
+            // a generated model reads the object from its bytes and checks it as it goes: no scan. An event
+            // that is likely whole in the buffer (judged by the last one's size) is read in place; any other is
+            // framed first, reading more of the body until it is whole.
+            int from = (int) (start - recorder.position());
+            int limit = (int) (available - recorder.position());
+            if (limit - from >= lastEventSize + (lastEventSize >> 2)) {
+                WatchEvent<T> event = modelEvent(recorder.bytes(), from, limit);
+                if (event != null) {
+                    return event;
+                }
+            }
             long end = frame(start);
             WatchEvent<T> event = modelEvent(
                     recorder.bytes(), (int) (start - recorder.position()), (int) (end - recorder.position()));
             if (event != null) {
-                cursor = end;
                 return event;
             }
         }
@@ -154,9 +167,10 @@ final class WatchDecoder<T> implements AutoCloseable {
     }
 
     /**
-     * The event at {@code b[from, to)} as the API server writes it — {@code {"type":"ADDED|MODIFIED|DELETED",
-     * "object":{…}}} — with its object read by the generated model's reader; null for any other shape or an object
-     * the reader hands back to Jackson (then decoded the general way).
+     * The event starting at {@code b[from]} and ending within {@code b[from, to)} as the API server writes it —
+     * {@code {"type":"ADDED|MODIFIED|DELETED","object":{…}}} — with its object read by the generated model's
+     * reader, moving the cursor past it; null for any other shape, an object the reader hands back to Jackson
+     * (then decoded the general way) or an event that does not end before {@code to}.
      */
     private WatchEvent<T> modelEvent(byte[] b, int from, int to) {
         int i = JsonScanner.skipSpace(b, from + 1, to);
@@ -189,14 +203,16 @@ final class WatchDecoder<T> implements AutoCloseable {
         if (i >= to || b[i] != ':') {
             return null;
         }
-        int close = to - 1; // the event's closing brace: frame() ends right after it
-        if (b[close] != '}') {
-            return null;
-        }
-        T object = bytesReader.read(model, b, i + 1, close);
+        T object = bytesReader.readFirst(model, b, i + 1, to);
         if (object == null) {
             return null;
         }
+        int close = JsonScanner.skipSpace(b, bytesReader.end(), to);
+        if (close >= to || b[close] != '}') {
+            return null;
+        }
+        lastEventSize = close + 1 - from;
+        cursor = recorder.position() + close + 1;
         return switch (kind) {
             case 0 -> new WatchEvent.Added<>(object);
             case 1 -> new WatchEvent.Modified<>(object);

@@ -91,8 +91,11 @@ class GeneratedModelWatchTest {
     }
 
     private static <T> List<WatchEvent<T>> decodeAll(Class<T> type, int chunk) {
-        WatchDecoder<T> decoder = new WatchDecoder<>(
-                chunked(STREAM.getBytes(StandardCharsets.UTF_8), chunk), new ObjectCodec<>(type), 64);
+        return decodeAll(type, STREAM.getBytes(StandardCharsets.UTF_8), chunk);
+    }
+
+    private static <T> List<WatchEvent<T>> decodeAll(Class<T> type, byte[] stream, int chunk) {
+        WatchDecoder<T> decoder = new WatchDecoder<>(chunked(stream, chunk), new ObjectCodec<>(type), 64);
         List<WatchEvent<T>> out = new ArrayList<>();
         WatchEvent<T> e;
         while ((e = decoder.next()) != null) {
@@ -133,6 +136,44 @@ class GeneratedModelWatchTest {
         assertThat(generated).hasSize(7).isEqualTo(reflective);
         assertThat(generated.get(1)).contains("size=2");
         assertThat(generated.get(4)).contains("name=dé\"é😀");
+    }
+
+    /**
+     * Events read in place from the buffer, where the next one may be cut off anywhere (inside a string, inside a
+     * number, between members) and may be far larger than the last: each still decodes whole, as Jackson's
+     * reflective binding decodes it.
+     */
+    @ParameterizedTest(name = "chunks of {0} bytes")
+    @ValueSource(ints = {13, 64, 150, 333, 1000, 4096})
+    void eventsCutOffAnywhereInTheBufferDecodeWhole(int chunk) {
+        StringBuilder stream = new StringBuilder();
+        for (int n = 0; n < 40; n++) {
+            StringBuilder tags = new StringBuilder();
+            for (int t = 0; t < (n * 7) % 23; t++) {
+                tags.append(t == 0 ? "" : ",")
+                        .append("\"tag-")
+                        .append(n)
+                        .append('-')
+                        .append(t)
+                        .append('"');
+            }
+            String extra = ",\"tags\":[" + tags + "],\"size\":" + (123_456_789L * (n + 1));
+            stream.append("{\"type\":\"")
+                    .append(n % 3 == 0 ? "ADDED" : "MODIFIED")
+                    .append("\",\"object\":")
+                    .append(item("item-" + n, extra))
+                    .append('}')
+                    .append(n % 5 == 0 ? "\n" : "");
+        }
+        byte[] bytes = stream.toString().getBytes(StandardCharsets.UTF_8);
+        List<String> generated = decodeAll(Item.class, bytes, chunk).stream()
+                .map(GeneratedModelWatchTest::describe)
+                .toList();
+        List<String> reflective = decodeAll(PlainItem.class, bytes, chunk).stream()
+                .map(GeneratedModelWatchTest::describe)
+                .toList();
+        assertThat(generated).hasSize(40).isEqualTo(reflective);
+        assertThat(generated.get(39)).contains("size=" + 123_456_789L * 40).contains("tag-39-19");
     }
 
     @ParameterizedTest(name = "chunks of {0} bytes")

@@ -46,6 +46,8 @@ final class BytesInput extends JsonInput {
     private final ShortNames shortNames;
     private final ShortNames shortValues;
     int pos;
+    /** Where the name of the property {@link #firstField} or {@link #nextField} moved to last starts. */
+    private int fieldStart;
 
     /** The input of {@code b[from, end)}, with {@code owner}'s string tables (those of its stream). */
     BytesInput(byte[] b, int from, int end, JsonBytesReader owner) {
@@ -111,6 +113,94 @@ final class BytesInput extends JsonInput {
             return null;
         }
         throw fallback();
+    }
+
+    @Override
+    public int firstField(JsonFields fields) {
+        if (at(pos) != '{') {
+            throw fallback();
+        }
+        int i = space(pos + 1);
+        if (at(i) == '}') {
+            pos = i + 1;
+            return END;
+        }
+        return field(i, fields);
+    }
+
+    @Override
+    public int nextField(JsonFields fields) {
+        int i = space(pos);
+        byte c = at(i);
+        if (c == ',') {
+            return field(space(i + 1), fields);
+        }
+        if (c == '}') {
+            pos = i + 1;
+            return END;
+        }
+        throw fallback();
+    }
+
+    /**
+     * The number in {@code fields} of the name whose quote is at {@code i}; moves to its value. A name of at
+     * most 16 plain ASCII bytes is found from its packed bytes, with no {@code String}.
+     */
+    private int field(int i, JsonFields fields) {
+        if (at(i) != '"') {
+            throw fallback();
+        }
+        fieldStart = i;
+        int start = i + 1;
+        long low = 0;
+        long high = 0;
+        int limit = Math.min(end, start + 17);
+        int k = start;
+        for (; k < limit; k++) {
+            byte c = b[k];
+            if (c == '"') {
+                break;
+            }
+            if (c == '\\' || c < 0x20) {
+                k = limit; // an escape, a control character or a non-ASCII byte: read as a string
+                break;
+            }
+            int n = k - start;
+            if (n < 8) {
+                low |= (c & 0xffL) << (n << 3);
+            } else {
+                high |= (c & 0xffL) << ((n - 8) << 3);
+            }
+        }
+        int index;
+        if (k < limit) {
+            pos = k + 1;
+            index = fields.find(low, high);
+        } else {
+            pos = i;
+            index = fields.find(quoted(names));
+        }
+        int colon = space(pos);
+        if (at(colon) != ':') {
+            throw fallback();
+        }
+        pos = space(colon + 1);
+        if (pos >= end) {
+            throw fallback();
+        }
+        return index;
+    }
+
+    @Override
+    public String fieldName() {
+        int at = pos;
+        pos = fieldStart;
+        String name = shortString(shortNames);
+        if (name == null) {
+            name = quoted(names);
+        }
+        pos = at;
+        return name;
     }
 
     /** The name whose quote is at {@code i}; moves to its value. */

@@ -30,9 +30,10 @@ public final class JsonBytesReader {
     // the stream's string tables, which its BytesInputs read through (package-private for them)
     final StringTable values = new StringTable();
     final StringTable names = new StringTable(1024);
-    final ShortNames shortNames = new ShortNames(10);
+    final ShortNames shortNames = new ShortNames(11);
     final ShortNames shortValues = new ShortNames(12);
     private final Map<Class<?>, ObjectReader> readers = new HashMap<>();
+    private int end;
 
     /**
      * A reader for one stream.
@@ -77,14 +78,30 @@ public final class JsonBytesReader {
      * Jackson must read it.
      */
     public <T> T read(ModelDeserializer<T> model, byte[] json, int from, int to) {
-        Objects.checkFromToIndex(from, to, json.length);
-        BytesInput in = new BytesInput(json, JsonScanner.skipSpace(json, from, to), to, this);
+        T object = readFirst(model, json, from, to);
+        return object != null && JsonScanner.skipSpace(json, end, to) == to ? object : null;
+    }
+
+    /**
+     * The JSON object starting at {@code json[from]} (after whitespace) and ending within {@code json[from,
+     * limit)}, which may go on after it; or null when Jackson must read it, or when the object does not end
+     * before {@code limit}. After a non-null result, {@link #end()} is the index just past the object.
+     */
+    public <T> T readFirst(ModelDeserializer<T> model, byte[] json, int from, int limit) {
+        Objects.checkFromToIndex(from, limit, json.length);
+        BytesInput in = new BytesInput(json, JsonScanner.skipSpace(json, from, limit), limit, this);
         try {
             T object = model.read(in);
-            return JsonScanner.skipSpace(json, in.pos, to) == to && object != null ? object : null;
+            end = in.pos;
+            return object;
         } catch (BytesInput.Fallback jackson) {
             return null;
         }
+    }
+
+    /** The index just past the object that {@link #readFirst} returned last. */
+    public int end() {
+        return end;
     }
 
     /** Jackson's reader of {@code type} (created once per reader). */

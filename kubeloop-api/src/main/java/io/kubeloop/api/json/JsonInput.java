@@ -13,7 +13,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * One read of a generated model from JSON, positioned on its current value. The readers that {@code kubeloop generate models} writes into each kind's record
  * (through its {@link ModelDeserializer}) are straight-line code made of these calls — a {@code switch} over
- * each record's property names, no reflection and no per-property lookup — and hand only the types
+ * the numbers of each record's properties ({@link JsonFields}, from {@link #firstField} and {@link
+ * #nextField}), no reflection — and hand only the types
  * outside the model to Jackson's own deserializers ({@link io.kubeloop.api.IntOrString}, JSON trees,
  * untyped values); {@link ObjectMeta} and Kubernetes timestamps it reads itself.
  *
@@ -60,6 +61,40 @@ public abstract sealed class JsonInput permits ParserInput, BytesInput {
      * property handling when the read enables {@code FAIL_ON_UNKNOWN_PROPERTIES}.
      */
     public abstract void skip(Class<?> type, String name);
+
+    /** What {@link #firstField} and {@link #nextField} return at the end of the object. */
+    public static final int END = -1;
+
+    /** What {@link #firstField} and {@link #nextField} return for a property the fields do not name. */
+    public static final int UNKNOWN = -2;
+
+    /**
+     * Enters the object that is the current value and moves to its first property's value: {@link
+     * #firstName} answering with the property's number in {@code fields}.
+     *
+     * @return the property's number, {@link #UNKNOWN} for a name {@code fields} does not have (then
+     *     {@link #fieldName()} gives it), or {@link #END} for an empty object (then read)
+     */
+    public abstract int firstField(JsonFields fields);
+
+    /**
+     * Moves from the value just read to the next property's value: {@link #nextName} answering with
+     * the property's number in {@code fields}.
+     *
+     * @return the property's number, {@link #UNKNOWN} or {@link #END} as for {@link #firstField}
+     */
+    public abstract int nextField(JsonFields fields);
+
+    /** The name of the property whose value is current, after {@link #firstField} or {@link #nextField}. */
+    public abstract String fieldName();
+
+    /**
+     * Skips the current property's value, one that {@code fields} does not name: {@link #skip} for
+     * {@code fields}' type and the property's name.
+     */
+    public void skipField(JsonFields fields) {
+        skip(fields.type(), fieldName());
+    }
 
     /** Skips the current value, whatever the read's features. */
     abstract void skipAny();
@@ -143,6 +178,37 @@ public abstract sealed class JsonInput permits ParserInput, BytesInput {
      */
     public abstract String text();
 
+    private static final JsonFields OBJECT_META = JsonFields.of(
+            ObjectMeta.class,
+            "name",
+            "generateName",
+            "namespace",
+            "uid",
+            "resourceVersion",
+            "generation",
+            "creationTimestamp",
+            "deletionTimestamp",
+            "deletionGracePeriodSeconds",
+            "labels",
+            "annotations",
+            "ownerReferences",
+            "finalizers",
+            "managedFields",
+            "selfLink");
+
+    private static final JsonFields OWNER_REFERENCE = JsonFields.of(
+            OwnerReference.class, "apiVersion", "kind", "name", "uid", "controller", "blockOwnerDeletion");
+
+    private static final JsonFields MANAGED_FIELDS_ENTRY = JsonFields.of(
+            ManagedFieldsEntry.class,
+            "manager",
+            "operation",
+            "apiVersion",
+            "time",
+            "fieldsType",
+            "fieldsV1",
+            "subresource");
+
     /**
      * The current {@link ObjectMeta}, or null, equal to what Jackson reads for it (unknown properties
      * are skipped whatever the read's features, as {@code ObjectMeta} declares).
@@ -166,23 +232,23 @@ public abstract sealed class JsonInput permits ParserInput, BytesInput {
         List<String> finalizers = null;
         List<ManagedFieldsEntry> managedFields = null;
         String selfLink = null;
-        for (String property = firstName(ObjectMeta.class); property != null; property = nextName()) {
-            switch (property) {
-                case "name" -> name = string();
-                case "generateName" -> generateName = string();
-                case "namespace" -> namespace = string();
-                case "uid" -> uid = string();
-                case "resourceVersion" -> resourceVersion = string();
-                case "generation" -> generation = int64();
-                case "creationTimestamp" -> creationTimestamp = timestamp();
-                case "deletionTimestamp" -> deletionTimestamp = timestamp();
-                case "deletionGracePeriodSeconds" -> deletionGracePeriodSeconds = int64();
-                case "labels" -> labels = map(String.class, JsonInput::string);
-                case "annotations" -> annotations = map(String.class, JsonInput::string);
-                case "ownerReferences" -> ownerReferences = list(OwnerReference.class, JsonInput::ownerReference);
-                case "finalizers" -> finalizers = list(String.class, JsonInput::string);
-                case "managedFields" -> managedFields = list(ManagedFieldsEntry.class, JsonInput::managedFieldsEntry);
-                case "selfLink" -> selfLink = string();
+        for (int field = firstField(OBJECT_META); field != END; field = nextField(OBJECT_META)) {
+            switch (field) {
+                case 0 -> name = string();
+                case 1 -> generateName = string();
+                case 2 -> namespace = string();
+                case 3 -> uid = string();
+                case 4 -> resourceVersion = string();
+                case 5 -> generation = int64();
+                case 6 -> creationTimestamp = timestamp();
+                case 7 -> deletionTimestamp = timestamp();
+                case 8 -> deletionGracePeriodSeconds = int64();
+                case 9 -> labels = map(String.class, JsonInput::string);
+                case 10 -> annotations = map(String.class, JsonInput::string);
+                case 11 -> ownerReferences = list(OwnerReference.class, JsonInput::ownerReference);
+                case 12 -> finalizers = list(String.class, JsonInput::string);
+                case 13 -> managedFields = list(ManagedFieldsEntry.class, JsonInput::managedFieldsEntry);
+                case 14 -> selfLink = string();
                 default -> skipAny();
             }
         }
@@ -214,14 +280,14 @@ public abstract sealed class JsonInput permits ParserInput, BytesInput {
         String uid = null;
         Boolean controller = null;
         Boolean blockOwnerDeletion = null;
-        for (String property = firstName(OwnerReference.class); property != null; property = nextName()) {
-            switch (property) {
-                case "apiVersion" -> apiVersion = string();
-                case "kind" -> kind = string();
-                case "name" -> name = string();
-                case "uid" -> uid = string();
-                case "controller" -> controller = bool();
-                case "blockOwnerDeletion" -> blockOwnerDeletion = bool();
+        for (int field = firstField(OWNER_REFERENCE); field != END; field = nextField(OWNER_REFERENCE)) {
+            switch (field) {
+                case 0 -> apiVersion = string();
+                case 1 -> kind = string();
+                case 2 -> name = string();
+                case 3 -> uid = string();
+                case 4 -> controller = bool();
+                case 5 -> blockOwnerDeletion = bool();
                 default -> skipAny();
             }
         }
@@ -239,15 +305,15 @@ public abstract sealed class JsonInput permits ParserInput, BytesInput {
         String fieldsType = null;
         JsonNode fieldsV1 = null;
         String subresource = null;
-        for (String property = firstName(ManagedFieldsEntry.class); property != null; property = nextName()) {
-            switch (property) {
-                case "manager" -> manager = string();
-                case "operation" -> operation = string();
-                case "apiVersion" -> apiVersion = string();
-                case "time" -> time = timestamp();
-                case "fieldsType" -> fieldsType = string();
-                case "fieldsV1" -> fieldsV1 = value(JsonNode.class);
-                case "subresource" -> subresource = string();
+        for (int field = firstField(MANAGED_FIELDS_ENTRY); field != END; field = nextField(MANAGED_FIELDS_ENTRY)) {
+            switch (field) {
+                case 0 -> manager = string();
+                case 1 -> operation = string();
+                case 2 -> apiVersion = string();
+                case 3 -> time = timestamp();
+                case 4 -> fieldsType = string();
+                case 5 -> fieldsV1 = value(JsonNode.class);
+                case 6 -> subresource = string();
                 default -> skipAny();
             }
         }

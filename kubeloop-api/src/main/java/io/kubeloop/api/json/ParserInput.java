@@ -25,6 +25,8 @@ final class ParserInput extends JsonInput {
     private final DeserializationContext context;
     private final StringTable strings;
     private final ModelDeserializer<?> deserializers;
+    /** The name of the property {@link #firstField} or {@link #nextField} moved to last. */
+    private String field;
 
     /** The input of one read at {@code parser}'s current token, by {@code deserializers}. */
     ParserInput(JsonParser parser, DeserializationContext context, ModelDeserializer<?> deserializers) {
@@ -66,6 +68,25 @@ final class ParserInput extends JsonInput {
             parser.nextToken();
         }
         return name;
+    }
+
+    @Override
+    public int firstField(JsonFields fields) {
+        String name = firstName(fields.type());
+        field = name;
+        return name == null ? END : fields.find(name);
+    }
+
+    @Override
+    public int nextField(JsonFields fields) {
+        String name = nextName();
+        field = name;
+        return name == null ? END : fields.find(name);
+    }
+
+    @Override
+    public String fieldName() {
+        return field;
     }
 
     @Override

@@ -5,9 +5,10 @@ import java.nio.charset.StandardCharsets;
 /**
  * The strings of short JSON names (at most 16 ASCII bytes), keyed by their bytes packed in two longs: as no
  * byte of a JSON string is zero, the key is the name itself, and a lookup compares two longs, not bytes.
- * Direct-mapped like {@code StringTable}: a new name takes its slot, so the table never grows. The strings
- * it returns are the same instance for the same name while it keeps them, so their hash codes (a
- * generated reader switches on them) are computed once.
+ * Two-way set-associative: a name may be in either slot of its set (an even slot and the next); a new name
+ * takes the set's first slot and moves what was there to the second, so two names of a schema that share a
+ * set are both kept, and the table never grows. The strings it returns are the same instance for the same name
+ * while it keeps them, so their hash codes (a generated reader switches on them) are computed once.
  *
  * <p>Not thread-safe: one table per reader.
  */
@@ -30,28 +31,37 @@ final class ShortNames {
     /** The name whose packed bytes are {@code low} and {@code high}: {@code bytes[from, from + length)}. */
     String find(long low, long high, byte[] bytes, int from, int length) {
         int i = slot(low, high);
-        String known = names[i];
-        if (known != null && lows[i] == low && highs[i] == high) {
-            return known;
-        }
-        return put(i, low, high, bytes, from, length);
+        String known = get(i, low, high);
+        return known != null ? known : put(i, low, high, bytes, from, length);
     }
 
-    /** The slot of the packed bytes {@code low} and {@code high}. */
+    /** The set of the packed bytes {@code low} and {@code high}: the index of its first slot. */
     int slot(long low, long high) {
         long mixed = (low ^ (high * 0x9E3779B97F4A7C15L)) * 0xC2B2AE3D27D4EB4FL;
-        return (int) (mixed >>> shift); // the top bits
+        return (int) (mixed >>> shift) & ~1; // the top bits
     }
 
-    /** The name kept in {@code slot} when its packed bytes are {@code low} and {@code high}, else null. */
+    /** The name kept in the set {@code slot} when its packed bytes are {@code low} and {@code high}, else null. */
     String get(int slot, long low, long high) {
         String known = names[slot];
-        return known != null && lows[slot] == low && highs[slot] == high ? known : null;
+        if (known != null && lows[slot] == low && highs[slot] == high) {
+            return known;
+        }
+        int other = slot + 1;
+        known = names[other];
+        return known != null && lows[other] == low && highs[other] == high ? known : null;
     }
 
-    /** A new string of {@code bytes[from, from + length)}, kept in {@code slot}. */
+    /**
+     * A new string of {@code bytes[from, from + length)}, kept in the first slot of the set {@code slot}; what
+     * that slot kept moves to the second.
+     */
     String put(int slot, long low, long high, byte[] bytes, int from, int length) {
         String name = new String(bytes, from, length, StandardCharsets.ISO_8859_1);
+        int other = slot + 1;
+        lows[other] = lows[slot];
+        highs[other] = highs[slot];
+        names[other] = names[slot];
         lows[slot] = low;
         highs[slot] = high;
         names[slot] = name;

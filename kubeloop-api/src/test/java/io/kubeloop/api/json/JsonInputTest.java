@@ -36,7 +36,25 @@ class JsonInputTest {
             List<String> tags,
             Map<String, List<Integer>> ports,
             Object anything,
-            Phase phase) {
+            Phase phase,
+            Integer aVeryLongPropertyName) {
+
+        /** The properties' numbers, as a generated record declares them. */
+        private static final JsonFields FIELDS = JsonFields.of(
+                Thing.class,
+                "apiVersion",
+                "kind",
+                "metadata",
+                "count",
+                "size",
+                "ratio",
+                "enabled",
+                "since",
+                "tags",
+                "ports",
+                "anything",
+                "phase",
+                "aVeryLongPropertyName");
 
         static Thing readJson(JsonInput in) {
             if (in.isNull()) {
@@ -54,25 +72,39 @@ class JsonInputTest {
             Map<String, List<Integer>> ports = null;
             Object anything = null;
             Phase phase = null;
-            for (String property = in.firstName(Thing.class); property != null; property = in.nextName()) {
-                switch (property) {
-                    case "apiVersion" -> apiVersion = in.string();
-                    case "kind" -> kind = in.string();
-                    case "metadata" -> metadata = in.objectMeta();
-                    case "count" -> count = in.int32();
-                    case "size" -> size = in.int64();
-                    case "ratio" -> ratio = in.float64();
-                    case "enabled" -> enabled = in.bool();
-                    case "since" -> since = in.timestamp();
-                    case "tags" -> tags = in.list(String.class, JsonInput::string);
-                    case "ports" -> ports = in.map(List.class, e -> e.list(Integer.class, JsonInput::int32));
-                    case "anything" -> anything = in.value(Object.class);
-                    case "phase" -> phase = Phase.readJson(in);
-                    default -> in.skip(Thing.class, property);
+            Integer aVeryLongPropertyName = null;
+            for (int field = in.firstField(FIELDS); field != JsonInput.END; field = in.nextField(FIELDS)) {
+                switch (field) {
+                    case 0 -> apiVersion = in.string();
+                    case 1 -> kind = in.string();
+                    case 2 -> metadata = in.objectMeta();
+                    case 3 -> count = in.int32();
+                    case 4 -> size = in.int64();
+                    case 5 -> ratio = in.float64();
+                    case 6 -> enabled = in.bool();
+                    case 7 -> since = in.timestamp();
+                    case 8 -> tags = in.list(String.class, JsonInput::string);
+                    case 9 -> ports = in.map(List.class, e -> e.list(Integer.class, JsonInput::int32));
+                    case 10 -> anything = in.value(Object.class);
+                    case 11 -> phase = Phase.readJson(in);
+                    case 12 -> aVeryLongPropertyName = in.int32();
+                    default -> in.skipField(FIELDS);
                 }
             }
             return new Thing(
-                    apiVersion, kind, metadata, count, size, ratio, enabled, since, tags, ports, anything, phase);
+                    apiVersion,
+                    kind,
+                    metadata,
+                    count,
+                    size,
+                    ratio,
+                    enabled,
+                    since,
+                    tags,
+                    ports,
+                    anything,
+                    phase,
+                    aVeryLongPropertyName);
         }
 
         /** The deserializer. */
@@ -126,7 +158,8 @@ class JsonInputTest {
             List<String> tags,
             Map<String, List<Integer>> ports,
             Object anything,
-            Phase phase) {}
+            Phase phase,
+            Integer aVeryLongPropertyName) {}
 
     private static final String FULL = """
             {"apiVersion": "example.com/v1", "kind": "Thing", "unknown": {"deep": [1, {"x": null}]},
@@ -143,7 +176,7 @@ class JsonInputTest {
              "count": 3, "size": 12345678901, "ratio": 1.5, "enabled": true,
              "since": "2024-02-03T04:05:06.5Z", "tags": ["a", null, "b"],
              "ports": {"http": [80, 8080], "none": null, "empty": []},
-             "anything": {"k": [1, "two", 3.0, false, null]}, "phase": "Done"}
+             "anything": {"k": [1, "two", 3.0, false, null]}, "phase": "Done", "aVeryLongPropertyName": 9}
             """;
 
     @Test
@@ -247,6 +280,8 @@ class JsonInputTest {
                 "{\"ratio\": 2, \"since\": \"2024-01-02T03:04:05+01:00\", \"kind\": \"a\", \"kind\": \"b\"}",
                 "{\"phase\": \"Running\", \"count\": 1}",
                 "{\"phase\": null}",
+                "{\"k\\u0069nd\": \"escaped name\", \"aVeryLongPropertyName\": 1, \"aVeryLongPropertyNam\": 2}",
+                "{\"kind\u00e9\": \"unknown non-ASCII name\", \"aVeryLongPropertyNameToo\": [3], \"\": 4}",
                 escaped)) {
             Thing read = fromBytes(reader, json);
             assertThat(read).as(json).isNotNull();

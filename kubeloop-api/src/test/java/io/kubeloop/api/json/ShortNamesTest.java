@@ -42,4 +42,18 @@ class ShortNamesTest {
             }
         }
     }
+
+    @Test
+    void twoNamesSharingASlotAreBothKept() {
+        ShortNames table = new ShortNames(1); // one set of two slots: every name maps into it
+        String namespace = find(table, "namespace");
+        String hookType = find(table, "hookType");
+        for (int round = 0; round < 3; round++) {
+            assertThat(find(table, "namespace")).isSameAs(namespace);
+            assertThat(find(table, "hookType")).isSameAs(hookType);
+        }
+        assertThat(find(table, "phase")).isEqualTo("phase"); // a third name evicts one of them
+        assertThat(find(table, "namespace")).isEqualTo("namespace");
+        assertThat(find(table, "hookType")).isEqualTo("hookType");
+    }
 }

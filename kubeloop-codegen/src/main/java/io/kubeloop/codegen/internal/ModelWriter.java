@@ -783,17 +783,32 @@ public final class ModelWriter {
 
     /**
      * The record's {@code readJson}: its properties straight from a {@code JsonInput} into its canonical
-     * constructor, one {@code case} per property name.
+     * constructor, one {@code case} per property, by its number in the record's {@code JsonFields}.
      */
     private void writeReader(StringBuilder out, RecordDecl record, String indent) {
         imports.add("io.kubeloop.api.json.JsonInput");
+        imports.add("io.kubeloop.api.json.JsonFields");
         Set<String> taken = new HashSet<>();
         for (Component c : record.components) {
             taken.add(c.javaName());
         }
         String in = freshName("in", taken);
-        String property = freshName("property", taken);
+        String field = freshName("field", taken);
+        String fields = freshName("JSON_FIELDS", taken);
         String body = indent + "    ";
+        List<Component> named =
+                record.components.stream().filter(c -> c.jsonName() != null).toList();
+        out.append('\n')
+                .append(indent)
+                .append("private static final JsonFields ")
+                .append(fields)
+                .append(" = JsonFields.of(")
+                .append(record.name)
+                .append(".class");
+        for (Component c : named) {
+            out.append(",\n").append(body).append("        ").append(literal(c.jsonName()));
+        }
+        out.append(");\n");
         out.append('\n')
                 .append(indent)
                 .append("private static ")
@@ -821,34 +836,39 @@ public final class ModelWriter {
             }
         }
         out.append(body)
-                .append("for (String ")
-                .append(property)
+                .append("for (int ")
+                .append(field)
                 .append(" = ")
                 .append(in)
-                .append(".firstName(")
-                .append(record.name)
-                .append(".class); ")
-                .append(property)
-                .append(" != null; ")
-                .append(property)
+                .append(".firstField(")
+                .append(fields)
+                .append("); ")
+                .append(field)
+                .append(" != JsonInput.END; ")
+                .append(field)
                 .append(" = ")
                 .append(in)
-                .append(".nextName()) {\n")
+                .append(".nextField(")
+                .append(fields)
+                .append(")) {\n")
                 .append(body)
                 .append("    switch (")
-                .append(property)
+                .append(field)
                 .append(") {\n");
-        for (Component c : record.components) {
-            if (c.jsonName() != null) {
-                out.append(body)
-                        .append("        case ")
-                        .append(literal(c.jsonName()))
-                        .append(" -> ")
-                        .append(c.javaName())
-                        .append(" = ")
-                        .append(c.read().on(in))
-                        .append(";\n");
+        for (int i = 0; i < named.size(); i++) {
+            Component c = named.get(i);
+            out.append(body)
+                    .append("        case ")
+                    .append(i)
+                    .append(" -> ")
+                    .append(c.javaName())
+                    .append(" = ")
+                    .append(c.read().on(in))
+                    .append(';');
+            if (c.jsonName().matches("[\\w.$/-]+")) { // a name that reads the same in a comment
+                out.append(" // ").append(c.jsonName());
             }
+            out.append('\n');
         }
         out.append(body).append("        default -> ");
         if (unknown != null) {
@@ -858,15 +878,10 @@ public final class ModelWriter {
                     .append(".keep(")
                     .append(unknown.javaName())
                     .append(", ")
-                    .append(property)
-                    .append(");\n");
+                    .append(in)
+                    .append(".fieldName());\n");
         } else {
-            out.append(in)
-                    .append(".skip(")
-                    .append(record.name)
-                    .append(".class, ")
-                    .append(property)
-                    .append(");\n");
+            out.append(in).append(".skipField(").append(fields).append(");\n");
         }
         out.append(body).append("    }\n").append(body).append("}\n");
         out.append(body)
