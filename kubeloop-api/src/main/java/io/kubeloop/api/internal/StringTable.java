@@ -112,13 +112,18 @@ public final class StringTable {
         }
         int h = hash;
         int i = (h ^ (h >>> 16)) & mask;
-        String known = slots[i];
-        if (known != null && known.length() == length && hashes[i] == h) {
+        if (hashes[i] == h) { // the hash first: it is in this table's own array, the strings are elsewhere
             byte[] knownBytes = ascii[i];
-            if (knownBytes != null
-                    ? Arrays.equals(knownBytes, 0, length, bytes, offset, offset + length)
-                    : sameBytes(known, bytes, offset)) {
-                return known;
+            if (knownBytes != null) {
+                if (knownBytes.length == length
+                        && Arrays.equals(knownBytes, 0, length, bytes, offset, offset + length)) {
+                    return slots[i];
+                }
+            } else {
+                String known = slots[i];
+                if (known != null && known.length() == length && sameBytes(known, bytes, offset)) {
+                    return known;
+                }
             }
         }
         byte[] copy = Arrays.copyOfRange(bytes, offset, offset + length);

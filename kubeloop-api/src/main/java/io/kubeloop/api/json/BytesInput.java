@@ -145,9 +145,15 @@ final class BytesInput extends JsonInput {
     /**
      * The number in {@code fields} of the name whose quote is at {@code i}; moves to its value. A name of at
      * most 16 plain ASCII bytes is found from its packed bytes, with no {@code String}.
+     *
+     * <p>One method on purpose, with the lookup in {@code fields} and the whitespace around the colon read
+     * inline: as for {@link #string()}, at this size the JIT calls it rather than inlining a copy into each
+     * generated reader (every record's reader moves from property to property through it).
      */
     private int field(int i, JsonFields fields) {
-        if (at(i) != '"') {
+        byte[] b = this.b;
+        int end = this.end;
+        if (i >= end || b[i] != '"') {
             throw fallback();
         }
         fieldStart = i;
@@ -175,19 +181,37 @@ final class BytesInput extends JsonInput {
         int index;
         if (k < limit) {
             pos = k + 1;
-            index = fields.find(low, high);
+            // fields.find(low, high), inline
+            int slot = fields.slot(low, high);
+            while (true) {
+                index = fields.indexes[slot];
+                if (index < 0 || (fields.lows[slot] == low && fields.highs[slot] == high)) {
+                    break;
+                }
+                slot = (slot + 1) & fields.mask;
+            }
+            if (index < 0) {
+                index = UNKNOWN;
+            }
         } else {
             pos = i;
             index = fields.find(quoted(names));
         }
-        int colon = space(pos);
-        if (at(colon) != ':') {
+        int colon = pos;
+        while (colon < end && (b[colon] == ' ' || b[colon] == '\n' || b[colon] == '\r' || b[colon] == '\t')) {
+            colon++;
+        }
+        if (colon >= end || b[colon] != ':') {
             throw fallback();
         }
-        pos = space(colon + 1);
-        if (pos >= end) {
+        int value = colon + 1;
+        while (value < end && (b[value] == ' ' || b[value] == '\n' || b[value] == '\r' || b[value] == '\t')) {
+            value++;
+        }
+        if (value >= end) {
             throw fallback();
         }
+        pos = value;
         return index;
     }
 
@@ -393,33 +417,40 @@ final class BytesInput extends JsonInput {
         }
     }
 
-    /** The integer at {@code pos} in [min, max]; moves past it. */
+    /**
+     * The integer at {@code pos} in [min, max]; moves past it. Anything but plain JSON integer syntax (a
+     * fraction, an exponent, a leading zero, more than 18 digits) falls back: Jackson's coercion rules or its
+     * error. Whatever follows the digits is checked by the caller's next step (a comma or a closing bracket).
+     */
     private long integer(long min, long max) {
-        int e = JsonScanner.valueEnd(b, pos, end);
-        if (e < 0) {
-            throw fallback();
-        }
+        byte[] b = this.b;
+        int end = this.end;
         int i = pos;
-        boolean negative = b[i] == '-';
+        boolean negative = i < end && b[i] == '-';
         if (negative) {
             i++;
         }
-        if (e - i > 18) {
-            throw fallback(); // may overflow: Jackson decides
-        }
+        int first = i;
         long v = 0;
-        for (; i < e; i++) {
+        for (; i < end; i++) {
             byte c = b[i];
             if (c < '0' || c > '9') {
-                throw fallback(); // a fraction or an exponent: Jackson's coercion rules
+                break;
             }
             v = v * 10 + (c - '0');
+        }
+        int digits = i - first;
+        if (digits == 0 || digits > 18 || (digits > 1 && b[first] == '0')) {
+            throw fallback(); // no number, one that may overflow, or not JSON: Jackson decides
+        }
+        if (i < end && (b[i] == '.' || b[i] == 'e' || b[i] == 'E')) {
+            throw fallback(); // a fraction or an exponent: Jackson's coercion rules
         }
         v = negative ? -v : v;
         if (v < min || v > max) {
             throw fallback();
         }
-        pos = e;
+        pos = i;
         return v;
     }
 
