@@ -9,8 +9,6 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -45,6 +43,7 @@ final class BytesInput extends JsonInput {
     private final StringTable names;
     private final ShortNames shortNames;
     private final ShortNames shortValues;
+    private final Collected collected;
     int pos;
     /** Where the name of the property {@link #firstField} or {@link #nextField} moved to last starts. */
     private int fieldStart;
@@ -59,6 +58,7 @@ final class BytesInput extends JsonInput {
         this.names = owner.names;
         this.shortNames = owner.shortNames;
         this.shortValues = owner.shortValues;
+        this.collected = owner.collected;
     }
 
     private static Fallback fallback() {
@@ -522,22 +522,23 @@ final class BytesInput extends JsonInput {
         if (c != '[') {
             throw fallback();
         }
-        List<T> out = new ArrayList<>();
+        Collected collected = this.collected;
+        int mark = collected.mark();
         int i = space(pos + 1);
         if (at(i) == ']') {
             pos = i + 1;
-            return out;
+            return collected.list(mark);
         }
         while (true) {
             pos = i;
-            out.add(item.apply(this));
+            collected.push(item.apply(this));
             i = space(pos);
             byte next = at(i);
             if (next == ',') {
                 i = space(i + 1);
             } else if (next == ']') {
                 pos = i + 1;
-                return out;
+                return collected.list(mark);
             } else {
                 throw fallback();
             }
@@ -549,11 +550,13 @@ final class BytesInput extends JsonInput {
         if (at(pos) == 'n' && readNull()) {
             return null;
         }
-        Map<String, T> out = new LinkedHashMap<>();
+        Collected collected = this.collected;
+        int mark = collected.mark();
         for (String name = firstName(Map.class); name != null; name = nextName()) {
-            out.put(name, value.apply(this));
+            collected.push(name);
+            collected.push(value.apply(this));
         }
-        return out;
+        return collected.map(mark);
     }
 
     @Override

@@ -32,6 +32,7 @@ public final class JsonBytesReader {
     final StringTable names = new StringTable(1024);
     final ShortNames shortNames = new ShortNames(11);
     final ShortNames shortValues = new ShortNames(12);
+    final Collected collected = new Collected();
     private final Map<Class<?>, ObjectReader> readers = new HashMap<>();
     private int end;
 
@@ -89,6 +90,7 @@ public final class JsonBytesReader {
      */
     public <T> T readFirst(ModelDeserializer<T> model, byte[] json, int from, int limit) {
         Objects.checkFromToIndex(from, limit, json.length);
+        collected.reset(); // after a read that failed midway
         BytesInput in = new BytesInput(json, JsonScanner.skipSpace(json, from, limit), limit, this);
         try {
             T object = model.read(in);

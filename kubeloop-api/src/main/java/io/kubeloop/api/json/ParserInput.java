@@ -3,8 +3,6 @@ package io.kubeloop.api.json;
 import io.kubeloop.api.internal.StringTable;
 import io.kubeloop.api.internal.TimestampDeserializer;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -25,6 +23,8 @@ final class ParserInput extends JsonInput {
     private final DeserializationContext context;
     private final StringTable strings;
     private final ModelDeserializer<?> deserializers;
+    /** The items of the lists and maps being read. */
+    private final Collected collected = new Collected();
     /** The name of the property {@link #firstField} or {@link #nextField} moved to last. */
     private String field;
 
@@ -158,19 +158,19 @@ final class ParserInput extends JsonInput {
     public <T> List<T> list(Class<?> type, Function<JsonInput, T> item) {
         JsonToken t = parser.currentToken();
         if (t == JsonToken.START_ARRAY) {
-            List<T> out = new ArrayList<>();
+            int mark = collected.mark();
             while (parser.nextToken() != JsonToken.END_ARRAY) {
-                out.add(item.apply(this));
+                collected.push(item.apply(this));
             }
-            return out;
+            return collected.list(mark);
         }
         if (t == JsonToken.VALUE_NULL) {
             return null;
         }
         if (context.isEnabled(DeserializationFeature.ACCEPT_SINGLE_VALUE_AS_ARRAY)) {
-            List<T> out = new ArrayList<>(1);
-            out.add(item.apply(this));
-            return out;
+            int mark = collected.mark();
+            collected.push(item.apply(this));
+            return collected.list(mark);
         }
         context.handleUnexpectedToken(context.getTypeFactory().constructCollectionType(List.class, type), parser);
         throw new IllegalStateException("Jackson accepted a " + t + " as a list");
@@ -187,11 +187,12 @@ final class ParserInput extends JsonInput {
                     context.getTypeFactory().constructMapType(Map.class, String.class, type), parser);
             throw new IllegalStateException("Jackson accepted a " + t + " as a map");
         }
-        Map<String, T> out = new LinkedHashMap<>();
+        int mark = collected.mark();
         for (String name = firstName(Map.class); name != null; name = nextName()) {
-            out.put(name, value.apply(this));
+            collected.push(name);
+            collected.push(value.apply(this));
         }
-        return out;
+        return collected.map(mark);
     }
 
     @Override
