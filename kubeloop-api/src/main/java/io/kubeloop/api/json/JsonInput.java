@@ -128,7 +128,9 @@ public abstract sealed class JsonInput permits ParserInput, BytesInput {
     public abstract Boolean bool();
 
     /**
-     * The current array, each item read by {@code item} (positioned on the item), or null.
+     * The current array, each item read by {@code item} (positioned on the item), or null. The list is
+     * unmodifiable and compact (the empty list shared, one or two items in one object), equal to the
+     * {@code ArrayList} Jackson's reflective binding reads.
      *
      * @param type the list's element type, for the error when the current value is no array
      */
@@ -136,7 +138,9 @@ public abstract sealed class JsonInput permits ParserInput, BytesInput {
 
     /**
      * The current object as a map of its properties, each value read by {@code value} (positioned on
-     * the value), in the object's order, or null.
+     * the value), in the object's order, or null. The map is unmodifiable and compact (a small one keeps
+     * its names and values in one array), equal to the {@code LinkedHashMap} Jackson's reflective binding
+     * reads.
      *
      * @param type the map's value type, for the error when the current value is no object
      */
