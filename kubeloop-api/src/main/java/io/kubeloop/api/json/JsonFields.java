@@ -124,7 +124,11 @@ public final class JsonFields {
         return true;
     }
 
-    private static long pack(byte[] bytes, int from) {
+    /**
+     * Up to 8 bytes of {@code bytes} from {@code from} packed as {@code BytesInput} packs a short name: byte
+     * {@code from + k} in bits {@code 8k}, zero past the end.
+     */
+    static long pack(byte[] bytes, int from) {
         long packed = 0;
         for (int k = from; k < Math.min(bytes.length, from + 8); k++) {
             packed |= (bytes[k] & 0xffL) << ((k - from) << 3);

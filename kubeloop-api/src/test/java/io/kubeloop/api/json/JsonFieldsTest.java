@@ -13,16 +13,7 @@ class JsonFieldsTest {
     /** The number {@code fields} finds for {@code name} from its packed bytes, as {@code BytesInput} packs them. */
     private static int packed(JsonFields fields, String name) {
         byte[] b = name.getBytes(StandardCharsets.US_ASCII);
-        long low = 0;
-        long high = 0;
-        for (int k = 0; k < b.length; k++) {
-            if (k < 8) {
-                low |= (b[k] & 0xffL) << (k << 3);
-            } else {
-                high |= (b[k] & 0xffL) << ((k - 8) << 3);
-            }
-        }
-        return fields.find(low, high);
+        return fields.find(JsonFields.pack(b, 0), JsonFields.pack(b, 8));
     }
 
     @Test

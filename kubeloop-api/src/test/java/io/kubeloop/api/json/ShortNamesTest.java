@@ -10,16 +10,7 @@ class ShortNamesTest {
     /** The packed key of an ASCII name of at most 16 bytes, as {@code BytesInput} packs it. */
     private static String find(ShortNames table, String name) {
         byte[] b = name.getBytes(StandardCharsets.US_ASCII);
-        long low = 0;
-        long high = 0;
-        for (int k = 0; k < b.length; k++) {
-            if (k < 8) {
-                low |= (b[k] & 0xffL) << (k << 3);
-            } else {
-                high |= (b[k] & 0xffL) << ((k - 8) << 3);
-            }
-        }
-        return table.find(low, high, b, 0, b.length);
+        return table.find(JsonFields.pack(b, 0), JsonFields.pack(b, 8), b, 0, b.length);
     }
 
     @Test
