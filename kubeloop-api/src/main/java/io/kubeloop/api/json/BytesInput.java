@@ -577,6 +577,11 @@ final class BytesInput extends JsonInput {
     }
 
     @Override
+    public <T extends Record> T shared(T value) {
+        return owner.shared(value);
+    }
+
+    @Override
     public Instant timestamp() {
         if (at(pos) == '"') {
             int e = JsonScanner.stringEnd(b, pos, end);
