@@ -126,26 +126,6 @@ class ModelGeneratorTest {
                 .contains("port=http");
     }
 
-    /**
-     * A nested record of scalars only (the spec's {@code Port}: a name and a number) is shared between the
-     * objects of a stream; records holding lists, maps, JSON or other records are not, nor is the kind.
-     */
-    @Test
-    void onlyRecordsOfScalarsAreReadThroughShared() {
-        String v1 = source("com.example.widgets.v1.Widget");
-        assertThat(returnOfReader(v1, "Port")).startsWith("return in.shared(new Port(");
-        assertThat(returnOfReader(v1, "Spec")).startsWith("return new Spec(");
-        assertThat(returnOfReader(v1, "Widget")).startsWith("return new Widget(");
-    }
-
-    /** The first return statement of {@code type}'s generated reader, in {@code source}. */
-    private static String returnOfReader(String source, String type) {
-        int reader = source.indexOf("private static " + type + " readJson(");
-        assertThat(reader).as(type + "'s reader").isNotNegative();
-        int end = source.indexOf(";\n", source.indexOf("new " + type + "(", reader));
-        return source.substring(source.lastIndexOf("return ", end), end);
-    }
-
     @Test
     void unknownFieldsUnderAPreservingObjectAreKeptOnTheRoundTrip() throws Exception {
         Class<?> widget = loader.loadClass("com.example.widgets.v1.Widget");

@@ -577,11 +577,6 @@ final class BytesInput extends JsonInput {
     }
 
     @Override
-    public <T extends Record> T shared(T value) {
-        return owner.shared(value);
-    }
-
-    @Override
     public Instant timestamp() {
         if (at(pos) == '"') {
             int e = JsonScanner.stringEnd(b, pos, end);

@@ -22,8 +22,7 @@ import tools.jackson.databind.json.JsonMapper;
  * bytes, with {@code mapper}.
  *
  * <p>The strings of the objects one reader reads are shared (one instance per distinct value, as the
- * client's other decoders share them), and so are the records of immutable scalars that the generated
- * readers pass to {@link JsonInput#shared}. Not thread-safe: one reader per list or watch stream.
+ * client's other decoders share them). Not thread-safe: one reader per list or watch stream.
  */
 public final class JsonBytesReader {
 
@@ -34,9 +33,6 @@ public final class JsonBytesReader {
     final ShortNames shortNames = new ShortNames(11);
     final ShortNames shortValues = new ShortNames(12);
     final Collected collected = new Collected();
-    /** The shared records of this stream (see {@link JsonInput#shared}). */
-    private final Record[] records = new Record[1024];
-
     private final Map<Class<?>, ObjectReader> readers = new HashMap<>();
     private int end;
 
@@ -108,22 +104,6 @@ public final class JsonBytesReader {
     /** The index just past the object that {@link #readFirst} returned last. */
     public int end() {
         return end;
-    }
-
-    /**
-     * {@code value}, or the equal record of the same type this reader returned before: a direct-mapped
-     * table, like the strings', where a new record takes its slot.
-     */
-    @SuppressWarnings("unchecked") // the slot holds a record of value's class
-    <T extends Record> T shared(T value) {
-        int h = value.hashCode();
-        int i = (h ^ (h >>> 16)) & (records.length - 1);
-        Record known = records[i];
-        if (known != null && known.getClass() == value.getClass() && known.equals(value)) {
-            return (T) known;
-        }
-        records[i] = value;
-        return value;
     }
 
     /** Jackson's reader of {@code type} (created once per reader). */

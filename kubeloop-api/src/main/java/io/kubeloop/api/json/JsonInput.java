@@ -169,16 +169,6 @@ public abstract sealed class JsonInput permits ParserInput, BytesInput {
     }
 
     /**
-     * {@code value}, or an equal record this input's stream read before, for a generated reader to return
-     * instead of a new one: for records whose components are all immutable scalars (strings, numbers,
-     * booleans, enums, timestamps), which a cache of many objects holds over and over (a {@code health}
-     * of {@code Healthy}, a {@code destination}). Over bytes ({@link JsonBytesReader}) the records of one
-     * stream are shared through a bounded table, as its strings are; over Jackson's parser, {@code value}
-     * itself.
-     */
-    public abstract <T extends Record> T shared(T value);
-
-    /**
      * The current timestamp ({@code date-time}), or null: RFC 3339 in UTC as Kubernetes writes it read
      * directly, anything else by Jackson's deserializer of {@link Instant}.
      */

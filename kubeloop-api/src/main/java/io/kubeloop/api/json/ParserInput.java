@@ -205,11 +205,6 @@ final class ParserInput extends JsonInput {
     }
 
     @Override
-    public <T extends Record> T shared(T value) {
-        return value;
-    }
-
-    @Override
     public Instant timestamp() {
         JsonToken t = parser.currentToken();
         if (t == JsonToken.VALUE_STRING) {

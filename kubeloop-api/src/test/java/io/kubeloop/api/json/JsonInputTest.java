@@ -336,63 +336,6 @@ class JsonInputTest {
                 .isNotSameAs(first.kind());
     }
 
-    /** A record of scalars, read as a generated reader reads one: through {@code JsonInput.shared}. */
-    @JsonDeserialize(using = Health.Reader.class)
-    record Health(String status, Long since) {
-
-        private static final JsonFields FIELDS = JsonFields.of(Health.class, "status", "since");
-
-        static Health readJson(JsonInput in) {
-            if (in.isNull()) {
-                return null;
-            }
-            String status = null;
-            Long since = null;
-            for (int field = in.firstField(FIELDS); field != JsonInput.END; field = in.nextField(FIELDS)) {
-                switch (field) {
-                    case 0 -> status = in.string();
-                    case 1 -> since = in.int64();
-                    default -> in.skipField(FIELDS);
-                }
-            }
-            return in.shared(new Health(status, since));
-        }
-
-        /** The deserializer. */
-        public static final class Reader extends ModelDeserializer<Health> {
-            /** Jackson creates it. */
-            public Reader() {
-                super(Health.class);
-            }
-
-            @Override
-            protected Health read(JsonInput in) {
-                return readJson(in);
-            }
-        }
-    }
-
-    private static Health health(JsonBytesReader reader, String json) {
-        byte[] bytes = json.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        return reader.read(JsonBytesReader.modelOf(Health.class).orElseThrow(), bytes, 0, bytes.length);
-    }
-
-    @Test
-    void fromBytesEqualRecordsOfScalarsOfOneReaderAreOneInstance() {
-        JsonBytesReader reader = new JsonBytesReader(KubeJson.mapper());
-        Health first = health(reader, "{\"status\": \"Healthy\", \"since\": 5}");
-        Health other = health(reader, "{\"status\": \"Degraded\", \"since\": 5}");
-        Health again = health(reader, "{\"since\": 5, \"status\": \"Healthy\"}");
-        assertThat(first).isEqualTo(new Health("Healthy", 5L));
-        assertThat(other).isEqualTo(new Health("Degraded", 5L)).isNotEqualTo(first);
-        assertThat(again).isSameAs(first);
-        assertThat(health(new JsonBytesReader(KubeJson.mapper()), "{\"status\": \"Healthy\", \"since\": 5}"))
-                .isEqualTo(first)
-                .isNotSameAs(first);
-        Health parsed = KubeJson.mapper().readValue("{\"status\": \"Healthy\", \"since\": 5}", Health.class);
-        assertThat(parsed).isEqualTo(first).isNotSameAs(first);
-    }
-
     @Test
     void onlyAGeneratedModelsDeserializerIsFoundForTheBytePath() {
         assertThat(JsonBytesReader.modelOf(Thing.class)).isPresent();

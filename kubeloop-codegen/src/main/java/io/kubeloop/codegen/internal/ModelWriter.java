@@ -767,7 +767,7 @@ public final class ModelWriter {
                     .append(inner)
                     .append("}\n");
         }
-        writeReader(out, record, inner, !root && holdsOnlyScalars(record));
+        writeReader(out, record, inner);
         if (root) {
             writeJacksonReader(out, record, inner);
         }
@@ -782,36 +782,10 @@ public final class ModelWriter {
     }
 
     /**
-     * True when every component of {@code record} is a property read as an immutable scalar (a string, a
-     * number, a boolean, a timestamp or an enum): such a record is a value that the reader may share
-     * between the objects of one stream ({@code JsonInput.shared}).
-     */
-    private static final Set<String> SCALAR_READS = Set.of(
-            "JsonInput::string",
-            "JsonInput::int32",
-            "JsonInput::int64",
-            "JsonInput::float64",
-            "JsonInput::bool",
-            "JsonInput::timestamp");
-
-    private static boolean holdsOnlyScalars(RecordDecl record) {
-        for (Component c : record.components) {
-            boolean scalar = c.jsonName() != null
-                    && (SCALAR_READS.contains(c.read().function())
-                            || c.read().call().endsWith(".readJson(%s)")); // a generated enum
-            if (!scalar) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /**
      * The record's {@code readJson}: its properties straight from a {@code JsonInput} into its canonical
-     * constructor, one {@code case} per property, by its number in the record's {@code JsonFields}; a
-     * record of scalars ({@code shared}) is passed through {@code JsonInput.shared}.
+     * constructor, one {@code case} per property, by its number in the record's {@code JsonFields}.
      */
-    private void writeReader(StringBuilder out, RecordDecl record, String indent, boolean shared) {
+    private void writeReader(StringBuilder out, RecordDecl record, String indent) {
         imports.add("io.kubeloop.api.json.JsonInput");
         imports.add("io.kubeloop.api.json.JsonFields");
         Set<String> taken = new HashSet<>();
@@ -910,15 +884,14 @@ public final class ModelWriter {
             out.append(in).append(".skipField(").append(fields).append(");\n");
         }
         out.append(body).append("    }\n").append(body).append("}\n");
-        String created = "new " + record.name + "("
-                + String.join(
-                        ", ",
-                        record.components.stream().map(Component::javaName).toList())
-                + ")";
         out.append(body)
-                .append("return ")
-                .append(shared ? in + ".shared(" + created + ")" : created)
-                .append(";\n")
+                .append("return new ")
+                .append(record.name)
+                .append('(')
+                .append(String.join(
+                        ", ",
+                        record.components.stream().map(Component::javaName).toList()))
+                .append(");\n")
                 .append(indent)
                 .append("}\n");
     }
