@@ -193,6 +193,9 @@ class GarbageCollectionTest {
         String deployPath = "/apis/apps/v1/namespaces/" + ns + "/deployments/web";
         String rsPath = "/apis/apps/v1/namespaces/" + ns + "/replicasets/web-1";
         String podPath = "/api/v1/namespaces/" + ns + "/pods/web-1-a";
+        // the collector decides how to delete the ReplicaSet from the dependents it has observed (as
+        // kube-controller-manager's does): let it observe the pod before the chain's deletion starts
+        settle();
 
         JsonNode deleting = RawHttp.json(http.delete(deployPath, "{\"propagationPolicy\":\"Foreground\"}"));
         assertThat(deleting.path("metadata").path("finalizers").toString()).contains("foregroundDeletion");
