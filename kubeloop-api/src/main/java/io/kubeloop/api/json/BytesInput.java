@@ -146,9 +146,9 @@ final class BytesInput extends JsonInput {
      * The number in {@code fields} of the name whose quote is at {@code i}; moves to its value. A name of at
      * most 16 plain ASCII bytes is found from its packed bytes, with no {@code String}.
      *
-     * <p>One method on purpose, with the lookup in {@code fields} and the whitespace around the colon read
-     * inline: as for {@link #string()}, at this size the JIT calls it rather than inlining a copy into each
-     * generated reader (every record's reader moves from property to property through it).
+     * <p>One method on purpose, with the whitespace around the colon read inline: as for {@link #string()},
+     * at this size the JIT calls it rather than inlining a copy into each generated reader (every record's
+     * reader moves from property to property through it).
      */
     private int field(int i, JsonFields fields) {
         byte[] b = this.b;
@@ -181,18 +181,7 @@ final class BytesInput extends JsonInput {
         int index;
         if (k < limit) {
             pos = k + 1;
-            // fields.find(low, high), inline
-            int slot = fields.slot(low, high);
-            while (true) {
-                index = fields.indexes[slot];
-                if (index < 0 || (fields.lows[slot] == low && fields.highs[slot] == high)) {
-                    break;
-                }
-                slot = (slot + 1) & fields.mask;
-            }
-            if (index < 0) {
-                index = UNKNOWN;
-            }
+            index = fields.find(low, high);
         } else {
             pos = i;
             index = fields.find(quoted(names));
@@ -550,13 +539,7 @@ final class BytesInput extends JsonInput {
         if (at(pos) == 'n' && readNull()) {
             return null;
         }
-        Collected collected = this.collected;
-        int mark = collected.mark();
-        for (String name = firstName(Map.class); name != null; name = nextName()) {
-            collected.push(name);
-            collected.push(value.apply(this));
-        }
-        return collected.map(mark);
+        return entries(collected, value);
     }
 
     @Override

@@ -21,12 +21,11 @@ public final class JsonFields {
     private final Class<?> type;
     private final List<String> names;
     private final Map<String, Integer> byName;
-    // open addressing over the packed short names: keys in lows/highs, numbers in indexes (-1: empty);
-    // package-private for BytesInput, which probes them inline (see BytesInput.field)
-    final long[] lows;
-    final long[] highs;
-    final int[] indexes;
-    final int mask;
+    // open addressing over the packed short names: keys in lows/highs, numbers in indexes (-1: empty)
+    private final long[] lows;
+    private final long[] highs;
+    private final int[] indexes;
+    private final int mask;
 
     private JsonFields(Class<?> type, List<String> names) {
         this.type = type;
@@ -136,7 +135,7 @@ public final class JsonFields {
         return packed;
     }
 
-    int slot(long low, long high) {
+    private int slot(long low, long high) {
         long mixed = (low ^ (high * 0x9E3779B97F4A7C15L)) * 0xC2B2AE3D27D4EB4FL;
         return (int) (mixed >>> 40) & mask;
     }

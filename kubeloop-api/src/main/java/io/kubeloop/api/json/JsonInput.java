@@ -147,6 +147,19 @@ public abstract sealed class JsonInput permits ParserInput, BytesInput {
     public abstract <T> Map<String, T> map(Class<?> type, Function<JsonInput, T> value);
 
     /**
+     * The properties of the object that is the current value, each value read by {@code value}, as a map
+     * built by {@code collected}: the common part of {@link #map} once the value is known to be an object.
+     */
+    final <T> Map<String, T> entries(Collected collected, Function<JsonInput, T> value) {
+        int mark = collected.mark();
+        for (String name = firstName(Map.class); name != null; name = nextName()) {
+            collected.push(name);
+            collected.push(value.apply(this));
+        }
+        return collected.map(mark);
+    }
+
+    /**
      * The current value read by Jackson's deserializer of {@code type} (JSON {@code null}: that
      * deserializer's null value), for the types a generated reader does not read itself.
      */

@@ -187,12 +187,7 @@ final class ParserInput extends JsonInput {
                     context.getTypeFactory().constructMapType(Map.class, String.class, type), parser);
             throw new IllegalStateException("Jackson accepted a " + t + " as a map");
         }
-        int mark = collected.mark();
-        for (String name = firstName(Map.class); name != null; name = nextName()) {
-            collected.push(name);
-            collected.push(value.apply(this));
-        }
-        return collected.map(mark);
+        return entries(collected, value);
     }
 
     @Override
