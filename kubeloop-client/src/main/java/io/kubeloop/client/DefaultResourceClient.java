@@ -134,22 +134,21 @@ final class DefaultResourceClient<T> implements ResourceClient<T> {
     }
 
     /**
-     * DynamicObject pages are read as they arrive ({@link ListDecoder}) over a streaming response: with
-     * dedicated watch connections, on an HTTP/1.1 connection of their own, whose body a reader thread decrypts
-     * ahead while this thread decodes (what a large page costs less CPU and memory for than through the shared
-     * HTTP/2 connection, which would hand over the whole body in 16 KB frames and keep it twice). Other types
-     * are read whole, as {@link #list}.
+     * Pages of DynamicObject and of generated models are read as they arrive ({@link ListDecoder}) over a
+     * streaming response: with dedicated watch connections, on an HTTP/1.1 connection of their own, whose body
+     * a reader thread decrypts ahead while this thread decodes (what a large page costs less CPU and memory for
+     * than through the shared HTTP/2 connection, which would hand over the whole body in 16 KB frames and keep
+     * it twice). Other types are read whole, as {@link #list}.
      */
     @Override
-    @SuppressWarnings("unchecked")
     public ListStream<T> openList(ListOptions options) {
-        if (!codec.isDynamic()) {
+        if (!ListDecoder.decodes(codec)) {
             return ListStream.of(list(options));
         }
         ApiRequest request =
-                new ApiRequest("GET", uri(namespace, null, null, listQuery(options)), ACCEPT_JSON, null, true);
+                new ApiRequest("GET", uri(namespace, null, null, listQuery(options)), accept.list(), null, true);
         ApiResponse response = transport.send(request).requireSuccess();
-        return (ListStream<T>) ListDecoder.open(response, (ObjectCodec<DynamicObject>) codec);
+        return ListDecoder.open(response, codec);
     }
 
     @Override

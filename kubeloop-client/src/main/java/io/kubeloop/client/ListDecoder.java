@@ -3,6 +3,8 @@ package io.kubeloop.client;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.internal.DynamicObjectReader;
 import io.kubeloop.api.internal.JsonScanner;
+import io.kubeloop.api.json.JsonBytesReader;
+import io.kubeloop.api.json.ModelDeserializer;
 import io.kubeloop.client.http.ApiResponse;
 import io.kubeloop.client.http.TransportException;
 import java.io.IOException;
@@ -15,25 +17,27 @@ import tools.jackson.core.JsonParser;
 import tools.jackson.databind.JsonNode;
 
 /**
- * A {@link ListStream} of {@link DynamicObject}s decoded from a list reply as it is read (or from a whole reply in
- * memory, {@link #decode}): {@link #open} reads
+ * A {@link ListStream} of {@link DynamicObject}s or of generated model records decoded from a list reply as it
+ * is read (or from a whole reply in memory, {@link #decode}): {@link #open} reads
  * the reply's members up to the opening bracket of {@code items} (kind, apiVersion, metadata), so the page's
  * resourceVersion and continue token are known before any item has arrived; {@link #read()} then decodes the
- * items one by one with a {@link DynamicObjectReader} (one scanner pass per item, whose exact bytes it copies
- * out), filling in kind/apiVersion of bare items from the list's as {@link ObjectCodec#readList} does, and
- * reads the members after the items.
+ * items one by one — a DynamicObject with a {@link DynamicObjectReader} (one scanner pass per item, whose exact
+ * bytes it copies out), a generated record with its generated reader over the item's bytes in place
+ * ({@link JsonBytesReader}) — filling in kind/apiVersion of bare items from the list's as
+ * {@link ObjectCodec#readList} does, and reads the members after the items.
  *
  * <p>Bytes are read straight into one buffer that holds the unread rest of the current item or member: 128 KB,
  * grown only for a larger item. What the scanner does not accept is left to Jackson over the exact span: an
- * item through {@link DynamicObjectReader#read(byte[], int, int, String, String)}; a reply whose members it does
- * not accept (escaped member names, malformed JSON before the items) is read whole and decoded by
- * {@link ObjectCodec#readList}, which reports what is wrong. A reply whose items come before its metadata is
- * decoded whole by {@link #open}.
+ * item through {@link DynamicObjectReader#read(byte[], int, int, String, String)} or Jackson's binding of the
+ * model; a reply whose members it does not accept (escaped member names, malformed JSON before the items) is
+ * read whole and decoded by {@link ObjectCodec#parseList}, which reports what is wrong. A reply whose items come
+ * before its metadata is decoded whole by {@link #open}, and so is a list of generated records whose kind or
+ * apiVersion comes after its items.
  *
  * <p><b>Thread safety.</b> Not thread-safe: one reading thread; {@link #close()} may come from any thread (it
  * closes the response, which ends a blocked read).
  */
-final class ListDecoder implements ListStream<DynamicObject> {
+final class ListDecoder<T> implements ListStream<T> {
 
     private static final int INITIAL = 128 * 1024;
     private static final byte[] KIND = "kind".getBytes(StandardCharsets.US_ASCII);
@@ -45,8 +49,15 @@ final class ListDecoder implements ListStream<DynamicObject> {
     private final ApiResponse response;
 
     private final InputStream body;
-    private final ObjectCodec<DynamicObject> codec;
+    private final ObjectCodec<T> codec;
     private final DynamicObjectReader reader = new DynamicObjectReader();
+    /** T's generated reader, or null for DynamicObject. */
+    private final ModelDeserializer<T> model;
+    /** Reads the items of a generated model; null for DynamicObject. */
+    private final JsonBytesReader bytesReader;
+    /** The size of the item read last from its bytes in place (0 before the first). */
+    private int lastItemSize;
+
     private byte[] buf;
     /** The next byte to decode; bytes before it may be dropped (unless {@link #keepAll}). */
     private int pos;
@@ -66,40 +77,50 @@ final class ListDecoder implements ListStream<DynamicObject> {
     /** Where decoding stands: 0 in the head, 1 in the items, 2 after the items, 3 complete. */
     private int state;
 
-    private List<DynamicObject> items = new ArrayList<>();
+    private List<T> items = new ArrayList<>();
     /** The item kind and apiVersion that were filled in, for a list whose kind/apiVersion came after its items. */
     private String itemKindUsed;
 
     private String apiVersionUsed;
-    private ObjectList<DynamicObject> whole;
+    private ObjectList<T> whole;
     private boolean consumed;
     private volatile boolean closed;
 
-    private ListDecoder(ApiResponse response, ObjectCodec<DynamicObject> codec) {
+    private ListDecoder(ApiResponse response, ObjectCodec<T> codec) {
         this.response = response;
         this.body = response.body();
         this.codec = codec;
+        this.model = codec.model();
+        this.bytesReader = model == null ? null : new JsonBytesReader(codec.mapper());
         this.buf = new byte[INITIAL];
     }
 
     /** Over a whole reply in memory: the array is read, never written. */
-    private ListDecoder(byte[] json, ObjectCodec<DynamicObject> codec) {
+    private ListDecoder(byte[] json, ObjectCodec<T> codec) {
         this.response = null;
         this.body = InputStream.nullInputStream();
         this.codec = codec;
+        this.model = codec.model();
+        this.bytesReader = model == null ? null : new JsonBytesReader(codec.mapper());
         this.buf = json;
         this.limit = json.length;
         this.eof = true; // so fill() never moves bytes
     }
 
+    /** True when this decodes lists of {@code codec}'s type: DynamicObject, or a model with a generated reader. */
+    static boolean decodes(ObjectCodec<?> codec) {
+        return codec.isDynamic() || codec.model() != null;
+    }
+
     /**
-     * Decodes a whole list reply held in memory (what {@link ObjectCodec#readList} does for DynamicObject).
+     * Decodes a whole list reply held in memory (what {@link ObjectCodec#readList} does for the types this
+     * {@link #decodes}).
      *
      * @throws tools.jackson.core.JacksonException when the reply is malformed
      * @throws IllegalArgumentException when it is not a JSON object
      */
-    static ObjectList<DynamicObject> decode(byte[] json, ObjectCodec<DynamicObject> codec) {
-        ListDecoder d = new ListDecoder(json, codec);
+    static <T> ObjectList<T> decode(byte[] json, ObjectCodec<T> codec) {
+        ListDecoder<T> d = new ListDecoder<>(json, codec);
         d.readHead();
         return d.read();
     }
@@ -111,8 +132,8 @@ final class ListDecoder implements ListStream<DynamicObject> {
      * @throws tools.jackson.core.JacksonException when the reply is malformed
      * @throws IllegalArgumentException when it is not a JSON object
      */
-    static ListDecoder open(ApiResponse response, ObjectCodec<DynamicObject> codec) {
-        ListDecoder d = new ListDecoder(response, codec);
+    static <T> ListDecoder<T> open(ApiResponse response, ObjectCodec<T> codec) {
+        ListDecoder<T> d = new ListDecoder<>(response, codec);
         try {
             d.readHead();
             return d;
@@ -138,7 +159,7 @@ final class ListDecoder implements ListStream<DynamicObject> {
     }
 
     @Override
-    public ObjectList<DynamicObject> read() {
+    public ObjectList<T> read() {
         if (consumed) {
             throw new IllegalStateException("the page was read already");
         }
@@ -270,6 +291,9 @@ final class ListDecoder implements ListStream<DynamicObject> {
             return JsonScanner.NEED_MORE;
         }
         if (JsonScanner.nameEquals(buf, i, keyEnd, ITEMS) && buf[valueStart] == '[' && state == 0) {
+            if (model != null && (kind == null || apiVersion == null)) {
+                return JsonScanner.FALLBACK; // records cannot take a kind filled in later: Jackson reads it whole
+            }
             pos = valueStart + 1;
             state = 1;
             keepAll = false;
@@ -359,27 +383,66 @@ final class ListDecoder implements ListStream<DynamicObject> {
                 throw malformed(i, "a JSON object as list item");
             }
             pos = i;
-            var scanned = reader.scan(buf, i, limit, apiVersion, itemKind);
-            int end;
-            if (scanned.isPresent()) {
-                items.add(scanned.get().object());
-                end = scanned.get().end();
-            } else {
-                end = JsonScanner.valueEnd(buf, i, limit);
-                if (end == JsonScanner.NEED_MORE) {
-                    fillOrFail();
-                    continue;
-                }
-                if (end < 0) {
-                    end = frame();
-                    i = pos;
-                }
-                items.add(reader.read(buf, i, end, apiVersion, itemKind)); // Jackson reports what is malformed
+            int end = model == null ? dynamicItem(i, itemKind) : modelItem(i, itemKind);
+            if (end == JsonScanner.NEED_MORE) {
+                fillOrFail();
+                continue;
             }
             pos = end;
             expectItem = false;
             afterComma = false;
         }
+    }
+
+    /**
+     * Decodes the DynamicObject starting at {@code buf[i]} and returns its end, or {@link JsonScanner#NEED_MORE}
+     * when it is not whole in the buffer yet.
+     */
+    private int dynamicItem(int i, String itemKind) {
+        var scanned = reader.scan(buf, i, limit, apiVersion, itemKind);
+        if (scanned.isPresent()) {
+            items.add(codec.cast(scanned.get().object()));
+            return scanned.get().end();
+        }
+        int end = JsonScanner.valueEnd(buf, i, limit);
+        if (end == JsonScanner.NEED_MORE) {
+            return end;
+        }
+        if (end < 0) {
+            end = frame();
+            i = pos;
+        }
+        items.add(codec.cast(reader.read(buf, i, end, apiVersion, itemKind))); // Jackson reports what is malformed
+        return end;
+    }
+
+    /**
+     * Decodes the generated record starting at {@code buf[i]} and returns its end, or
+     * {@link JsonScanner#NEED_MORE} when it is not whole in the buffer yet. The generated reader reads it in
+     * place unless it is probably cut off (less than 1.25 times the last item's size left before the end of
+     * what has arrived), when its end is found first.
+     */
+    private int modelItem(int i, String itemKind) {
+        if (eof || limit - i >= lastItemSize + (lastItemSize >> 2)) {
+            T item = bytesReader.readFirst(model, buf, i, limit);
+            if (item != null) {
+                int end = bytesReader.end();
+                lastItemSize = end - i;
+                items.add(codec.withListType(item, buf, i, end, apiVersion, itemKind, reader));
+                return end;
+            }
+        }
+        int end = JsonScanner.valueEnd(buf, i, limit);
+        if (end == JsonScanner.NEED_MORE) {
+            return end;
+        }
+        if (end < 0) {
+            end = frame();
+            i = pos;
+        }
+        lastItemSize = end - i;
+        items.add(codec.readItem(buf, i, end, apiVersion, itemKind, bytesReader, reader));
+        return end;
     }
 
     /**
@@ -417,16 +480,16 @@ final class ListDecoder implements ListStream<DynamicObject> {
         }
     }
 
-    private ObjectList<DynamicObject> page() {
-        List<DynamicObject> out = items;
+    private ObjectList<T> page() {
+        List<T> out = items;
         String itemKind = ObjectCodec.itemKind(kind);
         boolean kindLate = itemKind != null && itemKindUsed == null;
         boolean apiVersionLate = apiVersion != null && apiVersionUsed == null;
-        if (kindLate || apiVersionLate) {
+        if (model == null && (kindLate || apiVersionLate)) {
             // kind and apiVersion normally precede items; when they came after, fill them in now (rare)
             out = new ArrayList<>(items.size());
-            for (DynamicObject d : items) {
-                out.add(ObjectCodec.withTypeDefaults(d, apiVersion, itemKind));
+            for (T d : items) {
+                out.add(codec.cast(ObjectCodec.withTypeDefaults((DynamicObject) d, apiVersion, itemKind)));
             }
         }
         items = null;

@@ -140,14 +140,13 @@ final class ObjectCodec<T> {
     }
 
     /**
-     * Decodes a list body. DynamicObject lists are read by a {@link ListDecoder} (one scanner pass per item, the
-     * item's bytes copied out compact); anything else, and a body the scanner does not accept, goes through
+     * Decodes a list body. Lists of DynamicObject and of generated models are read by a {@link ListDecoder} (one
+     * pass per item over its bytes); anything else, and a body the decoder does not accept, goes through
      * Jackson's streaming parser.
      */
-    @SuppressWarnings("unchecked")
     ObjectList<T> readList(byte[] json) {
-        if (isDynamic()) {
-            return (ObjectList<T>) ListDecoder.decode(json, (ObjectCodec<DynamicObject>) this);
+        if (ListDecoder.decodes(this)) {
+            return ListDecoder.decode(json, this);
         }
         return parseList(json);
     }
@@ -203,19 +202,10 @@ final class ObjectCodec<T> {
                                     compact.add(type.cast(reader.read(p, json, 0, apiVersion, itemKind)));
                                 } else if (kind != null && apiVersion != null && bytesReader != null) {
                                     // a generated model: each item read from its bytes by its generated reader
-                                    long start = p.currentTokenLocation().getByteOffset();
+                                    int start = (int) p.currentTokenLocation().getByteOffset();
                                     p.skipChildren();
                                     int end = (int) p.currentLocation().getByteOffset();
-                                    T item = bytesReader.read(model, json, (int) start, end);
-                                    compact.add(
-                                            typed(item)
-                                                    ? item
-                                                    : fromItem(
-                                                            asObject(mapper.readTree(
-                                                                    json, (int) start, end - (int) start)),
-                                                            apiVersion,
-                                                            itemKind,
-                                                            reader));
+                                    compact.add(readItem(json, start, end, apiVersion, itemKind, bytesReader, reader));
                                 } else if (kind != null && apiVersion != null) {
                                     // the usual order (kind before items): each item becomes a T at once
                                     compact.add(fromItem(asObject(mapper.readTree(p)), apiVersion, itemKind, reader));
@@ -246,6 +236,34 @@ final class ObjectCodec<T> {
             out.add(fromItem(item, apiVersion, itemKind, reader));
         }
         return new ObjectList<>(out, resourceVersion, continueToken, remaining);
+    }
+
+    /**
+     * The generated model's list item at {@code json[start, end)}: read by its generated reader, or by Jackson
+     * when that reader hands it back, with the list's kind and apiVersion where the item has none.
+     */
+    T readItem(
+            byte[] json,
+            int start,
+            int end,
+            String apiVersion,
+            String itemKind,
+            JsonBytesReader bytesReader,
+            DynamicObjectReader reader) {
+        return withListType(bytesReader.read(model, json, start, end), json, start, end, apiVersion, itemKind, reader);
+    }
+
+    /**
+     * {@code item} (read from {@code json[start, end)} by T's generated reader; null when it handed the item back)
+     * when it has its own kind and apiVersion; otherwise the item read by Jackson with the list's kind and
+     * apiVersion filled in where it has none.
+     */
+    T withListType(
+            T item, byte[] json, int start, int end, String apiVersion, String itemKind, DynamicObjectReader reader) {
+        if (typed(item)) {
+            return item;
+        }
+        return fromItem(asObject(mapper.readTree(json, start, end - start)), apiVersion, itemKind, reader);
     }
 
     /** True for an item read from its bytes that needs no kind or apiVersion from its list. */

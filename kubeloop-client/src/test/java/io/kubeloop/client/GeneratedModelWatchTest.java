@@ -65,7 +65,7 @@ class GeneratedModelWatchTest {
     /** The same components, read by Jackson's reflective binding. */
     record PlainItem(String apiVersion, String kind, ObjectMeta metadata, Long size, List<String> tags) {}
 
-    private static String item(String name, String extra) {
+    static String item(String name, String extra) {
         return "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Item\",\"metadata\":{\"namespace\":\"ns\",\"name\":\""
                 + name + "\",\"resourceVersion\":\"" + name.length() + "\",\"labels\":{\"app\":\"web\"}}"
                 + extra + "}";
@@ -81,7 +81,7 @@ class GeneratedModelWatchTest {
             "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"code\":410}}",
             "{\"type\":\"ADDED\",\"object\":" + item("e", ",\"size\":9223372036854775807") + ",\"later\":1}");
 
-    private static InputStream chunked(byte[] bytes, int chunk) {
+    static InputStream chunked(byte[] bytes, int chunk) {
         return new ByteArrayInputStream(bytes) {
             @Override
             public synchronized int read(byte[] b, int off, int len) {
@@ -114,7 +114,7 @@ class GeneratedModelWatchTest {
         };
     }
 
-    private static PlainItem plain(Object o) {
+    static PlainItem plain(Object o) {
         return switch (o) {
             case Item i -> new PlainItem(i.apiVersion(), i.kind(), i.metadata(), i.size(), i.tags());
             case PlainItem p -> p;

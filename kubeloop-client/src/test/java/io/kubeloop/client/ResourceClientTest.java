@@ -61,6 +61,49 @@ class ResourceClientTest {
     }
 
     @Test
+    void openListOfGeneratedRecordsDecodesThePageAsItArrivesWithItsGeneratedReader() {
+        server.reply(
+                "GET",
+                "/apis/example.com/v1/namespaces/default/items",
+                200,
+                "{\"kind\":\"ItemList\",\"apiVersion\":\"example.com/v1\",\"metadata\":{\"resourceVersion\":\"8\"},"
+                        + "\"items\":[" + GeneratedModelWatchTest.item("a", ",\"size\":1") + ","
+                        + "{\"metadata\":{\"name\":\"b\"},\"size\":\"2\"}]}");
+        ResourceClient<GeneratedModelWatchTest.Item> items = client.resource(
+                new GroupVersionResource("example.com", "v1", "items"),
+                ResourceScope.NAMESPACED,
+                GeneratedModelWatchTest.Item.class);
+        try (ListStream<GeneratedModelWatchTest.Item> stream =
+                items.openList(ListOptions.builder().build())) {
+            assertThat(stream).isInstanceOf(ListDecoder.class);
+            assertThat(stream.resourceVersion()).isEqualTo("8");
+            var page = stream.read().items();
+            assertThat(page).extracting(i -> i.metadata().name()).containsExactly("a", "b");
+            assertThat(page).extracting(GeneratedModelWatchTest.Item::size).containsExactly(1L, 2L);
+            assertThat(page.get(1).kind()).isEqualTo("Item");
+        }
+        assertThat(server.lastRequest().header("Accept")).isEqualTo("application/json");
+    }
+
+    @Test
+    void openListOfTheMetadataClientAsksForPartialObjectMetadata() {
+        server.reply(
+                "GET",
+                "/api/v1/namespaces/default/configmaps",
+                200,
+                "{\"kind\":\"PartialObjectMetadataList\",\"apiVersion\":\"meta.k8s.io/v1\",\"metadata\":{},"
+                        + "\"items\":[{\"kind\":\"PartialObjectMetadata\",\"apiVersion\":\"meta.k8s.io/v1\","
+                        + "\"metadata\":{\"name\":\"web\"}}]}");
+        var metadata = client.metadataResource(CONFIGMAPS, ResourceScope.NAMESPACED);
+        try (var stream = metadata.openList(ListOptions.builder().build())) {
+            assertThat(stream.read().items())
+                    .extracting(m -> m.metadata().name())
+                    .containsExactly("web");
+        }
+        assertThat(server.lastRequest().header("Accept")).contains("as=PartialObjectMetadataList");
+    }
+
+    @Test
     void listSendsTheApiQueryParametersSortedAndEncoded() {
         server.reply(
                 "GET",
