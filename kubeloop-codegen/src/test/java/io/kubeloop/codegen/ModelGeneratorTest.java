@@ -186,6 +186,72 @@ class ModelGeneratorTest {
         }
     }
 
+    /**
+     * Nested records are read through one dispatching class nested in the kind's JsonReader; a kind (and a
+     * nested record) named like that class still compiles, and both JSON paths read every nested record.
+     */
+    @Test
+    void aKindNamedLikeTheNestedReadersClassCompilesAndReadsItsNestedRecords(@TempDir Path dir) throws Exception {
+        ObjectNode nestedCrd = KubeYaml.readAll("""
+                        apiVersion: apiextensions.k8s.io/v1
+                        kind: CustomResourceDefinition
+                        metadata:
+                          name: nesteds.example.com
+                        spec:
+                          group: example.com
+                          names: {kind: Nested, plural: nesteds}
+                          scope: Namespaced
+                          versions:
+                          - name: v1
+                            served: true
+                            storage: true
+                            schema:
+                              openAPIV3Schema:
+                                type: object
+                                properties:
+                                  spec:
+                                    type: object
+                                    properties:
+                                      nested:
+                                        type: object
+                                        properties:
+                                          value: {type: string}
+                                      rules:
+                                        type: array
+                                        items:
+                                          type: object
+                                          properties:
+                                            nested:
+                                              type: object
+                                              properties:
+                                                depth: {type: integer}
+                        """).getFirst().node();
+        List<GeneratedSource> generated = new ModelGenerator("com.example.nested").generate(nestedCrd);
+        assertThat(generated.getFirst().source()).contains("JsonReader.NestedRecords.table(");
+        try (URLClassLoader classes = Javac.compile(generated, dir)) {
+            Class<?> kind = classes.loadClass("com.example.nested.v1.Nested");
+            String json = "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Nested\",\"metadata\":{\"name\":\"n\"},"
+                    + "\"spec\":{\"nested\":{\"value\":\"v\"},\"rules\":[{\"nested\":{\"depth\":2}}]}}";
+            Object parsed = KubeJson.mapper().readValue(json, kind);
+            byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+            Object fromBytes = new io.kubeloop.api.json.JsonBytesReader(KubeJson.mapper()
+                            .rebuild()
+                            .disable(tools.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                            .build())
+                    .read(readerOf(kind), bytes, 0, bytes.length);
+            assertThat(parsed.toString()).contains("value=v").contains("depth=2");
+            assertThat(fromBytes).isEqualTo(parsed);
+            assertThat(Json.numbersByValue(KubeJson.mapper().valueToTree(parsed)))
+                    .isEqualTo(Json.numbersByValue(KubeJson.mapper().readTree(json)));
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> io.kubeloop.api.json.ModelDeserializer<T> readerOf(Class<?> kind) {
+        return (io.kubeloop.api.json.ModelDeserializer<T>)
+                io.kubeloop.api.json.JsonBytesReader.modelOf(kind).orElseThrow();
+    }
+
     @Test
     void aCrdThatIsNotV1OrHasNoCrdIsRefusedWithTheReason() {
         ModelGenerator generator = new ModelGenerator("com.example");

@@ -693,7 +693,7 @@ public final class ModelWriter {
                     .append("public static final String KIND = ")
                     .append(literal(record.name))
                     .append(";\n\n");
-            writeReaderTable(out, inner);
+            writeReaderTable(out, inner, record);
             String params = namespaced ? "String namespace, String name" : "String name";
             out.append(inner)
                     .append("/** A new ")
@@ -935,18 +935,21 @@ public final class ModelWriter {
                 .append(body)
                 .append("    return readJson(in);\n")
                 .append(body)
-                .append("}\n")
-                .append(indent)
                 .append("}\n");
+        writeNestedReaders(out, record, body);
+        out.append(indent).append("}\n");
     }
 
     /**
      * The root's table of the nested records' readers. A nested record is read through it ({@code
      * JsonInput.record}) rather than by a direct call so that the JIT compiles each reader once, on its own:
      * called directly, every nested reader is inlined into its parent's, and the kind's large readers then
-     * take seconds to compile.
+     * take seconds to compile. The table holds instances of one class ({@link #writeNestedReaders}), not a
+     * method reference per record: the JVM defines a class for each method reference when it is first
+     * evaluated, which for a kind with hundreds of nested records costs a noticeable part of a second when
+     * the kind is first read.
      */
-    private void writeReaderTable(StringBuilder out, String indent) {
+    private void writeReaderTable(StringBuilder out, String indent, RecordDecl root) {
         if (readers.isEmpty()) {
             return;
         }
@@ -954,18 +957,86 @@ public final class ModelWriter {
         out.append(indent)
                 .append("/** The nested records' readers, by index (see {@code JsonInput.record}). */\n")
                 .append(indent)
-                .append("private static final Function<?, ?>[] READERS = {\n");
-        for (int i = 0; i < readers.size(); i++) {
-            String path = path(readers.get(i));
-            out.append(indent)
-                    .append("    (Function<JsonInput, ")
-                    .append(path)
-                    .append(">) ")
-                    .append(path)
-                    .append("::readJson")
-                    .append(i + 1 < readers.size() ? ",\n" : "\n");
+                .append("private static final Function<?, ?>[] READERS = JsonReader.")
+                .append(nestedReadersName(root))
+                .append(".table(")
+                .append(readers.size())
+                .append(");\n\n");
+    }
+
+    /** The name of the class of the nested readers, within the kind's JsonReader (not the kind's name). */
+    private static String nestedReadersName(RecordDecl root) {
+        return root.name.equals("Nested") ? "NestedRecords" : "Nested";
+    }
+
+    /**
+     * The class of the entries of the {@code READERS} table, nested in the kind's JsonReader: each instance
+     * reads the nested record of its index. Its references to the records are qualified by the kind's name,
+     * which no nested type shares.
+     */
+    private void writeNestedReaders(StringBuilder out, RecordDecl root, String indent) {
+        if (readers.isEmpty()) {
+            return;
         }
-        out.append(indent).append("};\n\n");
+        String name = nestedReadersName(root);
+        String body = indent + "    ";
+        out.append('\n')
+                .append(indent)
+                .append("/** Reads the nested record of one index of {@code READERS}; one class for all of them. */\n")
+                .append(indent)
+                .append("private static final class ")
+                .append(name)
+                .append(" implements Function<JsonInput, Object> {\n\n")
+                .append(body)
+                .append("private final int index;\n\n")
+                .append(body)
+                .append("private ")
+                .append(name)
+                .append("(int index) {\n")
+                .append(body)
+                .append("    this.index = index;\n")
+                .append(body)
+                .append("}\n\n")
+                .append(body)
+                .append("static Function<?, ?>[] table(int size) {\n")
+                .append(body)
+                .append("    Function<?, ?>[] table = new Function<?, ?>[size];\n")
+                .append(body)
+                .append("    for (int i = 0; i < size; i++) {\n")
+                .append(body)
+                .append("        table[i] = new ")
+                .append(name)
+                .append("(i);\n")
+                .append(body)
+                .append("    }\n")
+                .append(body)
+                .append("    return table;\n")
+                .append(body)
+                .append("}\n\n")
+                .append(body)
+                .append("@Override\n")
+                .append(body)
+                .append("public Object apply(JsonInput in) {\n")
+                .append(body)
+                .append("    return switch (index) {\n");
+        for (int i = 0; i < readers.size(); i++) {
+            out.append(body)
+                    .append("        case ")
+                    .append(i)
+                    .append(" -> ")
+                    .append(root.name)
+                    .append('.')
+                    .append(path(readers.get(i)))
+                    .append(".readJson(in);\n");
+        }
+        out.append(body)
+                .append("        default -> throw new IllegalStateException(\"no nested record \" + index);\n")
+                .append(body)
+                .append("    };\n")
+                .append(body)
+                .append("}\n")
+                .append(indent)
+                .append("}\n");
     }
 
     /** A nested record's name as seen from the kind's record ({@code Spec.Source}). */
