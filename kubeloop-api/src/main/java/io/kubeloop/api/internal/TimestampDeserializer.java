@@ -1,5 +1,6 @@
 package io.kubeloop.api.internal;
 
+import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -53,32 +54,44 @@ public final class TimestampDeserializer extends StdScalarDeserializer<Instant> 
 
     /** {@code text} as an Instant when it is {@code YYYY-MM-DDTHH:MM:SS[.fraction]Z} and valid; else null. */
     public static Instant parse(String text) {
-        int n = text.length();
-        if (n < 20 || n > 30 || text.charAt(n - 1) != 'Z') {
+        if (text.length() < 20 || text.length() > 30) {
             return null;
         }
-        if (text.charAt(4) != '-'
-                || text.charAt(7) != '-'
-                || text.charAt(10) != 'T'
-                || text.charAt(13) != ':'
-                || text.charAt(16) != ':') {
+        byte[] latin1 = text.getBytes(StandardCharsets.ISO_8859_1); // other characters become '?': not accepted
+        return parse(latin1, 0, latin1.length);
+    }
+
+    /**
+     * The characters {@code b[from, to)} (one byte each) as an Instant when they are {@code
+     * YYYY-MM-DDTHH:MM:SS[.fraction]Z} and valid; else null.
+     */
+    public static Instant parse(byte[] b, int from, int to) {
+        int n = to - from;
+        if (n < 20 || n > 30 || b[to - 1] != 'Z') {
             return null;
         }
-        int year = digits(text, 0, 4);
-        int month = digits(text, 5, 7);
-        int day = digits(text, 8, 10);
-        int hour = digits(text, 11, 13);
-        int minute = digits(text, 14, 16);
-        int second = digits(text, 17, 19);
+        if (b[from + 4] != '-'
+                || b[from + 7] != '-'
+                || b[from + 10] != 'T'
+                || b[from + 13] != ':'
+                || b[from + 16] != ':') {
+            return null;
+        }
+        int year = digits(b, from, from + 4);
+        int month = digits(b, from + 5, from + 7);
+        int day = digits(b, from + 8, from + 10);
+        int hour = digits(b, from + 11, from + 13);
+        int minute = digits(b, from + 14, from + 16);
+        int second = digits(b, from + 17, from + 19);
         if ((year | month | day | hour | minute | second) < 0 || hour > 23 || minute > 59 || second > 59) {
             return null;
         }
         int nanos = 0;
         if (n > 20) {
-            if (text.charAt(19) != '.' || n == 21) {
+            if (b[from + 19] != '.' || n == 21) {
                 return null;
             }
-            int fraction = digits(text, 20, n - 1);
+            int fraction = digits(b, from + 20, to - 1);
             if (fraction < 0) {
                 return null;
             }
@@ -86,7 +99,7 @@ public final class TimestampDeserializer extends StdScalarDeserializer<Instant> 
             for (int k = n - 1 - 20; k < 9; k++) {
                 nanos *= 10;
             }
-        } else if (text.charAt(19) != 'Z') {
+        } else if (b[from + 19] != 'Z') {
             return null;
         }
         try {
@@ -97,11 +110,11 @@ public final class TimestampDeserializer extends StdScalarDeserializer<Instant> 
         }
     }
 
-    /** The decimal value of {@code text[from, to)}, or -1 when a character is not a digit. */
-    private static int digits(String text, int from, int to) {
+    /** The decimal value of {@code b[from, to)}, or -1 when a byte is not a digit. */
+    private static int digits(byte[] b, int from, int to) {
         int v = 0;
         for (int i = from; i < to; i++) {
-            int d = text.charAt(i) - '0';
+            int d = b[i] - '0';
             if (d < 0 || d > 9) {
                 return -1;
             }

@@ -70,8 +70,10 @@ final class BytesInput extends JsonInput {
         return i < end ? b[i] : 0;
     }
 
+    /** The first index from {@code i} that is not JSON whitespace ({@code end} when none). */
     private int space(int i) {
-        return JsonScanner.skipSpace(b, i, end);
+        // compact JSON (what API servers write) has no whitespace: one comparison in the common case
+        return i < end && b[i] > ' ' ? i : JsonScanner.skipSpace(b, i, end);
     }
 
     private boolean readNull() {
@@ -564,8 +566,7 @@ final class BytesInput extends JsonInput {
         if (at(pos) == '"') {
             int e = JsonScanner.stringEnd(b, pos, end);
             if (e > pos + 2 && e - pos <= 32) {
-                Instant fast =
-                        TimestampDeserializer.parse(new String(b, pos + 1, e - pos - 2, StandardCharsets.ISO_8859_1));
+                Instant fast = TimestampDeserializer.parse(b, pos + 1, e - 1);
                 if (fast != null) {
                     pos = e;
                     return fast;

@@ -56,6 +56,25 @@ class TimestampDeserializerTest {
                 .isNull();
     }
 
+    @Test
+    void theByteFormReadsOnlyItsRangeOfALargerBuffer() {
+        byte[] json = "{\"at\":\"2025-03-01T08:00:00.25Z\",\"b\":\"2024-01-02T03:04:05Z\"}"
+                .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        assertThat(TimestampDeserializer.parse(json, 7, 30)).isEqualTo(Instant.parse("2025-03-01T08:00:00.25Z"));
+        assertThat(TimestampDeserializer.parse(json, 37, 57)).isEqualTo(Instant.parse("2024-01-02T03:04:05Z"));
+        assertThat(TimestampDeserializer.parse(json, 7, 29))
+                .as("cut before its Z")
+                .isNull();
+        assertThat(TimestampDeserializer.parse(json, 6, 30)).as("with a quote").isNull();
+    }
+
+    @Test
+    void charactersOutsideLatin1AreNotDigits() {
+        assertThat(TimestampDeserializer.parse("2024-01-02T03:04:0\uD83D\uDE00Z"))
+                .isNull();
+        assertThat(TimestampDeserializer.parse("2024-01-02T03:04:05.\u0661Z")).isNull();
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"2024-02-30T00:00:00Z", "2024-13-01T00:00:00Z", "2024-01-01T25:00:00Z", "yesterday"})
     void badTimestampsFailAsJacksonFailsThem(String text) {
