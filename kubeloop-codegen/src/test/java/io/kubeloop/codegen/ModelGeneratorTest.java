@@ -225,9 +225,27 @@ class ModelGeneratorTest {
                                               type: object
                                               properties:
                                                 depth: {type: integer}
+                                      free:
+                                        type: object
+                                        x-kubernetes-preserve-unknown-fields: true
+                                        properties:
+                                          known: {type: string}
+                                      holder:
+                                        type: object
+                                        properties:
+                                          tree: {x-kubernetes-preserve-unknown-fields: true}
                         """).getFirst().node();
         List<GeneratedSource> generated = new ModelGenerator("com.example.nested").generate(nestedCrd);
-        assertThat(generated.getFirst().source()).contains("JsonReader.NestedRecords.table(");
+        String source = generated.getFirst().source();
+        assertThat(source).contains("JsonReader.NestedRecords.table(");
+        // records of immutable components are shared by the byte reader; one that keeps unknown fields or
+        // holds a JSON tree is not, nor is one that contains such a record
+        assertThat(source)
+                .contains("nested = in.sharedRecord(READERS, ")
+                .containsPattern("rules = in.list\\(Rule.class, e\\d+ -> e\\d+.sharedRecord\\(READERS, ")
+                .contains("free = in.record(READERS, ")
+                .contains("holder = in.record(READERS, ")
+                .contains("spec = in.record(READERS, ");
         try (URLClassLoader classes = Javac.compile(generated, dir)) {
             Class<?> kind = classes.loadClass("com.example.nested.v1.Nested");
             String json = "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Nested\",\"metadata\":{\"name\":\"n\"},"

@@ -118,6 +118,54 @@ final class BytesInput extends JsonInput {
     }
 
     @Override
+    public <T> T sharedRecord(Function<?, ?>[] readers, int index) {
+        int start = pos;
+        SharedRecords shared = owner.shared;
+        if (at(start) != '{' || !shared.worthLooking(readers, index)) {
+            return record(readers, index);
+        }
+        // the object's end and the hash of its bytes, in one pass, if it is small
+        int limit = Math.min(end, start + SharedRecords.MAX_BYTES);
+        int depth = 0;
+        boolean inString = false;
+        int hash = 1;
+        int objectEnd = -1;
+        for (int i = start; i < limit; i++) {
+            byte c = b[i];
+            hash = 31 * hash + c;
+            if (inString) {
+                if (c == '\\') {
+                    i++; // the escaped byte is hashed with the next one's step: equal bytes, equal hashes
+                } else if (c == '"') {
+                    inString = false;
+                }
+            } else if (c == '"') {
+                inString = true;
+            } else if (c == '{' || c == '[') {
+                depth++;
+            } else if ((c == '}' || c == ']') && --depth == 0) {
+                objectEnd = i + 1;
+                break;
+            }
+        }
+        if (objectEnd < 0) {
+            return record(readers, index);
+        }
+        Object known = shared.find(readers, index, b, start, objectEnd, hash);
+        if (known != null) {
+            pos = objectEnd;
+            @SuppressWarnings("unchecked") // read by readers[index] from equal bytes
+            T same = (T) known;
+            return same;
+        }
+        T value = record(readers, index);
+        if (value != null && pos == objectEnd) {
+            shared.put(readers, index, b, start, objectEnd, hash, value);
+        }
+        return value;
+    }
+
+    @Override
     public int firstField(JsonFields fields) {
         if (at(pos) != '{') {
             throw fallback();

@@ -22,7 +22,12 @@ import tools.jackson.databind.json.JsonMapper;
  * bytes, with {@code mapper}.
  *
  * <p>The strings of the objects one reader reads are shared (one instance per distinct value, as the
- * client's other decoders share them). Not thread-safe: one reader per list or watch stream.
+ * client's other decoders share them), and so are its small nested records of immutable components (those
+ * a generated reader reads with {@link JsonInput#sharedRecord}): a nested object whose JSON bytes equal
+ * those of one the reader read before, with the same record reader, is that record again, found in a
+ * bounded table (2,048 objects of at most 384 bytes) and not parsed a second time. A record reader whose
+ * objects seldom repeat stops being looked up. Sharing shows only in identity: the records are immutable.
+ * Not thread-safe: one reader per list or watch stream.
  */
 public final class JsonBytesReader {
 
@@ -33,6 +38,7 @@ public final class JsonBytesReader {
     final ShortNames shortNames = new ShortNames(11);
     final ShortNames shortValues = new ShortNames(12);
     final Collected collected = new Collected();
+    final SharedRecords shared = new SharedRecords();
     private final Map<Class<?>, ObjectReader> readers = new HashMap<>();
     private int end;
 

@@ -182,6 +182,19 @@ public abstract sealed class JsonInput permits ParserInput, BytesInput {
     }
 
     /**
+     * As {@link #record}, for a record whose components are all immutable (no JSON trees, no unknown fields
+     * kept): reading from bytes ({@link JsonBytesReader}), a small object whose bytes equal those of one the
+     * stream read before with the same reader is that record again, not parsed a second time (see the
+     * reader's Javadoc). Over a parser it is {@link #record}.
+     *
+     * @param readers the kind's table of nested readers
+     * @param index the reader's index
+     */
+    public <T> T sharedRecord(Function<?, ?>[] readers, int index) {
+        return record(readers, index);
+    }
+
+    /**
      * The current timestamp ({@code date-time}), or null: RFC 3339 in UTC as Kubernetes writes it read
      * directly, anything else by Jackson's deserializer of {@link Instant}.
      */

@@ -72,6 +72,8 @@ public final class ModelWriter {
         final Set<String> nestedNames = new HashSet<>();
         final List<String> typeAnnotations = new ArrayList<>();
         boolean keepsUnknown;
+        /** True while every component read so far is immutable (and no unknown fields are kept). */
+        boolean immutable = true;
 
         RecordDecl(String name, RecordDecl parent, String javadoc) {
             this.name = name;
@@ -126,10 +128,11 @@ public final class ModelWriter {
             String javaName, String jsonName, List<String> annotations, String type, String description, Read read) {}
 
     /**
-     * A Java type for a schema, with the annotations the schema needs beyond what the type says and how
-     * the generated reader reads a value of it.
+     * A Java type for a schema, with the annotations the schema needs beyond what the type says, how
+     * the generated reader reads a value of it, and whether its values are immutable (no JSON tree, no
+     * unknown fields kept, anywhere in them), which lets the byte reader share equal ones.
      */
-    private record TypeRef(String type, List<String> annotations, Read read) {}
+    private record TypeRef(String type, List<String> annotations, Read read, boolean immutable) {}
 
     /**
      * How the generated reader reads one value from a {@code JsonInput}: as a call on a given input
@@ -347,6 +350,7 @@ public final class ModelWriter {
                 annotations.add("@Required");
             }
             annotations.addAll(ref.annotations());
+            record.immutable &= ref.immutable();
             record.components.add(new Component(
                     javaName,
                     json,
@@ -357,6 +361,7 @@ public final class ModelWriter {
         }
         if (schema.path("x-kubernetes-preserve-unknown-fields").asBoolean(false)) {
             record.keepsUnknown = true;
+            record.immutable = false;
         }
     }
 
@@ -371,6 +376,7 @@ public final class ModelWriter {
         Set<String> handled = new HashSet<>();
         String javaType;
         Read read;
+        boolean immutable = true;
         if (schema.path("x-kubernetes-int-or-string").asBoolean(false)) {
             imports.add(API + "IntOrString");
             javaType = "IntOrString";
@@ -385,6 +391,7 @@ public final class ModelWriter {
                 javaType = "Object";
             }
             read = byJackson(javaType);
+            immutable = false;
         } else if (type.equals("object") || type.isEmpty()) {
             if (schema.path("properties").size() > 0) {
                 if (type.isEmpty()) {
@@ -397,7 +404,9 @@ public final class ModelWriter {
                 readers.add(nested);
                 fillRecord(nested, schema, Set.of());
                 javaType = name;
-                read = Read.lambda("%s.record(READERS, " + index + ")", parameter());
+                immutable = nested.immutable;
+                read = Read.lambda(
+                        "%s." + (immutable ? "sharedRecord" : "record") + "(READERS, " + index + ")", parameter());
                 handled.add("x-kubernetes-preserve-unknown-fields");
             } else if (schema.path("additionalProperties").isObject()) {
                 imports.add("java.util.Map");
@@ -407,10 +416,12 @@ public final class ModelWriter {
                         "%s.map(" + rawType(value.type()) + ".class, "
                                 + value.read().function() + ")",
                         parameter());
+                immutable = value.immutable();
             } else {
                 imports.add("tools.jackson.databind.node.ObjectNode");
                 javaType = "ObjectNode";
                 read = byJackson(javaType);
+                immutable = false;
             }
         } else if (type.equals("array")) {
             imports.add("java.util.List");
@@ -421,10 +432,12 @@ public final class ModelWriter {
                         "%s.list(" + rawType(itemType.type()) + ".class, "
                                 + itemType.read().function() + ")",
                         parameter());
+                immutable = itemType.immutable();
             } else {
                 javaType = "List<Object>";
                 read = Read.lambda(
                         "%s.list(Object.class, " + byJackson("Object").function() + ")", parameter());
+                immutable = false;
             }
         } else if (type.equals("string")) {
             JsonNode values = schema.path("enum");
@@ -495,7 +508,7 @@ public final class ModelWriter {
                 annotations.add("@SchemaExtra(" + literal(extra.toString()) + ")");
             }
         }
-        return new TypeRef(javaType, annotations, read);
+        return new TypeRef(javaType, annotations, read, immutable);
     }
 
     /** A value the generated reader leaves to Jackson's deserializer of {@code type}. */

@@ -1,0 +1,106 @@
+package io.kubeloop.api.json;
+
+import java.util.Arrays;
+import java.util.function.Function;
+
+/**
+ * The small nested records one stream has read, by their exact JSON bytes, so that a nested object whose
+ * bytes equal those of one read before is the same record instance instead of another equal copy: what a
+ * string table does for strings, for records. Kubernetes objects repeat small
+ * sub-objects — within one object (an Argo CD Application's source in its spec, its sync status, its
+ * history and its last operation) and across objects (a health status, a retry policy, a toleration) —
+ * and a cache of records then holds each once, with fewer objects for the garbage collector to copy and
+ * no second parse.
+ *
+ * <p>Only records whose every component is immutable are shared (the generated readers ask for sharing
+ * only for those: no JSON trees, no unknown fields kept), so sharing is invisible but for identity.
+ * Objects are compared byte for byte; the key includes the reader, so equal bytes of two record types are
+ * two records. Adaptive: a reader whose objects are not small or seldom repeat (fewer than one in {@value
+ * #RARE} of its first {@value #TRIAL} lookups found) is not looked up again by this table. Bounded: {@value
+ * #SLOTS} entries of at most {@value #MAX_BYTES} bytes each, a newer entry replacing an older one in its
+ * slot.
+ *
+ * <p>Not thread-safe: one per {@link JsonBytesReader}, like its string tables.
+ */
+final class SharedRecords {
+
+    /** The largest object (in bytes of JSON) looked up. */
+    static final int MAX_BYTES = 384;
+
+    static final int SLOTS = 2048;
+    static final int TRIAL = 256;
+    static final int RARE = 16;
+
+    private byte[][] keys;
+    private Object[] values;
+    private Function<?, ?>[][] readers;
+    private int[] indexes;
+
+    /** The readers table the statistics are for (a stream reads one kind). */
+    private Function<?, ?>[] statsFor;
+    /** Lookups per reader index; -1 once the reader is not looked up any more. */
+    private int[] lookups;
+
+    private int[] found;
+
+    /** True when objects read by {@code table[index]} are looked up; counts the lookup. */
+    boolean worthLooking(Function<?, ?>[] table, int index) {
+        if (statsFor != table) {
+            statsFor = table;
+            lookups = new int[table.length];
+            found = new int[table.length];
+        }
+        int n = lookups[index];
+        if (n < 0) {
+            return false;
+        }
+        if (n == TRIAL && found[index] * RARE < TRIAL) {
+            lookups[index] = -1;
+            return false;
+        }
+        lookups[index] = n == TRIAL ? n : n + 1;
+        return true;
+    }
+
+    /**
+     * The record that {@code table[index]} read from bytes equal to {@code json[from, to)} (whose hash is
+     * {@code hash}), or null.
+     */
+    Object find(Function<?, ?>[] table, int index, byte[] json, int from, int to, int hash) {
+        if (keys == null) {
+            return null;
+        }
+        int slot = slot(index, hash);
+        byte[] key = keys[slot];
+        if (key != null
+                && indexes[slot] == index
+                && readers[slot] == table
+                && Arrays.equals(key, 0, key.length, json, from, to)) {
+            if (statsFor == table && found[index] < TRIAL) {
+                found[index]++;
+            }
+            return values[slot];
+        }
+        return null;
+    }
+
+    /** Remembers {@code value}, read by {@code table[index]} from {@code json[from, to)}. */
+    void put(Function<?, ?>[] table, int index, byte[] json, int from, int to, int hash, Object value) {
+        if (keys == null) {
+            keys = new byte[SLOTS][];
+            values = new Object[SLOTS];
+            readers = new Function<?, ?>[SLOTS][];
+            indexes = new int[SLOTS];
+        }
+        int slot = slot(index, hash);
+        keys[slot] = Arrays.copyOfRange(json, from, to);
+        values[slot] = value;
+        readers[slot] = table;
+        indexes[slot] = index;
+    }
+
+    private static int slot(int index, int hash) {
+        int h = (hash + index) * 0x9E3779B9;
+        return (h ^ (h >>> 16)) & (SLOTS - 1);
+    }
+}
