@@ -234,22 +234,53 @@ class ModelGeneratorTest {
                                         type: object
                                         properties:
                                           tree: {x-kubernetes-preserve-unknown-fields: true}
+                                      endpoint:
+                                        type: object
+                                        description: Where the spec points.
+                                        properties:
+                                          host: {type: string, description: The host.}
+                                          port: {type: integer}
+                                  status:
+                                    type: object
+                                    properties:
+                                      observed:
+                                        type: object
+                                        properties:
+                                          endpoint:
+                                            type: object
+                                            description: Where it pointed when last seen.
+                                            properties:
+                                              host: {type: string, description: The host it had.}
+                                              port: {type: integer}
+                                          other:
+                                            type: object
+                                            properties:
+                                              host: {type: string}
+                                              port: {type: integer, minimum: 1}
                         """).getFirst().node();
         List<GeneratedSource> generated = new ModelGenerator("com.example.nested").generate(nestedCrd);
         String source = generated.getFirst().source();
         assertThat(source).contains("JsonReader.NestedRecords.table(");
-        // records of immutable components are shared by the byte reader; one that keeps unknown fields or
-        // holds a JSON tree is not, nor is one that contains such a record
+        // every nested record is read asking the byte reader to share equal ones (it does not share one
+        // that keeps unknown fields or holds a JSON object)
         assertThat(source)
                 .contains("nested = in.sharedRecord(READERS, ")
                 .containsPattern("rules = in.list\\(Rule.class, e\\d+ -> e\\d+.sharedRecord\\(READERS, ")
-                .contains("free = in.record(READERS, ")
-                .contains("holder = in.record(READERS, ")
-                .contains("spec = in.record(READERS, ");
+                .contains("free = in.sharedRecord(READERS, ")
+                .doesNotContain(".record(READERS, ");
+        // an object schema used in several places (descriptions aside) is one record, declared at its
+        // shallowest place; one that differs in anything else is its own
+        assertThat(source)
+                .contains("Nested.Spec.Endpoint endpoint")
+                .contains("record Other(")
+                .doesNotContain("record Endpoint2(");
+        assertThat(source.split("record Endpoint\\(", -1)).hasSize(2);
         try (URLClassLoader classes = Javac.compile(generated, dir)) {
             Class<?> kind = classes.loadClass("com.example.nested.v1.Nested");
             String json = "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Nested\",\"metadata\":{\"name\":\"n\"},"
-                    + "\"spec\":{\"nested\":{\"value\":\"v\"},\"rules\":[{\"nested\":{\"depth\":2}}]}}";
+                    + "\"spec\":{\"nested\":{\"value\":\"v\"},\"rules\":[{\"nested\":{\"depth\":2}}],"
+                    + "\"endpoint\":{\"host\":\"h\",\"port\":1}},"
+                    + "\"status\":{\"observed\":{\"endpoint\":{\"host\":\"h\",\"port\":1}}}}";
             Object parsed = KubeJson.mapper().readValue(json, kind);
             byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
             Object fromBytes = new io.kubeloop.api.json.JsonBytesReader(KubeJson.mapper()
@@ -259,6 +290,13 @@ class ModelGeneratorTest {
                     .read(readerOf(kind), bytes, 0, bytes.length);
             assertThat(parsed.toString()).contains("value=v").contains("depth=2");
             assertThat(fromBytes).isEqualTo(parsed);
+            Object spec = kind.getMethod("spec").invoke(fromBytes);
+            Object status = kind.getMethod("status").invoke(fromBytes);
+            Object observed = status.getClass().getMethod("observed").invoke(status);
+            Object endpoint = spec.getClass().getMethod("endpoint").invoke(spec);
+            assertThat(observed.getClass().getMethod("endpoint").invoke(observed))
+                    .as("equal bytes, one record type: one instance")
+                    .isSameAs(endpoint);
             assertThat(Json.numbersByValue(KubeJson.mapper().valueToTree(parsed)))
                     .isEqualTo(Json.numbersByValue(KubeJson.mapper().readTree(json)));
         }

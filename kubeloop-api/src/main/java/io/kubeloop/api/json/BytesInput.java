@@ -1,5 +1,6 @@
 package io.kubeloop.api.json;
 
+import io.kubeloop.api.IntOrString;
 import io.kubeloop.api.internal.JsonScanner;
 import io.kubeloop.api.internal.StringTable;
 import io.kubeloop.api.internal.TimestampDeserializer;
@@ -12,6 +13,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import tools.jackson.databind.JsonNode;
 
 /**
  * A {@link JsonInput} straight over UTF-8 bytes, for {@link JsonBytesReader}. It reads what a generated
@@ -45,6 +47,9 @@ final class BytesInput extends JsonInput {
     private final ShortNames shortValues;
     private final Collected collected;
     int pos;
+    /** How many values that can be changed (JSON trees, maps of unknown fields) this input has read. */
+    private int mutableValues;
+
     /** Where the name of the property {@link #firstField} or {@link #nextField} moved to last starts. */
     private int fieldStart;
 
@@ -158,8 +163,9 @@ final class BytesInput extends JsonInput {
             T same = (T) known;
             return same;
         }
+        int mutableBefore = mutableValues;
         T value = record(readers, index);
-        if (value != null && pos == objectEnd) {
+        if (value != null && pos == objectEnd && mutableValues == mutableBefore) {
             shared.put(readers, index, b, start, objectEnd, hash, value);
         }
         return value;
@@ -606,7 +612,22 @@ final class BytesInput extends JsonInput {
         }
         T v = owner.readerOf(type).readValue(b, pos, e - pos);
         pos = e;
+        if (!(v == null
+                || v instanceof String
+                || v instanceof Number
+                || v instanceof Boolean
+                || v instanceof Enum<?>
+                || v instanceof Instant
+                || v instanceof IntOrString
+                || (v instanceof JsonNode node && node.isValueNode()))) {
+            mutableValues++;
+        }
         return v;
+    }
+
+    @Override
+    void mutableValueRead() {
+        mutableValues++;
     }
 
     @Override

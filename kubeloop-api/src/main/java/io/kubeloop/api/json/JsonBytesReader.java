@@ -22,11 +22,12 @@ import tools.jackson.databind.json.JsonMapper;
  * bytes, with {@code mapper}.
  *
  * <p>The strings of the objects one reader reads are shared (one instance per distinct value, as the
- * client's other decoders share them), and so are its small nested records of immutable components (those
- * a generated reader reads with {@link JsonInput#sharedRecord}): a nested object whose JSON bytes equal
- * those of one the reader read before, with the same record reader, is that record again, found in a
- * bounded table (2,048 objects of at most 384 bytes) and not parsed a second time. A record reader whose
- * objects seldom repeat stops being looked up. Sharing shows only in identity: the records are immutable.
+ * client's other decoders share them), and so are its small nested records (those a generated reader
+ * reads with {@link JsonInput#sharedRecord}) that hold nothing that can be changed — no JSON object or
+ * array, no map of unknown fields: a nested object whose JSON bytes equal those of one the reader read
+ * before, with the same record reader, is that record again, found in a bounded table (2,048 objects of at
+ * most 384 bytes) and not parsed a second time. A record reader whose objects seldom repeat stops being
+ * looked up. Sharing shows only in identity: such records cannot be changed.
  * Not thread-safe: one reader per list or watch stream.
  */
 public final class JsonBytesReader {

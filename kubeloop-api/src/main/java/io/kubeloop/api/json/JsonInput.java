@@ -109,8 +109,12 @@ public abstract sealed class JsonInput permits ParserInput, BytesInput {
     public final Map<String, Object> keep(Map<String, Object> kept, String name) {
         Map<String, Object> out = kept == null ? new LinkedHashMap<>() : kept;
         out.put(name, value(Object.class));
+        mutableValueRead(); // the map
         return out;
     }
+
+    /** Notes that the record being read holds a value that can be changed (not to be shared). */
+    void mutableValueRead() {}
 
     /** The current string, or null; other scalars as Jackson coerces them to text. */
     public abstract String string();
@@ -182,10 +186,10 @@ public abstract sealed class JsonInput permits ParserInput, BytesInput {
     }
 
     /**
-     * As {@link #record}, for a record whose components are all immutable (no JSON trees, no unknown fields
-     * kept): reading from bytes ({@link JsonBytesReader}), a small object whose bytes equal those of one the
-     * stream read before with the same reader is that record again, not parsed a second time (see the
-     * reader's Javadoc). Over a parser it is {@link #record}.
+     * As {@link #record}, sharing equal records: reading from bytes ({@link JsonBytesReader}), a small
+     * object whose bytes equal those of one the stream read before with the same reader is that record
+     * again, not parsed a second time, provided nothing in it can be changed (no JSON object or array, no
+     * map of unknown fields; see the reader's Javadoc). Over a parser it is {@link #record}.
      *
      * @param readers the kind's table of nested readers
      * @param index the reader's index

@@ -12,8 +12,9 @@ import java.util.function.Function;
  * and a cache of records then holds each once, with fewer objects for the garbage collector to copy and
  * no second parse.
  *
- * <p>Only records whose every component is immutable are shared (the generated readers ask for sharing
- * only for those: no JSON trees, no unknown fields kept), so sharing is invisible but for identity.
+ * <p>Only records that hold nothing that can be changed are shared (the byte input does not remember one
+ * in which it read a JSON object or array or kept unknown fields), so sharing is invisible but for
+ * identity.
  * Objects are compared byte for byte; the key includes the reader, so equal bytes of two record types are
  * two records. Adaptive: a reader whose objects are not small or seldom repeat (fewer than one in {@value
  * #RARE} of its first {@value #TRIAL} lookups found) is not looked up again by this table. Bounded: {@value

@@ -2,10 +2,13 @@ package io.kubeloop.api.json;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.annotation.JsonDeserialize;
 
 /**
@@ -18,13 +21,24 @@ class SharedRecordsTest {
 
     /** A kind as {@code kubeloop generate models} writes one: Tag is shared, Note (say, with a tree) is not. */
     @JsonDeserialize(using = Box.Reader.class)
-    record Box(String kind, Tag first, Tag second, List<Tag> tags, Note note, Note other) {
+    record Box(
+            String kind,
+            Tag first,
+            Tag second,
+            List<Tag> tags,
+            Note note,
+            Note other,
+            List<Tree> trees,
+            List<Kept> kept) {
 
         private static final JsonFields FIELDS =
-                JsonFields.of(Box.class, "kind", "first", "second", "tags", "note", "other");
+                JsonFields.of(Box.class, "kind", "first", "second", "tags", "note", "other", "trees", "kept");
 
         private static final Function<?, ?>[] READERS = {
-            (Function<JsonInput, Tag>) Tag::readJson, (Function<JsonInput, Note>) Note::readJson
+            (Function<JsonInput, Tag>) Tag::readJson,
+            (Function<JsonInput, Note>) Note::readJson,
+            (Function<JsonInput, Tree>) Tree::readJson,
+            (Function<JsonInput, Kept>) Kept::readJson
         };
 
         static Box readJson(JsonInput in) {
@@ -37,6 +51,8 @@ class SharedRecordsTest {
             List<Tag> tags = null;
             Note note = null;
             Note other = null;
+            List<Tree> trees = null;
+            List<Kept> kept = null;
             for (int field = in.firstField(FIELDS); field != JsonInput.END; field = in.nextField(FIELDS)) {
                 switch (field) {
                     case 0 -> kind = in.string();
@@ -45,10 +61,12 @@ class SharedRecordsTest {
                     case 3 -> tags = in.list(Tag.class, e -> e.sharedRecord(READERS, 0));
                     case 4 -> note = in.record(READERS, 1);
                     case 5 -> other = in.record(READERS, 1);
+                    case 6 -> trees = in.list(Tree.class, e -> e.sharedRecord(READERS, 2));
+                    case 7 -> kept = in.list(Kept.class, e -> e.sharedRecord(READERS, 3));
                     default -> in.skipField(FIELDS);
                 }
             }
-            return new Box(kind, first, second, tags, note, other);
+            return new Box(kind, first, second, tags, note, other, trees, kept);
         }
 
         /** The deserializer. */
@@ -105,6 +123,50 @@ class SharedRecordsTest {
         }
     }
 
+    /** A record with a JSON tree, which may be a scalar or an object (which can be changed). */
+    record Tree(JsonNode tree) {
+        private static final JsonFields FIELDS = JsonFields.of(Tree.class, "tree");
+
+        static Tree readJson(JsonInput in) {
+            if (in.isNull()) {
+                return null;
+            }
+            JsonNode tree = null;
+            for (int field = in.firstField(FIELDS); field != JsonInput.END; field = in.nextField(FIELDS)) {
+                switch (field) {
+                    case 0 -> tree = in.value(JsonNode.class);
+                    default -> in.skipField(FIELDS);
+                }
+            }
+            return new Tree(tree);
+        }
+    }
+
+    /** A record that keeps unknown fields in a map. */
+    record Kept(String name, Map<String, Object> unknown) {
+        private static final JsonFields FIELDS = JsonFields.of(Kept.class, "name");
+
+        static Kept readJson(JsonInput in) {
+            if (in.isNull()) {
+                return null;
+            }
+            String name = null;
+            Map<String, Object> unknown = null;
+            for (int field = in.firstField(FIELDS); field != JsonInput.END; field = in.nextField(FIELDS)) {
+                switch (field) {
+                    case 0 -> name = in.string();
+                    default -> unknown = in.keep(unknown, in.fieldName());
+                }
+            }
+            return new Kept(name, unknown);
+        }
+
+        @JsonAnySetter
+        void set(String key, Object value) {
+            throw new UnsupportedOperationException(); // Jackson is not asked to read it here
+        }
+    }
+
     private final JsonBytesReader reader = new JsonBytesReader(KubeJson.mapper());
 
     private Box fromBytes(String json) {
@@ -147,6 +209,26 @@ class SharedRecordsTest {
         byte[] bytes = ("{\"first\":" + A + "}").getBytes(StandardCharsets.UTF_8);
         Box elsewhere = another.read(JsonBytesReader.modelOf(Box.class).orElseThrow(), bytes, 0, bytes.length);
         assertThat(elsewhere.first()).as("another stream's table").isNotSameAs(box.first());
+    }
+
+    @Test
+    void recordsHoldingWhatCanBeChangedAreNotShared() {
+        Box box = fromBytesOnly(
+                "{\"trees\":[{\"tree\":{\"a\":1}},{\"tree\":{\"a\":1}},{\"tree\":\"s\"},{\"tree\":\"s\"}],"
+                        + "\"kept\":[{\"name\":\"k\",\"x\":1},{\"name\":\"k\",\"x\":1},{\"name\":\"k\"},{\"name\":\"k\"}]}");
+        List<Tree> trees = box.trees();
+        assertThat(trees.get(1)).as("a JSON object").isEqualTo(trees.get(0)).isNotSameAs(trees.get(0));
+        assertThat(trees.get(3)).as("a JSON string").isSameAs(trees.get(2));
+        List<Kept> kept = box.kept();
+        assertThat(kept.get(1)).as("unknown fields kept").isEqualTo(kept.get(0)).isNotSameAs(kept.get(0));
+        assertThat(kept.get(3)).as("none kept").isSameAs(kept.get(2));
+    }
+
+    private Box fromBytesOnly(String json) {
+        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+        Box box = reader.read(JsonBytesReader.modelOf(Box.class).orElseThrow(), bytes, 0, bytes.length);
+        assertThat(box).as(json).isNotNull();
+        return box;
     }
 
     @Test

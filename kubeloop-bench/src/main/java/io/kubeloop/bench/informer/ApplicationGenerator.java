@@ -14,7 +14,10 @@ import tools.jackson.databind.node.ObjectNode;
  * sync operation with its per-resource results.
  *
  * <p>Application {@code i} is always the same object (apart from the resourceVersion the server
- * stamps): names, UIDs, revisions and timestamps derive from {@code i}. They are spread over the
+ * stamps): names, UIDs, revisions and timestamps derive from {@code i}, and, as on a cluster where each
+ * Application deploys its own instance, so do its source's path (Kustomize) or release name (Helm) and
+ * the names of the resources it manages; teams, services, environments, repositories and images are
+ * shared by many Applications. They are spread over the
  * {@link PodGenerator#NAMESPACES} namespaces of the Pods ({@code bench-0 …}). Every field is one
  * the Application CRD's schema declares, so the typed models of every contender read them all.
  *
@@ -51,6 +54,7 @@ public final class ApplicationGenerator {
         String service = service(i);
         String env = env(i);
         String target = team + "-" + env;
+        String instance = service + "-" + Integer.toString(i, 36);
         boolean helm = i % 3 == 0;
         Instant created = EPOCH.plusSeconds(i);
         Instant synced = created.plusSeconds(3_600L + i % 600);
@@ -78,7 +82,7 @@ public final class ApplicationGenerator {
 
         ObjectNode spec = app.putObject("spec");
         spec.put("project", team);
-        source(spec.putObject("source"), team, service, env, helm);
+        source(spec.putObject("source"), team, service, env, instance, helm);
         destination(spec.putObject("destination"), target);
         ObjectNode policy = spec.putObject("syncPolicy");
         policy.putObject("automated").put("prune", true).put("selfHeal", true);
@@ -91,7 +95,7 @@ public final class ApplicationGenerator {
         sync.put("status", "Synced");
         sync.put("revision", revision);
         ObjectNode compared = sync.putObject("comparedTo");
-        source(compared.putObject("source"), team, service, env, helm);
+        source(compared.putObject("source"), team, service, env, instance, helm);
         destination(compared.putObject("destination"), target);
         status.putObject("health")
                 .put("status", "Healthy")
@@ -105,15 +109,15 @@ public final class ApplicationGenerator {
             r.put("version", m[1]);
             r.put("kind", m[2]);
             r.put("namespace", target);
-            r.put("name", service + m[3]);
+            r.put("name", instance + m[3]);
             r.put("status", "Synced");
             if (!m[2].equals("ConfigMap") && !m[2].equals("Secret") && !m[2].equals("ServiceAccount")) {
                 r.putObject("health").put("status", "Healthy");
             }
         }
         ArrayNode history = status.putArray("history");
-        history(history.addObject(), 1 + i % 50, previous, created.plusSeconds(60), team, service, env, helm);
-        history(history.addObject(), 2 + i % 50, revision, synced, team, service, env, helm);
+        history(history.addObject(), 1 + i % 50, previous, created.plusSeconds(60), team, service, env, instance, helm);
+        history(history.addObject(), 2 + i % 50, revision, synced, team, service, env, instance, helm);
         status.put("reconciledAt", synced.plusSeconds(180).toString());
         ObjectNode op = status.putObject("operationState");
         ObjectNode operation = op.putObject("operation");
@@ -135,14 +139,14 @@ public final class ApplicationGenerator {
             r.put("version", m[1]);
             r.put("kind", m[2]);
             r.put("namespace", target);
-            r.put("name", service + m[3]);
+            r.put("name", instance + m[3]);
             r.put("status", "Synced");
-            r.put("message", m[2].toLowerCase(java.util.Locale.ROOT) + "/" + service + m[3] + " serverside-applied");
+            r.put("message", m[2].toLowerCase(java.util.Locale.ROOT) + "/" + instance + m[3] + " serverside-applied");
             r.put("hookPhase", "Running");
             r.put("syncPhase", "Sync");
         }
         result.put("revision", revision);
-        source(result.putObject("source"), team, service, env, helm);
+        source(result.putObject("source"), team, service, env, instance, helm);
         status.put("sourceType", helm ? "Helm" : "Kustomize");
         ObjectNode summary = status.putObject("summary");
         summary.putArray("images").add(image(team, service, i));
@@ -151,7 +155,8 @@ public final class ApplicationGenerator {
         return app;
     }
 
-    private static void source(ObjectNode source, String team, String service, String env, boolean helm) {
+    private static void source(
+            ObjectNode source, String team, String service, String env, String instance, boolean helm) {
         source.put("repoURL", "https://github.com/example/" + team + "-deploy.git");
         source.put("targetRevision", env.equals("prod") ? "release" : "main");
         if (helm) {
@@ -162,8 +167,9 @@ public final class ApplicationGenerator {
                     .addObject()
                     .put("name", "image.tag")
                     .put("value", "1." + service.length() + "." + env.length());
+            h.put("releaseName", instance);
         } else {
-            source.put("path", "apps/" + service + "/overlays/" + env);
+            source.put("path", "apps/" + service + "/overlays/" + env + "/" + instance);
             ObjectNode k = source.putObject("kustomize");
             k.putArray("images").add("registry.example.com/" + team + "/" + service + ":1." + service.length());
             k.putObject("commonLabels").put("team", team);
@@ -192,12 +198,13 @@ public final class ApplicationGenerator {
             String team,
             String service,
             String env,
+            String instance,
             boolean helm) {
         entry.put("id", id);
         entry.put("revision", revision);
         entry.put("deployStartedAt", at.toString());
         entry.put("deployedAt", at.plusSeconds(2).toString());
-        source(entry.putObject("source"), team, service, env, helm);
+        source(entry.putObject("source"), team, service, env, instance, helm);
         entry.putObject("initiatedBy").put("automated", true);
     }
 

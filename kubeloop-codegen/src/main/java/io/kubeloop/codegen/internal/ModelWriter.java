@@ -3,6 +3,7 @@ package io.kubeloop.codegen.internal;
 import io.kubeloop.codegen.CodegenException;
 import java.text.BreakIterator;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -72,8 +73,6 @@ public final class ModelWriter {
         final Set<String> nestedNames = new HashSet<>();
         final List<String> typeAnnotations = new ArrayList<>();
         boolean keepsUnknown;
-        /** True while every component read so far is immutable (and no unknown fields are kept). */
-        boolean immutable = true;
 
         RecordDecl(String name, RecordDecl parent, String javadoc) {
             this.name = name;
@@ -128,11 +127,10 @@ public final class ModelWriter {
             String javaName, String jsonName, List<String> annotations, String type, String description, Read read) {}
 
     /**
-     * A Java type for a schema, with the annotations the schema needs beyond what the type says, how
-     * the generated reader reads a value of it, and whether its values are immutable (no JSON tree, no
-     * unknown fields kept, anywhere in them), which lets the byte reader share equal ones.
+     * A Java type for a schema, with the annotations the schema needs beyond what the type says and how
+     * the generated reader reads a value of it.
      */
-    private record TypeRef(String type, List<String> annotations, Read read, boolean immutable) {}
+    private record TypeRef(String type, List<String> annotations, Read read) {}
 
     /**
      * How the generated reader reads one value from a {@code JsonInput}: as a call on a given input
@@ -166,6 +164,16 @@ public final class ModelWriter {
 
     /** The nested records, in the order of the kind's {@code READERS} table of their readers. */
     private final List<RecordDecl> readers = new ArrayList<>();
+
+    /**
+     * For each object schema that appears more than once in the kind (the same Go type used in several
+     * places, as an Argo CD Application's source is in its spec, sync status, history and operations):
+     * the depth of its shallowest place. Keyed by {@link #shape}.
+     */
+    private final Map<String, Integer> shallowest = new HashMap<>();
+
+    /** The record declared for each repeated object schema at its shallowest place, by {@link #shape}. */
+    private final Map<String, RecordDecl> byShape = new HashMap<>();
 
     /** The class name of a kind's record: the kind as a Java identifier. */
     public static String className(String kind) {
@@ -224,6 +232,13 @@ public final class ModelWriter {
                 }
             }
         }
+        Map<String, Integer> counts = new HashMap<>();
+        findShapes(schema, 0, counts);
+        counts.forEach((shape, n) -> {
+            if (n < 2) {
+                shallowest.remove(shape);
+            }
+        });
         fillRecord(root, schema, Set.of("apiVersion", "kind", "metadata"));
         root.typeAnnotations.addAll(0, kindAnnotations(group, names, namespaced, version, className));
         root.typeAnnotations.addAll(schemaAnnotations(schema, true));
@@ -350,7 +365,6 @@ public final class ModelWriter {
                 annotations.add("@Required");
             }
             annotations.addAll(ref.annotations());
-            record.immutable &= ref.immutable();
             record.components.add(new Component(
                     javaName,
                     json,
@@ -361,8 +375,63 @@ public final class ModelWriter {
         }
         if (schema.path("x-kubernetes-preserve-unknown-fields").asBoolean(false)) {
             record.keepsUnknown = true;
-            record.immutable = false;
         }
+    }
+
+    /**
+     * Counts the object schemas with properties under {@code schema} (at {@code depth}) by {@link #shape},
+     * and notes the depth of each one's shallowest place.
+     */
+    private void findShapes(JsonNode schema, int depth, Map<String, Integer> counts) {
+        for (JsonNode property : schema.path("properties")) {
+            JsonNode object = property.path("type").asString("").equals("array") ? property.path("items") : property;
+            if (object.path("properties").size() > 0
+                    && object.path("type").asString("").equals("object")) {
+                String shape = shape(object);
+                counts.merge(shape, 1, Integer::sum);
+                shallowest.merge(shape, depth + 1, Math::min);
+            }
+            findShapes(object, depth + 1, counts);
+        }
+    }
+
+    /**
+     * What makes two object schemas one record type: everything but their descriptions (which become
+     * Javadoc, and which a CRD written from the records does not carry: with them in, generating records
+     * from such a CRD would merge types that the first generation kept apart).
+     */
+    private static String shape(JsonNode schema) {
+        ObjectNode copy = (ObjectNode) schema.deepCopy();
+        withoutDescriptions(copy);
+        return copy.toString();
+    }
+
+    /** Removes the descriptions of {@code schema} and of the schemas in it (not properties so named). */
+    private static void withoutDescriptions(JsonNode schema) {
+        if (!(schema instanceof ObjectNode node)) {
+            return;
+        }
+        node.remove("description");
+        for (JsonNode property : node.path("properties")) {
+            withoutDescriptions(property);
+        }
+        withoutDescriptions(node.get("items"));
+        withoutDescriptions(node.get("additionalProperties"));
+        withoutDescriptions(node.get("not"));
+        for (String keyword : List.of("allOf", "anyOf", "oneOf")) {
+            for (JsonNode alternative : node.path(keyword)) {
+                withoutDescriptions(alternative);
+            }
+        }
+    }
+
+    /** How deep {@code record} is below the kind's record (its children are at 1). */
+    private static int depth(RecordDecl record) {
+        int depth = 0;
+        for (RecordDecl r = record; r.parent != null; r = r.parent) {
+            depth++;
+        }
+        return depth;
     }
 
     /**
@@ -376,7 +445,6 @@ public final class ModelWriter {
         Set<String> handled = new HashSet<>();
         String javaType;
         Read read;
-        boolean immutable = true;
         if (schema.path("x-kubernetes-int-or-string").asBoolean(false)) {
             imports.add(API + "IntOrString");
             javaType = "IntOrString";
@@ -391,22 +459,31 @@ public final class ModelWriter {
                 javaType = "Object";
             }
             read = byJackson(javaType);
-            immutable = false;
         } else if (type.equals("object") || type.isEmpty()) {
             if (schema.path("properties").size() > 0) {
                 if (type.isEmpty()) {
                     throw new CodegenException("property " + jsonName + " has properties but no type: not structural");
                 }
-                String name = owner.claimNestedName(JavaNames.type(item ? JavaNames.singular(jsonName) : jsonName));
-                RecordDecl nested = new RecordDecl(name, owner, javadoc(schema, null));
-                owner.nested.add(nested);
-                int index = readers.size();
-                readers.add(nested);
-                fillRecord(nested, schema, Set.of());
-                javaType = name;
-                immutable = nested.immutable;
-                read = Read.lambda(
-                        "%s." + (immutable ? "sharedRecord" : "record") + "(READERS, " + index + ")", parameter());
+                String shape = type.equals("object") && shallowest.containsKey(shape(schema)) ? shape(schema) : null;
+                RecordDecl same = shape == null ? null : byShape.get(shape);
+                int index;
+                if (same != null) {
+                    // the same schema as a record declared at its shallowest place: that record
+                    index = readers.indexOf(same);
+                    javaType = qualified(same);
+                } else {
+                    String name = owner.claimNestedName(JavaNames.type(item ? JavaNames.singular(jsonName) : jsonName));
+                    RecordDecl nested = new RecordDecl(name, owner, javadoc(schema, null));
+                    owner.nested.add(nested);
+                    index = readers.size();
+                    readers.add(nested);
+                    fillRecord(nested, schema, Set.of());
+                    if (shape != null && depth(nested) == shallowest.get(shape)) {
+                        byShape.putIfAbsent(shape, nested);
+                    }
+                    javaType = name;
+                }
+                read = Read.lambda("%s.sharedRecord(READERS, " + index + ")", parameter());
                 handled.add("x-kubernetes-preserve-unknown-fields");
             } else if (schema.path("additionalProperties").isObject()) {
                 imports.add("java.util.Map");
@@ -416,12 +493,10 @@ public final class ModelWriter {
                         "%s.map(" + rawType(value.type()) + ".class, "
                                 + value.read().function() + ")",
                         parameter());
-                immutable = value.immutable();
             } else {
                 imports.add("tools.jackson.databind.node.ObjectNode");
                 javaType = "ObjectNode";
                 read = byJackson(javaType);
-                immutable = false;
             }
         } else if (type.equals("array")) {
             imports.add("java.util.List");
@@ -432,12 +507,10 @@ public final class ModelWriter {
                         "%s.list(" + rawType(itemType.type()) + ".class, "
                                 + itemType.read().function() + ")",
                         parameter());
-                immutable = itemType.immutable();
             } else {
                 javaType = "List<Object>";
                 read = Read.lambda(
                         "%s.list(Object.class, " + byJackson("Object").function() + ")", parameter());
-                immutable = false;
             }
         } else if (type.equals("string")) {
             JsonNode values = schema.path("enum");
@@ -508,7 +581,7 @@ public final class ModelWriter {
                 annotations.add("@SchemaExtra(" + literal(extra.toString()) + ")");
             }
         }
-        return new TypeRef(javaType, annotations, read, immutable);
+        return new TypeRef(javaType, annotations, read);
     }
 
     /** A value the generated reader leaves to Jackson's deserializer of {@code type}. */
@@ -529,7 +602,22 @@ public final class ModelWriter {
     }
 
     private static String typeArgument(TypeRef ref) {
-        return ref.annotations().isEmpty() ? ref.type() : String.join(" ", ref.annotations()) + " " + ref.type();
+        return annotate(ref.annotations(), ref.type());
+    }
+
+    /**
+     * {@code type} with the type annotations {@code annotations}: in front of it, or, for a nested type
+     * named through the types that enclose it ({@code Application.Spec.Source}), in front of its last
+     * part, where Java takes a type annotation of such a name ({@code Application.Spec.@Required Source}).
+     */
+    private static String annotate(List<String> annotations, String type) {
+        if (annotations.isEmpty()) {
+            return type;
+        }
+        int generic = type.indexOf('<');
+        int dot = type.lastIndexOf('.', generic < 0 ? type.length() : generic);
+        String joined = String.join(" ", annotations);
+        return dot < 0 ? joined + " " + type : type.substring(0, dot + 1) + joined + " " + type.substring(dot + 1);
     }
 
     private static boolean allStrings(JsonNode values) {
@@ -680,10 +768,15 @@ public final class ModelWriter {
         for (int i = 0; i < record.components.size(); i++) {
             Component c = record.components.get(i);
             out.append(i == 0 ? "\n" : ",\n").append(indent).append("        ");
+            List<String> onType = new ArrayList<>();
             for (String a : c.annotations()) {
-                out.append(a).append(' ');
+                if (a.startsWith("@JsonProperty(")) {
+                    out.append(a).append(' '); // a declaration annotation only
+                } else {
+                    onType.add(a);
+                }
             }
-            out.append(c.type()).append(' ').append(c.javaName());
+            out.append(annotate(onType, c.type())).append(' ').append(c.javaName());
         }
         out.append(")");
         if (root) {
@@ -1050,6 +1143,15 @@ public final class ModelWriter {
                 .append("}\n")
                 .append(indent)
                 .append("}\n");
+    }
+
+    /** A nested record's name as seen from anywhere in the file ({@code Application.Spec.Source}). */
+    private static String qualified(RecordDecl record) {
+        RecordDecl root = record;
+        while (root.parent != null) {
+            root = root.parent;
+        }
+        return root.name + "." + path(record);
     }
 
     /** A nested record's name as seen from the kind's record ({@code Spec.Source}). */
