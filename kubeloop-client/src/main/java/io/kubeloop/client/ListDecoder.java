@@ -404,15 +404,11 @@ final class ListDecoder<T> implements ListStream<T> {
             items.add(codec.cast(scanned.get().object()));
             return scanned.get().end();
         }
-        int end = JsonScanner.valueEnd(buf, i, limit);
-        if (end == JsonScanner.NEED_MORE) {
-            return end;
+        int end = itemEnd();
+        if (end != JsonScanner.NEED_MORE) {
+            // from pos, where framing may have moved the item; Jackson reports what is malformed
+            items.add(codec.cast(reader.read(buf, pos, end, apiVersion, itemKind)));
         }
-        if (end < 0) {
-            end = frame();
-            i = pos;
-        }
-        items.add(codec.cast(reader.read(buf, i, end, apiVersion, itemKind))); // Jackson reports what is malformed
         return end;
     }
 
@@ -432,17 +428,22 @@ final class ListDecoder<T> implements ListStream<T> {
                 return end;
             }
         }
-        int end = JsonScanner.valueEnd(buf, i, limit);
-        if (end == JsonScanner.NEED_MORE) {
-            return end;
+        int end = itemEnd();
+        if (end != JsonScanner.NEED_MORE) {
+            lastItemSize = end - pos; // from pos, where framing may have moved the item
+            items.add(codec.readItem(buf, pos, end, apiVersion, itemKind, bytesReader, reader));
         }
-        if (end < 0) {
-            end = frame();
-            i = pos;
-        }
-        lastItemSize = end - i;
-        items.add(codec.readItem(buf, i, end, apiVersion, itemKind, bytesReader, reader));
         return end;
+    }
+
+    /**
+     * The end of the item at {@link #pos}: found by the scanner in what has arrived, or
+     * {@link JsonScanner#NEED_MORE}; for what the scanner does not accept, framed ({@link #frame}, which
+     * reads on and may move the item to the front of the buffer).
+     */
+    private int itemEnd() {
+        int end = JsonScanner.valueEnd(buf, pos, limit);
+        return end >= 0 || end == JsonScanner.NEED_MORE ? end : frame();
     }
 
     /**

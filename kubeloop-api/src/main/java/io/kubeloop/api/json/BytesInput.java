@@ -129,33 +129,12 @@ final class BytesInput extends JsonInput {
         if (at(start) != '{' || !shared.worthLooking(readers, index)) {
             return record(readers, index);
         }
-        // the object's end and the hash of its bytes, in one pass, if it is small
-        int limit = Math.min(end, start + SharedRecords.MAX_BYTES);
-        int depth = 0;
-        boolean inString = false;
-        int hash = 1;
-        int objectEnd = -1;
-        for (int i = start; i < limit; i++) {
-            byte c = b[i];
-            hash = 31 * hash + c;
-            if (inString) {
-                if (c == '\\') {
-                    i++; // the escaped byte is hashed with the next one's step: equal bytes, equal hashes
-                } else if (c == '"') {
-                    inString = false;
-                }
-            } else if (c == '"') {
-                inString = true;
-            } else if (c == '{' || c == '[') {
-                depth++;
-            } else if ((c == '}' || c == ']') && --depth == 0) {
-                objectEnd = i + 1;
-                break;
-            }
-        }
+        // the object's end, if it is small and the scanner accepts it (else it is read as usual)
+        int objectEnd = JsonScanner.valueEnd(b, start, Math.min(end, start + SharedRecords.MAX_BYTES));
         if (objectEnd < 0) {
             return record(readers, index);
         }
+        int hash = SharedRecords.hash(b, start, objectEnd);
         Object known = shared.find(readers, index, b, start, objectEnd, hash);
         if (known != null) {
             pos = objectEnd;

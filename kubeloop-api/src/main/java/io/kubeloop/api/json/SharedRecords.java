@@ -100,6 +100,15 @@ final class SharedRecords {
         indexes[slot] = index;
     }
 
+    /** The hash of {@code json[from, to)} that {@link #find} and {@link #put} take. */
+    static int hash(byte[] json, int from, int to) {
+        int h = 1;
+        for (int i = from; i < to; i++) {
+            h = 31 * h + json[i];
+        }
+        return h;
+    }
+
     private static int slot(int index, int hash) {
         int h = (hash + index) * 0x9E3779B9;
         return (h ^ (h >>> 16)) & (SLOTS - 1);
