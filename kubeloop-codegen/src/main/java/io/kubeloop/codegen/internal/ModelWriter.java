@@ -464,7 +464,8 @@ public final class ModelWriter {
                 if (type.isEmpty()) {
                     throw new CodegenException("property " + jsonName + " has properties but no type: not structural");
                 }
-                String shape = type.equals("object") && shallowest.containsKey(shape(schema)) ? shape(schema) : null;
+                String key = type.equals("object") ? shape(schema) : null;
+                String shape = key != null && shallowest.containsKey(key) ? key : null;
                 RecordDecl same = shape == null ? null : byShape.get(shape);
                 int index;
                 if (same != null) {
