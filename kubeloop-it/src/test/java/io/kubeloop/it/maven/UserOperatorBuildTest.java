@@ -4,31 +4,44 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.kubeloop.api.DynamicObject;
+import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.api.yaml.KubeYaml;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
 
 /**
- * The {@code manifests} goal in a user's project, run by Maven as a user runs it: a project importing the
- * BOM, depending on kubeloop-controller (which logs through SLF4J) and on no SLF4J provider, whose operator
- * declares its permissions. The goal writes the bundle and prints no warning — in particular not SLF4J's
- * "No SLF4J providers were found", which its generator process printed when the project's classes brought
- * slf4j-api without a provider.
+ * A user's operator project built by Maven as a user builds it: a project importing the BOM, depending on
+ * kubeloop-controller (which logs through SLF4J) and on no SLF4J provider, whose operator declares its
+ * permissions, with the {@code manifests} goal and the Jib set-up of docs/deploy.md (read from that page).
+ *
+ * <ul>
+ *   <li>The goal writes the bundle and prints no warning — in particular not SLF4J's "No SLF4J providers
+ *       were found", which its generator process printed when the project's classes brought slf4j-api
+ *       without a provider.
+ *   <li>{@code jib:buildTar} builds the image the page describes: the entry point runs your main class, the
+ *       metrics and probe ports are exposed, the user is 65532. The base is {@code scratch}
+ *       ({@code -Djib.from.image}), since the page's distroless base needs a registry: the layers above it
+ *       are what the page's configuration decides.
+ * </ul>
  *
  * <p>The nested Maven is this build's own, on this test's JDK, with a local repository made of the jars and
  * POMs this build packaged into each module's {@code target/} (so the test needs the reactor built up to
  * kubeloop-maven-plugin, as {@code mvn verify} does) and every remote mirrored to this build's local
- * repository: no network.
+ * repository, into which kubeloop-it's build resolves the Jib plugin: no network. One build serves both
+ * tests.
  */
-class ManifestsGoalTest {
+class UserOperatorBuildTest {
 
     /** The reactor modules a user's operator build resolves: the parent, the BOM, the controller stack, the plugin. */
     private static final List<String> MODULES = List.of(
@@ -45,12 +58,17 @@ class ManifestsGoalTest {
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
 
     @TempDir
-    Path dir;
+    static Path dir;
 
-    @Test
+    private static String version;
+    private static Path project;
+    private static String log;
+    private static int exit;
+
+    @BeforeAll
     @Timeout(value = 10, unit = TimeUnit.MINUTES)
-    void writesTheBundleOfAUsersOperatorAndPrintsNoWarning() throws Exception {
-        String version = System.getProperty("kubeloop.version");
+    static void buildTheProject() throws Exception {
+        version = System.getProperty("kubeloop.version");
         String mainRepo = System.getProperty("kubeloop.maven.repo.local");
         assumeTrue(
                 version != null && mainRepo != null, "run by Maven: the build passes its version and local repository");
@@ -71,10 +89,19 @@ class ManifestsGoalTest {
                   </mirrors>
                 </settings>
                 """.formatted(Path.of(mainRepo).toUri()));
-        Path project = writeProject(dir.resolve("shelf-operator"), version);
+        project = writeProject(dir.resolve("shelf-operator"), version, jibPlugin());
 
         List<String> command = new ArrayList<>(List.of(
-                mvn(), "-B", "-nsu", "-s", settings.toString(), "-Dmaven.repo.local=" + repo, "process-classes"));
+                mvn(),
+                "-B",
+                "-nsu",
+                "-s",
+                settings.toString(),
+                "-Dmaven.repo.local=" + repo,
+                "-Djib.from.image=scratch",
+                "-Djib.disableUpdateChecks=true",
+                "process-classes",
+                "jib:buildTar"));
         ProcessBuilder builder = new ProcessBuilder(command)
                 .directory(project.toFile())
                 .redirectErrorStream(true)
@@ -85,11 +112,16 @@ class ManifestsGoalTest {
         assertThat(maven.waitFor(9, TimeUnit.MINUTES))
                 .as("the nested build ends")
                 .isTrue();
-        String log = Files.readString(dir.resolve("build.log"), StandardCharsets.UTF_8);
+        log = Files.readString(dir.resolve("build.log"), StandardCharsets.UTF_8);
+        exit = maven.exitValue();
+    }
 
-        assertThat(maven.exitValue()).as(log).isZero();
+    @Test
+    void theManifestsGoalWritesTheBundleAndPrintsNoWarning() throws Exception {
+        assertThat(exit).as(log).isZero();
         assertThat(log).as(log).contains("kubeloop: wrote ").doesNotContain("SLF4J");
-        String goalOutput = log.substring(log.indexOf("kubeloop-maven-plugin:" + version + ":manifests"));
+        String goalOutput = log.substring(
+                log.indexOf("kubeloop-maven-plugin:" + version + ":manifests"), log.indexOf("jib-maven-plugin:"));
         assertThat(goalOutput.lines().filter(l -> l.startsWith("[WARNING]")))
                 .as("warnings of the manifests goal")
                 .isEmpty();
@@ -104,6 +136,59 @@ class ManifestsGoalTest {
                         .node()
                         .toString())
                 .contains("\"books/status\"");
+    }
+
+    @Test
+    void jibAsTheDeployPageConfiguresItBuildsTheImageOfTheMainClass() throws Exception {
+        assertThat(exit).as(log).isZero();
+        Path tar = project.resolve("target/jib-image.tar");
+        assertThat(tar).exists();
+        JsonNode config = imageConfig(tar).path("config");
+
+        assertThat(config.path("Entrypoint").toString())
+                .endsWith(",\"com.example.shelf.Main\"]")
+                .startsWith("[\"java\"");
+        assertThat(config.path("ExposedPorts").propertyNames()).containsExactlyInAnyOrder("8080/tcp", "8081/tcp");
+        assertThat(config.path("User").asString()).isEqualTo("65532:65532");
+    }
+
+    /** The image's config.json, from the tarball {@code jib:buildTar} writes (docker-load format). */
+    private static JsonNode imageConfig(Path tar) throws IOException {
+        try (InputStream in = Files.newInputStream(tar)) {
+            byte[] header = new byte[512];
+            while (in.readNBytes(header, 0, 512) == 512 && header[0] != 0) {
+                String name = new String(header, 0, 100, StandardCharsets.US_ASCII)
+                        .replace("\0", "")
+                        .strip();
+                long size = Long.parseLong(
+                        new String(header, 124, 12, StandardCharsets.US_ASCII)
+                                .replace("\0", "")
+                                .strip(),
+                        8);
+                byte[] body = in.readNBytes((int) size);
+                in.skipNBytes((512 - size % 512) % 512);
+                if (name.equals("config.json")) {
+                    return KubeJson.mapper().readTree(body);
+                }
+            }
+        }
+        throw new AssertionError("no config.json in " + tar);
+    }
+
+    /** The jib-maven-plugin block of docs/deploy.md's section "The image", as a user copies it. */
+    private static String jibPlugin() throws IOException {
+        String page = Files.readString(ROOT.resolve("docs/deploy.md"));
+        int section = page.indexOf("## The image");
+        int start = page.indexOf("```xml\n", section) + "```xml\n".length();
+        String block = page.substring(start, page.indexOf("```", start));
+        assertThat(block).contains("<artifactId>jib-maven-plugin</artifactId>");
+        String jib = System.getProperty("kubeloop.jib.version");
+        if (jib != null) {
+            assertThat(block)
+                    .as("the Jib version kubeloop-it resolves for this test")
+                    .contains("<version>" + jib + "</version>");
+        }
+        return block;
     }
 
     /** Copies a reactor module's POM and jar into {@code repo} as {@code mvn install} would lay them out. */
@@ -135,7 +220,7 @@ class ManifestsGoalTest {
     }
 
     /** A user's operator project: a Book CRD record, a reconciler with permissions, the goal configured. */
-    private static Path writeProject(Path project, String version) throws IOException {
+    private static Path writeProject(Path project, String version, String jibPlugin) throws IOException {
         Path src = Files.createDirectories(project.resolve("src/main/java/com/example/shelf"));
         Files.writeString(project.resolve("pom.xml"), """
                 <project xmlns="http://maven.apache.org/POM/4.0.0">
@@ -194,10 +279,23 @@ class ManifestsGoalTest {
                           </execution>
                         </executions>
                       </plugin>
+                %2$s
                     </plugins>
                   </build>
                 </project>
-                """.formatted(version));
+                """.formatted(version, jibPlugin.indent(6)));
+        Files.writeString(src.resolve("Main.java"), """
+                package com.example.shelf;
+
+                /** The operator's main class: the image's entry point. */
+                public final class Main {
+                    private Main() {}
+
+                    public static void main(String[] args) {
+                        System.out.println(String.join(" ", args));
+                    }
+                }
+                """);
         Files.writeString(src.resolve("Book.java"), """
                 package com.example.shelf;
 
