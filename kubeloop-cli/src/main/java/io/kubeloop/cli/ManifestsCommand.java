@@ -24,22 +24,36 @@ import picocli.CommandLine.Spec;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * {@code kubeloop manifests CONTROLLER}: the deployable bundle of a controller ({@link OperatorBundle}) —
- * its CRDs, Namespace, ServiceAccount, the RBAC its declarations need (with leader election), a Deployment of
- * two replicas running it with leader election, probes and metrics, a metrics Service and a
- * PodDisruptionBudget — as multi-document YAML on stdout, or written with {@code --output-dir} as a kustomize
- * directory or a Helm chart. With {@code --webhooks} the bundle also carries Foo's webhooks (defaulting,
- * validation, and a v1 version of the CRD converted by the controller's conversion webhook), served by the
- * controller's pods behind a Service with a cert-manager certificate. The built-in controller is
- * {@code sample-controller}; users' own controllers use
- * the Maven goal {@code io.kubeloop:kubeloop-maven-plugin:manifests}. Nothing is sent to a cluster.
+ * {@code kubeloop manifests}: the deployable bundle of a controller ({@link OperatorBundle}) — its CRDs,
+ * Namespace, ServiceAccount, the RBAC its declarations need (with leader election), a Deployment of two
+ * replicas running it with leader election, probes and metrics, a metrics Service and a PodDisruptionBudget —
+ * as multi-document YAML on stdout, or written with {@code --output-dir} as a kustomize directory or a Helm
+ * chart. Nothing is sent to a cluster.
+ *
+ * <p>Two kinds of controller: the built-in {@code sample-controller} (with {@code --webhooks}, Foo's
+ * defaulting, validating and conversion webhooks, served by the controller's pods behind a Service with a
+ * cert-manager certificate), or a user's own, from compiled classes: {@code --classpath} with the classes,
+ * {@code --controllers} naming the classes whose public static {@code addTo(Manager)} adds the operator's
+ * controllers (their reconcilers' {@code @Permission}s and watches make the RBAC), {@code --crd-classes} the
+ * {@code @Kind} records whose CRDs it serves — the inputs of the Maven goal
+ * {@code io.kubeloop:kubeloop-maven-plugin:manifests}, which writes the same bundle.
  *
  * <p>Not thread-safe: picocli runs it once on the main thread.
  */
 @Command(
         name = "manifests",
-        description = "Print the deployable bundle of a controller (CRDs, Namespace, RBAC, Deployment, Service,"
-                + " PodDisruptionBudget) as YAML, or write it as a kustomize directory or a Helm chart.")
+        description = {
+            "Print the deployable bundle of a controller (CRDs, Namespace, RBAC, Deployment, Service,"
+                    + " PodDisruptionBudget) as YAML, or write it as a kustomize directory or a Helm chart:"
+                    + " the built-in sample-controller, or your own from its compiled classes"
+                    + " (--classpath, --controllers, --crd-classes, --name, --image).",
+        },
+        footer = {
+            "",
+            "The embedded API server's simulated kubelets run any image, even one that does not exist: a"
+                    + " Deployment of this bundle turning Running there proves the manifests and the RBAC, not"
+                    + " the image. Try the image in a real cluster (kind, minikube) before relying on it."
+        })
 final class ManifestsCommand implements Callable<Integer> {
 
     /** The name of the built-in controller this command knows. */
@@ -53,6 +67,16 @@ final class ManifestsCommand implements Callable<Integer> {
             "--metrics-bind-address=:" + OperatorBundle.METRICS_PORT,
             "--health-probe-bind-address=:" + OperatorBundle.PROBE_PORT);
 
+    /** Where the sample-controller runs unless {@code --namespace} says otherwise. */
+    static final String SAMPLE_NAMESPACE = "sample-controller-system";
+
+    /** The sample-controller's image unless {@code --image} says otherwise. */
+    static final String SAMPLE_IMAGE = "kubeloop/sample-controller:latest";
+
+    /** The line every written bundle ends with: what a run on the embedded server does not prove. */
+    static final String ANY_IMAGE_RUNS = "note: the embedded API server's simulated kubelets run any image, even"
+            + " one that does not exist; a Running Deployment there proves the manifests and RBAC, not the image";
+
     /** Output forms of {@code --output}. */
     enum Output {
         yaml,
@@ -63,21 +87,73 @@ final class ManifestsCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "CONTROLLER", description = "The controller: sample-controller.")
+    @Parameters(
+            index = "0",
+            arity = "0..1",
+            paramLabel = "CONTROLLER",
+            description = "The built-in controller: sample-controller. Leave it out for your own (--controllers).")
     String controller;
+
+    @Option(
+            names = "--controllers",
+            paramLabel = "CLASS",
+            split = ",",
+            description = "Your operator: classes with a public static addTo(io.kubeloop.controller.Manager) adding"
+                    + " its controllers, loaded from --classpath.")
+    List<String> controllers = List.of();
+
+    @Option(
+            names = "--classpath",
+            paramLabel = "PATH",
+            description = "With --controllers: where your compiled classes are (e.g. target/classes), entries"
+                    + " separated by the platform's path separator; kubeloop's own classes come with the command.")
+    String classpath;
+
+    @Option(
+            names = "--crd-classes",
+            paramLabel = "CLASS",
+            split = ",",
+            description = "With --controllers: the @Kind records whose CRDs your operator serves.")
+    List<String> crdClasses = List.of();
+
+    @Option(
+            names = "--name",
+            paramLabel = "NAME",
+            description = "With --controllers: your operator's name (Deployment, Service, RBAC prefix, chart).")
+    String name;
+
+    @Option(
+            names = "--leader-election-id",
+            paramLabel = "ID",
+            description = "With --controllers: the Lease its replicas elect a leader with (default: --name; empty"
+                    + " for no leader election).")
+    String leaderElectionId;
+
+    @Option(
+            names = "--arg",
+            paramLabel = "ARG",
+            description = "With --controllers: one argument of the container (repeat it), e.g. --arg=--leader-elect.")
+    List<String> args = List.of();
+
+    @Option(
+            names = "--webhook",
+            paramLabel = "SPEC",
+            description = "With --controllers: a webhook your operator serves (repeat it): mutating:PATH:GROUP/VERSION/"
+                    + "RESOURCE, validating:PATH:GROUP/VERSION/RESOURCE or conversion:CRD_NAME.")
+    List<String> webhookSpecs = List.of();
 
     @Option(
             names = "--namespace",
             paramLabel = "NS",
-            defaultValue = "sample-controller-system",
-            description = "The namespace the controller runs in (default: ${DEFAULT-VALUE}).")
+            description = "The namespace the controller runs in (default: " + SAMPLE_NAMESPACE
+                    + " for the sample-controller, NAME-system for yours).")
     String namespace;
 
     @Option(
             names = "--image",
             paramLabel = "IMAGE",
-            defaultValue = "kubeloop/sample-controller:latest",
-            description = "The container image (default: ${DEFAULT-VALUE}; build it with the Jib profile).")
+            description = "The container image (required for yours; the sample-controller's default: " + SAMPLE_IMAGE
+                    + ", built with the Jib profile).")
     String image;
 
     @Option(
@@ -89,8 +165,8 @@ final class ManifestsCommand implements Callable<Integer> {
 
     @Option(
             names = "--webhooks",
-            description = "Add Foo's defaulting, validating and conversion webhooks (a v1 version of the CRD),"
-                    + " served by the controller with a certificate from cert-manager.")
+            description = "sample-controller only: add Foo's defaulting, validating and conversion webhooks (a v1"
+                    + " version of the CRD), served by the controller with a certificate from cert-manager.")
     boolean webhooks;
 
     @Option(
@@ -108,19 +184,11 @@ final class ManifestsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (!controller.equals(SAMPLE_CONTROLLER)) {
-            throw new IllegalArgumentException("unknown controller \"" + controller + "\": the built-in one is "
-                    + SAMPLE_CONTROLLER + "; for your own controllers use the Maven goal"
-                    + " io.kubeloop:kubeloop-maven-plugin:manifests");
-        }
         if (output != Output.yaml && outputDir == null) {
             throw new IllegalArgumentException(
                     "--output " + output + " writes files: name the directory with --output-dir");
         }
-        OperatorBundle bundle = sampleControllerBundle(namespace, image, replicas);
-        if (webhooks) {
-            bundle = withFooWebhooks(bundle);
-        }
+        OperatorBundle bundle = controllers.isEmpty() ? builtInBundle() : ownBundle();
         PrintWriter out = spec.commandLine().getOut();
         switch (output) {
             case yaml -> out.print(bundle.yaml());
@@ -128,16 +196,82 @@ final class ManifestsCommand implements Callable<Integer> {
                 List<Path> files = bundle.writeKustomize(outputDir);
                 out.println("wrote " + files.size() + " files to " + outputDir + "; apply with: kubectl apply -k "
                         + outputDir);
+                out.println(ANY_IMAGE_RUNS);
             }
             case helm -> {
                 List<Path> files = bundle.writeHelmChart(outputDir);
                 out.println("wrote a Helm chart of " + files.size() + " files to " + outputDir
-                        + "; install with: helm install " + SAMPLE_CONTROLLER + " " + outputDir + " -n " + namespace
-                        + " --create-namespace");
+                        + "; install with: helm install " + bundle.name() + " " + outputDir + " -n "
+                        + bundle.namespace() + " --create-namespace");
+                out.println(ANY_IMAGE_RUNS);
             }
         }
         out.flush();
         return 0;
+    }
+
+    /** The sample-controller's bundle, after checking that no option of a user's operator was given. */
+    private OperatorBundle builtInBundle() {
+        if (controller == null) {
+            throw new IllegalArgumentException("name the controller: sample-controller, or your own with"
+                    + " --controllers CLASS --classpath PATH --name NAME --image IMAGE");
+        }
+        if (!controller.equals(SAMPLE_CONTROLLER)) {
+            throw new IllegalArgumentException("unknown controller \"" + controller + "\": the built-in one is "
+                    + SAMPLE_CONTROLLER + "; for your own controllers name their classes with --controllers"
+                    + " (or use the Maven goal io.kubeloop:kubeloop-maven-plugin:manifests)");
+        }
+        for (var own : List.of(
+                new Given("--classpath", classpath != null),
+                new Given("--crd-classes", !crdClasses.isEmpty()),
+                new Given("--name", name != null),
+                new Given("--leader-election-id", leaderElectionId != null),
+                new Given("--arg", !args.isEmpty()),
+                new Given("--webhook", !webhookSpecs.isEmpty()))) {
+            if (own.given()) {
+                throw new IllegalArgumentException(own.option() + " is for your own controllers (--controllers);"
+                        + " the sample-controller's bundle is fixed");
+            }
+        }
+        OperatorBundle bundle = sampleControllerBundle(
+                namespace == null ? SAMPLE_NAMESPACE : namespace, image == null ? SAMPLE_IMAGE : image, replicas);
+        return webhooks ? withFooWebhooks(bundle) : bundle;
+    }
+
+    /** An option and whether it was given. */
+    private record Given(String option, boolean given) {}
+
+    /** The bundle of the user's operator named by {@code --controllers}, from the classes on {@code --classpath}. */
+    private OperatorBundle ownBundle() {
+        if (controller != null) {
+            throw new IllegalArgumentException(
+                    "name either the built-in " + controller + " or your own controllers with --controllers, not both");
+        }
+        if (webhooks) {
+            throw new IllegalArgumentException(
+                    "--webhooks adds the sample-controller's webhooks; name yours with --webhook SPEC");
+        }
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("--controllers needs --name: the operator's name");
+        }
+        if (image == null || image.isBlank()) {
+            throw new IllegalArgumentException("--controllers needs --image: the operator's container image");
+        }
+        if (classpath == null || classpath.isBlank()) {
+            throw new IllegalArgumentException(
+                    "--controllers needs --classpath: where the compiled classes are, e.g. target/classes");
+        }
+        return OwnOperatorBundle.of(new OwnOperatorBundle.Inputs(
+                classpath,
+                controllers,
+                crdClasses,
+                name,
+                namespace == null ? name + "-system" : namespace,
+                image,
+                replicas,
+                leaderElectionId == null ? name : leaderElectionId,
+                args,
+                webhookSpecs));
     }
 
     /**

@@ -25,6 +25,16 @@ final class Generator {
 
     private static final String MAIN = "io.kubeloop.codegen.internal.CodegenMain";
 
+    /**
+     * The generators' process prints nothing but its failures, which the goal relays. The manifests goal loads
+     * the project's classes and kubeloop-controller, which log through SLF4J: Maven keeps SLF4J out of a
+     * plugin's own artifacts, so the process finds slf4j-api on the project's class path, and when that has no
+     * provider SLF4J would print its "No SLF4J providers were found" warning, which the goal would relay as a
+     * Maven warning. Its own reports are limited to errors, and a project's slf4j-simple to warnings.
+     */
+    static final List<String> QUIET_LOGGING =
+            List.of("-Dslf4j.internal.verbosity=ERROR", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
+
     private final PluginDescriptor plugin;
     private final ToolchainManager toolchains;
     private final MavenSession session;
@@ -44,6 +54,7 @@ final class Generator {
                 .collect(Collectors.joining(File.pathSeparator));
         List<String> command = new ArrayList<>();
         command.add(java());
+        command.addAll(QUIET_LOGGING);
         command.add("-cp");
         command.add(classpath);
         command.add(MAIN);

@@ -18,6 +18,7 @@ import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.dataformat.yaml.YAMLFactory;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 import tools.jackson.dataformat.yaml.YAMLWriteFeature;
 
@@ -34,9 +35,11 @@ import tools.jackson.dataformat.yaml.YAMLWriteFeature;
  *
  * <p>Writing: objects are turned into their JSON trees with {@link KubeJson#mapper()} (null fields
  * left out) and written in block style with two-space indentation, sequences not indented under their
- * key, strings quoted only when YAML would otherwise read them as something else (numbers,
- * booleans, null, or text that YAML would misparse), as kubectl prints them. Several objects are
- * written as documents separated by {@code ---}.
+ * key, strings quoted only when YAML would otherwise read them as something else, as kubectl prints
+ * them: numbers, booleans, null, timestamps, or text that YAML would misparse — by the rules of YAML 1.1
+ * as well as 1.2, so that {@code yes}, {@code 0755}, {@code 1:20} or {@code 1970-01-01T00:00:00Z} come out
+ * quoted and YAML 1.1 readers (Go's {@code sigs.k8s.io/yaml}, PyYAML, Ansible) read the same strings as
+ * YAML 1.2 readers. Several objects are written as documents separated by {@code ---}.
  *
  * {@snippet :
  * List<DynamicObject> objects = KubeYaml.readAll(Path.of("manifests.yaml"));
@@ -48,7 +51,9 @@ import tools.jackson.dataformat.yaml.YAMLWriteFeature;
  */
 public final class KubeYaml {
 
-    private static final YAMLMapper YAML = YAMLMapper.builder()
+    private static final YAMLMapper YAML = YAMLMapper.builder(YAMLFactory.builder()
+                    .stringQuotingChecker(PortableQuoting.INSTANCE)
+                    .build())
             .disable(YAMLWriteFeature.WRITE_DOC_START_MARKER)
             .enable(YAMLWriteFeature.MINIMIZE_QUOTES)
             .enable(YAMLWriteFeature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
