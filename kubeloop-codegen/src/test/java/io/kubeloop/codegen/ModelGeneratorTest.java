@@ -302,6 +302,25 @@ class ModelGeneratorTest {
         }
     }
 
+    @Test
+    void theCrdsAnnotationsButKubectlsLastAppliedConfigurationGoIntoCustomResource() {
+        ObjectNode annotated = crd.deepCopy();
+        ((ObjectNode) annotated.path("metadata"))
+                .putObject("annotations")
+                .put("api-approved.kubernetes.io", "https://github.com/kubernetes/enhancements/pull/1111")
+                .put("kubectl.kubernetes.io/last-applied-configuration", "{\"kind\":\"CustomResourceDefinition\"}")
+                .put("example.com/quoted", "say \"hi\"\n");
+        String source = new ModelGenerator("com.example.widgets")
+                .generate(annotated)
+                .getLast()
+                .source();
+        assertThat(source)
+                .contains("@CustomResource(shortNames = \"wd\", categories = {\"all\", \"example\"}, annotations ="
+                        + " {\"api-approved.kubernetes.io=https://github.com/kubernetes/enhancements/pull/1111\","
+                        + " \"example.com/quoted=say \\\"hi\\\"\\n\"}, status = true,")
+                .doesNotContain("last-applied-configuration");
+    }
+
     @SuppressWarnings("unchecked")
     private static <T> io.kubeloop.api.json.ModelDeserializer<T> readerOf(Class<?> kind) {
         return (io.kubeloop.api.json.ModelDeserializer<T>)

@@ -193,6 +193,13 @@ class RealCrdsTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("fixtures")
+    void theCrdWrittenFromTheRecordsHasTheOriginalsAnnotations(String fixture) throws Exception {
+        assertThat(regenerate(fixture).path("metadata").path("annotations"))
+                .isEqualTo(crds.get(fixture).path("metadata").path("annotations"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("fixtures")
     void recordsToCrdToRecordsIsAFixedPoint(String fixture) throws Exception {
         List<GeneratedSource> again = new ModelGenerator(packageOf(fixture)).generate(regenerate(fixture));
         List<GeneratedSource> first = sources.get(fixture);

@@ -51,6 +51,12 @@ public final class ModelWriter {
             "x-kubernetes-embedded-resource",
             "x-kubernetes-validations");
 
+    /**
+     * kubectl's record of what a client last applied: not part of the definition, so not carried into the
+     * records (a CRD read back from a cluster has it).
+     */
+    private static final String LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
+
     private static final String API = "io.kubeloop.api.";
     private static final String CRD = "io.kubeloop.api.crd.";
 
@@ -185,13 +191,19 @@ public final class ModelWriter {
      *
      * @param packageName the Java package
      * @param group the API group
-     * @param version the version's name
+     * @param annotations the CRD's {@code metadata.annotations} (missing: none)
      * @param names the CRD's {@code spec.names}
      * @param namespaced whether the scope is {@code Namespaced}
      * @param version the version entry of {@code spec.versions}
      * @return the compilation unit
      */
-    public String write(String packageName, String group, JsonNode names, boolean namespaced, JsonNode version) {
+    public String write(
+            String packageName,
+            String group,
+            JsonNode annotations,
+            JsonNode names,
+            boolean namespaced,
+            JsonNode version) {
         String kind = names.path("kind").asString();
         String className = JavaNames.type(kind);
         JsonNode schema = version.path("schema").path("openAPIV3Schema");
@@ -240,7 +252,7 @@ public final class ModelWriter {
             }
         });
         fillRecord(root, schema, Set.of("apiVersion", "kind", "metadata"));
-        root.typeAnnotations.addAll(0, kindAnnotations(group, names, namespaced, version, className));
+        root.typeAnnotations.addAll(0, kindAnnotations(group, annotations, names, namespaced, version, className));
         root.typeAnnotations.addAll(schemaAnnotations(schema, true));
 
         StringBuilder body = new StringBuilder();
@@ -256,7 +268,12 @@ public final class ModelWriter {
     }
 
     private List<String> kindAnnotations(
-            String group, JsonNode names, boolean namespaced, JsonNode version, String className) {
+            String group,
+            JsonNode crdAnnotations,
+            JsonNode names,
+            boolean namespaced,
+            JsonNode version,
+            String className) {
         List<String> out = new ArrayList<>();
         imports.add(API + "Kind");
         String kind = names.path("kind").asString();
@@ -283,6 +300,17 @@ public final class ModelWriter {
         }
         if (names.path("categories").size() > 0) {
             attributes.add("categories = " + stringArray(names.path("categories")));
+        }
+        List<String> keyValues = new ArrayList<>();
+        for (Map.Entry<String, JsonNode> annotation : crdAnnotations.properties()) {
+            if (!annotation.getKey().equals(LAST_APPLIED)) {
+                keyValues.add(literal(
+                        annotation.getKey() + "=" + annotation.getValue().asString("")));
+            }
+        }
+        if (!keyValues.isEmpty()) {
+            attributes.add("annotations = "
+                    + (keyValues.size() == 1 ? keyValues.getFirst() : "{" + String.join(", ", keyValues) + "}"));
         }
         if (!version.path("served").asBoolean(true)) {
             attributes.add("served = false");
