@@ -285,7 +285,10 @@ class ValidatingAdmissionPolicyTest {
                 kind: CustomResourceDefinition
                 metadata:
                   name: testroutes.gateway.networking.k8s.io
-                  annotations: {gateway.networking.k8s.io/bundle-version: %s, gateway.networking.k8s.io/channel: standard}
+                  annotations:
+                    api-approved.kubernetes.io: https://github.com/kubernetes-sigs/gateway-api/pull/4530
+                    gateway.networking.k8s.io/bundle-version: %s
+                    gateway.networking.k8s.io/channel: standard
                 spec:
                   group: gateway.networking.k8s.io
                   scope: Namespaced
