@@ -269,6 +269,56 @@ class ValidatingAdmissionPolicyTest {
         assertThat(RawHttp.json(refused).path("message").asString()).endsWith("denied request: denied in v1");
     }
 
+    /**
+     * kube-apiserver's v1 defaults, visible in the stored objects: a policy's {@code failurePolicy: Fail};
+     * match resources (the policy's {@code matchConstraints}, a binding's {@code matchResources} when set)
+     * get {@code matchPolicy: Equivalent}, empty namespace and object selectors, and {@code scope: "*"} on
+     * each rule; a binding without {@code matchResources} gets none.
+     */
+    @Test
+    void policiesAndBindingsReadBackWithKubeApiserversDefaults() {
+        policy("defaulted", """
+                matchConstraints:
+                  resourceRules:
+                  - {apiGroups: [example.com], apiVersions: [v1], operations: [CREATE], resources: [nothings]}
+                validations:
+                - {expression: "true"}
+                """, """
+                validationActions: [Deny]
+                matchResources:
+                  namespaceSelector: {matchLabels: {policy: defaulted}}
+                """);
+        JsonNode policy = RawHttp.json(http.get(POLICIES + "/defaulted")).path("spec");
+        assertThat(policy.path("failurePolicy").asString()).isEqualTo("Fail");
+        assertThat(policy.path("matchConstraints"))
+                .isEqualTo(io.kubeloop.api.json.KubeJson.mapper().readTree(json("""
+                        resourceRules:
+                        - {apiGroups: [example.com], apiVersions: [v1], operations: [CREATE], resources: [nothings],
+                           scope: "*"}
+                        matchPolicy: Equivalent
+                        namespaceSelector: {}
+                        objectSelector: {}
+                        """)));
+        JsonNode binding =
+                RawHttp.json(http.get(BINDINGS + "/defaulted-binding")).path("spec");
+        assertThat(binding.path("matchResources"))
+                .isEqualTo(io.kubeloop.api.json.KubeJson.mapper().readTree(json("""
+                        namespaceSelector: {matchLabels: {policy: defaulted}}
+                        matchPolicy: Equivalent
+                        objectSelector: {}
+                        """)));
+        created(http.post(BINDINGS, json("""
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingAdmissionPolicyBinding
+                metadata: {name: defaulted-everywhere}
+                spec: {policyName: defaulted, validationActions: [Deny]}
+                """)));
+        assertThat(RawHttp.json(http.get(BINDINGS + "/defaulted-everywhere"))
+                        .path("spec")
+                        .has("matchResources"))
+                .isFalse();
+    }
+
     @Test
     void deletesAreCheckedWithTheOldObject() {
         policy("keeper", """
