@@ -40,7 +40,7 @@ final class ApiApproval {
     /** ASCII characters Go's URL parser refuses in a host name. */
     private static final String NOT_IN_HOST = " #\\^`{|}";
 
-    /** What the annotation says, with the sentence that explains it. */
+    /** What the annotation says. */
     enum State {
         /** A value that is neither a URL nor starts with {@code unapproved}. */
         INVALID,
