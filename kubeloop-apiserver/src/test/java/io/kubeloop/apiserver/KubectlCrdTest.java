@@ -24,6 +24,8 @@ class KubectlCrdTest {
             kind: CustomResourceDefinition
             metadata:
               name: foos.samplecontroller.k8s.io
+              annotations:
+                api-approved.kubernetes.io: "unapproved, experimental-only; please get an approval from Kubernetes API reviewers if you're trying to develop a CRD in the *.k8s.io or *.kubernetes.io groups"
             spec:
               group: samplecontroller.k8s.io
               versions:

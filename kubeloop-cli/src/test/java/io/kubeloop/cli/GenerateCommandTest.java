@@ -147,6 +147,15 @@ class GenerateCommandTest {
                 .contains("kind: CustomResourceDefinition")
                 .contains("group: samplecontroller.k8s.io")
                 .contains("deploymentName:");
+        assertThat(io.kubeloop.api.yaml.KubeYaml.readAll(file)
+                        .getFirst()
+                        .metadata()
+                        .annotations())
+                .as("samplecontroller.k8s.io is a protected group")
+                .containsEntry(
+                        "api-approved.kubernetes.io",
+                        "unapproved, experimental-only; please get an approval from Kubernetes API reviewers if"
+                                + " you're trying to develop a CRD in the *.k8s.io or *.kubernetes.io groups");
     }
 
     @Test

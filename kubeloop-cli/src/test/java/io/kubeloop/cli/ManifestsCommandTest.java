@@ -40,6 +40,10 @@ class ManifestsCommandTest {
                 .get(0);
     }
 
+    /** The API approval of upstream's sample-controller, which the Foo CRD carries. */
+    private static final String UNAPPROVED = "unapproved, experimental-only; please get an approval from Kubernetes"
+            + " API reviewers if you're trying to develop a CRD in the *.k8s.io or *.kubernetes.io groups";
+
     @Test
     void printsTheSampleControllersBundleInApplyOrder() {
         Run r = run(
@@ -59,6 +63,9 @@ class ManifestsCommandTest {
                         "Deployment",
                         "Service",
                         "PodDisruptionBudget");
+        assertThat(objects.getFirst().metadata().annotations())
+                .as("samplecontroller.k8s.io is a protected group")
+                .containsEntry("api-approved.kubernetes.io", UNAPPROVED);
         DynamicObject deployment = objects.get(7);
         assertThat(deployment.metadata().namespace()).isEqualTo("ops");
         assertThat(deployment.node().path("spec").path("replicas").asInt()).isEqualTo(3);
@@ -82,6 +89,7 @@ class ManifestsCommandTest {
                 .contains("\"name\":\"v1\",\"served\":true,\"storage\":false");
         assertThat(crd.node().path("spec").path("conversion").path("strategy").asString())
                 .isEqualTo("Webhook");
+        assertThat(crd.metadata().annotations()).containsEntry("api-approved.kubernetes.io", UNAPPROVED);
         DynamicObject deployment = objects.stream()
                 .filter(o -> o.kind().equals("Deployment"))
                 .findFirst()

@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -35,13 +36,18 @@ import tools.jackson.databind.node.ObjectNode;
  * }
  *
  * <p>Types of the same group and kind are the versions of one CRD, in the order given; exactly
- * one of several versions is the storage version. The schema is structural: every property has a
+ * one of several versions is the storage version. The CRD's {@code metadata.annotations} are those of
+ * {@link CustomResource#annotations()}, which every version declares alike. The schema is structural: every property has a
  * type (see {@link SchemaWriter} for the mapping of Java types), so the API server accepts it and
  * prunes unknown fields. Stateless and thread-safe.
  */
 public final class CrdGenerator {
 
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+    /** A qualified name, as an annotation's key must be: an optional DNS subdomain and "/", then a name. */
+    private static final Pattern ANNOTATION_KEY = Pattern.compile(
+            "([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
 
     /** An empty scheme: it maps a type by its {@code @Kind} alone. */
     private static final Scheme UNREGISTERED = Scheme.builder().build();
@@ -91,7 +97,13 @@ public final class CrdGenerator {
         ObjectNode crd = NODES.objectNode();
         crd.put("apiVersion", "apiextensions.k8s.io/v1");
         crd.put("kind", "CustomResourceDefinition");
-        crd.putObject("metadata").put("name", plural + "." + kind.group());
+        ObjectNode metadata = crd.putObject("metadata");
+        metadata.put("name", plural + "." + kind.group());
+        Map<String, String> annotations = annotations(first, names);
+        if (!annotations.isEmpty()) {
+            ObjectNode node = metadata.putObject("annotations");
+            annotations.forEach(node::put);
+        }
         ObjectNode spec = crd.putObject("spec");
         spec.put("group", kind.group());
         ObjectNode namesNode = spec.putObject("names");
@@ -115,6 +127,7 @@ public final class CrdGenerator {
             check(first, type, "scope", kind.namespaced(), k.namespaced());
             CustomResource cr = type.getAnnotation(CustomResource.class);
             check(first, type, "names", describeNames(names), describeNames(cr));
+            check(first, type, "annotations", annotations, annotations(type, cr));
             if (seen.contains(k.version())) {
                 throw new CodegenException(
                         type.getName() + ": version " + k.version() + " of " + kindName + " is declared twice");
@@ -240,6 +253,28 @@ public final class CrdGenerator {
 
     private static String kindName(Class<?> type, Kind kind) {
         return kind.kind().isEmpty() ? type.getSimpleName() : kind.kind();
+    }
+
+    /** The CRD annotations {@code cr} declares for {@code type}, in order. */
+    private static Map<String, String> annotations(Class<?> type, CustomResource cr) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (cr == null) {
+            return out;
+        }
+        for (String annotation : cr.annotations()) {
+            int eq = annotation.indexOf('=');
+            String key = eq < 0 ? annotation : annotation.substring(0, eq);
+            int slash = key.indexOf('/');
+            if (eq < 0 || !ANNOTATION_KEY.matcher(key).matches() || key.length() - slash - 1 > 63 || slash > 253) {
+                throw new CodegenException(type.getName() + ": @CustomResource annotation \"" + annotation
+                        + "\" is not key=value with a qualified name as its key (e.g."
+                        + " \"api-approved.kubernetes.io=unapproved, experimental-only\")");
+            }
+            if (out.put(key, annotation.substring(eq + 1)) != null) {
+                throw new CodegenException(type.getName() + ": @CustomResource declares annotation " + key + " twice");
+            }
+        }
+        return out;
     }
 
     private static String describeNames(CustomResource cr) {

@@ -18,7 +18,8 @@ import tools.jackson.databind.JsonNode;
  * nested enums for string enums, {@code List} and {@code Map} for arrays and
  * {@code additionalProperties}, {@link io.kubeloop.api.IntOrString} for int-or-string, a JSON tree
  * for free-form values, Javadoc from the descriptions, and the annotations that make
- * {@link CrdGenerator} write the same schema back:
+ * {@link CrdGenerator} write the same schema back, and the CRD's own {@code metadata.annotations}
+ * (but kubectl's {@code last-applied-configuration}) in {@code @CustomResource(annotations = …)}:
  *
  * {@snippet :
  * ModelGenerator generator = new ModelGenerator("com.example.certmanager");
@@ -94,7 +95,14 @@ public final class ModelGenerator {
             String packageName =
                     basePackage + "." + versionName.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_");
             try {
-                String source = new ModelWriter().write(packageName, group, spec.path("names"), namespaced, version);
+                String source = new ModelWriter()
+                        .write(
+                                packageName,
+                                group,
+                                crd.path("metadata").path("annotations"),
+                                spec.path("names"),
+                                namespaced,
+                                version);
                 String className =
                         ModelWriter.className(spec.path("names").path("kind").asString());
                 sources.add(new GeneratedSource(packageName, className, source));

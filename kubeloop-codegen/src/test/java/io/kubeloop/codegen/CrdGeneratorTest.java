@@ -110,6 +110,59 @@ class CrdGeneratorTest {
         assertThat(crd.at("/spec/versions/1/storage").asBoolean()).isFalse();
     }
 
+    static final String UNAPPROVED = "unapproved, experimental-only; please get an approval from Kubernetes API"
+            + " reviewers if you're trying to develop a CRD in the *.k8s.io or *.kubernetes.io groups";
+
+    @Kind(group = "gadgets.k8s.io", version = "v1")
+    @CustomResource(
+            annotations = {"api-approved.kubernetes.io=" + UNAPPROVED, "example.com/empty=", "example.com/equation=a=b"
+            })
+    record Gadget(String apiVersion, String kind, ObjectMeta metadata) implements KubernetesObject {}
+
+    @Kind(group = "gadgets.k8s.io", version = "v2", kind = "Gadget")
+    @CustomResource(storage = false, annotations = "api-approved.kubernetes.io=unapproved")
+    record GadgetV2(String apiVersion, String kind, ObjectMeta metadata) implements KubernetesObject {}
+
+    @Kind(group = "example.com", version = "v1")
+    @CustomResource(annotations = "no-value")
+    record NoValue(String apiVersion, String kind, ObjectMeta metadata) implements KubernetesObject {}
+
+    @Kind(group = "example.com", version = "v1")
+    @CustomResource(annotations = "Bad_Prefix.example.com/name=v")
+    record BadKey(String apiVersion, String kind, ObjectMeta metadata) implements KubernetesObject {}
+
+    @Test
+    void theCustomResourcesAnnotationsAreTheCrdsSplitAtTheFirstEqualsSign() {
+        JsonNode crd = CrdGenerator.crds(List.of(Gadget.class)).getFirst();
+        assertThat(crd.path("metadata").path("annotations"))
+                .isEqualTo(tools.jackson.databind.node.JsonNodeFactory.instance
+                        .objectNode()
+                        .put("api-approved.kubernetes.io", UNAPPROVED)
+                        .put("example.com/empty", "")
+                        .put("example.com/equation", "a=b"));
+        assertThat(CrdGenerator.yaml((ObjectNode) crd))
+                .startsWith("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n"
+                        + "  name: gadgets.gadgets.k8s.io\n  annotations:\n");
+        assertThat(CrdGenerator.crds(List.of(Book.class))
+                        .getFirst()
+                        .path("metadata")
+                        .has("annotations"))
+                .isFalse();
+    }
+
+    @Test
+    void versionsThatDisagreeOnTheAnnotationsOrAnAnnotationThatIsNotKeyEqualsValueAreRefused() {
+        assertThatThrownBy(() -> CrdGenerator.crds(List.of(Gadget.class, GadgetV2.class)))
+                .isInstanceOf(CodegenException.class)
+                .hasMessageContaining("versions of one kind must agree on annotations");
+        assertThatThrownBy(() -> CrdGenerator.crds(List.of(NoValue.class)))
+                .isInstanceOf(CodegenException.class)
+                .hasMessageContaining("@CustomResource annotation \"no-value\" is not key=value");
+        assertThatThrownBy(() -> CrdGenerator.crds(List.of(BadKey.class)))
+                .isInstanceOf(CodegenException.class)
+                .hasMessageContaining("\"Bad_Prefix.example.com/name=v\" is not key=value with a qualified name");
+    }
+
     record Node(String name, List<Node> children) {}
 
     @Kind(group = "example.com", version = "v1")

@@ -302,6 +302,145 @@ class ModelGeneratorTest {
         }
     }
 
+    /** A {@code metav1.Condition}, as controller-gen writes its schema. */
+    private static final String CONDITION = """
+            type: object
+            required: [lastTransitionTime, message, reason, status, type]
+            properties:
+              lastTransitionTime: {type: string, format: date-time}
+              message: {type: string, maxLength: 32768}
+              observedGeneration: {type: integer, format: int64, minimum: 0}
+              reason: {type: string, maxLength: 1024, minLength: 1}
+              status: {type: string, enum: ["True", "False", Unknown]}
+              type: {type: string, maxLength: 316}
+            """;
+
+    /**
+     * A nested type is named after its property (a list's items after its singular), unless Java forbids the
+     * name (an enclosing type has it) or another nested type of the record has it: then it is prefixed with
+     * the name of the record holding it, as Go names {@code metav1.ConditionStatus}; a list's items beside an
+     * object property of their singular's name are its {@code …Item}. No name gets a number.
+     */
+    @Test
+    void nestedTypesAreNamedAfterTheirPropertyOrPrefixedWithTheirHoldersName(@TempDir Path dir) throws Exception {
+        ObjectNode probeCrd = KubeYaml.readAll(
+                        """
+                        apiVersion: apiextensions.k8s.io/v1
+                        kind: CustomResourceDefinition
+                        metadata:
+                          name: probes.example.com
+                        spec:
+                          group: example.com
+                          names: {kind: Probe, plural: probes}
+                          scope: Namespaced
+                          versions:
+                          - name: v1
+                            served: true
+                            storage: true
+                            schema:
+                              openAPIV3Schema:
+                                type: object
+                                properties:
+                                  spec:
+                                    type: object
+                                    properties:
+                                      checks:
+                                        type: array
+                                        items:
+                                          type: object
+                                          properties:
+                                            name: {type: string}
+                                            status: {type: string, enum: [Pass, Fail]}
+                                      probe:
+                                        type: object
+                                        properties:
+                                          path: {type: string}
+                                      mirror:
+                                        type: object
+                                        properties:
+                                          host: {type: string}
+                                      mirrors:
+                                        type: array
+                                        items:
+                                          type: object
+                                          properties:
+                                            host: {type: string}
+                                            percent: {type: integer}
+                                      port: {type: integer}
+                                      ports:
+                                        type: array
+                                        items:
+                                          type: object
+                                          properties:
+                                            number: {type: integer}
+                                  status:
+                                    type: object
+                                    properties:
+                                      conditions:
+                                        type: array
+                                        items:
+                        %s
+                        """.formatted(CONDITION.indent(24).stripTrailing()))
+                .getFirst()
+                .node();
+        List<GeneratedSource> generated = new ModelGenerator("com.example.probes").generate(probeCrd);
+        String source = generated.getFirst().source();
+        assertThat(source).doesNotContainPattern("(record|enum) [A-Za-z]+\\d");
+        List<GeneratedSource> withUsage = new ArrayList<>(generated);
+        withUsage.add(new GeneratedSource("com.example.usage", "ProbeUsage", """
+                package com.example.usage;
+
+                import com.example.probes.v1.Probe;
+                import java.util.List;
+
+                public final class ProbeUsage {
+                    private ProbeUsage() {}
+
+                    public static Probe probe() {
+                        return Probe.of("default", "p")
+                                .withSpec(Probe.Spec.empty()
+                                        .withChecks(List.of(Probe.Spec.Check.empty().withStatus(Probe.Spec.Check.Status.PASS)))
+                                        .withProbe(Probe.Spec.SpecProbe.empty().withPath("/healthz"))
+                                        .withMirror(Probe.Spec.Mirror.empty().withHost("a"))
+                                        .withMirrors(List.of(Probe.Spec.MirrorsItem.empty().withHost("b")))
+                                        .withPort(80L)
+                                        .withPorts(List.of(Probe.Spec.Port.empty().withNumber(8080L))))
+                                .withStatus(Probe.Status.empty()
+                                        .withConditions(List.of(Probe.Status.Condition.empty()
+                                                .withType("Ready")
+                                                .withStatus(Probe.Status.Condition.ConditionStatus.TRUE))));
+                    }
+                }
+                """));
+        try (URLClassLoader classes = Javac.compile(withUsage, dir)) {
+            Object probe = classes.loadClass("com.example.usage.ProbeUsage")
+                    .getMethod("probe")
+                    .invoke(null);
+            JsonNode json = KubeJson.mapper().valueToTree(probe);
+            assertThat(json.at("/status/conditions/0/status").asString()).isEqualTo("True");
+            assertThat(json.at("/spec/checks/0/status").asString()).isEqualTo("Pass");
+        }
+    }
+
+    @Test
+    void theCrdsAnnotationsButKubectlsLastAppliedConfigurationGoIntoCustomResource() {
+        ObjectNode annotated = crd.deepCopy();
+        ((ObjectNode) annotated.path("metadata"))
+                .putObject("annotations")
+                .put("api-approved.kubernetes.io", "https://github.com/kubernetes/enhancements/pull/1111")
+                .put("kubectl.kubernetes.io/last-applied-configuration", "{\"kind\":\"CustomResourceDefinition\"}")
+                .put("example.com/quoted", "say \"hi\"\n");
+        String source = new ModelGenerator("com.example.widgets")
+                .generate(annotated)
+                .getLast()
+                .source();
+        assertThat(source)
+                .contains("@CustomResource(shortNames = \"wd\", categories = {\"all\", \"example\"}, annotations ="
+                        + " {\"api-approved.kubernetes.io=https://github.com/kubernetes/enhancements/pull/1111\","
+                        + " \"example.com/quoted=say \\\"hi\\\"\\n\"}, status = true,")
+                .doesNotContain("last-applied-configuration");
+    }
+
     @SuppressWarnings("unchecked")
     private static <T> io.kubeloop.api.json.ModelDeserializer<T> readerOf(Class<?> kind) {
         return (io.kubeloop.api.json.ModelDeserializer<T>)

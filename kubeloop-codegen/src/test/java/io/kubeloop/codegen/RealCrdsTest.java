@@ -193,6 +193,37 @@ class RealCrdsTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("fixtures")
+    void theCrdWrittenFromTheRecordsHasTheOriginalsAnnotations(String fixture) throws Exception {
+        assertThat(regenerate(fixture).path("metadata").path("annotations"))
+                .isEqualTo(crds.get(fixture).path("metadata").path("annotations"));
+    }
+
+    /**
+     * Nested types are named after their properties, or prefixed with the name of the record holding them
+     * where that name is taken: a name ends in a digit only when its property's does ({@code oauth2}).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("fixtures")
+    void aNestedTypesNameEndsInADigitOnlyWhenItsPropertysNameDoes(String fixture) throws Exception {
+        String crdText =
+                Files.readString(root().resolve(fixture).resolve("crd.yaml")).toLowerCase(java.util.Locale.ROOT);
+        for (GeneratedSource source : sources.get(fixture)) {
+            List<Class<?>> nested = new ArrayList<>(List.of(loader.loadClass(source.qualifiedName())));
+            for (int i = 0; i < nested.size(); i++) {
+                Class<?> type = nested.get(i);
+                nested.addAll(List.of(type.getDeclaredClasses()));
+                String name = type.getSimpleName();
+                if (Character.isDigit(name.charAt(name.length() - 1))) {
+                    assertThat(crdText)
+                            .as(type.getName())
+                            .containsPattern("\\b" + name.toLowerCase(java.util.Locale.ROOT) + ":");
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("fixtures")
     void recordsToCrdToRecordsIsAFixedPoint(String fixture) throws Exception {
         List<GeneratedSource> again = new ModelGenerator(packageOf(fixture)).generate(regenerate(fixture));
         List<GeneratedSource> first = sources.get(fixture);
@@ -246,6 +277,21 @@ class RealCrdsTest {
                 run(kubectl, "create", "-f", file.toString());
             }
         }
+    }
+
+    /**
+     * The {@code status} of a {@code metav1.Condition} in a kind's status (cert-manager's Certificate, Gateway
+     * API's HTTPRoute) cannot be an enum named {@code Status} inside {@code Status}: it is
+     * {@code ConditionStatus}, as Go names it.
+     */
+    @org.junit.jupiter.api.Test
+    void aConditionsStatusEnumInsideTheKindsStatusIsConditionStatus() throws Exception {
+        Class<?> certificate = loader.loadClass(
+                "fixtures.cert_manager_certificate.v1.Certificate$Status$Condition" + "$ConditionStatus");
+        assertThat(certificate.isEnum()).isTrue();
+        Class<?> route =
+                loader.loadClass("fixtures.gateway_api_httproute.v1.HTTPRoute$Status$Parent$Condition$ConditionStatus");
+        assertThat(route.getEnumConstants()).extracting(Object::toString).containsExactly("TRUE", "FALSE", "UNKNOWN");
     }
 
     private Path kubectl() {

@@ -8,7 +8,8 @@ import java.lang.annotation.Target;
 
 /**
  * What a CustomResourceDefinition says about a {@link io.kubeloop.api.Kind @Kind} type beyond its
- * group, version, kind, plural and scope: names, this version's role, and subresources.
+ * group, version, kind, plural and scope: names, the CRD's annotations, this version's role, and
+ * subresources.
  *
  * {@snippet :
  * @Kind(group = "samplecontroller.k8s.io", version = "v1alpha1")
@@ -33,6 +34,21 @@ public @interface CustomResource {
 
     /** Categories the kind belongs to, e.g. {@code {"all"}} so that {@code kubectl get all} lists it. */
     String[] categories() default {};
+
+    /**
+     * The CRD's {@code metadata.annotations}, each {@code "key=value"} (split at the first {@code =}),
+     * as controller-gen's {@code +kubebuilder:metadata:annotations} marker writes them. A CRD in a group
+     * of the Kubernetes project ({@code k8s.io}, {@code kubernetes.io} and their subdomains) needs
+     * {@code api-approved.kubernetes.io}: the URL of its API review, or a reason starting with
+     * {@code unapproved}, else the API server refuses it:
+     *
+     * {@snippet :
+     * @CustomResource(annotations = "api-approved.kubernetes.io=unapproved, experimental-only")
+     * }
+     *
+     * <p>The annotations belong to the CRD, not to a version: every version of a kind declares the same.
+     */
+    String[] annotations() default {};
 
     /** Whether the API serves this version. */
     boolean served() default true;

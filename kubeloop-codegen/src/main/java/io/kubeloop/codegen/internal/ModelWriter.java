@@ -51,6 +51,12 @@ public final class ModelWriter {
             "x-kubernetes-embedded-resource",
             "x-kubernetes-validations");
 
+    /**
+     * kubectl's record of what a client last applied: not part of the definition, so not carried into the
+     * records (a CRD read back from a cluster has it).
+     */
+    private static final String LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
+
     private static final String API = "io.kubeloop.api.";
     private static final String CRD = "io.kubeloop.api.crd.";
 
@@ -71,6 +77,12 @@ public final class ModelWriter {
         final List<TypeDecl> nested = new ArrayList<>();
         final Set<String> componentNames = new HashSet<>();
         final Set<String> nestedNames = new HashSet<>();
+        /**
+         * The type names (lower case) the object and enum properties of this record ask for, which the item
+         * type of a list property does not take ({@code wantedTypeName}).
+         */
+        final Set<String> propertyTypeNames = new HashSet<>();
+
         final List<String> typeAnnotations = new ArrayList<>();
         boolean keepsUnknown;
 
@@ -85,10 +97,20 @@ public final class ModelWriter {
             return name;
         }
 
-        /** A nested type name not taken here, by an enclosing type, or by a type the code refers to. */
+        /**
+         * A nested type name not taken here, by an enclosing type, or by a type the code refers to: {@code
+         * wanted} ({@code List} → {@code ListValue}, a name the generated code uses); where Java forbids it
+         * (an enclosing type has it) or a nested type of this record has it already, prefixed with this
+         * record's name ({@code Condition.Status} → {@code Condition.ConditionStatus}, as Go's {@code
+         * metav1.ConditionStatus}); a number only when that is taken too.
+         */
         String claimNestedName(String wanted) {
             String base = JavaNames.RESERVED_TYPES.contains(wanted) ? wanted + "Value" : wanted;
             String name = base;
+            if (!nameFree(name)) {
+                base = this.name + base;
+                name = base;
+            }
             for (int i = 2; !nameFree(name); i++) {
                 name = base + i;
             }
@@ -185,13 +207,19 @@ public final class ModelWriter {
      *
      * @param packageName the Java package
      * @param group the API group
-     * @param version the version's name
+     * @param annotations the CRD's {@code metadata.annotations} (missing: none)
      * @param names the CRD's {@code spec.names}
      * @param namespaced whether the scope is {@code Namespaced}
      * @param version the version entry of {@code spec.versions}
      * @return the compilation unit
      */
-    public String write(String packageName, String group, JsonNode names, boolean namespaced, JsonNode version) {
+    public String write(
+            String packageName,
+            String group,
+            JsonNode annotations,
+            JsonNode names,
+            boolean namespaced,
+            JsonNode version) {
         String kind = names.path("kind").asString();
         String className = JavaNames.type(kind);
         JsonNode schema = version.path("schema").path("openAPIV3Schema");
@@ -240,7 +268,7 @@ public final class ModelWriter {
             }
         });
         fillRecord(root, schema, Set.of("apiVersion", "kind", "metadata"));
-        root.typeAnnotations.addAll(0, kindAnnotations(group, names, namespaced, version, className));
+        root.typeAnnotations.addAll(0, kindAnnotations(group, annotations, names, namespaced, version, className));
         root.typeAnnotations.addAll(schemaAnnotations(schema, true));
 
         StringBuilder body = new StringBuilder();
@@ -256,7 +284,12 @@ public final class ModelWriter {
     }
 
     private List<String> kindAnnotations(
-            String group, JsonNode names, boolean namespaced, JsonNode version, String className) {
+            String group,
+            JsonNode crdAnnotations,
+            JsonNode names,
+            boolean namespaced,
+            JsonNode version,
+            String className) {
         List<String> out = new ArrayList<>();
         imports.add(API + "Kind");
         String kind = names.path("kind").asString();
@@ -283,6 +316,17 @@ public final class ModelWriter {
         }
         if (names.path("categories").size() > 0) {
             attributes.add("categories = " + stringArray(names.path("categories")));
+        }
+        List<String> keyValues = new ArrayList<>();
+        for (Map.Entry<String, JsonNode> annotation : crdAnnotations.properties()) {
+            if (!annotation.getKey().equals(LAST_APPLIED)) {
+                keyValues.add(literal(
+                        annotation.getKey() + "=" + annotation.getValue().asString("")));
+            }
+        }
+        if (!keyValues.isEmpty()) {
+            attributes.add("annotations = "
+                    + (keyValues.size() == 1 ? keyValues.getFirst() : "{" + String.join(", ", keyValues) + "}"));
         }
         if (!version.path("served").asBoolean(true)) {
             attributes.add("served = false");
@@ -348,6 +392,11 @@ public final class ModelWriter {
             required.add(r.asString());
         }
         for (Map.Entry<String, JsonNode> property : schema.path("properties").properties()) {
+            if (declaresType(property.getValue())) {
+                record.propertyTypeNames.add(JavaNames.type(property.getKey()).toLowerCase(Locale.ROOT));
+            }
+        }
+        for (Map.Entry<String, JsonNode> property : schema.path("properties").properties()) {
             String json = property.getKey();
             if (skip.contains(json)) {
                 continue;
@@ -376,6 +425,32 @@ public final class ModelWriter {
         if (schema.path("x-kubernetes-preserve-unknown-fields").asBoolean(false)) {
             record.keepsUnknown = true;
         }
+    }
+
+    /** Whether a property of this schema is of a type named after it: a record or an enum. */
+    private static boolean declaresType(JsonNode schema) {
+        String type = schema.path("type").asString("");
+        if (schema.path("x-kubernetes-int-or-string").asBoolean(false)) {
+            return false;
+        }
+        return (type.equals("object") && schema.path("properties").size() > 0)
+                || (type.equals("string") && schema.path("enum").size() > 0 && allStrings(schema.path("enum")));
+    }
+
+    /**
+     * The name wanted for the type of {@code jsonName}'s value, or of its items when {@code item}: the name as
+     * a type, for items its singular ({@code ports} → {@code Port}) unless another property of the record is
+     * of a type named so ({@code mirror} beside {@code mirrors}: {@code MirrorsItem}).
+     */
+    private static String wantedTypeName(RecordDecl owner, String jsonName, boolean item) {
+        String name = JavaNames.type(jsonName);
+        if (!item) {
+            return name;
+        }
+        String singular = JavaNames.type(JavaNames.singular(jsonName));
+        return !singular.equalsIgnoreCase(name) && owner.propertyTypeNames.contains(singular.toLowerCase(Locale.ROOT))
+                ? name + "Item"
+                : singular;
     }
 
     /**
@@ -473,7 +548,7 @@ public final class ModelWriter {
                     index = readers.indexOf(same);
                     javaType = qualified(same);
                 } else {
-                    String name = owner.claimNestedName(JavaNames.type(item ? JavaNames.singular(jsonName) : jsonName));
+                    String name = owner.claimNestedName(wantedTypeName(owner, jsonName, item));
                     RecordDecl nested = new RecordDecl(name, owner, javadoc(schema, null));
                     owner.nested.add(nested);
                     index = readers.size();
@@ -516,7 +591,7 @@ public final class ModelWriter {
         } else if (type.equals("string")) {
             JsonNode values = schema.path("enum");
             if (values.isArray() && values.size() > 0 && allStrings(values)) {
-                String name = owner.claimNestedName(JavaNames.type(item ? JavaNames.singular(jsonName) : jsonName));
+                String name = owner.claimNestedName(wantedTypeName(owner, jsonName, item));
                 Map<String, String> constants = new LinkedHashMap<>();
                 Set<String> used = new HashSet<>();
                 for (JsonNode v : values) {

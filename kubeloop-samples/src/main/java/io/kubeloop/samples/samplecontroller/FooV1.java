@@ -11,7 +11,7 @@ import io.kubeloop.api.crd.CustomResource;
  * converts between the two. Served beside v1alpha1, which stays the storage version.
  */
 @Kind(group = "samplecontroller.k8s.io", version = "v1", kind = "Foo", plural = "foos")
-@CustomResource(status = true, storage = false)
+@CustomResource(status = true, storage = false, annotations = Foo.API_APPROVAL)
 public record FooV1(String apiVersion, String kind, ObjectMeta metadata, Spec spec, Foo.Status status)
         implements KubernetesObject {
 

@@ -18,6 +18,22 @@ class FooCrdTest {
         assertThat(FooCrd.yaml()).isEqualTo(fromRecord);
     }
 
+    /**
+     * {@code samplecontroller.k8s.io} is a group of the Kubernetes project: the CRD carries the
+     * {@code api-approved.kubernetes.io} annotation of upstream's sample-controller, without which the API
+     * server refuses it.
+     */
+    @Test
+    void theCrdCarriesTheGoSamplesApiApprovalAnnotation() {
+        JsonNode crd = KubeYaml.readAll(FooCrd.yaml()).getFirst().node();
+        assertThat(crd.path("metadata")
+                        .path("annotations")
+                        .path("api-approved.kubernetes.io")
+                        .asString())
+                .isEqualTo("unapproved, experimental-only; please get an approval from Kubernetes API reviewers if"
+                        + " you're trying to develop a CRD in the *.k8s.io or *.kubernetes.io groups");
+    }
+
     @Test
     void theCrdIsTheGoSamplesFooWithStatusAndReplicasOneToTen() {
         JsonNode crd = KubeYaml.readAll(FooCrd.yaml()).getFirst().node();

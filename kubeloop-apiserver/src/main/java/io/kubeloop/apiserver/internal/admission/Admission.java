@@ -18,7 +18,7 @@ public final class Admission {
 
     public Admission(VersionedStore store, ResourceRegistry resources) {
         this.policies = new AdmissionPolicies(store, resources);
-        this.webhooks = new Webhooks(store, new WebhookClient(new ServiceEndpoints(store)));
+        this.webhooks = new Webhooks(store, resources, new WebhookClient(new ServiceEndpoints(store)));
     }
 
     /** True when webhooks are configured: the request must then admit with no store lock held. */

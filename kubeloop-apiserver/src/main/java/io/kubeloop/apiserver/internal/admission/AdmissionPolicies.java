@@ -23,8 +23,9 @@ import tools.jackson.databind.JsonNode;
  * ValidatingAdmissionPolicies and ValidatingAdmissionPolicyBindings, read from the store on every write
  * (a new policy applies to the next request) and compiled once per policy version.
  *
- * <p>For each policy whose {@code matchConstraints} match the request, each binding naming it whose
- * {@code matchResources} (if any) match too is evaluated: once without params when the policy has no
+ * <p>For each policy whose {@code matchConstraints} match the request ({@link MatchResources}), each
+ * binding naming it whose {@code matchResources} (if any) match too is evaluated, with the objects in the
+ * version the policy's rules matched: once without params when the policy has no
  * {@code paramKind}, else once per param its {@code paramRef} finds (by name, in the request's namespace
  * when the param kind is namespaced and the ref names none, or by selector); none found is refused under
  * {@code parameterNotFoundAction: Deny} (the default) and passes under {@code Allow}. A failed validation
@@ -61,22 +62,21 @@ public final class AdmissionPolicies {
             return;
         }
         List<StoredObject> bindings = list("validatingadmissionpolicybindings");
+        MatchResources.Cluster cluster = MatchResources.Cluster.of(store, resources);
         Map<String, CompiledPolicy> live = new HashMap<>();
         for (StoredObject p : policies) {
             String key = Metadata.text(p.object(), "uid") + "@" + p.resourceVersion();
             CompiledPolicy policy = compiled.computeIfAbsent(key, k -> new CompiledPolicy(p.object()));
             live.put(key, policy);
-            if (!MatchResources.matches(
-                    policy.spec().path("matchConstraints"),
-                    "resourceRules",
-                    request,
-                    MatchResources.namespaceLabels(store))) {
+            Optional<ResourceDefinition> matched =
+                    MatchResources.policy(policy.spec().path("matchConstraints"), request, cluster);
+            if (matched.isEmpty()) {
                 continue;
             }
             for (StoredObject b : bindings) {
                 JsonNode binding = b.object();
                 if (binding.path("spec").path("policyName").asString().equals(policy.name())) {
-                    apply(policy, binding, request, warn);
+                    apply(policy, binding, request, matched.get(), cluster, warn);
                 }
             }
         }
@@ -88,13 +88,22 @@ public final class AdmissionPolicies {
         return def.group().equals("admissionregistration.k8s.io");
     }
 
-    private void apply(CompiledPolicy policy, JsonNode binding, AdmissionRequest request, Consumer<String> warn) {
+    /**
+     * Evaluates {@code policy} through {@code binding} when the binding's {@code matchResources} (if any)
+     * match too, seeing the objects in {@code as}'s version: the one the policy's rules matched.
+     */
+    private void apply(
+            CompiledPolicy policy,
+            JsonNode binding,
+            AdmissionRequest request,
+            ResourceDefinition as,
+            MatchResources.Cluster cluster,
+            Consumer<String> warn) {
         JsonNode spec = binding.path("spec");
         JsonNode matchResources = spec.get("matchResources");
         if (matchResources != null
                 && matchResources.isObject()
-                && !MatchResources.matches(
-                        matchResources, "resourceRules", request, MatchResources.namespaceLabels(store))) {
+                && MatchResources.policy(matchResources, request, cluster).isEmpty()) {
             return;
         }
         String bindingName = binding.path("metadata").path("name").asString();
@@ -127,9 +136,9 @@ public final class AdmissionPolicies {
         List<String> actions = new ArrayList<>();
         spec.path("validationActions").forEach(a -> actions.add(a.asString()));
         Map<String, Object> base = new HashMap<>();
-        base.put("object", request.objectValue());
-        base.put("oldObject", request.oldObjectValue());
-        base.put("request", request.celValue());
+        base.put("object", Expression.value(request.object(as)));
+        base.put("oldObject", Expression.value(request.oldObject(as)));
+        base.put("request", request.celValue(as));
         base.put("namespaceObject", Expression.value(namespaceObject(request).orElse(null)));
         for (Object param : params) {
             base.put("params", param);

@@ -1,7 +1,6 @@
 package io.kubeloop.apiserver.internal.admission;
 
 import io.kubeloop.apiserver.internal.auth.UserInfo;
-import io.kubeloop.apiserver.internal.cel.Expression;
 import io.kubeloop.apiserver.internal.registry.ResourceDefinition;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -45,11 +44,17 @@ public record AdmissionRequest(
         return subresource.isEmpty() ? resource.plural() : resource.plural() + "/" + subresource;
     }
 
-    /** The {@code request} variable of admission expressions (an AdmissionRequest's fields). */
-    Map<String, Object> celValue() {
-        Map<String, Object> kind =
+    /**
+     * The {@code request} variable of admission expressions (an AdmissionRequest's fields), its {@code kind}
+     * and {@code resource} in {@code as}'s version (the one a rule matched, see {@link MatchResources}), its
+     * {@code requestKind} and {@code requestResource} in the request's own.
+     */
+    Map<String, Object> celValue(ResourceDefinition as) {
+        Map<String, Object> kind = Map.of("group", as.group(), "version", as.version(), "kind", as.kind());
+        Map<String, Object> res = Map.of("group", as.group(), "version", as.version(), "resource", as.plural());
+        Map<String, Object> requestKind =
                 Map.of("group", resource.group(), "version", resource.version(), "kind", resource.kind());
-        Map<String, Object> res =
+        Map<String, Object> requestRes =
                 Map.of("group", resource.group(), "version", resource.version(), "resource", resource.plural());
         Map<String, Object> userInfo = new LinkedHashMap<>();
         userInfo.put("username", user.name());
@@ -60,8 +65,8 @@ public record AdmissionRequest(
         out.put("kind", kind);
         out.put("resource", res);
         out.put("subResource", subresource);
-        out.put("requestKind", kind);
-        out.put("requestResource", res);
+        out.put("requestKind", requestKind);
+        out.put("requestResource", requestRes);
         out.put("requestSubResource", subresource);
         out.put("name", name);
         out.put("namespace", namespace == null ? "" : namespace);
@@ -71,13 +76,19 @@ public record AdmissionRequest(
         return out;
     }
 
-    /** {@code object} as CEL sees it (CEL's null when absent). */
-    Object objectValue() {
-        return Expression.value(object);
+    /** {@code object} in {@code as}'s version (converted when it is not the request's), or null. */
+    ObjectNode object(ResourceDefinition as) {
+        return inVersion(object, as);
     }
 
-    /** {@code oldObject} as CEL sees it (CEL's null when absent). */
-    Object oldObjectValue() {
-        return Expression.value(oldObject);
+    /** {@code oldObject} in {@code as}'s version (converted when it is not the request's), or null. */
+    ObjectNode oldObject(ResourceDefinition as) {
+        return inVersion(oldObject, as);
+    }
+
+    private ObjectNode inVersion(ObjectNode o, ResourceDefinition as) {
+        return o == null || as.version().equals(resource.version())
+                ? o
+                : resource.conversion().convert(o, as.apiVersion());
     }
 }

@@ -6,6 +6,8 @@ import io.kubeloop.api.errors.Status;
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.apiserver.internal.cel.Expression;
 import io.kubeloop.apiserver.internal.patch.JsonPatch;
+import io.kubeloop.apiserver.internal.registry.ResourceDefinition;
+import io.kubeloop.apiserver.internal.registry.ResourceRegistry;
 import io.kubeloop.apiserver.internal.storage.ListQuery;
 import io.kubeloop.apiserver.internal.storage.StoredObject;
 import io.kubeloop.apiserver.internal.storage.VersionedStore;
@@ -26,8 +28,9 @@ import tools.jackson.databind.node.ObjectNode;
  * store, called with an {@code admission.k8s.io/v1} AdmissionReview as kube-apiserver calls them.
  *
  * <p>A webhook is called when its {@code rules} (operations, groups, versions, resources with
- * subresources, scope), {@code namespaceSelector}, {@code objectSelector} and {@code matchConditions}
- * match. Mutating webhooks run first, one after another in the order of their configurations' names,
+ * subresources, scope), {@code namespaceSelector}, {@code objectSelector} ({@link MatchResources}) and
+ * {@code matchConditions} match; under {@code matchPolicy: Equivalent} a webhook whose rules name another
+ * version of the resource gets the objects converted to that version. Mutating webhooks run first, one after another in the order of their configurations' names,
  * each seeing the changes of the ones before; a JSON-patch response is applied to the object; when a
  * later webhook changes the object, those before it with {@code reinvocationPolicy: IfNeeded} are
  * called once more. Validating webhooks run after the object is validated. A response with
@@ -45,11 +48,16 @@ public final class Webhooks {
     private static final String GROUP = "admissionregistration.k8s.io/";
     private static final List<String> MATCH_VARIABLES = List.of("object", "oldObject", "request", "authorizer");
 
+    /** A webhook that matches a request, and the version of the resource it is called for. */
+    private record Matched(JsonNode hook, ResourceDefinition as) {}
+
     private final VersionedStore store;
+    private final MatchResources.Cluster cluster;
     private final WebhookClient client;
 
-    public Webhooks(VersionedStore store, WebhookClient client) {
+    public Webhooks(VersionedStore store, ResourceRegistry resources, WebhookClient client) {
         this.store = store;
+        this.cluster = MatchResources.Cluster.of(store, resources);
         this.client = client;
     }
 
@@ -68,7 +76,7 @@ public final class Webhooks {
         if (isOwnResource(request)) {
             return;
         }
-        List<JsonNode> hooks = webhooks("mutatingwebhookconfigurations", request);
+        List<Matched> hooks = webhooks("mutatingwebhookconfigurations", request);
         if (hooks.isEmpty()) {
             return;
         }
@@ -80,7 +88,7 @@ public final class Webhooks {
         }
         // a webhook changed the object after others saw it: those that asked are called once more
         for (int i = 0; i < lastChange; i++) {
-            if (hooks.get(i).path("reinvocationPolicy").asString("Never").equals("IfNeeded")) {
+            if (hooks.get(i).hook().path("reinvocationPolicy").asString("Never").equals("IfNeeded")) {
                 call(hooks.get(i), request, object, true, warn);
             }
         }
@@ -95,7 +103,7 @@ public final class Webhooks {
         if (isOwnResource(request)) {
             return;
         }
-        for (JsonNode hook : webhooks("validatingwebhookconfigurations", request)) {
+        for (Matched hook : webhooks("validatingwebhookconfigurations", request)) {
             call(hook, request, request.object(), false, warn);
         }
     }
@@ -106,15 +114,13 @@ public final class Webhooks {
     }
 
     /** The matching webhooks of every configuration of {@code plural}, configurations by name. */
-    private List<JsonNode> webhooks(String plural, AdmissionRequest request) {
+    private List<Matched> webhooks(String plural, AdmissionRequest request) {
         List<StoredObject> configs = new ArrayList<>(configurations(plural));
         configs.sort(Comparator.comparing(StoredObject::name));
-        List<JsonNode> out = new ArrayList<>();
+        List<Matched> out = new ArrayList<>();
         for (StoredObject config : configs) {
             for (JsonNode hook : config.object().path("webhooks")) {
-                if (MatchResources.matches(hook, "rules", request, MatchResources.namespaceLabels(store))) {
-                    out.add(hook);
-                }
+                MatchResources.webhook(hook, request, cluster).ifPresent(as -> out.add(new Matched(hook, as)));
             }
         }
         return out;
@@ -127,11 +133,20 @@ public final class Webhooks {
      * @return true when its patch changed {@code object}
      */
     private boolean call(
-            JsonNode hook, AdmissionRequest request, ObjectNode object, boolean mutating, Consumer<String> warn) {
+            Matched matched, AdmissionRequest request, ObjectNode object, boolean mutating, Consumer<String> warn) {
+        JsonNode hook = matched.hook();
         String name = hook.path("name").asString();
         boolean failOpen = hook.path("failurePolicy").asString("Fail").equals("Ignore");
+        // under matchPolicy Equivalent a webhook for another version of the resource gets the objects in it
+        String version = matched.as().version();
+        boolean converted = !version.equals(request.resource().version());
+        String sentApiVersion = matched.as().apiVersion();
+        ObjectNode sent = object == null || !converted
+                ? object
+                : request.resource().conversion().convert(object, sentApiVersion);
+        ObjectNode sentOld = request.oldObject(matched.as());
         try {
-            if (!conditionsHold(hook, request, object)) {
+            if (!conditionsHold(hook, request, matched.as(), sent, sentOld)) {
                 return false;
             }
         } catch (Expression.Failure e) {
@@ -142,18 +157,6 @@ public final class Webhooks {
                     "failed calling webhook \"" + name + "\": failed to evaluate match condition: " + e.getMessage());
         }
         String uid = UUID.randomUUID().toString();
-        // under matchPolicy Equivalent a webhook for another version of the resource gets the objects in it
-        String version = MatchResources.versionFor(hook, request);
-        boolean converted = !version.equals(request.resource().version());
-        String sentApiVersion = request.resource().group().isEmpty()
-                ? version
-                : request.resource().group() + "/" + version;
-        ObjectNode sent = object == null || !converted
-                ? object
-                : request.resource().conversion().convert(object, sentApiVersion);
-        ObjectNode sentOld = request.oldObject() == null || !converted
-                ? request.oldObject()
-                : request.resource().conversion().convert(request.oldObject(), sentApiVersion);
         JsonNode response;
         try {
             JsonNode answer = client.post(
@@ -199,7 +202,9 @@ public final class Webhooks {
         return !before.equals(object);
     }
 
-    private boolean conditionsHold(JsonNode hook, AdmissionRequest request, ObjectNode object)
+    /** The webhook's {@code matchConditions}, over the objects in the version it is called for. */
+    private boolean conditionsHold(
+            JsonNode hook, AdmissionRequest request, ResourceDefinition as, ObjectNode object, ObjectNode old)
             throws Expression.Failure {
         JsonNode conditions = hook.path("matchConditions");
         if (conditions.isEmpty()) {
@@ -207,8 +212,8 @@ public final class Webhooks {
         }
         Map<String, Object> activation = new HashMap<>();
         activation.put("object", Expression.value(object));
-        activation.put("oldObject", Expression.value(request.oldObject()));
-        activation.put("request", request.celValue());
+        activation.put("oldObject", Expression.value(old));
+        activation.put("request", request.celValue(as));
         activation.put("authorizer", Expression.value(null));
         for (JsonNode c : conditions) {
             Expression e =

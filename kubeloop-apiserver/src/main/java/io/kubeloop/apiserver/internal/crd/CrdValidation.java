@@ -24,7 +24,8 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code listKind = kind + "List"}, conversion {@code None}), validation with one cause per problem
  * (name = {@code <plural>.<group>}, dotted group, lowercase DNS-1035 names, scope, exactly one storage
  * version, unique version names, a structural schema per version, scale paths, printer columns, an
- * immutable group and — once established — scope), and the server-kept status fields
+ * immutable group and — once established — scope; the {@link ApiApproval} annotation of a protected
+ * group, checked last), and the server-kept status fields
  * ({@code storedVersions}, empty {@code acceptedNames} on create).
  *
  * <p>Stateless and thread-safe; mutates only the object passed in.
@@ -61,6 +62,7 @@ final class CrdValidation {
                 errors.add(FieldError.invalid("spec.scope", scope, "field is immutable"));
             }
         }
+        ApiApproval.validate(crd, old).ifPresent(errors::add);
         if (!errors.isEmpty()) {
             throw ApiErrors.invalid(crdDefinition, Metadata.text(crd, "name"), errors);
         }

@@ -39,7 +39,8 @@ import tools.jackson.databind.node.ObjectNode;
  *   <li>decides the accepted names ({@link CrdNaming}) and sets {@code status.acceptedNames} with the
  *       conditions {@code NamesAccepted} ({@code NoConflicts}, or e.g. {@code ListKindConflict}) and
  *       {@code Established} ({@code InitialNamesAccepted}) through the status subresource, so watchers
- *       ({@code kubectl wait --for condition=established}) see it;</li>
+ *       ({@code kubectl wait --for condition=established}) see it, and for a group of the Kubernetes
+ *       project the {@code KubernetesAPIApprovalPolicyConformant} condition ({@link ApiApproval});</li>
  *   <li>serves it: {@link ResourceRegistry#replace} with one {@link ResourceDefinition} per served
  *       version, <em>before</em> the Established condition is written, so a client that saw it can
  *       create objects at once;</li>
@@ -199,6 +200,9 @@ public final class CustomResourceDefinitions implements AutoCloseable {
                     "not all names are accepted",
                     clock.instant());
         }
+        ApiApproval.condition(crd)
+                .ifPresent(c -> Conditions.set(
+                        status, ApiApproval.CONDITION, c.status(), c.reason(), c.message(), clock.instant()));
         writeStatus(stored.get(), status);
     }
 

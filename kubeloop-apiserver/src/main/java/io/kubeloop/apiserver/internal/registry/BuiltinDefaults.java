@@ -4,7 +4,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * kube-apiserver's defaulting of the workload kinds (its {@code SetDefaults_*} functions), applied to every
+ * kube-apiserver's defaulting of the workload and admission kinds (its {@code SetDefaults_*} functions), applied to every
  * object written, so that objects come back shaped as a real server's whatever wrote them:
  *
  * <ul>
@@ -27,7 +27,8 @@ import tools.jackson.databind.node.ObjectNode;
  *       {@code completionMode: NonIndexed}, {@code suspend: false}; CronJobs: {@code concurrencyPolicy: Allow},
  *       {@code suspend: false}, history limits 3 and 1;</li>
  *   <li>PersistentVolumeClaims: {@code volumeMode: Filesystem}; PersistentVolumes: {@code volumeMode: Filesystem},
- *       {@code persistentVolumeReclaimPolicy: Retain}.</li>
+ *       {@code persistentVolumeReclaimPolicy: Retain};</li>
+ *   <li>admission policies, their bindings and webhook configurations: {@link AdmissionRegistrationDefaults}.</li>
  * </ul>
  *
  * A field the object sets is never changed. <p>Stateless and thread-safe.
@@ -131,6 +132,20 @@ public final class BuiltinDefaults {
                     }
                 }
             }
+            case "admissionregistration.k8s.io/validatingadmissionpolicies" -> {
+                if (spec != null) {
+                    AdmissionRegistrationDefaults.policy(spec);
+                }
+            }
+            case "admissionregistration.k8s.io/validatingadmissionpolicybindings" -> {
+                if (spec != null) {
+                    AdmissionRegistrationDefaults.binding(spec);
+                }
+            }
+            case "admissionregistration.k8s.io/validatingwebhookconfigurations" ->
+                AdmissionRegistrationDefaults.webhooks(object, false);
+            case "admissionregistration.k8s.io/mutatingwebhookconfigurations" ->
+                AdmissionRegistrationDefaults.webhooks(object, true);
             default -> {}
         }
     }

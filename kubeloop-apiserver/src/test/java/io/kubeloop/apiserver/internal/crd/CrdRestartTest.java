@@ -52,7 +52,8 @@ class CrdRestartTest {
 
     static final String FOO_CRD = """
             {"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
-             "metadata":{"name":"foos.samplecontroller.k8s.io"},
+             "metadata":{"name":"foos.samplecontroller.k8s.io",
+               "annotations":{"api-approved.kubernetes.io":"unapproved, experimental-only"}},
              "spec":{"group":"samplecontroller.k8s.io","scope":"Namespaced","names":{"kind":"Foo","plural":"foos"},
                "versions":[{"name":"v1alpha1","served":true,"storage":true,"subresources":{"status":{}},
                  "schema":{"openAPIV3Schema":{"type":"object","properties":{

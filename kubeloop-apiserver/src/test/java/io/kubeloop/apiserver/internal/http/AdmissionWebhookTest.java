@@ -303,6 +303,52 @@ class AdmissionWebhookTest {
         assertThat(configMap(namespace("slow-ignored"), "c", "{}").statusCode()).isEqualTo(201);
     }
 
+    /**
+     * kube-apiserver's v1 defaults, visible in the stored configurations: per webhook
+     * {@code failurePolicy: Fail}, {@code matchPolicy: Equivalent}, empty namespace and object selectors,
+     * {@code timeoutSeconds: 10}, {@code scope: "*"} on each rule, port 443 for a Service, and for a
+     * mutating one {@code reinvocationPolicy: Never}.
+     */
+    @Test
+    void webhookConfigurationsReadBackWithKubeApiserversDefaults() {
+        String yaml = """
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: %sWebhookConfiguration
+                metadata: {name: defaulted-%s}
+                webhooks:
+                - name: defaulted.hooks.example.com
+                  clientConfig: {service: {name: hooks, namespace: default}}
+                  rules:
+                  - {apiGroups: [example.com], apiVersions: [v1], operations: [CREATE], resources: [nothings]}
+                  sideEffects: None
+                  admissionReviewVersions: [v1]
+                """;
+        for (String kind : List.of("Validating", "Mutating")) {
+            String plural = kind.toLowerCase(java.util.Locale.ROOT) + "webhookconfigurations";
+            HttpResponse<String> r = http.post(
+                    "/apis/admissionregistration.k8s.io/v1/" + plural,
+                    YAMLMapper.builder()
+                            .build()
+                            .readTree(yaml.formatted(kind, plural))
+                            .toString());
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
+            JsonNode stored = RawHttp.json(
+                            http.get("/apis/admissionregistration.k8s.io/v1/" + plural + "/defaulted-" + plural))
+                    .path("webhooks")
+                    .get(0);
+            assertThat(stored.path("failurePolicy").asString()).isEqualTo("Fail");
+            assertThat(stored.path("matchPolicy").asString()).isEqualTo("Equivalent");
+            assertThat(stored.path("namespaceSelector").toString()).isEqualTo("{}");
+            assertThat(stored.path("objectSelector").toString()).isEqualTo("{}");
+            assertThat(stored.path("timeoutSeconds").asInt()).isEqualTo(10);
+            assertThat(stored.path("rules").get(0).path("scope").asString()).isEqualTo("*");
+            assertThat(stored.path("clientConfig").path("service").path("port").asInt())
+                    .isEqualTo(443);
+            assertThat(stored.path("reinvocationPolicy").asString(null))
+                    .isEqualTo(kind.equals("Mutating") ? "Never" : null);
+        }
+    }
+
     @Test
     void webhookConfigurationsAreValidatedAsKubeApiserverDoes() {
         String yaml = """

@@ -12,10 +12,16 @@ final class CrdFixtures {
 
     private CrdFixtures() {}
 
-    /** The sample-controller's Foo CRD (samplecontroller.k8s.io/v1alpha1), with a status subresource. */
+    /**
+     * The sample-controller's Foo CRD (samplecontroller.k8s.io/v1alpha1), with a status subresource and, as
+     * its group is one of the Kubernetes project's, the sample's {@code api-approved.kubernetes.io}.
+     */
     static final String FOO = """
             {"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
-             "metadata":{"name":"foos.samplecontroller.k8s.io"},
+             "metadata":{"name":"foos.samplecontroller.k8s.io",
+               "annotations":{"api-approved.kubernetes.io":"unapproved, experimental-only; please get an approval\
+             from Kubernetes API reviewers if you're trying to develop a CRD in the *.k8s.io or *.kubernetes.io\
+             groups"}},
              "spec":{"group":"samplecontroller.k8s.io","scope":"Namespaced",
                "names":{"kind":"Foo","plural":"foos"},
                "versions":[{"name":"v1alpha1","served":true,"storage":true,"subresources":{"status":{}},

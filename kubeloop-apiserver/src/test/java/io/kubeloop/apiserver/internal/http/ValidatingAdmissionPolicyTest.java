@@ -192,6 +192,133 @@ class ValidatingAdmissionPolicyTest {
                 .isEqualTo(200);
     }
 
+    /**
+     * A binding whose {@code matchResources} has a namespace selector and no {@code resourceRules} applies
+     * the policy to every request the policy matches in the selected namespaces: unset rules do not
+     * constrain, while the policy's own {@code matchConstraints} still do.
+     */
+    @Test
+    void aBindingScopedByNamespaceAloneAppliesToEveryRequestThePolicyMatchesThere() {
+        policy("scoped", """
+                matchConstraints:
+                  resourceRules:
+                  - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}
+                validations:
+                - {expression: "object.metadata.name != 'forbidden'", message: not this name}
+                """, """
+                validationActions: [Deny]
+                matchResources:
+                  namespaceSelector: {matchLabels: {policy: scoped}}
+                """);
+        String ns = namespace("scoped");
+        HttpResponse<String> refused = configMap(ns, "forbidden", "{}");
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(422);
+        assertThat(RawHttp.json(refused).path("message").asString()).endsWith("denied request: not this name");
+        assertThat(configMap(http.newNamespace("unscoped"), "forbidden", "{}").statusCode())
+                .as("outside the binding's namespaces")
+                .isEqualTo(201);
+        created(http.post("/api/v1/namespaces/" + ns + "/secrets", "{\"metadata\":{\"name\":\"forbidden\"}}"));
+    }
+
+    /**
+     * Under {@code matchPolicy: Equivalent} a policy whose rules name v1 of a resource applies to a request
+     * in v1beta1 and sees it in v1: the object converted, {@code request.kind} in v1 and
+     * {@code request.requestKind} the request's own; under {@code Exact} it does not apply.
+     */
+    @Test
+    void anEquivalentPolicySeesARequestForAnotherVersionInItsOwn() {
+        String version = """
+                {"name":"%s","served":true,"storage":%s,"schema":{"openAPIV3Schema":{"type":"object",
+                 "properties":{"spec":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}}}""";
+        CrdFixtures.install(http, """
+                {"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+                 "metadata":{"name":"equivs.policy.example.com"},
+                 "spec":{"group":"policy.example.com","scope":"Namespaced","names":{"kind":"Equiv","plural":"equivs"},
+                   "versions":[%s,%s]}}
+                """.formatted(version.formatted("v1", true), version.formatted("v1beta1", false)));
+        policy("equivalent", """
+                matchConstraints:
+                  resourceRules:
+                  - {apiGroups: [policy.example.com], apiVersions: [v1], operations: [CREATE], resources: [equivs]}
+                validations:
+                - expression: >-
+                    object.apiVersion == 'policy.example.com/v1' && request.kind.version == 'v1'
+                    && request.requestKind.version == 'v1beta1'
+                  message: not seen in v1
+                - {expression: "object.metadata.name != 'deny-me'", message: denied in v1}
+                """, "validationActions: [Deny]");
+        policy("exact", """
+                matchConstraints:
+                  matchPolicy: Exact
+                  resourceRules:
+                  - {apiGroups: [policy.example.com], apiVersions: [v1], operations: [CREATE], resources: [equivs]}
+                validations:
+                - {expression: "false", message: applied under Exact}
+                """, "validationActions: [Deny]");
+        String ns = http.newNamespace("equivalent");
+        String path = "/apis/policy.example.com/v1beta1/namespaces/" + ns + "/equivs";
+        created(http.post(
+                path,
+                "{\"apiVersion\":\"policy.example.com/v1beta1\",\"kind\":\"Equiv\","
+                        + "\"metadata\":{\"name\":\"a\"},\"spec\":{}}"));
+        HttpResponse<String> refused = http.post(
+                path,
+                "{\"apiVersion\":\"policy.example.com/v1beta1\",\"kind\":\"Equiv\","
+                        + "\"metadata\":{\"name\":\"deny-me\"},\"spec\":{}}");
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(422);
+        assertThat(RawHttp.json(refused).path("message").asString()).endsWith("denied request: denied in v1");
+    }
+
+    /**
+     * kube-apiserver's v1 defaults, visible in the stored objects: a policy's {@code failurePolicy: Fail};
+     * match resources (the policy's {@code matchConstraints}, a binding's {@code matchResources} when set)
+     * get {@code matchPolicy: Equivalent}, empty namespace and object selectors, and {@code scope: "*"} on
+     * each rule; a binding without {@code matchResources} gets none.
+     */
+    @Test
+    void policiesAndBindingsReadBackWithKubeApiserversDefaults() {
+        policy("defaulted", """
+                matchConstraints:
+                  resourceRules:
+                  - {apiGroups: [example.com], apiVersions: [v1], operations: [CREATE], resources: [nothings]}
+                validations:
+                - {expression: "true"}
+                """, """
+                validationActions: [Deny]
+                matchResources:
+                  namespaceSelector: {matchLabels: {policy: defaulted}}
+                """);
+        JsonNode policy = RawHttp.json(http.get(POLICIES + "/defaulted")).path("spec");
+        assertThat(policy.path("failurePolicy").asString()).isEqualTo("Fail");
+        assertThat(policy.path("matchConstraints"))
+                .isEqualTo(io.kubeloop.api.json.KubeJson.mapper().readTree(json("""
+                        resourceRules:
+                        - {apiGroups: [example.com], apiVersions: [v1], operations: [CREATE], resources: [nothings],
+                           scope: "*"}
+                        matchPolicy: Equivalent
+                        namespaceSelector: {}
+                        objectSelector: {}
+                        """)));
+        JsonNode binding =
+                RawHttp.json(http.get(BINDINGS + "/defaulted-binding")).path("spec");
+        assertThat(binding.path("matchResources"))
+                .isEqualTo(io.kubeloop.api.json.KubeJson.mapper().readTree(json("""
+                        namespaceSelector: {matchLabels: {policy: defaulted}}
+                        matchPolicy: Equivalent
+                        objectSelector: {}
+                        """)));
+        created(http.post(BINDINGS, json("""
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingAdmissionPolicyBinding
+                metadata: {name: defaulted-everywhere}
+                spec: {policyName: defaulted, validationActions: [Deny]}
+                """)));
+        assertThat(RawHttp.json(http.get(BINDINGS + "/defaulted-everywhere"))
+                        .path("spec")
+                        .has("matchResources"))
+                .isFalse();
+    }
+
     @Test
     void deletesAreCheckedWithTheOldObject() {
         policy("keeper", """
@@ -285,7 +412,10 @@ class ValidatingAdmissionPolicyTest {
                 kind: CustomResourceDefinition
                 metadata:
                   name: testroutes.gateway.networking.k8s.io
-                  annotations: {gateway.networking.k8s.io/bundle-version: %s, gateway.networking.k8s.io/channel: standard}
+                  annotations:
+                    api-approved.kubernetes.io: https://github.com/kubernetes-sigs/gateway-api/pull/4530
+                    gateway.networking.k8s.io/bundle-version: %s
+                    gateway.networking.k8s.io/channel: standard
                 spec:
                   group: gateway.networking.k8s.io
                   scope: Namespaced
