@@ -2,6 +2,7 @@ package io.kubeloop.apiserver;
 
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.apiserver.internal.admission.Admission;
+import io.kubeloop.apiserver.internal.admission.OwnerReferencesPermissionEnforcement;
 import io.kubeloop.apiserver.internal.auth.AccessControl;
 import io.kubeloop.apiserver.internal.auth.AuditLog;
 import io.kubeloop.apiserver.internal.auth.Authentication;
@@ -140,7 +141,14 @@ public final class EmbeddedApiServer implements AutoCloseable {
                     new ApiHandler(
                             registry,
                             access,
-                            new Admission(store, registry.resources()),
+                            new Admission(
+                                    store,
+                                    registry.resources(),
+                                    options.admissionPlugins()
+                                                    .contains(AdmissionPlugin.OWNER_REFERENCES_PERMISSION_ENFORCEMENT)
+                                            ? Optional.of(new OwnerReferencesPermissionEnforcement(
+                                                    access.authorizer(), registry.resources()))
+                                            : Optional.empty()),
                             options.http(),
                             options.openApi().apply(registry.resources()),
                             options.ticker(),
