@@ -466,7 +466,8 @@ public final class EmbeddedApiServer implements AutoCloseable {
 
     /**
      * Stops the server: closes the shared client, ends every watch, stops listening (in-flight requests
-     * get up to 2 s), then flushes and closes the write-ahead log and releases the data directory.
+     * get up to 2 s), then closes the audit log (a request still answered later is not audited), flushes and
+     * closes the write-ahead log and releases the data directory.
      * Idempotent; a second caller returns at once. Safe from a JVM shutdown hook (it registers nothing
      * and waits only for the server's own threads).
      */
@@ -492,10 +493,11 @@ public final class EmbeddedApiServer implements AutoCloseable {
             }
             crds.close();
             store.closeAllWatchers();
-            access.close();
             try {
                 http.close();
             } finally {
+                // after HTTP: the requests answered while it stops (the watches just ended) are audited too
+                access.close();
                 store.close();
             }
         } finally {
