@@ -2,6 +2,7 @@ package io.kubeloop.apiserver;
 
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.apiserver.internal.admission.Admission;
+import io.kubeloop.apiserver.internal.admission.OwnerReferencesPermissionEnforcement;
 import io.kubeloop.apiserver.internal.auth.AccessControl;
 import io.kubeloop.apiserver.internal.auth.AuditLog;
 import io.kubeloop.apiserver.internal.auth.Authentication;
@@ -140,7 +141,14 @@ public final class EmbeddedApiServer implements AutoCloseable {
                     new ApiHandler(
                             registry,
                             access,
-                            new Admission(store, registry.resources()),
+                            new Admission(
+                                    store,
+                                    registry.resources(),
+                                    options.admissionPlugins()
+                                                    .contains(AdmissionPlugin.OWNER_REFERENCES_PERMISSION_ENFORCEMENT)
+                                            ? Optional.of(new OwnerReferencesPermissionEnforcement(
+                                                    access.authorizer(), registry.resources()))
+                                            : Optional.empty()),
                             options.http(),
                             options.openApi().apply(registry.resources()),
                             options.ticker(),
@@ -458,7 +466,8 @@ public final class EmbeddedApiServer implements AutoCloseable {
 
     /**
      * Stops the server: closes the shared client, ends every watch, stops listening (in-flight requests
-     * get up to 2 s), then flushes and closes the write-ahead log and releases the data directory.
+     * get up to 2 s), then closes the audit log (a request still answered later is not audited), flushes and
+     * closes the write-ahead log and releases the data directory.
      * Idempotent; a second caller returns at once. Safe from a JVM shutdown hook (it registers nothing
      * and waits only for the server's own threads).
      */
@@ -484,10 +493,11 @@ public final class EmbeddedApiServer implements AutoCloseable {
             }
             crds.close();
             store.closeAllWatchers();
-            access.close();
             try {
                 http.close();
             } finally {
+                // after HTTP: the requests answered while it stops (the watches just ended) are audited too
+                access.close();
                 store.close();
             }
         } finally {

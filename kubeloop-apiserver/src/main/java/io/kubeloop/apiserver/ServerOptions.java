@@ -16,8 +16,11 @@ import io.kubeloop.apiserver.internal.storage.WalJournalOptions;
 import io.kubeloop.time.Ticker;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -42,6 +45,7 @@ public final class ServerOptions {
     private final Path auditLog;
     private final boolean anonymousAuth;
     private final SimulatedCluster cluster;
+    private final Set<AdmissionPlugin> admissionPlugins;
     // The server's own seams (package-private: tests in this package replace them).
     private final Function<Path, Journal> journalFactory;
     private final ObjectValidator validator;
@@ -72,6 +76,7 @@ public final class ServerOptions {
         this.auditLog = s.auditLog;
         this.anonymousAuth = s.anonymousAuth;
         this.cluster = Objects.requireNonNull(s.cluster, "cluster");
+        this.admissionPlugins = Collections.unmodifiableSet(EnumSet.copyOf(s.admissionPlugins));
         this.journalFactory = Objects.requireNonNull(s.journalFactory, "journalFactory");
         this.validator = Objects.requireNonNull(s.validator, "validator");
         this.patcher = Objects.requireNonNull(s.patcher, "patcher");
@@ -94,6 +99,7 @@ public final class ServerOptions {
         Path auditLog;
         boolean anonymousAuth;
         SimulatedCluster cluster;
+        EnumSet<AdmissionPlugin> admissionPlugins;
         Function<Path, Journal> journalFactory;
         ObjectValidator validator;
         PatchApplier patcher;
@@ -116,6 +122,8 @@ public final class ServerOptions {
         s.auditLog = auditLog;
         s.anonymousAuth = anonymousAuth;
         s.cluster = cluster;
+        s.admissionPlugins =
+                admissionPlugins.isEmpty() ? EnumSet.noneOf(AdmissionPlugin.class) : EnumSet.copyOf(admissionPlugins);
         s.journalFactory = journalFactory;
         s.validator = validator;
         s.patcher = patcher;
@@ -147,6 +155,7 @@ public final class ServerOptions {
         s.ticker = Ticker.system();
         s.listAtZero = ListAtZero.WHOLE_FROM_CACHE;
         s.cluster = SimulatedCluster.defaults();
+        s.admissionPlugins = EnumSet.noneOf(AdmissionPlugin.class);
         s.journalFactory = ServerOptions::walJournal;
         s.validator = new BuiltinFieldValidator(); // unknown and duplicate fields of built-in kinds
         s.patcher = new LibraryPatchApplier(); // all four patch types
@@ -270,6 +279,23 @@ public final class ServerOptions {
         return with(s -> s.cluster = Objects.requireNonNull(c, "cluster"));
     }
 
+    /**
+     * With an admission plugin of kube-apiserver enabled that a default cluster does not run, e.g.
+     * {@link AdmissionPlugin#OWNER_REFERENCES_PERMISSION_ENFORCEMENT} to test a controller's RBAC as OpenShift
+     * enforces it (kube-apiserver's {@code --enable-admission-plugins}). Each call adds one; none by default.
+     * The plugins refuse only requests RBAC decides on: members of {@code system:masters}, such as the
+     * server's admin token, are allowed everything, so test with the controller's own ServiceAccount.
+     */
+    public ServerOptions withAdmissionPlugin(AdmissionPlugin plugin) {
+        Objects.requireNonNull(plugin, "plugin");
+        return with(s -> s.admissionPlugins.add(plugin));
+    }
+
+    /** The admission plugins enabled besides those a default cluster runs. */
+    public Set<AdmissionPlugin> admissionPlugins() {
+        return admissionPlugins;
+    }
+
     /** The simulated cluster behind the API. */
     public SimulatedCluster cluster() {
         return cluster;
@@ -362,6 +388,7 @@ public final class ServerOptions {
                 + watchBufferSize + ", dataDir=" + dataDir + ", builtinControllers=" + builtinControllers
                 + ", listAtZero=" + listAtZero + ", tokenAuthFile=" + tokenAuthFile + ", auditLog=" + auditLog
                 + ", anonymousAuth=" + anonymousAuth
+                + ", admissionPlugins=" + admissionPlugins
                 + ", cluster=" + cluster
                 + ", http=" + http + "]";
     }

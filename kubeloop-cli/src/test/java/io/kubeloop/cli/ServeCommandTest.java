@@ -190,10 +190,20 @@ class ServeCommandTest {
     }
 
     @Test
-    void sigtermEndsWatchesAndExitsZeroWithACleanLog() {
+    void sigtermEndsWatchesAndExitsZeroWithACleanLogAndAWholeAuditLog() throws java.io.IOException {
         Path file = dir.resolve("term/kubeconfig");
+        Path audit = dir.resolve("term/audit.log");
         try (KubeloopProcess own = KubeloopProcess.start(
-                "--port", "0", "--kubeconfig-out", file.toString(), "--token", "fixed-token", "--history", "50")) {
+                "--port",
+                "0",
+                "--kubeconfig-out",
+                file.toString(),
+                "--token",
+                "fixed-token",
+                "--history",
+                "50",
+                "--audit-log-path",
+                audit.toString())) {
             own.awaitReady(START);
             assertThat(file).content().contains("token: fixed-token");
             try (KubeClient client = client(file);
@@ -211,6 +221,15 @@ class ServeCommandTest {
                     .isEqualTo("kubeloop API server stopped");
             assertThat(own.stderr()).isEmpty();
         }
+        List<String> lines = Files.readAllLines(audit);
+        assertThat(lines)
+                .as("every line a whole audit Event")
+                .allSatisfy(line -> assertThat(io.kubeloop.api.json.KubeJson.mapper()
+                                .readTree(line)
+                                .path("kind")
+                                .asString())
+                        .isEqualTo("Event"));
+        assertThat(lines).as("the watch the stop ended").anyMatch(line -> line.contains("\"verb\":\"watch\""));
     }
 
     @Test

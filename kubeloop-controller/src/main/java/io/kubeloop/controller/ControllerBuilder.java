@@ -265,9 +265,11 @@ public final class ControllerBuilder<T> {
      * client, a recorder reporting as the controller, and the controller's cancellation. The
      * controller reports to the manager's meter registry, runs on its ticker and takes its graceful
      * shutdown timeout, unless {@link #withOptions} says otherwise. Its RBAC needs join
-     * {@link Manager#permissions()}: {@code get, list, watch} on each watched type, and the rules of
-     * {@link #withPermissions} and of the reconciler class's
-     * {@link io.kubeloop.controller.rbac.Permission @Permission} annotations.
+     * {@link Manager#permissions()}: {@code get, list, watch} on each watched type; {@code update} on the
+     * reconciled type's {@code finalizers} subresource when it owns a type (its owned objects' controller
+     * references block its deletion, which clusters enforcing owner references, such as OpenShift, authorize
+     * so), where the reconciled type is read; and the rules of {@link #withPermissions} and of the reconciler
+     * class's {@link io.kubeloop.controller.rbac.Permission @Permission} annotations.
      *
      * @param manager the manager, not started
      * @param reconciler what each request runs
@@ -307,8 +309,9 @@ public final class ControllerBuilder<T> {
     }
 
     /**
-     * What the controller needs: reads of every watched type where the cache holds it, and the
-     * declared rules where the cache's default namespaces are.
+     * What the controller needs: reads of every watched type where the cache holds it, update of the
+     * reconciled type's finalizers where it is read when it owns a type, and the declared rules where the
+     * cache's default namespaces are.
      */
     private List<ScopedRule> rbacRules(Manager manager, Reconciler reconciler) {
         List<ScopedRule> rules = new ArrayList<>();
@@ -322,6 +325,16 @@ public final class ControllerBuilder<T> {
             Set<String> namespaces =
                     m.namespaced() ? manager.options().cache().scopeOf(t).namespaces() : Set.of();
             rules.add(new ScopedRule(read, namespaces));
+        }
+        if (!owned.isEmpty()) {
+            // the owned objects carry controller references with blockOwnerDeletion to the reconciled object:
+            // clusters enforcing owner references (OpenShift) require update on its finalizers, as kubebuilder grants
+            ResourceMapping m = mapping(type);
+            PolicyRule finalizers =
+                    PolicyRule.forResources(m.gvk().group(), List.of(m.resource() + "/finalizers"), "update");
+            rules.add(new ScopedRule(
+                    finalizers,
+                    m.namespaced() ? manager.options().cache().scopeOf(type).namespaces() : Set.of()));
         }
         List<PolicyRule> declared = new ArrayList<>(Declarations.fromAnnotations(reconciler.getClass()));
         declared.addAll(permissions);

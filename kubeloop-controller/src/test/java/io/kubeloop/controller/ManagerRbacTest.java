@@ -103,9 +103,34 @@ class ManagerRbacTest {
                             rule("", "events", "create", "patch"),
                             rule("apps", "deployments", "create", "get", "list", "update", "watch"),
                             rule("samplecontroller.k8s.io", "foos", "get", "list", "watch"),
-                            rule("samplecontroller.k8s.io", "foos/status", "update"));
+                            PolicyRule.forResources(
+                                    "samplecontroller.k8s.io", List.of("foos/finalizers", "foos/status"), "update"));
             assertThat(permissions.namespaceRules()).isEmpty();
             assertThat(permissions.leaderElectionNamespace()).isEmpty();
+        }
+    }
+
+    @Test
+    void aControllerThatOwnsATypeMayUpdateTheFinalizersOfItsReconciledTypeWhereItReadsIt() {
+        ManagerOptions options = ManagerOptions.defaults()
+                .withCache(CacheOptions.defaults().with(ByObject.of(Foo.class).inNamespaces("shop")));
+        try (Manager manager = Manager.create(client, options)) {
+            ControllerBuilder.forResource(Foo.class).owns(ConfigMap.class).build(manager, new SecretReader());
+            ControllerBuilder.forResource(Namespace.class)
+                    .ownsMetadataOnly(ConfigMap.class)
+                    .build(manager, new SecretReader());
+
+            ManagerPermissions permissions = manager.permissions();
+
+            assertThat(permissions.namespaceRules().get("shop"))
+                    .as("blockOwnerDeletion on the Foo, as clusters enforcing owner references authorize it")
+                    .containsExactly(
+                            rule("samplecontroller.k8s.io", "foos", "get", "list", "watch"),
+                            rule("samplecontroller.k8s.io", "foos/finalizers", "update"));
+            assertThat(permissions.clusterRules())
+                    .as("a cluster-scoped owner's finalizers, cluster-wide")
+                    .contains(rule("", "namespaces/finalizers", "update"))
+                    .noneMatch(r -> r.resources().contains("configmaps/finalizers"));
         }
     }
 
@@ -151,7 +176,8 @@ class ManagerRbacTest {
                     rule("", "events", "create", "patch"),
                     rule("apps", "deployments", "create", "get", "list", "update", "watch"),
                     rule("samplecontroller.k8s.io", "foos", "get", "list", "watch"),
-                    rule("samplecontroller.k8s.io", "foos/status", "update"));
+                    PolicyRule.forResources(
+                            "samplecontroller.k8s.io", List.of("foos/finalizers", "foos/status"), "update"));
             assertThat(permissions.namespaceRules())
                     .containsExactly(
                             Map.entry("billing", inEach),

@@ -30,8 +30,9 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The sample-controller run against the embedded API server with its manager's requests recorded: every
- * request it made is allowed by the RBAC it declares, and with one rule taken away the check names the
- * missing one.
+ * request it made, and every authorization a cluster makes for them (the Foo's finalizers its Deployment's
+ * controller reference blocks), is allowed by the RBAC it declares, and with one rule taken away the check
+ * names the missing one.
  */
 @Timeout(120)
 class SampleControllerRbacIntegrationTest extends EmbeddedServerTestBase {
@@ -81,7 +82,10 @@ class SampleControllerRbacIntegrationTest extends EmbeddedServerTestBase {
                         new ApiAccess.Resource("create", "apps", "deployments", "", NS, ""),
                         new ApiAccess.Resource("update", "apps", "deployments", "", NS, "web-deploy"),
                         new ApiAccess.Resource("update", "samplecontroller.k8s.io", "foos", "status", NS, "web"),
-                        new ApiAccess.Resource("create", "", "events", "", NS, ""));
+                        new ApiAccess.Resource("create", "", "events", "", NS, ""),
+                        // the Deployment's controller reference blocks the Foo's deletion: where owner
+                        // references are enforced (OpenShift) that is an update of the Foo's finalizers
+                        new ApiAccess.Resource("update", "samplecontroller.k8s.io", "foos", "finalizers", NS, "web"));
         AccessReport report = AccessReport.of(manager.permissions(), used);
         assertThat(report.missing()).as(report.toString()).isEmpty();
         ApiAccess getFoo = new ApiAccess.Resource("get", "samplecontroller.k8s.io", "foos", "", NS, "web");

@@ -1,8 +1,12 @@
 package io.kubeloop.api.internal;
 
+import io.kubeloop.api.selector.FieldSelector;
+import io.kubeloop.api.selector.LabelSelector;
+import io.kubeloop.api.selector.SelectorParseException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -16,14 +20,22 @@ import java.util.function.Function;
  *       {@code /apis/apps/v1}) is a non-resource request whose verb is the method in lower case.</li>
  *   <li>The verb follows the method: GET and HEAD {@code get}, POST {@code create}, PUT {@code update},
  *       PATCH {@code patch}, DELETE {@code delete}; a path after the version starting with
- *       {@code watch/} or {@code proxy/} has that verb instead. A {@code get} without an object name is a
- *       {@code list}, or a {@code watch} with the {@code watch} parameter set to anything but
- *       {@code false} or {@code 0}; a {@code delete} without a name is a {@code deletecollection}.</li>
+ *       {@code watch/} or {@code proxy/} has that verb instead (the legacy watch paths: a named one,
+ *       {@code watch/namespaces/NS/pods/NAME}, is a {@code watch} of that name). A {@code get} without an
+ *       object name is a {@code list}, or a {@code watch} when the first {@code watch} parameter is
+ *       anything but {@code false} (any case) or {@code 0}, the empty value included; a {@code get} of a
+ *       named object stays a {@code get} whatever its {@code watch} parameter says. A {@code delete}
+ *       without a name is a {@code deletecollection}.</li>
  *   <li>{@code namespaces/NS/RESOURCE/NAME/SUBRESOURCE}: the namespace, then resource, name and
  *       subresource; {@code namespaces/NS} alone, {@code namespaces/NS/status} and
  *       {@code namespaces/NS/finalize} address the Namespace object itself. A proxy has no subresource.</li>
- *   <li>A list or watch whose field selector requires {@code metadata.name} to equal one value names
- *       that object.</li>
+ *   <li>A list or watch (not a legacy {@code watch/} path) whose field selector requires {@code metadata.name}
+ *       to equal one value names that object, when the value may stand in a URL path segment. The list
+ *       options must decode: a label or field selector that does not parse, or a {@code limit} or
+ *       {@code timeoutSeconds} that is no integer, leaves the request unnamed (its verb still follows the
+ *       {@code watch} parameter).</li>
+ *   <li>A path whose {@code watch/} or {@code proxy/} is its last part cannot be resolved:
+ *       {@link Unresolvable}.</li>
  * </ul>
  *
  * <p>Immutable and thread-safe.
@@ -53,11 +65,25 @@ public record RequestInfo(
     private static final Set<String> NAMESPACE_SUBRESOURCES = Set.of("status", "finalize");
 
     /**
+     * A request path kube-apiserver's resolver cannot read ({@code /api/v1/watch}): kube-apiserver answers
+     * it with a plain-text 500 before it authenticates.
+     */
+    public static final class Unresolvable extends IllegalArgumentException {
+
+        private static final long serialVersionUID = 1L;
+
+        Unresolvable() {
+            super("unable to determine kind and namespace from url");
+        }
+    }
+
+    /**
      * Resolves a request.
      *
      * @param method the HTTP method
      * @param path the URL path
      * @param query the first value of a query parameter (decoded), or null when absent
+     * @throws Unresolvable when a {@code watch} or {@code proxy} path part has nothing after it
      */
     public static RequestInfo resolve(String method, String path, Function<String, String> query) {
         List<String> parts = split(path);
@@ -76,7 +102,10 @@ public record RequestInfo(
         String version = rest.get(0);
         rest = rest.subList(1, rest.size());
         String verb;
-        if (SPECIAL_VERBS.contains(rest.get(0)) && rest.size() >= 2) {
+        if (SPECIAL_VERBS.contains(rest.get(0))) {
+            if (rest.size() < 2) {
+                throw new Unresolvable();
+            }
             verb = rest.get(0);
             rest = rest.subList(1, rest.size());
         } else {
@@ -102,7 +131,7 @@ public record RequestInfo(
         if (name.isEmpty() && verb.equals("get")) {
             String watch = query.apply("watch");
             verb = watch != null && !isFalse(watch) ? "watch" : "list";
-            name = exactName(query.apply("fieldSelector"));
+            name = listOptionsDecode(query) ? exactName(query.apply("fieldSelector")) : "";
         }
         if (name.isEmpty() && verb.equals("delete")) {
             verb = "deletecollection";
@@ -114,30 +143,54 @@ public record RequestInfo(
         return new RequestInfo(false, method.toLowerCase(Locale.ROOT), path, "", "", "", "", "", "");
     }
 
+    /** A query boolean that is false: {@code 0} or {@code false} in any case, nothing trimmed. */
     private static boolean isFalse(String value) {
-        String v = value.trim().toLowerCase(Locale.ROOT);
-        return v.equals("false") || v.equals("0");
+        return value.equals("0") || value.equalsIgnoreCase("false");
     }
 
-    /** The name a field selector requires {@code metadata.name} to equal, or {@code ""}. */
+    /**
+     * Whether the list options of a query decode: the selectors parse and the integer parameters are
+     * integers. (The other list options are strings or booleans, which always decode.)
+     */
+    private static boolean listOptionsDecode(Function<String, String> query) {
+        try {
+            String labels = query.apply("labelSelector");
+            if (labels != null) {
+                LabelSelector.parse(labels);
+            }
+            String fields = query.apply("fieldSelector");
+            if (fields != null) {
+                FieldSelector.parse(fields);
+            }
+        } catch (SelectorParseException e) {
+            return false;
+        }
+        return isInteger(query.apply("limit")) && isInteger(query.apply("timeoutSeconds"));
+    }
+
+    /** Absent, or a base-10 64-bit integer as Go's {@code strconv.ParseInt} reads it (sign allowed, nothing else). */
+    private static boolean isInteger(String value) {
+        if (value == null) {
+            return true;
+        }
+        try {
+            Long.parseLong(value);
+            return true;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    /**
+     * The name a field selector requires {@code metadata.name} to equal, or {@code ""}: the first such
+     * term (terms sorted), when its value may stand in a path segment.
+     */
     private static String exactName(String selector) {
         if (selector == null) {
             return "";
         }
-        for (String term : selector.split(",")) {
-            String t = term.trim();
-            int eq = t.indexOf('=');
-            if (eq <= 0 || t.charAt(eq - 1) == '!') {
-                continue;
-            }
-            String field = t.substring(0, eq).trim();
-            String value =
-                    t.substring(t.startsWith("=", eq + 1) ? eq + 2 : eq + 1).trim();
-            if (field.equals("metadata.name") && isPathSegmentName(value)) {
-                return value;
-            }
-        }
-        return "";
+        Optional<String> name = FieldSelector.parse(selector).requiresExactMatch("metadata.name");
+        return name.filter(RequestInfo::isPathSegmentName).orElse("");
     }
 
     /** Whether a name may stand in a URL path segment, as the API server requires of names. */

@@ -1,6 +1,10 @@
 package io.kubeloop.controller.rbac;
 
+import io.kubeloop.api.Scheme;
+import io.kubeloop.api.internal.RequestInfo;
+import io.kubeloop.client.http.ApiRequest;
 import io.kubeloop.client.http.Interceptor;
+import io.kubeloop.controller.internal.rbac.ImpliedAccesses;
 import io.kubeloop.controller.internal.rbac.RequestAttributes;
 import java.util.Comparator;
 import java.util.List;
@@ -26,7 +30,14 @@ import java.util.concurrent.ConcurrentHashMap;
  * }
  *
  * <p>A request is noted when it is sent, whatever the answer, so a request the server refused
- * (403) is noted too. Each distinct access is kept once. Any client can record through
+ * (403) is noted too, with the authorizations a real cluster makes for it beyond its own verb, so that
+ * what is noted is what some cluster requires: {@code create} for every server-side apply (it creates the
+ * object when missing) and for a PUT of a kind that creates on update (Leases, Services, Events, Endpoints,
+ * LimitRanges, RBAC objects); {@code update} on the owner's {@code finalizers} for an owner reference with
+ * {@code blockOwnerDeletion: true} (a controller reference), in the object's namespace, as clusters enforcing
+ * owner references (OpenShift) require; {@code delete} on the object for a patch that sets its owner
+ * references (an adoption, on those clusters). An owner's resource is the built-in kind's, else its kind's
+ * guessed plural ({@code Foo} → {@code foos}). Each distinct access is kept once. Any client can record through
  * {@link #interceptor()} — in {@code ClientOptions.interceptors} or with
  * {@code KubeClient.withInterceptor}.
  *
@@ -45,11 +56,24 @@ public final class AccessRecorder {
 
     private final Set<ApiAccess> seen = ConcurrentHashMap.newKeySet();
     private final Interceptor interceptor = chain -> {
-        seen.add(RequestAttributes.of(chain.request().method(), chain.request().uri()));
+        note(chain.request());
         return chain.proceed(chain.request());
     };
 
     private AccessRecorder() {}
+
+    private void note(ApiRequest request) {
+        ApiAccess access;
+        try {
+            access = RequestAttributes.of(request.method(), request.uri());
+        } catch (RequestInfo.Unresolvable neverAuthorized) {
+            return; // the API server refuses such a path before it authorizes anything
+        }
+        seen.add(access);
+        if (access instanceof ApiAccess.Resource r) {
+            seen.addAll(ImpliedAccesses.of(r, request.header("Content-Type"), request.body(), Scheme.defaults()));
+        }
+    }
 
     /** A recorder that has noted nothing. */
     public static AccessRecorder create() {

@@ -38,8 +38,11 @@ import java.util.Optional;
  *
  * <p>RBAC: the writes are declared here — Deployments created and updated (never deleted: the
  * garbage collector deletes them with their Foo), Foo status updated. Reading Foos and Deployments
- * ({@code get, list, watch}) follows from the controller watching them, and writing Events
- * ({@code create, patch}) from the manager's recorder, so neither is declared again.
+ * ({@code get, list, watch}) follows from the controller watching them, {@code update} on
+ * {@code foos/finalizers} (what clusters enforcing owner references require of the Deployment's controller
+ * reference, which blocks the Foo's deletion) from its owning Deployments, and writing Events
+ * ({@code create, patch}) from the manager's recorder, so none is declared again. It never adopts a
+ * Deployment it did not create, which would need {@code delete} on Deployments there.
  *
  * <p><b>Thread safety:</b> stateless; safe for several workers.
  */

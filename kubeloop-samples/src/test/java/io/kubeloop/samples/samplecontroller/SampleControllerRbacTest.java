@@ -35,7 +35,7 @@ class SampleControllerRbacTest {
     }
 
     @Test
-    void theSampleControllerReadsFoosAndDeploymentsWritesDeploymentsAndFooStatusAndRecordsEvents() {
+    void theSampleControllerReadsFoosAndDeploymentsWritesDeploymentsFooStatusAndFooFinalizersAndRecordsEvents() {
         try (SampleController sample = new SampleController(client)) {
             String yaml = sample.rbac("sample-controller", "sample-system").yaml();
 
@@ -79,6 +79,7 @@ class SampleControllerRbacTest {
                     - apiGroups:
                       - samplecontroller.k8s.io
                       resources:
+                      - foos/finalizers
                       - foos/status
                       verbs:
                       - update

@@ -2,6 +2,7 @@ package io.kubeloop.apiserver.internal.auth;
 
 import io.kubeloop.api.errors.Status;
 import io.kubeloop.api.errors.UnauthorizedException;
+import io.kubeloop.api.internal.RequestInfo;
 import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.Map;
@@ -56,6 +57,8 @@ public final class AccessControl implements AutoCloseable {
      * @param authorization the {@code Authorization} header, or null
      * @param clientChain the verified client certificate chain, or null
      * @param headers the request's headers (for impersonation), names in any case
+     * @throws io.kubeloop.api.internal.RequestInfo.Unresolvable when the path cannot be resolved (before the
+     *     credentials are looked at, as kube-apiserver's request-info filter runs first)
      * @throws UnauthorizedException 401 when the credentials are not valid
      * @throws io.kubeloop.api.errors.ForbiddenException 403 when the impersonation is not allowed
      */
@@ -66,6 +69,7 @@ public final class AccessControl implements AutoCloseable {
             String authorization,
             X509Certificate[] clientChain,
             Map<String, List<String>> headers) {
+        RequestInfo info = RequestInfo.resolve(method, path, query);
         Authentication.Result r = authentication.authenticate(authorization, clientChain);
         if (!(r instanceof Authentication.Result.Authenticated ok)) {
             throw new UnauthorizedException(Status.failure(401, "Unauthorized", "Unauthorized"));
@@ -73,7 +77,7 @@ public final class AccessControl implements AutoCloseable {
         UserInfo user = ok.user();
         Impersonation.Headers imp = Impersonation.headers(headers);
         UserInfo as = imp.any() ? Impersonation.apply(user, imp, authorizer) : user;
-        return new Admitted(user, RequestAttributes.of(as, method, path, query));
+        return new Admitted(user, RequestAttributes.of(as, info));
     }
 
     /**
@@ -88,9 +92,39 @@ public final class AccessControl implements AutoCloseable {
         }
     }
 
-    /** The escalation check for {@code user} storing {@code object} of RBAC resource {@code resource}. */
-    public void checkEscalation(UserInfo user, String resource, String namespace, JsonNode object) {
-        escalation.check(user, resource, namespace, object);
+    /**
+     * The second authorization of a write that creates its object although its verb is {@code update} or
+     * {@code patch} (a server-side apply of a missing object, a PUT of a missing object of a kind that allows
+     * create-on-update), as kube-apiserver makes it when its registry is about to create: {@code create} with
+     * the request's group, version, resource, subresource, namespace and name, for the same user.
+     *
+     * @param request the request's attributes (verb {@code update} or {@code patch})
+     * @throws io.kubeloop.api.errors.ForbiddenException 403 {@code RESOURCE[.GROUP] "NAME" is forbidden: REASON},
+     *     the authorizer's reason ({@code ""} for RBAC without errors), when {@code create} is not allowed
+     */
+    public void authorizeCreateOnUpdate(RequestAttributes request) {
+        RequestAttributes create = request.withVerb("create");
+        Decision d = authorizer.authorize(create);
+        if (!d.allowed()) {
+            throw Forbidden.ofObject(create, d.reason());
+        }
+    }
+
+    /**
+     * The escalation check for {@code user} storing {@code object} of RBAC resource {@code resource}.
+     *
+     * @param requestName the object's name in the request's URL ({@code ""} for a create by POST): what the
+     *     {@code escalate} verb is authorized on
+     * @param old the stored object an update changes, or null for a create
+     */
+    public void checkEscalation(
+            UserInfo user, String resource, String namespace, String requestName, JsonNode object, JsonNode old) {
+        escalation.check(user, resource, namespace, requestName, object, old);
+    }
+
+    /** The authorizer, for the checks admission plugins make (e.g. OwnerReferencesPermissionEnforcement). */
+    public RbacAuthorizer authorizer() {
+        return authorizer;
     }
 
     /** The review resources. */

@@ -1,13 +1,13 @@
 package io.kubeloop.apiserver.internal.auth;
 
 import io.kubeloop.api.json.KubeJson;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.UUID;
 import java.util.concurrent.locks.ReentrantLock;
@@ -23,8 +23,10 @@ import tools.jackson.databind.node.ObjectNode;
  * code and timestamps. Lines are appended and flushed one at a time, so a reader (a test, {@code tail -f})
  * sees each request once it is answered.
  *
- * <p><b>Thread safety.</b> Thread-safe: lines are written whole under a lock. A write that fails is logged
- * and the request goes on.
+ * <p><b>Thread safety.</b> Thread-safe: lines are written whole under a lock, to a stream that an interrupted
+ * writer cannot close (an interrupt would close a file channel for every later writer). A write that fails is
+ * logged and the request goes on; an entry recorded after {@link #close()} (a request still answered while the
+ * server stops) is dropped, so the file ends with whole lines.
  */
 public final class AuditLog implements AutoCloseable {
 
@@ -48,8 +50,12 @@ public final class AuditLog implements AutoCloseable {
             .withZone(java.time.ZoneOffset.UTC);
 
     private final Path file;
+    /** Guarded by {@link #lock}. */
     private final OutputStream out;
+
     private final ReentrantLock lock = new ReentrantLock();
+    /** Guarded by {@link #lock}; set once by {@link #close()}. */
+    private boolean closed;
 
     private AuditLog(Path file, OutputStream out) {
         this.file = file;
@@ -67,22 +73,25 @@ public final class AuditLog implements AutoCloseable {
             if (dir != null) {
                 Files.createDirectories(dir);
             }
-            return new AuditLog(
-                    file, Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND));
+            // a FileOutputStream, not Files.newOutputStream: its channel would be closed by a writer's interrupt
+            return new AuditLog(file, new FileOutputStream(file.toFile(), true));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the audit log " + file + ": " + e.getMessage(), e);
         }
     }
 
-    /** Appends one event line. */
+    /** Appends one event line; after {@link #close()}, does nothing. */
     public void record(Entry e) {
         byte[] line = (KubeJson.mapper().writeValueAsString(event(e)) + "\n").getBytes(StandardCharsets.UTF_8);
         lock.lock();
         try {
+            if (closed) {
+                return;
+            }
             out.write(line);
             out.flush();
         } catch (IOException ex) {
-            LOG.warn("cannot write to the audit log {}: {}", file, ex.getMessage());
+            LOG.warn("cannot write to the audit log {}: {}", file, ex.toString());
         } finally {
             lock.unlock();
         }
@@ -143,13 +152,18 @@ public final class AuditLog implements AutoCloseable {
         }
     }
 
+    /** Closes the file; entries recorded later are dropped. Idempotent. */
     @Override
     public void close() {
         lock.lock();
         try {
+            if (closed) {
+                return;
+            }
+            closed = true;
             out.close();
         } catch (IOException e) {
-            LOG.warn("cannot close the audit log {}: {}", file, e.getMessage());
+            LOG.warn("cannot close the audit log {}: {}", file, e.toString());
         } finally {
             lock.unlock();
         }

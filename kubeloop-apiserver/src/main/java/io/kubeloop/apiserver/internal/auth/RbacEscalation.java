@@ -16,6 +16,12 @@ import tools.jackson.databind.JsonNode;
  * permissions they do not hold unless they may {@code bind} it (by name); an {@code aggregationRule} needs
  * cluster-admin rights. Members of {@code system:masters} are not checked.
  *
+ * <p>As kube-apiserver authorizes them: {@code escalate} names the object the request's URL names, so a
+ * create (a POST, whose URL names nothing) is authorized on the name {@code ""} and a rule limited to
+ * resource names never allows it; {@code bind} names the referenced role, in the binding's namespace. An
+ * update that changes only what the garbage collector changes (owner references, finalizers) is not
+ * checked. Binding a role that does not exist without {@code bind} on it is a 404 naming the missing role.
+ *
  * <p>Thread-safe (stateless over thread-safe collaborators).
  */
 public final class RbacEscalation {
@@ -37,22 +43,47 @@ public final class RbacEscalation {
      * Checks that {@code user} may store {@code object} of {@code resource} ({@code roles},
      * {@code clusterroles}, {@code rolebindings} or {@code clusterrolebindings}) in {@code namespace}.
      *
+     * @param requestName the name in the request's URL, {@code ""} for a create by POST
+     * @param old the stored object an update changes, or null for a create
      * @throws ForbiddenException naming the permissions not held
+     * @throws io.kubeloop.api.errors.NotFoundException when a binding refers to a role that does not exist and
+     *     the user may not {@code bind} it
      */
-    public void check(UserInfo user, String resource, String namespace, JsonNode object) {
-        if (user.inGroup(UserInfo.MASTERS)) {
+    public void check(
+            UserInfo user, String resource, String namespace, String requestName, JsonNode object, JsonNode old) {
+        if (user.inGroup(UserInfo.MASTERS) || onlyGarbageCollectorFieldsChange(object, old)) {
             return;
         }
         String name = object.path("metadata").path("name").asString("");
         switch (resource) {
-            case "roles", "clusterroles" -> checkRole(user, resource, namespace, name, object);
+            case "roles", "clusterroles" -> checkRole(user, resource, namespace, requestName, name, object);
             case "rolebindings", "clusterrolebindings" -> checkBinding(user, resource, namespace, name, object);
             default -> {}
         }
     }
 
-    private void checkRole(UserInfo user, String resource, String namespace, String name, JsonNode role) {
-        if (allowed(user, "escalate", resource, namespace, name)) {
+    /**
+     * Whether {@code object} differs from {@code old} in nothing but owner references and finalizers (and what
+     * the server keeps itself: resource version, managed fields, self link).
+     */
+    static boolean onlyGarbageCollectorFieldsChange(JsonNode object, JsonNode old) {
+        if (old == null) {
+            return false;
+        }
+        return withoutGarbageCollectorFields(object).equals(withoutGarbageCollectorFields(old));
+    }
+
+    private static JsonNode withoutGarbageCollectorFields(JsonNode object) {
+        JsonNode copy = object.deepCopy();
+        if (copy.path("metadata") instanceof tools.jackson.databind.node.ObjectNode meta) {
+            meta.remove(List.of("ownerReferences", "finalizers", "selfLink", "managedFields", "resourceVersion"));
+        }
+        return copy;
+    }
+
+    private void checkRole(
+            UserInfo user, String resource, String namespace, String requestName, String name, JsonNode role) {
+        if (allowed(user, "escalate", resource, namespace, requestName)) {
             return;
         }
         RbacAuthorizer.Rules held = authorizer.rulesFor(user, namespace);
@@ -76,11 +107,7 @@ public final class RbacEscalation {
         }
         Optional<JsonNode> role = kind.equals("Role") ? policy.role(namespace, roleName) : policy.clusterRole(roleName);
         if (role.isEmpty()) {
-            throw forbidden(
-                    resource,
-                    name,
-                    roleResource.substring(0, roleResource.length() - 1) + "." + GROUP + " \"" + roleName
-                            + "\" not found");
+            throw io.kubeloop.apiserver.internal.registry.ApiErrors.notFound(GROUP, roleResource, roleName);
         }
         requireHeld(user, resource, name, PolicyRule.ofRole(role.get()), authorizer.rulesFor(user, namespace));
     }

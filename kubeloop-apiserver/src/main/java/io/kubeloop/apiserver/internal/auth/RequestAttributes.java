@@ -69,6 +69,12 @@ public record RequestAttributes(
                 user, verb, resourceRequest, path, apiGroup, apiVersion, resource, subresource, namespace, objectName);
     }
 
+    /** The same request with verb {@code otherVerb} (a second authorization of one request). */
+    public RequestAttributes withVerb(String otherVerb) {
+        return new RequestAttributes(
+                user, otherVerb, resourceRequest, path, apiGroup, apiVersion, resource, subresource, namespace, name);
+    }
+
     /** The same request asked by {@code other}. */
     public RequestAttributes as(UserInfo other) {
         return new RequestAttributes(
@@ -82,12 +88,16 @@ public record RequestAttributes(
      * @param query the value of a query parameter, or null
      */
     public static RequestAttributes of(UserInfo user, String method, String path, Function<String, String> query) {
-        RequestInfo i = RequestInfo.resolve(method, path, query);
+        return of(user, RequestInfo.resolve(method, path, query));
+    }
+
+    /** The attributes of a resolved request asked by {@code user}. */
+    public static RequestAttributes of(UserInfo user, RequestInfo i) {
         return new RequestAttributes(
                 user,
                 i.verb(),
                 i.resourceRequest(),
-                path,
+                i.path(),
                 i.apiGroup(),
                 i.apiVersion(),
                 i.resource(),

@@ -4,6 +4,7 @@ import io.kubeloop.api.errors.ApiException;
 import io.kubeloop.api.errors.ApiTimeoutException;
 import io.kubeloop.api.errors.GoneException;
 import io.kubeloop.api.errors.Status;
+import io.kubeloop.api.internal.RequestInfo;
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.apiserver.internal.admission.Admission;
 import io.kubeloop.apiserver.internal.auth.AccessControl;
@@ -70,6 +71,11 @@ public final class ApiHandler extends Handler.Abstract {
     private final Ticker clock;
     private final ScaleSubresource scales;
     private final ServerMetrics metrics;
+    private final java.util.concurrent.locks.ReentrantLock inFlightLock =
+            new java.util.concurrent.locks.ReentrantLock();
+    private final java.util.concurrent.locks.Condition idle = inFlightLock.newCondition();
+    /** Guarded by {@link #inFlightLock}: requests being handled, up to their audit entry. */
+    private int inFlight;
 
     /**
      * A handler serving {@code registry} to the requests {@code access} admits, writes passed through
@@ -154,8 +160,64 @@ public final class ApiHandler extends Handler.Abstract {
         return out;
     }
 
+    /**
+     * Waits until no request is being handled (each one's audit entry written), at most {@code timeout}: when
+     * the server stops, the requests still answered (the watches it just ended) are audited before the audit
+     * log closes.
+     *
+     * @return whether every request ended in time
+     */
+    public boolean awaitIdle(Duration timeout) {
+        long nanos = timeout.toNanos();
+        inFlightLock.lock();
+        try {
+            while (inFlight > 0) {
+                if (nanos <= 0) {
+                    return false;
+                }
+                nanos = idle.awaitNanos(nanos);
+            }
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return inFlight == 0;
+        } finally {
+            inFlightLock.unlock();
+        }
+    }
+
+    private void requestStarted() {
+        inFlightLock.lock();
+        try {
+            inFlight++;
+        } finally {
+            inFlightLock.unlock();
+        }
+    }
+
+    private void requestEnded() {
+        inFlightLock.lock();
+        try {
+            if (--inFlight == 0) {
+                idle.signalAll();
+            }
+        } finally {
+            inFlightLock.unlock();
+        }
+    }
+
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
+        requestStarted();
+        try {
+            handleCounted(request, response, callback);
+        } finally {
+            requestEnded();
+        }
+        return true;
+    }
+
+    private void handleCounted(Request request, Response response, Callback callback) {
         AccessControl.Admitted[] admitted = new AccessControl.Admitted[1];
         String[] created = new String[1]; // the name of an object a POST created, for the audit event
         Instant received = clock.instant();
@@ -163,11 +225,13 @@ public final class ApiHandler extends Handler.Abstract {
             serve(request, response, callback, admitted, created);
         } catch (ApiException e) {
             writeStatus(response, callback, e.status());
+        } catch (RequestInfo.Unresolvable e) {
+            unresolvable(request, response, callback, e);
         } catch (RuntimeException e) {
             if (e instanceof HttpException h && h.getCode() < 500) {
                 // Jetty's own refusal of what the client sent, e.g. a query string with a bad percent-encoding
                 writeStatus(response, callback, JettyErrors.status(h.getCode(), h.getReason()));
-                return true;
+                return;
             }
             LOG.warn("internal error serving {} {}", request.getMethod(), request.getHttpURI(), e);
             writeStatus(
@@ -199,7 +263,30 @@ public final class ApiHandler extends Handler.Abstract {
                         clock.instant()));
             }
         }
-        return true;
+    }
+
+    /**
+     * kube-apiserver's answer to a path its request-info resolver cannot read ({@code /api/v1/watch}), given
+     * before authentication: a plain-text 500 quoting the request URI, {@code &}, {@code <} and {@code >}
+     * escaped as HTML entities.
+     */
+    private static void unresolvable(Request request, Response response, Callback callback, RuntimeException e) {
+        String uri = request.getHttpURI().getPathQuery();
+        String text = "Internal Server Error: " + goQuote(uri) + ": failed to create RequestInfo: " + e.getMessage()
+                + ", " + uri;
+        text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+        send(
+                response,
+                callback,
+                500,
+                "text/plain; charset=utf-8",
+                (text + "\n").getBytes(StandardCharsets.UTF_8),
+                Map.of("X-Content-Type-Options", "nosniff"));
+    }
+
+    /** Go's {@code %q} of a printable ASCII string: in double quotes, with {@code "} and {@code \} escaped. */
+    private static String goQuote(String s) {
+        return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
 
     private static boolean isApply(Request request) {
@@ -283,7 +370,7 @@ public final class ApiHandler extends Handler.Abstract {
                         response,
                         callback,
                         accepts,
-                        admitted[0].attributes().user(),
+                        admitted[0].attributes(),
                         name -> created[0] = name)
                 .serve();
     }

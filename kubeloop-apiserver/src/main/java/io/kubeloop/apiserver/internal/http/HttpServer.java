@@ -27,9 +27,11 @@ public final class HttpServer implements AutoCloseable {
 
     private final Server server;
     private final ServerConnector connector;
+    private final ApiHandler handler;
 
     /** A server on {@code bind:port} (0 = a free port) with {@code tls}, serving {@code handler}. */
     public HttpServer(String bind, int port, TlsMaterial tls, ApiHandler handler) {
+        this.handler = handler;
         VirtualThreadPool pool = new VirtualThreadPool();
         pool.setName("kubeloop-apiserver");
         // Jetty caps a virtual-thread pool at 200 concurrent tasks by default, and a chunked watch holds its
@@ -96,12 +98,20 @@ public final class HttpServer implements AutoCloseable {
         return new InetSocketAddress(connector.getHost(), connector.getLocalPort());
     }
 
+    /**
+     * Stops listening, gives open connections up to 2 s to finish their requests (then closes them: a client
+     * that stopped reading its watch is cut off, which is no failure), and waits as long again until the
+     * requests still being handled — the watches just ended, say — have ended, each with its audit entry.
+     */
     @Override
     public void close() {
         try {
             server.stop();
+        } catch (java.util.concurrent.TimeoutException gracePeriodOver) {
+            // Jetty reports connections still open after the stop timeout; it has closed them
         } catch (Exception e) {
-            throw new IllegalStateException("stopping the API server failed: " + e.getMessage(), e);
+            throw new IllegalStateException("stopping the API server failed: " + e, e);
         }
+        handler.awaitIdle(java.time.Duration.ofSeconds(2));
     }
 }

@@ -4,6 +4,7 @@ import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.apiserver.internal.admission.Admission;
 import io.kubeloop.apiserver.internal.admission.AdmissionRequest;
 import io.kubeloop.apiserver.internal.auth.AccessReviews;
+import io.kubeloop.apiserver.internal.auth.RequestAttributes;
 import io.kubeloop.apiserver.internal.auth.UserInfo;
 import io.kubeloop.apiserver.internal.protobuf.ProtobufBodies;
 import io.kubeloop.apiserver.internal.registry.ApiErrors;
@@ -46,6 +47,9 @@ final class ResourceRequest {
     private final Accepts accepts;
     private final Fields query;
     private final UserInfo user;
+    /** What the request asks, as it was authorized. */
+    private final RequestAttributes attributes;
+
     private final java.util.function.Consumer<String> createdName;
 
     ResourceRequest(
@@ -55,7 +59,7 @@ final class ResourceRequest {
             Response response,
             Callback callback,
             Accepts accepts,
-            UserInfo user,
+            RequestAttributes attributes,
             java.util.function.Consumer<String> createdName) {
         this.handler = handler;
         this.route = route;
@@ -65,13 +69,16 @@ final class ResourceRequest {
         this.callback = callback;
         this.accepts = accepts;
         this.query = Request.extractQueryParameters(request);
-        this.user = user;
+        this.attributes = attributes;
+        this.user = attributes.user();
         this.createdName = createdName;
     }
 
     /**
-     * The write context of this request: mutating webhooks before validation; RBAC's checks on writes of
-     * RBAC objects, ValidatingAdmissionPolicies and validating webhooks after it (and on deletes).
+     * The write context of this request: mutating webhooks before validation; after it, RBAC's checks on writes
+     * of RBAC objects, then — when an update or patch is about to create its object — the authorization of
+     * {@code create}, then validating admission (the enabled plugins, ValidatingAdmissionPolicies and validating
+     * webhooks; on deletes too), in kube-apiserver's order.
      */
     private WriteContext writeContext() {
         WriteContext ctx = ApiHandler.writeContext(query, request);
@@ -82,10 +89,22 @@ final class ResourceRequest {
             ctx.mutation(
                     (d, object, old) -> admission.mutate(admissionRequest(d, object, old, ctx), object, ctx::warn));
         }
+        boolean createsOnWrite =
+                attributes.verb().equals("update") || attributes.verb().equals("patch");
         ctx.admission((d, object, old) -> {
             if (rbac && object != null) {
                 io.kubeloop.apiserver.internal.auth.RoleRefs.checkUnchanged(d, object, old);
-                handler.access().checkEscalation(user, d.plural(), route.namespace(), object);
+                handler.access()
+                        .checkEscalation(
+                                user,
+                                d.plural(),
+                                route.namespace() == null ? "" : route.namespace(),
+                                attributes.name(),
+                                object,
+                                old);
+            }
+            if (createsOnWrite && object != null && old == null) {
+                handler.access().authorizeCreateOnUpdate(attributes);
             }
             admission.validate(admissionRequest(d, object, old, ctx), ctx::warn);
         });
@@ -128,7 +147,8 @@ final class ResourceRequest {
         }
         switch (method) {
             case "GET" -> {
-                boolean watch = route.legacyWatch() || ApiHandler.bool(query.getValue("watch"));
+                // a named object is watched only under the legacy watch/ path: GET NAME?watch=true is a get
+                boolean watch = route.legacyWatch() || !item && ApiHandler.bool(query.getValue("watch"));
                 if (watch) {
                     ListParams p = ApiHandler.listParams(query, true);
                     if (item) {
@@ -213,7 +233,7 @@ final class ResourceRequest {
                     return;
                 }
                 ObjectRegistry.Written w = registry.update(def, ns, route.name(), route.subresource(), body, ctx);
-                sendObject(200, w.object(), warnings(ctx));
+                sendObject(w.created() ? 201 : 200, w.object(), warnings(ctx));
             }
             case "PATCH" -> {
                 if (!item) {

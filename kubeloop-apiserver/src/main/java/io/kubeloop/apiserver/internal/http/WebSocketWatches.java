@@ -38,8 +38,8 @@ final class WebSocketWatches implements WebSocketNegotiator {
     public FrameHandler negotiate(ServerUpgradeRequest request, ServerUpgradeResponse response, Callback callback) {
         try {
             handler.admit(request);
-        } catch (ApiException e) {
-            return null; // the HTTP handler answers with the 401 or 403
+        } catch (ApiException | io.kubeloop.api.internal.RequestInfo.Unresolvable e) {
+            return null; // the HTTP handler answers with the 401, 403 or 500
         }
         Optional<ResourceRoute> route = ResourceRoute.parse(
                 Request.getPathInContext(request), handler.registry().resources());

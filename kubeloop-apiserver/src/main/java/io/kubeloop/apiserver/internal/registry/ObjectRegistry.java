@@ -260,7 +260,10 @@ public final class ObjectRegistry {
         }
     }
 
-    /** PUT on the object or its {@code status} / {@code finalize} subresource. */
+    /**
+     * PUT on the object or its {@code status} / {@code finalize} subresource; a PUT of a missing object of a
+     * resource that {@linkplain ResourceDefinition#createsOnUpdate() creates on update} creates it.
+     */
     public Written update(
             ResourceDefinition def,
             String namespace,
@@ -277,23 +280,55 @@ public final class ObjectRegistry {
         }
         ObjectSemantics.checkNamespace(def, body, namespace);
         String rv = Metadata.text(body, "resourceVersion");
-        if (rv.isEmpty() && def.custom()) {
-            throw ApiErrors.invalid(
-                    def,
-                    name,
-                    List.of(ApiErrors.FieldError.invalid(
-                            "metadata.resourceVersion", "0x0", "must be specified for an update")));
-        }
+        boolean[] created = {false};
         WriteResult r = write(def, key(def, namespace, name), ctx, cur -> {
+            created[0] = false;
             if (cur == null) {
-                throw ApiErrors.notFound(def, name);
+                if (!subresource.isEmpty() || !def.createsOnUpdate()) {
+                    throw ApiErrors.notFound(def, name);
+                }
+                created[0] = true;
+                return prepareUpdateCreate(def, namespace, name, body.deepCopy(), ctx);
+            }
+            if (rv.isEmpty() && def.custom()) { // (a missing object is a 404 first)
+                throw ApiErrors.invalid(
+                        def,
+                        name,
+                        List.of(ApiErrors.FieldError.invalid(
+                                "metadata.resourceVersion", "0x0", "must be specified for an update")));
             }
             if (!rv.isEmpty() && !rv.equals(Long.toString(cur.resourceVersion()))) {
                 throw ApiErrors.conflict(def, name, ApiErrors.MODIFIED);
             }
             return decideUpdate(def, cur, body.deepCopy(), subresource, ctx, Operation.UPDATE, true);
         });
-        return new Written(r.object(), false, r.deleted());
+        return new Written(r.object(), created[0], r.deleted());
+    }
+
+    /**
+     * A PUT of a missing object of a resource that creates on update: the body is created as a POST would
+     * create it (its resourceVersion ignored), except that a uid in it is a precondition no missing object
+     * meets (409). Admission sees a CREATE.
+     */
+    private Change prepareUpdateCreate(
+            ResourceDefinition def, String namespace, String name, ObjectNode obj, WriteContext ctx) {
+        String uid = Metadata.text(obj, "uid");
+        if (!uid.isEmpty()) {
+            throw ApiErrors.conflict(
+                    def, name, "Precondition failed: UID in precondition: " + uid + ", UID in object meta: ");
+        }
+        Metadata.metadata(obj).remove("resourceVersion");
+        ObjectSemantics.validateName(def, obj);
+        if (def.namespaced()) {
+            checkNamespaceOpen(def, namespace, name);
+        }
+        ObjectSemantics.prepareCreate(def, obj, clock.instant());
+        ctx.mutation().mutate(def, obj, null);
+        validator.validate(def, obj, null, Operation.CREATE, ctx);
+        services.assign(def, obj, null);
+        ctx.admission().admit(def, obj, null);
+        ManagedFieldsRecorder.recordUpdate(def, obj, null, ctx.updateManager(), "", clock.instant());
+        return ctx.dryRun() ? new Change.DryRun(obj, false) : Change.put(obj);
     }
 
     private Change decideUpdate(

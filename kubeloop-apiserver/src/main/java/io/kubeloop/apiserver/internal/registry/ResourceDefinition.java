@@ -170,6 +170,14 @@ public record ResourceDefinition(
         return subresources.contains(sub);
     }
 
+    /**
+     * Whether a PUT of a missing object creates it ({@link io.kubeloop.api.internal.CreateOnUpdate}): some
+     * built-in resources; never a custom resource.
+     */
+    public boolean createsOnUpdate() {
+        return !custom && io.kubeloop.api.internal.CreateOnUpdate.allowed(group, plural);
+    }
+
     /** Whether a verb is allowed (while terminating: everything but create). */
     public boolean allows(String verb) {
         return terminating ? !verb.equals("create") : verbs.contains(verb);

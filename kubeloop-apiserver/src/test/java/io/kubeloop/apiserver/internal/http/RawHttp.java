@@ -18,11 +18,18 @@ import tools.jackson.databind.JsonNode;
 final class RawHttp {
 
     private final EmbeddedApiServer server;
+    private final String token;
     private final HttpClient client;
     private final AtomicInteger namespaces = new AtomicInteger();
 
     RawHttp(EmbeddedApiServer server) {
+        this(server, server.token());
+    }
+
+    /** Requests sent with {@code bearerToken} (a user of the server's token file, say) instead of the admin's. */
+    RawHttp(EmbeddedApiServer server, String bearerToken) {
         this.server = server;
+        this.token = bearerToken;
         this.client = HttpClient.newBuilder()
                 .sslContext(server.clientConfig().sslContext())
                 .version(HttpClient.Version.HTTP_1_1)
@@ -75,7 +82,7 @@ final class RawHttp {
 
     HttpRequest.Builder req(String path) {
         return HttpRequest.newBuilder(URI.create(server.url() + path))
-                .header("Authorization", "Bearer " + server.token())
+                .header("Authorization", "Bearer " + token)
                 .timeout(Duration.ofSeconds(20));
     }
 
