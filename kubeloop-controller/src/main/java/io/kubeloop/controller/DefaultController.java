@@ -486,7 +486,8 @@ final class DefaultController implements Controller {
         MDC.put("reconcileID", UUID.randomUUID().toString());
         try {
             Result result = reconciler.reconcile(
-                    request, ReconcileContext.create(name, client, events, reconcileLog, cancellation, desired));
+                    request,
+                    ReconcileContext.create(name, client, events, reconcileLog, cancellation, desired, ticker));
             if (result == null) {
                 throw new NullPointerException("reconciler of controller " + name + " returned no Result for " + request
                         + "; return Result.done() when there is nothing more to do");

@@ -6,6 +6,7 @@ import io.kubeloop.controller.events.EventRecorder;
 import io.kubeloop.controller.internal.desired.DesiredStates;
 import io.kubeloop.controller.internal.desired.OwnedKinds;
 import io.kubeloop.controller.util.OwnedObjects;
+import io.kubeloop.time.Ticker;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,7 +26,9 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #cancellation()}: fires when the controller stops — the manager shuts down or lost its
  *       leader lease. A reconcile blocked in the client then is interrupted;</li>
  *   <li>{@link #owned(Object)}: the objects an owner controls, applied at their desired state in one
- *       call each, written only when the server's differ, and watched for the owner.</li>
+ *       call each, written only when the server's differ, and watched for the owner;</li>
+ *   <li>{@link #ticker()}: the controller's clock (the manager's), for the times a reconcile writes,
+ *       such as a condition's {@code lastTransitionTime}.</li>
  * </ul>
  *
  * <p>A controller made without a manager has no client and no recorder: {@link #client()} and
@@ -42,6 +45,7 @@ public final class ReconcileContext {
     private final Logger log;
     private final Cancellation cancellation;
     private final DesiredStates desired;
+    private final Ticker ticker;
 
     private ReconcileContext(
             String controller,
@@ -49,18 +53,20 @@ public final class ReconcileContext {
             EventRecorder events,
             Logger log,
             Cancellation cancellation,
-            DesiredStates desired) {
+            DesiredStates desired,
+            Ticker ticker) {
         this.controller = controller;
         this.client = client;
         this.events = events;
         this.log = log;
         this.cancellation = cancellation;
         this.desired = desired;
+        this.ticker = ticker;
     }
 
     /**
-     * A context, for running a reconciler outside a controller (in a unit test). Its
-     * {@link #owned} objects are applied as {@code controller}, resolve types through
+     * A context, for running a reconciler outside a controller (in a unit test), on the system
+     * clock. Its {@link #owned} objects are applied as {@code controller}, resolve types through
      * {@link Scheme#defaults()}, watch nothing and remember no earlier apply.
      *
      * @param controller the controller's name
@@ -71,15 +77,32 @@ public final class ReconcileContext {
      */
     public static ReconcileContext of(
             String controller, Client client, EventRecorder events, Cancellation cancellation) {
+        return of(controller, client, events, cancellation, Ticker.system());
+    }
+
+    /**
+     * {@link #of(String, Client, EventRecorder, Cancellation)} on {@code ticker}, a fake one in tests.
+     *
+     * @param controller the controller's name
+     * @param client the client, or null for none
+     * @param events the recorder, or null for none
+     * @param cancellation the signal
+     * @param ticker the clock
+     * @return the context
+     */
+    public static ReconcileContext of(
+            String controller, Client client, EventRecorder events, Cancellation cancellation, Ticker ticker) {
         Objects.requireNonNull(controller, "controller");
         Objects.requireNonNull(cancellation, "cancellation");
+        Objects.requireNonNull(ticker, "ticker");
         return new ReconcileContext(
                 controller,
                 client,
                 events,
                 LoggerFactory.getLogger(loggerName(controller)),
                 cancellation,
-                DesiredStates.create(Scheme.defaults(), controller, OwnedKinds.NONE));
+                DesiredStates.create(Scheme.defaults(), controller, OwnedKinds.NONE),
+                ticker);
     }
 
     /** A context made by a controller for one reconcile; {@code desired} is the controller's. */
@@ -89,8 +112,9 @@ public final class ReconcileContext {
             EventRecorder events,
             Logger log,
             Cancellation cancellation,
-            DesiredStates desired) {
-        return new ReconcileContext(controller, client, events, log, cancellation, desired);
+            DesiredStates desired,
+            Ticker ticker) {
+        return new ReconcileContext(controller, client, events, log, cancellation, desired, ticker);
     }
 
     /** The logger name of a controller's reconciles: {@code io.kubeloop.controller.<name>}. */
@@ -135,6 +159,16 @@ public final class ReconcileContext {
     /** The controller's logger; the MDC holds the request while the reconcile runs. */
     public Logger log() {
         return log;
+    }
+
+    /**
+     * The controller's clock: the manager's ticker for a controller built with
+     * {@link ControllerBuilder#build(Manager, Reconciler)}. Give it to
+     * {@link io.kubeloop.api.Conditions#setStatusCondition}, so that a fake clock in a test drives the
+     * times a reconcile writes too.
+     */
+    public Ticker ticker() {
+        return ticker;
     }
 
     /** Fires when the controller stops; the client refuses calls afterwards. */
