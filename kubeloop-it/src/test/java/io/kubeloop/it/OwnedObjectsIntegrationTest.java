@@ -15,6 +15,9 @@ import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
+import io.kubeloop.api.Kind;
+import io.kubeloop.api.KubernetesObject;
+import io.kubeloop.api.ObjectMeta;
 import io.kubeloop.api.ResourceScope;
 import io.kubeloop.api.Scheme;
 import io.kubeloop.api.errors.NotFoundException;
@@ -461,6 +464,52 @@ class OwnedObjectsIntegrationTest extends EmbeddedServerTestBase {
         } finally {
             webhooks.close();
         }
+    }
+
+    /** A user's record for a built-in kind: what kubeloop's own models will be. */
+    @Kind(group = "", version = "v1", kind = "ConfigMap", plural = "configmaps")
+    record ConfigMapRecord(String apiVersion, String kind, ObjectMeta metadata, Map<String, String> data)
+            implements KubernetesObject {}
+
+    @Test
+    void recordsAndDynamicObjectsAreAppliedWatchedAndComparedAsModelsAre() throws Exception {
+        Children untyped = (owner, owned) -> {
+            owned.apply(new ConfigMapRecord(null, null, ObjectMeta.of(null, "as-record"), Map.of("k", "v")));
+            owned.apply(DynamicObject.parse("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
+                    + "\"metadata\":{\"name\":\"as-dynamic\"},\"data\":{\"k\":\"v\"}}"));
+        };
+        Controller controller = start(untyped);
+        createOwner(Map.of());
+        ResourceClient<ConfigMap> configMaps = client.resource(ConfigMap.class).inNamespace("default");
+        await().atMost(Duration.ofSeconds(30))
+                .ignoreException(NotFoundException.class)
+                .untilAsserted(() -> {
+                    assertThat(failures).isEmpty();
+                    assertThat(OwnerReferences.controllerOf(configMaps.get("as-record")))
+                            .isPresent();
+                    assertThat(OwnerReferences.controllerOf(configMaps.get("as-dynamic")))
+                            .isPresent();
+                });
+        awaitQuiet(controller);
+        writeLog.clear();
+        reconcileOwner(controller, 100);
+        assertThat(writeLog)
+                .as("writes of unchanged records and dynamic objects")
+                .isEmpty();
+
+        String recordUid = configMaps.get("as-record").getMetadata().getUid();
+        String dynamicUid = configMaps.get("as-dynamic").getMetadata().getUid();
+        configMaps.delete("as-record");
+        configMaps.delete("as-dynamic");
+        await().atMost(Duration.ofSeconds(30))
+                .ignoreException(NotFoundException.class)
+                .untilAsserted(() -> {
+                    assertThat(configMaps.get("as-record").getMetadata().getUid())
+                            .isNotEqualTo(recordUid);
+                    assertThat(configMaps.get("as-dynamic").getMetadata().getUid())
+                            .isNotEqualTo(dynamicUid);
+                });
+        assertThat(failures).isEmpty();
     }
 
     @Test
