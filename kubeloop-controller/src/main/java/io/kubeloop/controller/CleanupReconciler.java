@@ -18,7 +18,10 @@ import tools.jackson.databind.node.ObjectNode;
  * <ul>
  *   <li>gone: the reconciler runs (and sees it gone);</li>
  *   <li>live without the finalizer: the finalizer is added (a merge patch, guarded by the
- *       resourceVersion read), then the reconciler runs;</li>
+ *       resourceVersion read), and that is all: the update it makes reconciles the object again
+ *       ({@link ControllerBuilder} lets that event through whatever its filters), and the reconciler
+ *       then reads an object that has the finalizer and its new resourceVersion — its own writes
+ *       guarded by that version do not fail on one the cache had not seen yet;</li>
  *   <li>live with it: the reconciler runs;</li>
  *   <li>being deleted with the finalizer: the {@link Cleaner} runs, and when it is done the
  *       finalizer is removed the same way; the reconciler does not run;</li>
@@ -76,8 +79,16 @@ final class CleanupReconciler<T> implements Reconciler {
             List<String> more = new ArrayList<>(finalizers);
             more.add(finalizer);
             patchFinalizers(client, object, metadata, more);
+            return Result.done(); // the patch's update event brings the object back, finalizer and all
         }
         return reconciler.reconcile(request, context);
+    }
+
+    /** Whether {@code event} is the update that added {@code finalizer} to an object. */
+    static boolean addsFinalizer(Event<?> event, String finalizer) {
+        return event instanceof Event.Update<?> u
+                && !ObjectAccess.metadata(u.oldObject()).finalizersOrEmpty().contains(finalizer)
+                && ObjectAccess.metadata(u.newObject()).finalizersOrEmpty().contains(finalizer);
     }
 
     /**

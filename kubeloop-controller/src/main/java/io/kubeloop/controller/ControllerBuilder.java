@@ -154,8 +154,9 @@ public final class ControllerBuilder<T> {
      * the reconciler sees it, and an object being deleted goes to the cleaner — until it succeeds,
      * across restarts — instead of the reconciler; see {@link Cleaner}. The finalizer is set with a
      * merge patch, so the controller also needs {@code patch} on the reconciled type, which
-     * {@link #build(Manager, Reconciler)} declares. Needs a manager: the finalizer is read and
-     * written through its client.
+     * {@link #build(Manager, Reconciler)} declares; the update that adds it reconciles the object
+     * whatever {@link #withPredicate} and {@link #withEventFilter} say. Needs a manager: the
+     * finalizer is read and written through its client.
      *
      * @param finalizer the finalizer's name, a qualified name such as {@code example.com/cleanup}
      * @param cleaner cleans up after an object being deleted
@@ -405,7 +406,19 @@ public final class ControllerBuilder<T> {
         ControllerOptions.Builder builder = ControllerOptions.builder(name());
         withOptions.accept(builder);
         Controller controller = create.apply(reconciler, builder.build());
-        new WatchSpec<>(type, EventHandler.<T>forObject(), forFilter).register(controller, informers, eventFilter);
+        if (cleaner == null) {
+            new WatchSpec<>(type, EventHandler.<T>forObject(), forFilter).register(controller, informers, eventFilter);
+        } else {
+            // the update that adds the finalizer reconciles the object (CleanupReconciler stops there),
+            // whatever the filters say of it: a generation-changed filter would drop it
+            String held = finalizer;
+            Predicate<Event<T>> filters = event -> eventFilter.test(event) && forFilter.test(event);
+            new WatchSpec<>(
+                            type,
+                            EventHandler.<T>forObject(),
+                            event -> CleanupReconciler.addsFinalizer(event, held) || filters.test(event))
+                    .register(controller, informers, event -> true);
+        }
         for (Owned o : owned) {
             if (o.metadataOnly()) {
                 EventHandler<PartialObjectMetadata> toOwner =

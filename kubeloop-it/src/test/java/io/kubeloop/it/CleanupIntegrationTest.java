@@ -12,15 +12,20 @@ import io.kubeloop.controller.Cleaner;
 import io.kubeloop.controller.Controller;
 import io.kubeloop.controller.ControllerBuilder;
 import io.kubeloop.controller.Manager;
+import io.kubeloop.controller.ManagerOptions;
+import io.kubeloop.controller.Predicates;
 import io.kubeloop.controller.Reconciler;
 import io.kubeloop.controller.Request;
 import io.kubeloop.controller.Result;
+import io.kubeloop.controller.client.ByObject;
+import io.kubeloop.controller.client.CacheOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -198,6 +203,55 @@ class CleanupIntegrationTest extends EmbeddedServerTestBase {
         start(succeeding); // the next process
         await().atMost(Duration.ofSeconds(20)).until(() -> gone("a"));
         assertThat(cleaned).containsExactly("a");
+    }
+
+    @Test
+    void aNewObjectReachesTheReconcilerWithItsFinalizerEvenBehindAGenerationFilter() {
+        List<Throwable> writeFailures = new CopyOnWriteArrayList<>();
+        // the cache learns of the finalizer late (as over a slow watch): a reconciler run right after
+        // the finalizer's patch would read the object without it, and its guarded write would conflict
+        Manager manager = Manager.create(
+                client,
+                ManagerOptions.defaults()
+                        .withCache(CacheOptions.defaults()
+                                .with(ByObject.of(ConfigMap.class).withTransform(cm -> {
+                                    List<String> f = cm.getMetadata().getFinalizers();
+                                    if (f != null && f.contains(FINALIZER)) {
+                                        LockSupport.parkNanos(
+                                                Duration.ofMillis(300).toNanos());
+                                    }
+                                    return cm;
+                                }))));
+        managers.add(manager);
+        ControllerBuilder.forResource(ConfigMap.class)
+                .withPredicate(Predicates.generationChanged()) // a finalizer changes no generation
+                .withCleanup(FINALIZER, succeeding)
+                .build(manager, (request, context) -> {
+                    Optional<ConfigMap> cm = context.client().getOptional(ConfigMap.class, request.key());
+                    if (cm.isPresent()
+                            && !"yes".equals(cm.get().getMetadata().getLabels().get("seen"))) {
+                        ConfigMap seen = cm.get();
+                        seen.getMetadata().getLabels().put("seen", "yes");
+                        try {
+                            context.client().update(seen); // guarded by the resourceVersion read
+                        } catch (RuntimeException e) {
+                            writeFailures.add(e);
+                            throw e;
+                        }
+                    }
+                    return Result.done();
+                });
+        manager.start();
+
+        create("a");
+
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> "yes"
+                        .equals(configMaps().get("a").getMetadata().getLabels().get("seen")));
+        assertThat(configMaps().get("a").getMetadata().getFinalizers()).containsExactly(FINALIZER);
+        assertThat(writeFailures)
+                .as("the reconciler read the object after the finalizer's write, not before it")
+                .isEmpty();
     }
 
     @Test
