@@ -192,7 +192,7 @@ final class DefaultOwnedObjects implements OwnedObjects {
      * from a cache may lack them). A Secret's {@code stringData} is compared as the {@code data} the
      * server turns it into.
      */
-    private static boolean inSync(ObjectNode body, JsonNode actual) {
+    static boolean inSync(ObjectNode body, JsonNode actual) {
         ObjectNode desired = body.deepCopy();
         desired.remove(List.of("apiVersion", "kind"));
         if ("Secret".equals(body.path("kind").asString())
