@@ -5,8 +5,8 @@
  * ({@code io.kubeloop.controller.events}), RBAC declaration, manifests and access checks ({@code
  * io.kubeloop.controller.rbac}), health checks ({@code
  * io.kubeloop.controller.endpoints}), admission and conversion webhooks ({@code
- * io.kubeloop.controller.webhook}) and owner-reference and finalizer helpers ({@code
- * io.kubeloop.controller.util}).
+ * io.kubeloop.controller.webhook}) and the desired-state, owner-reference and finalizer helpers
+ * ({@code io.kubeloop.controller.util}).
  *
  * <p>The Prometheus registry ({@code micrometer.registry.prometheus}) is optional: an application
  * that serves {@code /metrics} requires it (see {@link io.kubeloop.controller.Manager}).

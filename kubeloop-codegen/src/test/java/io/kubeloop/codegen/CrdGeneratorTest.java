@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.kubeloop.api.Condition;
 import io.kubeloop.api.IntOrString;
 import io.kubeloop.api.Kind;
 import io.kubeloop.api.KubernetesObject;
 import io.kubeloop.api.ObjectMeta;
 import io.kubeloop.api.crd.CustomResource;
 import io.kubeloop.api.crd.Description;
+import io.kubeloop.api.crd.ListMapKeys;
+import io.kubeloop.api.crd.ListType;
 import io.kubeloop.api.crd.Pattern;
 import io.kubeloop.api.crd.Required;
 import java.io.IOException;
@@ -71,6 +74,44 @@ class CrdGeneratorTest {
         assertThat(p.path("extra").path("x-kubernetes-preserve-unknown-fields").asBoolean())
                 .isTrue();
         assertThat(p.path("pages").path("format").asString()).isEqualTo("int32");
+    }
+
+    @Kind(group = "example.com", version = "v1")
+    @CustomResource(status = true)
+    record Widget(String apiVersion, String kind, ObjectMeta metadata, Status status) implements KubernetesObject {
+        record Status(
+                Long observedGeneration,
+                @ListType("map") @ListMapKeys("type") List<Condition> conditions) {}
+    }
+
+    @Test
+    void conditionsGetMetav1ConditionsSchemaAndTheListAMapByType() {
+        JsonNode crd = CrdGenerator.crds(List.of(Widget.class)).getFirst();
+        JsonNode conditions = crd.at("/spec/versions/0/schema/openAPIV3Schema/properties/status/properties/conditions");
+        assertThat(conditions.path("type").asString()).isEqualTo("array");
+        assertThat(conditions.path("x-kubernetes-list-type").asString()).isEqualTo("map");
+        assertThat(conditions.path("x-kubernetes-list-map-keys").toString()).isEqualTo("[\"type\"]");
+        JsonNode item = conditions.path("items");
+        assertThat(item.path("type").asString()).isEqualTo("object");
+        assertThat(item.path("required").toString())
+                .isEqualTo("[\"type\",\"status\",\"lastTransitionTime\",\"reason\",\"message\"]");
+        JsonNode p = item.path("properties");
+        assertThat(p.path("type").path("type").asString()).isEqualTo("string");
+        assertThat(p.path("type").path("maxLength").asInt()).isEqualTo(316);
+        assertThat(p.path("type").path("pattern").asString())
+                .isEqualTo("^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
+                        + "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$");
+        assertThat(p.path("status").path("enum").toString()).isEqualTo("[\"True\",\"False\",\"Unknown\"]");
+        assertThat(p.path("observedGeneration").path("type").asString()).isEqualTo("integer");
+        assertThat(p.path("observedGeneration").path("format").asString()).isEqualTo("int64");
+        assertThat(p.path("observedGeneration").path("minimum").asInt()).isZero();
+        assertThat(p.path("lastTransitionTime").path("type").asString()).isEqualTo("string");
+        assertThat(p.path("lastTransitionTime").path("format").asString()).isEqualTo("date-time");
+        assertThat(p.path("reason").path("minLength").asInt()).isEqualTo(1);
+        assertThat(p.path("reason").path("maxLength").asInt()).isEqualTo(1024);
+        assertThat(p.path("reason").path("pattern").asString()).isEqualTo("^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$");
+        assertThat(p.path("message").path("maxLength").asInt()).isEqualTo(32768);
+        assertThat(p.path("message").path("type").asString()).isEqualTo("string");
     }
 
     @Test

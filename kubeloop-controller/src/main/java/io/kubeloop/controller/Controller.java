@@ -49,13 +49,17 @@ public interface Controller extends AutoCloseable {
      * Feeds this controller from {@code informer}: every event the informer delivers (through a
      * handler registration of its own) that {@code filter} accepts goes to {@code handler}, which
      * adds requests to {@link #queue()}. The informer is the caller's: it may be shared with other
-     * controllers, and the caller starts and closes it. Must be called before {@link #start()}.
+     * controllers, and the caller starts and closes it. A watch added before {@link #start()} is
+     * one {@code start} waits for; one added to a running controller (as a first
+     * {@link ReconcileContext#owned owned} apply of a kind does, and as controller-runtime lets a
+     * source be added to a started controller) delivers from then on, its informer's objects first,
+     * without being waited for.
      *
      * @param informer the source of events
      * @param handler maps events to requests, e.g. {@link EventHandler#forObject()}
      * @param filter which events reach the handler, e.g. {@link Predicates#generationChanged()}
      * @param <T> the object type
-     * @throws IllegalStateException if the controller was started or closed
+     * @throws IllegalStateException if the controller was closed
      */
     <T> void watch(SharedIndexInformer<T> informer, EventHandler<T> handler, Predicate<? super Event<T>> filter);
 
@@ -65,7 +69,7 @@ public interface Controller extends AutoCloseable {
      * @param informer the source of events
      * @param handler maps events to requests
      * @param <T> the object type
-     * @throws IllegalStateException if the controller was started or closed
+     * @throws IllegalStateException if the controller was closed
      */
     default <T> void watch(SharedIndexInformer<T> informer, EventHandler<T> handler) {
         watch(informer, handler, event -> true);

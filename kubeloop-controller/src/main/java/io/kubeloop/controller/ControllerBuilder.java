@@ -6,6 +6,7 @@ import io.kubeloop.api.Scheme;
 import io.kubeloop.cache.InformerFactory;
 import io.kubeloop.cache.InformerScope;
 import io.kubeloop.cache.SharedIndexInformer;
+import io.kubeloop.controller.internal.desired.DesiredStates;
 import io.kubeloop.controller.internal.rbac.Declarations;
 import io.kubeloop.controller.internal.rbac.ScopedRule;
 import io.kubeloop.controller.rbac.PolicyRule;
@@ -17,6 +18,7 @@ import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import java.util.regex.Pattern;
 
 /**
  * Builds a {@link Controller} from what it reconciles and what it watches, with shared informers
@@ -64,10 +66,16 @@ public final class ControllerBuilder<T> {
     /** An owned type, the filter on its events, and whether it is watched through its metadata only. */
     private record Owned(Class<?> type, Predicate<? super Event<?>> filter, boolean metadataOnly) {}
 
+    /** A qualified name with a DNS subdomain prefix: what the API server accepts as a custom finalizer. */
+    private static final Pattern FINALIZER = Pattern.compile(
+            "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
+
     private final Class<T> type;
     private final List<WatchSpec<?>> watches = new ArrayList<>();
     private final List<Owned> owned = new ArrayList<>();
     private final List<PolicyRule> permissions = new ArrayList<>();
+    private String finalizer;
+    private Cleaner<? super T> cleaner;
     private Predicate<? super Event<T>> forFilter = event -> true;
     private Predicate<? super Event<?>> eventFilter = event -> true;
     private Scheme scheme = Scheme.defaults();
@@ -137,6 +145,37 @@ public final class ControllerBuilder<T> {
      */
     public ControllerBuilder<T> ownsMetadataOnly(Class<?> ownedType) {
         owned.add(new Owned(Objects.requireNonNull(ownedType, "ownedType"), event -> true, true));
+        return this;
+    }
+
+    /**
+     * Holds every reconciled object with {@code finalizer} until {@code cleaner} has cleaned up after
+     * it (the Java Operator SDK's {@code Cleaner}): the finalizer is added to a live object before
+     * the reconciler sees it, and an object being deleted goes to the cleaner — until it succeeds,
+     * across restarts — instead of the reconciler; see {@link Cleaner}. The finalizer is set with a
+     * merge patch, so the controller also needs {@code patch} on the reconciled type, which
+     * {@link #build(Manager, Reconciler)} declares; the update that adds it reconciles the object
+     * whatever {@link #withPredicate} and {@link #withEventFilter} say. Needs a manager: the
+     * finalizer is read and written through its client.
+     *
+     * @param finalizer the finalizer's name, a qualified name such as {@code example.com/cleanup}
+     * @param cleaner cleans up after an object being deleted
+     * @return this builder
+     * @throws IllegalArgumentException if the finalizer is not a qualified name with a domain prefix
+     * @throws IllegalStateException if a cleanup is set already
+     */
+    public ControllerBuilder<T> withCleanup(String finalizer, Cleaner<? super T> cleaner) {
+        Objects.requireNonNull(finalizer, "finalizer");
+        Objects.requireNonNull(cleaner, "cleaner");
+        if (!FINALIZER.matcher(finalizer).matches()) {
+            throw new IllegalArgumentException("finalizer \"" + finalizer + "\" must be a qualified name with a"
+                    + " domain prefix, such as example.com/cleanup");
+        }
+        if (this.cleaner != null) {
+            throw new IllegalStateException("the cleanup is set already, with finalizer " + this.finalizer);
+        }
+        this.finalizer = finalizer;
+        this.cleaner = cleaner;
         return this;
     }
 
@@ -242,6 +281,9 @@ public final class ControllerBuilder<T> {
      */
     public Controller build(InformerFactory informers, Reconciler reconciler) {
         Objects.requireNonNull(informers, "informers");
+        if (cleaner != null) {
+            throw new IllegalStateException("withCleanup needs a manager's client: build(manager, reconciler)");
+        }
         InformerSource all = new InformerSource() {
             @Override
             public <U> List<SharedIndexInformer<U>> informersFor(Class<U> t) {
@@ -262,14 +304,18 @@ public final class ControllerBuilder<T> {
      * watched type is watched through the informers the manager's
      * {@link io.kubeloop.controller.client.CacheOptions cache scope} gives it (one per namespace of
      * the scope, or one over all). Each reconcile gets a {@link ReconcileContext} with the manager's
-     * client, a recorder reporting as the controller, and the controller's cancellation. The
-     * controller reports to the manager's meter registry, runs on its ticker and takes its graceful
+     * client, a recorder reporting as the controller, the controller's cancellation, and the
+     * {@link ReconcileContext#owned owned objects} of an owner: applied as the controller's name,
+     * remembered by the controller, and each kind applied watched for its owners from its first
+     * apply on (kinds declared with {@link #owns} are watched from the start). With
+     * {@link #withCleanup} the reconciler runs behind the finalizer. The controller reports to the manager's meter registry, runs on its ticker and takes its graceful
      * shutdown timeout, unless {@link #withOptions} says otherwise. Its RBAC needs join
-     * {@link Manager#permissions()}: {@code get, list, watch} on each watched type; {@code update} on the
-     * reconciled type's {@code finalizers} subresource when it owns a type (its owned objects' controller
-     * references block its deletion, which clusters enforcing owner references, such as OpenShift, authorize
-     * so), where the reconciled type is read; and the rules of {@link #withPermissions} and of the reconciler
-     * class's {@link io.kubeloop.controller.rbac.Permission @Permission} annotations.
+     * {@link Manager#permissions()}: {@code get, list, watch} on each watched type; {@code patch} on the
+     * reconciled type with a cleanup; {@code update} on the reconciled type's {@code finalizers} subresource
+     * when it owns a type (its owned objects' controller references block its deletion, which clusters
+     * enforcing owner references, such as OpenShift, authorize so), where the reconciled type is read; and
+     * the rules of {@link #withPermissions} and of the reconciler class's
+     * {@link io.kubeloop.controller.rbac.Permission @Permission} annotations.
      *
      * @param manager the manager, not started
      * @param reconciler what each request runs
@@ -298,11 +344,23 @@ public final class ControllerBuilder<T> {
                 return manager.cache().metadataInformersFor(t);
             }
         };
+        ResourceMapping reconciled = mapping(type);
+        List<Class<?>> declaredOwned = owned.stream().<Class<?>>map(Owned::type).toList();
+        OwnedWatches ownedWatches = new OwnedWatches(
+                reconciled.gvk().groupKind(), reconciled.scope(), manager.cache(), eventFilter, declaredOwned);
+        Reconciler behindFinalizer =
+                cleaner == null ? reconciler : new CleanupReconciler<>(type, finalizer, cleaner, reconciler);
         Controller controller = build(
                 cache,
-                reconciler,
+                behindFinalizer,
                 withManager,
-                (r, o) -> new DefaultController(r, o, manager::clientFor, manager.eventRecorderFor(o.name())));
+                (r, o) -> new DefaultController(
+                        r,
+                        o,
+                        manager::clientFor,
+                        manager.eventRecorderFor(o.name()),
+                        DesiredStates.create(scheme, o.name(), ownedWatches)));
+        ownedWatches.bind(controller);
         manager.add(controller);
         manager.declare(rbac);
         return controller;
@@ -338,6 +396,10 @@ public final class ControllerBuilder<T> {
         }
         List<PolicyRule> declared = new ArrayList<>(Declarations.fromAnnotations(reconciler.getClass()));
         declared.addAll(permissions);
+        if (cleaner != null) {
+            ResourceMapping m = mapping(type);
+            declared.add(PolicyRule.forResources(m.gvk().group(), List.of(m.resource()), "patch"));
+        }
         Set<String> defaults = manager.options().cache().defaultNamespaces();
         for (PolicyRule rule : declared) {
             rules.addAll(Declarations.scope(rule, scheme, defaults));
@@ -357,7 +419,19 @@ public final class ControllerBuilder<T> {
         ControllerOptions.Builder builder = ControllerOptions.builder(name());
         withOptions.accept(builder);
         Controller controller = create.apply(reconciler, builder.build());
-        new WatchSpec<>(type, EventHandler.<T>forObject(), forFilter).register(controller, informers, eventFilter);
+        if (cleaner == null) {
+            new WatchSpec<>(type, EventHandler.<T>forObject(), forFilter).register(controller, informers, eventFilter);
+        } else {
+            // the update that adds the finalizer reconciles the object (CleanupReconciler stops there),
+            // whatever the filters say of it: a generation-changed filter would drop it
+            String held = finalizer;
+            Predicate<Event<T>> filters = event -> eventFilter.test(event) && forFilter.test(event);
+            new WatchSpec<>(
+                            type,
+                            EventHandler.<T>forObject(),
+                            event -> CleanupReconciler.addsFinalizer(event, held) || filters.test(event))
+                    .register(controller, informers, event -> true);
+        }
         for (Owned o : owned) {
             if (o.metadataOnly()) {
                 EventHandler<PartialObjectMetadata> toOwner =

@@ -1,6 +1,7 @@
 package io.kubeloop.controller;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
+import io.kubeloop.api.Scheme;
 import io.kubeloop.api.errors.ApiException;
 import io.kubeloop.api.errors.ConflictException;
 import io.kubeloop.api.errors.ForbiddenException;
@@ -10,6 +11,8 @@ import io.kubeloop.cache.ResourceEventHandlerRegistration;
 import io.kubeloop.cache.SharedIndexInformer;
 import io.kubeloop.controller.client.Client;
 import io.kubeloop.controller.events.EventRecorder;
+import io.kubeloop.controller.internal.desired.DesiredStates;
+import io.kubeloop.controller.internal.desired.OwnedKinds;
 import io.kubeloop.time.Ticker;
 import io.kubeloop.workqueue.PriorityQueue;
 import io.kubeloop.workqueue.RateLimitingQueue;
@@ -39,6 +42,9 @@ import org.slf4j.MDC;
  * starts once {@link #stopping} is set; the state moves only forward, NEW → STARTING → RUNNING →
  * STOPPED, skipping any but the last; watches are added only while NEW; the cancellation fires when
  * the controller stops, and a worker is interrupted only while it reconciles (never in the queue).
+ * Watches are added while NEW, STARTING or RUNNING (an owned kind applied for the first time by a
+ * reconcile is watched then); {@link #watches} is copy-on-write, so the start's wait for sync sees
+ * those added meanwhile.
  *
  * <p><b>Thread safety:</b> all methods are thread-safe; the state is changed under one lock and read
  * without it (volatile); the worker list is written once by the thread that wins the start.
@@ -67,6 +73,9 @@ final class DefaultController implements Controller {
     private final Client client;
 
     private final EventRecorder events;
+    /** The state behind the reconciles' owned objects: field manager, memory of applies, owned watches. */
+    private final DesiredStates desired;
+
     private final Logger reconcileLog;
     private final Duration gracefulShutdownTimeout;
     private final int workers;
@@ -100,7 +109,7 @@ final class DefaultController implements Controller {
     private volatile Thread starter;
 
     DefaultController(Reconciler reconciler, ControllerOptions options) {
-        this(reconciler, options, null, null);
+        this(reconciler, options, null, null, null);
     }
 
     /**
@@ -108,16 +117,19 @@ final class DefaultController implements Controller {
      *
      * @param clientFor makes the reconciles' client, guarded by the given cancellation; null for none
      * @param events the reconciles' recorder, or null for none
+     * @param desired the state behind the reconciles' owned objects; null for one that watches nothing
      */
     DefaultController(
             Reconciler reconciler,
             ControllerOptions options,
             Function<Cancellation, Client> clientFor,
-            EventRecorder events) {
+            EventRecorder events,
+            DesiredStates desired) {
         this.reconciler = Objects.requireNonNull(reconciler, "reconciler");
         this.name = options.name();
         this.client = clientFor == null ? null : clientFor.apply(cancellation);
         this.events = events;
+        this.desired = desired != null ? desired : DesiredStates.create(Scheme.defaults(), name, OwnedKinds.NONE);
         this.reconcileLog = LoggerFactory.getLogger(ReconcileContext.loggerName(name));
         this.gracefulShutdownTimeout = options.gracefulShutdownTimeout();
         cancellation.onCancel(this::interruptReconciles);
@@ -160,8 +172,8 @@ final class DefaultController implements Controller {
         Objects.requireNonNull(handler, "handler");
         Objects.requireNonNull(filter, "filter");
         synchronized (lifecycle) {
-            if (state != State.NEW) {
-                throw new IllegalStateException("controller " + name + ": watches must be added before start");
+            if (state == State.STOPPED) {
+                throw new IllegalStateException("controller " + name + " has stopped: it watches nothing more");
             }
             ResourceEventHandler<T> bridge = new ResourceEventHandler<>() {
                 @Override
@@ -474,7 +486,8 @@ final class DefaultController implements Controller {
         MDC.put("reconcileID", UUID.randomUUID().toString());
         try {
             Result result = reconciler.reconcile(
-                    request, ReconcileContext.create(name, client, events, reconcileLog, cancellation));
+                    request,
+                    ReconcileContext.create(name, client, events, reconcileLog, cancellation, desired, ticker));
             if (result == null) {
                 throw new NullPointerException("reconciler of controller " + name + " returned no Result for " + request
                         + "; return Result.done() when there is nothing more to do");

@@ -7,7 +7,9 @@
  *
  * <p>Here: the reconcile contract and its {@link io.kubeloop.controller.ReconcileContext} (the
  * manager's cache-backed client from {@code io.kubeloop.controller.client}, an Event recorder, the
- * {@link io.kubeloop.controller.Cancellation} that fires when the controller stops); the controller's
+ * {@link io.kubeloop.controller.Cancellation} that fires when the controller stops, the owned objects
+ * of an owner kept at their desired state); a {@link io.kubeloop.controller.Cleaner} run behind a
+ * finalizer the controller manages; the controller's
  * worker loop with
  * controller-runtime's requeue rules, terminal errors, recovered panics, bounded concurrency and
  * metrics; and watches, which bridge a shared informer's notifications into

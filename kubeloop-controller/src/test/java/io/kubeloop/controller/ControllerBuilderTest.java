@@ -56,6 +56,25 @@ class ControllerBuilderTest {
     }
 
     @Test
+    void aCleanupNeedsAQualifiedFinalizerOnceAndAManager() {
+        Cleaner<Foo> cleaner = (foo, context) -> Result.done();
+        assertThatThrownBy(() -> ControllerBuilder.forResource(Foo.class).withCleanup("cleanup", cleaner))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("finalizer \"cleanup\" must be a qualified name with a domain prefix, such as"
+                        + " example.com/cleanup");
+        assertThatThrownBy(() -> ControllerBuilder.forResource(Foo.class)
+                        .withCleanup("example.com/one", cleaner)
+                        .withCleanup("example.com/two", cleaner))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("the cleanup is set already, with finalizer example.com/one");
+        assertThatThrownBy(() -> ControllerBuilder.forResource(Foo.class)
+                        .withCleanup("example.com/cleanup", cleaner)
+                        .build(informers, (request, context) -> Result.done()))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("withCleanup needs a manager's client: build(manager, reconciler)");
+    }
+
+    @Test
     void aTypeThatIsNoKindOfTheSchemeIsRejectedWithAHint() {
         assertThatThrownBy(
                         () -> ControllerBuilder.forResource(String.class).build(informers, (r, ctx) -> Result.done()))

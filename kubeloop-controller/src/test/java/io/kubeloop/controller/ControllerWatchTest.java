@@ -218,12 +218,27 @@ class ControllerWatchTest {
     }
 
     @Test
-    void watchesMustBeAddedBeforeStart() {
+    void aWatchAddedToARunningControllerDeliversTheInformersObjectsThenItsChanges() {
+        foos.add(foo("default", "a", 1));
+        controller(ControllerOptions.builder("foo"));
+        controller.start(); // no watches: the workers start at once
+
+        controller.watch(informer, EventHandler.forObject());
+        informer.start();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> reconciled.contains(Request.of("default", "a")));
+        foos.add(foo("default", "b", 1));
+        await().atMost(Duration.ofSeconds(10)).until(() -> reconciled.contains(Request.of("default", "b")));
+    }
+
+    @Test
+    void aClosedControllerRefusesWatches() {
         controller(ControllerOptions.builder("foo"));
         controller.start();
+        controller.close();
         assertThatThrownBy(() -> controller.watch(informer, EventHandler.forObject()))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessage("controller foo: watches must be added before start");
+                .hasMessage("controller foo has stopped: it watches nothing more");
     }
 
     @Test

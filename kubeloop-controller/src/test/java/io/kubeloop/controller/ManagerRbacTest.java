@@ -135,6 +135,18 @@ class ManagerRbacTest {
     }
 
     @Test
+    void aCleanupNeedsToPatchTheReconciledTypeForItsFinalizer() {
+        try (Manager manager = Manager.create(client)) {
+            ControllerBuilder.forResource(Foo.class)
+                    .withCleanup("samplecontroller.k8s.io/cleanup", (foo, context) -> Result.done())
+                    .build(manager, new FooReconciler());
+
+            assertThat(manager.permissions().clusterRules())
+                    .contains(rule("samplecontroller.k8s.io", "foos", "get", "list", "patch", "watch"));
+        }
+    }
+
+    @Test
     void rulesGivenToTheBuilderJoinTheAnnotationsAndWatchesAddReads() {
         try (Manager manager = Manager.create(client)) {
             ControllerBuilder.forResource(Foo.class)

@@ -1,5 +1,7 @@
 package io.kubeloop.controller.client;
 
+import io.kubeloop.api.DynamicObject;
+import io.kubeloop.api.GroupVersionKind;
 import io.kubeloop.api.PartialObjectMetadata;
 import io.kubeloop.cache.SharedIndexInformer;
 import java.util.Collection;
@@ -52,6 +54,16 @@ public interface Cache extends Reader {
      * @return the informers, at least one
      */
     <T> List<SharedIndexInformer<T>> informersFor(Class<T> type);
+
+    /**
+     * The informers holding {@code kind}'s objects as {@link DynamicObject}s in this cache's scope
+     * (those {@link Reader#get(GroupVersionKind, io.kubeloop.api.ObjectKey)} reads), made if need be
+     * but not started.
+     *
+     * @param kind the kind
+     * @return the informers, at least one
+     */
+    List<SharedIndexInformer<DynamicObject>> informersFor(GroupVersionKind kind);
 
     /**
      * The metadata-only informers of {@code type} in this cache's scope (see

@@ -3,6 +3,7 @@ package io.kubeloop.controller.client;
 import io.kubeloop.client.PatchOptions;
 import io.kubeloop.client.PatchType;
 import io.kubeloop.client.WriteOptions;
+import io.kubeloop.controller.internal.desired.Statuses;
 
 /**
  * Writes an object's {@code status} subresource: controller-runtime's {@code SubResourceWriter}
@@ -22,6 +23,29 @@ public interface StatusWriter {
      */
     default <T> T update(T object) {
         return update(object, WriteOptions.none());
+    }
+
+    /**
+     * {@link #update(Object) Updates} the status to {@code updated}'s unless it is the same as
+     * {@code current}'s, the object as read: a status that changes nothing is not written, so it
+     * costs no request and starts no reconcile. Statuses compare as JSON, absent and empty values
+     * alike. Write a status this way on every reconcile, as what was observed (with
+     * {@link io.kubeloop.api.Conditions#setStatusCondition}, which keeps transition times), and a
+     * controller settles: its one status write after a change reconciles the object once more, which
+     * finds the status right.
+     *
+     * {@snippet :
+     * Foo foo = client.get(Foo.class, request.key());
+     * client.status().updateIfChanged(foo, foo.withStatus(new FooStatus(available)));
+     * }
+     *
+     * @param current the object as read, with its resourceVersion
+     * @param updated the same object with the status it should have
+     * @param <T> its type
+     * @return {@code current} when nothing was written, else the object after the write
+     */
+    default <T> T updateIfChanged(T current, T updated) {
+        return Statuses.same(current, updated) ? current : update(updated);
     }
 
     /**

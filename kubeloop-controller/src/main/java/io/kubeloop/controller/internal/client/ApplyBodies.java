@@ -15,7 +15,7 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>Stateless; thread-safe.
  */
-final class ApplyBodies {
+public final class ApplyBodies {
 
     /** Metadata fields the server sets and an apply must not claim. */
     private static final List<String> SERVER_OWNED_METADATA = List.of(
@@ -37,9 +37,20 @@ final class ApplyBodies {
      * @return the JSON bytes
      */
     static byte[] forObject(Object object, Scheme scheme) {
+        return KubeJson.mapper().writeValueAsBytes(treeForObject(object, scheme));
+    }
+
+    /**
+     * What {@link #forObject} sends, as a tree of its own: for comparing with what the server holds.
+     *
+     * @param object the desired state
+     * @param scheme fills apiVersion and kind when the object has none
+     * @return a new tree
+     */
+    public static ObjectNode treeForObject(Object object, Scheme scheme) {
         ObjectNode tree = tree(object, scheme);
         tree.remove("status");
-        return KubeJson.mapper().writeValueAsBytes(tree);
+        return tree;
     }
 
     /**

@@ -183,6 +183,11 @@ public final class InformerCache implements Cache {
         return List.copyOf(typed(type).informers().values());
     }
 
+    @Override
+    public List<SharedIndexInformer<DynamicObject>> informersFor(GroupVersionKind kind) {
+        return List.copyOf(dynamic(kind).informers().values());
+    }
+
     /** The index values of one object: each value once in its namespace and once across namespaces. */
     private static List<String> indexValues(Object object, Collection<String> values) {
         if (values == null || values.isEmpty()) {
