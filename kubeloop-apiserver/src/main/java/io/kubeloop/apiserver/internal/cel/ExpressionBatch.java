@@ -12,6 +12,7 @@ import dev.cel.common.types.CelType;
 import dev.cel.common.types.CelTypeProvider;
 import dev.cel.compiler.CelCompiler;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -98,38 +99,53 @@ final class ExpressionBatch {
         } catch (CelValidationException e) {
             return Optional.empty();
         }
+        // one pass over the batch's maps, each entry to the item whose ids hold it (wrappers belong to none)
+        long[] starts = placements.stream().mapToLong(Placement::offset).toArray();
+        List<Map<Long, CelReference>> references = new ArrayList<>(items.size());
+        List<Map<Long, CelType>> typeMaps = new ArrayList<>(items.size());
+        for (int i = 0; i < items.size(); i++) {
+            references.add(new HashMap<>());
+            typeMaps.add(new HashMap<>());
+        }
+        checked.getReferenceMap().forEach((id, ref) -> {
+            int i = owner(starts, placements, id);
+            if (i >= 0) {
+                Placement p = placements.get(i);
+                references.get(i).put(id - p.offset(), renamed(ref, Map.of(p.self(), SELF, p.oldSelf(), OLD_SELF)));
+            }
+        });
+        checked.getTypeMap().forEach((id, type) -> {
+            int i = owner(starts, placements, id);
+            if (i >= 0) {
+                typeMaps.get(i).put(id - placements.get(i).offset(), type);
+            }
+        });
         List<CelExpr> checkedElements = checked.getExpr().list().elements();
         List<CelAbstractSyntaxTree> out = new ArrayList<>(items.size());
         for (int i = 0; i < items.size(); i++) {
-            out.add(extract(items.get(i).parsed(), checked, checkedElements.get(i), placements.get(i)));
+            Placement p = placements.get(i);
+            CelMutableExpr e = CelMutableExprConverter.fromCelExpr(
+                    checkedElements.get(i).call().args().get(0));
+            rewrite(e, -p.offset(), Map.of(p.self(), SELF, p.oldSelf(), OLD_SELF), null);
+            CelSource source = items.get(i).parsed().getSource().toBuilder()
+                    .addAllExtensions(checked.getSource().getExtensions())
+                    .build();
+            out.add(CelAbstractSyntaxTree.newCheckedAst(
+                    CelMutableExprConverter.fromMutableExpr(e), source, references.get(i), typeMaps.get(i)));
         }
         return Optional.of(List.copyOf(out));
     }
 
-    /** Item {@code p}'s checked expression, with its own ids, names and map entries. */
-    private static CelAbstractSyntaxTree extract(
-            CelAbstractSyntaxTree parsed, CelAbstractSyntaxTree batch, CelExpr wrapper, Placement p) {
-        CelMutableExpr e =
-                CelMutableExprConverter.fromCelExpr(wrapper.call().args().get(0));
-        Map<String, String> back = Map.of(p.self(), SELF, p.oldSelf(), OLD_SELF);
-        rewrite(e, -p.offset(), back, null);
-        Map<Long, CelReference> references = new HashMap<>();
-        batch.getReferenceMap().forEach((id, ref) -> {
-            if (id >= p.offset() && id <= p.offset() + p.maxId()) {
-                references.put(id - p.offset(), renamed(ref, back));
-            }
-        });
-        Map<Long, CelType> typeMap = new HashMap<>();
-        batch.getTypeMap().forEach((id, type) -> {
-            if (id >= p.offset() && id <= p.offset() + p.maxId()) {
-                typeMap.put(id - p.offset(), type);
-            }
-        });
-        CelSource source = parsed.getSource().toBuilder()
-                .addAllExtensions(batch.getSource().getExtensions())
-                .build();
-        return CelAbstractSyntaxTree.newCheckedAst(
-                CelMutableExprConverter.fromMutableExpr(e), source, references, typeMap);
+    /** The index of the item whose ids hold {@code id}, or -1 (a wrapper's id). */
+    private static int owner(long[] starts, List<Placement> placements, long id) {
+        int i = Arrays.binarySearch(starts, id);
+        if (i < 0) {
+            i = -i - 2; // the last item starting before id
+        }
+        if (i < 0 || id > starts[i] + placements.get(i).maxId()) {
+            return -1;
+        }
+        return i;
     }
 
     private static CelReference renamed(CelReference ref, Map<String, String> names) {
