@@ -12,6 +12,7 @@ import io.kubeloop.apiserver.internal.auth.StaticTokens;
 import io.kubeloop.apiserver.internal.auth.StorePolicySource;
 import io.kubeloop.apiserver.internal.auth.UserInfo;
 import io.kubeloop.apiserver.internal.controllers.BuiltinControllers;
+import io.kubeloop.apiserver.internal.crd.CompiledSchemas;
 import io.kubeloop.apiserver.internal.crd.CustomResourceDefinitions;
 import io.kubeloop.apiserver.internal.crd.CustomResourceValidator;
 import io.kubeloop.apiserver.internal.fs.PrivateFiles;
@@ -114,18 +115,20 @@ public final class EmbeddedApiServer implements AutoCloseable {
                     ? data.token(options.token().orElse(null))
                     : options.token().orElseGet(DataDirectory::randomToken);
             this.tls = data != null ? data.tls() : TlsMaterial.generate();
+            // one compilation of each CRD schema serves validation and serving
+            CompiledSchemas schemas = new CompiledSchemas(CompiledSchemas.DEFAULT_CAPACITY);
             this.registry = new ObjectRegistry(
                     store,
                     new ResourceRegistry(),
                     options.ticker(),
-                    new CustomResourceValidator(options.validator()),
+                    new CustomResourceValidator(options.validator(), schemas),
                     options.patcher(),
                     options.listAtZero() == ListAtZero.WHOLE_FROM_CACHE);
             createDefaultNamespaces();
             createKubernetesService();
             createBootstrapPolicy();
             // CRDs found in the store (after a restart) are served again before HTTP opens.
-            started = CustomResourceDefinitions.start(registry, options.ticker());
+            started = CustomResourceDefinitions.start(registry, options.ticker(), schemas);
             this.crds = started;
             running = options.builtinControllers() == BuiltinControllerMode.RUN
                     ? BuiltinControllers.start(registry, options.ticker(), options.cluster())

@@ -222,11 +222,17 @@ public final class ServerOptions {
     }
 
     /**
-     * With another clock (tests pass an {@code io.kubeloop.testing.FakeTicker}): object timestamps,
-     * watch bookmarks and timeouts, the built-in controllers' informers and grace periods.
+     * With another clock (tests pass an {@code io.kubeloop.testing.FakeTicker}): object timestamps (the
+     * {@code managedFields} times of patches and applies too), watch bookmarks and timeouts, the built-in
+     * controllers' informers and grace periods.
      */
     public ServerOptions withTicker(Ticker t) {
-        return with(s -> s.ticker = t);
+        return with(s -> {
+            s.ticker = t;
+            if (s.patcher instanceof LibraryPatchApplier) {
+                s.patcher = new LibraryPatchApplier(t);
+            }
+        });
     }
 
     /**

@@ -14,7 +14,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * CRD validation rules through real kubectl, as kube-apiserver answers them: a CRD whose rule does not
- * compile is refused naming the rule and the compiler's error; a custom resource breaking a rule is
+ * compile is refused naming the rule and the compiler's error, one whose message expression is estimated
+ * to cost more than the budget is refused with the estimate's factor; a custom resource breaking a rule is
  * refused with the rule's message at its field ({@code The Widget "w" is invalid: spec.replicas:
  * Forbidden: …}); a transition rule makes a field immutable on {@code kubectl apply}, while changing
  * what a stricter rule does not look at, in an object stored before the rule, is still allowed
@@ -44,7 +45,7 @@ class KubectlCelRulesTest {
                           type: object
                           x-kubernetes-validations:
                             - rule: "self.minReplicas <= self.replicas"
-                              messageExpression: "'replicas must be at least ' + string(self.minReplicas)"
+                              messageExpression: "self.minReplicas == 2 ? 'replicas must be at least 2' : 'replicas must be at least the minimum'"
                               reason: FieldValueForbidden
                               fieldPath: .replicas
                           properties:
@@ -103,6 +104,23 @@ class KubectlCelRulesTest {
                 .contains("spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule")
                 .contains("compilation failed: ERROR: <input>:1:5: undefined field 'minReplicaz'");
 
+        // concatenating string(int) may build a string of any length: its estimated cost is over any budget
+        Path costly = file(
+                "costly-" + version + ".yaml",
+                CRD.replace("widgets.rules", "doodads.rules")
+                        .replace("{kind: Widget, plural: widgets}", "{kind: Doodad, plural: doodads}")
+                        .replace(
+                                "self.minReplicas == 2 ? 'replicas must be at least 2' : 'replicas must be at least"
+                                        + " the minimum'",
+                                "'replicas must be at least ' + string(self.minReplicas)"));
+        Kubectl.Result overBudget = k.run("apply", "-f", costly.toString());
+        assertThat(overBudget.code()).isNotZero();
+        assertThat(overBudget.out())
+                .contains("The CustomResourceDefinition \"doodads.rules.example.com\" is invalid")
+                .contains("spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0]"
+                        + ".messageExpression: Forbidden: estimated messageExpression cost exceeds budget by factor of"
+                        + " more than 100x");
+
         k.ok("apply", "-f", file("crd.yaml", CRD).toString());
         k.ok("wait", "--for=condition=established", "crd/widgets.rules.example.com", "--timeout=30s");
 
@@ -135,7 +153,8 @@ class KubectlCelRulesTest {
                                 "stricter.yaml",
                                 CRD.replace("self.minReplicas <= self.replicas", "self.replicas >= 5")
                                         .replace(
-                                                "'replicas must be at least ' + string(self.minReplicas)",
+                                                "self.minReplicas == 2 ? 'replicas must be at least 2' : 'replicas"
+                                                        + " must be at least the minimum'",
                                                 "'at least 5 replicas'"))
                         .toString());
         k.ok("-n", ns, "patch", "widget", "w", "--type=merge", "-p", "{\"metadata\":{\"labels\":{\"tier\":\"a\"}}}");

@@ -35,7 +35,7 @@ class ModulePathSmokeTest {
 
     /** kubeloop's library modules, as reactor class folders or jars. */
     private static final Pattern KUBELOOP = Pattern.compile(
-            ".*kubeloop-(time|api|client|workqueue|cache|controller|cel|apiserver|testing)([/\\\\]target[/\\\\]classes[/\\\\]?|-[0-9][^/\\\\]*\\.jar)$");
+            ".*kubeloop-(time|api|codegen|client|workqueue|cache|controller|cel|apiserver|testing)([/\\\\]target[/\\\\]classes[/\\\\]?|-[0-9][^/\\\\]*\\.jar)$");
 
     /** Their third-party dependencies, by repository path. */
     private static final List<String> DEPENDENCIES = List.of(

@@ -2,15 +2,19 @@ package io.kubeloop.testing.junit;
 
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.client.KubeClient;
+import io.kubeloop.testing.crd.CrdInstaller;
+import io.kubeloop.testing.crd.CrdSource;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
  * JUnit 5 extension behind {@link EmbeddedApiServerTest} (also usable with {@code @ExtendWith}): starts an
- * {@link EmbeddedApiServer} per test class (or per test with {@code perTest = true}), resolves
- * {@code EmbeddedApiServer} and {@code KubeClient} parameters, and closes the server when the class (or
- * test) is done.
+ * {@link EmbeddedApiServer} per test class (or per test with {@code perTest = true}), installs the
+ * annotation's CRDs into it ({@link CrdInstaller}), resolves {@code EmbeddedApiServer} and
+ * {@code KubeClient} parameters, and closes the server when the class (or test) is done.
  *
  * <p><b>Thread safety.</b> Stateless; servers live in JUnit's extension store, which is thread-safe.
  */
@@ -43,17 +47,48 @@ public final class EmbeddedApiServerExtension implements ParameterResolver {
                 owner = owner.getParent().get();
             }
         }
+        ClassLoader loader = c.getTestClass().map(Class::getClassLoader).orElse(null);
+        List<CrdSource> crds = settings.map(s -> crdSources(s, loader)).orElse(List.of());
         return owner.getStore(NS)
                 .getOrComputeIfAbsent(
                         "server",
-                        k -> new Holder(EmbeddedApiServer.start(io.kubeloop.apiserver.ServerOptions.defaults()
-                                .withCluster(io.kubeloop.apiserver.SimulatedCluster.defaults()
-                                        .withWorkloads(
-                                                workloads
-                                                        ? io.kubeloop.apiserver.SimulatedCluster.Workloads.PODS
-                                                        : io.kubeloop.apiserver.SimulatedCluster.Workloads.OFF)))),
+                        k -> new Holder(started(
+                                EmbeddedApiServer.start(io.kubeloop.apiserver.ServerOptions.defaults()
+                                        .withCluster(io.kubeloop.apiserver.SimulatedCluster.defaults()
+                                                .withWorkloads(
+                                                        workloads
+                                                                ? io.kubeloop.apiserver.SimulatedCluster.Workloads.PODS
+                                                                : io.kubeloop.apiserver.SimulatedCluster.Workloads
+                                                                        .OFF))),
+                                crds)),
                         Holder.class)
                 .server();
+    }
+
+    private static List<CrdSource> crdSources(EmbeddedApiServerTest settings, ClassLoader loader) {
+        List<CrdSource> out = new ArrayList<>();
+        ClassLoader resources = loader != null ? loader : EmbeddedApiServerExtension.class.getClassLoader();
+        for (String location : settings.crds()) {
+            out.add(CrdSource.parse(location, resources));
+        }
+        if (settings.crdClasses().length > 0) {
+            out.add(CrdSource.generatedFrom(settings.crdClasses()));
+        }
+        return out;
+    }
+
+    /** {@code server} with {@code crds} installed and established; closed again when that fails. */
+    private static EmbeddedApiServer started(EmbeddedApiServer server, List<CrdSource> crds) {
+        if (crds.isEmpty()) {
+            return server;
+        }
+        try {
+            CrdInstaller.of(server.client()).install(crds); // the server's shared client, closed with it
+            return server;
+        } catch (RuntimeException e) {
+            server.close();
+            throw e;
+        }
     }
 
     /** Closes the server when JUnit drops the store. */

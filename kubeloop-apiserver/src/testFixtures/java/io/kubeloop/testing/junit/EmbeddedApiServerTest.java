@@ -10,10 +10,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Runs a test class against an {@link io.kubeloop.apiserver.EmbeddedApiServer}: test methods, constructors
- * and lifecycle methods may declare {@code EmbeddedApiServer} and {@code KubeClient} parameters.
+ * and lifecycle methods may declare {@code EmbeddedApiServer} and {@code KubeClient} parameters. The
+ * CustomResourceDefinitions named by {@link #crds()} and {@link #crdClasses()} are installed and
+ * established before any test runs.
  *
  * <pre>{@code
- * @EmbeddedApiServerTest
+ * @EmbeddedApiServerTest(crds = "classpath:crds/foos.example.com.yaml")
  * class MyControllerTest {
  *     @Test
  *     void createsTheDeployment(KubeClient client) { ... }
@@ -35,4 +37,21 @@ public @interface EmbeddedApiServerTest {
      * controllers); off for tests that create ReplicaSets and Pods by hand and need them left alone.
      */
     boolean workloads() default true;
+
+    /**
+     * CustomResourceDefinitions to install into the server before the tests run, each waited for until
+     * established: {@code "classpath:NAME"} is a class path resource (e.g. the
+     * {@code META-INF/fabric8/*.yml} fabric8's crd-generator writes), anything else a YAML or JSON file, or
+     * a directory of them, by path (relative paths from the working directory: the module's under Maven).
+     * A CRD that is refused or not established in time fails the test class (see
+     * {@link io.kubeloop.testing.crd.CrdInstaller}).
+     */
+    String[] crds() default {};
+
+    /**
+     * Record types annotated {@link io.kubeloop.api.Kind @Kind} and
+     * {@link io.kubeloop.api.crd.CustomResource @CustomResource} whose CRDs (as kubeloop-codegen's
+     * {@code CrdGenerator} writes them) are installed before the tests run, after {@link #crds()}.
+     */
+    Class<?>[] crdClasses() default {};
 }

@@ -39,6 +39,7 @@ final class CrdDefinitions {
      * @param terminating the CRD is being deleted
      * @param clock for the relative ages of date columns
      * @param webhooks calls the conversion webhook of a CRD with the {@code Webhook} strategy
+     * @param schemas compiles the versions' schemas (validation compiled them before: usually known)
      */
     static List<ResourceDefinition> of(
             CrdSpec spec,
@@ -46,7 +47,8 @@ final class CrdDefinitions {
             boolean servedOnly,
             boolean terminating,
             Ticker clock,
-            WebhookClient webhooks) {
+            WebhookClient webhooks,
+            CompiledSchemas schemas) {
         ObjectConversion conversion =
                 spec.conversion().path("strategy").asString("None").equals("Webhook")
                         ? new WebhookConversion(
@@ -67,11 +69,10 @@ final class CrdDefinitions {
             if (v.scale() != null) {
                 subresources.add("scale");
             }
-            StructuralSchema schema = v.schema() == null ? null : StructuralSchema.of(v.schema());
             // a stored CRD passed CrdValidation, whose rules compiled: errors here cannot happen
-            CelRules rules = schema == null
-                    ? CelRules.none()
-                    : CelRules.compile(schema, "").rules();
+            CompiledSchemas.Compiled compiled = v.schema() == null ? null : schemas.compile(v.schema(), "");
+            StructuralSchema schema = compiled == null ? null : compiled.schema();
+            CelRules rules = compiled == null ? CelRules.none() : compiled.rules();
             out.add(new ResourceDefinition(
                     spec.group(),
                     v.name(),

@@ -1,13 +1,11 @@
 package io.kubeloop.apiserver.internal.crd;
 
 import io.kubeloop.api.errors.Status;
-import io.kubeloop.apiserver.internal.cel.CelRules;
 import io.kubeloop.apiserver.internal.registry.ApiErrors;
 import io.kubeloop.apiserver.internal.registry.ApiErrors.FieldError;
 import io.kubeloop.apiserver.internal.registry.NameRule;
 import io.kubeloop.apiserver.internal.registry.ResourceDefinition;
 import io.kubeloop.apiserver.internal.schema.NonStructuralSchemaException;
-import io.kubeloop.apiserver.internal.schema.StructuralSchema;
 import io.kubeloop.apiserver.internal.storage.Metadata;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -48,8 +46,16 @@ final class CrdValidation {
      * @throws io.kubeloop.api.errors.InvalidException 422 with one cause per problem
      */
     public static void admit(ResourceDefinition crdDefinition, ObjectNode crd, ObjectNode old) {
+        admit(crdDefinition, crd, old, new CompiledSchemas(0));
+    }
+
+    /**
+     * As {@link #admit(ResourceDefinition, ObjectNode, ObjectNode)}, compiling the versions' schemas
+     * through {@code schemas} (a schema it compiled before is not compiled again).
+     */
+    static void admit(ResourceDefinition crdDefinition, ObjectNode crd, ObjectNode old, CompiledSchemas schemas) {
         applyDefaults(crd);
-        List<FieldError> errors = validate(crd);
+        List<FieldError> errors = validate(crd, schemas);
         if (old != null) {
             String oldGroup = old.path("spec").path("group").asString("");
             String group = crd.path("spec").path("group").asString("");
@@ -103,6 +109,11 @@ final class CrdValidation {
 
     /** Every problem of a (defaulted) CRD. */
     static List<FieldError> validate(ObjectNode crd) {
+        return validate(crd, new CompiledSchemas(0));
+    }
+
+    /** Every problem of a (defaulted) CRD, its schemas compiled through {@code schemas}. */
+    static List<FieldError> validate(ObjectNode crd, CompiledSchemas schemas) {
         List<FieldError> errs = new ArrayList<>();
         JsonNode spec = crd.path("spec");
         String name = Metadata.text(crd, "name");
@@ -127,7 +138,7 @@ final class CrdValidation {
             errs.add(FieldError.notSupported("spec.scope", scope, SCOPES));
         }
         validateNames(names, errs);
-        validateVersions(spec.path("versions"), errs);
+        validateVersions(spec.path("versions"), schemas, errs);
         String strategy = spec.path("conversion").path("strategy").asString("None");
         if (!strategy.equals("None") && !strategy.equals("Webhook")) {
             errs.add(FieldError.notSupported("spec.conversion.strategy", strategy, List.of("None", "Webhook")));
@@ -204,7 +215,7 @@ final class CrdValidation {
         }
     }
 
-    private static void validateVersions(JsonNode versions, List<FieldError> errs) {
+    private static void validateVersions(JsonNode versions, CompiledSchemas schemas, List<FieldError> errs) {
         int storage = 0;
         boolean unique = true;
         Set<String> seen = new HashSet<>();
@@ -221,7 +232,7 @@ final class CrdValidation {
             if (v.path("storage").asBoolean(false)) {
                 storage++;
             }
-            validateSchema(v.path("schema").get("openAPIV3Schema"), path + ".schema.openAPIV3Schema", errs);
+            validateSchema(v.path("schema").get("openAPIV3Schema"), path + ".schema.openAPIV3Schema", schemas, errs);
             validateScale(v.path("subresources").get("scale"), path + ".subresources.scale", errs);
             int j = 0;
             for (JsonNode c : v.path("additionalPrinterColumns")) {
@@ -244,14 +255,13 @@ final class CrdValidation {
         }
     }
 
-    private static void validateSchema(JsonNode schema, String path, List<FieldError> errs) {
+    private static void validateSchema(JsonNode schema, String path, CompiledSchemas schemas, List<FieldError> errs) {
         if (schema == null || schema.isNull()) {
             errs.add(FieldError.required(path, "schemas are required"));
             return;
         }
         try {
-            StructuralSchema structural = StructuralSchema.of(schema, path);
-            for (Status.Cause c : CelRules.compile(structural, path).errors()) {
+            for (Status.Cause c : schemas.compile(schema, path).errors()) {
                 errs.add(new FieldError(c.reason(), c.field(), c.message()));
             }
         } catch (NonStructuralSchemaException e) {

@@ -80,6 +80,7 @@ public final class CustomResourceDefinitions implements AutoCloseable {
     private final VersionedStore store;
     private final Ticker clock;
     private final WebhookClient webhooks;
+    private final CompiledSchemas schemas;
     private final ResourceDefinition crdDefinition;
     private final String crdStorage;
     /** CRD name -> what is served; written by the reconciling thread only. */
@@ -92,7 +93,8 @@ public final class CustomResourceDefinitions implements AutoCloseable {
     private volatile Watcher watcher;
     private Thread loop;
 
-    private CustomResourceDefinitions(ObjectRegistry registry, Ticker clock) {
+    private CustomResourceDefinitions(ObjectRegistry registry, Ticker clock, CompiledSchemas schemas) {
+        this.schemas = schemas;
         this.registry = registry;
         this.resources = registry.resources();
         this.store = registry.store();
@@ -111,7 +113,16 @@ public final class CustomResourceDefinitions implements AutoCloseable {
      * @param clock for condition transition times and Table ages
      */
     public static CustomResourceDefinitions start(ObjectRegistry registry, Ticker clock) {
-        CustomResourceDefinitions c = new CustomResourceDefinitions(registry, clock);
+        return start(registry, clock, new CompiledSchemas(CompiledSchemas.DEFAULT_CAPACITY));
+    }
+
+    /**
+     * As {@link #start(ObjectRegistry, Ticker)}, compiling the schemas of served versions through
+     * {@code schemas}: share it with the registry's {@link CustomResourceValidator}, and a CRD's rules,
+     * compiled when it was validated, are not compiled again to serve it.
+     */
+    public static CustomResourceDefinitions start(ObjectRegistry registry, Ticker clock, CompiledSchemas schemas) {
+        CustomResourceDefinitions c = new CustomResourceDefinitions(registry, clock, schemas);
         long revision = c.syncAll();
         c.watcher = c.store.watch(new WatchRequest(c.crdStorage, null, o -> true, revision, false, false));
         c.loop = Thread.ofVirtual().name("crd-controller").start(c::run);
@@ -242,7 +253,9 @@ public final class CustomResourceDefinitions implements AutoCloseable {
             resources.remove(spec.group(), before.names().plural());
         }
         resources.replace(
-                spec.group(), names.plural(), CrdDefinitions.of(spec, names, true, terminating, clock, webhooks));
+                spec.group(),
+                names.plural(),
+                CrdDefinitions.of(spec, names, true, terminating, clock, webhooks, schemas));
         served.put(spec.name(), next);
     }
 
@@ -330,7 +343,7 @@ public final class CustomResourceDefinitions implements AutoCloseable {
         CrdSpec.Names accepted =
                 CrdSpec.Names.of(stored.get().object().path("status").path("acceptedNames"));
         if (!accepted.plural().isEmpty() && !accepted.kind().isEmpty()) {
-            ResourceDefinition def = CrdDefinitions.of(spec, accepted, false, true, clock, webhooks).stream()
+            ResourceDefinition def = CrdDefinitions.of(spec, accepted, false, true, clock, webhooks, schemas).stream()
                     .filter(d -> d.version().equals(d.storageVersion()))
                     .findFirst()
                     .orElseThrow();

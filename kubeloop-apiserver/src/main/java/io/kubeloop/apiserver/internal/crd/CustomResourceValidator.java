@@ -36,10 +36,20 @@ import tools.jackson.databind.node.ObjectNode;
 public final class CustomResourceValidator implements ObjectValidator {
 
     private final ObjectValidator builtins;
+    private final CompiledSchemas schemas;
 
     /** Wraps {@code builtins}, the validator of every non-custom resource. */
     public CustomResourceValidator(ObjectValidator builtins) {
+        this(builtins, new CompiledSchemas(CompiledSchemas.DEFAULT_CAPACITY));
+    }
+
+    /**
+     * Wraps {@code builtins}, compiling CRD schemas through {@code schemas} (share it with the
+     * {@link CustomResourceDefinitions} controller so that what validation compiled is served as is).
+     */
+    public CustomResourceValidator(ObjectValidator builtins, CompiledSchemas schemas) {
         this.builtins = Objects.requireNonNull(builtins, "builtins");
+        this.schemas = Objects.requireNonNull(schemas, "schemas");
     }
 
     /** True for the customresourcedefinitions resource itself. */
@@ -57,7 +67,7 @@ public final class CustomResourceValidator implements ObjectValidator {
             WriteContext context) {
         if (isCrdResource(definition)) {
             builtins.validate(definition, object, old, operation, context);
-            CrdValidation.admit(definition, object, old);
+            CrdValidation.admit(definition, object, old, schemas);
         } else if (definition.custom()) {
             admitCustomResource(definition, object, old, operation, context);
         } else {

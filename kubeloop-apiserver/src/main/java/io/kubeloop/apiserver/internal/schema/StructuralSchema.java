@@ -306,7 +306,8 @@ public final class StructuralSchema {
         return minLength;
     }
 
-    Long maxLength() {
+    /** {@code maxLength}: the most characters of a string; null when unbounded. */
+    public Long maxLength() {
         return maxLength;
     }
 
@@ -314,7 +315,8 @@ public final class StructuralSchema {
         return minItems;
     }
 
-    Long maxItems() {
+    /** {@code maxItems}: the most items of an array; null when unbounded. */
+    public Long maxItems() {
         return maxItems;
     }
 
@@ -322,7 +324,8 @@ public final class StructuralSchema {
         return minProperties;
     }
 
-    Long maxProperties() {
+    /** {@code maxProperties}: the most entries of a map; null when unbounded. */
+    public Long maxProperties() {
         return maxProperties;
     }
 

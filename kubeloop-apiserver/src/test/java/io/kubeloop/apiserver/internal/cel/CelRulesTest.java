@@ -69,11 +69,11 @@ class CelRulesTest {
     @Test
     void messageExpressionBuildsTheMessageFromTheValue() {
         CelRules r = rules("""
-                {'type':'object','properties':{'replicas':{'type':'integer'}},
+                {'type':'object','properties':{'replicas':{'type':'integer'},'name':{'type':'string','maxLength':20}},
                  'x-kubernetes-validations':[{'rule':'self.replicas <= 10','message':'static',
-                   'messageExpression':'\\u0027replicas \\u0027 + string(self.replicas) + \\u0027 is over 10\\u0027'}]}""");
-        assertThat(rendered(r.validate(object("{'replicas':12}"), null)))
-                .containsExactly("spec: Invalid value: \"object\": replicas 12 is over 10");
+                   'messageExpression':'self.name + \\u0027 has over 10 replicas\\u0027'}]}""");
+        assertThat(rendered(r.validate(object("{'replicas':12,'name':'web'}"), null)))
+                .containsExactly("spec: Invalid value: \"object\": web has over 10 replicas");
     }
 
     @Test
@@ -171,7 +171,7 @@ class CelRulesTest {
     void compileErrorsNameTheRuleAndTheProblem() {
         CelRules.Compilation c = compile("""
                 {'type':'object','properties':{'replicas':{'type':'integer'},
-                  'items':{'type':'array','items':{'type':'string',
+                  'items':{'type':'array','maxItems':10,'items':{'type':'string','maxLength':10,
                     'x-kubernetes-validations':[{'rule':'self == oldSelf'}]}}},
                  'x-kubernetes-validations':[
                    {'rule':'self.replicaz > 1'},
@@ -202,16 +202,109 @@ class CelRulesTest {
         assertThat(c.rules().isEmpty()).isTrue();
     }
 
+    /** {@code n} rules on strings without maxLength in a list of at most {@code maxItems} (none when negative). */
+    private static String stringsWithRules(int maxItems, String... rules) {
+        StringBuilder validations = new StringBuilder();
+        for (String rule : rules) {
+            validations
+                    .append(validations.isEmpty() ? "" : ",")
+                    .append("{'rule':'")
+                    .append(rule)
+                    .append("'}");
+        }
+        return "{'type':'object','properties':{'names':{'type':'array',"
+                + (maxItems < 0 ? "" : "'maxItems':" + maxItems + ",")
+                + "'items':{'type':'string','x-kubernetes-validations':[" + validations + "]}}}}";
+    }
+
+    private static final String ADVICE = " (try simplifying the rule, or adding maxItems, maxProperties, and"
+            + " maxLength where arrays, maps, and strings are declared)";
+
+    @Test
+    void aRuleEstimatedOverItsBudgetIsRefusedWithKubeApiserversMessage() {
+        // contains() on a string of up to 3 MiB costs 314574; in a list of up to 100 such strings, 31457400
+        String at = "openAPIV3Schema.properties[spec].properties[names].items.x-kubernetes-validations[0].rule";
+        CelRules.Compilation c = compile(stringsWithRules(100, "self.contains(\\u0027test\\u0027)"));
+        assertThat(c.errors()).singleElement().satisfies(e -> {
+            assertThat(e.field()).isEqualTo(at);
+            assertThat(e.reason()).isEqualTo("FieldValueForbidden");
+            assertThat(e.message())
+                    .isEqualTo("Forbidden: estimated rule cost exceeds budget by factor of 3.1x" + ADVICE);
+        });
+        assertThat(c.rules().isEmpty()).isTrue();
+        assertThat(compile(stringsWithRules(40, "self.contains(\\u0027test\\u0027)"))
+                        .errors())
+                .extracting(Status.Cause::message)
+                .containsExactly("Forbidden: estimated rule cost exceeds budget by factor of 1.258296x" + ADVICE);
+        // unbounded: over the schema's budget as well, which names the rule as its costliest
+        assertThat(compile(stringsWithRules(-1, "self.contains(\\u0027test\\u0027)"))
+                        .errors())
+                .extracting(Status.Cause::message)
+                .containsExactly(
+                        "Forbidden: estimated rule cost exceeds budget by factor of more than 100x" + ADVICE,
+                        "Forbidden: contributed to estimated rule cost total exceeding cost limit for entire"
+                                + " OpenAPIv3 schema",
+                        "Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema"
+                                + " exceeds budget by factor of more than 100x" + ADVICE);
+    }
+
+    @Test
+    void aRuleWithinItsBudgetIsAccepted() {
+        CelRules r = rules(stringsWithRules(10, "self.contains(\\u0027test\\u0027)"));
+        assertThat(r.validate(object("{'names':['a test']}"), null)).isEmpty();
+        assertThat(r.validate(object("{'names':['none']}"), null)).hasSize(1);
+    }
+
+    @Test
+    void rulesWhoseTotalIsOverTheSchemaBudgetAreRefusedWithTheCostliestNamed() {
+        // eleven rules of 314574 x 30 = 9437220 each: each within 10M, together 103809420 > 100M
+        String[] rules = new String[11];
+        for (int i = 0; i < rules.length; i++) {
+            rules[i] = "self.contains(\\u0027t" + i + "\\u0027)";
+        }
+        CelRules.Compilation c = compile(stringsWithRules(30, rules));
+        String items = "openAPIV3Schema.properties[spec].properties[names].items.x-kubernetes-validations";
+        String contributed = "rule: Forbidden: contributed to estimated rule cost total exceeding cost limit for"
+                + " entire OpenAPIv3 schema";
+        String total = "openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total for entire"
+                + " OpenAPIv3 schema exceeds budget by factor of 1.038094x";
+        assertThat(rendered(c.errors()))
+                .containsExactly(
+                        items + "[0]." + contributed,
+                        items + "[1]." + contributed,
+                        items + "[2]." + contributed,
+                        items + "[3]." + contributed,
+                        total + ADVICE);
+    }
+
+    @Test
+    void aMessageExpressionOverItsBudgetIsRefused() {
+        CelRules.Compilation c = compile("""
+                {'type':'object','properties':{'names':{'type':'array','maxItems':10,'items':{'type':'string'}}},
+                 'x-kubernetes-validations':[{'rule':'size(self.names) < 5',
+                   'messageExpression':'self.names.exists(x, self.names.exists(y, x.contains(y))) ? \\u0027a\\u0027 : \\u0027b\\u0027'}]}""");
+        String at = "openAPIV3Schema.properties[spec].x-kubernetes-validations[0].messageExpression: ";
+        assertThat(rendered(c.errors()))
+                .containsExactly(
+                        at + "Forbidden: estimated messageExpression cost exceeds budget by factor of more than 100x"
+                                + ADVICE,
+                        at + "Forbidden: contributed to estimated rule cost total exceeding cost limit for entire"
+                                + " OpenAPIv3 schema",
+                        "openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total for entire"
+                                + " OpenAPIv3 schema exceeds budget by factor of more than 100x" + ADVICE);
+    }
+
     @Test
     void kubernetesAndExtensionLibrariesAreAvailable() {
         CelRules r = rules("""
                 {'type':'object','properties':{
-                  'nums':{'type':'array','items':{'type':'integer'}},
-                  'words':{'type':'array','items':{'type':'string'}},
-                  'host':{'type':'string'},'net':{'type':'string'},'url':{'type':'string'},
+                  'nums':{'type':'array','maxItems':10,'items':{'type':'integer'}},
+                  'words':{'type':'array','maxItems':10,'items':{'type':'string','maxLength':10}},
+                  'host':{'type':'string','maxLength':64},'net':{'type':'string','maxLength':64},
+                  'url':{'type':'string','maxLength':64},
                   'timeout':{'type':'string','format':'duration'},
                   'at':{'type':'string','format':'date-time'},
-                  'opt':{'type':'string'}},
+                  'opt':{'type':'string','maxLength':10}},
                  'x-kubernetes-validations':[
                    {'rule':'self.nums.isSorted() && self.nums.sum() == 6 && self.nums.max() == 3 && self.nums.indexOf(2) == 1'},
                    {'rule':'self.words.map(w, w.upperAscii()).join(\\u0027,\\u0027) == \\u0027A,B\\u0027'},
@@ -246,7 +339,7 @@ class CelRulesTest {
     @Test
     void aRuleOverItsCostLimitFailsAndStopsFurtherRules() {
         CelRules r = rules("""
-                {'type':'object','properties':{'nums':{'type':'array','items':{'type':'integer'}},
+                {'type':'object','properties':{'nums':{'type':'array','maxItems':1000,'items':{'type':'integer'}},
                   'later':{'type':'integer','x-kubernetes-validations':[{'rule':'self < 0'}]}},
                  'x-kubernetes-validations':[{'rule':'self.nums.all(x, self.nums.all(y, x + y >= 0))'}]}""");
         StringBuilder nums = new StringBuilder("[");
