@@ -300,7 +300,8 @@ public final class ControllerBuilder<T> {
                 cache,
                 reconciler,
                 withManager,
-                (r, o) -> new DefaultController(r, o, manager::clientFor, manager.eventRecorderFor(o.name())));
+                (r, o) -> new DefaultController(
+                        r, o, manager::clientFor, manager.eventRecorderFor(o.name()), manager::missingKind));
         manager.add(controller);
         manager.declare(rbac);
         return controller;
