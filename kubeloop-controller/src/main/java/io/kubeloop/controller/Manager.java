@@ -28,6 +28,7 @@ import io.kubeloop.controller.metrics.LeaderElectionMetrics;
 import io.kubeloop.controller.metrics.RestClientMetrics;
 import io.kubeloop.controller.rbac.ManagerPermissions;
 import io.kubeloop.controller.webhook.WebhookServer;
+import io.kubeloop.time.Durations;
 import io.kubeloop.time.Ticker;
 import io.kubeloop.time.internal.Waiters;
 import io.micrometer.core.instrument.Meter;
@@ -301,8 +302,8 @@ public final class Manager implements AutoCloseable {
      */
     public HealthCheck informersReceiving(java.time.Duration maxSilence) {
         if (maxSilence.compareTo(java.time.Duration.ofMinutes(1)) < 0) {
-            throw new IllegalArgumentException(
-                    "maxSilence must be at least a minute (the bookmark interval), got " + maxSilence);
+            throw new IllegalArgumentException("maxSilence must be at least a minute (the bookmark interval), got "
+                    + Durations.format(maxSilence));
         }
         HealthCheck synced = informersSynced();
         return () -> {
@@ -314,7 +315,8 @@ public final class Manager implements AutoCloseable {
                 if (error.isPresent() && silence.toSeconds() >= FAILING_GRACE_SECONDS) {
                     stale.add(key.resource() + " (" + error.get().getMessage() + ")");
                 } else if (silence.compareTo(maxSilence) > 0) {
-                    stale.add(key.resource() + " (nothing received for " + silence.toSeconds() + "s)");
+                    stale.add(key.resource() + " (nothing received for "
+                            + Durations.format(java.time.Duration.ofSeconds(silence.toSeconds())) + ")");
                 }
             });
             if (!stale.isEmpty()) {
