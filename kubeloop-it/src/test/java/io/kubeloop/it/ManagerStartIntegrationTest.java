@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
+import io.kubeloop.api.ObjectKey;
 import io.kubeloop.api.ResourceScope;
 import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.client.discovery.NoMatchException;
@@ -13,6 +14,7 @@ import io.kubeloop.controller.CacheSyncTimeoutException;
 import io.kubeloop.controller.ControllerBuilder;
 import io.kubeloop.controller.Manager;
 import io.kubeloop.controller.ManagerOptions;
+import io.kubeloop.controller.client.CacheOptions;
 import io.kubeloop.controller.leader.LeaderElectionConfig;
 import io.kubeloop.it.RecordingLogProvider.LogEvent;
 import io.kubeloop.it.operator.Widget;
@@ -127,6 +129,20 @@ class ManagerStartIntegrationTest extends EmbeddedServerTestBase {
                 Widget w = client.resource(Widget.class).inNamespace("default").get("w");
                 assertThat(w.status()).isEqualTo(new Widget.Status("hello", "replica-a"));
             });
+        }
+    }
+
+    @Test
+    void aCacheReadOfAKindTheServerDoesNotServeTimesOutNamingTheKind() {
+        ManagerOptions options =
+                ManagerOptions.defaults().withCache(CacheOptions.defaults().withSyncTimeout(Duration.ofSeconds(2)));
+        try (Manager manager = Manager.create(client, options)) {
+            manager.start();
+            assertThatThrownBy(() -> manager.client().get(Widget.class, ObjectKey.of("default", "w")))
+                    .isInstanceOf(CacheSyncTimeoutException.class)
+                    .hasMessage(
+                            "the cache of widgets.widgets.example.com did not sync within 2s: " + MISSING + "; " + HINT)
+                    .hasCauseInstanceOf(NoMatchException.class);
         }
     }
 
