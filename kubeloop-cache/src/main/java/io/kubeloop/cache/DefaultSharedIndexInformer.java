@@ -8,6 +8,7 @@ import io.kubeloop.cache.internal.DeltaFifo;
 import io.kubeloop.cache.internal.InformerQueue;
 import io.kubeloop.cache.internal.PopProcessor;
 import io.kubeloop.cache.internal.RealFifo;
+import io.kubeloop.time.Durations;
 import io.kubeloop.time.internal.Waiters;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -113,8 +114,8 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
                     LOG.info(
                             "{}: resync period {} is too small, changing it to {}",
                             name(),
-                            period,
-                            MINIMUM_RESYNC_PERIOD);
+                            Durations.format(period),
+                            Durations.format(MINIMUM_RESYNC_PERIOD));
                     period = MINIMUM_RESYNC_PERIOD;
                 }
                 if (period.compareTo(resyncCheckPeriod) < 0) {
@@ -122,8 +123,8 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
                         LOG.info(
                                 "{}: resync period {} is below the informer's check period {}; using the latter",
                                 name(),
-                                period,
-                                resyncCheckPeriod);
+                                Durations.format(period),
+                                Durations.format(resyncCheckPeriod));
                         period = resyncCheckPeriod;
                     } else {
                         resyncCheckPeriod = period;

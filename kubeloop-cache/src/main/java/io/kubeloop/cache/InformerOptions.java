@@ -1,5 +1,6 @@
 package io.kubeloop.cache;
 
+import io.kubeloop.time.Durations;
 import io.kubeloop.time.Ticker;
 import java.time.Duration;
 import java.util.Objects;
@@ -29,7 +30,8 @@ public record InformerOptions(Duration resyncPeriod, Queue queue, ReflectorOptio
     public InformerOptions {
         Objects.requireNonNull(resyncPeriod, "resyncPeriod");
         if (resyncPeriod.isNegative()) {
-            throw new IllegalArgumentException("resyncPeriod must not be negative, got " + resyncPeriod);
+            throw new IllegalArgumentException(
+                    "resyncPeriod must not be negative, got " + Durations.format(resyncPeriod));
         }
         Objects.requireNonNull(queue, "queue");
         Objects.requireNonNull(reflector, "reflector");

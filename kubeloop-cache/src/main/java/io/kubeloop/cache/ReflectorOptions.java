@@ -1,5 +1,6 @@
 package io.kubeloop.cache;
 
+import io.kubeloop.time.Durations;
 import io.kubeloop.time.Ticker;
 import java.time.Duration;
 import java.util.Objects;
@@ -60,14 +61,16 @@ public record ReflectorOptions(
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(resyncPeriod, "resyncPeriod");
         if (resyncPeriod.isNegative()) {
-            throw new IllegalArgumentException("resyncPeriod must not be negative, got " + resyncPeriod);
+            throw new IllegalArgumentException(
+                    "resyncPeriod must not be negative, got " + Durations.format(resyncPeriod));
         }
         if (pageSize < 0) {
             throw new IllegalArgumentException("pageSize must not be negative, got " + pageSize);
         }
         Objects.requireNonNull(minWatchTimeout, "minWatchTimeout");
         if (minWatchTimeout.compareTo(Duration.ofSeconds(1)) < 0) {
-            throw new IllegalArgumentException("minWatchTimeout must be at least 1s, got " + minWatchTimeout);
+            throw new IllegalArgumentException(
+                    "minWatchTimeout must be at least 1s, got " + Durations.format(minWatchTimeout));
         }
         Objects.requireNonNull(ticker, "ticker");
         Objects.requireNonNull(random, "random");
@@ -77,7 +80,8 @@ public record ReflectorOptions(
         if (watchIdleTimeout != null
                 && !watchIdleTimeout.isZero()
                 && watchIdleTimeout.compareTo(Duration.ofSeconds(1)) < 0) {
-            throw new IllegalArgumentException("watchIdleTimeout must be zero or at least 1s, got " + watchIdleTimeout);
+            throw new IllegalArgumentException(
+                    "watchIdleTimeout must be zero or at least 1s, got " + Durations.format(watchIdleTimeout));
         }
     }
 

@@ -15,4 +15,13 @@ public interface WatchErrorHandler {
      * @param error what ended the cycle (e.g. {@code GoneException} before a relist)
      */
     void onError(Reflector<?> reflector, Throwable error);
+
+    /**
+     * The default handler: logs the error with the reflector's name — a 410 at debug level (a relist is
+     * routine), a refusal (401, 403) at error level saying the informer cannot sync until the permission is
+     * granted, anything else as a warning. For handlers that add to it and then delegate.
+     */
+    static WatchErrorHandler logging() {
+        return ReflectorErrors.LOGGING_ERROR_HANDLER;
+    }
 }

@@ -59,13 +59,11 @@ final class ManifestsCommand implements Callable<Integer> {
     /** The name of the built-in controller this command knows. */
     static final String SAMPLE_CONTROLLER = "sample-controller";
 
-    /** The container arguments of the sample-controller in its pods. */
-    static final List<String> SAMPLE_ARGS = List.of(
-            "sample-controller",
-            "--no-install-crd",
-            "--leader-elect",
-            "--metrics-bind-address=:" + OperatorBundle.METRICS_PORT,
-            "--health-probe-bind-address=:" + OperatorBundle.PROBE_PORT);
+    /**
+     * The sample-controller's own container arguments in its pods, before the bundle's flags of leader election,
+     * metrics and probes ({@link OperatorBundle#containerArgs()}).
+     */
+    static final List<String> SAMPLE_ARGS = List.of("sample-controller", "--no-install-crd");
 
     /** Where the sample-controller runs unless {@code --namespace} says otherwise. */
     static final String SAMPLE_NAMESPACE = "sample-controller-system";
@@ -132,7 +130,8 @@ final class ManifestsCommand implements Callable<Integer> {
     @Option(
             names = "--arg",
             paramLabel = "ARG",
-            description = "With --controllers: one argument of the container (repeat it), e.g. --arg=--leader-elect.")
+            description = "With --controllers: one argument of the container (repeat it) before the flags the bundle"
+                    + " always passes (leader election, metrics, probes), e.g. a subcommand.")
     List<String> args = List.of();
 
     @Option(
@@ -276,7 +275,8 @@ final class ManifestsCommand implements Callable<Integer> {
 
     /**
      * The sample-controller's bundle: the Foo CRD, the RBAC its manager declares (controllers, Events, leader
-     * election in {@code namespace}), and a Deployment running {@link #SAMPLE_ARGS}.
+     * election in {@code namespace}), and a Deployment running {@link #SAMPLE_ARGS} electing a leader on the Lease
+     * {@link SampleController#NAME}.
      */
     static OperatorBundle sampleControllerBundle(String namespace, String image, int replicas) {
         List<ObjectNode> rbac = RbacManifests.forControllers(
@@ -289,7 +289,8 @@ final class ManifestsCommand implements Callable<Integer> {
                 .withReplicas(replicas)
                 .withCrds(List.of(KubeYaml.readAll(FooCrd.yaml()).getFirst().node()))
                 .withRbac(rbac)
-                .withArgs(SAMPLE_ARGS);
+                .withArgs(SAMPLE_ARGS)
+                .withLeaderElectionId(SampleController.NAME);
     }
 
     /**

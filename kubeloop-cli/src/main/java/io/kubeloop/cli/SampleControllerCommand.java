@@ -31,7 +31,7 @@ import picocli.CommandLine.Spec;
  * cluster of the kubeconfig (any Kubernetes API server, the embedded one included) until SIGINT or
  * SIGTERM, after installing the Foo CRD unless {@code --no-install-crd}; serves Prometheus metrics and
  * health probes where {@code --metrics-bind-address} and {@code --health-probe-bind-address} say
- * (kubebuilder's flags; {@code 0} turns one off); {@code --watch-namespaces} (or {@code WATCH_NAMESPACES}) limits
+ * (kubebuilder's flags; {@code 0} turns one off); {@code --watch-namespaces} (or {@code WATCH_NAMESPACE}) limits
  * its caches to some namespaces. With {@code --leader-elect} it reconciles only
  * while it holds a Lease ({@code --leader-election-namespace}, {@code --leader-election-id}), so
  * copies can run side by side, one active; a copy that loses the lease stops with exit 1. Prints one
@@ -115,8 +115,8 @@ final class SampleControllerCommand implements Callable<Integer>, ConnectedComma
             names = "--watch-namespaces",
             split = ",",
             paramLabel = "NS[,NS...]",
-            defaultValue = "${env:WATCH_NAMESPACES}",
-            description = "Watch and reconcile only in these namespaces (default: $WATCH_NAMESPACES, else all"
+            defaultValue = "${env:WATCH_NAMESPACE}",
+            description = "Watch and reconcile only in these namespaces (default: $WATCH_NAMESPACE, else all"
                     + " namespaces), as a Deployment whose RBAC is granted per namespace needs.")
     List<String> watchNamespaces;
 

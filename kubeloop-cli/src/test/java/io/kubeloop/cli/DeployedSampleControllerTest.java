@@ -178,7 +178,9 @@ class DeployedSampleControllerTest {
 
     /** The Deployment's container arguments, with the metrics and probe servers on free loopback ports. */
     private static String[] podArgs() {
-        List<String> args = new ArrayList<>(ManifestsCommand.SAMPLE_ARGS);
+        List<String> args =
+                new ArrayList<>(ManifestsCommand.sampleControllerBundle(NS, "kubeloop/sample-controller:test", 2)
+                        .containerArgs());
         args.replaceAll(a -> a.startsWith("--metrics-bind-address") || a.startsWith("--health-probe-bind-address")
                 ? a.substring(0, a.indexOf('=') + 1) + "127.0.0.1:0"
                 : a);

@@ -247,8 +247,8 @@ class ManifestsCommandTest {
                 "shelf-operator",
                 "--image",
                 "registry.example.com/shelf:1.0",
-                "--arg=--leader-elect",
-                "--arg=--metrics-bind-address=:8080");
+                "--arg=serve",
+                "--arg=--metrics-bind-address=:9090");
 
         assertThat(r.exit()).as(r.err()).isZero();
         List<DynamicObject> objects = KubeYaml.readAll(r.out());
@@ -281,7 +281,9 @@ class ManifestsCommandTest {
         assertThat(deployment.metadata().name()).isEqualTo("shelf-operator");
         assertThat(container(deployment).path("image").asString()).isEqualTo("registry.example.com/shelf:1.0");
         assertThat(container(deployment).path("args").toString())
-                .isEqualTo("[\"--leader-elect\",\"--metrics-bind-address=:8080\"]");
+                .as("the own arguments first, then the entry point's flags they do not set")
+                .isEqualTo("[\"serve\",\"--metrics-bind-address=:9090\",\"--leader-elect\","
+                        + "\"--leader-election-id=shelf-operator\",\"--health-probe-bind-address=:8081\"]");
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.kubeloop.client;
 
 import io.kubeloop.api.Scheme;
 import io.kubeloop.client.http.Interceptor;
+import io.kubeloop.time.Durations;
 import io.kubeloop.time.Ticker;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -173,14 +174,14 @@ public record ClientOptions(
     private static void requireNotNegative(Duration d, String name) {
         Objects.requireNonNull(d, name);
         if (d.isNegative()) {
-            throw new IllegalArgumentException(name + " must not be negative, got " + d);
+            throw new IllegalArgumentException(name + " must not be negative, got " + Durations.format(d));
         }
     }
 
     private static void requirePositive(Duration d, String name) {
         Objects.requireNonNull(d, name);
         if (!d.isPositive()) {
-            throw new IllegalArgumentException(name + " must be positive, got " + d);
+            throw new IllegalArgumentException(name + " must be positive, got " + Durations.format(d));
         }
     }
 

@@ -2,6 +2,7 @@ package io.kubeloop.client;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.kubeloop.api.DynamicObject;
+import io.kubeloop.api.GroupResource;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.KubernetesObject;
 import io.kubeloop.api.ObjectAccess;
@@ -121,14 +122,14 @@ final class DefaultResourceClient<T> implements ResourceClient<T> {
 
     @Override
     public T get(String name) {
-        return codec.read(call("GET", uri(scopeForName("get"), name, null, Map.of()), null, null));
+        return codec.read(call("GET", uri(scopeForName("get"), name, null, Map.of()), name, null, null));
     }
 
     @Override
     public ObjectList<T> list(ListOptions options) {
         try (ApiResponse response = transport
                 .send(new ApiRequest("GET", uri(namespace, null, null, listQuery(options)), accept.list(), null, false))
-                .requireSuccess()) {
+                .requireSuccess(groupResource(), null)) {
             return codec.readList(response.bytes());
         }
     }
@@ -147,7 +148,7 @@ final class DefaultResourceClient<T> implements ResourceClient<T> {
         }
         ApiRequest request =
                 new ApiRequest("GET", uri(namespace, null, null, listQuery(options)), accept.list(), null, true);
-        ApiResponse response = transport.send(request).requireSuccess();
+        ApiResponse response = transport.send(request).requireSuccess(groupResource(), null);
         return ListDecoder.open(response, codec);
     }
 
@@ -172,7 +173,7 @@ final class DefaultResourceClient<T> implements ResourceClient<T> {
         Map<String, String> query = listQuery(options);
         query.put("watch", "true");
         ApiRequest request = new ApiRequest("GET", uri(namespace, null, null, query), accept.one(), null, true);
-        ApiResponse response = transport.send(request).requireSuccess();
+        ApiResponse response = transport.send(request).requireSuccess(groupResource(), null);
         return new Watch<>(
                 response,
                 codec,
@@ -187,13 +188,14 @@ final class DefaultResourceClient<T> implements ResourceClient<T> {
         return codec.read(call(
                 "POST",
                 uri(scopeForObject(body.namespace(), "create"), null, null, writeQuery(options)),
+                null,
                 body.json(),
                 "application/json"));
     }
 
     @Override
     public Scale getScale(String name) {
-        return scaleOf(call("GET", uri(scopeForName("get"), name, "scale", Map.of()), null, null));
+        return scaleOf(call("GET", uri(scopeForName("get"), name, "scale", Map.of()), name, null, null));
     }
 
     @Override
@@ -203,7 +205,11 @@ final class DefaultResourceClient<T> implements ResourceClient<T> {
         }
         byte[] patch = ("{\"spec\":{\"replicas\":" + replicas + "}}").getBytes(StandardCharsets.UTF_8);
         return scaleOf(call(
-                "PATCH", uri(scopeForName("patch"), name, "scale", Map.of()), patch, PatchType.MERGE.contentType()));
+                "PATCH",
+                uri(scopeForName("patch"), name, "scale", Map.of()),
+                name,
+                patch,
+                PatchType.MERGE.contentType()));
     }
 
     private Scale scaleOf(byte[] body) {
@@ -235,7 +241,7 @@ final class DefaultResourceClient<T> implements ResourceClient<T> {
             throw new IllegalArgumentException("update needs metadata.name on the object");
         }
         URI uri = uri(scopeForObject(body.namespace(), "update"), name, subresource, writeQuery(options));
-        return codec.read(call("PUT", uri, body.json(), "application/json"));
+        return codec.read(call("PUT", uri, name, body.json(), "application/json"));
     }
 
     /** A request body with the namespace and name it carries (either may be null or empty). */
@@ -285,14 +291,14 @@ final class DefaultResourceClient<T> implements ResourceClient<T> {
             default -> codec.mapper().writeValueAsBytes(body);
         };
         return codec.read(
-                call("PATCH", uri(scopeForName("patch"), name, subresource, query), bytes, type.contentType()));
+                call("PATCH", uri(scopeForName("patch"), name, subresource, query), name, bytes, type.contentType()));
     }
 
     @Override
     public DeleteResult<T> delete(String name, DeleteOptions options) {
         ApiRequest request = request(
                 "DELETE", uri(scopeForName("delete"), name, null, Map.of()), deleteBody(options), "application/json");
-        try (ApiResponse response = transport.send(request).requireSuccess()) {
+        try (ApiResponse response = transport.send(request).requireSuccess(groupResource(), name)) {
             byte[] body = response.bytes();
             if (body.length == 0) {
                 return new DeleteResult.StatusReturned<>(
@@ -311,6 +317,7 @@ final class DefaultResourceClient<T> implements ResourceClient<T> {
         call(
                 "DELETE",
                 uri(namespace, null, null, listQuery(listOptions)),
+                null,
                 deleteBody(deleteOptions),
                 "application/json");
     }
@@ -340,11 +347,17 @@ final class DefaultResourceClient<T> implements ResourceClient<T> {
         return codec.mapper().writeValueAsBytes(body);
     }
 
-    private byte[] call(String method, URI uri, byte[] body, String contentType) {
+    /** Sends a request on this resource ({@code name}: the object's name in the path, or null) and reads the reply. */
+    private byte[] call(String method, URI uri, String name, byte[] body, String contentType) {
         try (ApiResponse response =
-                transport.send(request(method, uri, body, contentType)).requireSuccess()) {
+                transport.send(request(method, uri, body, contentType)).requireSuccess(groupResource(), name)) {
             return response.bytes();
         }
+    }
+
+    /** The resource requests name in errors built from a reply that is not a Status (as client-go's). */
+    private GroupResource groupResource() {
+        return new GroupResource(gvr.group(), gvr.resource());
     }
 
     private ApiRequest request(String method, URI uri, byte[] body, String contentType) {

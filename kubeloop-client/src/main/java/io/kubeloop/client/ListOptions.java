@@ -2,6 +2,7 @@ package io.kubeloop.client;
 
 import io.kubeloop.api.selector.FieldSelector;
 import io.kubeloop.api.selector.LabelSelector;
+import io.kubeloop.time.Durations;
 import java.time.Duration;
 
 /**
@@ -48,10 +49,11 @@ public record ListOptions(
             throw new IllegalArgumentException("limit must not be negative, got " + limit);
         }
         if (timeout != null && timeout.isNegative()) {
-            throw new IllegalArgumentException("timeout must not be negative, got " + timeout);
+            throw new IllegalArgumentException("timeout must not be negative, got " + Durations.format(timeout));
         }
         if (idleTimeout != null && idleTimeout.isNegative()) {
-            throw new IllegalArgumentException("idleTimeout must not be negative, got " + idleTimeout);
+            throw new IllegalArgumentException(
+                    "idleTimeout must not be negative, got " + Durations.format(idleTimeout));
         }
     }
 

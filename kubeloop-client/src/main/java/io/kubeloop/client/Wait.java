@@ -2,6 +2,7 @@ package io.kubeloop.client;
 
 import io.kubeloop.api.errors.ApiException;
 import io.kubeloop.client.http.TransportException;
+import io.kubeloop.time.Durations;
 import io.kubeloop.time.Ticker;
 import java.io.InterruptedIOException;
 import java.net.SocketTimeoutException;
@@ -81,7 +82,7 @@ public final class Wait {
         RuntimeException last = run(what, interval, timeout, ticker, condition);
         if (last != NONE) {
             throw new IllegalStateException(
-                    "timed out after " + seconds(timeout) + " waiting for " + what
+                    "timed out after " + Durations.format(timeout) + " waiting for " + what
                             + (last == null ? "" : "; last error: " + oneLine(last)),
                     last);
         }
@@ -142,7 +143,7 @@ public final class Wait {
         Objects.requireNonNull(condition, "condition");
         Objects.requireNonNull(ticker, "ticker");
         if (!interval.isPositive()) {
-            throw new IllegalArgumentException("interval must be positive, got " + interval);
+            throw new IllegalArgumentException("interval must be positive, got " + Durations.format(interval));
         }
         long deadline = ticker.nanoTime() + timeout.toNanos();
         RuntimeException last = null;
@@ -165,7 +166,7 @@ public final class Wait {
                         "waiting for {}: transient failure {} in a row, retrying in {}: {}",
                         what,
                         failuresInARow,
-                        pause,
+                        Durations.format(pause),
                         oneLine(e));
             }
             long left = deadline - ticker.nanoTime();
@@ -190,10 +191,6 @@ public final class Wait {
             nanos = Math.max(nanos, Math.min(api.retryAfter().get().toNanos(), MAX_RETRY_AFTER.toNanos()));
         }
         return Duration.ofNanos(nanos);
-    }
-
-    private static String seconds(Duration d) {
-        return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
     }
 
     private static String oneLine(Throwable e) {

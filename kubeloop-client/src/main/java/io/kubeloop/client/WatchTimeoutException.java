@@ -1,6 +1,7 @@
 package io.kubeloop.client;
 
 import io.kubeloop.client.http.TransportException;
+import io.kubeloop.time.Durations;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Objects;
@@ -46,16 +47,11 @@ public final class WatchTimeoutException extends TransportException {
     /** What happened, e.g. {@code watch https://… received nothing for 180s (its idle timeout)}. */
     static String reason(URI uri, Kind kind, Duration limit) {
         return switch (kind) {
-            case IDLE -> "watch " + uri + " received nothing for " + text(limit) + " (its idle timeout)";
+            case IDLE -> "watch " + uri + " received nothing for " + Durations.format(limit) + " (its idle timeout)";
             case DEADLINE ->
-                "watch " + uri + " was not ended by the server within " + text(limit)
+                "watch " + uri + " was not ended by the server within " + Durations.format(limit)
                         + " (its timeoutSeconds plus the client's margin)";
         };
-    }
-
-    /** {@code 180s}, {@code 1500ms}. */
-    static String text(Duration d) {
-        return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
     }
 
     /** Which bound ended the watch. */

@@ -226,6 +226,29 @@ class ResourceClientTest {
     }
 
     @Test
+    void createOfAResourceTheServerDoesNotServeNamesVerbAndResourceInItsNotFound() {
+        server.on("POST", "/apis/gateway.networking.k8s.io/v1/namespaces/default/gateways", (r, ex) -> {
+            byte[] body = "404 page not found\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            ex.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
+            ex.sendResponseHeaders(404, body.length);
+            try (var out = ex.getResponseBody()) {
+                out.write(body);
+            }
+            ex.close();
+        });
+        var gateways = client.resource(
+                new GroupVersionResource("gateway.networking.k8s.io", "v1", "gateways"),
+                ResourceScope.NAMESPACED,
+                DynamicObject.class);
+
+        assertThatThrownBy(() -> gateways.create(
+                        DynamicObject.of("gateway.networking.k8s.io/v1", "Gateway", ObjectMeta.of("default", "g"))))
+                .isInstanceOf(NotFoundException.class)
+                .hasMessage("the server could not find the requested resource"
+                        + " (post gateways.gateway.networking.k8s.io)");
+    }
+
+    @Test
     void missingObjectSurfacesAsNotFoundException() {
         assertThatThrownBy(() -> configMaps.get("nope")).isInstanceOf(NotFoundException.class);
     }

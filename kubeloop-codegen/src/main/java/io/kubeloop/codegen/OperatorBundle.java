@@ -27,10 +27,20 @@ import tools.jackson.databind.node.ObjectNode;
  * {@snippet :
  * OperatorBundle bundle = OperatorBundle.of("foo-operator", "foo-system", "ghcr.io/example/foo:1.0")
  *         .withCrds(CrdGenerator.crds(List.of(Foo.class)))
- *         .withRbac(rbacObjects)              // ServiceAccount, ClusterRole, bindings, leader-election Role
- *         .withArgs(List.of("--leader-elect"));
+ *         .withRbac(rbacObjects);             // ServiceAccount, ClusterRole, bindings, leader-election Role
  * System.out.print(bundle.yaml());
  * }
+ *
+ * <p>The Deployment's container runs the operator's entry point (kubeloop-controller's {@code OperatorMain},
+ * or any {@code main} reading the same flags) with the flags of kubebuilder's scaffolded {@code main.go}, which
+ * {@link #containerArgs()} lists after the bundle's own {@link #args}: {@code --leader-elect} and
+ * {@code --leader-election-id=ID} with a {@link #leaderElectionId}, {@code --metrics-bind-address=:8080} (port
+ * {@code metrics}, {@value #METRICS_PORT}) and {@code --health-probe-bind-address=:8081} (port {@code probes},
+ * {@value #PROBE_PORT}, where liveness asks {@code /healthz} and readiness {@code /readyz}); a flag already
+ * among {@link #args} is not repeated. Its environment: {@code POD_NAMESPACE} (the Lease's namespace) from
+ * {@code metadata.namespace}, and {@code WATCH_NAMESPACE} (the namespaces the cache holds, comma-separated;
+ * empty for all) from the pod annotation {@value #WATCH_NAMESPACE_FIELD} that the Operator Lifecycle Manager
+ * sets — empty, so every namespace, when the bundle is applied as it is, as its ClusterRole grants.
  *
  * <p>Immutable and thread-safe as long as the trees given to it are not changed afterwards (every output is
  * a new copy).
@@ -42,8 +52,11 @@ import tools.jackson.databind.node.ObjectNode;
  * @param crds the CustomResourceDefinitions it serves
  * @param rbac its ServiceAccount and RBAC objects; the Deployment runs as the ServiceAccount among them
  *     (else one named {@code name})
- * @param args the container's arguments
+ * @param args the container's arguments before the entry point's flags (see {@link #containerArgs()}), e.g. a
+ *     subcommand
  * @param webhooks the webhooks it serves (see {@link #withWebhooks})
+ * @param leaderElectionId the Lease its replicas elect a leader with, in {@link #namespace}; null for no leader
+ *     election, which allows one replica only
  */
 public record OperatorBundle(
         String name,
@@ -53,9 +66,12 @@ public record OperatorBundle(
         List<ObjectNode> crds,
         List<ObjectNode> rbac,
         List<String> args,
-        List<BundleWebhook> webhooks) {
+        List<BundleWebhook> webhooks,
+        String leaderElectionId) {
 
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+    private static final Pattern DNS_SUBDOMAIN =
+            Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
     /** The port the manager serves {@code /metrics} on in the container. */
     public static final int METRICS_PORT = 8080;
@@ -65,6 +81,11 @@ public record OperatorBundle(
     public static final int WEBHOOK_PORT = 9443;
     /** Where the webhook server's certificate Secret is mounted (controller-runtime's default). */
     public static final String WEBHOOK_CERT_DIR = "/tmp/k8s-webhook-server/serving-certs";
+    /**
+     * Where the Deployment takes {@code WATCH_NAMESPACE} from: the pod annotation the Operator Lifecycle Manager
+     * sets to the operator group's target namespaces (the Operator SDK's convention); absent, it is empty.
+     */
+    public static final String WATCH_NAMESPACE_FIELD = "metadata.annotations['olm.targetNamespaces']";
 
     public OperatorBundle {
         requireLabel("name", name);
@@ -75,6 +96,16 @@ public record OperatorBundle(
         }
         if (replicas < 1) {
             throw new CodegenException("replicas must be at least 1, got " + replicas);
+        }
+        if (leaderElectionId != null) {
+            if (leaderElectionId.length() > 253
+                    || !DNS_SUBDOMAIN.matcher(leaderElectionId).matches()) {
+                throw new CodegenException("the leader election id must be a DNS subdomain (lower-case letters, digits,"
+                        + " '-' and '.'), got \"" + leaderElectionId + "\"");
+            }
+        } else if (replicas > 1) {
+            throw new CodegenException(replicas + " replicas without leader election would all reconcile at once:"
+                    + " set a leader election id, or run 1 replica");
         }
         crds = List.copyOf(crds);
         rbac = List.copyOf(rbac);
@@ -90,29 +121,67 @@ public record OperatorBundle(
         }
     }
 
-    /** A bundle of two replicas with no CRDs, no RBAC objects and no arguments yet. */
+    /**
+     * A bundle of two replicas electing a leader on a Lease named {@code name}, with no CRDs, no RBAC objects and
+     * no arguments of its own yet.
+     */
     public static OperatorBundle of(String name, String namespace, String image) {
-        return new OperatorBundle(name, namespace, image, 2, List.of(), List.of(), List.of(), List.of());
+        return new OperatorBundle(name, namespace, image, 2, List.of(), List.of(), List.of(), List.of(), name);
     }
 
     /** This bundle with {@code n} replicas. */
     public OperatorBundle withReplicas(int n) {
-        return new OperatorBundle(name, namespace, image, n, crds, rbac, args, webhooks);
+        return new OperatorBundle(name, namespace, image, n, crds, rbac, args, webhooks, leaderElectionId);
     }
 
     /** This bundle with these CRDs. */
     public OperatorBundle withCrds(List<ObjectNode> list) {
-        return new OperatorBundle(name, namespace, image, replicas, list, rbac, args, webhooks);
+        return new OperatorBundle(name, namespace, image, replicas, list, rbac, args, webhooks, leaderElectionId);
     }
 
     /** This bundle with these ServiceAccount and RBAC objects. */
     public OperatorBundle withRbac(List<ObjectNode> list) {
-        return new OperatorBundle(name, namespace, image, replicas, crds, list, args, webhooks);
+        return new OperatorBundle(name, namespace, image, replicas, crds, list, args, webhooks, leaderElectionId);
     }
 
-    /** This bundle with these container arguments. */
+    /** This bundle with these container arguments before the entry point's flags (see {@link #containerArgs()}). */
     public OperatorBundle withArgs(List<String> list) {
-        return new OperatorBundle(name, namespace, image, replicas, crds, rbac, list, webhooks);
+        return new OperatorBundle(name, namespace, image, replicas, crds, rbac, list, webhooks, leaderElectionId);
+    }
+
+    /**
+     * This bundle electing a leader on the Lease {@code id} (the RBAC's leader-election Role must allow it in
+     * {@link #namespace}), or with no leader election when {@code id} is null (then with 1 replica only).
+     */
+    public OperatorBundle withLeaderElectionId(String id) {
+        return new OperatorBundle(name, namespace, image, replicas, crds, rbac, args, webhooks, id);
+    }
+
+    /**
+     * The container's arguments: {@link #args}, then the flags of the entry point the Deployment is set up for —
+     * {@code --leader-elect --leader-election-id=ID} with leader election, {@code --metrics-bind-address=:8080},
+     * {@code --health-probe-bind-address=:8081} — each unless {@link #args} already set it.
+     */
+    public List<String> containerArgs() {
+        List<String> out = new ArrayList<>(args);
+        if (leaderElectionId != null) {
+            addUnlessSet(out, "leader-elect", "--leader-elect");
+            addUnlessSet(out, "leader-election-id", "--leader-election-id=" + leaderElectionId);
+        }
+        addUnlessSet(out, "metrics-bind-address", "--metrics-bind-address=:" + METRICS_PORT);
+        addUnlessSet(out, "health-probe-bind-address", "--health-probe-bind-address=:" + PROBE_PORT);
+        return List.copyOf(out);
+    }
+
+    /** Adds {@code arg} unless {@code out} sets the flag {@code name} already (as {@code -name} or {@code --name}). */
+    private static void addUnlessSet(List<String> out, String name, String arg) {
+        for (String a : out) {
+            String body = a.startsWith("--") ? a.substring(2) : a.startsWith("-") ? a.substring(1) : null;
+            if (body != null && (body.equals(name) || body.startsWith(name + "="))) {
+                return;
+            }
+        }
+        out.add(arg);
     }
 
     /**
@@ -123,7 +192,7 @@ public record OperatorBundle(
      * ({@code cert-manager.io/inject-ca-from}), as kubebuilder's scaffolding does.
      */
     public OperatorBundle withWebhooks(List<BundleWebhook> list) {
-        return new OperatorBundle(name, namespace, image, replicas, crds, rbac, args, list);
+        return new OperatorBundle(name, namespace, image, replicas, crds, rbac, args, list, leaderElectionId);
     }
 
     /** The ServiceAccount the Deployment runs as: the one among the RBAC objects, else {@link #name}. */
@@ -229,6 +298,7 @@ public record OperatorBundle(
     @Override
     public String toString() {
         return "OperatorBundle[" + name + " in " + namespace + ", image " + image + ", " + replicas + " replicas, "
+                + (leaderElectionId == null ? "no leader election" : "lease " + leaderElectionId) + ", "
                 + crds.size() + " CRDs, " + rbac.size() + " RBAC objects]";
     }
 

@@ -87,7 +87,9 @@ class OperatorBundleTest {
         assertThat(pod.path("serviceAccountName").asString()).isEqualTo("foo-controller");
         JsonNode c = pod.path("containers").get(0);
         assertThat(c.path("image").asString()).isEqualTo("ghcr.io/example/foo:1.2");
-        assertThat(c.path("args").toString()).isEqualTo("[\"sample-controller\",\"--leader-elect\"]");
+        assertThat(c.path("args").toString())
+                .isEqualTo("[\"sample-controller\",\"--leader-elect\",\"--leader-election-id=foo-operator\","
+                        + "\"--metrics-bind-address=:8080\",\"--health-probe-bind-address=:8081\"]");
         assertThat(c.path("livenessProbe").path("httpGet").path("path").asString())
                 .isEqualTo("/healthz");
         assertThat(c.path("readinessProbe").path("httpGet").path("path").asString())
@@ -96,6 +98,55 @@ class OperatorBundleTest {
         assertThat(c.path("resources").path("requests").path("memory").asString())
                 .isEqualTo("256Mi");
         assertThat(c.path("env").toString()).contains("-XX:MaxRAMPercentage=75");
+    }
+
+    @Test
+    void theContainerArgsAreTheBundlesOwnThenTheEntryPointsFlagsEachOnce() {
+        OperatorBundle bundle = OperatorBundle.of("foo-operator", "foo-system", "img")
+                .withLeaderElectionId("foo.example.com")
+                .withArgs(List.of("run", "-metrics-bind-address=0"));
+
+        assertThat(bundle.containerArgs())
+                .containsExactly(
+                        "run",
+                        "-metrics-bind-address=0",
+                        "--leader-elect",
+                        "--leader-election-id=foo.example.com",
+                        "--health-probe-bind-address=:8081");
+        assertThat(bundle.withReplicas(1).withLeaderElectionId(null).containerArgs())
+                .as("no leader election")
+                .containsExactly("run", "-metrics-bind-address=0", "--health-probe-bind-address=:8081");
+    }
+
+    @Test
+    void theContainerGetsItsPodsNamespaceAndTheWatchedNamespacesFromTheDownwardApi() {
+        JsonNode env = bundle().objects().stream()
+                .filter(o -> o.path("kind").asString().equals("Deployment"))
+                .findFirst()
+                .orElseThrow()
+                .path("spec")
+                .path("template")
+                .path("spec")
+                .path("containers")
+                .get(0)
+                .path("env");
+
+        assertThat(env.toString())
+                .contains(
+                        "{\"name\":\"POD_NAMESPACE\",\"valueFrom\":{\"fieldRef\":{\"fieldPath\":\"metadata.namespace\"}}}")
+                .contains("{\"name\":\"WATCH_NAMESPACE\",\"valueFrom\":{\"fieldRef\":{\"fieldPath\":"
+                        + "\"metadata.annotations['olm.targetNamespaces']\"}}}");
+    }
+
+    @Test
+    void replicasWithoutLeaderElectionAreRefusedAsTheyWouldAllReconcile() {
+        assertThatThrownBy(() -> bundle().withLeaderElectionId(null))
+                .isInstanceOf(CodegenException.class)
+                .hasMessage("2 replicas without leader election would all reconcile at once: set a leader election"
+                        + " id, or run 1 replica");
+        assertThat(bundle().withReplicas(1).withLeaderElectionId(null).leaderElectionId())
+                .isNull();
+        assertThatThrownBy(() -> bundle().withLeaderElectionId("Not_A_Name")).hasMessageContaining("DNS subdomain");
     }
 
     @Test
@@ -262,6 +313,8 @@ class OperatorBundleTest {
         assertThat(values.path("watchNamespaces").isArray()).isTrue();
         String deployment = Files.readString(chart.resolve("templates/deployment.yaml"));
         assertThat(deployment)
+                .contains("value: {{ join \",\" .Values.watchNamespaces | quote }}")
+                .doesNotContain("olm.targetNamespaces")
                 .contains("replicas: {{ .Values.replicaCount }}")
                 .contains("\"{{ .Values.image.repository }}:{{ .Values.image.tag }}\"")
                 .contains("{{- toYaml .Values.resources | nindent")

@@ -359,7 +359,8 @@ public final class ControllerBuilder<T> {
                         o,
                         manager::clientFor,
                         manager.eventRecorderFor(o.name()),
-                        DesiredStates.create(scheme, o.name(), ownedWatches)));
+                        DesiredStates.create(scheme, o.name(), ownedWatches),
+                        manager::missingKind));
         ownedWatches.bind(controller);
         manager.add(controller);
         manager.declare(rbac);

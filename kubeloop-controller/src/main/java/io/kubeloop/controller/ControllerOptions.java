@@ -1,5 +1,6 @@
 package io.kubeloop.controller;
 
+import io.kubeloop.time.Durations;
 import io.kubeloop.time.Ticker;
 import io.kubeloop.workqueue.RateLimiter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -61,12 +62,13 @@ public record ControllerOptions(
         Objects.requireNonNull(ticker, "ticker");
         Objects.requireNonNull(cacheSyncTimeout, "cacheSyncTimeout");
         if (cacheSyncTimeout.isZero() || cacheSyncTimeout.isNegative()) {
-            throw new IllegalArgumentException("cacheSyncTimeout must be positive, got " + cacheSyncTimeout);
+            throw new IllegalArgumentException(
+                    "cacheSyncTimeout must be positive, got " + Durations.format(cacheSyncTimeout));
         }
         Objects.requireNonNull(gracefulShutdownTimeout, "gracefulShutdownTimeout");
         if (gracefulShutdownTimeout.isNegative()) {
             throw new IllegalArgumentException(
-                    "gracefulShutdownTimeout must not be negative, got " + gracefulShutdownTimeout);
+                    "gracefulShutdownTimeout must not be negative, got " + Durations.format(gracefulShutdownTimeout));
         }
     }
 

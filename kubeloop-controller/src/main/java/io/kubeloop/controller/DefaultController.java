@@ -13,6 +13,8 @@ import io.kubeloop.controller.client.Client;
 import io.kubeloop.controller.events.EventRecorder;
 import io.kubeloop.controller.internal.desired.DesiredStates;
 import io.kubeloop.controller.internal.desired.OwnedKinds;
+import io.kubeloop.controller.internal.client.MissingKinds;
+import io.kubeloop.time.Durations;
 import io.kubeloop.time.Ticker;
 import io.kubeloop.workqueue.PriorityQueue;
 import io.kubeloop.workqueue.RateLimitingQueue;
@@ -75,6 +77,8 @@ final class DefaultController implements Controller {
     private final EventRecorder events;
     /** The state behind the reconciles' owned objects: field manager, memory of applies, owned watches. */
     private final DesiredStates desired;
+    /** What an unsynced informer misses (a kind the server does not serve), for the start's time-out. */
+    private final Function<SharedIndexInformer<?>, Optional<MissingKinds.Miss>> missingKind;
 
     private final Logger reconcileLog;
     private final Duration gracefulShutdownTimeout;
@@ -109,7 +113,7 @@ final class DefaultController implements Controller {
     private volatile Thread starter;
 
     DefaultController(Reconciler reconciler, ControllerOptions options) {
-        this(reconciler, options, null, null, null);
+        this(reconciler, options, null, null, null, informer -> Optional.empty());
     }
 
     /**
@@ -118,18 +122,21 @@ final class DefaultController implements Controller {
      * @param clientFor makes the reconciles' client, guarded by the given cancellation; null for none
      * @param events the reconciles' recorder, or null for none
      * @param desired the state behind the reconciles' owned objects; null for one that watches nothing
+     * @param missingKind what an informer that has not synced misses, if it knows
      */
     DefaultController(
             Reconciler reconciler,
             ControllerOptions options,
             Function<Cancellation, Client> clientFor,
             EventRecorder events,
-            DesiredStates desired) {
+            DesiredStates desired,
+            Function<SharedIndexInformer<?>, Optional<MissingKinds.Miss>> missingKind) {
         this.reconciler = Objects.requireNonNull(reconciler, "reconciler");
         this.name = options.name();
         this.client = clientFor == null ? null : clientFor.apply(cancellation);
         this.events = events;
         this.desired = desired != null ? desired : DesiredStates.create(Scheme.defaults(), name, OwnedKinds.NONE);
+        this.missingKind = Objects.requireNonNull(missingKind, "missingKind");
         this.reconcileLog = LoggerFactory.getLogger(ReconcileContext.loggerName(name));
         this.gracefulShutdownTimeout = options.gracefulShutdownTimeout();
         cancellation.onCancel(this::interruptReconciles);
@@ -243,12 +250,27 @@ final class DefaultController implements Controller {
     }
 
     /**
+     * Waits until every watch's registration has synced, without starting: what a {@link Manager} does
+     * for all its controllers before it starts any, or competes for leadership. Called by one thread at a
+     * time, before {@link #start()}.
+     *
+     * @return true when synced, false when the controller was closed meanwhile
+     * @throws CacheSyncTimeoutException after the cache-sync timeout; the controller is closed
+     * @throws CacheAccessDeniedException as soon as a list or watch was refused; the controller is closed
+     */
+    boolean awaitCachesSynced() {
+        return awaitWatchesSynced();
+    }
+
+    /**
      * Waits until every watch's registration has synced. The timeout runs on the ticker; the
      * registrations are looked at every {@link #SYNC_POLL} of real time (a sync is no timed event,
      * and a poll on a fake ticker would stall until a step), and at once when the controller closes.
      *
      * @return true when synced, false when the controller was closed meanwhile
-     * @throws CacheSyncTimeoutException after {@link #cacheSyncTimeout}; the controller is closed
+     * @throws CacheSyncTimeoutException after {@link #cacheSyncTimeout}; the controller is closed. When an
+     *     unsynced informer's kind is not served, the message names the kind in controller-runtime's words
+     *     and the cause is discovery's {@link io.kubeloop.client.discovery.NoMatchException}
      * @throws CacheAccessDeniedException as soon as an unsynced informer's list or watch was refused with
      *     401 or 403; the controller is closed
      */
@@ -278,11 +300,7 @@ final class DefaultController implements Controller {
                 }
                 if (deadline != Long.MAX_VALUE && ticker.nanoTime() - deadline >= 0) {
                     close();
-                    throw new CacheSyncTimeoutException("controller " + name + ": caches did not sync within "
-                            + cacheSyncTimeout + " (is the informer started, and can it list?): "
-                            + unsynced.stream()
-                                    .map(w -> w.informer().toString())
-                                    .toList());
+                    throw timedOut(unsynced);
                 }
                 LockSupport.parkNanos(this, SYNC_POLL.toNanos());
                 if (Thread.currentThread().isInterrupted()) {
@@ -294,6 +312,27 @@ final class DefaultController implements Controller {
         } finally {
             starter = null;
         }
+    }
+
+    /**
+     * The time-out of a start: naming the first kind the server does not serve (controller-runtime's
+     * {@code timed out waiting for cache to be synced for Kind}), else the informers that did not sync.
+     */
+    private CacheSyncTimeoutException timedOut(List<Watch> unsynced) {
+        for (Watch w : unsynced) {
+            Optional<MissingKinds.Miss> miss = missingKind.apply(w.informer());
+            if (miss.isPresent()) {
+                return new CacheSyncTimeoutException(
+                        "controller " + name + ": timed out after " + Durations.format(cacheSyncTimeout)
+                                + " waiting for the cache of kind "
+                                + miss.get().kind().groupKind()
+                                + " to sync: " + miss.get().describe(),
+                        miss.get().error());
+            }
+        }
+        return new CacheSyncTimeoutException("controller " + name + ": caches did not sync within "
+                + Durations.format(cacheSyncTimeout) + " (is the informer started, and can it list?): "
+                + unsynced.stream().map(w -> w.informer().toString()).toList());
     }
 
     /**
@@ -317,7 +356,7 @@ final class DefaultController implements Controller {
                     "controller {}: {} reconcile(s) still running {} after it stopped, left behind: {}",
                     name,
                     stillRunning.size(),
-                    gracefulShutdownTimeout,
+                    Durations.format(gracefulShutdownTimeout),
                     stillRunning.stream()
                             .map(Worker::current)
                             .flatMap(Optional::stream)

@@ -3,6 +3,7 @@ package io.kubeloop.controller;
 import io.kubeloop.cache.InformerFactory;
 import io.kubeloop.cache.InformerOptions;
 import io.kubeloop.cache.ReflectorOptions;
+import io.kubeloop.cache.SharedIndexInformer;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.controller.client.Cache;
 import io.kubeloop.controller.client.Client;
@@ -13,6 +14,7 @@ import io.kubeloop.controller.events.EventRecorder;
 import io.kubeloop.controller.events.EventsV1Broadcaster;
 import io.kubeloop.controller.events.EventsV1Recorder;
 import io.kubeloop.controller.internal.client.ManagerClients;
+import io.kubeloop.controller.internal.client.MissingKinds;
 import io.kubeloop.controller.internal.endpoints.EndpointServer;
 import io.kubeloop.controller.internal.endpoints.HealthEndpoint;
 import io.kubeloop.controller.internal.live.LoopSnapshots;
@@ -26,6 +28,7 @@ import io.kubeloop.controller.metrics.LeaderElectionMetrics;
 import io.kubeloop.controller.metrics.RestClientMetrics;
 import io.kubeloop.controller.rbac.ManagerPermissions;
 import io.kubeloop.controller.webhook.WebhookServer;
+import io.kubeloop.time.Durations;
 import io.kubeloop.time.Ticker;
 import io.kubeloop.time.internal.Waiters;
 import io.micrometer.core.instrument.Meter;
@@ -49,8 +52,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs a set of controllers over one set of shared informers, with optional leader election
- * (controller-runtime's {@code Manager}). The informers start at once on {@link #start()} — so a
- * candidate's caches are warm when it becomes leader — and the controllers start when this process
+ * (controller-runtime's {@code Manager}). The informers start at once on {@link #start()}, which
+ * returns once the controllers' caches have synced — so a candidate's caches are warm when it becomes
+ * leader, and what keeps them from syncing (a CRD not installed, a refused list) makes {@code start()}
+ * throw instead of leaving a process that never reconciles — and the controllers start when this process
  * leads (at once without leader election). When leadership is lost, the manager stops everything and
  * records the failure {@code "leader election lost"} (controller-runtime exits the process then; here
  * {@link #awaitTermination} returns and {@link #failure()} says why); a controller stopped by an error
@@ -165,7 +170,7 @@ public final class Manager implements AutoCloseable {
                         @Override
                         public void onStartedLeading() {
                             election.transitioned();
-                            startControllers();
+                            startControllersWhenLeading();
                         }
 
                         @Override
@@ -297,8 +302,8 @@ public final class Manager implements AutoCloseable {
      */
     public HealthCheck informersReceiving(java.time.Duration maxSilence) {
         if (maxSilence.compareTo(java.time.Duration.ofMinutes(1)) < 0) {
-            throw new IllegalArgumentException(
-                    "maxSilence must be at least a minute (the bookmark interval), got " + maxSilence);
+            throw new IllegalArgumentException("maxSilence must be at least a minute (the bookmark interval), got "
+                    + Durations.format(maxSilence));
         }
         HealthCheck synced = informersSynced();
         return () -> {
@@ -310,7 +315,8 @@ public final class Manager implements AutoCloseable {
                 if (error.isPresent() && silence.toSeconds() >= FAILING_GRACE_SECONDS) {
                     stale.add(key.resource() + " (" + error.get().getMessage() + ")");
                 } else if (silence.compareTo(maxSilence) > 0) {
-                    stale.add(key.resource() + " (nothing received for " + silence.toSeconds() + "s)");
+                    stale.add(key.resource() + " (nothing received for "
+                            + Durations.format(java.time.Duration.ofSeconds(silence.toSeconds())) + ")");
                 }
             });
             if (!stale.isEmpty()) {
@@ -392,6 +398,11 @@ public final class Manager implements AutoCloseable {
         return eventsV1.recorderFor(name);
     }
 
+    /** What {@code informer}, of this manager's cache, misses: a kind the server does not serve. */
+    Optional<MissingKinds.Miss> missingKind(SharedIndexInformer<?> informer) {
+        return clients.missingKinds().missing(informer);
+    }
+
     /** The client of a controller's reconciles: {@link #client()}, also refusing calls once {@code controllerStopped} fired. */
     Client clientFor(Cancellation controllerStopped) {
         return clients.guardedBy(controllerStopped);
@@ -466,12 +477,26 @@ public final class Manager implements AutoCloseable {
     }
 
     /**
-     * Starts the servers, the informers, then either the controllers (no leader election) or the
-     * elector, and returns.
+     * Starts the servers and the informers, waits until the informers of every controller's watches have
+     * synced (each controller within its {@link ControllerOptions#cacheSyncTimeout() cache-sync timeout},
+     * all at once), then starts either the controllers (no leader election) or the elector, and returns.
+     * What keeps a component from starting makes it throw, the manager closed and {@link #failure()} set:
+     * a server that cannot bind, a controller whose list is refused (at once), a controller whose caches
+     * do not sync in time. An informer listing a kind the server does not serve (its CRD is not installed)
+     * says so on its first miss — {@code if kind is a CRD, it should be installed before calling Start: no
+     * matches for kind "Gateway" in version "gateway.networking.k8s.io/v1"} — and keeps retrying as
+     * controller-runtime's Kind source does: a CRD created a moment later (Helm and OLM create it beside
+     * the Deployment) lets the start go on; one still missing at the time-out makes {@code start()} throw a
+     * {@link CacheSyncTimeoutException} naming the kind, its cause discovery's
+     * {@link io.kubeloop.client.discovery.NoMatchException}.
      *
      * @throws IllegalStateException if started twice or after close; with a metrics address but
-     *     without micrometer-registry-prometheus (before anything started; the manager is closed)
+     *     without micrometer-registry-prometheus (before anything started; the manager is closed); when
+     *     interrupted while waiting for the caches (the manager is closed)
      * @throws java.io.UncheckedIOException when a server cannot bind its address (the manager is closed)
+     * @throws CacheSyncTimeoutException when a controller's caches did not sync within its timeout
+     * @throws CacheAccessDeniedException when a controller's informer may not list or watch
+     * @throws RuntimeException what a controller's own start threw, without leader election
      */
     public void start() {
         synchronized (this) {
@@ -512,10 +537,54 @@ public final class Manager implements AutoCloseable {
             throw e;
         }
         informers.start();
+        awaitControllerCaches();
         if (elector.isPresent()) {
             electorThread = elector.get().start();
         } else {
-            startControllers();
+            RuntimeException failed = startControllers();
+            if (failed != null) {
+                close();
+                throw failed;
+            }
+        }
+    }
+
+    /**
+     * Waits for the caches of every controller built here, all at once; on the first failure closes the
+     * manager (which ends the other waits) and throws it.
+     */
+    private void awaitControllerCaches() {
+        List<DefaultController> waiting = controllersNow().stream()
+                .filter(DefaultController.class::isInstance)
+                .map(DefaultController.class::cast)
+                .toList();
+        AtomicReference<RuntimeException> first = new AtomicReference<>();
+        List<Thread> waits = waiting.stream()
+                .map(c -> Thread.ofVirtual().name("sync-" + c.name()).start(() -> {
+                    try {
+                        c.awaitCachesSynced();
+                    } catch (RuntimeException e) {
+                        if (first.compareAndSet(null, e)) {
+                            failure.compareAndSet(null, e);
+                            close();
+                        }
+                    }
+                }))
+                .toList();
+        try {
+            for (Thread wait : waits) {
+                wait.join();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            IllegalStateException interrupted =
+                    new IllegalStateException("interrupted while waiting for the controllers' caches to sync");
+            failure.compareAndSet(null, interrupted);
+            close();
+            throw interrupted;
+        }
+        if (first.get() != null) {
+            throw first.get();
         }
     }
 
@@ -584,11 +653,25 @@ public final class Manager implements AutoCloseable {
         return bound;
     }
 
-    private void startControllers() {
+    /** Starts the controllers as the leader election's callback does: a failure stops the manager. */
+    private void startControllersWhenLeading() {
+        RuntimeException failed = startControllers();
+        if (failed != null) {
+            LOG.error("{}; stopping the manager", failed.getMessage(), failed);
+            Thread.ofVirtual().name("manager-stop").start(this::close);
+        }
+    }
+
+    /**
+     * Starts the controllers, one after the other.
+     *
+     * @return the first controller's start failure (also kept as {@link #failure()}), or null
+     */
+    private RuntimeException startControllers() {
         List<Controller> toStart;
         synchronized (this) {
             if (closed) {
-                return;
+                return null;
             }
             toStart = List.copyOf(controllers);
         }
@@ -596,13 +679,12 @@ public final class Manager implements AutoCloseable {
             try {
                 c.start();
             } catch (RuntimeException e) {
-                LOG.error("controller {} failed to start; stopping the manager", c.name(), e);
                 failure.compareAndSet(null, e);
-                Thread.ofVirtual().start(this::close);
-                return;
+                return e;
             }
         }
         LOG.info("manager started {} controller(s)", toStart.size());
+        return null;
     }
 
     private void leadershipEnded() {

@@ -3,6 +3,7 @@ package io.kubeloop.controller;
 import io.kubeloop.controller.client.CacheOptions;
 import io.kubeloop.controller.leader.LeaderElectionConfig;
 import io.kubeloop.controller.rbac.AccessRecorder;
+import io.kubeloop.time.Durations;
 import io.kubeloop.time.Ticker;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -69,7 +70,7 @@ public final class ManagerOptions {
         this.gracefulShutdownTimeout = Objects.requireNonNull(gracefulShutdownTimeout, "gracefulShutdownTimeout");
         if (gracefulShutdownTimeout.isNegative()) {
             throw new IllegalArgumentException(
-                    "gracefulShutdownTimeout must not be negative, got " + gracefulShutdownTimeout);
+                    "gracefulShutdownTimeout must not be negative, got " + Durations.format(gracefulShutdownTimeout));
         }
     }
 

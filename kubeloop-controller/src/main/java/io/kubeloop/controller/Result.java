@@ -1,5 +1,6 @@
 package io.kubeloop.controller;
 
+import io.kubeloop.time.Durations;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -76,7 +77,7 @@ public sealed interface Result permits Result.Done, Result.Requeue, Result.Reque
         public RequeueAfter {
             Objects.requireNonNull(delay, "delay");
             if (delay.isZero() || delay.isNegative()) {
-                throw new IllegalArgumentException("requeueAfter needs a positive delay, got " + delay
+                throw new IllegalArgumentException("requeueAfter needs a positive delay, got " + Durations.format(delay)
                         + "; return Result.done() or Result.requeue() instead");
             }
         }

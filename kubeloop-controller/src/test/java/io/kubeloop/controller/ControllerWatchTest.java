@@ -208,7 +208,7 @@ class ControllerWatchTest {
         assertThatThrownBy(controller::start)
                 .isInstanceOf(CacheSyncTimeoutException.class)
                 .hasMessageStartingWith(
-                        "controller foo: caches did not sync within PT0.2S (is the informer started, and can it list?)");
+                        "controller foo: caches did not sync within 200ms (is the informer started, and can it list?)");
         assertThat(controller.queue().isShuttingDown())
                 .as("the controller stopped")
                 .isTrue();

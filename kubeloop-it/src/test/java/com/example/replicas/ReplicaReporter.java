@@ -7,6 +7,7 @@ import io.kubeloop.api.Scheme;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.controller.ControllerBuilder;
 import io.kubeloop.controller.Manager;
+import io.kubeloop.controller.OperatorMain;
 import io.kubeloop.controller.ReconcileContext;
 import io.kubeloop.controller.Reconciler;
 import io.kubeloop.controller.Request;
@@ -39,21 +40,24 @@ public final class ReplicaReporter implements Reconciler {
         return Result.done(); // a throw means: retry with back-off
     }
 
-    /** Starts the controller: one informer per kind, shared; returns once the caches are in sync. */
-    public static Manager start(KubeClient client) {
-        Manager manager = Manager.create(client);
+    /** Adds the controller to a manager: one informer per kind, shared. */
+    public static void addTo(Manager manager) {
         ControllerBuilder.forResource(Deployment.class) // a Deployment's changes reconcile it
                 .owns(ConfigMap.class) // so do changes to the ConfigMaps it controls
                 .named(NAME)
                 .build(manager, new ReplicaReporter());
+    }
+
+    /** Starts the controller in a manager of its own; returns once the caches are in sync. */
+    public static Manager start(KubeClient client) {
+        Manager manager = Manager.create(client);
+        addTo(manager);
         manager.start();
         return manager;
     }
 
-    public static void main(String[] args) throws InterruptedException {
-        try (KubeClient client = KubeClient.create(); // the kubeconfig kubectl uses, or in-cluster
-                Manager manager = start(client)) {
-            manager.awaitTermination(); // until Ctrl-C
-        }
+    /** The kubeconfig kubectl uses, or in-cluster; --leader-elect, probes on :8081...; until Ctrl-C. */
+    public static void main(String[] args) {
+        OperatorMain.run(NAME, args, ReplicaReporter::addTo);
     }
 }

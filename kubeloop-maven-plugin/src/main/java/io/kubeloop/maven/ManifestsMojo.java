@@ -64,11 +64,18 @@ public final class ManifestsMojo extends GeneratorMojo {
     @Parameter
     private List<String> crdClasses = List.of();
 
-    /** The Lease its replicas elect a leader with (in {@link #namespace}); empty for no leader election. */
+    /**
+     * The Lease its replicas elect a leader with (in {@link #namespace}), passed as {@code --leader-election-id};
+     * empty for no leader election (then {@link #replicas} must be 1).
+     */
     @Parameter(defaultValue = "${project.artifactId}")
     private String leaderElectionId;
 
-    /** The container's arguments. */
+    /**
+     * The container's own arguments (a subcommand, flags of the operator's), before the entry point's flags the
+     * bundle adds: {@code --leader-elect}, {@code --leader-election-id}, {@code --metrics-bind-address=:8080},
+     * {@code --health-probe-bind-address=:8081}, each unless given here.
+     */
     @Parameter
     private List<String> args = List.of();
 

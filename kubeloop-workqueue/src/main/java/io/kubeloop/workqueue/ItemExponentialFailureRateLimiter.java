@@ -37,7 +37,7 @@ final class ItemExponentialFailureRateLimiter<T> implements NanosRateLimiter<T> 
     static void requireNotNegative(Duration d, String what) {
         Objects.requireNonNull(d, what);
         if (d.isNegative()) {
-            throw new IllegalArgumentException(what + " must not be negative: " + d);
+            throw new IllegalArgumentException(what + " must not be negative: " + io.kubeloop.time.Durations.format(d));
         }
     }
 

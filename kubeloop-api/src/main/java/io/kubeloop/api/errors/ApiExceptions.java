@@ -1,5 +1,6 @@
 package io.kubeloop.api.errors;
 
+import io.kubeloop.api.GroupResource;
 import io.kubeloop.api.json.KubeJson;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -41,8 +42,10 @@ import tools.jackson.databind.JsonNode;
  * <p>A reply whose body is not a {@code Status} (a proxy's HTML page, the plain-text
  * {@code 404 page not found}, an empty or truncated body) gets a Status synthesized as client-go's
  * {@code newUnstructuredResponseError} does: its reason and message follow the HTTP code, and one
- * cause of type {@code UnexpectedServerResponse} holds the body text (at most 2048 characters). The
- * message ends with a short, single-line snippet of the body when the body is text.
+ * cause of type {@code UnexpectedServerResponse} holds the body text (at most 2048 characters). When the
+ * caller names the request's verb and resource, the message names them as client-go's does
+ * ({@code the server could not find the requested resource (post gateways.gateway.networking.k8s.io)});
+ * otherwise it ends with a short, single-line snippet of the body when the body is text.
  *
  * <p>Stateless and thread-safe.
  */
@@ -67,9 +70,40 @@ public final class ApiExceptions {
      * @param retryAfter the Retry-After header's value, null if absent
      */
     public static ApiException from(int httpCode, String contentType, byte[] body, Duration retryAfter) {
+        return from(httpCode, contentType, body, retryAfter, null, null, null);
+    }
+
+    /**
+     * The exception for a failed reply to a request on a resource: as
+     * {@link #from(int, String, byte[], Duration)}, and a reply that is not a Status names the request
+     * as client-go's {@code newUnstructuredResponseError} does, after the message: {@code the server could
+     * not find the requested resource (post gateways.gateway.networking.k8s.io)}, or with the object's name
+     * ({@code (get foos.samplecontroller.k8s.io web)}); its details carry the group, the resource (as
+     * {@code kind}, as client-go puts it) and the name. The body then stays in the cause only.
+     *
+     * @param httpCode the HTTP status of the reply
+     * @param contentType the reply's Content-Type, may be null
+     * @param body the reply body, may be null or empty
+     * @param retryAfter the Retry-After header's value, null if absent
+     * @param verb the request's HTTP method ({@code POST}, {@code GET}…); null to name no request
+     * @param resource the resource requested; null to name no request
+     * @param name the object's name in the request's path, or null
+     */
+    public static ApiException from(
+            int httpCode,
+            String contentType,
+            byte[] body,
+            Duration retryAfter,
+            String verb,
+            GroupResource resource,
+            String name) {
         Status status = decodeStatus(httpCode, body);
         if (status == null) {
-            status = synthesize(httpCode, contentType, body == null ? new byte[0] : body, retryAfter);
+            boolean named = verb != null && resource != null;
+            status = synthesize(httpCode, contentType, body == null ? new byte[0] : body, retryAfter, !named);
+            if (named) {
+                status = naming(status, verb, resource, name);
+            }
         }
         return map(status, retryAfter);
     }
@@ -163,8 +197,12 @@ public final class ApiExceptions {
         return false;
     }
 
-    /** A Status for a non-Status reply, as apimachinery's {@code NewGenericServerResponse}. */
-    private static Status synthesize(int code, String contentType, byte[] body, Duration retryAfter) {
+    /**
+     * A Status for a non-Status reply, as apimachinery's {@code NewGenericServerResponse}; with
+     * {@code withSnippet}, a message that does not quote the body ends with a snippet of it.
+     */
+    private static Status synthesize(
+            int code, String contentType, byte[] body, Duration retryAfter, boolean withSnippet) {
         String text = bodyText(contentType, body);
         String serverMessage = text == null ? "unknown" : text;
         String reason = "";
@@ -238,7 +276,7 @@ public final class ApiExceptions {
                 }
             }
         }
-        if (!includesBody && text != null && !text.isEmpty()) {
+        if (!includesBody && withSnippet && text != null && !text.isEmpty()) {
             message = message + ": " + snippet(text);
         } else if (includesBody) {
             message = singleLine(message);
@@ -253,6 +291,32 @@ public final class ApiExceptions {
                 retrySeconds);
         return new Status(
                 "Status", "v1", Map.of(), Status.FAILURE, message, reason.isEmpty() ? null : reason, details, code);
+    }
+
+    /**
+     * {@code status} naming the request as apimachinery's {@code NewGenericServerResponse} does:
+     * {@code <message> (<verb> <resource.group>[ <name>])}, the group, resource and name in the details.
+     */
+    private static Status naming(Status status, String verb, GroupResource resource, String name) {
+        String target =
+                verb.toLowerCase(Locale.ROOT) + " " + resource + (name == null || name.isEmpty() ? "" : " " + name);
+        Status.Details d = status.details();
+        Status.Details details = new Status.Details(
+                name == null || name.isEmpty() ? null : name,
+                resource.group(),
+                resource.resource(),
+                d.uid(),
+                d.causes(),
+                d.retryAfterSeconds());
+        return new Status(
+                status.kind(),
+                status.apiVersion(),
+                status.metadata(),
+                status.status(),
+                status.message() + " (" + target + ")",
+                status.reason(),
+                details,
+                status.code());
     }
 
     /**

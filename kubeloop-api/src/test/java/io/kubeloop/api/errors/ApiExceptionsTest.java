@@ -2,6 +2,7 @@ package io.kubeloop.api.errors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kubeloop.api.GroupResource;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.stream.Stream;
@@ -119,6 +120,57 @@ class ApiExceptionsTest {
                 .hasMessage("the server could not find the requested resource: 404 page not found");
         assertThat(e.reason()).isEqualTo("NotFound");
         assertThat(e.status().causes().getFirst().message()).isEqualTo("404 page not found");
+    }
+
+    @Test
+    void plainText404OfACreateNamesVerbAndResourceAsClientGo() {
+        ApiException e = ApiExceptions.from(
+                404,
+                "text/plain; charset=utf-8",
+                "404 page not found\n".getBytes(StandardCharsets.UTF_8),
+                null,
+                "POST",
+                new GroupResource("gateway.networking.k8s.io", "gateways"),
+                null);
+
+        assertThat(e)
+                .isInstanceOf(NotFoundException.class)
+                .hasMessage("the server could not find the requested resource"
+                        + " (post gateways.gateway.networking.k8s.io)");
+        assertThat(e.status().details().group()).isEqualTo("gateway.networking.k8s.io");
+        assertThat(e.status().details().kind()).isEqualTo("gateways");
+        assertThat(e.status().details().name()).isNull();
+        assertThat(e.status().causes().getFirst().message()).isEqualTo("404 page not found");
+    }
+
+    @Test
+    void namedRequestOnACoreResourceAddsTheObjectName() {
+        ApiException e = ApiExceptions.from(
+                403,
+                "text/plain",
+                "no way".getBytes(StandardCharsets.UTF_8),
+                null,
+                "GET",
+                new GroupResource("", "configmaps"),
+                "web");
+
+        assertThat(e).isInstanceOf(ForbiddenException.class).hasMessage("no way (get configmaps web)");
+        assertThat(e.status().details().name()).isEqualTo("web");
+    }
+
+    @Test
+    void aStatusBodyIsKeptAsItIsEvenWhenTheRequestIsNamed() {
+        ApiException e = ApiExceptions.from(
+                404,
+                "application/json",
+                "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\"NotFound\",\"code\":404,\"message\":\"foos.example.com \\\"x\\\" not found\"}"
+                        .getBytes(StandardCharsets.UTF_8),
+                null,
+                "GET",
+                new GroupResource("example.com", "foos"),
+                "x");
+
+        assertThat(e).hasMessage("foos.example.com \"x\" not found");
     }
 
     @Test

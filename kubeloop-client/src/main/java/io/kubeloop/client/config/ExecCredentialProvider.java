@@ -1,6 +1,7 @@
 package io.kubeloop.client.config;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
+import io.kubeloop.time.Durations;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -192,7 +193,8 @@ final class ExecCredentialProvider implements AuthProvider {
             Future<byte[]> stderr = readers.submit(() -> readAll(process.getErrorStream()));
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 kill(process);
-                throw new CredentialException(name + ": did not finish within " + timeout.toSeconds() + "s; killed");
+                throw new CredentialException(
+                        name + ": did not finish within " + Durations.format(timeout) + "; killed");
             }
             byte[] out = stdout.get();
             String err = new String(stderr.get(), StandardCharsets.UTF_8);

@@ -2,6 +2,7 @@ package io.kubeloop.client.discovery;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.kubeloop.api.GroupVersion;
+import io.kubeloop.time.Durations;
 import io.kubeloop.time.Ticker;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -87,7 +88,7 @@ public final class CachedDiscoveryClient implements DiscoveryClient {
         this.ttl = Objects.requireNonNull(ttl, "ttl");
         this.clock = Objects.requireNonNull(clock, "clock");
         if (ttl.isNegative()) {
-            throw new IllegalArgumentException("ttl must not be negative: " + ttl);
+            throw new IllegalArgumentException("ttl must not be negative: " + Durations.format(ttl));
         }
     }
 

@@ -110,6 +110,20 @@ public final class ApiResponse implements AutoCloseable {
      * matching {@link ApiException}.
      */
     public ApiResponse requireSuccess() {
+        return requireSuccess(null, null);
+    }
+
+    /**
+     * {@link #requireSuccess()} for a request on {@code resource} (and the object {@code name}): a reply
+     * that is not a Status names them as client-go does for a request built on a resource, e.g.
+     * {@code the server could not find the requested resource (post gateways.gateway.networking.k8s.io)}
+     * (see {@link ApiExceptions#from(int, String, byte[], Duration, String, io.kubeloop.api.GroupResource,
+     * String)}).
+     *
+     * @param resource the resource the request is on, or null to name none
+     * @param name the object's name in the request's path, or null
+     */
+    public ApiResponse requireSuccess(io.kubeloop.api.GroupResource resource, String name) {
         if (!isSuccessful()) {
             byte[] b;
             try {
@@ -117,7 +131,7 @@ public final class ApiResponse implements AutoCloseable {
             } finally {
                 close();
             }
-            throw ApiExceptions.from(status, header("Content-Type"), b, retryAfter());
+            throw ApiExceptions.from(status, header("Content-Type"), b, retryAfter(), request.method(), resource, name);
         }
         return this;
     }

@@ -81,12 +81,16 @@ final class BundleMain {
 
     /** Writes the bundle; returns the files written. */
     static List<Path> write(Request r) {
-        OperatorBundle bundle = OperatorBundle.of(r.name(), r.namespace(), r.image())
-                .withReplicas(r.replicas())
-                .withCrds(r.crdClasses().isEmpty() ? List.of() : CrdGenerator.crds(r.classpath(), r.crdClasses()))
-                .withRbac(rbac(r))
-                .withArgs(r.args())
-                .withWebhooks(r.webhooks());
+        OperatorBundle bundle = new OperatorBundle(
+                r.name(),
+                r.namespace(),
+                r.image(),
+                r.replicas(),
+                r.crdClasses().isEmpty() ? List.of() : CrdGenerator.crds(r.classpath(), r.crdClasses()),
+                rbac(r),
+                r.args(),
+                r.webhooks(),
+                r.leaseName());
         List<Path> written = new ArrayList<>();
         try {
             Files.createDirectories(r.out());

@@ -20,6 +20,9 @@ public final class BundleObjects {
     /** The JVM flags of the container: heap from the container's memory limit, exit on OutOfMemoryError. */
     public static final String JAVA_TOOL_OPTIONS = "-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError";
 
+    /** The variable naming the namespaces the operator's cache holds (the Operator SDK's). */
+    public static final String WATCH_NAMESPACE = "WATCH_NAMESPACE";
+
     private static final Set<String> CLUSTER_SCOPED =
             Set.of("ClusterRole", "ClusterRoleBinding", "Namespace", "CustomResourceDefinition");
 
@@ -58,7 +61,7 @@ public final class BundleObjects {
         c.put("name", "manager");
         c.put("image", b.image());
         ArrayNode args = c.putArray("args");
-        b.args().forEach(args::add);
+        b.containerArgs().forEach(args::add);
         ArrayNode env = c.putArray("env");
         env.addObject().put("name", "JAVA_TOOL_OPTIONS").put("value", JAVA_TOOL_OPTIONS);
         env.addObject()
@@ -66,6 +69,11 @@ public final class BundleObjects {
                 .putObject("valueFrom")
                 .putObject("fieldRef")
                 .put("fieldPath", "metadata.namespace");
+        env.addObject()
+                .put("name", WATCH_NAMESPACE)
+                .putObject("valueFrom")
+                .putObject("fieldRef")
+                .put("fieldPath", OperatorBundle.WATCH_NAMESPACE_FIELD);
         ArrayNode ports = c.putArray("ports");
         ports.addObject()
                 .put("name", "metrics")

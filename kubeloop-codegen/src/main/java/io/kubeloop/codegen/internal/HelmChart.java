@@ -8,14 +8,14 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The Helm chart of an {@link OperatorBundle}: the bundle's objects as templates whose namespace is the
  * release's and whose image, replica count, resources and watched namespaces come from {@code values.yaml}.
  * Cluster-wide RBAC (ClusterRoles and their bindings) becomes a Role and RoleBinding in each watched namespace
- * when {@code watchNamespaces} is not empty; the manager gets the list in {@code WATCH_NAMESPACES}.
+ * when {@code watchNamespaces} is not empty; the manager gets the list in {@code WATCH_NAMESPACE} (in place of
+ * the Operator Lifecycle Manager's annotation the plain bundle reads it from).
  *
  * <p>Stateless.
  */
@@ -148,10 +148,12 @@ public final class HelmChart {
         c.put("image", "__IMAGE__");
         c.put("imagePullPolicy", "__PULL_POLICY__");
         c.put("resources", "__RESOURCES__");
-        ((ArrayNode) c.withArray("env"))
-                .addObject()
-                .put("name", "WATCH_NAMESPACES")
-                .put("value", "__WATCH__");
+        for (JsonNode e : c.withArray("env")) {
+            if (e.path("name").asString("").equals(BundleObjects.WATCH_NAMESPACE)) {
+                ((ObjectNode) e).remove("valueFrom");
+                ((ObjectNode) e).put("value", "__WATCH__");
+            }
+        }
         String text = template(d)
                 .replace(quoted("__REPLICAS__"), "{{ .Values.replicaCount }}")
                 .replace(quoted("__IMAGE__"), "\"{{ .Values.image.repository }}:{{ .Values.image.tag }}\"")

@@ -1,5 +1,6 @@
 package io.kubeloop.controller.client;
 
+import io.kubeloop.time.Durations;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -44,7 +45,7 @@ public record CacheOptions(Set<String> defaultNamespaces, Map<Class<?>, ByObject
         });
         Objects.requireNonNull(syncTimeout, "syncTimeout");
         if (syncTimeout.isZero() || syncTimeout.isNegative()) {
-            throw new IllegalArgumentException("syncTimeout must be positive, got " + syncTimeout);
+            throw new IllegalArgumentException("syncTimeout must be positive, got " + Durations.format(syncTimeout));
         }
     }
 

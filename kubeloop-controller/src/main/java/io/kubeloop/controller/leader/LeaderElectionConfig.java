@@ -1,5 +1,6 @@
 package io.kubeloop.controller.leader;
 
+import io.kubeloop.time.Durations;
 import io.kubeloop.time.Ticker;
 import java.time.Duration;
 import java.util.Objects;
@@ -46,15 +47,15 @@ public record LeaderElectionConfig(
         Objects.requireNonNull(retryPeriod, "retryPeriod");
         Objects.requireNonNull(ticker, "ticker");
         if (!retryPeriod.isPositive()) {
-            throw new IllegalArgumentException("retryPeriod must be positive, got " + retryPeriod);
+            throw new IllegalArgumentException("retryPeriod must be positive, got " + Durations.format(retryPeriod));
         }
         if (leaseDuration.compareTo(renewDeadline) <= 0) {
-            throw new IllegalArgumentException(
-                    "leaseDuration (" + leaseDuration + ") must be greater than renewDeadline (" + renewDeadline + ")");
+            throw new IllegalArgumentException("leaseDuration (" + Durations.format(leaseDuration)
+                    + ") must be greater than renewDeadline (" + Durations.format(renewDeadline) + ")");
         }
         if (renewDeadline.toNanos() <= retryPeriod.toNanos() * 12 / 10) {
-            throw new IllegalArgumentException("renewDeadline (" + renewDeadline
-                    + ") must be greater than 1.2 × retryPeriod (" + retryPeriod + ")");
+            throw new IllegalArgumentException("renewDeadline (" + Durations.format(renewDeadline)
+                    + ") must be greater than 1.2 × retryPeriod (" + Durations.format(retryPeriod) + ")");
         }
     }
 

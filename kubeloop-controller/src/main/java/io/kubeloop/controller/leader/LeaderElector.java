@@ -1,6 +1,7 @@
 package io.kubeloop.controller.leader;
 
 import io.kubeloop.client.KubeClient;
+import io.kubeloop.time.Durations;
 import io.kubeloop.time.Ticker;
 import io.kubeloop.time.internal.Waiters;
 import java.time.Duration;
@@ -161,7 +162,7 @@ public final class LeaderElector {
                             "{}: failed to renew {} within {}; leadership lost",
                             config.identity(),
                             lock.describe(),
-                            config.renewDeadline());
+                            Durations.format(config.renewDeadline()));
                     return;
                 }
                 if (await(Math.min(left, config.retryPeriod().toNanos()))) {

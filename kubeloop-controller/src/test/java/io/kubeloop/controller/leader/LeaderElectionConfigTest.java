@@ -22,10 +22,10 @@ class LeaderElectionConfigTest {
         LeaderElectionConfig c = LeaderElectionConfig.defaults("ns", "lock", "me");
         assertThatThrownBy(() -> c.withTimings(Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ofSeconds(2)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("leaseDuration (PT10S) must be greater than renewDeadline (PT10S)");
+                .hasMessage("leaseDuration (10s) must be greater than renewDeadline (10s)");
         assertThatThrownBy(() -> c.withTimings(Duration.ofSeconds(15), Duration.ofMillis(2400), Duration.ofSeconds(2)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("renewDeadline (PT2.4S) must be greater than 1.2 × retryPeriod (PT2S)");
+                .hasMessage("renewDeadline (2.4s) must be greater than 1.2 × retryPeriod (2s)");
         assertThat(c.withTimings(Duration.ofSeconds(15), Duration.ofMillis(2401), Duration.ofSeconds(2))
                         .renewDeadline())
                 .isEqualTo(Duration.ofMillis(2401));

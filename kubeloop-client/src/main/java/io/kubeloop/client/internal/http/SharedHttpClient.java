@@ -1,5 +1,6 @@
 package io.kubeloop.client.internal.http;
 
+import io.kubeloop.time.Durations;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -107,10 +108,10 @@ final class SharedHttpClient implements AutoCloseable {
         old.shutdown();
         LOG.warn(
                 "the connection to {} is presumed dead ({}): later requests use a new connection; the old one"
-                        + " is closed once its requests in flight have ended, within {} s",
+                        + " is closed once its requests in flight have ended, within {}",
                 server,
                 reason,
-                grace.toSeconds());
+                Durations.format(grace));
         Thread.ofVirtual().name("kubeloop-http-client-retired").start(() -> drain(old));
         if (closed) {
             close(); // closed meanwhile: the new client and the old one may have been missed

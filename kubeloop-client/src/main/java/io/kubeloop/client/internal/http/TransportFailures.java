@@ -2,6 +2,7 @@ package io.kubeloop.client.internal.http;
 
 import io.kubeloop.client.http.ApiRequest;
 import io.kubeloop.client.http.TransportException;
+import io.kubeloop.time.Durations;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.net.URI;
@@ -40,9 +41,9 @@ final class TransportFailures {
         String server = uri.getScheme() + "://" + uri.getRawAuthority();
         String message;
         if (e instanceof HttpConnectTimeoutException || connecting && e instanceof SocketTimeoutException) {
-            message = "cannot reach " + server + ": connect timed out after " + seconds(connectTimeout);
+            message = "cannot reach " + server + ": connect timed out after " + Durations.format(connectTimeout);
         } else if (e instanceof HttpTimeoutException || e instanceof SocketTimeoutException) {
-            message = request.method() + " " + uri + ": no response within " + seconds(requestTimeout);
+            message = request.method() + " " + uri + ": no response within " + Durations.format(requestTimeout);
         } else if (e instanceof ConnectException) {
             message = "cannot reach " + server + ": " + describe(e, "connection refused");
         } else if (e instanceof UnresolvedAddressException
@@ -57,10 +58,6 @@ final class TransportFailures {
                     + describe(e, e.getClass().getSimpleName());
         }
         return new TransportException(uri, message, e);
-    }
-
-    private static String seconds(Duration d) {
-        return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
     }
 
     private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {

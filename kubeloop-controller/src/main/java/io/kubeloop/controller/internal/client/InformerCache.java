@@ -22,6 +22,7 @@ import io.kubeloop.controller.client.Cache;
 import io.kubeloop.controller.client.CacheOptions;
 import io.kubeloop.controller.client.CacheScopeException;
 import io.kubeloop.controller.client.ListOption;
+import io.kubeloop.time.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -93,6 +94,7 @@ public final class InformerCache implements Cache {
     private final InformerFactory informers;
     private final Resources resources;
     private final CacheOptions options;
+    private final MissingKinds missingKinds;
     private final Object lock = new Object();
     /** Deep copies of what reads return. */
     private final Copies copies = new Copies();
@@ -110,11 +112,13 @@ public final class InformerCache implements Cache {
      * @param informers the manager's informers
      * @param resources resolves types to resources
      * @param options the scope
+     * @param missingKinds watches the informers it makes for kinds the server does not serve
      */
-    InformerCache(InformerFactory informers, Resources resources, CacheOptions options) {
+    InformerCache(InformerFactory informers, Resources resources, CacheOptions options, MissingKinds missingKinds) {
         this.informers = Objects.requireNonNull(informers, "informers");
         this.resources = Objects.requireNonNull(resources, "resources");
         this.options = Objects.requireNonNull(options, "options");
+        this.missingKinds = Objects.requireNonNull(missingKinds, "missingKinds");
     }
 
     @Override
@@ -323,8 +327,15 @@ public final class InformerCache implements Cache {
                     throw new IllegalStateException(
                             "the cache of " + entry.what() + " has stopped (the manager closed)");
                 }
-                throw new CacheSyncTimeoutException("the cache of " + entry.what() + " did not sync within " + timeout
-                        + " (can the manager's client list and watch them?)");
+                var missing = missingKinds.missing(informer);
+                if (missing.isPresent()) {
+                    throw new CacheSyncTimeoutException(
+                            "the cache of " + entry.what() + " did not sync within " + Durations.format(timeout) + ": "
+                                    + missing.get().describe(),
+                            missing.get().error());
+                }
+                throw new CacheSyncTimeoutException("the cache of " + entry.what() + " did not sync within "
+                        + Durations.format(timeout) + " (can the manager's client list and watch them?)");
             }
         }
     }
@@ -341,7 +352,14 @@ public final class InformerCache implements Cache {
         ResourceClient<T> rc = resources.forType(type);
         ByObject<T> scope = options.scopeOf(type);
         UnaryOperator<T> copier = scope.unsafeDisableDeepCopy() ? UnaryOperator.identity() : copies.copier(type);
-        return entry(type, rc.resource(), rc.namespaced(), scope, copier, s -> informers.informerFor(type, s));
+        return entry(
+                type,
+                resources.kindOf(type),
+                rc.resource(),
+                rc.namespaced(),
+                scope,
+                copier,
+                s -> informers.informerFor(type, s));
     }
 
     /** The key of a type's metadata-only informers in {@link #entries}. */
@@ -368,7 +386,14 @@ public final class InformerCache implements Cache {
         UnaryOperator<PartialObjectMetadata> copier = typeScope.unsafeDisableDeepCopy()
                 ? UnaryOperator.identity()
                 : copies.copier(PartialObjectMetadata.class);
-        return entry(key, rc.resource(), rc.namespaced(), scope, copier, s -> informers.metadataInformerFor(type, s));
+        return entry(
+                key,
+                resources.kindOf(type),
+                rc.resource(),
+                rc.namespaced(),
+                scope,
+                copier,
+                s -> informers.metadataInformerFor(type, s));
     }
 
     private Entry<DynamicObject> dynamic(GroupVersionKind kind) {
@@ -384,6 +409,7 @@ public final class InformerCache implements Cache {
         ByObject<DynamicObject> scope = options.scopeOf(DynamicObject.class);
         return entry(
                 kind,
+                kind,
                 mapping.groupVersionResource(),
                 mapping.namespaced(),
                 scope,
@@ -394,6 +420,7 @@ public final class InformerCache implements Cache {
     @SuppressWarnings("unchecked")
     private <T> Entry<T> entry(
             Object key,
+            GroupVersionKind kind,
             GroupVersionResource gvr,
             boolean namespaced,
             ByObject<T> scope,
@@ -419,6 +446,7 @@ public final class InformerCache implements Cache {
                 if (scope.transform() != null) {
                     informer.setTransform(scope.transform());
                 }
+                missingKinds.watch(informer, kind);
                 Map<String, IndexFunction<T>> toAdd = new LinkedHashMap<>();
                 fieldIndexes.forEach((name, f) -> {
                     if (!informer.indexer().indexers().containsKey(name)) {

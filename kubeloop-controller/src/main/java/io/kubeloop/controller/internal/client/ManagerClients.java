@@ -20,10 +20,12 @@ public final class ManagerClients {
     private final InformerCache cache;
     private final ApiReader apiReader;
     private final ApiClient client;
+    private final MissingKinds missingKinds;
 
     private ManagerClients(KubeClient kube, InformerFactory informers, CacheOptions options, Cancellation stopped) {
         Resources resources = new Resources(kube);
-        this.cache = new InformerCache(informers, resources, options);
+        this.missingKinds = new MissingKinds(kube);
+        this.cache = new InformerCache(informers, resources, options, missingKinds);
         this.apiReader = new ApiReader(resources);
         this.client = new ApiClient(cache, resources, List.of(stopped));
     }
@@ -41,6 +43,11 @@ public final class ManagerClients {
     public static ManagerClients create(
             KubeClient kube, InformerFactory informers, CacheOptions options, Cancellation stopped) {
         return new ManagerClients(kube, informers, options, stopped);
+    }
+
+    /** What the cache's informers miss: kinds the server does not serve. */
+    public MissingKinds missingKinds() {
+        return missingKinds;
     }
 
     /** The cache. */
