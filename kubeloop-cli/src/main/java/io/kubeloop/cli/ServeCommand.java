@@ -1,9 +1,13 @@
 package io.kubeloop.cli;
 
+import io.kubeloop.apiserver.AdmissionPlugin;
 import io.kubeloop.apiserver.ServerOptions;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -84,6 +88,16 @@ final class ServeCommand implements Callable<Integer> {
             paramLabel = "FILE",
             description = "Append one JSON audit event per request to FILE (who did what, with the response code).")
     Path auditLog;
+
+    @Option(
+            names = "--enable-admission-plugins",
+            paramLabel = "NAMES",
+            split = ",",
+            description = "Admission plugins to run besides the default ones, comma-separated as kube-apiserver takes"
+                    + " them: OwnerReferencesPermissionEnforcement. MutatingAdmissionWebhook, NamespaceLifecycle,"
+                    + " ValidatingAdmissionPolicy and ValidatingAdmissionWebhook always run; naming them changes"
+                    + " nothing.")
+    List<String> admissionPlugins = new ArrayList<>();
 
     @Option(
             names = "--history",
@@ -192,6 +206,9 @@ final class ServeCommand implements Callable<Integer> {
             }
             options = options.withAuditLog(auditLog.toAbsolutePath());
         }
+        for (AdmissionPlugin plugin : admissionPlugins(admissionPlugins)) {
+            options = options.withAdmissionPlugin(plugin);
+        }
         if (dataDir != null) {
             if (Files.exists(dataDir) && !Files.isDirectory(dataDir)) {
                 throw new IllegalArgumentException("--data-dir " + dataDir + " exists and is not a directory");
@@ -199,6 +216,35 @@ final class ServeCommand implements Callable<Integer> {
             options = options.withDataDir(dataDir.toAbsolutePath());
         }
         return options;
+    }
+
+    /**
+     * The plugins {@code names} ({@code --enable-admission-plugins}, split at commas) enable: a name of
+     * {@link AdmissionPlugin#alwaysOn()} adds nothing, an empty one (of {@code A,,B} or an empty value) is
+     * skipped, as kube-apiserver's flag parsing drops it; any other name is a one-line
+     * {@link IllegalArgumentException} in kube-apiserver's words, naming the plugins kubeloop knows.
+     */
+    static List<AdmissionPlugin> admissionPlugins(List<String> names) {
+        List<AdmissionPlugin> out = new ArrayList<>();
+        for (String name : names) {
+            if (name.isEmpty() || AdmissionPlugin.alwaysOn().contains(name)) {
+                continue;
+            }
+            Optional<AdmissionPlugin> plugin = AdmissionPlugin.named(name);
+            if (plugin.isEmpty()) {
+                List<String> optional = new ArrayList<>();
+                for (AdmissionPlugin p : AdmissionPlugin.values()) {
+                    optional.add(p.pluginName());
+                }
+                throw new IllegalArgumentException("--enable-admission-plugins plugin \"" + name
+                        + "\" is unknown (kubeloop can enable " + String.join(", ", optional) + "; "
+                        + String.join(", ", AdmissionPlugin.alwaysOn()) + " always run)");
+            }
+            if (!out.contains(plugin.get())) {
+                out.add(plugin.get());
+            }
+        }
+        return out;
     }
 
     /**

@@ -56,7 +56,9 @@ class ServeCommandTest {
                 "--token-auth-file",
                 tokens.toString(),
                 "--audit-log-path",
-                dir.resolve("audit.log").toString());
+                dir.resolve("audit.log").toString(),
+                "--enable-admission-plugins",
+                "NamespaceLifecycle,OwnerReferencesPermissionEnforcement");
         url = server.awaitReady(START);
     }
 
@@ -170,6 +172,115 @@ class ServeCommandTest {
                 .untilAsserted(() -> assertThat(Files.readString(dir.resolve("audit.log")))
                         .contains(
                                 "\"verb\":\"create\"", "\"username\":\"dana\"", "\"resource\":\"selfsubjectreviews\""));
+    }
+
+    /**
+     * {@code --enable-admission-plugins OwnerReferencesPermissionEnforcement} (beside the always-on
+     * NamespaceLifecycle) enforces that plugin on the running server: a user who may create ConfigMaps but not
+     * update {@code configmaps/finalizers} is refused a child that blocks its owner's deletion, in
+     * kube-apiserver's words, and allowed it once granted that.
+     */
+    @Test
+    void enableAdmissionPluginsOwnerReferencesPermissionEnforcementIsEnforced() throws Exception {
+        try (KubeClient admin = client(kubeconfig)) {
+            admin.resource("namespaces")
+                    .create(DynamicObject.parse(
+                            "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\"," + "\"metadata\":{\"name\":\"owners\"}}"));
+            admin.resource("roles")
+                    .inNamespace("owners")
+                    .create(DynamicObject.parse("{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"Role\","
+                            + "\"metadata\":{\"name\":\"cm\"},\"rules\":[{\"apiGroups\":[\"\"],"
+                            + "\"resources\":[\"configmaps\"],\"verbs\":[\"create\"]}]}"));
+            admin.resource("rolebindings")
+                    .inNamespace("owners")
+                    .create(DynamicObject.parse("{\"apiVersion\":\"rbac.authorization.k8s.io/v1\","
+                            + "\"kind\":\"RoleBinding\",\"metadata\":{\"name\":\"dana-cm\"},"
+                            + "\"roleRef\":{\"apiGroup\":\"rbac.authorization.k8s.io\",\"kind\":\"Role\",\"name\":\"cm\"},"
+                            + "\"subjects\":[{\"kind\":\"User\",\"apiGroup\":\"rbac.authorization.k8s.io\","
+                            + "\"name\":\"dana\"}]}"));
+            HttpClient http = http();
+            HttpRequest child = HttpRequest.newBuilder(url.resolve("/api/v1/namespaces/owners/configmaps"))
+                    .header("Authorization", "Bearer dana-token")
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"metadata\":{\"name\":\"child\","
+                            + "\"ownerReferences\":[{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"name\":\"owner\","
+                            + "\"uid\":\"uid-owner\",\"controller\":true,\"blockOwnerDeletion\":true}]}}"))
+                    .build();
+
+            HttpResponse<String> refused = http.send(child, HttpResponse.BodyHandlers.ofString());
+
+            assertThat(refused.statusCode()).as(refused.body()).isEqualTo(403);
+            assertThat(io.kubeloop.api.json.KubeJson.mapper()
+                            .readTree(refused.body())
+                            .path("message")
+                            .asString())
+                    .isEqualTo("configmaps \"child\" is forbidden: cannot set blockOwnerDeletion if an "
+                            + "ownerReference refers to a resource you can't set finalizers on: , <nil>");
+            admin.resource("roles")
+                    .inNamespace("owners")
+                    .create(DynamicObject.parse("{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"Role\","
+                            + "\"metadata\":{\"name\":\"finalizers\"},\"rules\":[{\"apiGroups\":[\"\"],"
+                            + "\"resources\":[\"configmaps/finalizers\"],\"verbs\":[\"update\"]}]}"));
+            admin.resource("rolebindings")
+                    .inNamespace("owners")
+                    .create(DynamicObject.parse("{\"apiVersion\":\"rbac.authorization.k8s.io/v1\","
+                            + "\"kind\":\"RoleBinding\",\"metadata\":{\"name\":\"dana-finalizers\"},"
+                            + "\"roleRef\":{\"apiGroup\":\"rbac.authorization.k8s.io\",\"kind\":\"Role\","
+                            + "\"name\":\"finalizers\"},\"subjects\":[{\"kind\":\"User\","
+                            + "\"apiGroup\":\"rbac.authorization.k8s.io\",\"name\":\"dana\"}]}"));
+            HttpResponse<String> allowed = http.send(child, HttpResponse.BodyHandlers.ofString());
+            assertThat(allowed.statusCode()).as(allowed.body()).isEqualTo(201);
+        }
+    }
+
+    @Test
+    void enableAdmissionPluginsTakesCommaSeparatedRepeatableNamesAndTheAlwaysOnOnesChangeNothing() {
+        ServeCommand command = new ServeCommand();
+        new picocli.CommandLine(command)
+                .parseArgs(
+                        "--port",
+                        "0",
+                        "--kubeconfig-out",
+                        dir.resolve("k-admission").toString(),
+                        "--enable-admission-plugins",
+                        "NamespaceLifecycle,MutatingAdmissionWebhook",
+                        "--enable-admission-plugins=ValidatingAdmissionPolicy,OwnerReferencesPermissionEnforcement,"
+                                + "ValidatingAdmissionWebhook");
+        assertThat(command.options().admissionPlugins())
+                .containsExactly(io.kubeloop.apiserver.AdmissionPlugin.OWNER_REFERENCES_PERMISSION_ENFORCEMENT);
+
+        ServeCommand alwaysOn = new ServeCommand();
+        new picocli.CommandLine(alwaysOn)
+                .parseArgs(
+                        "--port",
+                        "0",
+                        "--kubeconfig-out",
+                        dir.resolve("k-admission2").toString(),
+                        "--enable-admission-plugins",
+                        "NamespaceLifecycle");
+        assertThat(alwaysOn.options().admissionPlugins()).isEmpty();
+    }
+
+    @Test
+    void anUnknownAdmissionPluginIsOneLineNamingThePluginsKubeloopKnows() {
+        for (String name : List.of("ResourceQuota", "ownerReferencesPermissionEnforcement")) {
+            Run r = inProcess(
+                    "server",
+                    "--port",
+                    "0",
+                    "--kubeconfig-out",
+                    dir.resolve("k-unknown").toString(),
+                    "--enable-admission-plugins",
+                    "NamespaceLifecycle," + name);
+            assertThat(r.exit()).isEqualTo(1);
+            assertThat(r.err())
+                    .as("names are matched exactly, as kube-apiserver matches them")
+                    .isEqualTo(
+                            "error: --enable-admission-plugins plugin \"" + name + "\" is unknown (kubeloop can "
+                                    + "enable OwnerReferencesPermissionEnforcement; MutatingAdmissionWebhook, "
+                                    + "NamespaceLifecycle, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook always run)\n");
+            assertThat(r.out()).isEmpty();
+        }
     }
 
     private static HttpClient http() throws Exception {

@@ -1,6 +1,9 @@
 package io.kubeloop.testing.junit;
 
+import io.kubeloop.apiserver.AdmissionPlugin;
 import io.kubeloop.apiserver.EmbeddedApiServer;
+import io.kubeloop.apiserver.ServerOptions;
+import io.kubeloop.apiserver.SimulatedCluster;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.testing.crd.CrdInstaller;
 import io.kubeloop.testing.crd.CrdSource;
@@ -12,8 +15,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
  * JUnit 5 extension behind {@link EmbeddedApiServerTest} (also usable with {@code @ExtendWith}): starts an
- * {@link EmbeddedApiServer} per test class (or per test with {@code perTest = true}), installs the
- * annotation's CRDs into it ({@link CrdInstaller}), resolves {@code EmbeddedApiServer} and
+ * {@link EmbeddedApiServer} per test class (or per test with {@code perTest = true}) with the annotation's
+ * admission plugins, installs the annotation's CRDs into it ({@link CrdInstaller}), resolves {@code EmbeddedApiServer} and
  * {@code KubeClient} parameters, and closes the server when the class (or test) is done.
  *
  * <p><b>Thread safety.</b> Stateless; servers live in JUnit's extension store, which is thread-safe.
@@ -49,19 +52,17 @@ public final class EmbeddedApiServerExtension implements ParameterResolver {
         }
         ClassLoader loader = c.getTestClass().map(Class::getClassLoader).orElse(null);
         List<CrdSource> crds = settings.map(s -> crdSources(s, loader)).orElse(List.of());
+        ServerOptions options = ServerOptions.defaults()
+                .withCluster(SimulatedCluster.defaults()
+                        .withWorkloads(workloads ? SimulatedCluster.Workloads.PODS : SimulatedCluster.Workloads.OFF));
+        for (AdmissionPlugin plugin :
+                settings.map(EmbeddedApiServerTest::admissionPlugins).orElse(new AdmissionPlugin[0])) {
+            options = options.withAdmissionPlugin(plugin);
+        }
+        ServerOptions chosen = options;
         return owner.getStore(NS)
                 .getOrComputeIfAbsent(
-                        "server",
-                        k -> new Holder(started(
-                                EmbeddedApiServer.start(io.kubeloop.apiserver.ServerOptions.defaults()
-                                        .withCluster(io.kubeloop.apiserver.SimulatedCluster.defaults()
-                                                .withWorkloads(
-                                                        workloads
-                                                                ? io.kubeloop.apiserver.SimulatedCluster.Workloads.PODS
-                                                                : io.kubeloop.apiserver.SimulatedCluster.Workloads
-                                                                        .OFF))),
-                                crds)),
-                        Holder.class)
+                        "server", k -> new Holder(started(EmbeddedApiServer.start(chosen), crds)), Holder.class)
                 .server();
     }
 

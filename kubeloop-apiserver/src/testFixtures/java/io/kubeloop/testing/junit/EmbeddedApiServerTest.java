@@ -12,7 +12,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Runs a test class against an {@link io.kubeloop.apiserver.EmbeddedApiServer}: test methods, constructors
  * and lifecycle methods may declare {@code EmbeddedApiServer} and {@code KubeClient} parameters. The
  * CustomResourceDefinitions named by {@link #crds()} and {@link #crdClasses()} are installed and
- * established before any test runs.
+ * established before any test runs; {@link #admissionPlugins()} switches on admission plugins a default
+ * cluster does not run.
  *
  * <pre>{@code
  * @EmbeddedApiServerTest(crds = "classpath:crds/foos.example.com.yaml")
@@ -54,4 +55,13 @@ public @interface EmbeddedApiServerTest {
      * {@code CrdGenerator} writes them) are installed before the tests run, after {@link #crds()}.
      */
     Class<?>[] crdClasses() default {};
+
+    /**
+     * Admission plugins the server runs besides those a default cluster runs, as kube-apiserver's
+     * {@code --enable-admission-plugins} enables them (see {@link io.kubeloop.apiserver.AdmissionPlugin}): with
+     * {@code OWNER_REFERENCES_PERMISSION_ENFORCEMENT} a controller's RBAC must allow what that plugin checks
+     * ({@code update} on its owners' {@code finalizers}, {@code delete} on the objects it adopts) when it runs as
+     * a user outside {@code system:masters}.
+     */
+    io.kubeloop.apiserver.AdmissionPlugin[] admissionPlugins() default {};
 }

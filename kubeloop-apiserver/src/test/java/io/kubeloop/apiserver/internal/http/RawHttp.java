@@ -169,7 +169,11 @@ final class RawHttp {
         return KubeJson.mapper().readTree(r.body());
     }
 
-    /** A watch response read line by line. */
+    /**
+     * A watch response read line by line. Reading an event asserts what makes the line one: the response is a
+     * 200 (else the failure quotes its status and body, a Status as a rule) and the line is a JSON object with
+     * a {@code type} (else the failure quotes the line, the response's status and its Content-Type).
+     */
     static final class Lines implements AutoCloseable {
         final HttpResponse<InputStream> response;
         private final BufferedReader reader;
@@ -182,8 +186,22 @@ final class RawHttp {
         /** The next event, or null at the end of the stream. */
         JsonNode next() {
             try {
+                if (response.statusCode() != 200) {
+                    String body = new String(response.body().readAllBytes(), StandardCharsets.UTF_8);
+                    throw new AssertionError("the watch " + response.request().uri() + " was answered HTTP "
+                            + response.statusCode() + ", not 200: " + body);
+                }
                 String line = reader.readLine();
-                return line == null ? null : KubeJson.mapper().readTree(line);
+                if (line == null) {
+                    return null;
+                }
+                JsonNode event = line.isBlank() ? null : KubeJson.mapper().readTree(line);
+                if (event == null || !event.path("type").isString()) {
+                    throw new AssertionError("not a watch event (HTTP " + response.statusCode() + ", Content-Type "
+                            + response.headers().firstValue("Content-Type").orElse("none") + ", "
+                            + response.request().uri() + "): [" + line + "]");
+                }
+                return event;
             } catch (java.io.IOException e) {
                 throw new IllegalStateException(e);
             }
