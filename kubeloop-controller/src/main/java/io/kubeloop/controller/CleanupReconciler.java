@@ -2,6 +2,7 @@ package io.kubeloop.controller;
 
 import io.kubeloop.api.ObjectAccess;
 import io.kubeloop.api.ObjectMeta;
+import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.client.PatchType;
 import io.kubeloop.controller.client.Client;
@@ -24,7 +25,8 @@ import tools.jackson.databind.node.ObjectNode;
  *       guarded by that version do not fail on one the cache had not seen yet;</li>
  *   <li>live with it: the reconciler runs;</li>
  *   <li>being deleted with the finalizer: the {@link Cleaner} runs, and when it is done the
- *       finalizer is removed the same way; the reconciler does not run;</li>
+ *       finalizer is removed the same way (an object the server no longer has, read from a cache
+ *       that was behind, needs no removal: done); the reconciler does not run;</li>
  *   <li>being deleted without it: nothing runs.</li>
  * </ul>
  * A patch over a stale read fails with a conflict, which the controller retries quietly.
@@ -70,7 +72,13 @@ final class CleanupReconciler<T> implements Reconciler {
             if (result instanceof Result.Done) {
                 List<String> rest = new ArrayList<>(finalizers);
                 rest.removeIf(finalizer::equals);
-                patchFinalizers(client, object, metadata, rest);
+                try {
+                    patchFinalizers(client, object, metadata, rest);
+                } catch (NotFoundException gone) {
+                    // the cache was behind: the object is deleted already, and its finalizers with it
+                    context.log().debug("cleaned up; the object is gone already");
+                    return result;
+                }
                 context.log().debug("cleaned up; removed the finalizer {}", finalizer);
             }
             return result;

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.kubeloop.api.ObjectAccess;
 import io.kubeloop.api.errors.NotFoundException;
+import io.kubeloop.client.PatchType;
 import io.kubeloop.client.ResourceClient;
 import io.kubeloop.controller.Cleaner;
 import io.kubeloop.controller.Controller;
@@ -273,5 +274,38 @@ class CleanupIntegrationTest extends EmbeddedServerTestBase {
         assertThat(cleaned).isEmpty();
         assertThat(configMaps().get("held-by-another").getMetadata().getFinalizers())
                 .containsExactly("other.example.com/keep");
+    }
+
+    @Test
+    void aCleanupOfAnObjectThatIsGoneBeforeItsFinalizerIsRemovedEndsWithoutAnError() {
+        // A cleanup can run on a cached copy of an object whose deletion has completed meanwhile (the cache is
+        // behind the server): removing the finalizer then finds no object, which is what the removal was for.
+        AtomicInteger reconciledBefore = new AtomicInteger(-1);
+        Controller controller = start((cm, context) -> {
+            String name = cm.getMetadata().getName();
+            configMaps().patch(name, PatchType.MERGE, "{\"metadata\":{\"finalizers\":null}}"); // gone now
+            cleaned.add(name);
+            reconciledBefore.set(reconciled.size());
+            return Result.done();
+        });
+        create("a");
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> configMaps().get("a").getMetadata().getFinalizers().contains(FINALIZER));
+
+        configMaps().delete("a");
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> gone("a"));
+        // the deletion's event reconciles "a" once more, after the cleanup's reconcile has ended
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> reconciledBefore.get() >= 0 && reconciled.size() > reconciledBefore.get());
+        assertThat(cleaned).containsExactly("a");
+        assertThat(managers.getFirst()
+                        .meterRegistry()
+                        .get("controller_runtime.reconcile_errors")
+                        .tag("controller", controller.name())
+                        .counter()
+                        .count())
+                .as("reconcile errors")
+                .isZero();
     }
 }

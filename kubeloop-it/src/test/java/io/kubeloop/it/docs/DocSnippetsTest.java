@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import javax.tools.DiagnosticCollector;
 import javax.tools.JavaCompiler;
 import javax.tools.JavaFileObject;
@@ -37,7 +36,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DocSnippetsTest {
 
-    private static final Pattern FENCE = Pattern.compile("(?m)^```java[ \\t]*\\n(.*?)^```[ \\t]*$", Pattern.DOTALL);
     private static final Pattern MEMBER_START = Pattern.compile(
             "^(@\\w+.*|(public |protected |private |static |final |abstract |sealed |non-sealed )*"
                     + "(class|record|interface|enum|@interface) \\w+.*"
@@ -109,33 +107,10 @@ class DocSnippetsTest {
     }
 
     static List<Snippet> snippets() {
-        Path root = Path.of(System.getProperty("basedir", "")).toAbsolutePath().getParent();
-        List<Path> files = new ArrayList<>();
-        files.add(root.resolve("README.md"));
-        Path docs = root.resolve("docs");
-        if (Files.isDirectory(docs)) {
-            try (Stream<Path> walk = Files.walk(docs)) {
-                walk.filter(p -> p.toString().endsWith(".md")).sorted().forEach(files::add);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
         List<Snippet> out = new ArrayList<>();
-        for (Path f : files) {
-            String text;
-            try {
-                text = Files.readString(f);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            Matcher m = FENCE.matcher(text);
-            while (m.find()) {
-                int line = (int) text.substring(0, m.start())
-                                .chars()
-                                .filter(c -> c == '\n')
-                                .count()
-                        + 2;
-                out.add(new Snippet(f, line, m.group(1)));
+        for (Path page : DocBlocks.pages()) {
+            for (DocBlocks.Block b : DocBlocks.blocks(page, "java")) {
+                out.add(new Snippet(b.file(), b.line(), b.code()));
             }
         }
         return out;
