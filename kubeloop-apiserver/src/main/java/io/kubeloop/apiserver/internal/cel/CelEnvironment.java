@@ -2,6 +2,9 @@ package io.kubeloop.apiserver.internal.cel;
 
 import dev.cel.bundle.Cel;
 import dev.cel.bundle.CelFactory;
+import dev.cel.checker.CelStandardDeclarations;
+import dev.cel.checker.CelStandardDeclarations.StandardFunction.Overload.Comparison;
+import dev.cel.checker.CelStandardDeclarations.StandardFunction.Overload.Conversions;
 import dev.cel.common.CelAbstractSyntaxTree;
 import dev.cel.common.CelOptions;
 import dev.cel.common.types.CelType;
@@ -30,6 +33,8 @@ final class CelEnvironment {
     static final CelEnvironment STANDARD = new CelEnvironment();
 
     private final Cel cel;
+    private final CelStandardDeclarations standard;
+    private final CelCompiler parser;
 
     private CelEnvironment() {
         CelOptions options = CelOptions.current().populateMacroCalls(true).build();
@@ -49,11 +54,39 @@ final class CelEnvironment {
                 .addFunctionDeclarations(KubernetesFunctions.declarations())
                 .addFunctionBindings(KubernetesFunctions.bindings())
                 .build();
+        standard = standardDeclarations(options);
+        parser = compiler(SchemaTypes.NONE, Map.of());
+    }
+
+    /** A compiler of no variables, to parse with. */
+    CelCompiler parser() {
+        return parser;
+    }
+
+    /**
+     * The standard functions as cel-java's checker declares them for {@code options} (the overloads it
+     * leaves out for them left out here too), built once: given its standard environment instead, the
+     * checker builds these declarations anew for every check.
+     */
+    private static CelStandardDeclarations standardDeclarations(CelOptions options) {
+        return CelStandardDeclarations.newBuilder()
+                .filterFunctions((function, overload) -> switch (function) {
+                    case INT -> options.enableUnsignedLongs() || !overload.equals(Conversions.INT64_TO_INT64);
+                    case TIMESTAMP ->
+                        options.enableTimestampEpoch() || !overload.equals(Conversions.INT64_TO_TIMESTAMP);
+                    default ->
+                        options.enableHeterogeneousNumericComparisons()
+                                || !(overload instanceof Comparison c && c.isHeterogeneousComparison());
+                })
+                .build();
     }
 
     /** A compiler that knows {@code types} and declares {@code variables} (name to type). */
     CelCompiler compiler(CelTypeProvider types, Map<String, CelType> variables) {
-        var builder = cel.toCompilerBuilder().setTypeProvider(types);
+        var builder = cel.toCompilerBuilder()
+                .setStandardEnvironmentEnabled(false)
+                .setStandardDeclarations(standard)
+                .setTypeProvider(types);
         variables.forEach(builder::addVar);
         return builder.build();
     }

@@ -6,12 +6,12 @@ import dev.cel.common.types.CelType;
 import dev.cel.common.types.OptionalType;
 import dev.cel.common.types.SimpleType;
 import dev.cel.compiler.CelCompiler;
-import dev.cel.runtime.CelRuntime;
 import io.kubeloop.api.errors.Status;
 import io.kubeloop.apiserver.internal.schema.GoFormat;
 import io.kubeloop.apiserver.internal.schema.StructuralSchema;
 import io.kubeloop.apiserver.internal.schema.ValidationRule;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -85,11 +85,23 @@ public final class CelRules {
      *     that error fields start with
      */
     public static Compilation compile(StructuralSchema schema, String schemaPath) {
+        return compile(schema, schemaPath, new ParsedExpressions(0));
+    }
+
+    /**
+     * Compiles every rule in {@code schema} and checks their estimated cost, parsing each expression text
+     * through {@code parses} (the same results as parsing it here).
+     *
+     * @param schemaPath the schema's path in its CRD, e.g. {@code spec.versions[0].schema.openAPIV3Schema},
+     *     that error fields start with
+     */
+    public static Compilation compile(StructuralSchema schema, String schemaPath, ParsedExpressions parses) {
         Objects.requireNonNull(schema, "schema");
+        Objects.requireNonNull(parses, "parses");
         if (!hasRules(schema)) {
             return new Compilation(NONE, List.of());
         }
-        Compiler c = new Compiler(schema);
+        Compiler c = new Compiler(schema, parses);
         Plan plan = c.plan(schema, schemaPath, true, 1L, ValueSizes.of(schema, true));
         c.compileAll();
         Node root = c.assemble(plan);
@@ -131,16 +143,22 @@ public final class CelRules {
                 || s.additionalProperties().map(CelRules::hasRules).orElse(false);
     }
 
-    /** One compiled rule. */
+    /** One compiled rule; its programs are planned when first evaluated. */
     record Rule(
             ValidationRule source,
-            CelRuntime.Program program,
-            CelRuntime.Program message,
+            PlannedProgram program,
+            PlannedProgram message,
             boolean transition,
             RuleFieldPath fieldPath) {}
 
     /** One expression of a rule: the rule itself or its message expression. */
     private record Expr(RuleTask task, String text, boolean message) {}
+
+    /**
+     * What the check of an expression depends on: its text (hence its parse) and the types of
+     * {@code self} and {@code oldSelf} (struct types equal only to themselves).
+     */
+    private record CheckKey(String text, CelType self, CelType oldSelf) {}
 
     /** An expression parsed or checked: its AST, or CEL's error text. */
     private record Checked(CelAbstractSyntaxTree ast, String error) {}
@@ -190,8 +208,11 @@ public final class CelRules {
         final Map<RuleTask, RuleResult> results = new IdentityHashMap<>();
         final Map<CompilerKey, CelCompiler> compilers = new ConcurrentHashMap<>();
 
-        Compiler(StructuralSchema root) {
+        final ParsedExpressions parses;
+
+        Compiler(StructuralSchema root, ParsedExpressions parses) {
             this.types = SchemaTypes.of(root);
+            this.parses = parses;
         }
 
         /** The plan of {@code s}, or null when neither it nor anything below it has rules. */
@@ -274,21 +295,32 @@ public final class CelRules {
                     exprs.add(new Expr(t, t.source().messageExpression(), true));
                 }
             }
-            CelCompiler parser = CelEnvironment.STANDARD.compiler(SchemaTypes.NONE, Map.of());
-            List<Checked> parsed = exprs.parallelStream()
-                    .map(e -> checked(parser.parse(e.text())))
-                    .toList();
+            Map<String, CelValidationResult> parses =
+                    this.parses.parseAll(exprs.stream().map(Expr::text).toList());
+            Map<String, Checked> parsedByText = new HashMap<>();
+            parses.forEach((text, result) -> parsedByText.put(text, checked(result)));
+            List<Checked> parsed =
+                    exprs.stream().map(e -> parsedByText.get(e.text())).toList();
+            // an expression with the same parse and variable types as an earlier one checks as that one
             List<Integer> toCheck = new ArrayList<>();
             List<ExpressionBatch.Item> items = new ArrayList<>();
+            Map<CheckKey, Integer> firstOf = new HashMap<>();
+            int[] sameAs = new int[exprs.size()];
             for (int i = 0; i < exprs.size(); i++) {
+                sameAs[i] = -1;
                 if (parsed.get(i).ast() != null) {
                     RuleTask t = exprs.get(i).task();
                     CelType self = types.typeOf(t.schema());
-                    toCheck.add(i);
-                    items.add(new ExpressionBatch.Item(
-                            parsed.get(i).ast(),
-                            self,
-                            t.source().optionalOldSelf() ? OptionalType.create(self) : self));
+                    ExpressionBatch.Item item = new ExpressionBatch.Item(
+                            parsed.get(i).ast(), self, t.source().optionalOldSelf() ? OptionalType.create(self) : self);
+                    Integer first =
+                            firstOf.putIfAbsent(new CheckKey(exprs.get(i).text(), item.self(), item.oldSelf()), i);
+                    if (first != null) {
+                        sameAs[i] = first;
+                    } else {
+                        toCheck.add(i);
+                        items.add(item);
+                    }
                 }
             }
             List<Integer> starts = new ArrayList<>();
@@ -312,6 +344,11 @@ public final class CelRules {
             }
             for (int j = 0; j < toCheck.size(); j++) {
                 byExpr.put(exprs.get(toCheck.get(j)), checked.get(j));
+            }
+            for (int i = 0; i < exprs.size(); i++) {
+                if (sameAs[i] >= 0) {
+                    byExpr.put(exprs.get(i), byExpr.get(exprs.get(sameAs[i])));
+                }
             }
             Map<RuleTask, Checked[]> byTask = new IdentityHashMap<>();
             for (Expr e : exprs) {
@@ -414,9 +451,12 @@ public final class CelRules {
             if (!leading.isEmpty() || !trailing.isEmpty() || ast == null) {
                 return new RuleResult(null, leading, trailing, ruleCost, messageCost);
             }
-            CelEnvironment env = CelEnvironment.STANDARD;
-            Rule compiled =
-                    new Rule(v, env.program(ast), message == null ? null : env.program(message), transition, fieldPath);
+            Rule compiled = new Rule(
+                    v,
+                    new PlannedProgram(ast),
+                    message == null ? null : new PlannedProgram(message),
+                    transition,
+                    fieldPath);
             return new RuleResult(compiled, leading, trailing, ruleCost, messageCost);
         }
 

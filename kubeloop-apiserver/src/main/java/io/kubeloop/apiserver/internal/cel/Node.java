@@ -84,7 +84,7 @@ record Node(StructuralSchema schema, List<CelRules.Rule> rules, Map<String, Node
         String type = schema.type();
         Object result;
         try {
-            result = evaluation.run(r.program(), activation);
+            result = evaluation.run(r.program().get(), activation);
         } catch (RuleEvaluation.CostLimitExceeded e) {
             String detail = evaluation.perCallBound()
                     ? "no further validation rules will be run due to call cost exceeds limit for rule: "
@@ -131,7 +131,7 @@ record Node(StructuralSchema schema, List<CelRules.Rule> rules, Map<String, Node
     private static String message(RuleEvaluation evaluation, CelRules.Rule r, Map<String, Object> activation) {
         if (r.message() != null && !evaluation.exhausted()) {
             try {
-                Object m = evaluation.run(r.message(), activation);
+                Object m = evaluation.run(r.message().get(), activation);
                 if (m instanceof String s && !s.isBlank() && !s.contains("\n")) {
                     return s.strip();
                 }

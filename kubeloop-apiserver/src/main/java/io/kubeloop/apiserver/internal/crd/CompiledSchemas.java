@@ -2,6 +2,7 @@ package io.kubeloop.apiserver.internal.crd;
 
 import io.kubeloop.api.errors.Status;
 import io.kubeloop.apiserver.internal.cel.CelRules;
+import io.kubeloop.apiserver.internal.cel.ParsedExpressions;
 import io.kubeloop.apiserver.internal.schema.NonStructuralSchemaException;
 import io.kubeloop.apiserver.internal.schema.StructuralSchema;
 import java.util.LinkedHashMap;
@@ -16,7 +17,9 @@ import tools.jackson.databind.JsonNode;
  * several times — in each version of a CRD that repeats it, when the CRD's status is written, and when
  * the CRD controller starts serving what validation just accepted. Each distinct schema is compiled
  * once while it stays among the {@code capacity} most recently used; only schemas whose rules compiled
- * without error are remembered (errors name the CRD path of the version they were found in).
+ * without error are remembered (errors name the CRD path of the version they were found in). The
+ * compilations share their parsed expression texts ({@link ParsedExpressions}), since rule texts recur
+ * across schemas.
  *
  * <p><b>Thread safety.</b> Thread-safe. Compiling happens outside the lock; two threads compiling the
  * same new schema at once both compile it, and either result is kept.
@@ -40,6 +43,7 @@ public final class CompiledSchemas {
     }
 
     private final int capacity;
+    private final ParsedExpressions parses;
     private final ReentrantLock lock = new ReentrantLock();
 
     /** Schema (a private copy) to its compilation, least recently used first; guarded by {@link #lock}. */
@@ -51,6 +55,7 @@ public final class CompiledSchemas {
             throw new IllegalArgumentException("capacity must not be negative: " + capacity);
         }
         this.capacity = capacity;
+        this.parses = new ParsedExpressions(capacity == 0 ? 0 : ParsedExpressions.DEFAULT_CAPACITY);
     }
 
     /**
@@ -66,7 +71,7 @@ public final class CompiledSchemas {
             return known;
         }
         StructuralSchema structural = StructuralSchema.of(openAPIV3Schema, path);
-        CelRules.Compilation rules = CelRules.compile(structural, path);
+        CelRules.Compilation rules = CelRules.compile(structural, path, parses);
         Compiled compiled = new Compiled(structural, rules.rules(), rules.errors());
         if (compiled.errors().isEmpty()) {
             remember(openAPIV3Schema, compiled);
