@@ -44,15 +44,26 @@ final class JettyErrors extends ErrorHandler {
         return true;
     }
 
+    /**
+     * The answer to a request Jetty refused before any handler (over HTTP/1, with {@code Connection: close}: Jetty
+     * may close the connection after a request it could not make sense of, as it does after a {@code NUL} in the
+     * path, and Go's server closes after a malformed request too; saying so keeps a client from sending its next
+     * request on a closing connection and losing it).
+     */
     @Override
     protected void generateResponse(
             Request request, Response response, int code, String message, Throwable cause, Callback callback) {
+        if (request.getConnectionMetaData().getHttpVersion().getVersion() < 20) {
+            response.getHeaders().put(HttpHeader.CONNECTION, "close");
+        }
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
         response.write(true, ByteBuffer.wrap(json(status(code, message))), callback);
     }
 
+    /** The answer to a request Jetty's HTTP/1 parser refused: the connection closes after it, and says so. */
     @Override
     public ByteBuffer badMessageError(int code, String reason, HttpFields.Mutable fields) {
+        fields.put(HttpHeader.CONNECTION, "close");
         fields.put(HttpHeader.CONTENT_TYPE, "application/json");
         return ByteBuffer.wrap(json(status(code, reason)));
     }

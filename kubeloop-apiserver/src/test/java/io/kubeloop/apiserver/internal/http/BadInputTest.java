@@ -71,6 +71,32 @@ class BadInputTest {
     }
 
     @Test
+    void aNulInThePathIsABadRequestThatClosesTheConnectionAndSaysSo() {
+        HttpClient http1 = HttpClient.newBuilder()
+                .sslContext(server.clientConfig().sslContext())
+                .version(HttpClient.Version.HTTP_1_1)
+                .build();
+        for (int i = 0; i < 3; i++) {
+            HttpResponse<String> refused = send(
+                    http1,
+                    http.req("/api/v1/namespaces/default/configmaps/%00")
+                            .header("Content-Type", "application/merge-patch+json")
+                            .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"data\":{\"a\":\"b\"}}"))
+                            .build());
+            assertStatus(refused, 400, "BadRequest");
+            assertThat(refused.headers().firstValue("Connection")).hasValue("close");
+            HttpResponse<String> next = send(
+                    http1,
+                    http.req("/api/v1/namespaces/default/configmaps?limit=1")
+                            .GET()
+                            .build());
+            assertThat(next.statusCode())
+                    .as("the request after it goes over a new connection")
+                    .isEqualTo(200);
+        }
+    }
+
+    @Test
     void aNameOf20000CharactersIsLookedUpNotRefusedAsTooLong() {
         assertStatus(http.get("/api/v1/namespaces/default/configmaps/" + "x".repeat(20_000)), 404, "NotFound");
     }
