@@ -280,7 +280,13 @@ public final class CustomResourceDefinitions implements AutoCloseable {
         if (status.equals(current.object().get("status"))) {
             return;
         }
-        ObjectNode body = current.object().deepCopy();
+        // the registry copies the body before changing it; its root and metadata are our own for its checks
+        ObjectNode stored = current.object();
+        ObjectNode body = KubeJson.mapper().createObjectNode();
+        body.setAll(stored);
+        if (stored.get("metadata") instanceof ObjectNode meta) {
+            body.set("metadata", meta.deepCopy());
+        }
         body.set("status", status);
         try {
             registry.update(crdDefinition, "", current.name(), "status", body, context());

@@ -111,13 +111,56 @@ final class Json {
             case FLOAT -> a.doubleValue() == b.doubleValue();
             case STRING -> a.asString().equals(b.asString());
             case BOOL -> a.booleanValue() == b.booleanValue();
-            case OBJECT, ARRAY -> canonical(a).equals(canonical(b));
+            case OBJECT, ARRAY -> deepEquals(a, b);
         };
     }
 
-    /** Deep equality where numbers compare by value within their category and object key order is ignored. */
+    /**
+     * Deep equality where numbers compare by value within their category and object key order is ignored:
+     * exactly when the {@link #canonical} texts are equal, without building them.
+     */
     static boolean deepEquals(JsonNode a, JsonNode b) {
-        return canonical(a).equals(canonical(b));
+        if (a == b) {
+            return true;
+        }
+        Category ca = category(a);
+        Category cb = category(b);
+        if (ca != cb) {
+            // an integer and a float never print alike, except in forms only their text shows
+            return (ca == Category.INT || ca == Category.FLOAT)
+                    && (cb == Category.INT || cb == Category.FLOAT)
+                    && canonical(a).equals(canonical(b));
+        }
+        return switch (ca) {
+            case NULL -> true;
+            case OBJECT -> {
+                if (a.size() != b.size()) {
+                    yield false;
+                }
+                for (Map.Entry<String, JsonNode> e : a.properties()) {
+                    JsonNode other = b.get(e.getKey());
+                    if (other == null || !deepEquals(e.getValue(), other)) {
+                        yield false;
+                    }
+                }
+                yield true;
+            }
+            case ARRAY -> {
+                if (a.size() != b.size()) {
+                    yield false;
+                }
+                for (int i = 0; i < a.size(); i++) {
+                    if (!deepEquals(a.get(i), b.get(i))) {
+                        yield false;
+                    }
+                }
+                yield true;
+            }
+            case INT -> a.bigIntegerValue().equals(b.bigIntegerValue());
+            case FLOAT -> canonical(a).equals(canonical(b));
+            case STRING -> a.asString().equals(b.asString());
+            case BOOL -> a.booleanValue() == b.booleanValue();
+        };
     }
 
     /** Compact JSON with object keys sorted; equal values give equal text. */

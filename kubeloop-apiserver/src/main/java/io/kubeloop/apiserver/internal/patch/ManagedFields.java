@@ -83,7 +83,8 @@ public final class ManagedFields {
      * @param now the write time
      * @param schema the object's schema
      * @param ignored fields the server resets for this write (see {@link #resetFields})
-     * @return {@code updated} with new {@code metadata.managedFields}
+     * @return {@code updated} with new {@code metadata.managedFields}: a new root and {@code metadata} that share
+     *     every other member with {@code updated} (copy it before changing anything deeper)
      */
     public static ManagedObject updateForWrite(
             JsonNode old,
@@ -97,8 +98,8 @@ public final class ManagedFields {
         Objects.requireNonNull(updated, "updated");
         String sub = subresource == null ? "" : subresource;
         Map<Id, Owned> entries = decode(sub.isEmpty() && hasEntries(updated) ? updated : old);
-        JsonNode before = old == null ? Json.object() : withoutManagedFields(old);
-        JsonNode after = withoutManagedFields(updated);
+        JsonNode before = old == null ? Json.object() : shallowWithoutManagedFields(old);
+        JsonNode after = shallowWithoutManagedFields(updated);
         ObjectFields.Comparison cmp = ObjectFields.compare(before, after, schema);
         FieldSet changed = cmp.changed().withoutPrefixes(ignored).difference(STRIPPED);
         FieldSet lost = changed.union(cmp.removed().withoutPrefixes(ignored));
@@ -181,6 +182,25 @@ public final class ManagedFields {
         JsonNode copy = object.deepCopy();
         if (copy.path("metadata").isObject()) {
             ((ObjectNode) copy.get("metadata")).remove("managedFields");
+        }
+        return copy;
+    }
+
+    /**
+     * {@code object} without {@code metadata.managedFields}, copying only the root and {@code metadata}: every
+     * other member is the caller's node, shared. Only for trees read, never changed, below those two levels.
+     */
+    private static JsonNode shallowWithoutManagedFields(JsonNode object) {
+        if (!(object instanceof ObjectNode root)) {
+            return withoutManagedFields(object);
+        }
+        ObjectNode copy = Json.object();
+        copy.setAll(root);
+        if (root.get("metadata") instanceof ObjectNode meta) {
+            ObjectNode m = Json.object();
+            m.setAll(meta);
+            m.remove("managedFields");
+            copy.set("metadata", m);
         }
         return copy;
     }

@@ -151,6 +151,9 @@ final class ObjectFields {
             FieldSet.Builder added,
             FieldSet.Builder removed,
             FieldSet.Builder modified) {
+        if (l == r) { // the same node (or both absent): nothing below it changed
+            return;
+        }
         if (schema.alwaysPresent() && !item) {
             if (l == null && r != null && (r.isObject() || r.isArray())) {
                 l = r.isObject() ? Json.object() : Json.array();
@@ -171,6 +174,11 @@ final class ObjectFields {
             } else if (!Json.deepEquals(l, r)) {
                 modified.insert(path);
             }
+            return;
+        }
+        if (l != null && r != null && path.elements().size() == 1 && Json.deepEquals(l, r)) {
+            // equal values have equal members and list keys: nothing below changed (a cheap check for the
+            // top-level members, such as an unchanged spec under a status write)
             return;
         }
         if (any.isObject()) {

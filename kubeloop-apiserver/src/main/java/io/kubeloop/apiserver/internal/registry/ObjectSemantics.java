@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.UUID;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -259,14 +260,28 @@ final class ObjectSemantics {
 
     /** True when {@code a} and {@code b} differ only in resourceVersion and managedFields timestamps. */
     static boolean sameContent(ObjectNode a, ObjectNode b) {
-        ObjectNode x = a.deepCopy();
-        ObjectNode y = b.deepCopy();
-        for (ObjectNode n : List.of(x, y)) {
-            ObjectNode m = Metadata.metadata(n);
-            m.remove("resourceVersion");
-            m.remove("managedFields");
+        return equalExcept(a, b, Set.of("metadata"))
+                && equalExcept(metadataOrEmpty(a), metadataOrEmpty(b), Set.of("resourceVersion", "managedFields"));
+    }
+
+    /** {@code metadata} as {@link Metadata#metadata} would see it, without creating it. */
+    private static ObjectNode metadataOrEmpty(ObjectNode object) {
+        return object.get("metadata") instanceof ObjectNode m ? m : JsonNodeFactory.instance.objectNode();
+    }
+
+    /** Whether the two objects have equal members, the {@code skipped} ones aside. */
+    private static boolean equalExcept(ObjectNode a, ObjectNode b, Set<String> skipped) {
+        for (Map.Entry<String, JsonNode> e : a.properties()) {
+            if (!skipped.contains(e.getKey()) && !e.getValue().equals(b.get(e.getKey()))) {
+                return false;
+            }
         }
-        return x.equals(y);
+        for (String name : b.propertyNames()) {
+            if (!skipped.contains(name) && !a.has(name)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     static List<String> finalizers(ObjectNode o) {

@@ -101,4 +101,65 @@ class ManagedFieldsTest {
         assertThat(out.managedFields().size()).isLessThanOrEqualTo(ManagedFields.MAX_UPDATE_MANAGERS);
         assertThat(out.managedFields()).extracting(ManagedFieldsEntry::manager).contains(ManagedFields.ANCIENT_CHANGES);
     }
+
+    @Test
+    void aWriteLeavesTheOldAndNewObjectsAsTheyWere() {
+        JsonNode created = write(null, "{'metadata':{'name':'c'},'data':{'a':'1'}}", "creator", T0)
+                .object();
+        JsonNode updated = json("{'metadata':{'name':'c','labels':{'x':'y'}},'data':{'a':'2'}}");
+        JsonNode createdBefore = created.deepCopy();
+        JsonNode updatedBefore = updated.deepCopy();
+        ManagedFields.updateForWrite(created, updated, "editor", "", "v1", T1, CM, FieldSet.EMPTY);
+        assertThat(created).isEqualTo(createdBefore);
+        assertThat(updated).isEqualTo(updatedBefore);
+    }
+
+    @Test
+    void aMemberSharedByTheOldAndNewObjectIsUnchanged() {
+        JsonNode created = write(null, "{'metadata':{'name':'c'},'data':{'a':'1'},'immutable':false}", "creator", T0)
+                .object();
+        tools.jackson.databind.node.ObjectNode updated = ((tools.jackson.databind.node.ObjectNode) created).deepCopy();
+        updated.set("data", created.get("data"));
+        updated.put("immutable", true);
+        ManagedObject out = ManagedFields.updateForWrite(created, updated, "editor", "", "v1", T1, CM, FieldSet.EMPTY);
+        assertThat(out.managedFields()).extracting(ManagedFieldsEntry::manager).containsExactly("creator", "editor");
+        assertThat(out.managedFields().get(0).fieldsV1()).isEqualTo(json("{'f:data':{'.':{},'f:a':{}}}"));
+        assertThat(out.managedFields().get(1).fieldsV1()).isEqualTo(json("{'f:immutable':{}}"));
+    }
+
+    @Test
+    void anIntegerBecomingAFloatIsAChangeButReorderedKeysAreNot() {
+        JsonNode created = ManagedFields.updateForWrite(
+                        null,
+                        json("{'metadata':{'name':'d'},'spec':{'replicas':1,'paused':false}}"),
+                        "creator",
+                        "",
+                        "apps/v1",
+                        T0,
+                        DEPLOYMENT,
+                        FieldSet.EMPTY)
+                .object();
+        ManagedObject reordered = ManagedFields.updateForWrite(
+                created,
+                json("{'metadata':{'name':'d'},'spec':{'paused':false,'replicas':1}}"),
+                "editor",
+                "",
+                "apps/v1",
+                T1,
+                DEPLOYMENT,
+                FieldSet.EMPTY);
+        assertThat(reordered.managedFields())
+                .extracting(ManagedFieldsEntry::manager)
+                .containsExactly("creator");
+        ManagedObject floated = ManagedFields.updateForWrite(
+                created,
+                json("{'metadata':{'name':'d'},'spec':{'replicas':1.0,'paused':false}}"),
+                "editor",
+                "",
+                "apps/v1",
+                T1,
+                DEPLOYMENT,
+                FieldSet.EMPTY);
+        assertThat(floated.managedFields().get(1).fieldsV1()).isEqualTo(json("{'f:spec':{'f:replicas':{}}}"));
+    }
 }
