@@ -4,6 +4,7 @@ import io.kubeloop.apiserver.internal.tls.TlsMaterial;
 import java.net.InetSocketAddress;
 import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
 import org.eclipse.jetty.http.pathmap.RegexPathSpec;
+import org.eclipse.jetty.http2.WindowRateControl;
 import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -24,6 +25,9 @@ import org.eclipse.jetty.websocket.core.server.WebSocketUpgradeHandler;
  * <p><b>Thread safety.</b> {@link #start()} and {@link #close()} are meant for one owner thread.
  */
 public final class HttpServer implements AutoCloseable {
+
+    /** The HTTP/2 frames a second Jetty tolerates of the kinds it counts as suspicious before closing a connection. */
+    static final int MAX_SUSPICIOUS_FRAMES_PER_SECOND = 10_000;
 
     private final Server server;
     private final ServerConnector connector;
@@ -61,6 +65,11 @@ public final class HttpServer implements AutoCloseable {
         ssl.setUseCipherSuitesOrder(false);
         HttpConnectionFactory h1 = new HttpConnectionFactory(http);
         HTTP2ServerConnectionFactory h2 = new HTTP2ServerConnectionFactory(http);
+        // Jetty closes an HTTP/2 connection after 128 "suspicious" frames a second by default, and counts the
+        // body frames a client still sends for a request refused before any handler (a NUL or a dot segment in
+        // the path): a burst of those closed the connection under the client's other streams. Go's server has
+        // no such per-second cap (it bounds queued control frames and concurrent streams), so the cap is high.
+        h2.setRateControlFactory(new WindowRateControl.Factory(MAX_SUSPICIOUS_FRAMES_PER_SECOND));
         ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory();
         alpn.setDefaultProtocol(h1.getProtocol());
         SslConnectionFactory tlsFactory = new SslConnectionFactory(ssl, alpn.getProtocol());

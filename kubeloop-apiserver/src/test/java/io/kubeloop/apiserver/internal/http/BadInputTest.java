@@ -97,6 +97,19 @@ class BadInputTest {
     }
 
     @Test
+    void aBurstOfRequestsJettyRefusesKeepsTheHttp2ConnectionOpen() {
+        for (int i = 0; i < 2_000; i++) {
+            HttpResponse<String> r = send(
+                    http2,
+                    http.req("/api/v1/namespaces/default/configmaps/%2e%2e")
+                            .header("Content-Type", "application/merge-patch+json")
+                            .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"data\":{\"a\":\"b\"}}"))
+                            .build());
+            assertThat(r.statusCode()).as("request %d", i).isEqualTo(400);
+        }
+    }
+
+    @Test
     void aNameOf20000CharactersIsLookedUpNotRefusedAsTooLong() {
         assertStatus(http.get("/api/v1/namespaces/default/configmaps/" + "x".repeat(20_000)), 404, "NotFound");
     }
