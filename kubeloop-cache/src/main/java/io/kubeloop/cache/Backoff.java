@@ -1,5 +1,6 @@
 package io.kubeloop.cache;
 
+import io.kubeloop.api.errors.ApiException;
 import io.kubeloop.time.Ticker;
 import java.time.Duration;
 import java.util.random.RandomGenerator;
@@ -42,5 +43,24 @@ final class Backoff {
         long d = durationNanos;
         durationNanos = Math.min((long) (durationNanos * FACTOR), CAP.toNanos());
         return Duration.ofNanos(d + (long) (random.nextDouble() * JITTER * d));
+    }
+
+    /**
+     * The next wait, or the {@code Retry-After} the server sent with {@code failure} when that is longer (at
+     * most {@link Reflector#MAX_RETRY_AFTER}): the client's own retries honoured it until they ran out, and
+     * the reflector's next request honours it too.
+     */
+    Duration nextAfter(Throwable failure) {
+        Duration wait = next();
+        if (failure instanceof ApiException api && api.retryAfter().isPresent()) {
+            Duration asked = api.retryAfter().get();
+            if (asked.compareTo(Reflector.MAX_RETRY_AFTER) > 0) {
+                asked = Reflector.MAX_RETRY_AFTER;
+            }
+            if (asked.compareTo(wait) > 0) {
+                return asked;
+            }
+        }
+        return wait;
     }
 }

@@ -8,8 +8,6 @@ import io.kubeloop.api.errors.TooManyRequestsException;
 import io.kubeloop.client.ListOptions;
 import io.kubeloop.client.ResourceVersionMatch;
 import io.kubeloop.client.WatchEvent;
-import io.kubeloop.client.WatchTimeoutException;
-import io.kubeloop.client.http.TransportException;
 import io.kubeloop.time.internal.Joins;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -81,7 +79,6 @@ public final class Reflector<T> implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Reflector.class);
 
-    private static final Duration VERY_SHORT_WATCH = Duration.ofSeconds(1);
     /** The longest {@code Retry-After} the back-off honours: its own longest wait (30 s, jittered up to 60 s). */
     static final Duration MAX_RETRY_AFTER = Duration.ofSeconds(60);
 
@@ -105,8 +102,6 @@ public final class Reflector<T> implements AutoCloseable {
     private volatile RuntimeException lastError;
     /** Runner thread only: the last list failed with 410/too large, so list with "" next. */
     private boolean lastSyncResourceVersionUnavailable;
-    /** Runner thread only: how many watches the client ended because they went silent. */
-    private long silentWatches;
     /** Set by the resync thread when a resync fails; ends the watch. */
     private final AtomicReference<RuntimeException> resyncError = new AtomicReference<>();
 
@@ -115,8 +110,8 @@ public final class Reflector<T> implements AutoCloseable {
     private volatile long lastReceivedNanos;
     /** Runner thread only: events of the current watch. */
     private int watchEvents;
-    /** Runner thread only: how the current watch's stream ended, when it ended without an exception. */
-    private InformerMetrics.WatchEnd streamEnd = InformerMetrics.WatchEnd.CLOSED;
+    /** Runner thread only: reads the watch streams and tells how they ended. */
+    private final ReflectorWatchReader<T> reader;
 
     /** A reflector reporting to the metrics its options' provider makes for its name. */
     public Reflector(ListerWatcher<T> listerWatcher, ReflectorStore<T> store, ReflectorOptions options) {
@@ -136,6 +131,8 @@ public final class Reflector<T> implements AutoCloseable {
         this.lastReceivedNanos = options.ticker().nanoTime();
         this.pager = new ListPager<>(
                 listerWatcher, options.pageSize(), options.pagePrefetch(), options.threadFactory(), this::checkStopped);
+        this.reader = new ReflectorWatchReader<>(
+                options.name(), options.ticker(), this::checkStopped, () -> lastSyncResourceVersion);
     }
 
     /** The reflector's name (from its options). */
@@ -237,29 +234,10 @@ public final class Reflector<T> implements AutoCloseable {
                     LOG.warn("{}: watch error handler failed", name(), handlerFailure);
                 }
             }
-            if (stopped || !sleep(backoffAfter(backoff, ended))) {
+            if (stopped || !sleep(backoff.nextAfter(ended))) {
                 return;
             }
         }
-    }
-
-    /**
-     * The back-off's next wait, or the {@code Retry-After} the server sent with {@code failure} when that
-     * is longer (at most {@link #MAX_RETRY_AFTER}): the client's own retries honoured it until they ran
-     * out, and the reflector's next request honours it too.
-     */
-    private static Duration backoffAfter(Backoff backoff, Throwable failure) {
-        Duration wait = backoff.next();
-        if (failure instanceof ApiException api && api.retryAfter().isPresent()) {
-            Duration asked = api.retryAfter().get();
-            if (asked.compareTo(MAX_RETRY_AFTER) > 0) {
-                asked = MAX_RETRY_AFTER;
-            }
-            if (asked.compareTo(wait) > 0) {
-                return asked;
-            }
-        }
-        return wait;
     }
 
     /** Sleeps on the ticker; false when stopped or interrupted. */
@@ -370,7 +348,7 @@ public final class Reflector<T> implements AutoCloseable {
             } catch (RuntimeException e) {
                 checkStopped();
                 if (ReflectorErrors.isRetriableStartError(e)) {
-                    if (!sleep(backoffAfter(backoff, e))) {
+                    if (!sleep(backoff.nextAfter(e))) {
                         throw new Stopped();
                     }
                     continue;
@@ -416,15 +394,15 @@ public final class Reflector<T> implements AutoCloseable {
         int count = 0;
         Map<ObjectKey, T> temp = new LinkedHashMap<>();
         while (true) {
-            Optional<WatchEvent<T>> next = nextOrEnd(w);
+            Optional<WatchEvent<T>> next = reader.nextOrEnd(w);
             if (next.isEmpty()) {
                 checkStopped();
-                checkVeryShort(start, count);
+                reader.checkVeryShort(start, count);
                 return false;
             }
             count++;
             received();
-            metrics.eventReceived(type(next.get()));
+            metrics.eventReceived(ReflectorWatchReader.type(next.get()));
             switch (next.get()) {
                 case WatchEvent.Added<T> a -> temp.put(keyFunction.key(a.object()), a.object());
                 case WatchEvent.Modified<T> m -> temp.put(keyFunction.key(m.object()), m.object());
@@ -463,7 +441,7 @@ public final class Reflector<T> implements AutoCloseable {
                     checkStopped();
                     if (ReflectorErrors.isRetriableStartError(e)) {
                         LOG.debug("{}: watch could not start, backing off: {}", name(), e.toString());
-                        if (!sleep(backoffAfter(backoff, e))) {
+                        if (!sleep(backoff.nextAfter(e))) {
                             throw new Stopped();
                         }
                         continue;
@@ -482,11 +460,11 @@ public final class Reflector<T> implements AutoCloseable {
             InformerMetrics.WatchEnd end = InformerMetrics.WatchEnd.ERROR;
             try {
                 handleWatch(w);
-                end = streamEnd;
+                end = reader.streamEnd();
             } catch (TooManyRequestsException e) {
                 end = InformerMetrics.WatchEnd.THROTTLED;
                 checkStopped();
-                if (!sleep(backoffAfter(backoff, e))) {
+                if (!sleep(backoff.nextAfter(e))) {
                     throw new Stopped();
                 }
             } catch (WatchClosedException e) {
@@ -517,19 +495,19 @@ public final class Reflector<T> implements AutoCloseable {
         long start = options.ticker().nanoTime();
         int count = 0;
         while (true) {
-            Optional<WatchEvent<T>> next = nextOrEnd(w);
+            Optional<WatchEvent<T>> next = reader.nextOrEnd(w);
             if (next.isEmpty()) {
                 checkStopped();
                 if (resyncError.get() != null) {
                     return;
                 }
-                checkVeryShort(start, count);
+                reader.checkVeryShort(start, count);
                 return; // clean close: re-watch at once from the last resourceVersion
             }
             count++;
             received();
             WatchEvent<T> event = next.get();
-            metrics.eventReceived(type(event));
+            metrics.eventReceived(ReflectorWatchReader.type(event));
             String rv = switch (event) {
                 case WatchEvent.Added<T> a -> {
                     store.add(a.object());
@@ -556,55 +534,6 @@ public final class Reflector<T> implements AutoCloseable {
         }
     }
 
-    /**
-     * The watch's next event; empty when it ended — also when its connection broke, its body was
-     * cut off mid-event, or the client ended it because it went silent, which client-go's StreamWatcher
-     * treats as a clean close: the caller then watches again from the last resourceVersion instead of
-     * relisting (a relist of a large cache per network blip is what this avoids). Malformed data and
-     * server-sent errors still end it with an exception.
-     */
-    private Optional<WatchEvent<T>> nextOrEnd(WatchStream<T> w) {
-        streamEnd = InformerMetrics.WatchEnd.CLOSED;
-        try {
-            return w.next();
-        } catch (WatchTimeoutException silent) {
-            checkStopped();
-            streamEnd = InformerMetrics.WatchEnd.SILENT;
-            silentWatches++;
-            LOG.info(
-                    "{}: {}; resuming from resourceVersion \"{}\" ({} silent watch{} so far)",
-                    name(),
-                    silent.getMessage(),
-                    lastSyncResourceVersion,
-                    silentWatches,
-                    silentWatches == 1 ? "" : "es");
-            return Optional.empty();
-        } catch (TransportException broken) {
-            checkStopped();
-            streamEnd = InformerMetrics.WatchEnd.BROKEN;
-            LOG.debug("{}: watch stream broke, treated as closed: {}", name(), broken.toString());
-            return Optional.empty();
-        }
-    }
-
-    /** The event's type as the API names it. */
-    private static String type(WatchEvent<?> event) {
-        return switch (event) {
-            case WatchEvent.Added<?> a -> "ADDED";
-            case WatchEvent.Modified<?> m -> "MODIFIED";
-            case WatchEvent.Deleted<?> d -> "DELETED";
-            case WatchEvent.Bookmark<?> b -> "BOOKMARK";
-            case WatchEvent.Error<?> e -> "ERROR";
-        };
-    }
-
-    private void checkVeryShort(long startNanos, int events) {
-        if (events == 0 && options.ticker().nanoTime() - startNanos < VERY_SHORT_WATCH.toNanos()) {
-            throw new WatchClosedException("very short watch: " + name()
-                    + ": unexpected watch close - watch lasted less than a second and no items received");
-        }
-    }
-
     private Duration watchTimeout() {
         long minSeconds = options.minWatchTimeout().toSeconds();
         return Duration.ofSeconds((long) (minSeconds * (options.random().nextDouble() + 1.0)));
@@ -613,33 +542,10 @@ public final class Reflector<T> implements AutoCloseable {
     // ---- resync ---------------------------------------------------------------------------------
 
     private Thread startResync() {
-        Duration period = options.resyncPeriod();
-        if (period.isZero()) {
-            return null;
-        }
-        Thread t = options.threadFactory().newThread(() -> {
-            while (!stopped) {
-                try {
-                    options.ticker().sleep(period);
-                } catch (InterruptedException e) {
-                    return;
-                }
-                if (stopped || Thread.currentThread().isInterrupted()) {
-                    return;
-                }
-                try {
-                    if (options.shouldResync() == null || options.shouldResync().getAsBoolean()) {
-                        store.resync();
-                    }
-                } catch (RuntimeException e) {
-                    resyncError.set(e);
-                    closeCurrentWatch();
-                    return;
-                }
-            }
+        return ReflectorResync.start(options, store, () -> stopped, e -> {
+            resyncError.set(e);
+            closeCurrentWatch();
         });
-        t.start();
-        return t;
     }
 
     @Override

@@ -7,8 +7,6 @@ import io.kubeloop.api.json.JsonBytesReader;
 import io.kubeloop.api.json.ModelDeserializer;
 import io.kubeloop.client.http.ApiResponse;
 import io.kubeloop.client.http.TransportException;
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -45,10 +43,9 @@ final class ListDecoder<T> implements ListStream<T> {
     private static final byte[] METADATA = "metadata".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] ITEMS = "items".getBytes(StandardCharsets.US_ASCII);
 
-    /** The response being read, or null when decoding bytes in memory. */
-    private final ApiResponse response;
+    /** Where the reply's bytes come from, and the errors that name it. */
+    private final ListReplySource source;
 
-    private final InputStream body;
     private final ObjectCodec<T> codec;
     private final DynamicObjectReader reader = new DynamicObjectReader();
     /** T's generated reader, or null for DynamicObject. */
@@ -84,11 +81,9 @@ final class ListDecoder<T> implements ListStream<T> {
     private String apiVersionUsed;
     private ObjectList<T> whole;
     private boolean consumed;
-    private volatile boolean closed;
 
     private ListDecoder(ApiResponse response, ObjectCodec<T> codec) {
-        this.response = response;
-        this.body = response.body();
+        this.source = new ListReplySource(response);
         this.codec = codec;
         this.model = codec.model();
         this.bytesReader = model == null ? null : new JsonBytesReader(codec.mapper());
@@ -97,8 +92,7 @@ final class ListDecoder<T> implements ListStream<T> {
 
     /** Over a whole reply in memory: the array is read, never written. */
     private ListDecoder(byte[] json, ObjectCodec<T> codec) {
-        this.response = null;
-        this.body = InputStream.nullInputStream();
+        this.source = new ListReplySource(null);
         this.codec = codec;
         this.model = codec.model();
         this.bytesReader = model == null ? null : new JsonBytesReader(codec.mapper());
@@ -181,10 +175,7 @@ final class ListDecoder<T> implements ListStream<T> {
 
     @Override
     public void close() {
-        closed = true;
-        if (response != null) {
-            response.close();
-        }
+        source.close();
     }
 
     // ---- head and members ---------------------------------------------------------------------
@@ -219,7 +210,7 @@ final class ListDecoder<T> implements ListStream<T> {
         while (true) {
             int i = skipSpace();
             if (i < 0) {
-                throw truncated();
+                throw source.truncated();
             }
             if (buf[i] == '}' && !afterComma) {
                 pos = i + 1;
@@ -232,7 +223,7 @@ final class ListDecoder<T> implements ListStream<T> {
                         decodeWhole();
                         return;
                     }
-                    throw malformed(i, "',' or '}' after the items");
+                    throw ListReplySource.malformed(buf[i], "',' or '}' after the items");
                 }
                 pos = i + 1;
                 expectMember = true;
@@ -250,7 +241,7 @@ final class ListDecoder<T> implements ListStream<T> {
                     decodeWhole();
                     return;
                 }
-                throw malformed(i, "a member after the items");
+                throw ListReplySource.malformed(buf[i], "a member after the items");
             }
             if (state == 1) {
                 return; // at the first item
@@ -363,7 +354,7 @@ final class ListDecoder<T> implements ListStream<T> {
         while (true) {
             int i = skipSpace();
             if (i < 0) {
-                throw truncated();
+                throw source.truncated();
             }
             if (buf[i] == ']' && !afterComma) {
                 pos = i + 1;
@@ -372,7 +363,7 @@ final class ListDecoder<T> implements ListStream<T> {
             }
             if (!expectItem) {
                 if (buf[i] != ',') {
-                    throw malformed(i, "',' or ']' after a list item");
+                    throw ListReplySource.malformed(buf[i], "',' or ']' after a list item");
                 }
                 pos = i + 1;
                 expectItem = true;
@@ -380,7 +371,7 @@ final class ListDecoder<T> implements ListStream<T> {
                 continue;
             }
             if (buf[i] != '{') {
-                throw malformed(i, "a JSON object as list item");
+                throw ListReplySource.malformed(buf[i], "a JSON object as list item");
             }
             pos = i;
             int end = model == null ? dynamicItem(i, itemKind) : modelItem(i, itemKind);
@@ -476,7 +467,7 @@ final class ListDecoder<T> implements ListStream<T> {
             if (!fill()) {
                 // malformed or cut off: Jackson over what there is says which
                 reader.read(buf, pos, limit, apiVersion, null);
-                throw truncated();
+                throw source.truncated();
             }
         }
     }
@@ -537,7 +528,7 @@ final class ListDecoder<T> implements ListStream<T> {
 
     private void fillOrFail() {
         if (!fill()) {
-            throw truncated();
+            throw source.truncated();
         }
     }
 
@@ -557,47 +548,12 @@ final class ListDecoder<T> implements ListStream<T> {
         if (limit == buf.length) {
             buf = Arrays.copyOf(buf, buf.length * 2);
         }
-        int n;
-        try {
-            n = body.read(buf, limit, buf.length - limit);
-        } catch (IOException e) {
-            throw new TransportException(
-                    uri(),
-                    closed
-                            ? what() + ": closed while reading the list"
-                            : what() + ": reading the list failed: " + e.getMessage(),
-                    e);
-        }
+        int n = source.read(buf, limit, buf.length - limit);
         if (n < 0) {
             eof = true;
             return false;
         }
         limit += n;
         return true;
-    }
-
-    private RuntimeException truncated() {
-        if (response == null) {
-            return new IllegalArgumentException("malformed list reply: it ends early");
-        }
-        return new TransportException(
-                uri(),
-                closed ? what() + ": closed while reading the list" : what() + ": the list reply ended early",
-                null);
-    }
-
-    private java.net.URI uri() {
-        return response == null ? null : response.request().uri();
-    }
-
-    private String what() {
-        return response == null
-                ? "list reply"
-                : response.request().method() + " " + response.request().uri();
-    }
-
-    private IllegalArgumentException malformed(int at, String expected) {
-        return new IllegalArgumentException(
-                "malformed list reply: expected " + expected + ", got '" + (char) (buf[at] & 0xff) + "'");
     }
 }
