@@ -1,8 +1,6 @@
 package io.kubeloop.apiserver.internal.http;
 
 import io.kubeloop.api.errors.ApiException;
-import io.kubeloop.api.errors.ApiTimeoutException;
-import io.kubeloop.api.errors.GoneException;
 import io.kubeloop.api.errors.Status;
 import io.kubeloop.api.internal.RequestInfo;
 import io.kubeloop.api.json.KubeJson;
@@ -11,15 +9,10 @@ import io.kubeloop.apiserver.internal.auth.AccessControl;
 import io.kubeloop.apiserver.internal.auth.AuditLog;
 import io.kubeloop.apiserver.internal.metrics.ServerMetrics;
 import io.kubeloop.apiserver.internal.registry.ApiErrors;
-import io.kubeloop.apiserver.internal.registry.DeleteParams;
 import io.kubeloop.apiserver.internal.registry.ListParams;
 import io.kubeloop.apiserver.internal.registry.ObjectRegistry;
 import io.kubeloop.apiserver.internal.registry.ScaleSubresource;
-import io.kubeloop.apiserver.internal.registry.WriteContext;
-import io.kubeloop.apiserver.internal.storage.Watcher;
-import io.kubeloop.client.FieldValidation;
 import io.kubeloop.time.Ticker;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -41,14 +34,10 @@ import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.util.Blocker;
-import org.eclipse.jetty.util.BufferUtil;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Fields;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The API server's Jetty handler: access control (authentication, impersonation, RBAC, audit), URL routing, discovery, health,
@@ -496,155 +485,6 @@ public final class ApiHandler extends Handler.Abstract {
                 JSON,
                 KubeJson.mapper().writeValueAsBytes(s),
                 headers);
-    }
-
-    // ---- shared helpers for ResourceRequest ----
-
-    static ListParams listParams(Fields q, boolean watch) {
-        String limit = q.getValue("limit");
-        String timeout = q.getValue("timeoutSeconds");
-        String sie = q.getValue("sendInitialEvents");
-        try {
-            return new ListParams(
-                    q.getValue("resourceVersion"),
-                    emptyToNull(q.getValue("resourceVersionMatch")),
-                    limit == null || limit.isEmpty() ? 0 : Long.parseLong(limit),
-                    q.getValue("continue"),
-                    q.getValue("labelSelector"),
-                    q.getValue("fieldSelector"),
-                    watch,
-                    bool(q.getValue("allowWatchBookmarks")),
-                    sie == null ? null : bool(sie),
-                    timeout == null || timeout.isEmpty() ? null : Long.parseLong(timeout));
-        } catch (NumberFormatException e) {
-            throw ApiErrors.badRequest("invalid number in query parameters: " + e.getMessage());
-        }
-    }
-
-    private static String emptyToNull(String s) {
-        return s == null || s.isEmpty() ? null : s;
-    }
-
-    /** Kubernetes boolean params: absent, {@code 0}, {@code false} = false; anything else = true. */
-    static boolean bool(String v) {
-        return v != null && !v.equals("0") && !v.equalsIgnoreCase("false");
-    }
-
-    /** The {@code fieldValidation} parameter: absent or empty is {@code Warn}; another value is a 400. */
-    static FieldValidation fieldValidation(String v) {
-        if (v == null || v.isEmpty()) {
-            return FieldValidation.WARN;
-        }
-        for (FieldValidation f : FieldValidation.values()) {
-            if (f.value().equals(v)) {
-                return f;
-            }
-        }
-        throw ApiErrors.badRequest(
-                "fieldValidation must be one of \"Ignore\", \"Warn\", or \"Strict\"; got \"" + v + "\"");
-    }
-
-    static WriteContext writeContext(Fields q, Request request) {
-        String dryRun = q.getValue("dryRun");
-        if (dryRun != null && !dryRun.isEmpty() && !dryRun.equals("All")) {
-            throw ApiErrors.invalidOptions(
-                    "CreateOptions", ApiErrors.FieldError.notSupported("dryRun", dryRun, List.of("All")));
-        }
-        return new WriteContext(
-                q.getValue("fieldManager"),
-                request.getHeaders().get(HttpHeader.USER_AGENT),
-                "All".equals(dryRun),
-                fieldValidation(q.getValue("fieldValidation")),
-                bool(q.getValue("force")));
-    }
-
-    static DeleteParams deleteParams(Fields q, byte[] body, String contentType) {
-        String policy = q.getValue("propagationPolicy");
-        String orphan = q.getValue("orphanDependents");
-        String grace = q.getValue("gracePeriodSeconds");
-        String uid = null;
-        String rv = null;
-        if (body.length > 0) {
-            ObjectNode opts = Bodies.object(body, contentType == null || contentType.isBlank() ? JSON : contentType);
-            policy = opts.path("propagationPolicy").isString()
-                    ? opts.get("propagationPolicy").asString()
-                    : policy;
-            orphan = opts.path("orphanDependents").isBoolean()
-                    ? opts.get("orphanDependents").asString()
-                    : orphan;
-            grace = opts.path("gracePeriodSeconds").isNumber()
-                    ? opts.get("gracePeriodSeconds").asString()
-                    : grace;
-            JsonNode pre = opts.path("preconditions");
-            uid = pre.path("uid").isString() ? pre.get("uid").asString() : null;
-            rv = pre.path("resourceVersion").isString()
-                    ? pre.get("resourceVersion").asString()
-                    : null;
-        }
-        try {
-            return new DeleteParams(
-                    policy,
-                    orphan == null ? null : bool(orphan),
-                    uid,
-                    rv,
-                    grace == null ? null : Long.parseLong(grace));
-        } catch (NumberFormatException e) {
-            throw ApiErrors.badRequest("invalid gracePeriodSeconds: " + grace);
-        }
-    }
-
-    /**
-     * Serves a watch on this thread until it ends; the response is chunked. Event objects take the form
-     * {@code accepts} negotiated ({@code table} is the Table's includeObject when that form is a Table).
-     */
-    void streamWatch(
-            ResourceRoute route,
-            ListParams params,
-            Accepts accepts,
-            Tables.Include table,
-            Response response,
-            Callback callback) {
-        Watcher watcher;
-        try {
-            watcher = registry.watch(route.definition(), route.namespace(), params);
-        } catch (GoneException | ApiTimeoutException e) {
-            response.setStatus(200);
-            response.getHeaders().put(HttpHeader.CONTENT_TYPE, JSON);
-            response.write(true, ByteBuffer.wrap(WatchResponseWriter.errorFrame(e.status())), callback);
-            return;
-        }
-        // a client that goes away (a closed connection, a reset HTTP/2 stream) ends the watch at once,
-        // not at the next event or bookmark written to it
-        response.getRequest().addFailureListener(failure -> watcher.close());
-        response.setStatus(200);
-        response.getHeaders().put(HttpHeader.CONTENT_TYPE, JSON);
-        response.getHeaders().put(HttpHeader.TRANSFER_ENCODING, "chunked");
-        WatchResponseWriter.Sink sink = frames -> {
-            ByteArrayOutputStream all = new ByteArrayOutputStream();
-            frames.forEach(all::writeBytes);
-            try (Blocker.Callback cb = Blocker.callback()) {
-                response.write(false, ByteBuffer.wrap(all.toByteArray()), cb);
-                cb.block();
-            }
-        };
-        try {
-            try (Blocker.Callback cb = Blocker.callback()) {
-                response.write(false, BufferUtil.EMPTY_BUFFER, cb); // headers first
-                cb.block();
-            }
-            new WatchResponseWriter(
-                            route.definition(),
-                            watcher,
-                            params.allowWatchBookmarks(),
-                            accepts,
-                            table,
-                            options.bookmarkInterval(),
-                            clock)
-                    .run(sink, deadline(params));
-        } catch (java.io.IOException e) {
-            watcher.close();
-        }
-        response.write(true, BufferUtil.EMPTY_BUFFER, callback);
     }
 
     Instant deadline(ListParams params) {

@@ -81,7 +81,7 @@ final class ResourceRequest {
      * webhooks; on deletes too), in kube-apiserver's order.
      */
     private WriteContext writeContext() {
-        WriteContext ctx = ApiHandler.writeContext(query, request);
+        WriteContext ctx = QueryParams.writeContext(query, request);
         boolean rbac = def.group().equals("rbac.authorization.k8s.io");
         Admission admission = handler.admission();
         if (admission.callsWebhooks()) {
@@ -148,13 +148,14 @@ final class ResourceRequest {
         switch (method) {
             case "GET" -> {
                 // a named object is watched only under the legacy watch/ path: GET NAME?watch=true is a get
-                boolean watch = route.legacyWatch() || !item && ApiHandler.bool(query.getValue("watch"));
+                boolean watch = route.legacyWatch() || !item && QueryParams.bool(query.getValue("watch"));
                 if (watch) {
-                    ListParams p = ApiHandler.listParams(query, true);
+                    ListParams p = QueryParams.listParams(query, true);
                     if (item) {
                         p = withNameSelector(p, route.name());
                     }
-                    handler.streamWatch(
+                    ChunkedWatch.stream(
+                            handler,
                             route,
                             p,
                             accepts,
@@ -173,7 +174,7 @@ final class ResourceRequest {
                         sendObject(200, o, Map.of());
                     }
                 } else {
-                    ListPage page = registry.list(def, ns, ApiHandler.listParams(query, false));
+                    ListPage page = registry.list(def, ns, QueryParams.listParams(query, false));
                     if (accepts.table()) {
                         table(page.items(), page);
                     } else {
@@ -255,10 +256,10 @@ final class ResourceRequest {
             }
             case "DELETE" -> {
                 WriteContext ctx = writeContext();
-                DeleteParams opts = ApiHandler.deleteParams(query, body(), contentType());
+                DeleteParams opts = QueryParams.deleteParams(query, body(), contentType());
                 if (!item) {
                     List<StoredObject> gone =
-                            registry.deleteCollection(def, ns, ApiHandler.listParams(query, false), opts, ctx);
+                            registry.deleteCollection(def, ns, QueryParams.listParams(query, false), opts, ctx);
                     sendList(new ListPage(gone, registry.store().currentRevision(), null, null));
                     return;
                 }

@@ -45,7 +45,7 @@ final class WebSocketWatches implements WebSocketNegotiator {
                 Request.getPathInContext(request), handler.registry().resources());
         var query = Request.extractQueryParameters(request);
         if (route.isEmpty()
-                || !(route.get().legacyWatch() || ApiHandler.bool(query.getValue("watch")))
+                || !(route.get().legacyWatch() || QueryParams.bool(query.getValue("watch")))
                 || route.get().name() != null) {
             return null;
         }
@@ -59,7 +59,7 @@ final class WebSocketWatches implements WebSocketNegotiator {
         } catch (ApiException e) {
             return null;
         }
-        ListParams params = ApiHandler.listParams(query, true);
+        ListParams params = QueryParams.listParams(query, true);
         Watcher watcher;
         try {
             watcher = handler.registry()
