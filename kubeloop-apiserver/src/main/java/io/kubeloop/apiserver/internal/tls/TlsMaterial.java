@@ -51,7 +51,10 @@ public record TlsMaterial(
             char[] password = Long.toHexString(new SecureRandom().nextLong()).toCharArray();
             KeyStore ks = KeyStore.getInstance("PKCS12");
             ks.load(null, null);
-            ks.setKeyEntry("server", serverKey, password, new X509Certificate[] {serverCert, caCert});
+            ks.setEntry(
+                    "server",
+                    new KeyStore.PrivateKeyEntry(serverKey, new X509Certificate[] {serverCert, caCert}),
+                    InMemoryKeyProtection.of(password));
             return new TlsMaterial(caCert, ca.privateKey(), ks, password);
         } catch (GeneralSecurityException | java.io.IOException e) {
             throw new IllegalStateException("cannot build the server key store: " + e.getMessage(), e);
