@@ -34,15 +34,6 @@ module io.kubeloop.apiserver {
     // the server's /metrics
     requires micrometer.core;
     requires micrometer.registry.prometheus;
-    // model classes read for the OpenAPI schemas of built-in kinds kubeloop-api does not type
-    requires kubernetes.model.admissionregistration;
-    requires kubernetes.model.autoscaling;
-    requires kubernetes.model.discovery;
-    requires kubernetes.model.networking;
-    requires kubernetes.model.policy;
-    requires kubernetes.model.rbac;
-    requires kubernetes.model.scheduling;
-    requires kubernetes.model.storageclass;
 
     exports io.kubeloop.apiserver;
     exports io.kubeloop.apiserver.internal.tls to

@@ -29,14 +29,13 @@ import tools.jackson.databind.node.ObjectNode;
  * ({@link BuiltinDefaults}), and the workload checks users meet most ({@link WorkloadValidation}). The built-in
  * schemas carry no bounds or enums, so nothing else is validated. Custom resources go to the {@code custom} validator given at construction (the CRD layer's).
  *
- * <p>The schemas are built once, by the constructor (a one-time cost of up to seconds): construct it at server
- * start, never per request.
+ * <p>The schemas are {@link BuiltinSchemas#standard() built once per JVM} (a one-time cost of up to seconds),
+ * on first use: the server builds them while it starts, so no request pays it.
  *
  * <p>Immutable and thread-safe.
  */
 public final class BuiltinFieldValidator implements ObjectValidator {
 
-    private final BuiltinSchemas schemas;
     private final ObjectValidator custom;
 
     /**
@@ -46,7 +45,6 @@ public final class BuiltinFieldValidator implements ObjectValidator {
      */
     public BuiltinFieldValidator(ObjectValidator custom) {
         this.custom = Objects.requireNonNull(custom, "custom");
-        this.schemas = BuiltinSchemas.standard();
     }
 
     /** A validator for built-ins that accepts custom resources unchanged. */
@@ -54,9 +52,9 @@ public final class BuiltinFieldValidator implements ObjectValidator {
         this(ObjectValidator.acceptAll());
     }
 
-    /** The built-in schemas (built by the constructor). */
+    /** The built-in schemas (built on first use). */
     public BuiltinSchemas schemas() {
-        return schemas;
+        return BuiltinSchemas.standard();
     }
 
     @Override

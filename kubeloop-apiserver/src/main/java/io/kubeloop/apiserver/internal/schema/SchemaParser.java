@@ -50,7 +50,7 @@ final class SchemaParser {
 
     /** Reads one structural node, checking it at {@code level}. */
     private StructuralSchema node(JsonNode n, String path, Level level, boolean embeddedParent) {
-        StructuralSchema.Builder b = read(n, path);
+        StructuralSchema.Builder b = attributes(n);
         checkOpenApiSubset(n, path);
         // children
         JsonNode props = n.path("properties");
@@ -246,7 +246,12 @@ final class SchemaParser {
     }
 
     /** Reads the scalar keywords of a node (structural or value-validation alike). */
-    private StructuralSchema.Builder read(JsonNode n, String path) {
+    /**
+     * A builder holding the keywords of schema object {@code n} that are not schemas themselves: type,
+     * format, description, value validations, the {@code x-kubernetes-*} extensions and validation rules
+     * (a pattern that does not compile is left out).
+     */
+    static StructuralSchema.Builder attributes(JsonNode n) {
         StructuralSchema.Builder b = new StructuralSchema.Builder();
         b.type = n.path("type").asString("");
         b.format = n.path("format").asString("");
@@ -318,7 +323,7 @@ final class SchemaParser {
 
     private StructuralSchema nested(JsonNode v, String vPath, boolean skipForbidden, boolean skipInnerAnyOf) {
         checkOpenApiSubset(v, vPath);
-        StructuralSchema.Builder b = read(v, vPath);
+        StructuralSchema.Builder b = attributes(v);
         if (!skipForbidden) {
             checkNestedForbidden(v, vPath);
         }

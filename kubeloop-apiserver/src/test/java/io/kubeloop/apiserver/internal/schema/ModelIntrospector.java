@@ -25,7 +25,7 @@ import tools.jackson.databind.ser.SerializationContextExt;
  * {@code x-kubernetes-int-or-string}, Quantity a string, MicroTime a date-time string, the
  * JSONSchemaProps-or-X unions and {@code JsonNode}/{@code Object} values preserve unknown fields.
  *
- * <p>Not thread-safe; {@link BuiltinSchemas} uses one instance while it builds, then publishes the result.
+ * <p>Not thread-safe: one instance derives one document ({@link Fabric8Definitions}).
  */
 final class ModelIntrospector {
 
