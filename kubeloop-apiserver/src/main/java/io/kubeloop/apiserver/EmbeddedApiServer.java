@@ -11,6 +11,7 @@ import io.kubeloop.apiserver.internal.auth.ServiceAccountTokens;
 import io.kubeloop.apiserver.internal.auth.StaticTokens;
 import io.kubeloop.apiserver.internal.auth.StorePolicySource;
 import io.kubeloop.apiserver.internal.auth.UserInfo;
+import io.kubeloop.apiserver.internal.cel.CelWarmUp;
 import io.kubeloop.apiserver.internal.controllers.BuiltinControllers;
 import io.kubeloop.apiserver.internal.crd.CompiledSchemas;
 import io.kubeloop.apiserver.internal.crd.CustomResourceDefinitions;
@@ -24,6 +25,7 @@ import io.kubeloop.apiserver.internal.registry.ObjectRegistry;
 import io.kubeloop.apiserver.internal.registry.ResourceDefinition;
 import io.kubeloop.apiserver.internal.registry.ResourceRegistry;
 import io.kubeloop.apiserver.internal.registry.WriteContext;
+import io.kubeloop.apiserver.internal.schema.BuiltinSchemas;
 import io.kubeloop.apiserver.internal.storage.Change;
 import io.kubeloop.apiserver.internal.storage.Journal;
 import io.kubeloop.apiserver.internal.storage.Metadata;
@@ -44,6 +46,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.atomic.AtomicBoolean;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -100,6 +104,11 @@ public final class EmbeddedApiServer implements AutoCloseable {
 
     private EmbeddedApiServer(ServerOptions options) {
         this.options = options;
+        // Two one-time costs of a fresh JVM run beside the store and TLS set-up: the built-in kinds' schemas
+        // (the registry needs them) and readying CEL (the first CRD with rules would; nothing waits for it).
+        FutureTask<BuiltinSchemas> builtinSchemas = new FutureTask<>(BuiltinSchemas::standard);
+        Thread.ofPlatform().daemon().name("kubeloop-builtin-schemas").start(builtinSchemas);
+        CelWarmUp.startInBackground();
         StoreOptions storeOptions = StoreOptions.defaults()
                 .withHistorySize(options.historySize())
                 .withWatchBufferSize(options.watchBufferSize());
@@ -117,6 +126,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
             this.tls = data != null ? data.tls() : TlsMaterial.generate();
             // one compilation of each CRD schema serves validation and serving
             CompiledSchemas schemas = new CompiledSchemas(CompiledSchemas.DEFAULT_CAPACITY);
+            awaitBuiltinSchemas(builtinSchemas);
             this.registry = new ObjectRegistry(
                     store,
                     new ResourceRegistry(),
@@ -168,6 +178,24 @@ public final class EmbeddedApiServer implements AutoCloseable {
             throw e;
         }
         store.onJournalFailure(failure -> close());
+    }
+
+    /** Waits until the built-in schemas are built, rethrowing what building them threw. */
+    private static void awaitBuiltinSchemas(FutureTask<BuiltinSchemas> task) {
+        try {
+            task.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the built-in schemas were built", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException("cannot build the built-in schemas", e.getCause());
+        }
     }
 
     /** Starts a server with {@link ServerOptions#defaults()}. */
