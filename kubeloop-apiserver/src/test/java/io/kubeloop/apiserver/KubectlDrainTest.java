@@ -3,6 +3,7 @@ package io.kubeloop.apiserver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.kubeloop.apiserver.internal.schema.KubernetesRelease;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -76,7 +77,8 @@ class KubectlDrainTest {
                         .as("the disruption controller's status: one disruption allowed")
                         .containsPattern("web\\s+1\\s+N/A\\s+1\\s"));
         assertThat(k.ok("get", "nodes", "-o", "wide", "--no-headers"))
-                .containsPattern("kubeloop-node-1\\s+Ready\\s+<none>\\s+\\S+\\s+v1.33.0\\s+172.18.0.2\\s+<none>\\s+"
+                .containsPattern("kubeloop-node-1\\s+Ready\\s+<none>\\s+\\S+\\s+"
+                        + java.util.regex.Pattern.quote(KubernetesRelease.tag()) + "\\s+172.18.0.2\\s+<none>\\s+"
                         + "kubeloop simulated node\\s+6.1.0-kubeloop\\s+kubeloop://simulated");
         String drained =
                 k.ok("drain", "kubeloop-node-1", "--ignore-daemonsets", "--pod-selector=app=web", "--timeout=60s");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.kubeloop.api.DynamicObject;
+import io.kubeloop.apiserver.internal.schema.KubernetesRelease;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.ListOptions;
 import io.kubeloop.client.PatchOptions;
@@ -84,7 +85,7 @@ class SimulatedClusterTest {
         assertThat(nodes).allSatisfy(n -> {
             assertThat(text(n, "/status/conditions/3/type")).isEqualTo("Ready");
             assertThat(text(n, "/status/conditions/3/status")).isEqualTo("True");
-            assertThat(text(n, "/status/nodeInfo/kubeletVersion")).isEqualTo("v1.33.0");
+            assertThat(text(n, "/status/nodeInfo/kubeletVersion")).isEqualTo(KubernetesRelease.tag());
         });
     }
 

@@ -4,6 +4,7 @@ import io.kubeloop.api.errors.AlreadyExistsException;
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.apiserver.internal.registry.ObjectRegistry;
 import io.kubeloop.apiserver.internal.registry.ResourceDefinition;
+import io.kubeloop.apiserver.internal.schema.KubernetesRelease;
 import io.kubeloop.apiserver.internal.storage.StoredObject;
 import io.kubeloop.time.Ticker;
 import java.nio.charset.StandardCharsets;
@@ -147,8 +148,8 @@ final class SimulatedNodes {
                 .put("bootID", id)
                 .put("containerRuntimeVersion", "kubeloop://simulated")
                 .put("kernelVersion", "6.1.0-kubeloop")
-                .put("kubeProxyVersion", "v1.33.0")
-                .put("kubeletVersion", "v1.33.0")
+                .put("kubeProxyVersion", KubernetesRelease.tag())
+                .put("kubeletVersion", KubernetesRelease.tag())
                 .put("machineID", id.replace("-", ""))
                 .put("operatingSystem", "linux")
                 .put("osImage", "kubeloop simulated node")

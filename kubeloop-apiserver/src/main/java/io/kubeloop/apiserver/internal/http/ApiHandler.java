@@ -12,6 +12,7 @@ import io.kubeloop.apiserver.internal.registry.ApiErrors;
 import io.kubeloop.apiserver.internal.registry.ListParams;
 import io.kubeloop.apiserver.internal.registry.ObjectRegistry;
 import io.kubeloop.apiserver.internal.registry.ScaleSubresource;
+import io.kubeloop.apiserver.internal.schema.KubernetesRelease;
 import io.kubeloop.time.Ticker;
 import java.io.IOException;
 import java.io.InputStream;
@@ -406,8 +407,12 @@ public final class ApiHandler extends Handler.Abstract {
     }
 
     private static byte[] versionJson() {
-        return ("{\"major\":\"1\",\"minor\":\"32\",\"emulationMajor\":\"1\",\"emulationMinor\":\"32\","
-                        + "\"gitVersion\":\"v1.32.0-kubeloop\",\"gitCommit\":\"0000000000000000000000000000000000000000\","
+        // the release's version, "+kubeloop" as build metadata (ignored by version comparisons, as k3s's "+k3s1")
+        String major = String.valueOf(KubernetesRelease.MAJOR);
+        String minor = String.valueOf(KubernetesRelease.MINOR);
+        return ("{\"major\":\"" + major + "\",\"minor\":\"" + minor + "\",\"emulationMajor\":\"" + major
+                        + "\",\"emulationMinor\":\"" + minor + "\",\"gitVersion\":\"" + KubernetesRelease.tag()
+                        + "+kubeloop\",\"gitCommit\":\"0000000000000000000000000000000000000000\","
                         + "\"gitTreeState\":\"clean\",\"buildDate\":\"2025-01-01T00:00:00Z\",\"goVersion\":\"java"
                         + Runtime.version().feature() + "\",\"compiler\":\"javac\",\"platform\":\""
                         + System.getProperty("os.name").toLowerCase(Locale.ROOT) + "/" + System.getProperty("os.arch")

@@ -74,7 +74,8 @@ final class OpenApiSchemas {
     }
 
     /** Ensures a named definition (and everything it references) is in the document. */
-    void require(StructuralSchema named) {
+    void require(StructuralSchema schema) {
+        StructuralSchema named = schema.referenced();
         String name = named.definitionName();
         if (name.isEmpty() || definitions.containsKey(name) || inProgress.contains(name)) {
             return;
@@ -106,8 +107,22 @@ final class OpenApiSchemas {
     /** A schema in a child position: a reference when named, else inline. */
     JsonNode child(StructuralSchema s, boolean property) {
         if (!s.definitionName().isEmpty()) {
-            require(s);
-            return property ? propertyRef(s.definitionName(), "") : refNode(s.definitionName());
+            StructuralSchema definition = s.referenced();
+            require(definition);
+            ObjectNode ref = property ? propertyRef(s.definitionName(), "") : refNode(s.definitionName());
+            if (s != definition) {
+                // the marks of this place, beside the reference
+                if (!s.description().isEmpty()) {
+                    ref.put("description", s.description());
+                }
+                if (!s.patchStrategy().equals(definition.patchStrategy())) {
+                    ref.put("x-kubernetes-patch-strategy", s.patchStrategy());
+                }
+                if (!s.mapType().equals(definition.mapType())) {
+                    ref.put("x-kubernetes-map-type", s.mapType());
+                }
+            }
+            return ref;
         }
         return body(s);
     }

@@ -75,6 +75,8 @@ public final class StructuralSchema {
     private final StructuralSchema not;
     private final String definitionName;
     private final List<ValidationRule> validationRules;
+    /** The definition this node references at one place, or null when it is not such a place. */
+    private final StructuralSchema referenced;
 
     private StructuralSchema(Builder b) {
         type = b.type;
@@ -116,6 +118,50 @@ public final class StructuralSchema {
         not = b.not;
         definitionName = b.definitionName;
         validationRules = List.copyOf(b.validationRules);
+        referenced = null;
+    }
+
+    /** A place that references definition {@code d}: {@code d} with that place's marks. */
+    private StructuralSchema(StructuralSchema d, String description, String patchStrategy, String mapType) {
+        type = d.type;
+        format = d.format;
+        this.description = description;
+        nullable = d.nullable;
+        properties = d.properties; // the same view: a recursive definition's place sees it filled
+        additionalProperties = d.additionalProperties;
+        items = d.items;
+        required = d.required;
+        enumValues = d.enumValues;
+        defaultValue = d.defaultValue;
+        minimum = d.minimum;
+        maximum = d.maximum;
+        exclusiveMinimum = d.exclusiveMinimum;
+        exclusiveMaximum = d.exclusiveMaximum;
+        multipleOf = d.multipleOf;
+        minLength = d.minLength;
+        maxLength = d.maxLength;
+        minItems = d.minItems;
+        maxItems = d.maxItems;
+        minProperties = d.minProperties;
+        maxProperties = d.maxProperties;
+        patternSource = d.patternSource;
+        pattern = d.pattern;
+        uniqueItems = d.uniqueItems;
+        intOrString = d.intOrString;
+        preserveUnknownFields = d.preserveUnknownFields;
+        embeddedResource = d.embeddedResource;
+        listType = d.listType;
+        listMapKeys = d.listMapKeys;
+        this.mapType = mapType;
+        patchMergeKey = d.patchMergeKey;
+        this.patchStrategy = patchStrategy;
+        allOf = d.allOf;
+        anyOf = d.anyOf;
+        oneOf = d.oneOf;
+        not = d.not;
+        definitionName = d.definitionName;
+        validationRules = d.validationRules;
+        referenced = d;
     }
 
     /**
@@ -275,6 +321,20 @@ public final class StructuralSchema {
      */
     public String definitionName() {
         return definitionName;
+    }
+
+    /**
+     * This named definition as referenced at one place (a property's {@code $ref} with siblings, as
+     * Kubernetes' OpenAPI writes them): the same schema, with that place's description (empty when it
+     * gives none), strategic-merge patch strategy and map type.
+     */
+    StructuralSchema referencedAt(String description, String patchStrategy, String mapType) {
+        return new StructuralSchema(referenced(), description, patchStrategy, mapType);
+    }
+
+    /** The definition this node stands for: itself, unless it is a {@linkplain #referencedAt place}. */
+    StructuralSchema referenced() {
+        return referenced == null ? this : referenced;
     }
 
     /** {@code x-kubernetes-validations}: CEL rules on this node's value, in schema order; read-only. */

@@ -14,8 +14,13 @@ import tools.jackson.databind.JsonNode;
  * named definition, shared by every place that references it ({@code $ref: #/definitions/<name>}), so
  * that recursive types (JSONSchemaProps) stay finite. Besides the keywords a CRD schema may use, it reads
  * the strategic-merge extensions ({@code x-kubernetes-patch-merge-key}, {@code x-kubernetes-patch-strategy}),
- * a definition of format {@code int-or-string} as an int-or-string, and the kinds a definition is the
- * schema of ({@code x-kubernetes-group-version-kind}).
+ * a definition of format {@code int-or-string} as an int-or-string, a definition of type object (or of no
+ * type) that declares no properties as free-form ({@code x-kubernetes-preserve-unknown-fields}: FieldsV1,
+ * RawExtension, JSON hold any JSON), and the kinds a definition is the schema of
+ * ({@code x-kubernetes-group-version-kind}).
+ *
+ * <p>A reference with a description, patch strategy or map type beside it is read as a
+ * {@linkplain StructuralSchema#referencedAt place} of the definition carrying those marks.
  *
  * <p>A named definition must be an object, a scalar or free-form (no {@code items} or
  * {@code additionalProperties} of its own), as every definition Kubernetes publishes is; a reference to
@@ -55,6 +60,10 @@ final class SwaggerDefinitions {
                 throw new IllegalArgumentException("definition " + e.getKey() + " is an array or map");
             }
             StructuralSchema.Builder b = builder(body).definitionName(e.getKey());
+            if (!body.has("properties") && (b.type.isEmpty() || b.type.equals("object"))) {
+                // FieldsV1, RawExtension, JSON: any JSON at all, as Go decodes them
+                b.preserveUnknownFields = true;
+            }
             builders.put(e.getKey(), b);
             nodes.put(e.getKey(), b.build());
         }
@@ -83,7 +92,15 @@ final class SwaggerDefinitions {
     private static StructuralSchema schema(JsonNode n, Map<String, StructuralSchema> nodes) {
         JsonNode ref = n.get("$ref");
         if (ref != null) {
-            return resolve(ref.asString(""), nodes);
+            StructuralSchema d = resolve(ref.asString(""), nodes);
+            if (n.size() == 1) {
+                return d;
+            }
+            // a description or extension beside the reference belongs to this place alone
+            return d.referencedAt(
+                    n.path("description").asString(""),
+                    n.path("x-kubernetes-patch-strategy").asString(d.patchStrategy()),
+                    n.path("x-kubernetes-map-type").asString(d.mapType()));
         }
         StructuralSchema.Builder b = builder(n);
         for (Map.Entry<String, JsonNode> p : n.path("properties").properties()) {

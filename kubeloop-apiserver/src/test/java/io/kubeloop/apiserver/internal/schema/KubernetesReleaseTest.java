@@ -1,0 +1,85 @@
+package io.kubeloop.apiserver.internal.schema;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kubeloop.apiserver.EmbeddedApiServer;
+import io.kubeloop.apiserver.ServerOptions;
+import io.kubeloop.apiserver.SimulatedCluster;
+import io.kubeloop.client.discovery.ServerVersion;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The server is the Kubernetes release whose OpenAPI documents the repository keeps: exactly that
+ * release's directory is kept, every document in it is the one published (its checksum as listed), and
+ * {@code /version} says the release.
+ */
+class KubernetesReleaseTest {
+
+    private static Path documents() {
+        return Path.of(System.getProperty("basedir", ""))
+                .toAbsolutePath()
+                .getParent()
+                .resolve("kubernetes-openapi");
+    }
+
+    @Test
+    void theKeptDocumentsAreThoseOfThisReleaseAlone() throws IOException {
+        try (Stream<Path> dirs = Files.list(documents())) {
+            assertThat(dirs.filter(Files::isDirectory).map(d -> d.getFileName().toString()))
+                    .containsExactly(KubernetesRelease.tag());
+        }
+    }
+
+    @Test
+    void everyKeptDocumentIsListedAndMatchesItsChecksum() throws IOException, NoSuchAlgorithmException {
+        Path release = documents().resolve(KubernetesRelease.tag());
+        Map<String, String> listed = new TreeMap<>();
+        for (String line : Files.readAllLines(release.resolve("SHA256SUMS"))) {
+            String[] f = line.split("\\s+", 2);
+            listed.put(f[1], f[0]);
+        }
+        List<String> kept;
+        try (Stream<Path> files = Files.walk(release)) {
+            kept = files.filter(p -> p.toString().endsWith(".json"))
+                    .map(p -> release.relativize(p).toString())
+                    .sorted()
+                    .toList();
+        }
+        assertThat(kept).contains("swagger.json", "v3/api__v1_openapi.json", "v3/apis__apps__v1_openapi.json");
+        assertThat(listed.keySet()).containsExactlyElementsOf(kept);
+        for (String file : kept) {
+            assertThat(sha256(release.resolve(file))).as(file).isEqualTo(listed.get(file));
+        }
+    }
+
+    @Test
+    void versionEndpointSaysTheRelease() {
+        try (EmbeddedApiServer server =
+                EmbeddedApiServer.start(ServerOptions.defaults().withCluster(SimulatedCluster.off()))) {
+            ServerVersion v = server.client().discovery().serverVersion();
+            assertThat(v.major()).isEqualTo("1");
+            assertThat(v.minor()).isEqualTo(String.valueOf(KubernetesRelease.MINOR));
+            assertThat(v.gitVersion()).isEqualTo(KubernetesRelease.tag() + "+kubeloop");
+        }
+    }
+
+    private static String sha256(Path file) throws IOException, NoSuchAlgorithmException {
+        MessageDigest digest = MessageDigest.getInstance("SHA-256");
+        try (InputStream in = new DigestInputStream(Files.newInputStream(file), digest)) {
+            in.transferTo(java.io.OutputStream.nullOutputStream());
+        }
+        return HexFormat.of().formatHex(digest.digest());
+    }
+}
