@@ -1,5 +1,10 @@
 package io.kubeloop.apiserver.internal.controllers;
 
+import static io.kubeloop.apiserver.internal.controllers.OwnedReplicaSets.SPEC_REPLICAS;
+import static io.kubeloop.apiserver.internal.controllers.OwnedReplicaSets.specReplicas;
+import static io.kubeloop.apiserver.internal.controllers.OwnedReplicaSets.statusCount;
+import static io.kubeloop.apiserver.internal.controllers.OwnedReplicaSets.sum;
+
 import io.kubeloop.api.errors.AlreadyExistsException;
 import io.kubeloop.api.errors.ConflictException;
 import io.kubeloop.api.errors.NotFoundException;
@@ -70,7 +75,6 @@ final class DeploymentController implements AutoCloseable {
             MAX_REPLICAS,
             "deprecated.deployment.rollback.to");
     private static final String MANAGER = "kube-controller-manager";
-    private static final java.util.function.ToIntFunction<JsonNode> SPEC_REPLICAS = DeploymentController::specReplicas;
 
     /** A Deployment to sync. */
     record Key(String namespace, String name) {}
@@ -146,17 +150,6 @@ final class DeploymentController implements AutoCloseable {
         worker.start();
     }
 
-    /** One Deployment's ReplicaSets during a sync: the new one (or null) and the others, oldest first. */
-    private record Sets(JsonNode newSet, List<JsonNode> old, boolean created) {
-        List<JsonNode> all() {
-            List<JsonNode> all = new ArrayList<>(old);
-            if (newSet != null) {
-                all.add(newSet);
-            }
-            return all;
-        }
-    }
-
     private void sync(Key key) {
         if (deployments == null || replicaSets == null || pods == null) {
             return;
@@ -181,7 +174,7 @@ final class DeploymentController implements AutoCloseable {
         RolloutMath.Limits limits = RolloutMath.limits(d, replicas);
         boolean recreate =
                 d.path("spec").path("strategy").path("type").asString("").equals("Recreate");
-        Sets sets = sets(d, !paused && !recreate);
+        OwnedReplicaSets sets = sets(d, !paused && !recreate);
         d = announce(key, d, sets);
         d = syncRevision(key, d, sets);
         if (paused) {
@@ -204,7 +197,7 @@ final class DeploymentController implements AutoCloseable {
 
     // ---- strategies --------------------------------------------------------------------------------------
 
-    private void rolloutRolling(Key key, JsonNode d, Sets sets, int replicas, RolloutMath.Limits limits) {
+    private void rolloutRolling(Key key, JsonNode d, OwnedReplicaSets sets, int replicas, RolloutMath.Limits limits) {
         JsonNode newSet = sets.newSet();
         List<JsonNode> all = sets.all();
         if (specReplicas(newSet) > replicas) {
@@ -229,7 +222,7 @@ final class DeploymentController implements AutoCloseable {
         writeStatus(key, d, sets, true);
     }
 
-    private boolean scaleDownOld(JsonNode d, Sets sets, int replicas, RolloutMath.Limits limits) {
+    private boolean scaleDownOld(JsonNode d, OwnedReplicaSets sets, int replicas, RolloutMath.Limits limits) {
         List<JsonNode> oldActive =
                 sets.old().stream().filter(rs -> specReplicas(rs) > 0).toList();
         if (oldActive.isEmpty()) {
@@ -277,7 +270,7 @@ final class DeploymentController implements AutoCloseable {
         return scaled;
     }
 
-    private void rolloutRecreate(Key key, JsonNode d, Sets sets, int replicas, RolloutMath.Limits limits) {
+    private void rolloutRecreate(Key key, JsonNode d, OwnedReplicaSets sets, int replicas, RolloutMath.Limits limits) {
         boolean scaledDown = false;
         for (JsonNode rs : sets.old()) {
             if (specReplicas(rs) > 0) {
@@ -292,7 +285,7 @@ final class DeploymentController implements AutoCloseable {
             writeStatus(key, d, sets, true);
             return;
         }
-        Sets withNew = sets.newSet() == null ? sets(d, true) : sets;
+        OwnedReplicaSets withNew = sets.newSet() == null ? sets(d, true) : sets;
         d = announce(key, d, withNew);
         d = syncRevision(key, d, withNew);
         if (specReplicas(withNew.newSet()) != replicas) {
@@ -305,7 +298,7 @@ final class DeploymentController implements AutoCloseable {
         writeStatus(key, d, withNew, true);
     }
 
-    private boolean oldPodsRunning(Sets sets) {
+    private boolean oldPodsRunning(OwnedReplicaSets sets) {
         List<String> uids = sets.old().stream()
                 .map(rs -> rs.path("metadata").path("uid").asString())
                 .toList();
@@ -328,7 +321,7 @@ final class DeploymentController implements AutoCloseable {
     // ---- ReplicaSets ------------------------------------------------------------------------------------
 
     /** The Deployment's ReplicaSets; with {@code create}, a missing new one is created first. */
-    private Sets sets(JsonNode d, boolean create) {
+    private OwnedReplicaSets sets(JsonNode d, boolean create) {
         String uid = d.path("metadata").path("uid").asString();
         String namespace = d.path("metadata").path("namespace").asString();
         List<JsonNode> owned = new ArrayList<>();
@@ -355,7 +348,7 @@ final class DeploymentController implements AutoCloseable {
             newSet = createNewSet(d, old);
             created = true;
         }
-        return new Sets(newSet, old, created);
+        return new OwnedReplicaSets(newSet, old, created);
     }
 
     /** True when a ReplicaSet's template is the Deployment's, the {@code pod-template-hash} label aside. */
@@ -455,7 +448,7 @@ final class DeploymentController implements AutoCloseable {
      * annotations those of the Deployment, and the Deployment's revision annotation that of the new
      * ReplicaSet. Returns the Deployment as stored afterwards.
      */
-    private JsonNode syncRevision(Key key, JsonNode d, Sets sets) {
+    private JsonNode syncRevision(Key key, JsonNode d, OwnedReplicaSets sets) {
         JsonNode newSet = sets.newSet();
         if (newSet == null) {
             return d;
@@ -549,7 +542,7 @@ final class DeploymentController implements AutoCloseable {
         }
     }
 
-    private void cleanup(JsonNode d, Sets sets) {
+    private void cleanup(JsonNode d, OwnedReplicaSets sets) {
         JsonNode limitNode = d.path("spec").path("revisionHistoryLimit");
         if (!limitNode.isNumber()) {
             return;
@@ -587,10 +580,10 @@ final class DeploymentController implements AutoCloseable {
         }
     }
 
-    private static DeploymentStatusView calculate(JsonNode d, Sets sets) {
+    private static DeploymentStatusView calculate(JsonNode d, OwnedReplicaSets sets) {
         List<JsonNode> all = sets.all();
         int available = sum(all, rs -> statusCount(rs, "availableReplicas"));
-        int total = sum(all, DeploymentController::specReplicas);
+        int total = sum(all, SPEC_REPLICAS);
         return new DeploymentStatusView(
                 sum(all, rs -> statusCount(rs, "replicas")),
                 sets.newSet() == null ? 0 : statusCount(sets.newSet(), "replicas"),
@@ -603,7 +596,7 @@ final class DeploymentController implements AutoCloseable {
      * Writes the Deployment's status from its ReplicaSets; with {@code rollout}, also its {@code Progressing}
      * condition (kube-controller-manager's {@code syncRolloutStatus}); queues it again for its progress deadline.
      */
-    private void writeStatus(Key key, JsonNode d, Sets sets, boolean rollout) {
+    private void writeStatus(Key key, JsonNode d, OwnedReplicaSets sets, boolean rollout) {
         Instant now = clock.instant();
         int replicas = WorkloadObjects.intField(d.path("spec"), "replicas", 1);
         RolloutMath.Limits limits = RolloutMath.limits(d, replicas);
@@ -733,7 +726,7 @@ final class DeploymentController implements AutoCloseable {
      * After a new ReplicaSet was created, sets {@code Progressing} to {@code NewReplicaSetCreated} at once (when
      * the Deployment has a progress deadline); returns the Deployment as stored afterwards.
      */
-    private JsonNode announce(Key key, JsonNode d, Sets sets) {
+    private JsonNode announce(Key key, JsonNode d, OwnedReplicaSets sets) {
         if (!sets.created() || !d.path("spec").path("progressDeadlineSeconds").isNumber()) {
             return d;
         }
@@ -786,22 +779,6 @@ final class DeploymentController implements AutoCloseable {
     }
 
     // ---- small helpers ----------------------------------------------------------------------------------
-
-    private static int specReplicas(JsonNode rs) {
-        return rs == null ? 0 : WorkloadObjects.intField(rs.path("spec"), "replicas", 1);
-    }
-
-    private static int statusCount(JsonNode rs, String field) {
-        return rs == null ? 0 : rs.path("status").path(field).asInt(0);
-    }
-
-    private static int sum(List<JsonNode> sets, java.util.function.ToIntFunction<JsonNode> f) {
-        int total = 0;
-        for (JsonNode rs : sets) {
-            total += f.applyAsInt(rs);
-        }
-        return total;
-    }
 
     static long revision(JsonNode rs) {
         try {
