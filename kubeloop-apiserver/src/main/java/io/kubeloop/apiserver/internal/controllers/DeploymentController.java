@@ -16,8 +16,6 @@ import io.kubeloop.apiserver.internal.storage.StoredObject;
 import io.kubeloop.cache.ResourceEventHandler;
 import io.kubeloop.cache.SharedIndexInformer;
 import io.kubeloop.time.Ticker;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -25,7 +23,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -81,8 +78,8 @@ final class DeploymentController implements AutoCloseable {
 
     private final ObjectRegistry registry;
     private final ClusterEvents events;
-    private final Ticker clock;
     private final QueueWorker<Key> worker;
+    private final DeploymentStatusWriter statusWriter;
     private volatile ResourceDefinition deployments;
     private volatile ResourceDefinition replicaSets;
     private volatile ResourceDefinition pods;
@@ -90,8 +87,8 @@ final class DeploymentController implements AutoCloseable {
     DeploymentController(ObjectRegistry registry, Ticker clock, MetadataInformers informers, ClusterEvents events) {
         this.events = Objects.requireNonNull(events, "events");
         this.registry = Objects.requireNonNull(registry, "registry");
-        this.clock = Objects.requireNonNull(clock, "clock");
-        this.worker = new QueueWorker<>("deployment", clock, this::sync);
+        this.worker = new QueueWorker<>("deployment", Objects.requireNonNull(clock, "clock"), this::sync);
+        this.statusWriter = new DeploymentStatusWriter(registry, clock, () -> deployments);
         informers.subscribe(this::monitor);
     }
 
@@ -168,14 +165,14 @@ final class DeploymentController implements AutoCloseable {
             writeStatus(key, d, sets(d, false), false);
             return;
         }
-        d = checkPaused(key, d);
+        d = statusWriter.checkPaused(key, d);
         boolean paused = d.path("spec").path("paused").asBoolean(false);
         int replicas = WorkloadObjects.intField(d.path("spec"), "replicas", 1);
         RolloutMath.Limits limits = RolloutMath.limits(d, replicas);
         boolean recreate =
                 d.path("spec").path("strategy").path("type").asString("").equals("Recreate");
         OwnedReplicaSets sets = sets(d, !paused && !recreate);
-        d = announce(key, d, sets);
+        d = statusWriter.announce(key, d, sets);
         d = syncRevision(key, d, sets);
         if (paused) {
             List<JsonNode> active =
@@ -215,7 +212,7 @@ final class DeploymentController implements AutoCloseable {
         if (scaleDownOld(d, sets, replicas, limits)) {
             return;
         }
-        DeploymentStatusView status = calculate(d, sets);
+        DeploymentStatusWriter.Counts status = DeploymentStatusWriter.counts(d, sets);
         if (status.complete(d, replicas)) {
             cleanup(d, sets);
         }
@@ -286,13 +283,13 @@ final class DeploymentController implements AutoCloseable {
             return;
         }
         OwnedReplicaSets withNew = sets.newSet() == null ? sets(d, true) : sets;
-        d = announce(key, d, withNew);
+        d = statusWriter.announce(key, d, withNew);
         d = syncRevision(key, d, withNew);
         if (specReplicas(withNew.newSet()) != replicas) {
             scale(withNew.newSet(), replicas, d, limits);
             return;
         }
-        if (calculate(d, withNew).complete(d, replicas)) {
+        if (DeploymentStatusWriter.counts(d, withNew).complete(d, replicas)) {
             cleanup(d, withNew);
         }
         writeStatus(key, d, withNew, true);
@@ -571,213 +568,6 @@ final class DeploymentController implements AutoCloseable {
         }
     }
 
-    // ---- status -----------------------------------------------------------------------------------------
-
-    /** The counts of a Deployment's status computed from its ReplicaSets. */
-    private record DeploymentStatusView(int replicas, int updated, int ready, int available, int unavailable) {
-        boolean complete(JsonNode d, int desired) {
-            return updated == desired && replicas == desired && available == desired;
-        }
-    }
-
-    private static DeploymentStatusView calculate(JsonNode d, OwnedReplicaSets sets) {
-        List<JsonNode> all = sets.all();
-        int available = sum(all, rs -> statusCount(rs, "availableReplicas"));
-        int total = sum(all, SPEC_REPLICAS);
-        return new DeploymentStatusView(
-                sum(all, rs -> statusCount(rs, "replicas")),
-                sets.newSet() == null ? 0 : statusCount(sets.newSet(), "replicas"),
-                sum(all, rs -> statusCount(rs, "readyReplicas")),
-                available,
-                Math.max(0, total - available));
-    }
-
-    /**
-     * Writes the Deployment's status from its ReplicaSets; with {@code rollout}, also its {@code Progressing}
-     * condition (kube-controller-manager's {@code syncRolloutStatus}); queues it again for its progress deadline.
-     */
-    private void writeStatus(Key key, JsonNode d, OwnedReplicaSets sets, boolean rollout) {
-        Instant now = clock.instant();
-        int replicas = WorkloadObjects.intField(d.path("spec"), "replicas", 1);
-        RolloutMath.Limits limits = RolloutMath.limits(d, replicas);
-        DeploymentStatusView view = calculate(d, sets);
-        JsonNode old = d.path("status");
-        ObjectNode status = KubeJson.mapper().createObjectNode();
-        status.put("observedGeneration", d.path("metadata").path("generation").asLong(1));
-        ReplicaSetController.putOrRemove(status, "replicas", view.replicas());
-        ReplicaSetController.putOrRemove(status, "updatedReplicas", view.updated());
-        ReplicaSetController.putOrRemove(status, "readyReplicas", view.ready());
-        ReplicaSetController.putOrRemove(status, "availableReplicas", view.available());
-        ReplicaSetController.putOrRemove(status, "unavailableReplicas", view.unavailable());
-        if (old.has("collisionCount")) {
-            status.set("collisionCount", old.get("collisionCount"));
-        }
-        ArrayNode conditions = old.path("conditions").isArray()
-                ? (ArrayNode) old.get("conditions").deepCopy()
-                : KubeJson.mapper().createArrayNode();
-        status.set("conditions", conditions);
-        if (view.available() >= replicas - limits.maxUnavailable()) {
-            DeploymentConditions.set(
-                    status,
-                    "Available",
-                    "True",
-                    "MinimumReplicasAvailable",
-                    "Deployment has minimum availability.",
-                    now,
-                    false);
-        } else {
-            DeploymentConditions.set(
-                    status,
-                    "Available",
-                    "False",
-                    "MinimumReplicasUnavailable",
-                    "Deployment does not have minimum availability.",
-                    now,
-                    false);
-        }
-        int deadline = WorkloadObjects.intField(d.path("spec"), "progressDeadlineSeconds", Integer.MAX_VALUE);
-        boolean hasDeadline = deadline != Integer.MAX_VALUE;
-        String subject = sets.newSet() == null
-                ? "Deployment \"" + key.name() + "\""
-                : "ReplicaSet \"" + sets.newSet().path("metadata").path("name").asString() + "\"";
-        Optional<JsonNode> progressing = WorkloadObjects.condition(d, "Progressing");
-        boolean complete = view.complete(d, replicas);
-        if (!hasDeadline) {
-            DeploymentConditions.remove(status, "Progressing");
-        } else if (rollout) {
-            boolean alreadyComplete = view.replicas() == view.updated()
-                    && progressing
-                            .map(c -> c.path("reason").asString("").equals("NewReplicaSetAvailable"))
-                            .orElse(false);
-            if (!alreadyComplete) {
-                if (complete) {
-                    DeploymentConditions.set(
-                            status,
-                            "Progressing",
-                            "True",
-                            "NewReplicaSetAvailable",
-                            subject + " has successfully progressed.",
-                            now,
-                            false);
-                } else if (progressed(old, view) || progressing.isEmpty()) {
-                    DeploymentConditions.set(
-                            status,
-                            "Progressing",
-                            "True",
-                            "ReplicaSetUpdated",
-                            subject + " is progressing.",
-                            now,
-                            true);
-                } else if (timedOut(progressing.get(), deadline, now)) {
-                    DeploymentConditions.set(
-                            status,
-                            "Progressing",
-                            "False",
-                            "ProgressDeadlineExceeded",
-                            subject + " has timed out progressing.",
-                            now,
-                            false);
-                }
-            }
-        }
-        if (!status.equals(old)) {
-            ObjectNode next = WorkloadObjects.copy(d);
-            next.set("status", status);
-            registry.update(deployments, key.namespace(), key.name(), "status", next, WorkloadObjects.context(MANAGER));
-        }
-        // a rollout that makes no progress is looked at again when its deadline passes
-        Optional<JsonNode> cond = WorkloadObjects.conditionIn(status, "Progressing");
-        if (hasDeadline
-                && rollout
-                && !complete
-                && cond.isPresent()
-                && !cond.get().path("reason").asString("").equals("ProgressDeadlineExceeded")) {
-            Instant from = WorkloadObjects.instant(cond.get().path("lastUpdateTime"));
-            if (from != null) {
-                Duration left = Duration.between(now, from.plusSeconds(deadline));
-                worker.queue().addAfter(key, left.isNegative() ? Duration.ZERO : left.plusSeconds(1));
-            }
-        }
-    }
-
-    private static boolean progressed(JsonNode old, DeploymentStatusView now) {
-        int oldUpdated = old.path("updatedReplicas").asInt(0);
-        int oldOld = old.path("replicas").asInt(0) - oldUpdated;
-        int newOld = now.replicas() - now.updated();
-        return now.updated() > oldUpdated
-                || newOld < oldOld
-                || now.ready() > old.path("readyReplicas").asInt(0)
-                || now.available() > old.path("availableReplicas").asInt(0);
-    }
-
-    private static boolean timedOut(JsonNode progressing, int deadline, Instant now) {
-        String reason = progressing.path("reason").asString("");
-        if (reason.equals("NewReplicaSetAvailable")) {
-            return false;
-        }
-        if (reason.equals("ProgressDeadlineExceeded")) {
-            return true;
-        }
-        Instant from = WorkloadObjects.instant(progressing.path("lastUpdateTime"));
-        return from != null && from.plusSeconds(deadline).isBefore(now);
-    }
-
-    /**
-     * After a new ReplicaSet was created, sets {@code Progressing} to {@code NewReplicaSetCreated} at once (when
-     * the Deployment has a progress deadline); returns the Deployment as stored afterwards.
-     */
-    private JsonNode announce(Key key, JsonNode d, OwnedReplicaSets sets) {
-        if (!sets.created() || !d.path("spec").path("progressDeadlineSeconds").isNumber()) {
-            return d;
-        }
-        ObjectNode next = WorkloadObjects.copy(d);
-        ObjectNode status = next.get("status") instanceof ObjectNode s ? s : next.putObject("status");
-        DeploymentConditions.set(
-                status,
-                "Progressing",
-                "True",
-                "NewReplicaSetCreated",
-                "Created new replica set \""
-                        + sets.newSet().path("metadata").path("name").asString() + "\"",
-                clock.instant(),
-                false);
-        return registry.update(
-                        deployments, key.namespace(), key.name(), "status", next, WorkloadObjects.context(MANAGER))
-                .object()
-                .object();
-    }
-
-    /** Sets {@code Progressing} to DeploymentPaused / DeploymentResumed as {@code spec.paused} changes. */
-    private JsonNode checkPaused(Key key, JsonNode d) {
-        int deadline = WorkloadObjects.intField(d.path("spec"), "progressDeadlineSeconds", Integer.MAX_VALUE);
-        if (deadline == Integer.MAX_VALUE) {
-            return d;
-        }
-        Optional<JsonNode> cond = WorkloadObjects.condition(d, "Progressing");
-        String reason = cond.map(c -> c.path("reason").asString("")).orElse("");
-        if (reason.equals("ProgressDeadlineExceeded")) {
-            return d;
-        }
-        boolean paused = d.path("spec").path("paused").asBoolean(false);
-        boolean pausedCondition = reason.equals("DeploymentPaused");
-        ObjectNode next = WorkloadObjects.copy(d);
-        ObjectNode status = next.get("status") instanceof ObjectNode s ? s : next.putObject("status");
-        Instant now = clock.instant();
-        if (paused && !pausedCondition) {
-            DeploymentConditions.set(
-                    status, "Progressing", "Unknown", "DeploymentPaused", "Deployment is paused", now, false);
-        } else if (!paused && pausedCondition) {
-            DeploymentConditions.set(
-                    status, "Progressing", "Unknown", "DeploymentResumed", "Deployment is resumed", now, false);
-        } else {
-            return d;
-        }
-        return registry.update(
-                        deployments, key.namespace(), key.name(), "status", next, WorkloadObjects.context(MANAGER))
-                .object()
-                .object();
-    }
-
     // ---- small helpers ----------------------------------------------------------------------------------
 
     static long revision(JsonNode rs) {
@@ -795,6 +585,15 @@ final class DeploymentController implements AutoCloseable {
             max = Math.max(max, revision(rs));
         }
         return max;
+    }
+
+    // ---- status -----------------------------------------------------------------------------------------
+
+    /** Writes the Deployment's status (see {@link DeploymentStatusWriter#write}); queues it again for its deadline. */
+    private void writeStatus(Key key, JsonNode d, OwnedReplicaSets sets, boolean rollout) {
+        statusWriter
+                .write(key, d, sets, rollout)
+                .ifPresent(after -> worker.queue().addAfter(key, after));
     }
 
     /** Stops the worker and waits for it. */
