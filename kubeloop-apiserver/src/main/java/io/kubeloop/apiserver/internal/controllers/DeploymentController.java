@@ -1,27 +1,21 @@
 package io.kubeloop.apiserver.internal.controllers;
 
-import io.kubeloop.api.errors.AlreadyExistsException;
-import io.kubeloop.api.errors.ConflictException;
-import io.kubeloop.api.errors.NotFoundException;
-import io.kubeloop.api.json.KubeJson;
-import io.kubeloop.apiserver.internal.registry.DeleteParams;
+import static io.kubeloop.apiserver.internal.controllers.OwnedReplicaSets.SPEC_REPLICAS;
+import static io.kubeloop.apiserver.internal.controllers.OwnedReplicaSets.specReplicas;
+import static io.kubeloop.apiserver.internal.controllers.OwnedReplicaSets.statusCount;
+import static io.kubeloop.apiserver.internal.controllers.OwnedReplicaSets.sum;
+
 import io.kubeloop.apiserver.internal.registry.ObjectRegistry;
 import io.kubeloop.apiserver.internal.registry.ResourceDefinition;
 import io.kubeloop.apiserver.internal.storage.StoredObject;
 import io.kubeloop.cache.ResourceEventHandler;
 import io.kubeloop.cache.SharedIndexInformer;
 import io.kubeloop.time.Ticker;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The Deployment controller, as kube-controller-manager's: each Deployment's Pod template is rolled out
@@ -57,37 +51,22 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class DeploymentController implements AutoCloseable {
 
-    static final String REVISION = "deployment.kubernetes.io/revision";
-    static final String REVISION_HISTORY = "deployment.kubernetes.io/revision-history";
-    static final String DESIRED_REPLICAS = "deployment.kubernetes.io/desired-replicas";
-    static final String MAX_REPLICAS = "deployment.kubernetes.io/max-replicas";
-    static final String HASH_LABEL = "pod-template-hash";
-    private static final Set<String> NOT_COPIED = Set.of(
-            "kubectl.kubernetes.io/last-applied-configuration",
-            REVISION,
-            REVISION_HISTORY,
-            DESIRED_REPLICAS,
-            MAX_REPLICAS,
-            "deprecated.deployment.rollback.to");
-    private static final String MANAGER = "kube-controller-manager";
-    private static final java.util.function.ToIntFunction<JsonNode> SPEC_REPLICAS = DeploymentController::specReplicas;
-
     /** A Deployment to sync. */
     record Key(String namespace, String name) {}
 
     private final ObjectRegistry registry;
-    private final ClusterEvents events;
-    private final Ticker clock;
     private final QueueWorker<Key> worker;
+    private final DeploymentReplicaSets ownedSets;
+    private final DeploymentStatusWriter statusWriter;
     private volatile ResourceDefinition deployments;
     private volatile ResourceDefinition replicaSets;
     private volatile ResourceDefinition pods;
 
     DeploymentController(ObjectRegistry registry, Ticker clock, MetadataInformers informers, ClusterEvents events) {
-        this.events = Objects.requireNonNull(events, "events");
         this.registry = Objects.requireNonNull(registry, "registry");
-        this.clock = Objects.requireNonNull(clock, "clock");
-        this.worker = new QueueWorker<>("deployment", clock, this::sync);
+        this.worker = new QueueWorker<>("deployment", Objects.requireNonNull(clock, "clock"), this::sync);
+        this.ownedSets = new DeploymentReplicaSets(registry, events, () -> deployments, () -> replicaSets);
+        this.statusWriter = new DeploymentStatusWriter(registry, clock, () -> deployments);
         informers.subscribe(this::monitor);
     }
 
@@ -146,17 +125,6 @@ final class DeploymentController implements AutoCloseable {
         worker.start();
     }
 
-    /** One Deployment's ReplicaSets during a sync: the new one (or null) and the others, oldest first. */
-    private record Sets(JsonNode newSet, List<JsonNode> old, boolean created) {
-        List<JsonNode> all() {
-            List<JsonNode> all = new ArrayList<>(old);
-            if (newSet != null) {
-                all.add(newSet);
-            }
-            return all;
-        }
-    }
-
     private void sync(Key key) {
         if (deployments == null || replicaSets == null || pods == null) {
             return;
@@ -172,24 +140,24 @@ final class DeploymentController implements AutoCloseable {
 
     private void reconcile(Key key, JsonNode d) {
         if (WorkloadObjects.deleting(d)) {
-            writeStatus(key, d, sets(d, false), false);
+            writeStatus(key, d, ownedSets.of(d, false), false);
             return;
         }
-        d = checkPaused(key, d);
+        d = statusWriter.checkPaused(key, d);
         boolean paused = d.path("spec").path("paused").asBoolean(false);
         int replicas = WorkloadObjects.intField(d.path("spec"), "replicas", 1);
         RolloutMath.Limits limits = RolloutMath.limits(d, replicas);
         boolean recreate =
                 d.path("spec").path("strategy").path("type").asString("").equals("Recreate");
-        Sets sets = sets(d, !paused && !recreate);
-        d = announce(key, d, sets);
-        d = syncRevision(key, d, sets);
+        OwnedReplicaSets sets = ownedSets.of(d, !paused && !recreate);
+        d = statusWriter.announce(key, d, sets);
+        d = ownedSets.syncRevision(key, d, sets);
         if (paused) {
             List<JsonNode> active =
                     sets.all().stream().filter(rs -> specReplicas(rs) > 0).toList();
             JsonNode only = active.size() == 1 ? active.getFirst() : active.isEmpty() ? sets.newSet() : null;
             if (only != null && specReplicas(only) != replicas) {
-                scale(only, replicas, d, limits);
+                ownedSets.scale(only, replicas, d, limits);
                 return;
             }
             writeStatus(key, d, sets, false);
@@ -204,32 +172,32 @@ final class DeploymentController implements AutoCloseable {
 
     // ---- strategies --------------------------------------------------------------------------------------
 
-    private void rolloutRolling(Key key, JsonNode d, Sets sets, int replicas, RolloutMath.Limits limits) {
+    private void rolloutRolling(Key key, JsonNode d, OwnedReplicaSets sets, int replicas, RolloutMath.Limits limits) {
         JsonNode newSet = sets.newSet();
         List<JsonNode> all = sets.all();
         if (specReplicas(newSet) > replicas) {
-            scale(newSet, replicas, d, limits);
+            ownedSets.scale(newSet, replicas, d, limits);
             return;
         }
         if (specReplicas(newSet) < replicas) {
             int wanted = RolloutMath.newReplicaSetReplicas(
                     replicas, limits.maxSurge(), sum(all, SPEC_REPLICAS), specReplicas(newSet));
             if (wanted != specReplicas(newSet)) {
-                scale(newSet, wanted, d, limits);
+                ownedSets.scale(newSet, wanted, d, limits);
                 return;
             }
         }
         if (scaleDownOld(d, sets, replicas, limits)) {
             return;
         }
-        DeploymentStatusView status = calculate(d, sets);
+        DeploymentStatusWriter.Counts status = DeploymentStatusWriter.counts(d, sets);
         if (status.complete(d, replicas)) {
-            cleanup(d, sets);
+            ownedSets.cleanup(d, sets);
         }
         writeStatus(key, d, sets, true);
     }
 
-    private boolean scaleDownOld(JsonNode d, Sets sets, int replicas, RolloutMath.Limits limits) {
+    private boolean scaleDownOld(JsonNode d, OwnedReplicaSets sets, int replicas, RolloutMath.Limits limits) {
         List<JsonNode> oldActive =
                 sets.old().stream().filter(rs -> specReplicas(rs) > 0).toList();
         if (oldActive.isEmpty()) {
@@ -270,18 +238,18 @@ final class DeploymentController implements AutoCloseable {
         boolean scaled = false;
         for (int i = 0; i < oldActive.size(); i++) {
             if (targets.get(i)[0] != specReplicas(oldActive.get(i))) {
-                scale(oldActive.get(i), targets.get(i)[0], d, limits);
+                ownedSets.scale(oldActive.get(i), targets.get(i)[0], d, limits);
                 scaled = true;
             }
         }
         return scaled;
     }
 
-    private void rolloutRecreate(Key key, JsonNode d, Sets sets, int replicas, RolloutMath.Limits limits) {
+    private void rolloutRecreate(Key key, JsonNode d, OwnedReplicaSets sets, int replicas, RolloutMath.Limits limits) {
         boolean scaledDown = false;
         for (JsonNode rs : sets.old()) {
             if (specReplicas(rs) > 0) {
-                scale(rs, 0, d, limits);
+                ownedSets.scale(rs, 0, d, limits);
                 scaledDown = true;
             }
         }
@@ -292,20 +260,20 @@ final class DeploymentController implements AutoCloseable {
             writeStatus(key, d, sets, true);
             return;
         }
-        Sets withNew = sets.newSet() == null ? sets(d, true) : sets;
-        d = announce(key, d, withNew);
-        d = syncRevision(key, d, withNew);
+        OwnedReplicaSets withNew = sets.newSet() == null ? ownedSets.of(d, true) : sets;
+        d = statusWriter.announce(key, d, withNew);
+        d = ownedSets.syncRevision(key, d, withNew);
         if (specReplicas(withNew.newSet()) != replicas) {
-            scale(withNew.newSet(), replicas, d, limits);
+            ownedSets.scale(withNew.newSet(), replicas, d, limits);
             return;
         }
-        if (calculate(d, withNew).complete(d, replicas)) {
-            cleanup(d, withNew);
+        if (DeploymentStatusWriter.counts(d, withNew).complete(d, replicas)) {
+            ownedSets.cleanup(d, withNew);
         }
         writeStatus(key, d, withNew, true);
     }
 
-    private boolean oldPodsRunning(Sets sets) {
+    private boolean oldPodsRunning(OwnedReplicaSets sets) {
         List<String> uids = sets.old().stream()
                 .map(rs -> rs.path("metadata").path("uid").asString())
                 .toList();
@@ -325,499 +293,13 @@ final class DeploymentController implements AutoCloseable {
         return false;
     }
 
-    // ---- ReplicaSets ------------------------------------------------------------------------------------
-
-    /** The Deployment's ReplicaSets; with {@code create}, a missing new one is created first. */
-    private Sets sets(JsonNode d, boolean create) {
-        String uid = d.path("metadata").path("uid").asString();
-        String namespace = d.path("metadata").path("namespace").asString();
-        List<JsonNode> owned = new ArrayList<>();
-        for (StoredObject rs : WorkloadObjects.list(registry, replicaSets, namespace)) {
-            if (WorkloadObjects.controlledBy(rs.object(), uid)) {
-                owned.add(rs.object());
-            }
-        }
-        owned.sort(Comparator.comparing((JsonNode rs) ->
-                        rs.path("metadata").path("creationTimestamp").asString(""))
-                .thenComparing(rs -> rs.path("metadata").path("name").asString()));
-        JsonNode template = d.path("spec").path("template");
-        JsonNode newSet = null;
-        List<JsonNode> old = new ArrayList<>();
-        for (JsonNode rs : owned) {
-            if (newSet == null && sameTemplate(template, rs.path("spec").path("template"))) {
-                newSet = rs;
-            } else {
-                old.add(rs);
-            }
-        }
-        boolean created = false;
-        if (newSet == null && create && !WorkloadObjects.deleting(d)) {
-            newSet = createNewSet(d, old);
-            created = true;
-        }
-        return new Sets(newSet, old, created);
-    }
-
-    /** True when a ReplicaSet's template is the Deployment's, the {@code pod-template-hash} label aside. */
-    static boolean sameTemplate(JsonNode deploymentTemplate, JsonNode rsTemplate) {
-        ObjectNode a = (ObjectNode) deploymentTemplate.deepCopy();
-        ObjectNode b = rsTemplate.isObject()
-                ? (ObjectNode) rsTemplate.deepCopy()
-                : KubeJson.mapper().createObjectNode();
-        for (ObjectNode t : List.of(a, b)) {
-            if (t.path("metadata").path("labels") instanceof ObjectNode labels) {
-                labels.remove(HASH_LABEL);
-                if (labels.isEmpty()) {
-                    ((ObjectNode) t.get("metadata")).remove("labels");
-                }
-            }
-        }
-        return a.equals(b);
-    }
-
-    private JsonNode createNewSet(JsonNode d, List<JsonNode> old) {
-        int collisions = WorkloadObjects.intField(d.path("status"), "collisionCount", 0);
-        String hash = TemplateHash.of(d.path("spec").path("template"), collisions);
-        String name = d.path("metadata").path("name").asString() + "-" + hash;
-        String namespace = d.path("metadata").path("namespace").asString();
-        int replicas = WorkloadObjects.intField(d.path("spec"), "replicas", 1);
-        RolloutMath.Limits limits = RolloutMath.limits(d, replicas);
-
-        ObjectNode rs = KubeJson.mapper().createObjectNode();
-        rs.put("apiVersion", "apps/v1").put("kind", "ReplicaSet");
-        ObjectNode meta = rs.putObject("metadata");
-        meta.put("name", name).put("namespace", namespace);
-        ObjectNode template = (ObjectNode) d.path("spec").path("template").deepCopy();
-        ObjectNode templateMeta = template.get("metadata") instanceof ObjectNode m ? m : template.putObject("metadata");
-        ObjectNode labels = templateMeta.get("labels") instanceof ObjectNode l ? l : templateMeta.putObject("labels");
-        labels.put(HASH_LABEL, hash);
-        meta.set("labels", labels.deepCopy());
-        ObjectNode annotations = meta.putObject("annotations");
-        copyAnnotations(d, annotations);
-        annotations.put(REVISION, Long.toString(maxRevision(old) + 1));
-        annotations.put(DESIRED_REPLICAS, Integer.toString(replicas));
-        annotations.put(MAX_REPLICAS, Integer.toString(replicas + limits.maxSurge()));
-        meta.putArray("ownerReferences").add(WorkloadObjects.controllerReference("apps/v1", "Deployment", d));
-        ObjectNode spec = rs.putObject("spec");
-        boolean recreate =
-                d.path("spec").path("strategy").path("type").asString("").equals("Recreate");
-        int oldReplicas = sum(old, SPEC_REPLICAS);
-        spec.put(
-                "replicas",
-                recreate ? replicas : RolloutMath.newReplicaSetReplicas(replicas, limits.maxSurge(), oldReplicas, 0));
-        int minReady = WorkloadObjects.intField(d.path("spec"), "minReadySeconds", 0);
-        if (minReady > 0) {
-            spec.put("minReadySeconds", minReady);
-        }
-        ObjectNode selector = (ObjectNode) d.path("spec").path("selector").deepCopy();
-        ObjectNode matchLabels =
-                selector.get("matchLabels") instanceof ObjectNode ml ? ml : selector.putObject("matchLabels");
-        matchLabels.put(HASH_LABEL, hash);
-        spec.set("selector", selector);
-        spec.set("template", template);
-        try {
-            JsonNode created = registry.create(replicaSets, namespace, rs, WorkloadObjects.context(MANAGER))
-                    .object()
-                    .object();
-            int initial = spec.path("replicas").asInt(0);
-            if (initial > 0) {
-                scaled(d, name, 0, initial);
-            }
-            return created;
-        } catch (AlreadyExistsException e) {
-            Optional<StoredObject> existing = WorkloadObjects.get(registry, replicaSets, namespace, name);
-            if (existing.isPresent()
-                    && WorkloadObjects.controlledBy(
-                            existing.get().object(),
-                            d.path("metadata").path("uid").asString())
-                    && sameTemplate(
-                            d.path("spec").path("template"),
-                            existing.get().object().path("spec").path("template"))) {
-                return existing.get().object();
-            }
-            // a hash collision: count it, so the next hash differs
-            ObjectNode next = WorkloadObjects.copy(d);
-            ObjectNode status = next.get("status") instanceof ObjectNode s ? s : next.putObject("status");
-            status.put("collisionCount", collisions + 1);
-            registry.update(
-                    deployments,
-                    namespace,
-                    d.path("metadata").path("name").asString(),
-                    "status",
-                    next,
-                    WorkloadObjects.context(MANAGER));
-            throw e;
-        }
-    }
-
-    /**
-     * Gives the new ReplicaSet the next revision when an older one (a rollback's) became new, keeps its
-     * annotations those of the Deployment, and the Deployment's revision annotation that of the new
-     * ReplicaSet. Returns the Deployment as stored afterwards.
-     */
-    private JsonNode syncRevision(Key key, JsonNode d, Sets sets) {
-        JsonNode newSet = sets.newSet();
-        if (newSet == null) {
-            return d;
-        }
-        long next = maxRevision(sets.old()) + 1;
-        long current = revision(newSet);
-        ObjectNode rs = WorkloadObjects.copy(newSet);
-        ObjectNode annotations = annotations(rs);
-        boolean changed = copyAnnotations(d, annotations);
-        if (current < next) {
-            annotations.put(REVISION, Long.toString(next));
-            if (current > 0) {
-                String history = annotations.path(REVISION_HISTORY).asString("");
-                annotations.put(REVISION_HISTORY, history.isEmpty() ? Long.toString(current) : history + "," + current);
-            }
-            changed = true;
-        }
-        int minReady = WorkloadObjects.intField(d.path("spec"), "minReadySeconds", 0);
-        if (WorkloadObjects.intField(rs.path("spec"), "minReadySeconds", 0) != minReady) {
-            ((ObjectNode) rs.get("spec")).put("minReadySeconds", minReady);
-            changed = true;
-        }
-        if (changed) {
-            registry.update(
-                    replicaSets,
-                    key.namespace(),
-                    rs.path("metadata").path("name").asString(),
-                    "",
-                    rs,
-                    WorkloadObjects.context(MANAGER));
-        }
-        String revision = annotations.path(REVISION).asString("");
-        if (!d.path("metadata").path("annotations").path(REVISION).asString("").equals(revision)) {
-            ObjectNode updated = WorkloadObjects.copy(d);
-            annotations(updated).put(REVISION, revision);
-            return registry.update(
-                            deployments, key.namespace(), key.name(), "", updated, WorkloadObjects.context(MANAGER))
-                    .object()
-                    .object();
-        }
-        return d;
-    }
-
-    private static ObjectNode annotations(ObjectNode object) {
-        ObjectNode meta = (ObjectNode) object.get("metadata");
-        return meta.get("annotations") instanceof ObjectNode a ? a : meta.putObject("annotations");
-    }
-
-    /** Copies the Deployment's annotations (but the revision-keeping ones) onto a ReplicaSet's; true if any changed. */
-    private static boolean copyAnnotations(JsonNode d, ObjectNode rsAnnotations) {
-        boolean changed = false;
-        for (var e : d.path("metadata").path("annotations").properties()) {
-            if (NOT_COPIED.contains(e.getKey())) {
-                continue;
-            }
-            if (!e.getValue().equals(rsAnnotations.get(e.getKey()))) {
-                rsAnnotations.set(e.getKey(), e.getValue().deepCopy());
-                changed = true;
-            }
-        }
-        return changed;
-    }
-
-    private void scale(JsonNode rs, int replicas, JsonNode d, RolloutMath.Limits limits) {
-        ObjectNode next = WorkloadObjects.copy(rs);
-        ((ObjectNode) next.get("spec")).put("replicas", replicas);
-        int desired = WorkloadObjects.intField(d.path("spec"), "replicas", 1);
-        annotations(next).put(DESIRED_REPLICAS, Integer.toString(desired));
-        annotations(next).put(MAX_REPLICAS, Integer.toString(desired + limits.maxSurge()));
-        registry.update(
-                replicaSets,
-                rs.path("metadata").path("namespace").asString(),
-                rs.path("metadata").path("name").asString(),
-                "",
-                next,
-                WorkloadObjects.context(MANAGER));
-        scaled(d, rs.path("metadata").path("name").asString(), specReplicas(rs), replicas);
-    }
-
-    /** Records the {@code ScalingReplicaSet} Event kube-controller-manager records for a scale step. */
-    private void scaled(JsonNode d, String replicaSet, int from, int to) {
-        if (from != to) {
-            events.normal(
-                    d,
-                    "apps/v1",
-                    "Deployment",
-                    "deployment-controller",
-                    "ScalingReplicaSet",
-                    "Scaled " + (to > from ? "up" : "down") + " replica set " + replicaSet + " from " + from + " to "
-                            + to);
-        }
-    }
-
-    private void cleanup(JsonNode d, Sets sets) {
-        JsonNode limitNode = d.path("spec").path("revisionHistoryLimit");
-        if (!limitNode.isNumber()) {
-            return;
-        }
-        List<JsonNode> idle = new ArrayList<>(sets.old().stream()
-                .filter(rs ->
-                        specReplicas(rs) == 0 && statusCount(rs, "replicas") == 0 && !WorkloadObjects.deleting(rs))
-                .toList());
-        int surplus = idle.size() - limitNode.asInt();
-        if (surplus <= 0) {
-            return;
-        }
-        idle.sort(Comparator.comparingLong(DeploymentController::revision));
-        for (JsonNode rs : idle.subList(0, surplus)) {
-            try {
-                registry.delete(
-                        replicaSets,
-                        rs.path("metadata").path("namespace").asString(),
-                        rs.path("metadata").path("name").asString(),
-                        DeleteParams.propagation(
-                                null, rs.path("metadata").path("uid").asString()),
-                        WorkloadObjects.context(MANAGER));
-            } catch (NotFoundException | ConflictException e) {
-                // gone meanwhile
-            }
-        }
-    }
-
     // ---- status -----------------------------------------------------------------------------------------
 
-    /** The counts of a Deployment's status computed from its ReplicaSets. */
-    private record DeploymentStatusView(int replicas, int updated, int ready, int available, int unavailable) {
-        boolean complete(JsonNode d, int desired) {
-            return updated == desired && replicas == desired && available == desired;
-        }
-    }
-
-    private static DeploymentStatusView calculate(JsonNode d, Sets sets) {
-        List<JsonNode> all = sets.all();
-        int available = sum(all, rs -> statusCount(rs, "availableReplicas"));
-        int total = sum(all, DeploymentController::specReplicas);
-        return new DeploymentStatusView(
-                sum(all, rs -> statusCount(rs, "replicas")),
-                sets.newSet() == null ? 0 : statusCount(sets.newSet(), "replicas"),
-                sum(all, rs -> statusCount(rs, "readyReplicas")),
-                available,
-                Math.max(0, total - available));
-    }
-
-    /**
-     * Writes the Deployment's status from its ReplicaSets; with {@code rollout}, also its {@code Progressing}
-     * condition (kube-controller-manager's {@code syncRolloutStatus}); queues it again for its progress deadline.
-     */
-    private void writeStatus(Key key, JsonNode d, Sets sets, boolean rollout) {
-        Instant now = clock.instant();
-        int replicas = WorkloadObjects.intField(d.path("spec"), "replicas", 1);
-        RolloutMath.Limits limits = RolloutMath.limits(d, replicas);
-        DeploymentStatusView view = calculate(d, sets);
-        JsonNode old = d.path("status");
-        ObjectNode status = KubeJson.mapper().createObjectNode();
-        status.put("observedGeneration", d.path("metadata").path("generation").asLong(1));
-        ReplicaSetController.putOrRemove(status, "replicas", view.replicas());
-        ReplicaSetController.putOrRemove(status, "updatedReplicas", view.updated());
-        ReplicaSetController.putOrRemove(status, "readyReplicas", view.ready());
-        ReplicaSetController.putOrRemove(status, "availableReplicas", view.available());
-        ReplicaSetController.putOrRemove(status, "unavailableReplicas", view.unavailable());
-        if (old.has("collisionCount")) {
-            status.set("collisionCount", old.get("collisionCount"));
-        }
-        ArrayNode conditions = old.path("conditions").isArray()
-                ? (ArrayNode) old.get("conditions").deepCopy()
-                : KubeJson.mapper().createArrayNode();
-        status.set("conditions", conditions);
-        if (view.available() >= replicas - limits.maxUnavailable()) {
-            DeploymentConditions.set(
-                    status,
-                    "Available",
-                    "True",
-                    "MinimumReplicasAvailable",
-                    "Deployment has minimum availability.",
-                    now,
-                    false);
-        } else {
-            DeploymentConditions.set(
-                    status,
-                    "Available",
-                    "False",
-                    "MinimumReplicasUnavailable",
-                    "Deployment does not have minimum availability.",
-                    now,
-                    false);
-        }
-        int deadline = WorkloadObjects.intField(d.path("spec"), "progressDeadlineSeconds", Integer.MAX_VALUE);
-        boolean hasDeadline = deadline != Integer.MAX_VALUE;
-        String subject = sets.newSet() == null
-                ? "Deployment \"" + key.name() + "\""
-                : "ReplicaSet \"" + sets.newSet().path("metadata").path("name").asString() + "\"";
-        Optional<JsonNode> progressing = WorkloadObjects.condition(d, "Progressing");
-        boolean complete = view.complete(d, replicas);
-        if (!hasDeadline) {
-            DeploymentConditions.remove(status, "Progressing");
-        } else if (rollout) {
-            boolean alreadyComplete = view.replicas() == view.updated()
-                    && progressing
-                            .map(c -> c.path("reason").asString("").equals("NewReplicaSetAvailable"))
-                            .orElse(false);
-            if (!alreadyComplete) {
-                if (complete) {
-                    DeploymentConditions.set(
-                            status,
-                            "Progressing",
-                            "True",
-                            "NewReplicaSetAvailable",
-                            subject + " has successfully progressed.",
-                            now,
-                            false);
-                } else if (progressed(old, view) || progressing.isEmpty()) {
-                    DeploymentConditions.set(
-                            status,
-                            "Progressing",
-                            "True",
-                            "ReplicaSetUpdated",
-                            subject + " is progressing.",
-                            now,
-                            true);
-                } else if (timedOut(progressing.get(), deadline, now)) {
-                    DeploymentConditions.set(
-                            status,
-                            "Progressing",
-                            "False",
-                            "ProgressDeadlineExceeded",
-                            subject + " has timed out progressing.",
-                            now,
-                            false);
-                }
-            }
-        }
-        if (!status.equals(old)) {
-            ObjectNode next = WorkloadObjects.copy(d);
-            next.set("status", status);
-            registry.update(deployments, key.namespace(), key.name(), "status", next, WorkloadObjects.context(MANAGER));
-        }
-        // a rollout that makes no progress is looked at again when its deadline passes
-        Optional<JsonNode> cond = WorkloadObjects.conditionIn(status, "Progressing");
-        if (hasDeadline
-                && rollout
-                && !complete
-                && cond.isPresent()
-                && !cond.get().path("reason").asString("").equals("ProgressDeadlineExceeded")) {
-            Instant from = WorkloadObjects.instant(cond.get().path("lastUpdateTime"));
-            if (from != null) {
-                Duration left = Duration.between(now, from.plusSeconds(deadline));
-                worker.queue().addAfter(key, left.isNegative() ? Duration.ZERO : left.plusSeconds(1));
-            }
-        }
-    }
-
-    private static boolean progressed(JsonNode old, DeploymentStatusView now) {
-        int oldUpdated = old.path("updatedReplicas").asInt(0);
-        int oldOld = old.path("replicas").asInt(0) - oldUpdated;
-        int newOld = now.replicas() - now.updated();
-        return now.updated() > oldUpdated
-                || newOld < oldOld
-                || now.ready() > old.path("readyReplicas").asInt(0)
-                || now.available() > old.path("availableReplicas").asInt(0);
-    }
-
-    private static boolean timedOut(JsonNode progressing, int deadline, Instant now) {
-        String reason = progressing.path("reason").asString("");
-        if (reason.equals("NewReplicaSetAvailable")) {
-            return false;
-        }
-        if (reason.equals("ProgressDeadlineExceeded")) {
-            return true;
-        }
-        Instant from = WorkloadObjects.instant(progressing.path("lastUpdateTime"));
-        return from != null && from.plusSeconds(deadline).isBefore(now);
-    }
-
-    /**
-     * After a new ReplicaSet was created, sets {@code Progressing} to {@code NewReplicaSetCreated} at once (when
-     * the Deployment has a progress deadline); returns the Deployment as stored afterwards.
-     */
-    private JsonNode announce(Key key, JsonNode d, Sets sets) {
-        if (!sets.created() || !d.path("spec").path("progressDeadlineSeconds").isNumber()) {
-            return d;
-        }
-        ObjectNode next = WorkloadObjects.copy(d);
-        ObjectNode status = next.get("status") instanceof ObjectNode s ? s : next.putObject("status");
-        DeploymentConditions.set(
-                status,
-                "Progressing",
-                "True",
-                "NewReplicaSetCreated",
-                "Created new replica set \""
-                        + sets.newSet().path("metadata").path("name").asString() + "\"",
-                clock.instant(),
-                false);
-        return registry.update(
-                        deployments, key.namespace(), key.name(), "status", next, WorkloadObjects.context(MANAGER))
-                .object()
-                .object();
-    }
-
-    /** Sets {@code Progressing} to DeploymentPaused / DeploymentResumed as {@code spec.paused} changes. */
-    private JsonNode checkPaused(Key key, JsonNode d) {
-        int deadline = WorkloadObjects.intField(d.path("spec"), "progressDeadlineSeconds", Integer.MAX_VALUE);
-        if (deadline == Integer.MAX_VALUE) {
-            return d;
-        }
-        Optional<JsonNode> cond = WorkloadObjects.condition(d, "Progressing");
-        String reason = cond.map(c -> c.path("reason").asString("")).orElse("");
-        if (reason.equals("ProgressDeadlineExceeded")) {
-            return d;
-        }
-        boolean paused = d.path("spec").path("paused").asBoolean(false);
-        boolean pausedCondition = reason.equals("DeploymentPaused");
-        ObjectNode next = WorkloadObjects.copy(d);
-        ObjectNode status = next.get("status") instanceof ObjectNode s ? s : next.putObject("status");
-        Instant now = clock.instant();
-        if (paused && !pausedCondition) {
-            DeploymentConditions.set(
-                    status, "Progressing", "Unknown", "DeploymentPaused", "Deployment is paused", now, false);
-        } else if (!paused && pausedCondition) {
-            DeploymentConditions.set(
-                    status, "Progressing", "Unknown", "DeploymentResumed", "Deployment is resumed", now, false);
-        } else {
-            return d;
-        }
-        return registry.update(
-                        deployments, key.namespace(), key.name(), "status", next, WorkloadObjects.context(MANAGER))
-                .object()
-                .object();
-    }
-
-    // ---- small helpers ----------------------------------------------------------------------------------
-
-    private static int specReplicas(JsonNode rs) {
-        return rs == null ? 0 : WorkloadObjects.intField(rs.path("spec"), "replicas", 1);
-    }
-
-    private static int statusCount(JsonNode rs, String field) {
-        return rs == null ? 0 : rs.path("status").path(field).asInt(0);
-    }
-
-    private static int sum(List<JsonNode> sets, java.util.function.ToIntFunction<JsonNode> f) {
-        int total = 0;
-        for (JsonNode rs : sets) {
-            total += f.applyAsInt(rs);
-        }
-        return total;
-    }
-
-    static long revision(JsonNode rs) {
-        try {
-            return Long.parseLong(
-                    rs.path("metadata").path("annotations").path(REVISION).asString("0"));
-        } catch (NumberFormatException e) {
-            return 0;
-        }
-    }
-
-    private static long maxRevision(List<JsonNode> sets) {
-        long max = 0;
-        for (JsonNode rs : sets) {
-            max = Math.max(max, revision(rs));
-        }
-        return max;
+    /** Writes the Deployment's status (see {@link DeploymentStatusWriter#write}); queues it again for its deadline. */
+    private void writeStatus(Key key, JsonNode d, OwnedReplicaSets sets, boolean rollout) {
+        statusWriter
+                .write(key, d, sets, rollout)
+                .ifPresent(after -> worker.queue().addAfter(key, after));
     }
 
     /** Stops the worker and waits for it. */
