@@ -125,6 +125,19 @@ class KubectlOpenApiTest {
         assertThat(server.describe()).contains(serveV3() ? "GET /openapi/v3/apis/apps/v1" : "GET /openapi/v2");
     }
 
+    /**
+     * Built-in fields carry Kubernetes' own descriptions, including the one written beside a reference
+     * ({@code strategy} is a DeploymentStrategy, described at the field).
+     */
+    @ParameterizedTest
+    @MethodSource("kubectls")
+    void explainShowsUpstreamDescriptionsOfBuiltinFields(String kubectl) throws Exception {
+        assumeTrue(!kubectl.isEmpty(), "kubectl is not installed: skipping the kubectl OpenAPI test");
+        assertThat(run(kubectl, "explain", "deployments.spec.replicas")).contains("Number of desired pods.");
+        assertThat(run(kubectl, "explain", "deployments.spec.strategy"))
+                .contains("The deployment strategy to use to replace existing pods with new ones.");
+    }
+
     @ParameterizedTest
     @MethodSource("kubectls")
     void explainRendersFromTheProtobufV2DocumentWhenAskedTo(String kubectl) throws Exception {
