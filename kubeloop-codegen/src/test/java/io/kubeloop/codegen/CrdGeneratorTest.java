@@ -10,6 +10,7 @@ import io.kubeloop.api.IntOrString;
 import io.kubeloop.api.Kind;
 import io.kubeloop.api.KubernetesObject;
 import io.kubeloop.api.ObjectMeta;
+import io.kubeloop.api.Quantity;
 import io.kubeloop.api.crd.CustomResource;
 import io.kubeloop.api.crd.Description;
 import io.kubeloop.api.crd.ListMapKeys;
@@ -74,6 +75,29 @@ class CrdGeneratorTest {
         assertThat(p.path("extra").path("x-kubernetes-preserve-unknown-fields").asBoolean())
                 .isTrue();
         assertThat(p.path("pages").path("format").asString()).isEqualTo("int32");
+    }
+
+    @Kind(group = "example.com", version = "v1")
+    record Workload(String apiVersion, String kind, ObjectMeta metadata, Spec spec) implements KubernetesObject {
+        record Spec(Map<String, Quantity> limits, Quantity storage) {}
+    }
+
+    /** A Quantity field is what controller-gen writes for resource.Quantity: a number or a quantity string. */
+    @Test
+    void quantityFieldsAreANumberOrAStringOfTheQuantitySyntax() {
+        JsonNode crd = CrdGenerator.crds(List.of(Workload.class)).getFirst();
+        JsonNode p = crd.at("/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties");
+        for (JsonNode q : List.of(p.path("limits").path("additionalProperties"), p.path("storage"))) {
+            assertThat(q.path("anyOf").toString()).isEqualTo("[{\"type\":\"integer\"},{\"type\":\"string\"}]");
+            assertThat(q.path("x-kubernetes-int-or-string").asBoolean()).isTrue();
+            java.util.regex.Pattern syntax =
+                    java.util.regex.Pattern.compile(q.path("pattern").asString());
+            for (String valid : List.of("500m", "1.5Gi", "2", "1e3", "+.5")) {
+                assertThat(syntax.matcher(valid).matches()).as(valid).isTrue();
+                assertThat(Quantity.parse(valid)).isNotNull();
+            }
+            assertThat(syntax.matcher("1.5GB").matches()).isFalse();
+        }
     }
 
     @Kind(group = "example.com", version = "v1")

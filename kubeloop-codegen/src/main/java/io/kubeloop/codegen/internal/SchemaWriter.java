@@ -6,6 +6,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import io.kubeloop.api.IntOrString;
 import io.kubeloop.api.KubernetesObject;
 import io.kubeloop.api.ObjectMeta;
+import io.kubeloop.api.Quantity;
 import io.kubeloop.api.crd.Default;
 import io.kubeloop.api.crd.Description;
 import io.kubeloop.api.crd.EmbeddedResource;
@@ -65,7 +66,9 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code Integer}/{@code int} → integer, format int32; {@code Long}, {@code Short}, {@code Byte},
  * {@code BigInteger} → integer; floating types and {@code BigDecimal} → number; {@code Boolean} →
  * boolean; {@code Instant} and other date-times → string, format date-time; {@code byte[]} →
- * string, format byte; {@link IntOrString} → {@code x-kubernetes-int-or-string}; {@code JsonNode}
+ * string, format byte; {@link IntOrString} → {@code x-kubernetes-int-or-string}; {@link Quantity} → an
+ * integer or a string of the quantity syntax ({@code anyOf}, {@code pattern} and
+ * {@code x-kubernetes-int-or-string}, as controller-gen writes {@code resource.Quantity}); {@code JsonNode}
  * and {@code Object} → any JSON ({@code x-kubernetes-preserve-unknown-fields}); {@code ObjectNode}
  * and {@link ObjectMeta} → object; lists, sets and arrays → array; {@code Map<String, V>} →
  * object with {@code additionalProperties}; records and other classes → object with a property
@@ -76,6 +79,11 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Not thread-safe: one instance per generation.
  */
 public final class SchemaWriter {
+
+    /** The syntax of a quantity, as controller-gen writes it into CRDs. */
+    static final String QUANTITY_PATTERN =
+            "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?"
+                    + "(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$";
 
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
@@ -136,6 +144,13 @@ public final class SchemaWriter {
             schema.put("type", "string");
             schema.put("format", "byte");
         } else if (raw == IntOrString.class) {
+            schema.put("x-kubernetes-int-or-string", true);
+        } else if (raw == Quantity.class) {
+            // as controller-gen writes resource.Quantity: a number or a string of Kubernetes' quantity syntax
+            ArrayNode anyOf = schema.putArray("anyOf");
+            anyOf.addObject().put("type", "integer");
+            anyOf.addObject().put("type", "string");
+            schema.put("pattern", QUANTITY_PATTERN);
             schema.put("x-kubernetes-int-or-string", true);
         } else if (raw == ObjectNode.class || raw == ObjectMeta.class) {
             schema.put("type", "object");
