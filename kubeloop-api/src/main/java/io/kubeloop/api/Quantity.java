@@ -65,6 +65,14 @@ public final class Quantity implements Comparable<Quantity> {
      */
     public static Quantity parse(String text) {
         Objects.requireNonNull(text, "text");
+        try {
+            return read(text);
+        } catch (ArithmeticException | NumberFormatException e) { // an exponent beyond any scale
+            throw formatError(text);
+        }
+    }
+
+    private static Quantity read(String text) {
         Matcher m = SYNTAX.matcher(text);
         if (text.isEmpty() || !m.matches() || m.group(2).isEmpty() && (m.group(3) == null)) {
             throw formatError(text);

@@ -61,8 +61,22 @@ class QuantityTest {
     @ParameterizedTest
     @ValueSource(
             strings = {
-                "", "1.1.M", "1+1.0M", "0.1mi", "0.1am", "aoeu", ".5i", "1i", "-3.01i", "-3.01e-", " 1", "1 ", "Ki",
-                "1e"
+                "",
+                "1.1.M",
+                "1+1.0M",
+                "0.1mi",
+                "0.1am",
+                "aoeu",
+                ".5i",
+                "1i",
+                "-3.01i",
+                "-3.01e-",
+                " 1",
+                "1 ",
+                "Ki",
+                "1e",
+                "1e99999999999",
+                "1e-2147483648"
             })
     void refusesWhatParseQuantityRefuses(String text) {
         assertThatThrownBy(() -> Quantity.parse(text))
