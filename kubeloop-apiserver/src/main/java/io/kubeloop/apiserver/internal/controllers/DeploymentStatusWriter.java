@@ -160,8 +160,7 @@ final class DeploymentStatusWriter {
         if (!status.equals(old)) {
             ObjectNode next = WorkloadObjects.copy(d);
             next.set("status", status);
-            registry.update(
-                    deployments.get(), key.namespace(), key.name(), "status", next, WorkloadObjects.context(MANAGER));
+            writeStatus(key, next);
         }
         // a rollout that makes no progress is looked at again when its deadline passes
         Optional<JsonNode> cond = WorkloadObjects.conditionIn(status, "Progressing");
@@ -220,15 +219,7 @@ final class DeploymentStatusWriter {
                         + sets.newSet().path("metadata").path("name").asString() + "\"",
                 clock.instant(),
                 false);
-        return registry.update(
-                        deployments.get(),
-                        key.namespace(),
-                        key.name(),
-                        "status",
-                        next,
-                        WorkloadObjects.context(MANAGER))
-                .object()
-                .object();
+        return writeStatus(key, next);
     }
 
     /** Sets {@code Progressing} to DeploymentPaused / DeploymentResumed as {@code spec.paused} changes. */
@@ -256,6 +247,11 @@ final class DeploymentStatusWriter {
         } else {
             return d;
         }
+        return writeStatus(key, next);
+    }
+
+    /** Writes {@code next} through the status subresource as the deployment controller; the stored object. */
+    private JsonNode writeStatus(DeploymentController.Key key, ObjectNode next) {
         return registry.update(
                         deployments.get(),
                         key.namespace(),
