@@ -4,10 +4,6 @@ import io.kubeloop.api.IntOrString;
 import io.kubeloop.api.internal.JsonScanner;
 import io.kubeloop.api.internal.StringTable;
 import io.kubeloop.api.internal.TimestampDeserializer;
-import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
@@ -23,6 +19,8 @@ import tools.jackson.databind.JsonNode;
  * malformed JSON, numbers out of range), after which the caller reads the object with Jackson, whose
  * result or error is the answer. Values a generated reader leaves to Jackson are read by Jackson from
  * their own bytes.
+ *
+ * <p>Strings with escapes or non-ASCII text are decoded, and UTF-8 checked, by {@link JsonStrings}.
  *
  * <p>Invariant: {@code pos} is at the first byte of the current value, or just past the value read
  * last. Not thread-safe.
@@ -320,7 +318,7 @@ final class BytesInput extends JsonInput {
         }
         for (int k = pos; k < e; k++) {
             if (b[k] < 0) {
-                checkUtf8(pos, e - pos); // Jackson checks the text it skips
+                JsonStrings.checkUtf8(b, pos, e - pos); // Jackson checks the text it skips
                 break;
             }
         }
@@ -398,47 +396,9 @@ final class BytesInput extends JsonInput {
         if (close < 0) {
             throw fallback();
         }
-        String raw = checkUtf8(start, close - 1 - start);
+        String raw = JsonStrings.checkUtf8(b, start, close - 1 - start);
         pos = close;
-        if (raw.indexOf('\\') < 0) {
-            return table.share(raw);
-        }
-        StringBuilder out = new StringBuilder(raw.length());
-        for (int k = 0; k < raw.length(); k++) {
-            char c = raw.charAt(k);
-            if (c != '\\') {
-                out.append(c);
-                continue;
-            }
-            char e = raw.charAt(++k);
-            switch (e) {
-                case 'b' -> out.append('\b');
-                case 'f' -> out.append('\f');
-                case 'n' -> out.append('\n');
-                case 'r' -> out.append('\r');
-                case 't' -> out.append('\t');
-                case 'u' -> {
-                    out.append((char) Integer.parseInt(raw, k + 1, k + 5, 16));
-                    k += 4;
-                }
-                default -> out.append(e); // '"', '\\', '/'
-            }
-        }
-        return table.share(out.toString());
-    }
-
-    /** The UTF-8 text of {@code b[from, from + length)}; Jackson refuses malformed UTF-8, so it falls back. */
-    private String checkUtf8(int from, int length) {
-        try {
-            CharBuffer chars = StandardCharsets.UTF_8
-                    .newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(b, from, length));
-            return chars.toString();
-        } catch (CharacterCodingException malformed) {
-            throw fallback();
-        }
+        return JsonStrings.unescape(raw, table);
     }
 
     /**
