@@ -3,7 +3,6 @@ package io.kubeloop.controller;
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.kubeloop.api.Scheme;
 import io.kubeloop.api.errors.ApiException;
-import io.kubeloop.api.errors.ConflictException;
 import io.kubeloop.api.errors.ForbiddenException;
 import io.kubeloop.api.errors.UnauthorizedException;
 import io.kubeloop.cache.ResourceEventHandler;
@@ -25,7 +24,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -86,6 +84,9 @@ final class DefaultController implements Controller {
     private final boolean recoverPanic;
     private final Ticker ticker;
     private final ReconcileMetrics metrics;
+    /** Counts, requeues and logs the reconciles that threw. */
+    private final ReconcileFailures failures;
+
     private final RateLimitingQueue<Request> queue;
     private final RecentKeys recentKeys = new RecentKeys();
     /**
@@ -160,6 +161,7 @@ final class DefaultController implements Controller {
         this.metrics = options.meterRegistry() == null
                 ? ReconcileMetrics.NOOP
                 : new MicrometerReconcileMetrics(name, workers, options.meterRegistry());
+        this.failures = new ReconcileFailures(name, queue, metrics);
     }
 
     @Override
@@ -564,12 +566,12 @@ final class DefaultController implements Controller {
                 return;
             }
             metrics.panic();
-            failed(request, e, "panic (recovered)");
+            failures.failed(request, e, "panic (recovered)");
         } catch (Exception e) {
-            if (stopping && isCancellation(e)) {
+            if (stopping && ReconcileFailures.isCancellation(e)) {
                 LOG.debug("controller {}: reconcile of {} ended by the stop: {}", name, request, e.toString());
             } else {
-                failed(request, e, "error");
+                failures.failed(request, e, "error");
             }
         } finally {
             MDC.remove("controller");
@@ -581,70 +583,6 @@ final class DefaultController implements Controller {
             metrics.reconciled(outcome, metrics.timed() ? nanos : 0);
             metrics.activeWorkers(-1);
         }
-    }
-
-    /** Whether {@code failure} is, or was caused by, the cancellation or an interrupt. */
-    private static boolean isCancellation(Throwable failure) {
-        java.util.Set<Throwable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-        for (Throwable t = failure; t != null && seen.add(t); t = t.getCause()) {
-            if (t instanceof CancellationException || t instanceof InterruptedException) {
-                return true;
-            }
-        }
-        return Thread.currentThread().isInterrupted();
-    }
-
-    private void failed(Request request, Throwable e, String kind) {
-        metrics.error();
-        if (TerminalException.isTerminal(e)) {
-            metrics.terminalError();
-            LOG.error(
-                    "controller {}: reconcile of {} failed terminally, not requeued: {}",
-                    name,
-                    request,
-                    e.toString(),
-                    e);
-            return;
-        }
-        queue.addRateLimited(request);
-        if (isConflict(e)) {
-            // optimistic concurrency: the reconciler wrote over a stale read (its cache was behind, or
-            // another writer was first); routine, and the retry reads again, so debug level only
-            LOG.debug(
-                    "controller {}: reconcile of {} hit a conflict, requeued after back-off: {}",
-                    name,
-                    request,
-                    e.toString());
-        } else if (e instanceof ApiException) {
-            // an answer of the API server (a conflict with a stale cache, a missing object): expected in
-            // operation and retried, so one line; the stack trace only at debug level
-            LOG.error(
-                    "controller {}: reconcile of {} failed ({}), requeued after back-off: {}",
-                    name,
-                    request,
-                    kind,
-                    e.toString());
-            LOG.debug("controller {}: reconcile of {} failed", name, request, e);
-        } else {
-            LOG.error(
-                    "controller {}: reconcile of {} failed ({}), requeued after back-off: {}",
-                    name,
-                    request,
-                    kind,
-                    e.toString(),
-                    e);
-        }
-    }
-
-    /** Whether {@code failure} is, or was caused by, a 409 Conflict ({@link ConflictException}). */
-    private static boolean isConflict(Throwable failure) {
-        java.util.Set<Throwable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-        for (Throwable t = failure; t != null && seen.add(t); t = t.getCause()) {
-            if (t instanceof ConflictException) {
-                return true;
-            }
-        }
-        return false;
     }
 
     @Override

@@ -15,10 +15,7 @@ import io.kubeloop.controller.events.EventsV1Broadcaster;
 import io.kubeloop.controller.events.EventsV1Recorder;
 import io.kubeloop.controller.internal.client.ManagerClients;
 import io.kubeloop.controller.internal.client.MissingKinds;
-import io.kubeloop.controller.internal.endpoints.EndpointServer;
-import io.kubeloop.controller.internal.endpoints.HealthEndpoint;
-import io.kubeloop.controller.internal.live.LoopSnapshots;
-import io.kubeloop.controller.internal.live.LoopsPage;
+import io.kubeloop.controller.internal.endpoints.InformerHealthChecks;
 import io.kubeloop.controller.internal.rbac.DeclaredPermissions;
 import io.kubeloop.controller.internal.rbac.ScopedRule;
 import io.kubeloop.controller.leader.LeaderCallbacks;
@@ -28,17 +25,9 @@ import io.kubeloop.controller.metrics.LeaderElectionMetrics;
 import io.kubeloop.controller.metrics.RestClientMetrics;
 import io.kubeloop.controller.rbac.ManagerPermissions;
 import io.kubeloop.controller.webhook.WebhookServer;
-import io.kubeloop.time.Durations;
 import io.kubeloop.time.Ticker;
 import io.kubeloop.time.internal.Waiters;
-import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
-import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
-import io.micrometer.core.instrument.binder.system.UptimeMetrics;
-import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -98,7 +87,7 @@ public final class Manager implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Manager.class);
 
     /** How long {@link #informersReceiving} lets an informer's list or watch fail before it reports it. */
-    static final int FAILING_GRACE_SECONDS = 30;
+    static final int FAILING_GRACE_SECONDS = InformerHealthChecks.FAILING_GRACE_SECONDS;
 
     private final InformerFactory informers;
     /** Fires when the manager stops or loses leadership; the client refuses every call afterwards. */
@@ -121,18 +110,15 @@ public final class Manager implements AutoCloseable {
 
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final ManagerOptions options;
-    /** A Prometheus registry when micrometer-registry-prometheus is there, else a simple one; never both. */
-    private final MeterRegistry registry =
-            PrometheusMetrics.AVAILABLE ? PrometheusMetrics.newRegistry() : inMemoryRegistry();
-    /** Listens to GC notifications until closed. */
-    private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
+    /** The registry (Prometheus when micrometer-registry-prometheus is there) and the JVM meters. */
+    private final ManagerMeters meters = new ManagerMeters();
 
-    private final HealthEndpoint healthz = new HealthEndpoint("healthz");
-    private final HealthEndpoint readyz = new HealthEndpoint("readyz");
-    private final List<EndpointServer> servers = new ArrayList<>();
-    private final List<WebhookServer> webhookServers = new java.util.concurrent.CopyOnWriteArrayList<>();
-    private volatile Optional<InetSocketAddress> metricsAddress = Optional.empty();
-    private volatile Optional<InetSocketAddress> healthProbeAddress = Optional.empty();
+    private final MeterRegistry registry = meters.registry();
+
+    /** The metrics, health probe and webhook servers; thread-safe. */
+    private final ManagerServers servers = new ManagerServers();
+    /** The informer readiness checks. */
+    private final InformerHealthChecks informerChecks;
     /** Changed under this manager's lock, read without it ({@link #isLeader()} polls it from any thread). */
     private volatile boolean started;
     /** Changed under this manager's lock, read without it. */
@@ -153,14 +139,11 @@ public final class Manager implements AutoCloseable {
                                 .build())
                         .ticker(options.ticker())
                         .build());
+        this.informerChecks = new InformerHealthChecks(informers, () -> started);
         this.clients = ManagerClients.create(client, informers, options.cache(), stopped);
         this.events = new EventBroadcaster(client, options.ticker(), 12, java.time.Duration.ofSeconds(10));
         this.eventsV1 = new EventsV1Broadcaster(client, options.ticker());
-        new JvmMemoryMetrics().bindTo(registry);
-        gcMetrics.bindTo(registry);
-        new JvmThreadMetrics().bindTo(registry);
-        new ProcessorMetrics().bindTo(registry);
-        new UptimeMetrics().bindTo(registry);
+        meters.bindJvm();
         this.elector = options.leaderElection()
                 .map(c -> c.withTicker(options.ticker()))
                 .map(config -> {
@@ -205,19 +188,6 @@ public final class Manager implements AutoCloseable {
     }
 
     /**
-     * A simple registry without the per-bucket gauges it would derive from histograms: it names
-     * buckets in seconds with six decimals, so client-go's 10 ns and 100 ns queue buckets would both
-     * be "le=0" (one dropped, with a warning), and nothing scrapes an in-memory registry anyway.
-     */
-    private static MeterRegistry inMemoryRegistry() {
-        SimpleMeterRegistry simple = new SimpleMeterRegistry();
-        simple.config()
-                .meterFilter(MeterFilter.deny(
-                        id -> id.getType() == Meter.Type.GAUGE && id.getName().endsWith(".histogram")));
-        return simple;
-    }
-
-    /**
      * Where this manager's metrics go: its controllers' (when built with
      * {@link ControllerBuilder#build(Manager, Reconciler)}), their work queues', and the JVM's. A
      * Prometheus registry, served on {@code /metrics} when a metrics address is set, when
@@ -248,7 +218,7 @@ public final class Manager implements AutoCloseable {
      * @throws IllegalArgumentException if the name is invalid or taken
      */
     public void addHealthzCheck(String name, HealthCheck check) {
-        healthz.add(name, check);
+        servers.addHealthzCheck(name, check);
     }
 
     /**
@@ -259,7 +229,7 @@ public final class Manager implements AutoCloseable {
      * @throws IllegalArgumentException if the name is invalid or taken
      */
     public void addReadyzCheck(String name, HealthCheck check) {
-        readyz.add(name, check);
+        servers.addReadyzCheck(name, check);
     }
 
     /**
@@ -270,22 +240,7 @@ public final class Manager implements AutoCloseable {
      * RBAC from a slow sync.
      */
     public HealthCheck informersSynced() {
-        return () -> {
-            if (!started) {
-                throw new IllegalStateException("the manager has not started");
-            }
-            var errors = informers.syncErrors();
-            List<String> unsynced = informers.waitForCacheSync(java.time.Duration.ZERO).entrySet().stream()
-                    .filter(e -> !e.getValue())
-                    .map(e -> e.getKey().resource()
-                            + (errors.containsKey(e.getKey())
-                                    ? " (" + errors.get(e.getKey()).getMessage() + ")"
-                                    : ""))
-                    .toList();
-            if (!unsynced.isEmpty()) {
-                throw new IllegalStateException("informers not synced: " + unsynced);
-            }
-        };
+        return informerChecks.synced();
     }
 
     /**
@@ -301,28 +256,7 @@ public final class Manager implements AutoCloseable {
      * @throws IllegalArgumentException when {@code maxSilence} is under a minute
      */
     public HealthCheck informersReceiving(java.time.Duration maxSilence) {
-        if (maxSilence.compareTo(java.time.Duration.ofMinutes(1)) < 0) {
-            throw new IllegalArgumentException("maxSilence must be at least a minute (the bookmark interval), got "
-                    + Durations.format(maxSilence));
-        }
-        HealthCheck synced = informersSynced();
-        return () -> {
-            synced.check();
-            List<String> stale = new ArrayList<>();
-            informers.startedInformers().forEach((key, informer) -> {
-                var error = informer.lastSyncError();
-                var silence = informer.sinceLastReceived();
-                if (error.isPresent() && silence.toSeconds() >= FAILING_GRACE_SECONDS) {
-                    stale.add(key.resource() + " (" + error.get().getMessage() + ")");
-                } else if (silence.compareTo(maxSilence) > 0) {
-                    stale.add(key.resource() + " (nothing received for "
-                            + Durations.format(java.time.Duration.ofSeconds(silence.toSeconds())) + ")");
-                }
-            });
-            if (!stale.isEmpty()) {
-                throw new IllegalStateException("informers not receiving: " + stale);
-            }
-        };
+        return informerChecks.receiving(maxSilence);
     }
 
     /** The controllers added so far: a snapshot. */
@@ -332,12 +266,12 @@ public final class Manager implements AutoCloseable {
 
     /** The address metrics are served on, once started with a metrics address. */
     public Optional<InetSocketAddress> metricsAddress() {
-        return metricsAddress;
+        return servers.metricsAddress();
     }
 
     /** The address health probes are served on, once started with a probe address. */
     public Optional<InetSocketAddress> healthProbeAddress() {
-        return healthProbeAddress;
+        return servers.healthProbeAddress();
     }
 
     /** The clock of the manager, its informers, its leader election and its controllers. */
@@ -466,7 +400,7 @@ public final class Manager implements AutoCloseable {
      */
     public synchronized void add(WebhookServer server) {
         requireNotStarted();
-        webhookServers.add(Objects.requireNonNull(server, "server"));
+        servers.add(server);
     }
 
     /** @throws IllegalStateException once the manager started or closed */
@@ -506,38 +440,16 @@ public final class Manager implements AutoCloseable {
             started = true;
         }
         try {
-            if (options.metricsAddress().isPresent() && !PrometheusMetrics.AVAILABLE) {
-                throw new IllegalStateException(PrometheusMetrics.missing(
-                        "serving /metrics on " + options.metricsAddress().get()));
-            }
-            options.metricsAddress()
-                    .ifPresent(address -> metricsAddress = Optional.of(serve(
-                            new EndpointServer("metrics")
-                                    .text("/metrics", "text/plain; version=0.0.4; charset=utf-8", this::scrape)
-                                    .text(LoopsPage.PATH, "text/html; charset=utf-8", LoopsPage::html)
-                                    .events(
-                                            LoopsPage.EVENTS_PATH,
-                                            new LoopSnapshots(
-                                                            registry,
-                                                            this::isLeader,
-                                                            this::controllersNow,
-                                                            options.ticker())::json,
-                                            java.time.Duration.ofSeconds(1),
-                                            options.ticker()),
-                            address)));
-            options.healthProbeAddress()
-                    .ifPresent(address -> healthProbeAddress = Optional.of(serve(
-                            new EndpointServer("health probes")
-                                    .health("/healthz", healthz)
-                                    .health("/readyz", readyz),
-                            address)));
-            webhookServers.forEach(WebhookServer::start);
+            servers.start(options, registry, this::scrape, this::isLeader, this::controllersNow);
         } catch (RuntimeException e) {
             close();
             throw e;
         }
         informers.start();
-        awaitControllerCaches();
+        CacheSyncBarrier.await(controllersNow(), e -> {
+            failure.compareAndSet(null, e);
+            close();
+        });
         if (elector.isPresent()) {
             electorThread = elector.get().start();
         } else {
@@ -546,45 +458,6 @@ public final class Manager implements AutoCloseable {
                 close();
                 throw failed;
             }
-        }
-    }
-
-    /**
-     * Waits for the caches of every controller built here, all at once; on the first failure closes the
-     * manager (which ends the other waits) and throws it.
-     */
-    private void awaitControllerCaches() {
-        List<DefaultController> waiting = controllersNow().stream()
-                .filter(DefaultController.class::isInstance)
-                .map(DefaultController.class::cast)
-                .toList();
-        AtomicReference<RuntimeException> first = new AtomicReference<>();
-        List<Thread> waits = waiting.stream()
-                .map(c -> Thread.ofVirtual().name("sync-" + c.name()).start(() -> {
-                    try {
-                        c.awaitCachesSynced();
-                    } catch (RuntimeException e) {
-                        if (first.compareAndSet(null, e)) {
-                            failure.compareAndSet(null, e);
-                            close();
-                        }
-                    }
-                }))
-                .toList();
-        try {
-            for (Thread wait : waits) {
-                wait.join();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            IllegalStateException interrupted =
-                    new IllegalStateException("interrupted while waiting for the controllers' caches to sync");
-            failure.compareAndSet(null, interrupted);
-            close();
-            throw interrupted;
-        }
-        if (first.get() != null) {
-            throw first.get();
         }
     }
 
@@ -642,15 +515,6 @@ public final class Manager implements AutoCloseable {
             io.kubeloop.time.internal.Joins.joinUninterruptibly(competing);
         }
         stopAll();
-    }
-
-    private InetSocketAddress serve(EndpointServer server, InetSocketAddress address) {
-        synchronized (servers) {
-            servers.add(server);
-        }
-        InetSocketAddress bound = server.start(address);
-        LOG.info("manager serving on http://{}:{}", bound.getHostString(), bound.getPort());
-        return bound;
     }
 
     /** Starts the controllers as the leader election's callback does: a failure stops the manager. */
@@ -723,11 +587,8 @@ public final class Manager implements AutoCloseable {
             informers.close();
             events.close();
             eventsV1.close();
-            synchronized (servers) {
-                servers.forEach(EndpointServer::close);
-            }
-            webhookServers.forEach(WebhookServer::close);
-            gcMetrics.close();
+            servers.close();
+            meters.close();
             terminated.countDown();
             terminationWaiters.wakeAll();
         }
