@@ -300,6 +300,9 @@ class GarbageCollectionTest {
         String ns = http.newNamespace("gc");
         JsonNode job = post("/apis/batch/v1/namespaces/" + ns + "/jobs", Workloads.job("once"));
         post("/api/v1/namespaces/" + ns + "/pods", Workloads.pod("once-x", ref(job, true), null, null));
+        // the collector orphans the dependents it knows: let it see the Pod before the Job goes, or the
+        // Pod is a dependent of a Job already gone (as with kube-controller-manager)
+        settle();
         JsonNode deleting = RawHttp.json(http.delete("/apis/batch/v1/namespaces/" + ns + "/jobs/once"));
         assertThat(deleting.path("metadata").path("finalizers").toString()).contains("\"orphan\"");
         awaitGone("/apis/batch/v1/namespaces/" + ns + "/jobs/once");
