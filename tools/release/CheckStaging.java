@@ -47,6 +47,7 @@ public final class CheckStaging {
             "kubeloop-api",
             "kubeloop-codegen",
             "kubeloop-maven-plugin",
+            "kubeloop-models",
             "kubeloop-workqueue",
             "kubeloop-client",
             "kubeloop-cache",

@@ -3,7 +3,6 @@ package io.kubeloop.api.json;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,8 +18,9 @@ import java.util.function.BiConsumer;
  * in it costs heap and the garbage collector's time at each collection that copies it. Empty lists and maps
  * are shared, a list of one or two items is one object, a longer list two, and a map of up to {@value
  * #SMALL_MAP} entries two (its keys and values in one array, in the JSON's order; looked up by a scan,
- * which at that size is as fast as hashing). Lists with null items and larger maps are wrapped unmodifiable
- * copies of the JDK's collections.
+ * which at that size is as fast as hashing). Lists with null items and larger maps are unmodifiable views
+ * of an array or a {@code LinkedHashMap} that nothing else holds. Every one is a collection {@link Frozen}
+ * knows to be unmodifiable, so a record's constructor keeps it without a copy.
  *
  * <p>Nested reads share the stack: a list or map marks the stack's top before its items and takes them
  * off at its end. Not thread-safe: one per read or stream.
@@ -65,7 +65,7 @@ final class Collected {
             out = List.of(s[mark], s[mark + 1]);
         } else {
             Object[] items = Arrays.copyOfRange(s, mark, top);
-            out = hasNull(items) ? Collections.unmodifiableList(Arrays.asList(items)) : List.of(items);
+            out = Frozen.copyOf(items);
         }
         pop(mark);
         return (List<T>) out;
@@ -82,11 +82,11 @@ final class Collected {
         } else if (n <= 2 * SMALL_MAP && !hasRepeatedName(s, mark, top)) {
             out = new SmallMap<>(Arrays.copyOfRange(s, mark, top));
         } else {
-            Map<String, Object> copy = new LinkedHashMap<>();
+            LinkedHashMap<String, Object> copy = new LinkedHashMap<>();
             for (int i = mark; i < top; i += 2) {
                 copy.put((String) s[i], s[i + 1]);
             }
-            out = Collections.unmodifiableMap(copy);
+            out = Frozen.wrap(copy);
         }
         pop(mark);
         return (Map<String, V>) out;
@@ -95,15 +95,6 @@ final class Collected {
     private void pop(int mark) {
         Arrays.fill(stack, mark, top, null);
         top = mark;
-    }
-
-    private static boolean hasNull(Object[] items) {
-        for (Object item : items) {
-            if (item == null) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static boolean hasRepeatedName(Object[] s, int from, int to) {

@@ -71,6 +71,9 @@ public final class JsonBytesReader {
             ModelDeserializer<?> model =
                     (ModelDeserializer<?>) annotation.using().getConstructor().newInstance();
             if (model.handledType() != type) {
+                model = model.forType(type);
+            }
+            if (model == null || model.handledType() != type) {
                 return Optional.empty();
             }
             @SuppressWarnings("unchecked") // handledType() is type

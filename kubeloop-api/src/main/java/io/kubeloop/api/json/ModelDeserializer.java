@@ -41,6 +41,17 @@ public abstract class ModelDeserializer<T> extends ValueDeserializer<T> {
      */
     protected abstract T read(JsonInput in);
 
+    /**
+     * For a deserializer that reads several record types (the one each package of kubeloop's models of the
+     * built-in kinds names in its records' {@code @JsonDeserialize}): the deserializer of {@code type}, which
+     * Jackson reaches through {@code createContextual} and {@link JsonBytesReader#modelOf} through this method.
+     *
+     * @return the deserializer of {@code type}, or null when this one reads only its {@link #handledType()}
+     */
+    protected ModelDeserializer<?> forType(Class<?> type) {
+        return null;
+    }
+
     @Override
     public final T deserialize(JsonParser parser, DeserializationContext context) {
         return read(new ParserInput(parser, context, this));

@@ -37,30 +37,65 @@ final class SharedRecords {
     private Function<?, ?>[][] readers;
     private int[] indexes;
 
-    /** The readers table the statistics are for (a stream reads one kind). */
-    private Function<?, ?>[] statsFor;
-    /** Lookups per reader index; -1 once the reader is not looked up any more. */
-    private int[] lookups;
+    /**
+     * The readers tables the statistics are for: a stream of one kind reads a few (the models of the
+     * built-in kinds have one per package, and a Deployment's records come from three).
+     */
+    private final Function<?, ?>[][] statsFor = new Function<?, ?>[STATS][];
+    /** Lookups per reader index of each table; -1 once the reader is not looked up any more. */
+    private final int[][] lookups = new int[STATS][];
 
-    private int[] found;
+    private final int[][] found = new int[STATS][];
+    /** The statistics used last, and the next to replace when all are taken. */
+    private int last;
+
+    private int evict;
+
+    /** The number of readers tables with statistics. */
+    static final int STATS = 8;
 
     /** True when objects read by {@code table[index]} are looked up; counts the lookup. */
     boolean worthLooking(Function<?, ?>[] table, int index) {
-        if (statsFor != table) {
-            statsFor = table;
-            lookups = new int[table.length];
-            found = new int[table.length];
-        }
-        int n = lookups[index];
+        int t = stats(table);
+        int n = lookups[t][index];
         if (n < 0) {
             return false;
         }
-        if (n == TRIAL && found[index] * RARE < TRIAL) {
-            lookups[index] = -1;
+        if (n == TRIAL && found[t][index] * RARE < TRIAL) {
+            lookups[t][index] = -1;
             return false;
         }
-        lookups[index] = n == TRIAL ? n : n + 1;
+        lookups[t][index] = n == TRIAL ? n : n + 1;
         return true;
+    }
+
+    /** The slot of {@code table}'s statistics, taken (from the one used longest ago) if it has none. */
+    private int stats(Function<?, ?>[] table) {
+        if (statsFor[last] == table) {
+            return last;
+        }
+        int t = -1;
+        for (int i = 0; i < STATS && t < 0; i++) {
+            if (statsFor[i] == table) {
+                t = i;
+            } else if (statsFor[i] == null) {
+                t = i;
+                start(i, table);
+            }
+        }
+        if (t < 0) {
+            t = evict;
+            evict = (evict + 1) % STATS;
+            start(t, table);
+        }
+        last = t;
+        return t;
+    }
+
+    private void start(int slot, Function<?, ?>[] table) {
+        statsFor[slot] = table;
+        lookups[slot] = new int[table.length];
+        found[slot] = new int[table.length];
     }
 
     /**
@@ -77,8 +112,8 @@ final class SharedRecords {
                 && indexes[slot] == index
                 && readers[slot] == table
                 && Arrays.equals(key, 0, key.length, json, from, to)) {
-            if (statsFor == table && found[index] < TRIAL) {
-                found[index]++;
+            if (statsFor[last] == table && found[last][index] < TRIAL) {
+                found[last][index]++;
             }
             return values[slot];
         }

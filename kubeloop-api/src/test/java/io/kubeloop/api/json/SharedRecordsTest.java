@@ -272,4 +272,40 @@ class SharedRecordsTest {
                 .as("another kind's table")
                 .isNull();
     }
+
+    /**
+     * A stream whose records come from several tables (the built-in models have one per package) keeps each
+     * table's statistics while it alternates between them, so a reader switched off stays off.
+     */
+    @Test
+    void statisticsOfSeveralTablesOfOneStreamAreKeptApart() {
+        SharedRecords shared = new SharedRecords();
+        Function<?, ?>[] apps = {Function.identity()};
+        Function<?, ?>[] core = {Function.identity()};
+        byte[] json = "{}".getBytes(StandardCharsets.US_ASCII);
+        for (int i = 0; i < SharedRecords.TRIAL; i++) {
+            assertThat(shared.worthLooking(apps, 0)).isTrue();
+            assertThat(shared.find(apps, 0, json, 0, 2, 7)).isNull(); // never found
+            assertThat(shared.worthLooking(core, 0)).isTrue();
+            if (i == 0) {
+                shared.put(core, 0, json, 0, 2, 7, "kept");
+            } else {
+                assertThat(shared.find(core, 0, json, 0, 2, 7)).isEqualTo("kept");
+            }
+        }
+        assertThat(shared.worthLooking(apps, 0)).as("apps' reader: never found").isFalse();
+        assertThat(shared.worthLooking(core, 0))
+                .as("core's reader: found every time")
+                .isTrue();
+        assertThat(shared.worthLooking(apps, 0))
+                .as("still off after core's lookup")
+                .isFalse();
+        for (int t = 0; t < SharedRecords.STATS; t++) { // more tables than statistics are kept for
+            assertThat(shared.worthLooking(new Function<?, ?>[] {Function.identity()}, 0))
+                    .isTrue();
+        }
+        assertThat(shared.worthLooking(apps, 0))
+                .as("its statistics were dropped: it starts again")
+                .isTrue();
+    }
 }

@@ -16,6 +16,8 @@ import java.util.List;
  *
  * <pre>
  * models OUT_DIR PACKAGE CRD_FILE...      writes the records, prints each file
+ * builtin OUT_DIR PACKAGE OPENAPI_V3_DIR RELEASE [MODULE]
+ *                                         writes the models of the built-in kinds ({@link BuiltinModels}), prints each file
  * crds OUT_DIR CLASSPATH CLASS...         writes one CRD per kind, prints each file
  * manifests OUT_DIR CLASSPATH NAME NAMESPACE IMAGE REPLICAS LEASE|- SETUP[,...] CRD_CLASS[,...]|- WEBHOOK[,...]|- [ARG...]
  *                                         writes an operator's bundle ({@link BundleMain}), prints each file
@@ -46,6 +48,14 @@ public final class CodegenMain {
             }
             return;
         }
+        if (args[0].equals("builtin") && (args.length == 5 || args.length == 6)) {
+            List<GeneratedSource> sources =
+                    BuiltinModels.generate(Path.of(args[3]), args[2], args[4], args.length == 6 ? args[5] : null);
+            for (Path file : ModelGenerator.write(sources, Path.of(args[1]))) {
+                System.out.println(file);
+            }
+            return;
+        }
         Path out = Path.of(args[1]);
         List<String> rest = List.of(args).subList(3, args.length);
         switch (args[0]) {
@@ -68,7 +78,9 @@ public final class CodegenMain {
                     System.out.println(file);
                 }
             }
-            default -> throw new IllegalArgumentException("unknown command " + args[0] + ": models, crds or manifests");
+            default ->
+                throw new IllegalArgumentException(
+                        "unknown command " + args[0] + ": models, builtin, crds or manifests");
         }
     }
 }

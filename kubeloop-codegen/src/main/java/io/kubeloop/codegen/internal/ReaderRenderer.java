@@ -34,6 +34,11 @@ final class ReaderRenderer {
      * constructor, one {@code case} per property, by its number in the record's {@code JsonFields}.
      */
     void writeReader(StringBuilder out, RecordDecl record, String indent) {
+        writeReader(out, record, indent, "private static ");
+    }
+
+    /** {@link #writeReader(StringBuilder, RecordDecl, String)} with the method's modifiers ({@code "static "}). */
+    void writeReader(StringBuilder out, RecordDecl record, String indent, String modifiers) {
         imports.add("io.kubeloop.api.json.JsonInput");
         imports.add("io.kubeloop.api.json.JsonFields");
         Set<String> taken = new HashSet<>();
@@ -59,7 +64,7 @@ final class ReaderRenderer {
         out.append(");\n");
         out.append('\n')
                 .append(indent)
-                .append("private static ")
+                .append(modifiers)
                 .append(record.name)
                 .append(" readJson(JsonInput ")
                 .append(in)
