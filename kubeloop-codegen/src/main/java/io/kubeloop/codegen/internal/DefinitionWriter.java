@@ -139,6 +139,8 @@ final class DefinitionWriter {
         out.append(" */\n");
         imports.add("tools.jackson.databind.annotation.JsonDeserialize");
         out.append("@JsonDeserialize(using = JsonReaders.Deserializer.class)\n");
+        imports.add(ImportSet.API + "Immutable");
+        out.append("@Immutable\n");
         if (resource != null) {
             imports.add(ImportSet.API + "Kind");
             out.append("@Kind(group = ")

@@ -1,6 +1,8 @@
 package io.kubeloop.controller.internal.client;
 
 import io.kubeloop.api.DynamicObject;
+import io.kubeloop.api.Immutable;
+import io.kubeloop.api.Quantity;
 import io.kubeloop.api.json.KubeJson;
 import java.lang.invoke.LambdaConversionException;
 import java.lang.invoke.LambdaMetafactory;
@@ -33,7 +35,8 @@ import tools.jackson.databind.JsonNode;
  * Deep copies of cached objects for readers to own: controller-runtime's deep copy on cache reads.
  *
  * <ul>
- *   <li>{@link DynamicObject}s are immutable and returned as they are.
+ *   <li>{@link DynamicObject}s and types annotated {@link Immutable @Immutable} (kubeloop's models of the
+ *       built-in kinds) are immutable and returned as they are.
  *   <li>Records (custom resources such as the sample's {@code Foo}, and kubeloop's own metadata
  *       types) are copied component by component through their accessors and canonical constructor:
  *       nested records the same way, lists, sets and maps into new {@link ArrayList}s,
@@ -59,7 +62,7 @@ final class Copies {
 
     /** The copier for {@code type}: the identity when its objects are immutable. */
     <T> UnaryOperator<T> copier(Class<T> type) {
-        if (type == DynamicObject.class) {
+        if (type == DynamicObject.class || type.isAnnotationPresent(Immutable.class)) {
             return UnaryOperator.identity();
         }
         return object -> type.cast(copy(object));
@@ -128,6 +131,8 @@ final class Copies {
                 || value instanceof BigInteger
                 || value instanceof Enum<?>
                 || value instanceof UUID
+                || value instanceof Quantity
+                || value.getClass().isAnnotationPresent(Immutable.class)
                 || (value instanceof TemporalAccessor
                         && value.getClass().getName().startsWith("java.time."));
     }

@@ -181,4 +181,26 @@ public class CopiesTest {
         DynamicObject d = DynamicObject.of("v1", "ConfigMap", ObjectMeta.of("ns", "c"));
         assertThat(new Copies().copier(DynamicObject.class).apply(d)).isSameAs(d);
     }
+
+    /** A deeply immutable record, as kubeloop's models of the built-in kinds are. */
+    @io.kubeloop.api.Immutable
+    public record Frozen(String name, List<String> items) {
+        public Frozen {
+            items = io.kubeloop.api.json.Frozen.list(items);
+        }
+    }
+
+    public record Holder(Frozen frozen, List<String> tags) {}
+
+    @Test
+    void immutableTypesAreHandedOutAsTheyAreAlsoInsideOtherRecords() {
+        Frozen frozen = new Frozen("a", List.of("x"));
+        assertThat(new Copies().copier(Frozen.class).apply(frozen)).isSameAs(frozen);
+
+        Holder holder = new Holder(frozen, new ArrayList<>(List.of("t")));
+        Holder copy = new Copies().copier(Holder.class).apply(holder);
+        assertThat(copy).isNotSameAs(holder).isEqualTo(holder);
+        assertThat(copy.frozen()).isSameAs(frozen);
+        assertThat(copy.tags()).isNotSameAs(holder.tags());
+    }
 }
