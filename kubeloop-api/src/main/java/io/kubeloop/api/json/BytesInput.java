@@ -1,6 +1,7 @@
 package io.kubeloop.api.json;
 
 import io.kubeloop.api.IntOrString;
+import io.kubeloop.api.Quantity;
 import io.kubeloop.api.internal.JsonScanner;
 import io.kubeloop.api.internal.StringTable;
 import io.kubeloop.api.internal.TimestampDeserializer;
@@ -10,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A {@link JsonInput} straight over UTF-8 bytes, for {@link JsonBytesReader}. It reads what a generated
@@ -439,6 +442,85 @@ final class BytesInput extends JsonInput {
     }
 
     @Override
+    public Quantity quantity() {
+        if (at(pos) != '"') {
+            return super.quantity(); // a number or null: as Jackson reads it
+        }
+        String text = string();
+        Quantity known = owner.quantities.get(text);
+        if (known != null) {
+            return known;
+        }
+        try {
+            return owner.quantity(text, Quantity.fromJson(text));
+        } catch (IllegalArgumentException notAQuantity) {
+            throw fallback(); // Jackson's error
+        }
+    }
+
+    @Override
+    public IntOrString intOrString() {
+        byte c = at(pos);
+        if (c == '"') {
+            return IntOrString.of(string());
+        }
+        if (c == '-' || (c >= '0' && c <= '9')) {
+            return IntOrString.of(int32());
+        }
+        return super.intOrString();
+    }
+
+    /** The key of the stream's shared {@code fieldsV1} trees in its {@link SharedRecords}. */
+    private static final Function<?, ?>[] FIELDS_V1 = {Function.identity()};
+
+    /** What every empty object of a {@code fieldsV1} tree read from bytes is. */
+    private static final ObjectNode EMPTY = new ObjectNode(JsonNodeFactory.instance, Map.of());
+
+    @Override
+    JsonNode fieldsTree() {
+        int start = pos;
+        if (at(start) != '{') {
+            return super.fieldsTree();
+        }
+        int objectEnd = JsonScanner.valueEnd(b, start, end);
+        if (objectEnd < 0) {
+            throw fallback();
+        }
+        SharedRecords shared = owner.shared;
+        boolean look = shared.worthLooking(FIELDS_V1, 0);
+        int hash = look ? SharedRecords.hash(b, start, objectEnd) : 0;
+        if (look) {
+            Object known = shared.find(FIELDS_V1, 0, b, start, objectEnd, hash);
+            if (known != null) {
+                pos = objectEnd;
+                return (JsonNode) known;
+            }
+        }
+        JsonNode tree = frozenObject();
+        if (look && pos == objectEnd) {
+            shared.put(FIELDS_V1, 0, b, start, objectEnd, hash, tree);
+        }
+        return tree;
+    }
+
+    /**
+     * The object at {@code pos} as a tree that cannot be changed. {@code fieldsV1} holds only objects (a trie of
+     * field-path elements); any other value in it is read by Jackson as usual.
+     */
+    private JsonNode frozenObject() {
+        String name = firstName(JsonNode.class);
+        if (name == null) {
+            return EMPTY;
+        }
+        int mark = collected.mark();
+        for (; name != null; name = nextName()) {
+            collected.push(name);
+            collected.push(at(pos) == '{' ? frozenObject() : value(JsonNode.class));
+        }
+        return new ObjectNode(JsonNodeFactory.instance, collected.<JsonNode>map(mark));
+    }
+
+    @Override
     public Integer int32() {
         byte c = at(pos);
         if (c == '-' || (c >= '0' && c <= '9')) {
@@ -558,6 +640,7 @@ final class BytesInput extends JsonInput {
                 || v instanceof Enum<?>
                 || v instanceof Instant
                 || v instanceof IntOrString
+                || v instanceof Quantity
                 || (v instanceof JsonNode node && node.isValueNode()))) {
             mutableValues++;
         }

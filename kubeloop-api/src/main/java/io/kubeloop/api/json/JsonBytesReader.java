@@ -1,5 +1,6 @@
 package io.kubeloop.api.json;
 
+import io.kubeloop.api.Quantity;
 import io.kubeloop.api.internal.JsonScanner;
 import io.kubeloop.api.internal.StringTable;
 import java.util.HashMap;
@@ -41,6 +42,9 @@ public final class JsonBytesReader {
     final Collected collected = new Collected();
     final SharedRecords shared = new SharedRecords();
     private final Map<Class<?>, ObjectReader> readers = new HashMap<>();
+    /** The quantities this stream read, by their text: equal ones are one instance (they are immutable). */
+    final Map<String, Quantity> quantities = new HashMap<>();
+
     private int end;
 
     /**
@@ -114,6 +118,15 @@ public final class JsonBytesReader {
     /** The index just past the object that {@link #readFirst} returned last. */
     public int end() {
         return end;
+    }
+
+    /** Remembers {@code quantity}, read from {@code text} (at most 4,096 texts a stream). */
+    Quantity quantity(String text, Quantity quantity) {
+        if (quantities.size() >= 4096) {
+            quantities.clear();
+        }
+        quantities.put(text, quantity);
+        return quantity;
     }
 
     /** Jackson's reader of {@code type} (created once per reader). */

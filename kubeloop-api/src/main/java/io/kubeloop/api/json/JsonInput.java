@@ -1,8 +1,10 @@
 package io.kubeloop.api.json;
 
+import io.kubeloop.api.IntOrString;
 import io.kubeloop.api.ManagedFieldsEntry;
 import io.kubeloop.api.ObjectMeta;
 import io.kubeloop.api.OwnerReference;
+import io.kubeloop.api.Quantity;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -199,6 +201,28 @@ public abstract sealed class JsonInput permits ParserInput, BytesInput {
     }
 
     /**
+     * The current {@link Quantity} (a string, or a number as Kubernetes also accepts), or null, as Jackson
+     * reads it. From bytes, equal quantities of one stream are one instance (quantities are immutable).
+     */
+    public Quantity quantity() {
+        return value(Quantity.class);
+    }
+
+    /** The current {@link IntOrString} (a number or a string), or null, as Jackson reads it. */
+    public IntOrString intOrString() {
+        return value(IntOrString.class);
+    }
+
+    /**
+     * The current {@code fieldsV1} of a managed-fields entry as a tree, or null. From bytes the tree cannot be
+     * changed (its objects' maps are unmodifiable; its many empty objects are one instance) and equal trees of
+     * one stream are one: the managers of a stream's objects record the same field sets again and again.
+     */
+    JsonNode fieldsTree() {
+        return value(JsonNode.class);
+    }
+
+    /**
      * The current timestamp ({@code date-time}), or null: RFC 3339 in UTC as Kubernetes writes it read
      * directly, anything else by Jackson's deserializer of {@link Instant}.
      */
@@ -346,7 +370,7 @@ public abstract sealed class JsonInput permits ParserInput, BytesInput {
                 case 2 -> apiVersion = string();
                 case 3 -> time = timestamp();
                 case 4 -> fieldsType = string();
-                case 5 -> fieldsV1 = value(JsonNode.class);
+                case 5 -> fieldsV1 = fieldsTree();
                 case 6 -> subresource = string();
                 default -> skipAny();
             }

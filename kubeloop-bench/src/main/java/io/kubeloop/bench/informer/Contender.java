@@ -11,6 +11,8 @@ import java.util.List;
 public enum Contender {
     /** kubeloop's SharedIndexInformer of DynamicObject, defaults. */
     KUBELOOP("kubeloop", "io.kubeloop.bench.informer.KubeloopInformerChild", false, List.of()),
+    /** kubeloop's SharedIndexInformer of its own immutable Pod model (kubeloop-models), defaults. */
+    KUBELOOP_MODELS("kubeloop-models", "io.kubeloop.bench.informer.KubeloopInformerChild", false, List.of("models")),
     /** kubeloop with watch-list off: LIST then watch, as the peers do (informational). */
     KUBELOOP_LIST("kubeloop-list", "io.kubeloop.bench.informer.KubeloopInformerChild", false, List.of("list")),
     /**

@@ -32,7 +32,7 @@ import java.util.Locale;
  *     io.kubeloop.bench.informer.InformerBenchmark [options]
  * </pre>
  * Options: {@code --pods 10000,50000}, {@code --events 100000}, {@code --contenders
- * kubeloop,kubeloop-list,kubeloop-list-unthrottled,kubeloop-list-sequential,fabric8,k8s-java,floor,floor-list}, {@code --repeat 1}, {@code --warmup 1} (unmeasured runs of the first contender
+ * kubeloop,kubeloop-models,kubeloop-list,kubeloop-list-unthrottled,kubeloop-list-sequential,fabric8,k8s-java,floor,floor-list}, {@code --repeat 1}, {@code --warmup 1} (unmeasured runs of the first contender
  * per size, so that no measured contender meets a server whose code the JIT has not compiled yet), {@code --child-flags
  * "-Xmx2g -XX:+UseG1GC"}, {@code --paged-lists} (the server pages lists at resourceVersion "0" as a
  * kube-apiserver without a watch cache does, so the LIST contenders page through 500 at a time instead of getting one
@@ -279,6 +279,7 @@ public final class InformerBenchmark {
             long events = 100_000;
             List<Contender> contenders = List.of(
                     Contender.KUBELOOP,
+                    Contender.KUBELOOP_MODELS,
                     Contender.KUBELOOP_LIST,
                     Contender.FABRIC8,
                     Contender.K8S_JAVA,

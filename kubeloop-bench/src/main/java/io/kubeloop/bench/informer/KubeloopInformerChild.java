@@ -23,7 +23,9 @@ import java.util.List;
  * reflector lists instead ({@code useWatchList(false)}; the first list asks for resourceVersion
  * "0", which the server answers in one page, or in pages of 500 when the harness runs it with
  * {@code --paged-lists}). Further arguments: {@code unthrottled} turns the client-side rate limiter off,
- * {@code sequential} requests the pages one after another ({@code pagePrefetch(false)}). Protocol:
+ * {@code sequential} requests the pages one after another ({@code pagePrefetch(false)}), {@code models}
+ * ("kubeloop-models") holds kubeloop's immutable {@link io.kubeloop.models.core.v1.Pod} records instead of
+ * {@code DynamicObject}s. Protocol:
  * {@link InformerBenchReporter}.
  */
 public final class KubeloopInformerChild {
@@ -49,6 +51,17 @@ public final class KubeloopInformerChild {
                 : ClientOptions.defaults();
         InformerBenchReporter r = new InformerBenchReporter();
         try (KubeClient client = KubeClient.create(ClientConfig.fromKubeconfig(kubeconfig), clientOptions)) {
+            if (flags.contains("models")) {
+                measure(
+                        SharedIndexInformer.create(
+                                ListerWatcher.of(client.resource(io.kubeloop.models.core.v1.Pod.class)
+                                        .inAnyNamespace()),
+                                options),
+                        pods,
+                        events,
+                        r);
+                return;
+            }
             ListerWatcher<DynamicObject> lw = ListerWatcher.of(client.resource(
                             new GroupVersionResource("", "v1", "pods"), ResourceScope.NAMESPACED, DynamicObject.class)
                     .inAnyNamespace());

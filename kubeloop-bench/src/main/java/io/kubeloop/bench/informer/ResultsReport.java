@@ -103,6 +103,40 @@ final class ResultsReport {
                     "–",
                     null);
         }
+        List<RunResult> models = of(results, n, Contender.KUBELOOP_MODELS);
+        List<RunResult> fabric8 = of(results, n, Contender.FABRIC8);
+        if (!models.isEmpty()) {
+            double modelsSync = median(models, RunResult::syncSeconds);
+            double modelsHeap = median(models, RunResult::heapMiB);
+            if (!fabric8.isEmpty()) {
+                double fs = median(fabric8, RunResult::syncSeconds);
+                double fh = median(fabric8, RunResult::heapMiB);
+                line(
+                        md,
+                        "kubeloop-models sync time vs fabric8 (typed Pod)",
+                        modelsSync / fs,
+                        "≤ 0.50×",
+                        modelsSync / fs <= 0.5);
+                line(
+                        md,
+                        "kubeloop-models retained heap vs fabric8",
+                        modelsHeap / fh,
+                        "≤ 0.30×",
+                        modelsHeap / fh <= 0.3);
+            }
+            line(
+                    md,
+                    "kubeloop-models sync time vs kubeloop (DynamicObject)",
+                    modelsSync / sync,
+                    "≤ 1.50×",
+                    modelsSync / sync <= 1.5);
+            line(
+                    md,
+                    "kubeloop-models retained heap vs kubeloop (DynamicObject)",
+                    modelsHeap / heap,
+                    "≤ 1.50×",
+                    modelsHeap / heap <= 1.5);
+        }
         for (Contender list : List.of(
                 Contender.KUBELOOP_LIST, Contender.KUBELOOP_LIST_UNTHROTTLED, Contender.KUBELOOP_LIST_SEQUENTIAL)) {
             List<RunResult> rs = of(results, n, list);
@@ -116,7 +150,6 @@ final class ResultsReport {
                     listSync / sync,
                     "≤ 1.50×",
                     listSync / sync <= 1.5);
-            List<RunResult> fabric8 = of(results, n, Contender.FABRIC8);
             if (!fabric8.isEmpty()) {
                 double f = median(fabric8, RunResult::syncSeconds);
                 line(md, list.label() + " sync time vs fabric8", listSync / f, "≤ 0.50×", listSync / f <= 0.5);

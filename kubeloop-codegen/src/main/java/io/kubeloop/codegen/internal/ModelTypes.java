@@ -26,9 +26,8 @@ final class ModelTypes {
                     new String[] {"OwnerReference", "%s.value(OwnerReference.class)"},
             "io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry",
                     new String[] {"ManagedFieldsEntry", "%s.value(ManagedFieldsEntry.class)"},
-            "io.k8s.apimachinery.pkg.api.resource.Quantity", new String[] {"Quantity", "%s.value(Quantity.class)"},
-            "io.k8s.apimachinery.pkg.util.intstr.IntOrString",
-                    new String[] {"IntOrString", "%s.value(IntOrString.class)"});
+            "io.k8s.apimachinery.pkg.api.resource.Quantity", new String[] {"Quantity", "%s.quantity()"},
+            "io.k8s.apimachinery.pkg.util.intstr.IntOrString", new String[] {"IntOrString", "%s.intOrString()"});
 
     /** The simple names the generated code uses besides the models', which a model's name must not hide. */
     static final Set<String> USED_NAMES = Set.of(
