@@ -5,6 +5,7 @@
  */
 module io.kubeloop.samples {
     requires transitive io.kubeloop.controller;
+    requires transitive io.kubeloop.models;
 
     exports io.kubeloop.samples.samplecontroller;
     exports io.kubeloop.samples.tour;

@@ -2,6 +2,7 @@ package io.kubeloop.api;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.kubeloop.api.json.Frozen;
 import java.time.Instant;
 import tools.jackson.databind.JsonNode;
 
@@ -13,9 +14,11 @@ import tools.jackson.databind.JsonNode;
  * @param apiVersion the version the field set is expressed in
  * @param time when the entry last changed
  * @param fieldsType always {@code FieldsV1}
- * @param fieldsV1 the field set, kept as a JSON tree
+ * @param fieldsV1 the field set, kept as a JSON tree that cannot be changed (a tree given here is copied into
+ *     one, unless it is one already: those the readers of kubeloop's models read are)
  * @param subresource the subresource the write went to, e.g. {@code status}
  */
+@Immutable
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record ManagedFieldsEntry(
@@ -25,4 +28,10 @@ public record ManagedFieldsEntry(
         Instant time,
         String fieldsType,
         JsonNode fieldsV1,
-        String subresource) {}
+        String subresource) {
+
+    /** Freezes {@code fieldsV1} ({@link Frozen#tree}). */
+    public ManagedFieldsEntry {
+        fieldsV1 = Frozen.tree(fieldsV1);
+    }
+}

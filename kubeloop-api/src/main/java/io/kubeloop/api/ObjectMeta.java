@@ -3,9 +3,9 @@ package io.kubeloop.api;
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.kubeloop.api.json.Frozen;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +34,7 @@ import java.util.Map;
  * @param managedFields server-side apply field ownership
  * @param selfLink deprecated and no longer set by servers; kept for round trips
  */
+@Immutable
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonAutoDetect(isGetterVisibility = JsonAutoDetect.Visibility.NONE)
@@ -53,6 +54,18 @@ public record ObjectMeta(
         List<String> finalizers,
         List<ManagedFieldsEntry> managedFields,
         String selfLink) {
+
+    /**
+     * Freezes the maps and lists it is given ({@link Frozen}): metadata is deeply immutable, so objects that
+     * hold it can be shared by a cache and every reader with no copy.
+     */
+    public ObjectMeta {
+        labels = Frozen.map(labels);
+        annotations = Frozen.map(annotations);
+        ownerReferences = Frozen.list(ownerReferences);
+        finalizers = Frozen.list(finalizers);
+        managedFields = Frozen.list(managedFields);
+    }
 
     /** Metadata with just a namespace and a name. */
     public static ObjectMeta of(String namespace, String name) {
@@ -93,7 +106,7 @@ public record ObjectMeta(
     }
 
     /**
-     * Builds {@link ObjectMeta}; not thread-safe. Collections passed in are copied when built.
+     * Builds {@link ObjectMeta}; not thread-safe. Collections passed in are copied when built (unless unmodifiable).
      */
     public static final class Builder {
         private String name;
@@ -248,11 +261,11 @@ public record ObjectMeta(
                     creationTimestamp,
                     deletionTimestamp,
                     deletionGracePeriodSeconds,
-                    labels == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(labels)),
-                    annotations == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(annotations)),
-                    ownerReferences == null ? null : List.copyOf(ownerReferences),
-                    finalizers == null ? null : List.copyOf(finalizers),
-                    managedFields == null ? null : List.copyOf(managedFields),
+                    labels,
+                    annotations,
+                    ownerReferences,
+                    finalizers,
+                    managedFields,
                     selfLink);
         }
     }

@@ -15,6 +15,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param controller true for the one managing controller, if any
  * @param blockOwnerDeletion true if foreground deletion of the owner waits for this dependent
  */
+@Immutable
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonAutoDetect(isGetterVisibility = JsonAutoDetect.Visibility.NONE)

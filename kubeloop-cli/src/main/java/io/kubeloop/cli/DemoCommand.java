@@ -1,6 +1,5 @@
 package io.kubeloop.cli;
 
-import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.kubeloop.api.errors.AlreadyExistsException;
 import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.cache.InformerFactory;
@@ -13,6 +12,7 @@ import io.kubeloop.client.Wait;
 import io.kubeloop.controller.Controller;
 import io.kubeloop.controller.Manager;
 import io.kubeloop.controller.ManagerOptions;
+import io.kubeloop.models.apps.v1.Deployment;
 import io.kubeloop.samples.samplecontroller.Foo;
 import io.kubeloop.samples.samplecontroller.FooCrd;
 import io.kubeloop.samples.samplecontroller.SampleController;
@@ -205,8 +205,8 @@ final class DemoCommand implements Callable<Integer> {
                         say(
                                 out,
                                 "deployment " + NAMESPACE + "/"
-                                        + d.getMetadata().getName() + " created by " + owner(d) + ": " + available(d)
-                                        + "/" + d.getSpec().getReplicas() + " replicas available");
+                                        + d.metadata().name() + " created by " + owner(d) + ": " + available(d)
+                                        + "/" + d.spec().replicas() + " replicas available");
                     }
 
                     @Override
@@ -215,8 +215,8 @@ final class DemoCommand implements Callable<Integer> {
                             say(
                                     out,
                                     "deployment " + NAMESPACE + "/"
-                                            + after.getMetadata().getName() + ": " + available(after) + "/"
-                                            + after.getSpec().getReplicas()
+                                            + after.metadata().name() + ": " + available(after) + "/"
+                                            + after.spec().replicas()
                                             + " replicas available");
                             if (available(after) == replicas) {
                                 narrated.countDown();
@@ -249,17 +249,17 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     private static String owner(Deployment d) {
-        return d.getMetadata().getOwnerReferences().stream()
-                .filter(r -> Boolean.TRUE.equals(r.getController()))
-                .map(r -> r.getKind().toLowerCase(java.util.Locale.ROOT) + " " + r.getName())
+        return d.metadata().ownerReferencesOrEmpty().stream()
+                .filter(r -> Boolean.TRUE.equals(r.controller()))
+                .map(r -> r.kind().toLowerCase(java.util.Locale.ROOT) + " " + r.name())
                 .findFirst()
                 .orElse("nobody");
     }
 
     private static int available(Deployment d) {
-        return d.getStatus() == null || d.getStatus().getAvailableReplicas() == null
+        return d.status() == null || d.status().availableReplicas() == null
                 ? 0
-                : d.getStatus().getAvailableReplicas();
+                : d.status().availableReplicas();
     }
 
     /** Creates the Foo, riding out transient failures; a create whose answer was lost is found on the next try. */
@@ -323,15 +323,15 @@ final class DemoCommand implements Callable<Integer> {
         } catch (NotFoundException e) {
             return fail("deployment " + NAMESPACE + "/" + DEPLOYMENT + " was not created");
         }
-        boolean owned = deployment.getMetadata().getOwnerReferences().stream()
-                .anyMatch(r -> Boolean.TRUE.equals(r.getController())
-                        && r.getUid().equals(foo.metadata().uid()));
+        boolean owned = deployment.metadata().ownerReferencesOrEmpty().stream()
+                .anyMatch(r -> Boolean.TRUE.equals(r.controller())
+                        && r.uid().equals(foo.metadata().uid()));
         if (!owned) {
             return fail("deployment " + DEPLOYMENT + " is not controlled by foo " + FOO);
         }
-        if (!Integer.valueOf(replicas).equals(deployment.getSpec().getReplicas())) {
+        if (!Integer.valueOf(replicas).equals(deployment.spec().replicas())) {
             return fail("deployment " + DEPLOYMENT + " asks for "
-                    + deployment.getSpec().getReplicas() + " replicas, the foo for " + replicas);
+                    + deployment.spec().replicas() + " replicas, the foo for " + replicas);
         }
         if (available(deployment) != replicas) {
             return fail("deployment " + DEPLOYMENT + " has " + available(deployment) + " of " + replicas

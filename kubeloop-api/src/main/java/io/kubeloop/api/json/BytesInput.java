@@ -11,8 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.JsonNodeFactory;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A {@link JsonInput} straight over UTF-8 bytes, for {@link JsonBytesReader}. It reads what a generated
@@ -473,9 +471,6 @@ final class BytesInput extends JsonInput {
     /** The key of the stream's shared {@code fieldsV1} trees in its {@link SharedRecords}. */
     private static final Function<?, ?>[] FIELDS_V1 = {Function.identity()};
 
-    /** What every empty object of a {@code fieldsV1} tree read from bytes is. */
-    private static final ObjectNode EMPTY = new ObjectNode(JsonNodeFactory.instance, Map.of());
-
     @Override
     JsonNode fieldsTree() {
         int start = pos;
@@ -510,14 +505,14 @@ final class BytesInput extends JsonInput {
     private JsonNode frozenObject() {
         String name = firstName(JsonNode.class);
         if (name == null) {
-            return EMPTY;
+            return Frozen.FrozenObject.EMPTY;
         }
         int mark = collected.mark();
         for (; name != null; name = nextName()) {
             collected.push(name);
-            collected.push(at(pos) == '{' ? frozenObject() : value(JsonNode.class));
+            collected.push(at(pos) == '{' ? frozenObject() : Frozen.tree(value(JsonNode.class)));
         }
-        return new ObjectNode(JsonNodeFactory.instance, collected.<JsonNode>map(mark));
+        return new Frozen.FrozenObject(collected.<JsonNode>map(mark));
     }
 
     @Override

@@ -9,6 +9,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.RandomAccess;
 import java.util.Set;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Unmodifiable lists and maps for the components of immutable records: what the canonical constructors of
@@ -95,6 +99,59 @@ public final class Frozen {
             return same ? value : (T) copyOf(copy);
         }
         return value;
+    }
+
+    /**
+     * {@code tree} as a JSON tree that cannot be changed: objects whose maps and arrays whose lists are
+     * unmodifiable (a change throws {@code UnsupportedOperationException}), every empty object one instance.
+     * A tree frozen already is returned as it is; {@code deepCopy()} of a frozen tree is an ordinary, changeable
+     * one.
+     *
+     * @return null for null
+     */
+    public static JsonNode tree(JsonNode tree) {
+        if (tree == null || tree instanceof FrozenObject || tree instanceof FrozenArray || tree.isValueNode()) {
+            return tree;
+        }
+        if (tree.isObject()) {
+            if (tree.isEmpty()) {
+                return FrozenObject.EMPTY;
+            }
+            Map<String, JsonNode> children = new LinkedHashMap<>();
+            for (Map.Entry<String, JsonNode> e : tree.properties()) {
+                children.put(e.getKey(), tree(e.getValue()));
+            }
+            return new FrozenObject(copyOf(children));
+        }
+        if (tree.isArray()) {
+            Object[] items = new Object[tree.size()];
+            for (int i = 0; i < items.length; i++) {
+                items[i] = tree(tree.get(i));
+            }
+            return new FrozenArray(copyOf(items));
+        }
+        return tree; // a missing node
+    }
+
+    /** An object node over an unmodifiable map, as {@link #tree} and the byte reader make them. */
+    static final class FrozenObject extends ObjectNode {
+        private static final long serialVersionUID = 1L;
+
+        /** The one empty object. */
+        static final FrozenObject EMPTY = new FrozenObject(Map.of());
+
+        FrozenObject(Map<String, JsonNode> children) {
+            super(JsonNodeFactory.instance, children);
+        }
+    }
+
+    /** An array node over an unmodifiable list. */
+    static final class FrozenArray extends ArrayNode {
+        private static final long serialVersionUID = 1L;
+
+        FrozenArray(List<JsonNode> items) {
+            super(JsonNodeFactory.instance, items);
+        }
     }
 
     /** An unmodifiable list of {@code items} (which it takes over), null items allowed. */

@@ -214,12 +214,12 @@ public abstract sealed class JsonInput permits ParserInput, BytesInput {
     }
 
     /**
-     * The current {@code fieldsV1} of a managed-fields entry as a tree, or null. From bytes the tree cannot be
-     * changed (its objects' maps are unmodifiable; its many empty objects are one instance) and equal trees of
-     * one stream are one: the managers of a stream's objects record the same field sets again and again.
+     * The current {@code fieldsV1} of a managed-fields entry as a tree that cannot be changed ({@link
+     * Frozen#tree}), or null. From bytes, equal trees of one stream are one: the managers of a stream's objects
+     * record the same field sets again and again.
      */
     JsonNode fieldsTree() {
-        return value(JsonNode.class);
+        return Frozen.tree(value(JsonNode.class));
     }
 
     /**

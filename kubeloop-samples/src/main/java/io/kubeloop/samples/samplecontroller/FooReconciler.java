@@ -1,7 +1,5 @@
 package io.kubeloop.samples.samplecontroller;
 
-import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.kubeloop.api.ObjectKey;
 import io.kubeloop.api.OwnerReference;
 import io.kubeloop.api.Scheme;
@@ -14,6 +12,7 @@ import io.kubeloop.controller.client.Client;
 import io.kubeloop.controller.events.EventType;
 import io.kubeloop.controller.rbac.Permission;
 import io.kubeloop.controller.util.OwnerReferences;
+import io.kubeloop.models.apps.v1.Deployment;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -81,14 +80,14 @@ public final class FooReconciler implements Reconciler {
             throw new IllegalStateException(message + " " + request);
         }
         Integer wanted = foo.spec().replicas();
-        if (wanted != null && !wanted.equals(deployment.getSpec().getReplicas())) {
-            deployment.getSpec().setReplicas(wanted); // the cache handed out a copy: ours to change
-            deployment = client.update(deployment);
+        if (wanted != null && !wanted.equals(deployment.spec().replicas())) {
+            // the cache hands out its own immutable instance: the change is a new record
+            deployment = client.update(deployment.withSpec(deployment.spec().withReplicas(wanted)));
             changed = true;
         }
-        int available = deployment.getStatus() == null || deployment.getStatus().getAvailableReplicas() == null
+        int available = deployment.status() == null || deployment.status().availableReplicas() == null
                 ? 0
-                : deployment.getStatus().getAvailableReplicas();
+                : deployment.status().availableReplicas();
         if (available != availableReplicas(foo)) {
             client.status().update(foo.withStatus(new Foo.Status(available)));
         }
@@ -118,36 +117,15 @@ public final class FooReconciler implements Reconciler {
         Map<String, String> labels =
                 Map.of("app", "nginx", "controller", foo.metadata().name());
         OwnerReference owner = OwnerReferences.controllerReference(foo, SCHEME);
-        return new DeploymentBuilder()
-                .withNewMetadata()
-                .withName(foo.spec().deploymentName())
-                .withNamespace(foo.metadata().namespace())
-                .addNewOwnerReference()
-                .withApiVersion(owner.apiVersion())
-                .withKind(owner.kind())
-                .withName(owner.name())
-                .withUid(owner.uid())
-                .withController(owner.controller())
-                .withBlockOwnerDeletion(owner.blockOwnerDeletion())
-                .endOwnerReference()
-                .endMetadata()
-                .withNewSpec()
-                .withReplicas(foo.spec().replicas() == null ? 1 : foo.spec().replicas())
-                .withNewSelector()
-                .addToMatchLabels(labels)
-                .endSelector()
-                .withNewTemplate()
-                .withNewMetadata()
-                .addToLabels(labels)
-                .endMetadata()
-                .withNewSpec()
-                .addNewContainer()
-                .withName("nginx")
-                .withImage("nginx:latest")
-                .endContainer()
-                .endSpec()
-                .endTemplate()
-                .endSpec()
+        return Deployment.builder()
+                .metadata(m -> m.name(foo.spec().deploymentName())
+                        .namespace(foo.metadata().namespace())
+                        .ownerReference(owner))
+                .spec(s -> s.replicas(
+                                foo.spec().replicas() == null ? 1 : foo.spec().replicas())
+                        .selector(l -> l.matchLabels(labels))
+                        .template(t -> t.metadata(m -> m.labels(labels))
+                                .spec(p -> p.addContainer(c -> c.name("nginx").image("nginx:latest")))))
                 .build();
     }
 }

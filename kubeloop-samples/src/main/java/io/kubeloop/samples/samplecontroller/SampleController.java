@@ -1,12 +1,12 @@
 package io.kubeloop.samples.samplecontroller;
 
-import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.controller.Controller;
 import io.kubeloop.controller.ControllerBuilder;
 import io.kubeloop.controller.Manager;
 import io.kubeloop.controller.ManagerOptions;
 import io.kubeloop.controller.rbac.RbacManifests;
+import io.kubeloop.models.apps.v1.Deployment;
 import java.util.Objects;
 
 /**

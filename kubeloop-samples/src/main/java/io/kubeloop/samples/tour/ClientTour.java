@@ -1,7 +1,5 @@
 package io.kubeloop.samples.tour;
 
-import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.ResourceScope;
@@ -11,6 +9,7 @@ import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.ListOptions;
 import io.kubeloop.client.PatchType;
 import io.kubeloop.client.ResourceClient;
+import io.kubeloop.models.core.v1.ConfigMap;
 import io.kubeloop.samples.samplecontroller.Foo;
 import java.io.PrintStream;
 
@@ -31,17 +30,14 @@ public final class ClientTour {
 
     /** The tour itself; every step prints one line. */
     public static void run(KubeClient client, PrintStream out) {
-        // 1. A built-in kind, typed: fabric8's model classes are mapped by the default Scheme.
+        // 1. A built-in kind, typed: kubeloop's immutable models of every kind carry their @Kind.
         ResourceClient<ConfigMap> configMaps = client.resource(ConfigMap.class);
-        ConfigMap created = configMaps.create(new ConfigMapBuilder()
-                .withNewMetadata()
-                .withName("tour")
-                .addToLabels("app", "tour")
-                .endMetadata()
-                .addToData("greeting", "hello")
+        ConfigMap created = configMaps.create(ConfigMap.builder()
+                .metadata(m -> m.name("tour").label("app", "tour"))
+                .putData("greeting", "hello")
                 .build());
-        out.println("created configmap " + created.getMetadata().getName() + " at resourceVersion "
-                + created.getMetadata().getResourceVersion());
+        out.println("created configmap " + created.metadata().name() + " at resourceVersion "
+                + created.metadata().resourceVersion());
 
         // 2. List with a typed label selector (parse errors point at the offending position).
         LabelSelector selector = LabelSelector.parse("app in (tour, demo), !legacy");
@@ -53,7 +49,7 @@ public final class ClientTour {
 
         // 3. Patch: a JSON merge patch.
         ConfigMap patched = configMaps.patch("tour", PatchType.MERGE, "{\"data\":{\"greeting\":\"hello, kubeloop\"}}");
-        out.println("patched greeting: " + patched.getData().get("greeting"));
+        out.println("patched greeting: " + patched.data().get("greeting"));
 
         // 4. Any kind, dynamically: the same object as a JSON tree.
         ResourceClient<DynamicObject> dynamic = client.resource(

@@ -1,6 +1,7 @@
 package io.kubeloop.controller.internal.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -88,9 +89,15 @@ public class CopiesTest {
         Thing copy = new Copies().copier(Thing.class).apply(original);
 
         assertThat(copy).isEqualTo(original).isNotSameAs(original);
-        copy.metadata().labels().put("app", "changed");
-        copy.metadata().ownerReferences().clear();
-        ((ObjectNode) copy.metadata().managedFields().getFirst().fieldsV1()).removeAll();
+        // ObjectMeta is immutable (its maps, lists and field sets too): shared, not copied
+        assertThat(copy.metadata()).isSameAs(original.metadata());
+        assertThatThrownBy(() -> copy.metadata().labels().put("app", "changed"))
+                .isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> copy.metadata().ownerReferences().clear())
+                .isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() ->
+                        ((ObjectNode) copy.metadata().managedFields().getFirst().fieldsV1()).removeAll())
+                .isInstanceOf(UnsupportedOperationException.class);
         copy.spec().parts().add(new Part("q", Instant.EPOCH));
         copy.tags().get("t").add("three");
         copy.extra().withArray("list").add(3);
