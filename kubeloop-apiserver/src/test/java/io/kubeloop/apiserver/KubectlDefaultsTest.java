@@ -105,4 +105,36 @@ class KubectlDefaultsTest {
         assertThat(cron.path("jobTemplate").path("spec").path("backoffLimit").asInt())
                 .isEqualTo(6);
     }
+
+    /**
+     * A Secret's {@code stringData} is merged into {@code data} as base64 (its value winning over the same key of
+     * {@code data}) and never stored; a Secret without a type is {@code Opaque}, as kube-apiserver does.
+     */
+    @Test
+    void aSecretsStringDataIsMergedIntoDataAndItsTypeDefaultsToOpaque() throws Exception {
+        Path manifest = dir.resolve("secret.yaml");
+        java.nio.file.Files.writeString(manifest, """
+                apiVersion: v1
+                kind: Secret
+                metadata:
+                  name: creds
+                data:
+                  user: b2xk
+                  host: ZGI=
+                stringData:
+                  user: admin
+                  password: "s3cr\u00e9t"
+                """);
+        kubectl.ok("create", "-f", manifest.toString());
+        JsonNode s = get("get", "secret", "creds", "-o", "json");
+        assertThat(s.has("stringData")).isFalse();
+        assertThat(s.path("type").asString()).isEqualTo("Opaque");
+        assertThat(s.path("data").path("user").asString()).isEqualTo("YWRtaW4="); // admin
+        assertThat(s.path("data").path("host").asString()).isEqualTo("ZGI="); // db
+        assertThat(new String(
+                        java.util.Base64.getDecoder()
+                                .decode(s.path("data").path("password").asString()),
+                        java.nio.charset.StandardCharsets.UTF_8))
+                .isEqualTo("s3cr\u00e9t");
+    }
 }

@@ -6,20 +6,29 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionKind;
 import io.kubeloop.api.Kind;
+import io.kubeloop.api.ManagedFieldsEntry;
 import io.kubeloop.api.ObjectKey;
+import io.kubeloop.api.OwnerReference;
 import io.kubeloop.api.Scheme;
 import io.kubeloop.api.json.KubeJson;
+import io.kubeloop.cache.InformerFactory;
+import io.kubeloop.cache.InformerOptions;
+import io.kubeloop.cache.InformerScope;
 import io.kubeloop.client.discovery.APIResource;
 import io.kubeloop.client.discovery.APIResourceList;
 import io.kubeloop.controller.Manager;
 import io.kubeloop.controller.ManagerOptions;
 import io.kubeloop.controller.client.Client;
+import io.kubeloop.controller.events.EventType;
+import io.kubeloop.controller.util.OwnerReferences;
 import io.kubeloop.models.apps.v1.DaemonSet;
 import io.kubeloop.models.apps.v1.Deployment;
 import io.kubeloop.models.apps.v1.StatefulSet;
 import io.kubeloop.models.batch.v1.Job;
 import io.kubeloop.models.core.v1.ConfigMap;
+import io.kubeloop.models.core.v1.Event;
 import io.kubeloop.models.core.v1.Pod;
+import io.kubeloop.models.core.v1.Secret;
 import io.kubeloop.models.core.v1.Service;
 import java.time.Duration;
 import java.time.Instant;
@@ -84,6 +93,63 @@ class BuiltinModelsIntegrationTest extends EmbeddedServerTestBase {
         assertThat(changed.data()).containsEntry("mode", "slow");
         assertThat(c.get(ConfigMap.class, ObjectKey.of("default", "settings")).data())
                 .containsEntry("mode", "fast");
+    }
+
+    /**
+     * The models with the rest of kubeloop: owner references set on an immutable record (a new record), a
+     * typed create, server-side apply through the manager's client, an Event about a model and a lister.
+     */
+    @Test
+    void modelsWorkWithOwnerReferencesApplyEventsAndListers() throws Exception {
+        ConfigMap owner = client.resource(ConfigMap.class)
+                .inNamespace("default")
+                .create(ConfigMap.builder().metadata(m -> m.name("owner")).build());
+        Secret unowned = Secret.builder()
+                .metadata(m -> m.name("child").namespace("default"))
+                .putStringData("k", "v")
+                .build();
+        Secret owned = OwnerReferences.setControllerReference(owner, unowned, Scheme.defaults());
+        assertThat(unowned.metadata().ownerReferences())
+                .as("the record given is unchanged")
+                .isNull();
+        Secret created = client.resource(Secret.class).inNamespace("default").create(owned);
+        assertThat(OwnerReferences.controllerOf(created).map(OwnerReference::uid))
+                .contains(owner.metadata().uid());
+        assertThat(created.data()).containsEntry("k", "dg=="); // the server moves stringData to base64 data
+
+        manager = Manager.create(client, ManagerOptions.defaults());
+        ConfigMap applied = manager.client()
+                .apply(
+                        ConfigMap.builder()
+                                .metadata(m -> m.name("applied").namespace("default"))
+                                .putData("a", "1")
+                                .build(),
+                        "models-test");
+        assertThat(applied.data()).containsEntry("a", "1");
+        assertThat(applied.metadata().managedFields())
+                .extracting(ManagedFieldsEntry::manager)
+                .contains("models-test");
+
+        manager.eventRecorderFor("models-test").event(applied, EventType.NORMAL, "Checked", "a model");
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+        while (client.resource(Event.class).inNamespace("default").list().items().stream()
+                .noneMatch(e -> "Checked".equals(e.reason())
+                        && "applied".equals(e.involvedObject().name())
+                        && "ConfigMap".equals(e.involvedObject().kind()))) {
+            assertThat(Instant.now()).as("the Event is written").isBefore(deadline);
+            sleep();
+        }
+
+        try (InformerFactory informers = InformerFactory.create(client, InformerOptions.defaults())) {
+            informers.informerFor(ConfigMap.class, InformerScope.namespace("default"));
+            informers.start();
+            assertThat(informers.waitForCacheSync(Duration.ofSeconds(30))).doesNotContainValue(false);
+            assertThat(informers
+                            .listerFor(ConfigMap.class, InformerScope.namespace("default"))
+                            .list())
+                    .extracting(cm -> cm.metadata().name())
+                    .contains("owner", "applied");
+        }
     }
 
     @Test

@@ -28,6 +28,9 @@ import tools.jackson.databind.node.ObjectNode;
  *       {@code suspend: false}, history limits 3 and 1;</li>
  *   <li>PersistentVolumeClaims: {@code volumeMode: Filesystem}; PersistentVolumes: {@code volumeMode: Filesystem},
  *       {@code persistentVolumeReclaimPolicy: Retain};</li>
+ *   <li>Secrets: {@code type: Opaque}, and {@code stringData} merged into {@code data} as base64 (a key of both
+ *       takes {@code stringData}'s value) and dropped, as kube-apiserver's conversion of a v1 Secret does, so
+ *       that {@code stringData} is never stored nor read back;</li>
  *   <li>admission policies, their bindings and webhook configurations: {@link AdmissionRegistrationDefaults}.</li>
  * </ul>
  *
@@ -36,6 +39,21 @@ import tools.jackson.databind.node.ObjectNode;
 public final class BuiltinDefaults {
 
     private BuiltinDefaults() {}
+
+    private static void secret(ObjectNode secret) {
+        if (secret.get("stringData") instanceof ObjectNode stringData) {
+            ObjectNode data = object(secret, "data");
+            for (var e : stringData.properties()) {
+                data.put(
+                        e.getKey(),
+                        java.util.Base64.getEncoder()
+                                .encodeToString(
+                                        e.getValue().asString("").getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            }
+        }
+        secret.remove("stringData");
+        put(secret, "type", "Opaque");
+    }
 
     /** Applies the defaults of {@code def}'s kind to {@code object}, in place. Other kinds are left alone. */
     public static void apply(ResourceDefinition def, ObjectNode object) {
@@ -116,6 +134,7 @@ public final class BuiltinDefaults {
                     service(spec);
                 }
             }
+            case "/secrets" -> secret(object);
             case "batch/jobs" -> {
                 if (spec != null) {
                     job(spec);
