@@ -45,6 +45,7 @@ public final class CheckStaging {
             "kubeloop-bom",
             "kubeloop-time",
             "kubeloop-api",
+            "kubeloop-fabric8",
             "kubeloop-codegen",
             "kubeloop-maven-plugin",
             "kubeloop-models",

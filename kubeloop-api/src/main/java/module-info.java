@@ -4,29 +4,24 @@
  * untyped objects, {@link io.kubeloop.api.ObjectMeta}, label and field selectors, the typed API
  * errors, the one Jackson configuration for Kubernetes JSON, and Kubernetes YAML streams.
  *
- * <p>fabric8's kubernetes-model jars, whose classes are the typed built-in kinds, are automatic
- * modules named after their files ({@code kubernetes.model.core}, {@code kubernetes.model.apps}, …).
- * The packages whose records Jackson binds are open to it. {@code io.kubeloop.api.internal} is no
- * API.
+ * <p>Model libraries plug in through {@link io.kubeloop.api.spi.ModelSupport} ({@code kubeloop-models},
+ * {@code kubeloop-fabric8}). The packages whose records Jackson binds are open to it. {@code
+ * io.kubeloop.api.internal} is no API.
  */
-@SuppressWarnings({"requires-automatic", "requires-transitive-automatic", "module"
-}) // module: the qualified export names a module not on this module's path
+@SuppressWarnings("module") // the qualified export names a module not on this module's path
 module io.kubeloop.api {
     requires transitive tools.jackson.databind;
     requires tools.jackson.dataformat.yaml;
     requires transitive com.fasterxml.jackson.annotation;
-    requires transitive kubernetes.model.core;
-    requires transitive kubernetes.model.apps;
-    requires transitive kubernetes.model.batch;
-    requires transitive kubernetes.model.coordination;
-    requires transitive kubernetes.model.events;
-    requires transitive kubernetes.model.apiextensions;
+
+    uses io.kubeloop.api.spi.ModelSupport;
 
     exports io.kubeloop.api;
     exports io.kubeloop.api.crd;
     exports io.kubeloop.api.errors;
     exports io.kubeloop.api.json;
     exports io.kubeloop.api.selector;
+    exports io.kubeloop.api.spi;
     exports io.kubeloop.api.yaml;
     exports io.kubeloop.api.internal to
             io.kubeloop.client,

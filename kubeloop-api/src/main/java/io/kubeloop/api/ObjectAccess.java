@@ -1,14 +1,10 @@
 package io.kubeloop.api;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.kubeloop.api.internal.ModelSupports;
 import io.kubeloop.api.json.KubeJson;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
@@ -23,17 +19,16 @@ import tools.jackson.databind.JsonNode;
  *       form) or straight from the JSON tree (tree form); its labels by reading only
  *       {@code metadata.labels} from the bytes (compact form);</li>
  *   <li>{@link KubernetesObject} (user records): {@code metadata()};</li>
- *   <li>fabric8 model objects ({@code io.fabric8.kubernetes.api.model.HasMetadata}): fabric8's
- *       {@code ObjectMeta} fields are read directly, never through JSON;</li>
+ *   <li>objects of a model family a {@link io.kubeloop.api.spi.ModelSupport} knows (fabric8's model classes
+ *       with {@code kubeloop-fabric8}): their metadata as that support reads it, never through JSON;</li>
  *   <li>any class with a public {@code metadata()} or {@code getMetadata()} returning
  *       {@link ObjectMeta};</li>
  *   <li>anything else Jackson can write: through its JSON {@code metadata} field (slow; a fallback).</li>
  * </ol>
  *
  * <p>The single-field readers ({@link #namespace}, {@link #name}, {@link #key},
- * {@link #resourceVersion}, {@link #uid}, {@link #labels}) allocate nothing for the first three kinds
- * of objects; prefer them on hot paths over {@link #metadata}, which builds an {@link ObjectMeta}
- * for fabric8 objects.
+ * {@link #resourceVersion}, {@link #uid}, {@link #labels}) allocate nothing for the first two kinds
+ * of objects; prefer them on hot paths over {@link #metadata}.
  *
  * <p>Stateless apart from a per-class cache of accessor methods; thread-safe.
  */
@@ -66,10 +61,11 @@ public final class ObjectAccess {
         ObjectMeta m;
         if (object instanceof KubernetesObject k) {
             m = k.metadata();
-        } else if (object instanceof HasMetadata h) {
-            m = fromFabric8(h.getMetadata());
         } else {
-            m = slow(object);
+            m = ModelSupports.metadata(object);
+            if (m == null) {
+                m = slow(object);
+            }
         }
         return m == null ? ObjectMeta.builder().build() : m;
     }
@@ -81,8 +77,6 @@ public final class ObjectAccess {
             ns = d.metaNamespace();
         } else if (object instanceof KubernetesObject k) {
             ns = k.metadata() == null ? null : k.metadata().namespace();
-        } else if (object instanceof HasMetadata h) {
-            ns = h.getMetadata() == null ? null : h.getMetadata().getNamespace();
         } else {
             ns = metadata(object).namespace();
         }
@@ -95,8 +89,6 @@ public final class ObjectAccess {
             return d.metaName();
         } else if (object instanceof KubernetesObject k) {
             return k.metadata() == null ? null : k.metadata().name();
-        } else if (object instanceof HasMetadata h) {
-            return h.getMetadata() == null ? null : h.getMetadata().getName();
         }
         return metadata(object).name();
     }
@@ -120,8 +112,6 @@ public final class ObjectAccess {
             return d.metaResourceVersion();
         } else if (object instanceof KubernetesObject k) {
             return k.metadata() == null ? null : k.metadata().resourceVersion();
-        } else if (object instanceof HasMetadata h) {
-            return h.getMetadata() == null ? null : h.getMetadata().getResourceVersion();
         }
         return metadata(object).resourceVersion();
     }
@@ -132,8 +122,6 @@ public final class ObjectAccess {
             return d.metaUid();
         } else if (object instanceof KubernetesObject k) {
             return k.metadata() == null ? null : k.metadata().uid();
-        } else if (object instanceof HasMetadata h) {
-            return h.getMetadata() == null ? null : h.getMetadata().getUid();
         }
         return metadata(object).uid();
     }
@@ -145,26 +133,17 @@ public final class ObjectAccess {
             labels = d.compactLabels();
         } else if (object instanceof KubernetesObject k) {
             labels = k.metadata() == null ? null : k.metadata().labels();
-        } else if (object instanceof HasMetadata h) {
-            labels = h.getMetadata() == null || h.getMetadata().getLabels() == null
-                    ? null
-                    : Collections.unmodifiableMap(h.getMetadata().getLabels());
         } else {
             labels = metadata(object).labels();
         }
         return labels == null ? Map.of() : labels;
     }
 
-    /**
-     * The owner references, an empty list when none; read-only. For fabric8 models this converts the
-     * references alone, not the whole metadata as {@link #metadata} does.
-     */
+    /** The owner references, an empty list when none; read-only. */
     public static List<OwnerReference> ownerReferences(Object object) {
         List<OwnerReference> refs;
         if (object instanceof KubernetesObject k) {
             refs = k.metadata() == null ? null : k.metadata().ownerReferences();
-        } else if (object instanceof HasMetadata h) {
-            refs = h.getMetadata() == null ? null : fromFabric8(h.getMetadata().getOwnerReferences());
         } else {
             refs = metadata(object).ownerReferences();
         }
@@ -191,80 +170,6 @@ public final class ObjectAccess {
         }
         JsonNode meta = tree == null ? null : tree.get("metadata");
         return meta == null || !meta.isObject() ? null : KubeJson.mapper().treeToValue(meta, ObjectMeta.class);
-    }
-
-    /** fabric8's owner references as ours, read-only; null for null. */
-    private static List<OwnerReference> fromFabric8(List<io.fabric8.kubernetes.api.model.OwnerReference> refs) {
-        if (refs == null) {
-            return null;
-        }
-        List<OwnerReference> owners = new ArrayList<>(refs.size());
-        for (io.fabric8.kubernetes.api.model.OwnerReference o : refs) {
-            owners.add(new OwnerReference(
-                    o.getApiVersion(),
-                    o.getKind(),
-                    o.getName(),
-                    o.getUid(),
-                    o.getController(),
-                    o.getBlockOwnerDeletion()));
-        }
-        return Collections.unmodifiableList(owners);
-    }
-
-    /** Converts fabric8's metadata field by field; collections are wrapped read-only, not copied. */
-    static ObjectMeta fromFabric8(io.fabric8.kubernetes.api.model.ObjectMeta f) {
-        if (f == null) {
-            return null;
-        }
-        List<OwnerReference> owners = fromFabric8(f.getOwnerReferences());
-        List<ManagedFieldsEntry> managed = null;
-        if (f.getManagedFields() != null) {
-            managed = new ArrayList<>(f.getManagedFields().size());
-            for (io.fabric8.kubernetes.api.model.ManagedFieldsEntry e : f.getManagedFields()) {
-                JsonNode fields =
-                        e.getFieldsV1() == null ? null : KubeJson.mapper().valueToTree(e.getFieldsV1());
-                managed.add(new ManagedFieldsEntry(
-                        e.getManager(),
-                        e.getOperation(),
-                        e.getApiVersion(),
-                        instant(e.getTime()),
-                        e.getFieldsType(),
-                        fields,
-                        e.getSubresource()));
-            }
-        }
-        return new ObjectMeta(
-                f.getName(),
-                f.getGenerateName(),
-                f.getNamespace(),
-                f.getUid(),
-                f.getResourceVersion(),
-                f.getGeneration(),
-                instant(f.getCreationTimestamp()),
-                instant(f.getDeletionTimestamp()),
-                f.getDeletionGracePeriodSeconds(),
-                readOnly(f.getLabels()),
-                readOnly(f.getAnnotations()),
-                owners,
-                f.getFinalizers() == null ? null : Collections.unmodifiableList(f.getFinalizers()),
-                managed == null ? null : Collections.unmodifiableList(managed),
-                f.getSelfLink());
-    }
-
-    private static Map<String, String> readOnly(Map<String, String> m) {
-        return m == null ? null : Collections.unmodifiableMap(m);
-    }
-
-    /** RFC 3339 text to an Instant; null when absent or unparseable. */
-    private static Instant instant(String text) {
-        if (text == null || text.isEmpty()) {
-            return null;
-        }
-        try {
-            return Instant.parse(text);
-        } catch (DateTimeParseException e) {
-            return null;
-        }
     }
 
     private static String describe(Object object) {

@@ -1,10 +1,7 @@
 package io.kubeloop.api;
 
-import static io.kubeloop.api.ResourceScope.CLUSTER;
-import static io.kubeloop.api.ResourceScope.NAMESPACED;
-
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Namespaced;
+import io.kubeloop.api.internal.ModelSupports;
+import io.kubeloop.api.spi.ModelSupport;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -49,12 +46,9 @@ public final class Scheme {
     }
 
     /**
-     * The built-in kinds, backed by fabric8's model classes: core/v1 Pod, Service, ConfigMap,
-     * Secret, Namespace, Node, ServiceAccount, Endpoints, Event, PersistentVolume,
-     * PersistentVolumeClaim, ReplicationController, LimitRange, ResourceQuota; apps/v1 Deployment,
-     * ReplicaSet, StatefulSet, DaemonSet, ControllerRevision; batch/v1 Job, CronJob;
-     * coordination.k8s.io/v1 Lease; events.k8s.io/v1 Event; apiextensions.k8s.io/v1
-     * CustomResourceDefinition — each with its resource name and scope.
+     * The built-in kinds that the {@link ModelSupport}s on the module or class path register: with
+     * {@code kubeloop-models}, every kind of its Kubernetes release as its record, with its resource name
+     * and scope; with {@code kubeloop-fabric8}, fabric8's model classes of the common kinds too.
      */
     public static Scheme defaults() {
         return DEFAULTS;
@@ -62,106 +56,26 @@ public final class Scheme {
 
     private static Builder defaultsBuilder() {
         Builder b = new Builder();
-        GroupVersion core = GroupVersion.CORE_V1;
-        b.register(io.fabric8.kubernetes.api.model.Pod.class, core.withKind("Pod"), "pods", NAMESPACED);
-        b.register(io.fabric8.kubernetes.api.model.Service.class, core.withKind("Service"), "services", NAMESPACED);
-        b.register(
-                io.fabric8.kubernetes.api.model.ConfigMap.class, core.withKind("ConfigMap"), "configmaps", NAMESPACED);
-        b.register(io.fabric8.kubernetes.api.model.Secret.class, core.withKind("Secret"), "secrets", NAMESPACED);
-        b.register(io.fabric8.kubernetes.api.model.Namespace.class, core.withKind("Namespace"), "namespaces", CLUSTER);
-        b.register(io.fabric8.kubernetes.api.model.Node.class, core.withKind("Node"), "nodes", CLUSTER);
-        b.register(
-                io.fabric8.kubernetes.api.model.ServiceAccount.class,
-                core.withKind("ServiceAccount"),
-                "serviceaccounts",
-                NAMESPACED);
-        b.register(
-                io.fabric8.kubernetes.api.model.Endpoints.class, core.withKind("Endpoints"), "endpoints", NAMESPACED);
-        b.register(io.fabric8.kubernetes.api.model.Event.class, core.withKind("Event"), "events", NAMESPACED);
-        b.register(
-                io.fabric8.kubernetes.api.model.PersistentVolume.class,
-                core.withKind("PersistentVolume"),
-                "persistentvolumes",
-                CLUSTER);
-        b.register(
-                io.fabric8.kubernetes.api.model.PersistentVolumeClaim.class,
-                core.withKind("PersistentVolumeClaim"),
-                "persistentvolumeclaims",
-                NAMESPACED);
-        b.register(
-                io.fabric8.kubernetes.api.model.ReplicationController.class,
-                core.withKind("ReplicationController"),
-                "replicationcontrollers",
-                NAMESPACED);
-        b.register(
-                io.fabric8.kubernetes.api.model.LimitRange.class,
-                core.withKind("LimitRange"),
-                "limitranges",
-                NAMESPACED);
-        b.register(
-                io.fabric8.kubernetes.api.model.ResourceQuota.class,
-                core.withKind("ResourceQuota"),
-                "resourcequotas",
-                NAMESPACED);
-        GroupVersion apps = new GroupVersion("apps", "v1");
-        b.register(
-                io.fabric8.kubernetes.api.model.apps.Deployment.class,
-                apps.withKind("Deployment"),
-                "deployments",
-                NAMESPACED);
-        b.register(
-                io.fabric8.kubernetes.api.model.apps.ReplicaSet.class,
-                apps.withKind("ReplicaSet"),
-                "replicasets",
-                NAMESPACED);
-        b.register(
-                io.fabric8.kubernetes.api.model.apps.StatefulSet.class,
-                apps.withKind("StatefulSet"),
-                "statefulsets",
-                NAMESPACED);
-        b.register(
-                io.fabric8.kubernetes.api.model.apps.DaemonSet.class,
-                apps.withKind("DaemonSet"),
-                "daemonsets",
-                NAMESPACED);
-        b.register(
-                io.fabric8.kubernetes.api.model.apps.ControllerRevision.class,
-                apps.withKind("ControllerRevision"),
-                "controllerrevisions",
-                NAMESPACED);
-        GroupVersion batch = new GroupVersion("batch", "v1");
-        b.register(io.fabric8.kubernetes.api.model.batch.v1.Job.class, batch.withKind("Job"), "jobs", NAMESPACED);
-        b.register(
-                io.fabric8.kubernetes.api.model.batch.v1.CronJob.class,
-                batch.withKind("CronJob"),
-                "cronjobs",
-                NAMESPACED);
-        b.register(
-                io.fabric8.kubernetes.api.model.coordination.v1.Lease.class,
-                new GroupVersionKind("coordination.k8s.io", "v1", "Lease"),
-                "leases",
-                NAMESPACED);
-        b.register(
-                io.fabric8.kubernetes.api.model.events.v1.Event.class,
-                new GroupVersionKind("events.k8s.io", "v1", "Event"),
-                "events",
-                NAMESPACED);
-        b.register(
-                io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition.class,
-                new GroupVersionKind("apiextensions.k8s.io", "v1", "CustomResourceDefinition"),
-                "customresourcedefinitions",
-                CLUSTER);
+        for (ModelSupport support : ModelSupports.all()) {
+            support.registerDefaults(b);
+        }
         return b;
     }
 
-    /** The kind of {@code type}: registered, else declared with {@link Kind}. */
+    /**
+     * The kind of {@code type}: registered, else declared with {@link Kind}, else as a {@link ModelSupport}
+     * maps it.
+     */
     public Optional<GroupVersionKind> gvkOf(Class<?> type) {
         GroupVersionKind gvk = kindsByType.get(type);
-        if (gvk == null) {
-            Kind k = type.getAnnotation(Kind.class);
-            gvk = k == null ? null : gvkOf(type, k);
+        if (gvk != null) {
+            return Optional.of(gvk);
         }
-        return Optional.ofNullable(gvk);
+        Kind k = type.getAnnotation(Kind.class);
+        if (k != null) {
+            return Optional.of(gvkOf(type, k));
+        }
+        return ModelSupports.mappingOf(type).map(ResourceMapping::gvk);
     }
 
     /** The type registered for {@code gvk}. */
@@ -174,14 +88,17 @@ public final class Scheme {
         return Optional.ofNullable(mappings.get(gvk));
     }
 
-    /** The resource and scope of {@code type}: registered with them, else declared with {@link Kind}. */
+    /**
+     * The resource and scope of {@code type}: registered with them, else declared with {@link Kind}, else as a
+     * {@link ModelSupport} maps it.
+     */
     public Optional<ResourceMapping> mappingOf(Class<?> type) {
         GroupVersionKind gvk = kindsByType.get(type);
         if (gvk != null) {
             return mappingOf(gvk);
         }
         Kind k = type.getAnnotation(Kind.class);
-        return k == null ? Optional.empty() : Optional.of(mappingOf(type, k));
+        return k == null ? ModelSupports.mappingOf(type) : Optional.of(mappingOf(type, k));
     }
 
     /** Every registered kind. */
@@ -253,32 +170,43 @@ public final class Scheme {
         }
 
         /**
-         * Registers a type that declares its kind: with {@link Kind}, or a fabric8 model class
-         * (its {@code @Group}/{@code @Version} annotations, plural and {@code Namespaced} marker).
+         * Registers a type that declares its kind: with {@link Kind}, or as a {@link ModelSupport} maps it
+         * (fabric8's model classes, with {@code kubeloop-fabric8}).
          *
          * @throws IllegalArgumentException when the type declares no kind
          */
         public Builder register(Class<?> type) {
             Kind k = type.getAnnotation(Kind.class);
-            if (k != null) {
-                ResourceMapping m = mappingOf(type, k);
-                return register(type, m.gvk(), m.resource(), m.scope());
+            ResourceMapping m = k != null
+                    ? mappingOf(type, k)
+                    : ModelSupports.mappingOf(type).orElse(null);
+            if (m == null) {
+                throw new IllegalArgumentException(type.getName() + " declares no kind: annotate it with @"
+                        + Kind.class.getName() + " or register it with an explicit GroupVersionKind");
             }
-            if (HasMetadata.class.isAssignableFrom(type)) {
-                String version = HasMetadata.getVersion(type);
-                if (version != null && !version.isEmpty()) {
-                    String group = HasMetadata.getGroup(type);
-                    GroupVersionKind gvk =
-                            new GroupVersionKind(group == null ? "" : group, version, HasMetadata.getKind(type));
-                    return register(
-                            type,
-                            gvk,
-                            HasMetadata.getPlural(type),
-                            Namespaced.class.isAssignableFrom(type) ? NAMESPACED : CLUSTER);
-                }
+            return register(type, m.gvk(), m.resource(), m.scope());
+        }
+
+        /**
+         * Registers a type of a built-in kind for {@link Scheme#defaults()} (what a {@link ModelSupport} calls):
+         * {@code type} maps to {@code gvk} and its resource; it becomes the kind's type unless the kind has one
+         * annotated with {@link Kind} already, which it replaces when it is itself annotated and the other is not.
+         * A type already registered as another kind is left as it is.
+         */
+        public Builder registerDefault(Class<?> type, GroupVersionKind gvk, String resource, ResourceScope scope) {
+            Objects.requireNonNull(type, "type");
+            Objects.requireNonNull(gvk, "gvk");
+            if (kindsByType.containsKey(type)) {
+                return this;
             }
-            throw new IllegalArgumentException(type.getName() + " declares no kind: annotate it with @"
-                    + Kind.class.getName() + " or register it with an explicit GroupVersionKind");
+            kindsByType.put(type, gvk);
+            Class<?> had = typesByKind.get(gvk);
+            boolean annotated = type.isAnnotationPresent(Kind.class);
+            if (had == null || (annotated && !had.isAnnotationPresent(Kind.class))) {
+                typesByKind.put(gvk, type);
+            }
+            mappings.putIfAbsent(gvk, new ResourceMapping(gvk, resource, scope));
+            return this;
         }
 
         public Scheme build() {

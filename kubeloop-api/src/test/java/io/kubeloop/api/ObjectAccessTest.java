@@ -56,8 +56,9 @@ class ObjectAccessTest {
         assertThat(ObjectAccess.metadata(d)).isEqualTo(META);
     }
 
+    /** fabric8's Pod with no ModelSupport for it on this module's test path: read through its JSON. */
     @Test
-    void readsFabric8ObjectsFieldByField() {
+    void readsABeanNoModelSupportKnowsThroughItsJson() {
         FieldsV1 fields = new FieldsV1();
         fields.setAdditionalProperty("f:metadata", Map.of("f:labels", Map.of()));
         Pod pod = new PodBuilder()

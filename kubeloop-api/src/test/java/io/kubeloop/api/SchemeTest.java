@@ -3,13 +3,6 @@ package io.kubeloop.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.Endpoints;
-import io.fabric8.kubernetes.api.model.Namespace;
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodTemplate;
-import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import org.junit.jupiter.api.Test;
 
 class SchemeTest {
@@ -21,46 +14,6 @@ class SchemeTest {
     record Policy(String apiVersion, String kind, ObjectMeta metadata) implements KubernetesObject {}
 
     record Plain(String apiVersion, String kind, ObjectMeta metadata) implements KubernetesObject {}
-
-    @Test
-    void defaultsMapBuiltInKindsBothWays() {
-        Scheme s = Scheme.defaults();
-
-        assertThat(s.gvkOf(Deployment.class)).contains(GroupVersionKind.parse("Deployment.v1.apps"));
-        assertThat(s.gvkOf(Pod.class)).contains(GroupVersionKind.parse("Pod.v1"));
-        assertThat(s.typeOf(GroupVersionKind.parse("Lease.v1.coordination.k8s.io")))
-                .contains(Lease.class);
-        assertThat(s.typeOf(GroupVersionKind.parse("Event.v1.events.k8s.io")))
-                .contains(io.fabric8.kubernetes.api.model.events.v1.Event.class);
-        assertThat(s.kinds()).hasSize(24);
-    }
-
-    @Test
-    void defaultsKnowResourceAndScope() {
-        Scheme s = Scheme.defaults();
-
-        assertThat(s.mappingOf(Endpoints.class).orElseThrow().gvr())
-                .isEqualTo(GroupVersionResource.parse("endpoints.v1"));
-        assertThat(s.mappingOf(Namespace.class).orElseThrow().namespaced()).isFalse();
-        assertThat(s.mappingOf(ConfigMap.class).orElseThrow().namespaced()).isTrue();
-        assertThat(s.mappingOf(GroupVersionKind.parse("CustomResourceDefinition.v1.apiextensions.k8s.io"))
-                        .orElseThrow()
-                        .resource())
-                .isEqualTo("customresourcedefinitions");
-    }
-
-    @Test
-    void defaultsAgreeWithFabric8sOwnAnnotations() {
-        for (GroupVersionKind gvk : Scheme.defaults().kinds()) {
-            Class<?> type = Scheme.defaults().typeOf(gvk).orElseThrow();
-            Scheme fromAnnotations = Scheme.builder().register(type).build();
-
-            assertThat(fromAnnotations.gvkOf(type)).as(type.getName()).contains(gvk);
-            assertThat(fromAnnotations.mappingOf(type))
-                    .as(type.getName())
-                    .isEqualTo(Scheme.defaults().mappingOf(type));
-        }
-    }
 
     @Test
     void kindAnnotationIsReadWithoutRegistration() {
@@ -119,21 +72,41 @@ class SchemeTest {
     }
 
     @Test
-    void toBuilderExtendsWithoutChangingTheOriginal() {
-        Scheme extended =
-                Scheme.defaults().toBuilder().register(PodTemplate.class).build();
-
-        assertThat(extended.gvkOf(PodTemplate.class)).contains(GroupVersionKind.parse("PodTemplate.v1"));
-        assertThat(extended.mappingOf(PodTemplate.class).orElseThrow().resource())
-                .isEqualTo("podtemplates");
-        assertThat(Scheme.defaults().gvkOf(PodTemplate.class)).isEmpty();
-    }
-
-    @Test
     void guessResourceFollowsApimachinery() {
         assertThat(ResourceMapping.guessResource("Foo")).isEqualTo("foos");
         assertThat(ResourceMapping.guessResource("Policy")).isEqualTo("policies");
         assertThat(ResourceMapping.guessResource("Class")).isEqualTo("classes");
         assertThat(ResourceMapping.guessResource("Endpoints")).isEqualTo("endpointses");
+    }
+
+    /**
+     * {@link Scheme#defaults()} holds what the {@code ModelSupport}s on the path register (this module's tests
+     * provide {@link TestModels}): a kind's {@code @Kind}-annotated type is its type whichever registered
+     * first, and the other type maps to the kind too.
+     */
+    @Test
+    void defaultsHoldTheModelSupportsRegistrationsAnnotatedTypesFirst() {
+        Scheme s = Scheme.defaults();
+        assertThat(s.typeOf(TestModels.GADGET)).contains(TestModels.Gadget.class);
+        assertThat(s.gvkOf(TestModels.LegacyGadget.class)).contains(TestModels.GADGET);
+        assertThat(s.mappingOf(TestModels.LegacyGadget.class).orElseThrow().resource())
+                .isEqualTo("gadgets");
+        assertThat(s.mappingOf(TestModels.GADGET).orElseThrow().namespaced()).isFalse();
+    }
+
+    /** A type that declares its kind its own way is mapped through the {@code ModelSupport} that knows it. */
+    @Test
+    void typesAModelSupportKnowsAreMappedWithoutRegistration() {
+        Scheme s = Scheme.builder().build();
+        assertThat(s.gvkOf(TestModels.Declared.class))
+                .contains(new GroupVersionKind("test.kubeloop.io", "v1", "Declared"));
+        assertThat(s.mappingOf(TestModels.Declared.class).orElseThrow().resource())
+                .isEqualTo("declareds");
+        assertThat(Scheme.builder()
+                        .register(TestModels.Declared.class)
+                        .build()
+                        .typeOf(new GroupVersionKind("test.kubeloop.io", "v1", "Declared")))
+                .contains(TestModels.Declared.class);
+        assertThat(ObjectAccess.metadata(new TestModels.Declared("d1")).name()).isEqualTo("d1");
     }
 }

@@ -1,8 +1,8 @@
 package io.kubeloop.cache;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.ObjectMeta;
+import io.kubeloop.api.json.KubeJson;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.reflect.RecordComponent;
@@ -30,9 +30,10 @@ public final class Transforms {
     /**
      * Drops {@code metadata.managedFields} (controller-runtime's {@code TransformStripManagedFields}),
      * typically a third of a cached object's size. Idempotent. A compact {@link DynamicObject} is
-     * replaced by a compact copy without them; a tree-form one and fabric8 model objects are changed
-     * in place (a transform sees an object before anyone else does); records with an {@link ObjectMeta} {@code metadata} component are rebuilt; other objects pass
-     * unchanged.
+     * replaced by a compact copy without them; a tree-form one is changed in place (a transform sees an
+     * object before anyone else does); records with an {@link ObjectMeta} {@code metadata} component are
+     * rebuilt; other objects (fabric8 model objects, beans) are read back into their class from their JSON
+     * without them; anything else passes unchanged.
      */
     public static <T> UnaryOperator<T> stripManagedFields() {
         return Transforms::strip;
@@ -58,19 +59,37 @@ public final class Transforms {
             }
             return object;
         }
-        if (object instanceof HasMetadata h) {
-            if (h.getMetadata() != null && h.getMetadata().getManagedFields() != null) {
-                h.getMetadata().setManagedFields(null);
-            }
-            return object;
-        }
         if (object instanceof Record) {
             RecordShape shape = SHAPES.get(object.getClass());
             if (shape != null) {
                 return (T) shape.withoutManagedFields(object);
             }
+            return object;
         }
-        return object;
+        return withoutManagedFieldsThroughJson(object);
+    }
+
+    /**
+     * Any other object (a fabric8 model object, a bean): through its JSON tree, without {@code
+     * metadata.managedFields}, back into its class; unchanged when it has none or cannot be read back.
+     */
+    @SuppressWarnings("unchecked") // read back into the object's own class
+    private static <T> T withoutManagedFieldsThroughJson(T object) {
+        JsonNode tree;
+        try {
+            tree = KubeJson.mapper().valueToTree(object);
+        } catch (RuntimeException notJson) {
+            return object;
+        }
+        if (!(tree != null && tree.get("metadata") instanceof ObjectNode m && m.has("managedFields"))) {
+            return object;
+        }
+        m.remove("managedFields");
+        try {
+            return (T) KubeJson.mapper().treeToValue(tree, object.getClass());
+        } catch (RuntimeException notReadBack) {
+            return object;
+        }
     }
 
     /** How to rebuild one record class with other metadata. */

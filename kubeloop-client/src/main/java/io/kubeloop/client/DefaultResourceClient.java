@@ -1,6 +1,5 @@
 package io.kubeloop.client;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupResource;
 import io.kubeloop.api.GroupVersionResource;
@@ -252,8 +251,7 @@ final class DefaultResourceClient<T> implements ResourceClient<T> {
      * read through {@link ObjectAccess}, anything else goes through its JSON tree.
      */
     private Body body(T object) {
-        if (!(object instanceof DynamicObject)
-                && (object instanceof KubernetesObject || object instanceof HasMetadata)) {
+        if (!(object instanceof DynamicObject) && object instanceof KubernetesObject) {
             return new Body(codec.writeObject(object), ObjectAccess.namespace(object), ObjectAccess.name(object));
         }
         ObjectNode tree = codec.toTree(object);

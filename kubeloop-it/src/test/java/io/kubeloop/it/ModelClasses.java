@@ -43,7 +43,7 @@ final class ModelClasses {
             return files.map(p -> root.relativize(p).toString())
                     .filter(n -> n.endsWith(".class") && !n.contains("$") && !n.endsWith("-info.class"))
                     .map(n -> n.substring(0, n.length() - ".class".length()).replace('/', '.'))
-                    .filter(n -> !n.endsWith(".JsonReaders"))
+                    .filter(n -> !n.endsWith(".JsonReaders") && !n.contains(".internal."))
                     .sorted()
                     .<Class<?>>map(ModelClasses::load)
                     .toList();

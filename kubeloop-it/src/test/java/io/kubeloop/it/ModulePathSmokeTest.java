@@ -35,7 +35,7 @@ class ModulePathSmokeTest {
 
     /** kubeloop's library modules, as reactor class folders or jars. */
     private static final Pattern KUBELOOP = Pattern.compile(
-            ".*kubeloop-(time|api|codegen|client|workqueue|cache|controller|cel|apiserver|testing)([/\\\\]target[/\\\\]classes[/\\\\]?|-[0-9][^/\\\\]*\\.jar)$");
+            ".*kubeloop-(time|api|models|codegen|client|workqueue|cache|controller|cel|apiserver|testing)([/\\\\]target[/\\\\]classes[/\\\\]?|-[0-9][^/\\\\]*\\.jar)$");
 
     /** Their third-party dependencies, by repository path. */
     private static final List<String> DEPENDENCIES = List.of(
@@ -43,7 +43,6 @@ class ModulePathSmokeTest {
             "/com/fasterxml/jackson/core/jackson-annotations/",
             "/org/snakeyaml/",
             "/org/yaml/snakeyaml/",
-            "/io/fabric8/kubernetes-model-",
             "/org/bouncycastle/",
             "/org/slf4j/slf4j-api/",
             "/io/micrometer/",
@@ -62,13 +61,13 @@ class ModulePathSmokeTest {
     private static final String MODULE_INFO = """
             module example.app {
                 requires io.kubeloop.controller;
+                requires io.kubeloop.models;
             }
             """;
 
     private static final String MAIN = """
             package example.app;
 
-            import io.fabric8.kubernetes.api.model.ConfigMap;
             import io.kubeloop.api.DynamicObject;
             import io.kubeloop.api.ObjectMeta;
             import io.kubeloop.api.json.KubeJson;
@@ -78,6 +77,7 @@ class ModulePathSmokeTest {
             import io.kubeloop.client.http.ApiResponse;
             import io.kubeloop.client.http.ApiTransport;
             import io.kubeloop.controller.Manager;
+            import io.kubeloop.models.core.v1.ConfigMap;
             import io.kubeloop.workqueue.WorkQueue;
             import java.net.URI;
             import java.util.Map;
@@ -91,7 +91,7 @@ class ModulePathSmokeTest {
                     check(meta.name().equals("cm") && d.metadata().namespace().equals("ns"), "ObjectMeta bound");
                     check(LabelSelector.parse("app=x").matches(meta.labels()), "selector");
                     ConfigMap cm = KubeJson.mapper().treeToValue(d.node(), ConfigMap.class);
-                    check(cm.getData().equals(Map.of("k", "v")), "fabric8 model bound");
+                    check(cm.data().equals(Map.of("k", "v")), "model bound");
                     WorkQueue<String> queue = WorkQueue.create();
                     queue.add("key");
                     check(queue.get().orElseThrow().equals("key"), "work queue");
@@ -131,14 +131,13 @@ class ModulePathSmokeTest {
     private static final String TESTING_MODULE_INFO = """
             module example.app {
                 requires io.kubeloop.testing;
+                requires io.kubeloop.models;
             }
             """;
 
     private static final String SERVER_MAIN = """
             package example.app;
 
-            import io.fabric8.kubernetes.api.model.ConfigMap;
-            import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
             import io.kubeloop.api.DynamicObject;
             import io.kubeloop.api.GroupVersionResource;
             import io.kubeloop.api.ResourceScope;
@@ -146,6 +145,7 @@ class ModulePathSmokeTest {
             import io.kubeloop.api.errors.NotFoundException;
             import io.kubeloop.apiserver.EmbeddedApiServer;
             import io.kubeloop.client.ResourceClient;
+            import io.kubeloop.models.core.v1.ConfigMap;
             import io.kubeloop.testing.FakeTicker;
             import java.time.Duration;
             import java.util.Map;
@@ -159,9 +159,8 @@ class ModulePathSmokeTest {
                     try (EmbeddedApiServer server = EmbeddedApiServer.start()) {
                         ResourceClient<ConfigMap> configMaps =
                                 server.client().resource(ConfigMap.class).inNamespace("default");
-                        configMaps.create(new ConfigMapBuilder().withNewMetadata().withName("cm").endMetadata()
-                                .withData(Map.of("k", "v")).build());
-                        check(configMaps.get("cm").getData().equals(Map.of("k", "v")), "round trip");
+                        configMaps.create(ConfigMap.builder().metadata(m -> m.name("cm")).data(Map.of("k", "v")).build());
+                        check(configMaps.get("cm").data().equals(Map.of("k", "v")), "round trip");
                         check(configMaps.list().items().size() == 1, "list");
                         celRule(server);
                     }

@@ -1,8 +1,12 @@
 package io.kubeloop.maven;
 
 import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.maven.model.Resource;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
 import org.apache.maven.plugins.annotations.Mojo;
@@ -43,6 +47,10 @@ public final class GenerateBuiltinModelsMojo extends GeneratorMojo {
     @Parameter
     private String moduleName;
 
+    /** Where the service registration of the records' kinds goes, added to the project's resources. */
+    @Parameter(defaultValue = "${project.build.directory}/generated-resources/kubeloop-models", required = true)
+    private File resourcesDirectory;
+
     /** The generated source root, added to the project's compile sources. */
     @Parameter(defaultValue = "${project.build.directory}/generated-sources/kubeloop-models", required = true)
     private File outputDirectory;
@@ -59,6 +67,17 @@ public final class GenerateBuiltinModelsMojo extends GeneratorMojo {
         }
         List<String> written = generate(args);
         project().addCompileSourceRoot(outputDirectory.getPath());
+        // the records' kinds for Scheme.defaults() on the class path (the module declares it with provides)
+        Path services = resourcesDirectory.toPath().resolve("META-INF/services/io.kubeloop.api.spi.ModelSupport");
+        try {
+            Files.createDirectories(services.getParent());
+            Files.writeString(services, packageName + ".internal.BuiltinKinds\n");
+        } catch (IOException e) {
+            throw new MojoExecutionException("cannot write " + services + ": " + e.getMessage(), e);
+        }
+        Resource resource = new Resource();
+        resource.setDirectory(resourcesDirectory.getPath());
+        project().addResource(resource);
         getLog().info("kubeloop: generated " + written.size() + " files of the " + release + " models into "
                 + outputDirectory);
     }

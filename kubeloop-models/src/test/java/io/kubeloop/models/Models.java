@@ -37,7 +37,7 @@ final class Models {
                     .map(Path::toString)
                     .filter(n -> n.endsWith(".class") && !n.contains("$") && !n.endsWith("package-info.class"))
                     .map(n -> n.substring(0, n.length() - ".class".length()).replace('/', '.'))
-                    .filter(n -> !n.endsWith(".JsonReaders"))
+                    .filter(n -> !n.endsWith(".JsonReaders") && !n.contains(".internal."))
                     .sorted()
                     .<Class<?>>map(Models::load)
                     .toList();

@@ -142,4 +142,17 @@ class ReleaseModelsTest {
                         .namespaced())
                 .isTrue();
     }
+
+    /** The models register every kind in the default scheme (their ModelSupport), as its type with its resource. */
+    @Test
+    void theDefaultSchemeMapsEveryKindToItsRecord() {
+        io.kubeloop.api.Scheme defaults = io.kubeloop.api.Scheme.defaults();
+        for (Class<?> type : Models.kinds().values()) {
+            var gvk = defaults.gvkOf(type).orElseThrow();
+            assertThat(defaults.typeOf(gvk)).as("type of %s", gvk).contains(type);
+            assertThat(defaults.mappingOf(gvk).orElseThrow().resource())
+                    .isEqualTo(type.getAnnotation(Kind.class).plural());
+        }
+        assertThat(defaults.kinds()).hasSize(Models.kinds().size());
+    }
 }

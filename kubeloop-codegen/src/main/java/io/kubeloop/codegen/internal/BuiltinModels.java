@@ -47,6 +47,7 @@ public final class BuiltinModels {
             }
         }
         List<GeneratedSource> sources = new ArrayList<>();
+        StringBuilder registrations = new StringBuilder();
         for (Map.Entry<String, Map<String, String>> p : packages.entrySet()) {
             String packageName = p.getKey();
             Set<String> names = new TreeSet<>(p.getValue().keySet());
@@ -55,6 +56,25 @@ public final class BuiltinModels {
                 String source = new DefinitionWriter(basePackage, packageName, names, definitions)
                         .write(definition, definitions.get(definition), documents.resource(definition));
                 sources.add(new GeneratedSource(packageName, c.getKey(), source));
+                OpenApiDocuments.Resource r = documents.resource(definition);
+                if (r != null) {
+                    registrations
+                            .append("        b.registerDefault(")
+                            .append(packageName)
+                            .append('.')
+                            .append(c.getKey())
+                            .append(".class, new GroupVersionKind(")
+                            .append(JavaText.literal(r.group()))
+                            .append(", ")
+                            .append(JavaText.literal(r.version()))
+                            .append(", ")
+                            .append(JavaText.literal(r.kind()))
+                            .append("), ")
+                            .append(JavaText.literal(r.plural()))
+                            .append(", ")
+                            .append(r.namespaced() ? "ResourceScope.NAMESPACED" : "ResourceScope.CLUSTER")
+                            .append(");\n");
+                }
             }
             sources.add(new GeneratedSource(
                     packageName, "JsonReaders", PackageRenderer.jsonReaders(packageName, List.copyOf(names))));
@@ -63,20 +83,49 @@ public final class BuiltinModels {
             sources.add(new GeneratedSource(
                     packageName, "package-info", PackageRenderer.packageInfo(packageName, groupVersion, release)));
         }
+        sources.add(new GeneratedSource(
+                basePackage + ".internal", PROVIDER, provider(basePackage, release, registrations)));
         if (moduleName != null) {
-            sources.add(new GeneratedSource("", "module-info", moduleInfo(moduleName, release, packages.keySet())));
+            sources.add(new GeneratedSource(
+                    "", "module-info", moduleInfo(moduleName, basePackage, release, packages.keySet())));
         }
         return sources;
     }
 
-    private static String moduleInfo(String moduleName, String release, Set<String> packages) {
+    /** The simple name of the generated {@code ModelSupport} in {@code <base>.internal}. */
+    public static final String PROVIDER = "BuiltinKinds";
+
+    private static String provider(String basePackage, String release, StringBuilder registrations) {
+        return "package " + basePackage + ".internal;\n\n"
+                + "import io.kubeloop.api.GroupVersionKind;\n"
+                + "import io.kubeloop.api.ResourceScope;\n"
+                + "import io.kubeloop.api.Scheme;\n"
+                + "import io.kubeloop.api.spi.ModelSupport;\n\n"
+                + "/**\n * Registers every kind of Kubernetes " + release
+                + " as its record in the default scheme, with its\n"
+                + " * resource and scope. Found by the service loader; stateless.\n */\n"
+                + "public final class " + PROVIDER + " implements ModelSupport {\n\n"
+                + "    /** The instance the service loader makes. */\n"
+                + "    public " + PROVIDER + "() {}\n\n"
+                + "    @Override\n"
+                + "    public void registerDefaults(Scheme.Builder b) {\n"
+                + registrations
+                + "    }\n}\n";
+    }
+
+    private static String moduleInfo(String moduleName, String basePackage, String release, Set<String> packages) {
         StringBuilder out = new StringBuilder("/**\n * The models of Kubernetes' built-in kinds, ")
                 .append(release)
                 .append(": immutable records generated from\n * its OpenAPI documents, one package per API group"
                         + " and version. Jackson writes the records by reflection.\n */\n")
                 .append("module ")
                 .append(moduleName)
-                .append(" {\n    requires transitive io.kubeloop.api;\n");
+                .append(
+                        " {\n    requires transitive io.kubeloop.api;\n\n    provides io.kubeloop.api.spi.ModelSupport with\n            ")
+                .append(basePackage)
+                .append(".internal.")
+                .append(PROVIDER)
+                .append(";\n");
         for (String p : packages) {
             out.append("\n    exports ").append(p).append(";\n");
         }

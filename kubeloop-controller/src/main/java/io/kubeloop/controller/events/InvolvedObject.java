@@ -1,9 +1,11 @@
 package io.kubeloop.controller.events;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.kubeloop.api.KubernetesObject;
 import io.kubeloop.api.ObjectAccess;
 import io.kubeloop.api.ObjectMeta;
+import io.kubeloop.api.Scheme;
+import io.kubeloop.api.json.KubeJson;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The object an Event is about, as the Event's {@code involvedObject} names it.
@@ -18,19 +20,35 @@ import io.kubeloop.api.ObjectMeta;
 record InvolvedObject(
         String apiVersion, String kind, String namespace, String name, String uid, String resourceVersion) {
 
-    /** Reads a {@link KubernetesObject} or a fabric8 model object. */
+    /**
+     * Reads a {@link KubernetesObject}, or any other object that has {@code apiVersion} and {@code kind} in its
+     * JSON (a fabric8 model object), or whose type the default scheme maps to a kind.
+     */
     static InvolvedObject of(Object object) {
         String apiVersion;
         String kind;
         if (object instanceof KubernetesObject k) {
             apiVersion = k.apiVersion();
             kind = k.kind();
-        } else if (object instanceof HasMetadata h) {
-            apiVersion = h.getApiVersion();
-            kind = h.getKind();
         } else {
-            throw new IllegalArgumentException("cannot record an event about a "
-                    + object.getClass().getName() + ": not a KubernetesObject nor a fabric8 model object");
+            JsonNode tree;
+            try {
+                tree = KubeJson.mapper().valueToTree(object);
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException(
+                        "cannot record an event about a " + object.getClass().getName()
+                                + ": not a KubernetesObject nor readable as JSON",
+                        e);
+            }
+            apiVersion = tree.path("apiVersion").asString(null);
+            kind = tree.path("kind").asString(null);
+        }
+        if (kind == null || kind.isEmpty()) {
+            var gvk = Scheme.defaults().gvkOf(object.getClass());
+            if (gvk.isPresent()) {
+                apiVersion = gvk.get().apiVersion();
+                kind = gvk.get().kind();
+            }
         }
         ObjectMeta meta = ObjectAccess.metadata(object);
         if (kind == null

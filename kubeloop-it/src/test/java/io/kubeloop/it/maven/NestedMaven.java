@@ -35,6 +35,7 @@ final class NestedMaven {
             "kubeloop-bom",
             "kubeloop-time",
             "kubeloop-api",
+            "kubeloop-fabric8",
             "kubeloop-models",
             "kubeloop-workqueue",
             "kubeloop-client",
