@@ -1,9 +1,5 @@
 package com.example.websites;
 
-import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.kubeloop.api.Condition;
 import io.kubeloop.api.Conditions;
 import io.kubeloop.controller.Controller;
@@ -17,6 +13,8 @@ import io.kubeloop.controller.Result;
 import io.kubeloop.controller.rbac.Permission;
 import io.kubeloop.controller.util.Applied;
 import io.kubeloop.controller.util.OwnedObjects;
+import io.kubeloop.models.apps.v1.Deployment;
+import io.kubeloop.models.core.v1.ConfigMap;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -55,9 +53,9 @@ public final class WebsiteOperator implements Reconciler {
         }
 
         Deployment deployment = served.object(); // as the server answered, or as the cache holds it
-        int available = deployment.getStatus() == null || deployment.getStatus().getAvailableReplicas() == null
+        int available = deployment.status() == null || deployment.status().availableReplicas() == null
                 ? 0
-                : deployment.getStatus().getAvailableReplicas();
+                : deployment.status().availableReplicas();
         boolean ready = available >= replicas;
         String message = available + "/" + replicas + " replicas available";
         List<Condition> conditions = new ArrayList<>(site.conditions());
@@ -75,47 +73,24 @@ public final class WebsiteOperator implements Reconciler {
     }
 
     private static ConfigMap page(String name, String html) {
-        return new ConfigMapBuilder()
-                .withNewMetadata()
-                .withName(name + "-html")
-                .endMetadata()
-                .addToData("index.html", html)
+        return ConfigMap.builder()
+                .metadata(m -> m.name(name + "-html"))
+                .putData("index.html", html)
                 .build();
     }
 
     private static Deployment nginx(String name, int replicas) {
         Map<String, String> labels = Map.of("app.kubernetes.io/name", name);
-        return new DeploymentBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .endMetadata()
-                .withNewSpec()
-                .withReplicas(replicas)
-                .withNewSelector()
-                .withMatchLabels(labels)
-                .endSelector()
-                .withNewTemplate()
-                .withNewMetadata()
-                .withLabels(labels)
-                .endMetadata()
-                .withNewSpec()
-                .addNewContainer()
-                .withName("nginx")
-                .withImage("nginx:1.27")
-                .addNewVolumeMount()
-                .withName("html")
-                .withMountPath("/usr/share/nginx/html")
-                .endVolumeMount()
-                .endContainer()
-                .addNewVolume()
-                .withName("html")
-                .withNewConfigMap()
-                .withName(name + "-html")
-                .endConfigMap()
-                .endVolume()
-                .endSpec()
-                .endTemplate()
-                .endSpec()
+        return Deployment.builder()
+                .metadata(m -> m.name(name))
+                .spec(s -> s.replicas(replicas)
+                        .selector(l -> l.matchLabels(labels))
+                        .template(t -> t.metadata(m -> m.labels(labels))
+                                .spec(p -> p.addContainer(c -> c.name("nginx")
+                                                .image("nginx:1.27")
+                                                .addVolumeMount(
+                                                        v -> v.name("html").mountPath("/usr/share/nginx/html")))
+                                        .addVolume(v -> v.name("html").configMap(c -> c.name(name + "-html"))))))
                 .build();
     }
 

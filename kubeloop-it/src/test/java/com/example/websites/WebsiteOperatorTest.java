@@ -4,14 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.kubeloop.api.Conditions;
 import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.PatchType;
 import io.kubeloop.client.ResourceClient;
 import io.kubeloop.controller.Manager;
+import io.kubeloop.models.apps.v1.Deployment;
+import io.kubeloop.models.core.v1.ConfigMap;
 import io.kubeloop.testing.junit.EmbeddedApiServerTest;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -39,12 +39,12 @@ class WebsiteOperatorTest {
                                 .isTrue();
                         assertThat(site.metadata().finalizers()).containsExactly(WebsiteOperator.FINALIZER);
                     });
-            assertThat(configMaps.get("hello-html").getData()).containsEntry("index.html", "<h1>Hello</h1>");
-            assertThat(deployments.get("hello").getSpec().getReplicas()).isEqualTo(2);
+            assertThat(configMaps.get("hello-html").data()).containsEntry("index.html", "<h1>Hello</h1>");
+            assertThat(deployments.get("hello").spec().replicas()).isEqualTo(2);
 
             websites.patch("hello", PatchType.MERGE, "{\"spec\":{\"html\":\"<h1>Hello again</h1>\"}}");
             await().atMost(Duration.ofSeconds(10))
-                    .untilAsserted(() -> assertThat(configMaps.get("hello-html").getData())
+                    .untilAsserted(() -> assertThat(configMaps.get("hello-html").data())
                             .containsEntry("index.html", "<h1>Hello again</h1>"));
 
             websites.delete("hello"); // the cleanup runs, the finalizer goes, then the Website

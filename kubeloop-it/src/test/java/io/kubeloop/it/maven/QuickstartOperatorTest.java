@@ -6,8 +6,6 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.example.websites.Website;
-import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.kubeloop.api.Conditions;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.errors.NotFoundException;
@@ -18,6 +16,8 @@ import io.kubeloop.client.ResourceClient;
 import io.kubeloop.it.docs.QuickstartProject;
 import io.kubeloop.it.operator.BundleReplicas;
 import io.kubeloop.it.operator.BundleReplicas.Replica;
+import io.kubeloop.models.apps.v1.Deployment;
+import io.kubeloop.models.core.v1.ConfigMap;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -245,13 +245,13 @@ class QuickstartOperatorTest {
                             .isTrue());
             ConfigMap page =
                     admin.resource(ConfigMap.class).inNamespace("default").get("hello-html");
-            assertThat(page.getData()).containsEntry("index.html", "<h1>Hello</h1>");
-            assertThat(page.getMetadata().getManagedFields())
-                    .extracting(f -> f.getManager())
+            assertThat(page.data()).containsEntry("index.html", "<h1>Hello</h1>");
+            assertThat(page.metadata().managedFields())
+                    .extracting(f -> f.manager())
                     .contains("website-operator");
             Deployment served =
                     admin.resource(Deployment.class).inNamespace("default").get("hello");
-            assertThat(served.getSpec().getReplicas()).isEqualTo(2);
+            assertThat(served.spec().replicas()).isEqualTo(2);
 
             websites.delete("hello");
             await().atMost(Duration.ofSeconds(30))
