@@ -9,7 +9,8 @@
  *   <li>Objects: the {@link io.kubeloop.api.KubernetesObject} contract with
  *       {@link io.kubeloop.api.ObjectMeta}, user records, {@link io.kubeloop.api.DynamicObject}
  *       (unstructured; a JSON tree or, as decoded by kubeloop's client, the object's compact JSON
- *       bytes with its identity read from them) and fabric8 model classes, all mapped by
+ *       bytes with its identity read from them), kubeloop's models of the built-in kinds and any
+ *       other Jackson-mappable model (fabric8's), all mapped by
  *       {@link io.kubeloop.api.json.KubeJson}.</li>
  *   <li>Types: {@link io.kubeloop.api.Scheme} maps Java types to kinds (and, with
  *       {@link io.kubeloop.api.ResourceMapping}, to resources and scope); user types declare

@@ -7,7 +7,7 @@ import java.util.Optional;
  * Typed access to one resource (a {@link GroupVersionResource}) in one namespace, in all
  * namespaces, or cluster-wide: client-go's dynamic {@code ResourceInterface} with a Java type.
  * {@code T} is {@link io.kubeloop.api.DynamicObject} or any Jackson-mappable class or record
- * (fabric8 model classes included).
+ * (kubeloop's models of the built-in kinds, fabric8 model classes).
  *
  * {@snippet :
  * ResourceClient<DynamicObject> cms = client.resource(new GroupVersionResource("", "v1", "configmaps"), ResourceScope.NAMESPACED,

@@ -36,7 +36,8 @@ import java.util.regex.Pattern;
  * <p>The reconciled type comes first, so the mistakes controller-runtime reports when building
  * (no watch, {@code Owns} without {@code For}, {@code For} twice) cannot be written. Types are
  * resolved through a {@link Scheme} ({@link Scheme#defaults()} unless {@link #scheme} says
- * otherwise): built-in kinds, fabric8 model classes, records annotated with
+ * otherwise): kubeloop's models of the built-in kinds, fabric8's model classes with {@code
+ * kubeloop-fabric8}, records annotated with
  * {@link io.kubeloop.api.Kind}. Informers are the factory's shared ones over all namespaces; the
  * caller starts the factory. The controller's name defaults to the reconciled kind in lower case.
  *

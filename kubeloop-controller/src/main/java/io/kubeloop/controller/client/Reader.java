@@ -13,7 +13,8 @@ import java.util.Optional;
  * {@link Client} of a manager reads from its {@link Cache} (informers, no API call); the manager's
  * {@code apiReader()} reads from the API server.
  *
- * <p>Typed reads name a Java type the scheme knows (built-in kinds, fabric8 model classes, records
+ * <p>Typed reads name a Java type the scheme knows (kubeloop's models of the built-in kinds, fabric8's
+ * model classes with {@code kubeloop-fabric8}, records
  * annotated with {@link io.kubeloop.api.Kind @Kind}); dynamic reads name a
  * {@link GroupVersionKind} and return {@link DynamicObject}s.
  *
