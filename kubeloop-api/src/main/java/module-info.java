@@ -12,6 +12,7 @@
 module io.kubeloop.api {
     requires transitive tools.jackson.databind;
     requires tools.jackson.dataformat.yaml;
+    requires org.snakeyaml.engine;
     requires transitive com.fasterxml.jackson.annotation;
 
     uses io.kubeloop.api.spi.ModelSupport;

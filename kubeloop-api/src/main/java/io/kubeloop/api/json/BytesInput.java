@@ -37,14 +37,14 @@ final class BytesInput extends JsonInput {
         }
     }
 
-    private final byte[] b;
-    private final int end;
-    private final JsonBytesReader owner;
+    final byte[] b;
+    final int end;
+    final JsonBytesReader owner;
     private final StringTable values;
     private final StringTable names;
     private final ShortNames shortNames;
     private final ShortNames shortValues;
-    private final Collected collected;
+    final Collected collected;
     int pos;
     /** How many values that can be changed (JSON trees, maps of unknown fields) this input has read. */
     private int mutableValues;
@@ -65,12 +65,12 @@ final class BytesInput extends JsonInput {
         this.collected = owner.collected;
     }
 
-    private static Fallback fallback() {
+    static Fallback fallback() {
         return new Fallback();
     }
 
     /** The byte at {@code i}, or 0 past the end (which nothing accepts). */
-    private byte at(int i) {
+    byte at(int i) {
         return i < end ? b[i] : 0;
     }
 
@@ -402,41 +402,9 @@ final class BytesInput extends JsonInput {
         return JsonStrings.unescape(raw, table);
     }
 
-    /**
-     * The integer at {@code pos} in [min, max]; moves past it. Anything but plain JSON integer syntax (a
-     * fraction, an exponent, a leading zero, more than 18 digits) falls back: Jackson's coercion rules or its
-     * error. Whatever follows the digits is checked by the caller's next step (a comma or a closing bracket).
-     */
+    /** The integer at {@code pos} in [min, max]; moves past it ({@link BytesIntegers#read}). */
     private long integer(long min, long max) {
-        byte[] b = this.b;
-        int end = this.end;
-        int i = pos;
-        boolean negative = i < end && b[i] == '-';
-        if (negative) {
-            i++;
-        }
-        int first = i;
-        long v = 0;
-        for (; i < end; i++) {
-            byte c = b[i];
-            if (c < '0' || c > '9') {
-                break;
-            }
-            v = v * 10 + (c - '0');
-        }
-        int digits = i - first;
-        if (digits == 0 || digits > 18 || (digits > 1 && b[first] == '0')) {
-            throw fallback(); // no number, one that may overflow, or not JSON: Jackson decides
-        }
-        if (i < end && (b[i] == '.' || b[i] == 'e' || b[i] == 'E')) {
-            throw fallback(); // a fraction or an exponent: Jackson's coercion rules
-        }
-        v = negative ? -v : v;
-        if (v < min || v > max) {
-            throw fallback();
-        }
-        pos = i;
-        return v;
+        return BytesIntegers.read(this, min, max);
     }
 
     @Override
@@ -452,7 +420,7 @@ final class BytesInput extends JsonInput {
         try {
             return owner.quantity(text, Quantity.fromJson(text));
         } catch (IllegalArgumentException notAQuantity) {
-            throw fallback(); // Jackson's error
+            throw BytesInput.fallback(); // Jackson's error
         }
     }
 
@@ -468,51 +436,12 @@ final class BytesInput extends JsonInput {
         return super.intOrString();
     }
 
-    /** The key of the stream's shared {@code fieldsV1} trees in its {@link SharedRecords}. */
-    private static final Function<?, ?>[] FIELDS_V1 = {Function.identity()};
-
     @Override
     JsonNode fieldsTree() {
-        int start = pos;
-        if (at(start) != '{') {
+        if (at(pos) != '{') {
             return super.fieldsTree();
         }
-        int objectEnd = JsonScanner.valueEnd(b, start, end);
-        if (objectEnd < 0) {
-            throw fallback();
-        }
-        SharedRecords shared = owner.shared;
-        boolean look = shared.worthLooking(FIELDS_V1, 0);
-        int hash = look ? SharedRecords.hash(b, start, objectEnd) : 0;
-        if (look) {
-            Object known = shared.find(FIELDS_V1, 0, b, start, objectEnd, hash);
-            if (known != null) {
-                pos = objectEnd;
-                return (JsonNode) known;
-            }
-        }
-        JsonNode tree = frozenObject();
-        if (look && pos == objectEnd) {
-            shared.put(FIELDS_V1, 0, b, start, objectEnd, hash, tree);
-        }
-        return tree;
-    }
-
-    /**
-     * The object at {@code pos} as a tree that cannot be changed. {@code fieldsV1} holds only objects (a trie of
-     * field-path elements); any other value in it is read by Jackson as usual.
-     */
-    private JsonNode frozenObject() {
-        String name = firstName(JsonNode.class);
-        if (name == null) {
-            return Frozen.FrozenObject.EMPTY;
-        }
-        int mark = collected.mark();
-        for (; name != null; name = nextName()) {
-            collected.push(name);
-            collected.push(at(pos) == '{' ? frozenObject() : Frozen.tree(value(JsonNode.class)));
-        }
-        return new Frozen.FrozenObject(collected.<JsonNode>map(mark));
+        return FieldsTrees.read(this);
     }
 
     @Override

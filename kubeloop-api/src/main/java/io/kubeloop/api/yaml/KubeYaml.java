@@ -10,7 +10,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import org.snakeyaml.engine.v2.api.DumpSettings;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
@@ -59,6 +61,24 @@ public final class KubeYaml {
             .enable(YAMLWriteFeature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
             .disable(YAMLWriteFeature.SPLIT_LINES)
             .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS) // the next document follows
+            .build();
+
+    /**
+     * The writer of a document holding NEL, LINE SEPARATOR or PARAGRAPH SEPARATOR (line breaks to a YAML 1.1
+     * reader, ordinary characters to YAML 1.2): it escapes every character outside ASCII in double-quoted
+     * scalars, so that every reader reads the same strings.
+     */
+    private static final YAMLMapper ESCAPING = YAMLMapper.builder(YAMLFactory.builder()
+                    .stringQuotingChecker(PortableQuoting.INSTANCE)
+                    .dumperOptions(DumpSettings.builder()
+                            .setExplicitStart(false)
+                            .setSplitLines(false)
+                            .setUseUnicodeEncoding(false)
+                            .build())
+                    .build())
+            .disable(YAMLWriteFeature.WRITE_DOC_START_MARKER)
+            .enable(YAMLWriteFeature.MINIMIZE_QUOTES)
+            .enable(YAMLWriteFeature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
             .build();
 
     private KubeYaml() {}
@@ -138,7 +158,26 @@ public final class KubeYaml {
 
     /** One object as a YAML document (no {@code ---} marker). */
     public static String write(Object object) {
-        return YAML.writeValueAsString(tree(object));
+        JsonNode tree = tree(object);
+        return (hasYaml11LineBreak(tree) ? ESCAPING : YAML).writeValueAsString(tree);
+    }
+
+    /** Whether a name or string in {@code node} holds a character that only YAML 1.1 reads as a line break. */
+    private static boolean hasYaml11LineBreak(JsonNode node) {
+        if (node.isString()) {
+            return PortableQuoting.breaksLinesInYaml11(node.asString());
+        }
+        for (Map.Entry<String, JsonNode> e : node.properties()) {
+            if (PortableQuoting.breaksLinesInYaml11(e.getKey()) || hasYaml11LineBreak(e.getValue())) {
+                return true;
+            }
+        }
+        for (JsonNode item : node.isArray() ? node : List.<JsonNode>of()) {
+            if (hasYaml11LineBreak(item)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Objects as a stream of YAML documents separated by {@code ---}; empty text for none. */

@@ -53,12 +53,27 @@ final class PortableQuoting extends StringQuotingChecker.Default {
 
     @Override
     public boolean needToQuoteName(String name) {
-        return resolvesAsNonString(name) || super.needToQuoteName(name);
+        return resolvesAsNonString(name) || breaksLinesInYaml11(name) || super.needToQuoteName(name);
     }
 
     @Override
     public boolean needToQuoteValue(String value) {
-        return resolvesAsNonString(value) || super.needToQuoteValue(value);
+        return resolvesAsNonString(value) || breaksLinesInYaml11(value) || super.needToQuoteValue(value);
+    }
+
+    /**
+     * Whether {@code s} holds NEL (U+0085), LINE SEPARATOR (U+2028) or PARAGRAPH SEPARATOR (U+2029): line breaks to
+     * a YAML 1.1 reader, ordinary characters to YAML 1.2 (whose writer leaves them as they are), so a plain key
+     * or value holding one reads differently, or not at all, in YAML 1.1.
+     */
+    static boolean breaksLinesInYaml11(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '\u0085' || c == '\u2028' || c == '\u2029') {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -99,6 +99,20 @@ class PortableQuotingTest {
         }
     }
 
+    /**
+     * NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR are line breaks to YAML 1.1 and ordinary characters to YAML
+     * 1.2: a key or value holding one is written escaped, so that both read it back.
+     */
+    @Test
+    void yaml11LineBreaksAreEscapedInKeysAndValues() {
+        for (String s : List.of("a\u2028b", "a\u0085b", "x\u2029", "a\nb\u2028c", "caf\u00e9\u2028")) {
+            String yaml = KubeYaml.write(Map.of(s, s));
+            assertThat(yaml).doesNotContain("\u2028", "\u2029", "\u0085");
+            assertReadsBackEverywhere(s);
+        }
+        assertThat(KubeYaml.write(Map.of("k", "caf\u00e9"))).isEqualTo("k: caf\u00e9\n");
+    }
+
     @Test
     void aCrdDefaultTimestampIsQuoted() {
         String yaml = KubeYaml.write(Map.of("default", "1970-01-01T00:00:00Z"));
