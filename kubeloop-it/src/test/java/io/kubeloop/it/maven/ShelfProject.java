@@ -7,7 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * A user's operator project besides the quickstart's: importing the BOM, depending on kubeloop-controller (which logs
+ * A user's operator project besides the quickstart's: importing the BOM, depending on kubeloop-controller and kubeloop-models (which logs
  * through SLF4J) and on no SLF4J provider, its operator declaring its permissions, with the {@code manifests} goal,
  * the JDK toolchain set-up and the Jib set-up of docs/deploy.md (read from that page).
  */
@@ -60,6 +60,10 @@ final class ShelfProject {
                     <dependency>
                       <groupId>io.kubeloop</groupId>
                       <artifactId>kubeloop-controller</artifactId>
+                    </dependency>
+                    <dependency>
+                      <groupId>io.kubeloop</groupId>
+                      <artifactId>kubeloop-models</artifactId>
                     </dependency>
                   </dependencies>
                   <build>
@@ -152,7 +156,7 @@ final class ShelfProject {
         Files.writeString(src.resolve("ShelfOperator.java"), """
                 package com.example.shelf;
 
-                import io.fabric8.kubernetes.api.model.ConfigMap;
+                import io.kubeloop.models.core.v1.ConfigMap;
                 import io.kubeloop.controller.Controller;
                 import io.kubeloop.controller.ControllerBuilder;
                 import io.kubeloop.controller.Manager;
