@@ -17,9 +17,7 @@ import io.kubeloop.api.spi.ModelSupport;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 
@@ -159,7 +157,7 @@ public final class Fabric8ModelSupport implements ModelSupport {
         return meta == null ? ObjectMeta.builder().build() : meta;
     }
 
-    /** fabric8's owner references as ours, read-only; null for null. */
+    /** fabric8's owner references as ours; null for null. */
     private static List<OwnerReference> fromFabric8(List<io.fabric8.kubernetes.api.model.OwnerReference> refs) {
         if (refs == null) {
             return null;
@@ -174,10 +172,10 @@ public final class Fabric8ModelSupport implements ModelSupport {
                     o.getController(),
                     o.getBlockOwnerDeletion()));
         }
-        return Collections.unmodifiableList(owners);
+        return owners;
     }
 
-    /** Converts fabric8's metadata field by field; collections are wrapped read-only, not copied. */
+    /** Converts fabric8's metadata field by field (ObjectMeta copies its collections into unmodifiable ones). */
     private static ObjectMeta fromFabric8(io.fabric8.kubernetes.api.model.ObjectMeta f) {
         if (f == null) {
             return null;
@@ -209,16 +207,12 @@ public final class Fabric8ModelSupport implements ModelSupport {
                 instant(f.getCreationTimestamp()),
                 instant(f.getDeletionTimestamp()),
                 f.getDeletionGracePeriodSeconds(),
-                readOnly(f.getLabels()),
-                readOnly(f.getAnnotations()),
+                f.getLabels(),
+                f.getAnnotations(),
                 owners,
-                f.getFinalizers() == null ? null : Collections.unmodifiableList(f.getFinalizers()),
-                managed == null ? null : Collections.unmodifiableList(managed),
+                f.getFinalizers(),
+                managed,
                 f.getSelfLink());
-    }
-
-    private static Map<String, String> readOnly(Map<String, String> m) {
-        return m == null ? null : Collections.unmodifiableMap(m);
     }
 
     /** RFC 3339 text to an Instant; null when absent or unparseable. */

@@ -53,16 +53,24 @@ import tools.jackson.databind.JsonNode;
  *
  * Every copy equals its original and shares nothing mutable with it.
  *
- * <p>Thread-safe: an instance holds only concurrent caches of per-class accessors.
+ * <p>Thread-safe: an instance holds only concurrent caches of per-class accessors and annotations.
  */
 final class Copies {
 
     private final Map<Class<?>, RecordShape> shapes = new ConcurrentHashMap<>();
     private final Map<Class<?>, BeanShape> beans = new ConcurrentHashMap<>();
 
+    /** Per class: whether it is annotated {@link Immutable} (looked up once, not on every copied value). */
+    private final ClassValue<Boolean> immutable = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            return type.isAnnotationPresent(Immutable.class);
+        }
+    };
+
     /** The copier for {@code type}: the identity when its objects are immutable. */
     <T> UnaryOperator<T> copier(Class<T> type) {
-        if (type == DynamicObject.class || type.isAnnotationPresent(Immutable.class)) {
+        if (type == DynamicObject.class || immutable.get(type)) {
             return UnaryOperator.identity();
         }
         return object -> type.cast(copy(object));
@@ -116,7 +124,7 @@ final class Copies {
         return bean.accessible() ? bean.copy(value, this) : KubeJson.mapper().convertValue(value, value.getClass());
     }
 
-    private static boolean isImmutable(Object value) {
+    private boolean isImmutable(Object value) {
         return value instanceof String
                 || value instanceof DynamicObject
                 || value instanceof Boolean
@@ -132,7 +140,7 @@ final class Copies {
                 || value instanceof Enum<?>
                 || value instanceof UUID
                 || value instanceof Quantity
-                || value.getClass().isAnnotationPresent(Immutable.class)
+                || immutable.get(value.getClass())
                 || (value instanceof TemporalAccessor
                         && value.getClass().getName().startsWith("java.time."));
     }
