@@ -1,6 +1,8 @@
 package io.kubeloop.apiserver.internal.http;
 
+import io.kubeloop.api.GroupVersion;
 import io.kubeloop.api.GroupVersionKind;
+import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.apiserver.internal.registry.CustomResourceSchemas;
 import io.kubeloop.apiserver.internal.registry.ResourceDefinition;
 import io.kubeloop.apiserver.internal.registry.ResourceRegistry;
@@ -8,6 +10,7 @@ import io.kubeloop.apiserver.internal.schema.BuiltinSchemas;
 import io.kubeloop.apiserver.internal.schema.OpenApiV2;
 import io.kubeloop.apiserver.internal.schema.OpenApiV3;
 import io.kubeloop.apiserver.internal.schema.ServedKind;
+import io.kubeloop.apiserver.internal.schema.ServedResources;
 import io.kubeloop.time.Ticker;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -16,14 +19,17 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@link OpenApiDocuments} from the schema library, over the served resources:
@@ -37,7 +43,9 @@ import java.util.function.Function;
  *       the Swagger 2.0 JSON, or the gnostic protobuf kubectl 1.27/1.28 ask for (from the encoder given at
  *       construction; 406 without one), or 406 for anything else.</li>
  * </ul>
- * Built-in kinds carry their {@link BuiltinSchemas} schema; custom resources the one
+ * The built-in group versions are the release's own documents, limited to the resources and
+ * subresources the registry serves ({@link OpenApiV3#documents(List, ServedResources)},
+ * {@link OpenApiV2#document(List, ServedResources)}); custom resources carry the schema
  * {@link CustomResourceSchemas} knows (else a free-form object).
  *
  * <p>Documents are built on the first request after {@link ResourceRegistry#revision()} changed (a CRD was
@@ -56,7 +64,7 @@ public final class LibraryOpenApiDocuments implements OpenApiDocuments {
 
     private final ResourceRegistry resources;
     private final CustomResourceSchemas customSchemas;
-    private final Function<List<ServedKind>, byte[]> v2Protobuf;
+    private final Function<ObjectNode, byte[]> v2Protobuf;
     private final Ticker clock;
     private final ReentrantLock lock = new ReentrantLock();
     /** The documents of {@link Snapshot#revision}; replaced under {@link #lock}. */
@@ -64,7 +72,7 @@ public final class LibraryOpenApiDocuments implements OpenApiDocuments {
     /** The v2 document of {@link V2#revision}, built on first request; replaced under {@link #lock}. */
     private volatile V2 v2;
 
-    private record Snapshot(long revision, List<ServedKind> kinds, OpenApiV3.Documents v3) {}
+    private record Snapshot(long revision, List<ServedKind> kinds, ServedResources served, OpenApiV3.Documents v3) {}
 
     private record V2(long revision, byte[] json, String etag, byte[] protobuf) {}
 
@@ -72,14 +80,14 @@ public final class LibraryOpenApiDocuments implements OpenApiDocuments {
      * Documents over {@code resources}.
      *
      * @param customSchemas the custom resources' schemas
-     * @param v2Protobuf encodes the v2 document as gnostic protobuf (e.g. the schema library's
-     *        {@code OpenApiV2::protobuf}), or null when not available (protobuf-only requests then get 406)
+     * @param v2Protobuf encodes the v2 document as gnostic protobuf (e.g. {@code OpenApiV2::protobuf}),
+     *        or null when not available (protobuf-only requests then get 406)
      * @param clock for {@code Expires}
      */
     public LibraryOpenApiDocuments(
             ResourceRegistry resources,
             CustomResourceSchemas customSchemas,
-            Function<List<ServedKind>, byte[]> v2Protobuf,
+            Function<ObjectNode, byte[]> v2Protobuf,
             Ticker clock) {
         this.resources = Objects.requireNonNull(resources, "resources");
         this.customSchemas = Objects.requireNonNull(customSchemas, "customSchemas");
@@ -122,6 +130,18 @@ public final class LibraryOpenApiDocuments implements OpenApiDocuments {
             }
         }
         return out;
+    }
+
+    /** The built-in resources and every subresource of theirs the registry serves. */
+    static ServedResources servedResources(ResourceRegistry resources) {
+        Map<GroupVersion, Map<String, Set<String>>> out = new HashMap<>();
+        for (ResourceDefinition d : resources.all()) {
+            if (!d.custom()) {
+                out.computeIfAbsent(new GroupVersion(d.group(), d.version()), gv -> new HashMap<>())
+                        .put(d.plural(), d.subresources());
+            }
+        }
+        return new ServedResources(out);
     }
 
     @Override
@@ -200,7 +220,8 @@ public final class LibraryOpenApiDocuments implements OpenApiDocuments {
             rev = resources.revision();
             if (s == null || s.revision() != rev) {
                 List<ServedKind> kinds = servedKinds(resources, customSchemas);
-                s = new Snapshot(rev, kinds, OpenApiV3.documents(kinds));
+                ServedResources served = servedResources(resources);
+                s = new Snapshot(rev, kinds, served, OpenApiV3.documents(kinds, served));
                 snapshot = s;
             }
             return s;
@@ -223,8 +244,9 @@ public final class LibraryOpenApiDocuments implements OpenApiDocuments {
             if (d == null
                     || d.revision() != s.revision()
                     || needProtobuf && d.protobuf() == null && v2Protobuf != null) {
-                byte[] json = OpenApiV2.bytes(s.kinds());
-                byte[] proto = needProtobuf && v2Protobuf != null ? v2Protobuf.apply(s.kinds()) : null;
+                ObjectNode document = OpenApiV2.document(s.kinds(), s.served());
+                byte[] json = KubeJson.mapper().writeValueAsBytes(document);
+                byte[] proto = needProtobuf && v2Protobuf != null ? v2Protobuf.apply(document) : null;
                 d = new V2(s.revision(), json, sha512(json), proto);
                 v2 = d;
             }

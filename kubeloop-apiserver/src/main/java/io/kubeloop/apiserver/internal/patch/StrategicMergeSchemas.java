@@ -9,7 +9,7 @@ import tools.jackson.databind.JsonNode;
 /**
  * The {@link StrategicMergeSchema}s of the built-in kinds the embedded server serves, transcribed from
  * the {@code patchStrategy}/{@code patchMergeKey} tags and {@code +listType}/{@code +listMapKey}/
- * {@code +structType}/{@code +mapType} markers of k8s.io/api v0.32 ({@code core/v1}, {@code apps/v1},
+ * {@code +structType}/{@code +mapType} markers of k8s.io/api v0.35 ({@code core/v1}, {@code apps/v1},
  * {@code batch/v1}, {@code coordination/v1}, {@code events/v1}) and apimachinery's {@code ObjectMeta}.
  *
  * <p>Covered: Pod, Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob, Service, ConfigMap,
@@ -20,9 +20,13 @@ import tools.jackson.databind.JsonNode;
  * Service ports by {@code port} (apply: plus {@code protocol}); volumeMounts by {@code mountPath};
  * volumeDevices by {@code devicePath}; hostAliases and podIPs by {@code ip}; topologySpreadConstraints
  * by {@code topologyKey} (apply: plus {@code whenUnsatisfiable}); ownerReferences by {@code uid};
- * conditions by {@code type}; finalizers and Node podCIDRs as merged sets. Tolerations, envFrom,
+ * conditions by {@code type} (a CustomResourceDefinition's are replaced by a strategic merge patch, as
+ * apiextensions tags them); finalizers and Node podCIDRs as merged sets. Tolerations, envFrom,
  * command, args, Namespace {@code spec.finalizers}, ServiceAccount imagePullSecrets, Endpoints subsets
  * and label selectors are atomic (replaced by a strategic merge patch).
+ *
+ * <p>A test checks every fact here against the extensions of the release's own OpenAPI
+ * ({@code x-kubernetes-patch-*}, {@code x-kubernetes-list-*}, {@code x-kubernetes-map-type}).
  *
  * <p>Stateless and thread-safe.
  */
@@ -208,7 +212,10 @@ public final class StrategicMergeSchemas {
                             b().alwaysPresent()
                                     .field("names", b().alwaysPresent().build())
                                     .build(),
-                            CONDITIONS_STATUS)));
+                            // apiextensions' conditions are a list map without a patch strategy
+                            b().alwaysPresent()
+                                    .field("conditions", b().listMap("type").build())
+                                    .build())));
 
     private static final StrategicMergeSchema CUSTOM_RESOURCE =
             b().field("metadata", META).build();

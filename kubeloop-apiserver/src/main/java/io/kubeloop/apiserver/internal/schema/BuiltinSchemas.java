@@ -21,16 +21,17 @@ import tools.jackson.databind.JsonNode;
  * ValidatingAdmissionPolicy (and bindings); coordination.k8s.io/v1 Lease; events.k8s.io/v1 Event;
  * apiextensions.k8s.io/v1 CustomResourceDefinition; and their {@code List} kinds.
  *
- * <p>They are read from {@value #DOCUMENT}, a Swagger 2.0 document beside this class (the form of
- * Kubernetes' published {@code swagger.json}), whose definitions were derived from fabric8's
- * kubernetes-model classes; a test checks that the document is what those classes describe and rewrites
- * it on request. Reading it is a small fraction of introspecting the classes in a fresh JVM.
+ * <p>They are read from {@value #DOCUMENT}, a Swagger 2.0 document beside this class: the definitions of
+ * Kubernetes' own {@code swagger.json} of the release the server is ({@link KubernetesRelease}) that these
+ * kinds reach, unchanged; a test checks that it is exactly that and rewrites it on request. Reading it is a
+ * fraction of reading the whole {@code swagger.json}.
  *
- * <p>They give every field name, type, nested object, list, map, IntOrString, Quantity (a string)
- * and timestamp (a date-time string), plus the strategic-merge list keys kubectl needs. They carry
- * no descriptions, required lists, enums or bounds (fabric8's classes have none), so use them for
- * {@linkplain StructuralSchema#prune unknown-field detection} (what {@code fieldValidation=Strict}
- * needs), {@code kubectl explain} and OpenAPI, not as the built-ins' validation.
+ * <p>They give every field name, type, description, nested object, list, map, IntOrString, Quantity (a
+ * string) and timestamp (a date-time string), plus the strategic-merge and list-type extensions. Use them
+ * for {@linkplain StructuralSchema#prune unknown-field detection} (what {@code fieldValidation=Strict}
+ * needs) and for the documents kubeloop writes for custom resources; the built-ins' validation and
+ * defaulting are kubeloop code, as they are Go code upstream. The built-in group versions' OpenAPI
+ * documents are upstream's own ({@link UpstreamOpenApi}).
  *
  * <p><b>Thread safety:</b> read once per JVM on first use, immutable afterwards.
  */

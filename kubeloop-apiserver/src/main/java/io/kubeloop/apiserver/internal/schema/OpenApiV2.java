@@ -6,13 +6,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
-import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The Swagger 2.0 document of {@code GET /openapi/v2}, as JSON and as gnostic protobuf: the same
- * paths, operations and definitions as {@link OpenApiV3} (all group versions in one document,
- * {@code #/definitions/} references, body parameters and {@code consumes} instead of request bodies).
+ * The Swagger 2.0 document of {@code GET /openapi/v2}, as JSON and as gnostic protobuf: all group
+ * versions in one document, the built-in ones as the release's own {@code swagger.json} has them, the
+ * custom resources' as kubeloop writes them ({@code #/definitions/} references, body parameters and
+ * {@code consumes} instead of request bodies).
  *
  * <p><b>Who reads it.</b> kubectl 1.27 and 1.28 fetch {@code /openapi/v2} with
  * {@code Accept: application/com.github.proto-openapi.spec.v2@v1.0+protobuf} before anything else
@@ -92,18 +92,33 @@ public final class OpenApiV2 {
         return new Document(json, GnosticV2.document(doc), CanonicalJson.hash(json));
     }
 
-    /** The whole Swagger 2.0 document. */
+    /**
+     * The whole Swagger 2.0 document, each kind serving its {@code status} and {@code scale}
+     * subresources as {@link ServedKind#subresources()} says.
+     */
     public static ObjectNode document(List<ServedKind> kinds) {
+        return document(kinds, ServedResources.of(kinds));
+    }
+
+    /**
+     * The whole Swagger 2.0 document: the release's own {@code swagger.json} limited to the built-in
+     * resources {@code served} names ({@link UpstreamOpenApi#swagger}), with the paths and definitions
+     * kubeloop writes for the custom resources among {@code kinds} (their schemas of types the release
+     * defines, such as ObjectMeta, are the release's own).
+     */
+    public static ObjectNode document(List<ServedKind> kinds, ServedResources served) {
         OpenApiDocument doc = new OpenApiDocument(true);
         doc.addCommonDefinitions();
-        kinds.forEach(doc::add);
-        ObjectNode root = JsonNodeFactory.instance.objectNode();
-        root.put("swagger", "2.0");
-        root.putObject("info").put("title", "Kubernetes").put("version", "kubeloop");
-        ObjectNode paths = root.putObject("paths");
+        kinds.stream().filter(k -> !k.builtin()).forEach(doc::add);
+        ObjectNode root = UpstreamOpenApi.swagger(served);
+        ObjectNode paths = (ObjectNode) root.path("paths");
         doc.paths().forEach(paths::set);
-        ObjectNode defs = root.putObject("definitions");
-        doc.schemas().definitions().forEach(defs::set);
+        ObjectNode defs = (ObjectNode) root.path("definitions");
+        doc.schemas().definitions().forEach((name, body) -> {
+            if (!defs.has(name)) {
+                defs.set(name, body);
+            }
+        });
         return (ObjectNode) CanonicalJson.sorted(root);
     }
 

@@ -2,12 +2,14 @@ package io.kubeloop.apiserver.internal.schema;
 
 import io.kubeloop.api.GroupVersion;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -95,11 +97,42 @@ public final class OpenApiV3 {
         }
     }
 
-    /** Builds the root and every group version's document from the served kinds. */
+    /**
+     * Builds the root and every group version's document from the served kinds, each kind serving its
+     * {@code status} and {@code scale} subresources as {@link ServedKind#subresources()} says.
+     */
     public static Documents documents(List<ServedKind> kinds) {
+        return documents(kinds, ServedResources.of(kinds));
+    }
+
+    /**
+     * Builds the root and every group version's document from the served kinds: a group version of
+     * built-in kinds gets the release's own document ({@link UpstreamOpenApi#groupVersion}, limited to
+     * {@code served}), one of custom resources the document kubeloop writes ({@link #groupVersion}),
+     * whose schemas of types the release defines (ObjectMeta, Status...) are the release's own.
+     */
+    public static Documents documents(List<ServedKind> kinds, ServedResources served) {
         Map<String, Document> docs = new LinkedHashMap<>();
+        Map<GroupVersion, ObjectNode> trees = new LinkedHashMap<>();
+        Map<String, JsonNode> upstreamSchemas = new HashMap<>();
         byGroupVersion(kinds).forEach((gv, list) -> {
-            byte[] json = CanonicalJson.bytes(groupVersion(gv, list));
+            Optional<ObjectNode> upstream = list.stream().allMatch(ServedKind::builtin)
+                    ? UpstreamOpenApi.groupVersion(gv, served)
+                    : Optional.empty();
+            upstream.ifPresent(doc -> doc.path("components")
+                    .path("schemas")
+                    .properties()
+                    .forEach(e -> upstreamSchemas.put(e.getKey(), e.getValue())));
+            trees.put(gv, upstream.orElse(null));
+        });
+        byGroupVersion(kinds).forEach((gv, list) -> {
+            ObjectNode tree = trees.get(gv);
+            if (tree == null) {
+                tree = groupVersion(gv, list);
+                UpstreamOpenApi.overlay(
+                        (ObjectNode) tree.path("components").path("schemas"), upstreamSchemas, "#/components/schemas/");
+            }
+            byte[] json = CanonicalJson.bytes(tree);
             String path = OpenApiDocument.groupVersionPath(gv);
             docs.put(path, new Document(path, json, CanonicalJson.hash(json)));
         });
@@ -119,8 +152,8 @@ public final class OpenApiV3 {
     }
 
     /**
-     * The OpenAPI 3.0 document of one group version, for the kinds of {@code kinds} in that group
-     * version (others are ignored).
+     * The OpenAPI 3.0 document kubeloop writes for one group version, for the kinds of {@code kinds} in
+     * that group version (others are ignored): what custom resources' group versions are served with.
      */
     public static ObjectNode groupVersion(GroupVersion gv, List<ServedKind> kinds) {
         OpenApiDocument doc = new OpenApiDocument(false);

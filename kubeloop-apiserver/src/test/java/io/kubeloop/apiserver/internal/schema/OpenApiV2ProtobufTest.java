@@ -19,6 +19,7 @@ class OpenApiV2ProtobufTest {
     private static final int DOC_INFO = 2;
     private static final int DOC_PATHS = 8;
     private static final int DOC_DEFINITIONS = 9;
+    private static final int DOC_PARAMETERS = 10;
     // Paths / PathItem / Operation
     private static final int PATHS_PATH = 2;
     private static final int PATH_ITEM_PATCH = 8;
@@ -132,23 +133,39 @@ class OpenApiV2ProtobufTest {
                 .satisfies(v -> assertThat(v.wireType()).isEqualTo(1));
     }
 
+    /**
+     * A parameter as written: inline ({@code ParametersItem.parameter}, 1) or, as Kubernetes' own
+     * document shares most of them, a reference ({@code ParametersItem.json_reference}, 2) resolved in
+     * the document's {@code parameters} (10).
+     */
+    private static ProtoMessage resolve(ProtoMessage doc, ProtoMessage parametersItem) {
+        if (parametersItem.has(1)) {
+            return parametersItem.message(1);
+        }
+        String ref = parametersItem.message(2).string(1);
+        assertThat(ref).startsWith("#/parameters/");
+        return doc.message(DOC_PARAMETERS).named(1, ref.substring("#/parameters/".length()));
+    }
+
     @Test
     void patchOperationNamesItsKindConsumesStrategicMergeAndDeclaresFieldValidation() {
-        ProtoMessage item = doc().message(DOC_PATHS).named(PATHS_PATH, DEPLOYMENT_ITEM);
+        ProtoMessage doc = doc();
+        ProtoMessage item = doc.message(DOC_PATHS).named(PATHS_PATH, DEPLOYMENT_ITEM);
         ProtoMessage patch = item.message(PATH_ITEM_PATCH);
         assertThat(patch.extension(OP_EXTENSIONS, "x-kubernetes-group-version-kind"))
                 .isEqualTo("group: apps\nkind: Deployment\nversion: v1\n");
         assertThat(patch.strings(OP_CONSUMES))
                 .contains("application/strategic-merge-patch+json", "application/merge-patch+json");
         List<ProtoMessage> params =
-                patch.messages(OP_PARAMETERS).stream().map(p -> p.message(1)).toList();
-        // ParametersItem.parameter -> Parameter.body_parameter (1) with its schema reference
+                patch.messages(OP_PARAMETERS).stream().map(p -> resolve(doc, p)).toList();
+        // Parameter.body_parameter (1) with its schema reference
         ProtoMessage body = params.getFirst().message(1);
         assertThat(body.string(2)).isEqualTo("body");
         assertThat(body.message(5).string(SCHEMA_REF))
                 .isEqualTo("#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Patch");
         // Parameter.non_body_parameter (2) -> query_parameter_sub_schema (3), name is field 4, type 6
-        assertThat(params.stream().filter(p -> p.has(2)).map(p -> p.message(2).message(3)))
+        assertThat(params.stream().filter(p -> p.has(2)).map(p -> p.message(2)).filter(nb -> nb.has(3)))
+                .map(nb -> nb.message(3))
                 .anySatisfy(q -> {
                     assertThat(q.string(4)).isEqualTo("fieldValidation");
                     assertThat(q.string(2)).isEqualTo("query");
@@ -159,9 +176,12 @@ class OpenApiV2ProtobufTest {
 
     @Test
     void pathParametersUsePathParameterSubSchema() {
-        ProtoMessage item = doc().message(DOC_PATHS).named(PATHS_PATH, DEPLOYMENT_ITEM);
+        ProtoMessage doc = doc();
+        ProtoMessage item = doc.message(DOC_PATHS).named(PATHS_PATH, DEPLOYMENT_ITEM);
         List<ProtoMessage> pathParams = item.messages(PATH_ITEM_PARAMETERS).stream()
-                .map(p -> p.message(1).message(2))
+                .map(p -> resolve(doc, p))
+                .filter(p -> p.has(2))
+                .map(p -> p.message(2))
                 .filter(nb -> nb.has(4))
                 .map(nb -> nb.message(4))
                 .toList();
@@ -169,6 +189,7 @@ class OpenApiV2ProtobufTest {
         assertThat(pathParams).extracting(p -> p.string(4)).containsExactly("name", "namespace");
         assertThat(pathParams).allSatisfy(p -> {
             assertThat(p.varint(1)).isEqualTo(1);
+            assertThat(p.string(2)).isEqualTo("path");
             assertThat(p.string(5)).isEqualTo("string");
         });
     }
@@ -194,7 +215,8 @@ class OpenApiV2ProtobufTest {
     @Test
     void fieldsAreWrittenInFieldNumberOrder() {
         ProtoMessage doc = doc();
-        assertThat(doc.fieldNumbers()).containsExactly(DOC_SWAGGER, DOC_INFO, DOC_PATHS, DOC_DEFINITIONS);
+        assertThat(doc.fieldNumbers())
+                .containsExactly(DOC_SWAGGER, DOC_INFO, DOC_PATHS, DOC_DEFINITIONS, DOC_PARAMETERS);
         ProtoMessage patch =
                 doc.message(DOC_PATHS).named(PATHS_PATH, DEPLOYMENT_ITEM).message(PATH_ITEM_PATCH);
         assertThat(List.copyOf(patch.fieldNumbers())).isSorted();

@@ -20,19 +20,25 @@ class OpenApiV2Test {
                 .isTrue();
     }
 
+    /** A parameter inline, or the document's shared parameter it references (as Kubernetes' document shares most). */
+    private static JsonNode resolve(ObjectNode doc, JsonNode parameter) {
+        String ref = parameter.path("$ref").asString("");
+        return ref.isEmpty() ? parameter : doc.path("parameters").path(ref.substring("#/parameters/".length()));
+    }
+
     @Test
     void patchConsumesTheTypesAndTakesABodyParameter() {
-        JsonNode patch = OpenApiV2.document(KINDS)
-                .path("paths")
+        ObjectNode doc = OpenApiV2.document(KINDS);
+        JsonNode patch = doc.path("paths")
                 .path("/apis/apps/v1/namespaces/{namespace}/deployments/{name}")
                 .path("patch");
         assertThat(patch.path("consumes").valueStream().map(JsonNode::stringValue))
                 .contains("application/strategic-merge-patch+json");
-        assertThat(patch.path("parameters").get(0).path("in").stringValue()).isEqualTo("body");
-        assertThat(patch.path("parameters")
-                        .valueStream()
-                        .anyMatch(p -> "fieldValidation".equals(p.path("name").stringValue())))
-                .isTrue();
+        List<JsonNode> parameters =
+                patch.path("parameters").valueStream().map(p -> resolve(doc, p)).toList();
+        assertThat(parameters.getFirst().path("in").stringValue()).isEqualTo("body");
+        assertThat(parameters)
+                .anyMatch(p -> "fieldValidation".equals(p.path("name").stringValue()));
     }
 
     @Test
