@@ -32,6 +32,8 @@ final class Collected {
 
     private Object[] stack = new Object[32];
     private int top;
+    /** The highest top since the last reset: the slots a reset clears (pops leave theirs until then). */
+    private int highest;
 
     /** The stack's top, where the next list or map starts. */
     int mark() {
@@ -40,8 +42,9 @@ final class Collected {
 
     /** Empties the stack: at the start of a read, after an earlier one that failed midway. */
     void reset() {
-        Arrays.fill(stack, 0, top, null);
+        Arrays.fill(stack, 0, Math.max(top, highest), null);
         top = 0;
+        highest = 0;
     }
 
     void push(Object item) {
@@ -93,7 +96,9 @@ final class Collected {
     }
 
     private void pop(int mark) {
-        Arrays.fill(stack, mark, top, null);
+        // the popped slots keep their items until they are overwritten or the next read resets the stack:
+        // one clearing per read instead of one per list or map
+        highest = Math.max(highest, top);
         top = mark;
     }
 

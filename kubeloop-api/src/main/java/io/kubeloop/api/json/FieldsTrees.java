@@ -1,14 +1,16 @@
 package io.kubeloop.api.json;
 
 import io.kubeloop.api.internal.JsonScanner;
+import java.util.Arrays;
 import java.util.function.Function;
 import tools.jackson.databind.JsonNode;
 
 /**
  * The {@code fieldsV1} of managed-fields entries read straight from bytes: a tree that cannot be changed
- * ({@link Frozen.FrozenObject}s, every empty object one instance), and a tree whose bytes equal one read
- * before in the same stream is that tree again (through the stream's {@link SharedRecords}): the managers of a
- * stream's objects record the same field sets again and again.
+ * (a {@link Frozen.FrozenObject} whose members are kept as the object's JSON bytes until first asked for,
+ * {@link LazyFields}; the empty object one instance), and a tree whose bytes equal one read before in the
+ * same stream is that tree again (through the stream's {@link SharedRecords}): the managers of a stream's
+ * objects record the same field sets again and again.
  *
  * <p>Stateless; used by one {@link BytesInput} at a time, on its thread.
  */
@@ -22,7 +24,7 @@ final class FieldsTrees {
     /** The object at {@code in}'s position (an opening brace) as a frozen tree; moves past it. */
     static JsonNode read(BytesInput in) {
         int start = in.pos;
-        int objectEnd = JsonScanner.valueEnd(in.b, start, in.end);
+        int objectEnd = in.at(start) == '{' ? JsonScanner.valueEnd(in.b, start, in.end) : -1;
         if (objectEnd < 0) {
             throw BytesInput.fallback();
         }
@@ -36,28 +38,13 @@ final class FieldsTrees {
                 return (JsonNode) known;
             }
         }
-        JsonNode tree = frozenObject(in);
-        if (look && in.pos == objectEnd) {
+        JsonNode tree = in.at(JsonScanner.skipSpace(in.b, start + 1, objectEnd)) == '}'
+                ? Frozen.FrozenObject.EMPTY
+                : new Frozen.FrozenObject(new LazyFields(Arrays.copyOfRange(in.b, start, objectEnd)));
+        in.pos = objectEnd;
+        if (look) {
             shared.put(FIELDS_V1, 0, in.b, start, objectEnd, hash, tree);
         }
         return tree;
-    }
-
-    /**
-     * The object at {@code in}'s position as a tree that cannot be changed. {@code fieldsV1} holds only objects (a
-     * trie of field-path elements); any other value in it is read by Jackson, then frozen.
-     */
-    private static JsonNode frozenObject(BytesInput in) {
-        String name = in.firstName(JsonNode.class);
-        if (name == null) {
-            return Frozen.FrozenObject.EMPTY;
-        }
-        Collected collected = in.collected;
-        int mark = collected.mark();
-        for (; name != null; name = in.nextName()) {
-            collected.push(name);
-            collected.push(in.at(in.pos) == '{' ? frozenObject(in) : Frozen.tree(in.value(JsonNode.class)));
-        }
-        return new Frozen.FrozenObject(collected.<JsonNode>map(mark));
     }
 }

@@ -3,6 +3,8 @@ package io.kubeloop.api.json;
 import io.kubeloop.api.Quantity;
 import io.kubeloop.api.internal.JsonScanner;
 import io.kubeloop.api.internal.StringTable;
+import java.time.Instant;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -28,7 +30,9 @@ import tools.jackson.databind.json.JsonMapper;
  * array, no map of unknown fields: a nested object whose JSON bytes equal those of one the reader read
  * before, with the same record reader, is that record again, found in a bounded table (2,048 objects of at
  * most 384 bytes) and not parsed a second time. A record reader whose objects seldom repeat stops being
- * looked up. Sharing shows only in identity: such records cannot be changed.
+ * looked up. Equal timestamps read close together are one {@link java.time.Instant}, and a managed-fields
+ * entry's {@code fieldsV1} is kept as its JSON bytes until something reads it. Sharing shows only in
+ * identity: such records cannot be changed.
  * Not thread-safe: one reader per list or watch stream.
  */
 public final class JsonBytesReader {
@@ -46,6 +50,10 @@ public final class JsonBytesReader {
     final Map<String, Quantity> quantities = new HashMap<>();
 
     private int end;
+    /** The instants this stream read last, by their second: an equal one is that instance (they are immutable). */
+    private final Instant[] instants = new Instant[256];
+    /** Where {@link BytesInput} unescapes strings; grows to the longest one. */
+    private byte[] scratch = new byte[256];
 
     /**
      * A reader for one stream.
@@ -113,6 +121,29 @@ public final class JsonBytesReader {
         } catch (BytesInput.Fallback jackson) {
             return null;
         }
+    }
+
+    /**
+     * {@code read}, or an equal instant this stream read before: the timestamps of one object and of a
+     * stream's objects often fall on the same second (creation, scheduling, start, the conditions).
+     */
+    Instant instant(Instant read) {
+        int slot =
+                (int) (read.getEpochSecond() ^ (read.getEpochSecond() >>> 8) ^ read.getNano()) & (instants.length - 1);
+        Instant known = instants[slot];
+        if (read.equals(known)) {
+            return known;
+        }
+        instants[slot] = read;
+        return read;
+    }
+
+    /** A buffer of at least {@code length} bytes, for one string at a time; growing it keeps its bytes. */
+    byte[] scratch(int length) {
+        if (scratch.length < length) {
+            scratch = Arrays.copyOf(scratch, Math.max(length, scratch.length * 2));
+        }
+        return scratch;
     }
 
     /** The index just past the object that {@link #readFirst} returned last. */

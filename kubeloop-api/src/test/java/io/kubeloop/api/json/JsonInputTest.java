@@ -290,6 +290,26 @@ class JsonInputTest {
     }
 
     @Test
+    void fromBytesEscapedAsciiStringsReadAsJacksonReadsThemAndAreShared() {
+        JsonBytesReader reader = new JsonBytesReader(KubeJson.mapper());
+        String longEscaped = "k:{\\\"name\\\":\\\"" + "x".repeat(600) + "\\\"}";
+        for (String json : List.of(
+                "{\"kind\": \"k:{\\\"name\\\":\\\"app\\\"}\"}",
+                "{\"kind\": \"a\\\\b\\/c\\b\\f\\n\\r\\t\\u0041\\u007f\\u0000\"}",
+                "{\"kind\": \"mixed \\\"ascii\\\" then \\u00e9\"}",
+                "{\"kind\": \"" + longEscaped + "\", \"tags\": [\"" + longEscaped + "\"]}",
+                "{\"tags\": [\"\\\"\", \"\\\\\"]}")) {
+            Thing read = fromBytes(reader, json);
+            assertThat(read).as(json).isNotNull().isEqualTo(KubeJson.mapper().readValue(json, Thing.class));
+        }
+        Thing first = fromBytes(reader, "{\"kind\": \"k:{\\\"type\\\":\\\"Ready\\\"}\"}");
+        Thing second = fromBytes(reader, "{\"kind\": \"k:{\\\"type\\\":\\\"Ready\\\"}\"}");
+        assertThat(first.kind()).isEqualTo("k:{\"type\":\"Ready\"}").isSameAs(second.kind());
+        assertThat(fromBytes(reader, "{\"kind\": \"bad \\u00zz\"}")).isNull();
+        assertThat(fromBytes(reader, "{\"kind\": \"cut \\u00")).isNull();
+    }
+
+    @Test
     void fromBytesWhatJacksonCoercesOrRefusesIsHandedBackToJackson() {
         JsonBytesReader reader = new JsonBytesReader(KubeJson.mapper());
         for (String json : List.of(

@@ -108,6 +108,41 @@ class KubernetesValuesTest {
     }
 
     @Test
+    void aFieldSetReadFromBytesIsJacksonsTreeInEveryRespectOnceAskedFor() throws Exception {
+        JsonNode viaJackson = KubeJson.mapper()
+                .readValue(JSON, Values.class)
+                .metadata()
+                .managedFields()
+                .getFirst()
+                .fieldsV1();
+        for (int round = 0; round < 20; round++) {
+            JsonNode lazy = fromBytes(new JsonBytesReader(KubeJson.mapper()), JSON)
+                    .metadata()
+                    .managedFields()
+                    .getFirst()
+                    .fieldsV1();
+            // first asked for from several threads at once: each sees the whole tree
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+            try {
+                List<java.util.concurrent.Future<String>> seen = new ArrayList<>();
+                for (int t = 0; t < 4; t++) {
+                    seen.add(pool.submit(() -> KubeJson.mapper().writeValueAsString(lazy)));
+                }
+                for (java.util.concurrent.Future<String> f : seen) {
+                    assertThat(f.get()).isEqualTo(KubeJson.mapper().writeValueAsString(viaJackson));
+                }
+            } finally {
+                pool.shutdown();
+            }
+            assertThat(lazy).isEqualTo(viaJackson);
+            assertThat(viaJackson).isEqualTo(lazy);
+            assertThat(lazy.hashCode()).isEqualTo(viaJackson.hashCode());
+            assertThat(lazy.propertyNames()).containsExactlyElementsOf(viaJackson.propertyNames());
+            assertThat(lazy.at("/f:metadata/f:labels/f:app").isObject()).isTrue();
+        }
+    }
+
+    @Test
     void anInvalidQuantityFailsAsJacksonFails() {
         String bad = "{\"cpu\":\"five\"}";
         byte[] b = bad.getBytes(StandardCharsets.UTF_8);
