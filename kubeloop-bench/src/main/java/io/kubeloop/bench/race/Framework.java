@@ -1,7 +1,7 @@
 package io.kubeloop.bench.race;
 
 /**
- * The three frameworks of the race, each with its operator's main class. {@link #JOSDK} runs from
+ * The three frameworks of the race and the floor, each with its operator's main class. {@link #JOSDK} runs from
  * kubeloop-peers' class path (fabric8 7.x needs Jackson 2); the others from kubeloop-bench's.
  */
 enum Framework {
@@ -10,7 +10,9 @@ enum Framework {
     /** The Java Operator SDK 5 with a managed Deployment dependent. */
     JOSDK("josdk", "io.kubeloop.peers.race.JosdkOperatorChild", true),
     /** kubernetes-client/java's ControllerBuilder over a SharedInformerFactory. */
-    K8S_JAVA("k8s-java", "io.kubeloop.bench.race.KubernetesJavaOperatorChild", false);
+    K8S_JAVA("k8s-java", "io.kubeloop.bench.race.KubernetesJavaOperatorChild", false),
+    /** The same operator with no framework: the cheapest correct one, the floor the others are held to. */
+    FLOOR("floor", "io.kubeloop.bench.race.floor.FloorOperatorChild", false);
 
     private final String label;
     private final String mainClass;
@@ -48,6 +50,7 @@ enum Framework {
                 return f;
             }
         }
-        throw new IllegalArgumentException("unknown framework '" + label + "', expected kubeloop, josdk or k8s-java");
+        throw new IllegalArgumentException(
+                "unknown framework '" + label + "', expected kubeloop, josdk, k8s-java or floor");
     }
 }

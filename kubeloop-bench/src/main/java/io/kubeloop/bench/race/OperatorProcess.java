@@ -105,6 +105,34 @@ final class OperatorProcess implements AutoCloseable {
                 .orElseThrow(() -> new IllegalStateException("the OS reports no CPU time for " + process.pid()));
     }
 
+    /**
+     * The CPU time of the child's JIT compiler threads ({@code C1/C2 CompilerThread*}) so far, from
+     * {@code /proc/<pid>/task/<tid>/stat} (user and system ticks of 10 ms); zero where there is no
+     * {@code /proc}.
+     */
+    Duration jitCpu() {
+        Path tasks = Path.of("/proc", Long.toString(process.pid()), "task");
+        long ticks = 0;
+        try (var dirs = Files.list(tasks)) {
+            for (Path task : dirs.toList()) {
+                try {
+                    String comm = Files.readString(task.resolve("comm")).trim();
+                    if (comm.startsWith("C1 Compiler") || comm.startsWith("C2 Compiler")) {
+                        String stat = Files.readString(task.resolve("stat"));
+                        // the fields after the command's closing parenthesis; utime and stime are the 12th and 13th
+                        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                        ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+                    }
+                } catch (IOException | RuntimeException gone) {
+                    // a compiler thread that ended meanwhile
+                }
+            }
+        } catch (IOException noProc) {
+            return Duration.ZERO;
+        }
+        return Duration.ofMillis(ticks * 10);
+    }
+
     /** The child's process id. */
     long pid() {
         return process.pid();

@@ -27,7 +27,7 @@ import java.util.Set;
  *     io.kubeloop.bench.race.RaceBenchmark [options]
  * </pre>
  * Options: {@code --foos 1000} (comma-separated sizes, e.g. {@code 1000,10000}), {@code --contenders
- * kubeloop,josdk,k8s-java}, {@code --repeat 3} (rounds per contender, the contenders' order rotated
+ * kubeloop,josdk,k8s-java,floor}, {@code --repeat 3} (rounds per contender, the contenders' order rotated
  * each round), {@code --warmup 1} (unmeasured rounds of the first contender, so that the harness JVM's
  * server code is compiled before anything is timed; every operator JVM starts cold, as a deployed
  * operator does), {@code --child-flags "-Xmx1g

@@ -9,6 +9,7 @@ import java.util.Map;
  * @param foos how many Foos
  * @param readyNanos the operator's main entered → operator running (caches synced)
  * @param idleHeapBytes heap used after full collections once the operator ran, before any Foo
+ * @param workJitNanos CPU time of the operator JVM's JIT compiler threads during both phases
  * @param create creating the Foos
  * @param scale rescaling them
  * @param heapBytes heap used after full collections once the Foos converged (after both phases)
@@ -28,6 +29,7 @@ record RaceResult(
         int foos,
         long readyNanos,
         long idleHeapBytes,
+        long workJitNanos,
         PhaseResult create,
         PhaseResult scale,
         long heapBytes,
@@ -48,6 +50,35 @@ record RaceResult(
     /** CPU seconds of the operator during both phases. */
     double workCpuSeconds() {
         return (create.cpuNanos() + scale.cpuNanos()) / 1e9;
+    }
+
+    /**
+     * The JIT compiler threads' CPU during both phases, in seconds: the part of {@link #workCpuSeconds()}
+     * that is the JVM warming up.
+     */
+    double workJitSeconds() {
+        return workJitNanos / 1e9;
+    }
+
+    /** CPU seconds of the operator during both phases, its JIT compiler threads' time taken out. */
+    double workCpuWithoutJitSeconds() {
+        return Math.max(0, workCpuSeconds() - workJitSeconds());
+    }
+
+    /** Retained heap after the phases minus the idle heap, in MiB. */
+    double heapGrowthMiB() {
+        return (heapBytes - idleHeapBytes) / (1024.0 * 1024.0);
+    }
+
+    /** Requests during the phases other than Events', per Foo. */
+    double requestsPerFooWithoutEvents() {
+        long sum = 0;
+        for (Map.Entry<String, Long> e : workRequests.entrySet()) {
+            if (!e.getKey().endsWith(" events")) {
+                sum += e.getValue();
+            }
+        }
+        return (double) sum / foos;
     }
 
     /** CPU seconds of the harness JVM (API server and harness) during both phases. */

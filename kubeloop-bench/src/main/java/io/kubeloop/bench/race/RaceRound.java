@@ -89,6 +89,7 @@ record RaceRound(
                 Map<String, Long> startup = counts(operator.expect("COUNTS", ANSWER));
 
                 Map<String, Integer> created = workload.afterCreate();
+                Duration jitBefore = operator.jitCpu();
                 PhaseResult create = phase(tracker, operator, created, workload::create);
                 Map<String, Integer> expected = created;
                 PhaseResult scale = PhaseResult.notRun();
@@ -96,6 +97,7 @@ record RaceRound(
                     expected = workload.afterScale();
                     scale = phase(tracker, operator, expected, workload::scale);
                 }
+                long jitWork = operator.jitCpu().minus(jitBefore).toNanos();
                 long cpuTotal = operator.cpu().toNanos();
                 Map<String, Long> work = minus(settledCounts(operator), startup);
                 operator.send("STATS");
@@ -114,6 +116,7 @@ record RaceRound(
                         foos,
                         ready,
                         idleHeap,
+                        jitWork,
                         create,
                         scale,
                         Long.parseLong(heap[0]),
