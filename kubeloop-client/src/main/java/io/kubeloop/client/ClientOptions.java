@@ -49,6 +49,8 @@ import org.slf4j.LoggerFactory;
  *     multiplexed on the HTTP/2 connection too, where only the watch bounds above find a silent
  *     connection (the JDK HttpClient offers no socket options such as keepalive and sends no HTTP/2
  *     PINGs).</li>
+ * <li>{@code http1Requests} false: requests that are not streamed share the JDK HttpClient's HTTP/2
+ *     connection; true sends them over a pool of kept-alive HTTP/1.1 connections of kubeloop's own.</li>
  * <li>The shared connection is replaced when it is presumed dead: a watch on it ended by its idle
  *     timeout or deadline, or a request on it without a response head (a non-streaming one: without
  *     its whole response) within {@code requestTimeout},
@@ -85,6 +87,8 @@ import org.slf4j.LoggerFactory;
  * @param discoveryCacheDir kubectl-layout disk cache for discovery, or null for memory only
  * @param discoveryCacheTtl how long disk-cached discovery stays fresh
  * @param dedicatedWatchConnections true to give each watch an HTTP/1.1 connection of its own
+ * @param http1Requests true to send the requests that are not streamed over kept-alive HTTP/1.1
+ *        connections of kubeloop's own instead of the JDK HttpClient's HTTP/2 connection
  * @param preferChaCha20 true to offer ChaCha20-Poly1305 TLS cipher suites before the others
  * @param watchTimeoutMargin how long after its {@code timeoutSeconds} the client ends a watch the
  *        server has not ended, &ge; 0
@@ -108,6 +112,7 @@ public record ClientOptions(
         Path discoveryCacheDir,
         Duration discoveryCacheTtl,
         boolean dedicatedWatchConnections,
+        boolean http1Requests,
         boolean preferChaCha20,
         Duration watchTimeoutMargin,
         Duration watchIdleTimeout) {
@@ -165,6 +170,7 @@ public record ClientOptions(
         b.discoveryCacheDir = discoveryCacheDir;
         b.discoveryCacheTtl = discoveryCacheTtl;
         b.dedicatedWatchConnections = dedicatedWatchConnections;
+        b.http1Requests = http1Requests;
         b.preferChaCha20 = preferChaCha20;
         b.watchTimeoutMargin = watchTimeoutMargin;
         b.watchIdleTimeout = watchIdleTimeout;
@@ -204,6 +210,7 @@ public record ClientOptions(
         private Path discoveryCacheDir;
         private Duration discoveryCacheTtl = Duration.ofHours(6);
         private boolean dedicatedWatchConnections = true;
+        private boolean http1Requests;
         private boolean preferChaCha20 = true;
         private Duration watchTimeoutMargin = Duration.ofSeconds(30);
         private Duration watchIdleTimeout = Duration.ofMinutes(3);
@@ -306,6 +313,18 @@ public record ClientOptions(
         }
 
         /**
+         * True: requests that are not streamed (gets, whole lists, creates, updates, patches, deletes) go
+         * over kept-alive HTTP/1.1 connections of kubeloop's own, one request per connection at a time on
+         * the calling thread, as client-go talks to a server without HTTP/2; false (the default): they
+         * share the JDK HttpClient's HTTP/2 connection. Ignored (treated as false) when the kubeconfig
+         * names a proxy.
+         */
+        public Builder http1Requests(boolean http1) {
+            this.http1Requests = http1;
+            return this;
+        }
+
+        /**
          * True (the default): offer ChaCha20-Poly1305 TLS cipher suites first, then the JDK's others in
          * its order; false: the JDK's default order. Never removes a suite from the offer.
          */
@@ -351,6 +370,7 @@ public record ClientOptions(
                     discoveryCacheDir,
                     discoveryCacheTtl,
                     dedicatedWatchConnections,
+                    http1Requests,
                     preferChaCha20,
                     watchTimeoutMargin,
                     watchIdleTimeout);

@@ -40,7 +40,9 @@ import java.util.List;
  *     reconciler changes the Deployment it read; a measurement of the copies' cost only;</li>
  * <li>{@code strip-managed-fields}: the cache keeps Foos and Deployments without
  *     {@code metadata.managedFields} (a transform, as controller-runtime's
- *     {@code TransformStripManagedFields}).</li>
+ *     {@code TransformStripManagedFields});</li>
+ * <li>{@code http1}: the client sends its requests over kept-alive HTTP/1.1 connections
+ *     ({@link ClientOptions#http1Requests()}) instead of the JDK HttpClient's HTTP/2.</li>
  * </ul>
  */
 public final class KubeloopOperatorChild {
@@ -75,6 +77,8 @@ public final class KubeloopOperatorChild {
                 ClientConfig.fromKubeconfig(kubeconfig),
                 ClientOptions.defaults().toBuilder()
                         .interceptors(List.of(counting))
+                        .http1Requests(variant.contains("http1")
+                                || ClientOptions.defaults().http1Requests())
                         .build());
         if (variant.isEmpty()) {
             SampleController sample = new SampleController(client);
@@ -110,7 +114,7 @@ public final class KubeloopOperatorChild {
     private static ManagerOptions managerOptions(List<String> variant) {
         for (String v : variant) {
             if (!v.startsWith("workers=")
-                    && !List.of("no-events", "no-deep-copy", "strip-managed-fields")
+                    && !List.of("no-events", "no-deep-copy", "strip-managed-fields", "http1")
                             .contains(v)) {
                 throw new IllegalArgumentException("unknown variant " + v);
             }

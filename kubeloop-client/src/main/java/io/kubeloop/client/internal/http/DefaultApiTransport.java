@@ -34,8 +34,9 @@ import javax.net.ssl.SSLParameters;
  * <li>authentication from {@link ClientConfig#auth()}, one retry after a 401</li>
  * <li>request logging at {@link ClientOptions#verbosity()} (sees final headers, masked)</li>
  * <li>the call: streaming GETs (watches, streamed lists) on a dedicated HTTP/1.1 connection each
- *     ({@link ClientOptions#dedicatedWatchConnections()}, see {@code SocketStreamSender}), everything
- *     else through the HttpClient</li>
+ *     ({@link ClientOptions#dedicatedWatchConnections()}, see {@code SocketStreamSender}); with
+ *     {@link ClientOptions#http1Requests()} the other requests on kept-alive HTTP/1.1 connections (see
+ *     {@code Http1RequestSender}); everything else through the HttpClient</li>
  * </ol>
  *
  * <p>TLS: the {@link ClientConfig#sslContext()} carries trust, client certificate and hostname
@@ -87,6 +88,7 @@ public final class DefaultApiTransport implements ApiTransport {
     private final SharedHttpClient clients;
     private final HttpClientSender shared;
     private final SocketStreamSender streams;
+    private final Http1RequestSender unary;
     private final Stages stages;
     private final List<Interceptor> interceptors;
     /** False for a {@link #withRequestMetrics} view, which closes nothing. */
@@ -137,6 +139,7 @@ public final class DefaultApiTransport implements ApiTransport {
             SharedHttpClient clients,
             HttpClientSender shared,
             SocketStreamSender streams,
+            Http1RequestSender unary,
             Stages stages,
             RequestMetrics metrics,
             boolean owner) {
@@ -144,6 +147,7 @@ public final class DefaultApiTransport implements ApiTransport {
         this.clients = clients;
         this.shared = shared;
         this.streams = streams;
+        this.unary = unary;
         this.stages = stages;
         this.interceptors = List.copyOf(stages.chain(metrics));
         this.owner = owner;
@@ -163,6 +167,20 @@ public final class DefaultApiTransport implements ApiTransport {
         SharedHttpClient clients = new SharedHttpClient(server, () -> httpClient(config, options, proxy), grace);
         HttpClientSender shared = new HttpClientSender(clients, options.requestTimeout(), options.connectTimeout());
         Interceptor sender = shared;
+        Http1RequestSender unary = null;
+        if (options.http1Requests() && config.proxy() == null) {
+            unary = new Http1RequestSender(
+                    sender,
+                    new Http1Connector(
+                            config.sslContext(),
+                            config.tlsServerName(),
+                            options.preferChaCha20(),
+                            options.connectTimeout(),
+                            options.requestTimeout()),
+                    options.connectTimeout(),
+                    options.requestTimeout());
+            sender = unary;
+        }
         SocketStreamSender streams = null;
         if (options.dedicatedWatchConnections() && config.proxy() == null) {
             streams = new SocketStreamSender(
@@ -189,7 +207,7 @@ public final class DefaultApiTransport implements ApiTransport {
                         ? new LoggingInterceptor(options.verbosity(), options.logSink(), options.ticker())
                         : null,
                 sender);
-        return new DefaultApiTransport(server, clients, shared, streams, stages, RequestMetrics.NONE, true);
+        return new DefaultApiTransport(server, clients, shared, streams, unary, stages, RequestMetrics.NONE, true);
     }
 
     /**
@@ -198,7 +216,7 @@ public final class DefaultApiTransport implements ApiTransport {
      */
     public DefaultApiTransport withRequestMetrics(RequestMetrics metrics) {
         return new DefaultApiTransport(
-                server, clients, shared, streams, stages, Objects.requireNonNull(metrics, "metrics"), false);
+                server, clients, shared, streams, unary, stages, Objects.requireNonNull(metrics, "metrics"), false);
     }
 
     /** A new HttpClient of this configuration: the first, and each replacement of a dead one. */
@@ -244,6 +262,9 @@ public final class DefaultApiTransport implements ApiTransport {
         }
         if (streams != null) {
             streams.closeAll();
+        }
+        if (unary != null) {
+            unary.closeAll();
         }
         clients.close();
         shared.close();

@@ -8,24 +8,17 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.SocketOption;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
-import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
-import jdk.net.ExtendedSocketOptions;
 
 /**
  * The last stage for streaming GETs (watches, and lists read as they arrive): each gets a connection of its
@@ -75,22 +68,15 @@ import jdk.net.ExtendedSocketOptions;
  */
 final class SocketStreamSender implements Interceptor {
 
-    /** Headers this stage writes itself; a caller's are dropped (as the JDK client refuses them). */
-    private static final Set<String> OWN = Set.of(
-            "connection", "content-length", "expect", "host", "upgrade", "transfer-encoding", "te", "keep-alive");
-
     /** TCP keepalive: idle time before the first probe and between probes, in seconds. */
-    static final int KEEPALIVE_SECONDS = 30;
+    static final int KEEPALIVE_SECONDS = Http1Connector.KEEPALIVE_SECONDS;
     /** How many idle list connections are kept. */
     static final int MAX_IDLE_CONNECTIONS = 2;
     /** How long an idle list connection is kept (servers close theirs after about a minute or more). */
     static final Duration MAX_IDLE = Duration.ofSeconds(20);
 
     private final Interceptor fallback;
-    private final SSLContext sslContext;
-    private final String tlsServerName;
-    private final boolean preferChaCha20;
-    private final Duration connectTimeout;
+    private final Http1Connector connector;
     private final Duration requestTimeout;
     private final TransportFailures failures;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
@@ -113,10 +99,7 @@ final class SocketStreamSender implements Interceptor {
             Duration connectTimeout,
             Duration requestTimeout) {
         this.fallback = fallback;
-        this.sslContext = sslContext;
-        this.tlsServerName = tlsServerName == null || tlsServerName.isEmpty() ? null : tlsServerName;
-        this.preferChaCha20 = preferChaCha20;
-        this.connectTimeout = connectTimeout;
+        this.connector = new Http1Connector(sslContext, tlsServerName, preferChaCha20, connectTimeout, requestTimeout);
         this.requestTimeout = requestTimeout;
         this.failures = new TransportFailures(connectTimeout, requestTimeout);
     }
@@ -134,7 +117,7 @@ final class SocketStreamSender implements Interceptor {
             return fallback.intercept(chain);
         }
         boolean keepAlive = !isWatch(request.uri());
-        byte[] head = requestHead(request, keepAlive); // bad header values fail here, before connecting
+        byte[] head = Http1Connector.requestHead(request, keepAlive); // bad header values fail here, before connecting
         if (keepAlive) {
             Idle kept;
             while ((kept = takeIdle()) != null) {
@@ -146,7 +129,7 @@ final class SocketStreamSender implements Interceptor {
                 }
             }
         }
-        Socket socket = connect(request, scheme.equals("https"));
+        Socket socket = connector.connect(request, scheme.equals("https"), open);
         try {
             // the head within requestTimeout, read by this thread; then a watch's body has no socket timeout
             // (see the class comment) and a list's keeps the request timeout
@@ -236,58 +219,6 @@ final class SocketStreamSender implements Interceptor {
     /** How many streaming connections are open (for tests). */
     int openConnections() {
         return open.size();
-    }
-
-    private Socket connect(ApiRequest request, boolean tls) {
-        URI uri = request.uri();
-        String host = hostOf(uri);
-        int port = uri.getPort() != -1 ? uri.getPort() : tls ? 443 : 80;
-        int timeoutMillis = millis(connectTimeout);
-        Socket raw = new Socket();
-        Socket socket = raw;
-        open.add(raw); // closeAll() during the handshake ends it too
-        try {
-            raw.connect(new InetSocketAddress(host, port), timeoutMillis);
-            raw.setTcpNoDelay(true);
-            keepAlive(raw);
-            if (tls) {
-                SSLSocket ssl = (SSLSocket) sslContext.getSocketFactory().createSocket(raw, host, port, true);
-                socket = ssl;
-                open.add(ssl);
-                open.remove(raw);
-                SSLParameters params = ssl.getSSLParameters();
-                params.setApplicationProtocols(new String[] {"http/1.1"});
-                // as the JDK HttpClient: the standard trust managers check the name only when asked;
-                // kubeloop's own (ClientConfig) check it themselves either way
-                params.setEndpointIdentificationAlgorithm("HTTPS");
-                if (tlsServerName != null) {
-                    params.setServerNames(List.of(new SNIHostName(tlsServerName)));
-                }
-                if (preferChaCha20) {
-                    params.setCipherSuites(CipherSuites.chaCha20First(params.getCipherSuites()));
-                }
-                ssl.setSSLParameters(params);
-                raw.setSoTimeout(timeoutMillis);
-                ssl.startHandshake();
-            }
-            return socket;
-        } catch (IOException e) {
-            release(socket);
-            release(raw);
-            throw failures.of(request, e, true);
-        }
-    }
-
-    /** SO_KEEPALIVE, and its timing where the platform supports setting it. */
-    private static void keepAlive(Socket socket) throws IOException {
-        socket.setKeepAlive(true);
-        Set<SocketOption<?>> supported = socket.supportedOptions();
-        if (supported.contains(ExtendedSocketOptions.TCP_KEEPIDLE)) {
-            socket.setOption(ExtendedSocketOptions.TCP_KEEPIDLE, KEEPALIVE_SECONDS);
-        }
-        if (supported.contains(ExtendedSocketOptions.TCP_KEEPINTERVAL)) {
-            socket.setOption(ExtendedSocketOptions.TCP_KEEPINTERVAL, KEEPALIVE_SECONDS);
-        }
     }
 
     private static int millis(Duration d) {
@@ -381,67 +312,12 @@ final class SocketStreamSender implements Interceptor {
 
     /** The request line and header fields of a request on a connection of its own ({@code Connection: close}). */
     static byte[] requestHead(ApiRequest request) {
-        return requestHead(request, false);
+        return Http1Connector.requestHead(request, false);
     }
 
-    /**
-     * The request line and header fields, ISO-8859-1, ending with the empty line; {@code keepAlive} false adds
-     * {@code Connection: close}.
-     */
+    /** As {@link Http1Connector#requestHead}. */
     static byte[] requestHead(ApiRequest request, boolean keepAlive) {
-        URI uri = request.uri();
-        String target = (uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath())
-                + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
-        StringBuilder sb = new StringBuilder(256);
-        sb.append("GET ").append(target).append(" HTTP/1.1\r\n");
-        String authority = uri.getRawAuthority();
-        int at = authority.lastIndexOf('@');
-        sb.append("Host: ")
-                .append(at >= 0 ? authority.substring(at + 1) : authority)
-                .append("\r\n");
-        List<String> names = new ArrayList<>(request.headers().keySet());
-        for (String name : names) {
-            if (OWN.contains(name.toLowerCase(Locale.ROOT))) {
-                continue;
-            }
-            requireToken(name);
-            for (String value : request.headers().get(name)) {
-                requireFieldValue(name, value);
-                sb.append(name).append(": ").append(value).append("\r\n");
-            }
-        }
-        sb.append(keepAlive ? "\r\n" : "Connection: close\r\n\r\n");
-        return sb.toString().getBytes(StandardCharsets.ISO_8859_1);
-    }
-
-    private static void requireToken(String name) {
-        if (name.isEmpty()) {
-            throw new IllegalArgumentException("empty header name");
-        }
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            boolean ok = c > 32 && c < 127 && "\"(),/:;<=>?@[\\]{}".indexOf(c) < 0;
-            if (!ok) {
-                throw new IllegalArgumentException("invalid header name " + name);
-            }
-        }
-    }
-
-    private static void requireFieldValue(String name, String value) {
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if (c == '\r' || c == '\n' || c == 0 || c > 255) {
-                throw new IllegalArgumentException("invalid value for header " + name);
-            }
-        }
-    }
-
-    private static String hostOf(URI uri) {
-        String host = uri.getHost();
-        if (host == null) {
-            throw new IllegalArgumentException("no host in " + uri);
-        }
-        return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+        return Http1Connector.requestHead(request, keepAlive);
     }
 
     /** A body of known length: end of stream after {@code length} bytes; a short connection is an error. */
