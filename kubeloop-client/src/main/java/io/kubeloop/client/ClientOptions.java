@@ -45,12 +45,12 @@ import org.slf4j.LoggerFactory;
  * <li>{@code ticker} real time; {@code interceptors} none.</li>
  * <li>{@code dedicatedWatchConnections} true: each watch reads its own HTTP/1.1 connection on the
  *     consuming thread (about a third less CPU for large initial event streams than the shared
- *     HTTP/2 client); other requests share one HTTP/2 connection. Off, or with a proxy, watches are
- *     multiplexed on the HTTP/2 connection too, where only the watch bounds above find a silent
+ *     HTTP/2 client). Off, or with a proxy, watches are
+ *     multiplexed on the JDK HttpClient's HTTP/2 connection, where only the watch bounds above find a silent
  *     connection (the JDK HttpClient offers no socket options such as keepalive and sends no HTTP/2
  *     PINGs).</li>
- * <li>{@code http1Requests} false: requests that are not streamed share the JDK HttpClient's HTTP/2
- *     connection; true sends them over a pool of kept-alive HTTP/1.1 connections of kubeloop's own.</li>
+ * <li>{@code http1Requests} true: requests that are not streamed go over a pool of kept-alive HTTP/1.1
+ *     connections of kubeloop's own; false: they share the JDK HttpClient's HTTP/2 connection.</li>
  * <li>The shared connection is replaced when it is presumed dead: a watch on it ended by its idle
  *     timeout or deadline, or a request on it without a response head (a non-streaming one: without
  *     its whole response) within {@code requestTimeout},
@@ -210,7 +210,7 @@ public record ClientOptions(
         private Path discoveryCacheDir;
         private Duration discoveryCacheTtl = Duration.ofHours(6);
         private boolean dedicatedWatchConnections = true;
-        private boolean http1Requests;
+        private boolean http1Requests = true;
         private boolean preferChaCha20 = true;
         private Duration watchTimeoutMargin = Duration.ofSeconds(30);
         private Duration watchIdleTimeout = Duration.ofMinutes(3);
@@ -304,7 +304,7 @@ public record ClientOptions(
 
         /**
          * True (the default): each watch gets an HTTP/1.1 connection of its own, read by the thread
-         * that consumes the events; false: watches share the HTTP/2 connection of all other requests.
+         * that consumes the events; false: watches share the JDK HttpClient's HTTP/2 connection.
          * Ignored (treated as false) when the kubeconfig names a proxy.
          */
         public Builder dedicatedWatchConnections(boolean dedicated) {
@@ -313,11 +313,12 @@ public record ClientOptions(
         }
 
         /**
-         * True: requests that are not streamed (gets, whole lists, creates, updates, patches, deletes) go
-         * over kept-alive HTTP/1.1 connections of kubeloop's own, one request per connection at a time on
-         * the calling thread, as client-go talks to a server without HTTP/2; false (the default): they
-         * share the JDK HttpClient's HTTP/2 connection. Ignored (treated as false) when the kubeconfig
-         * names a proxy.
+         * True (the default): requests that are not streamed (gets, whole lists, creates, updates,
+         * patches, deletes) go over kept-alive HTTP/1.1 connections of kubeloop's own, one request per
+         * connection at a time on the calling thread, as client-go talks to a server without HTTP/2 (an
+         * operator spends about a fifth less CPU, and the server about a quarter less, than over the JDK
+         * HttpClient's HTTP/2); false: they share the JDK HttpClient's HTTP/2 connection. Ignored (treated
+         * as false) when the kubeconfig names a proxy.
          */
         public Builder http1Requests(boolean http1) {
             this.http1Requests = http1;

@@ -34,7 +34,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * A dead HTTP/2 connection heals. An informer and a controller whose client multiplexes every request,
- * watches included, on the JDK HttpClient's one HTTP/2 connection ({@code dedicatedWatchConnections(false)})
+ * watches included, on the JDK HttpClient's one HTTP/2 connection ({@code dedicatedWatchConnections(false)},
+ * {@code http1Requests(false)})
  * read through a {@link FaultInjectingProxy} relay, which passes HTTP/2 frames through untouched. In
  * two phases a writer changes ConfigMaps directly on the server, and during each the relay freezes
  * every open connection: nothing passes either way from then on, and the connections stay open, as a
@@ -147,6 +148,7 @@ class DeadHttp2ConnectionIntegrationTest extends EmbeddedServerTestBase {
                 ClientOptions.builder()
                         .rateLimitingEnabled(false)
                         .dedicatedWatchConnections(false)
+                        .http1Requests(false)
                         .watchIdleTimeout(IDLE)
                         .requestTimeout(REQUEST_TIMEOUT)
                         .interceptors(List.of(observing))

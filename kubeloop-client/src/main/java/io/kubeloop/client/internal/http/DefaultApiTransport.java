@@ -35,8 +35,8 @@ import javax.net.ssl.SSLParameters;
  * <li>request logging at {@link ClientOptions#verbosity()} (sees final headers, masked)</li>
  * <li>the call: streaming GETs (watches, streamed lists) on a dedicated HTTP/1.1 connection each
  *     ({@link ClientOptions#dedicatedWatchConnections()}, see {@code SocketStreamSender}); with
- *     {@link ClientOptions#http1Requests()} the other requests on kept-alive HTTP/1.1 connections (see
- *     {@code Http1RequestSender}); everything else through the HttpClient</li>
+ *     {@link ClientOptions#http1Requests()} (the default) the other requests on kept-alive HTTP/1.1
+ *     connections (see {@code Http1RequestSender}); everything else through the HttpClient</li>
  * </ol>
  *
  * <p>TLS: the {@link ClientConfig#sslContext()} carries trust, client certificate and hostname

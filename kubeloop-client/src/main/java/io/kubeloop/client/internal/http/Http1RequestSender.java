@@ -12,8 +12,11 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
@@ -177,7 +180,8 @@ final class Http1RequestSender implements Interceptor {
             } else {
                 release(c.socket());
             }
-            return new ApiResponse(request, response.status(), response.headers(), new ByteArrayInputStream(body));
+            return new ApiResponse(
+                    request, response.status(), lowerCase(response.headers()), new ByteArrayInputStream(body));
         } catch (IOException e) {
             release(c.socket());
             boolean closedBeforeAnswer = e instanceof EOFException || e instanceof SocketException;
@@ -187,6 +191,17 @@ final class Http1RequestSender implements Interceptor {
             }
             throw e;
         }
+    }
+
+    /** Field names in lower case, as the HttpClient hands them over from HTTP/2. */
+    private static Map<String, List<String>> lowerCase(Map<String, List<String>> headers) {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        headers.forEach((name, values) -> out.merge(name.toLowerCase(Locale.ROOT), values, (a, b) -> {
+            List<String> both = new ArrayList<>(a);
+            both.addAll(b);
+            return both;
+        }));
+        return out;
     }
 
     private static int contentLength(Http1ResponseHead response) throws IOException {

@@ -266,7 +266,10 @@ class DefaultApiTransportTest {
         server.reply("GET", "/version", 200, "{}");
         try (var t = DefaultApiTransport.create(
                 server.config(),
-                options().requestTimeout(Duration.ofMillis(300)).build())) {
+                options()
+                        .http1Requests(false)
+                        .requestTimeout(Duration.ofMillis(300))
+                        .build())) {
             var first = t.clients().current();
             assertThat(get(t, "/version").status()).isEqualTo(200);
             assertThatThrownBy(() -> get(t, "/slow"))
@@ -288,6 +291,39 @@ class DefaultApiTransportTest {
     }
 
     @Test
+    void overHttp1AResponseWhoseBodyStopsArrivingFailsAtTheRequestTimeoutOnItsOwnConnection() {
+        CountDownLatch release = new CountDownLatch(1);
+        server.on("GET", "/stalled", (r, ex) -> {
+            ex.sendResponseHeaders(200, 1000);
+            ex.getResponseBody().write(new byte[100]);
+            ex.getResponseBody().flush();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            ex.close();
+        });
+        server.reply("GET", "/version", 200, "{}");
+        try (var t = DefaultApiTransport.create(
+                server.config(),
+                options().requestTimeout(Duration.ofMillis(500)).build())) {
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> get(t, "/stalled"))
+                    .isInstanceOf(TransportException.class)
+                    .hasMessage("GET " + server.uri() + "/stalled: no response within 500ms");
+            assertThat(Duration.ofNanos(System.nanoTime() - start))
+                    .isBetween(Duration.ofMillis(450), Duration.ofSeconds(5));
+            assertThat(get(t, "/version").status()).as("on another connection").isEqualTo(200);
+            assertThat(t.clients().current().number())
+                    .as("the shared HTTP/2 client was not involved")
+                    .isZero();
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @Test
     void aResponseWhoseBodyStopsArrivingFailsAtTheRequestTimeoutAndRetiresTheSharedClient() {
         CountDownLatch release = new CountDownLatch(1);
         server.on("GET", "/stalled", (r, ex) -> {
@@ -303,7 +339,10 @@ class DefaultApiTransportTest {
         });
         try (var t = DefaultApiTransport.create(
                 server.config(),
-                options().requestTimeout(Duration.ofMillis(500)).build())) {
+                options()
+                        .http1Requests(false)
+                        .requestTimeout(Duration.ofMillis(500))
+                        .build())) {
             long start = System.nanoTime();
             assertThatThrownBy(() -> get(t, "/stalled"))
                     .isInstanceOf(TransportException.class)
