@@ -393,81 +393,10 @@ final class BytesInput extends JsonInput {
 
     /** The string starting at {@code start} (after its quote) with escapes or non-ASCII text. */
     private String decoded(StringTable table, int start) {
-        String ascii = unescapedAscii(table, start);
-        if (ascii != null) {
-            return ascii;
-        }
-        int close = JsonScanner.stringEnd(b, start - 1, end); // checks escapes and control characters
-        if (close < 0) {
-            throw fallback();
-        }
-        String raw = JsonStrings.checkUtf8(b, start, close - 1 - start);
-        pos = close;
-        return JsonStrings.unescape(raw, table);
-    }
-
-    /**
-     * The string starting at {@code start} when its text and escapes are all ASCII (a field set's
-     * {@code k:{\"name\":\"app\"}}, a quoted annotation), unescaped byte by byte into the reader's scratch
-     * buffer; null, with {@code pos} unmoved, for anything else ({@code \\u} beyond ASCII, non-ASCII bytes,
-     * control characters, no closing quote), which {@link #decoded} reads the general way.
-     */
-    private String unescapedAscii(StringTable table, int start) {
-        byte[] out = owner.scratch(0);
-        int n = 0;
-        for (int i = start; i < end; i++) {
-            byte c = b[i];
-            if (c == '"') {
-                pos = i + 1;
-                return table.shareAscii(out, 0, n);
-            }
-            if (c < 0x20) { // a control character or (negative) a non-ASCII byte
-                return null;
-            }
-            if (n == out.length) {
-                out = owner.scratch(n + 1); // keeps what it holds
-            }
-            if (c != '\\') {
-                out[n++] = c;
-                continue;
-            }
-            if (++i == end) {
-                return null;
-            }
-            switch (b[i]) {
-                case '"', '\\', '/' -> out[n++] = b[i];
-                case 'b' -> out[n++] = '\b';
-                case 'f' -> out[n++] = '\f';
-                case 'n' -> out[n++] = '\n';
-                case 'r' -> out[n++] = '\r';
-                case 't' -> out[n++] = '\t';
-                case 'u' -> {
-                    int code = i + 4 < end ? hex4(b, i + 1) : -1;
-                    if (code < 0 || code >= 0x80) {
-                        return null;
-                    }
-                    out[n++] = (byte) code;
-                    i += 4;
-                }
-                default -> {
-                    return null;
-                }
-            }
-        }
-        return null;
-    }
-
-    /** The value of the four hex digits at {@code b[at, at + 4)}, or -1. */
-    private static int hex4(byte[] b, int at) {
-        int v = 0;
-        for (int k = at; k < at + 4; k++) {
-            int d = Character.digit(b[k], 16);
-            if (d < 0) {
-                return -1;
-            }
-            v = (v << 4) | d;
-        }
-        return v;
+        EscapedStrings strings = owner.escapedStrings;
+        String read = strings.read(b, start, end, table);
+        pos = strings.end();
+        return read;
     }
 
     /** The integer at {@code pos} in [min, max]; moves past it ({@link BytesIntegers#read}). */

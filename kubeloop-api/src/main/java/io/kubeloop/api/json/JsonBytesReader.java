@@ -4,7 +4,6 @@ import io.kubeloop.api.Quantity;
 import io.kubeloop.api.internal.JsonScanner;
 import io.kubeloop.api.internal.StringTable;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -52,8 +51,8 @@ public final class JsonBytesReader {
     private int end;
     /** The instants this stream read last, by their second: an equal one is that instance (they are immutable). */
     private final Instant[] instants = new Instant[256];
-    /** Where {@link BytesInput} unescapes strings; grows to the longest one. */
-    private byte[] scratch = new byte[256];
+    /** Where {@link BytesInput} reads strings with escapes or non-ASCII text. */
+    final EscapedStrings escapedStrings = new EscapedStrings();
 
     /**
      * A reader for one stream.
@@ -136,14 +135,6 @@ public final class JsonBytesReader {
         }
         instants[slot] = read;
         return read;
-    }
-
-    /** A buffer of at least {@code length} bytes, for one string at a time; growing it keeps its bytes. */
-    byte[] scratch(int length) {
-        if (scratch.length < length) {
-            scratch = Arrays.copyOf(scratch, Math.max(length, scratch.length * 2));
-        }
-        return scratch;
     }
 
     /** The index just past the object that {@link #readFirst} returned last. */
