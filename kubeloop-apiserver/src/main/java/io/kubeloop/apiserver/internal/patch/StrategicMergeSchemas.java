@@ -25,7 +25,9 @@ import tools.jackson.databind.JsonNode;
  * command, args, Namespace {@code spec.finalizers}, ServiceAccount imagePullSecrets, Endpoints subsets
  * and label selectors are atomic (replaced by a strategic merge patch).
  *
- * <p>A test checks every fact here against the extensions of the release's own OpenAPI
+ * <p>The other built-in kinds get theirs from the release's OpenAPI ({@link OpenApiMergeSchemas}), which
+ * says less: not which Go fields are always serialized, nor the defaults of list-map keys. A test checks
+ * every fact here against the extensions of the release's own OpenAPI
  * ({@code x-kubernetes-patch-*}, {@code x-kubernetes-list-*}, {@code x-kubernetes-map-type}).
  *
  * <p>Stateless and thread-safe.
@@ -222,9 +224,13 @@ public final class StrategicMergeSchemas {
 
     private StrategicMergeSchemas() {}
 
-    /** The schema of a built-in kind, or empty for kinds without one (custom resources). */
+    /**
+     * The schema of a built-in kind: the hand-written one of this table, else the one the release's OpenAPI
+     * gives ({@link OpenApiMergeSchemas}); empty for kinds without one (custom resources).
+     */
     public static Optional<StrategicMergeSchema> forKind(GroupVersionKind gvk) {
-        return Optional.ofNullable(SCHEMAS.get(gvk));
+        StrategicMergeSchema written = SCHEMAS.get(gvk);
+        return written != null ? Optional.of(written) : OpenApiMergeSchemas.forKind(gvk);
     }
 
     /** The schema of a built-in kind given as {@code apiVersion} and {@code kind}. */
@@ -232,7 +238,7 @@ public final class StrategicMergeSchemas {
         return forKind(GroupVersionKind.of(apiVersion, kind));
     }
 
-    /** The kinds with a schema here. */
+    /** The kinds with a hand-written schema here. */
     public static Set<GroupVersionKind> kinds() {
         return SCHEMAS.keySet();
     }
