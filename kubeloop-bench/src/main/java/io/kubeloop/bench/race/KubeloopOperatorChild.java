@@ -41,8 +41,8 @@ import java.util.List;
  * <li>{@code strip-managed-fields}: the cache keeps Foos and Deployments without
  *     {@code metadata.managedFields} (a transform, as controller-runtime's
  *     {@code TransformStripManagedFields});</li>
- * <li>{@code http1}: the client sends its requests over kept-alive HTTP/1.1 connections
- *     ({@link ClientOptions#http1Requests()}) instead of the JDK HttpClient's HTTP/2.</li>
+ * <li>{@code http2}: the client sends its requests through the JDK HttpClient's HTTP/2 connection
+ *     ({@code ClientOptions.http1Requests(false)}) instead of its kept-alive HTTP/1.1 connections.</li>
  * </ul>
  */
 public final class KubeloopOperatorChild {
@@ -77,8 +77,7 @@ public final class KubeloopOperatorChild {
                 ClientConfig.fromKubeconfig(kubeconfig),
                 ClientOptions.defaults().toBuilder()
                         .interceptors(List.of(counting))
-                        .http1Requests(variant.contains("http1")
-                                || ClientOptions.defaults().http1Requests())
+                        .http1Requests(!variant.contains("http2"))
                         .build());
         if (variant.isEmpty()) {
             SampleController sample = new SampleController(client);
@@ -114,7 +113,7 @@ public final class KubeloopOperatorChild {
     private static ManagerOptions managerOptions(List<String> variant) {
         for (String v : variant) {
             if (!v.startsWith("workers=")
-                    && !List.of("no-events", "no-deep-copy", "strip-managed-fields", "http1")
+                    && !List.of("no-events", "no-deep-copy", "strip-managed-fields", "http2")
                             .contains(v)) {
                 throw new IllegalArgumentException("unknown variant " + v);
             }

@@ -194,7 +194,7 @@ final class RaceReport {
                 RaceResult::requestsPerFooWithoutEvents,
                 "= floor",
                 (f, j, c) -> f <= 1.0 + 1e-3);
-        p.row(md, "JIT compiler, phases and after", RaceResult::workJitSeconds, "–", null);
+        p.row(md, "JIT compiler threads, both phases", RaceResult::workJitSeconds, "–", null);
         p.row(md, "server CPU, both phases", RaceResult::serverCpuSeconds, "–", null);
         return md.append('\n').toString();
     }
