@@ -1,6 +1,5 @@
 package io.kubeloop.bench.race;
 
-import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.kubeloop.client.ClientOptions;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.config.ClientConfig;
@@ -13,6 +12,7 @@ import io.kubeloop.controller.Reconciler;
 import io.kubeloop.controller.client.ByObject;
 import io.kubeloop.controller.client.CacheOptions;
 import io.kubeloop.controller.events.EventRecorder;
+import io.kubeloop.models.apps.v1.Deployment;
 import io.kubeloop.peers.race.RaceReporter;
 import io.kubeloop.peers.race.RequestTally;
 import io.kubeloop.samples.samplecontroller.Foo;
@@ -131,10 +131,9 @@ public final class KubeloopOperatorChild {
                     f.metadata().toBuilder().managedFields(null).build(),
                     f.spec(),
                     f.status()));
-            deployments = deployments.withTransform(d -> {
-                d.getMetadata().setManagedFields(null); // freshly decoded, not yet cached
-                return d;
-            });
+            deployments = deployments.withTransform(d -> d.toBuilder()
+                    .metadata(d.metadata().toBuilder().managedFields(null).build())
+                    .build());
         }
         return ManagerOptions.defaults()
                 .withCache(CacheOptions.defaults().with(foos).with(deployments));
