@@ -38,12 +38,15 @@ final class FieldsTrees {
                 return (JsonNode) known;
             }
         }
-        JsonNode tree = in.at(JsonScanner.skipSpace(in.b, start + 1, objectEnd)) == '}'
-                ? Frozen.FrozenObject.EMPTY
-                : new Frozen.FrozenObject(new LazyFields(Arrays.copyOfRange(in.b, start, objectEnd)));
         in.pos = objectEnd;
+        if (in.at(JsonScanner.skipSpace(in.b, start + 1, objectEnd)) == '}') {
+            return Frozen.FrozenObject.EMPTY;
+        }
+        // one copy of the bytes: the tree's, and the shared table's key
+        byte[] json = Arrays.copyOfRange(in.b, start, objectEnd);
+        JsonNode tree = new Frozen.FrozenObject(new LazyFields(json));
         if (look) {
-            shared.put(FIELDS_V1, 0, in.b, start, objectEnd, hash, tree);
+            shared.putKey(FIELDS_V1, 0, json, hash, tree);
         }
         return tree;
     }

@@ -127,6 +127,14 @@ final class SharedRecords {
 
     /** Remembers {@code value}, read by {@code table[index]} from {@code json[from, to)}. */
     void put(Function<?, ?>[] table, int index, byte[] json, int from, int to, int hash, Object value) {
+        putKey(table, index, Arrays.copyOfRange(json, from, to), hash, value);
+    }
+
+    /**
+     * As {@link #put}, for a caller that holds a copy of the bytes already: {@code key} is kept as it is
+     * and must never change.
+     */
+    void putKey(Function<?, ?>[] table, int index, byte[] key, int hash, Object value) {
         if (keys == null) {
             keys = new byte[SLOTS][];
             values = new Object[SLOTS];
@@ -134,7 +142,7 @@ final class SharedRecords {
             indexes = new int[SLOTS];
         }
         int slot = slot(index, hash);
-        keys[slot] = Arrays.copyOfRange(json, from, to);
+        keys[slot] = key;
         values[slot] = value;
         readers[slot] = table;
         indexes[slot] = index;

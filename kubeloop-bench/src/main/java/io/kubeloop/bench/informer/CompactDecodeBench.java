@@ -23,13 +23,7 @@ public final class CompactDecodeBench {
         int pods = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 15;
         JsonMapper mapper = KubeJson.mapper();
-        byte[][] bytes = new byte[pods][];
-        long total = 0;
-        for (int i = 0; i < pods; i++) {
-            bytes[i] = mapper.writeValueAsBytes(PodGenerator.pod(i));
-            total += bytes[i].length;
-        }
-        System.out.printf(Locale.ROOT, "%d pods, %.0f bytes each%n", pods, (double) total / pods);
+        byte[][] bytes = PodGenerator.jsonBytes(pods);
         double jackson = Double.MAX_VALUE;
         double scanner = Double.MAX_VALUE;
         long sink = 0;

@@ -32,13 +32,7 @@ public final class ModelDecodeBench {
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .build();
         ModelDeserializer<Pod> model = JsonBytesReader.modelOf(Pod.class).orElseThrow();
-        byte[][] bytes = new byte[pods][];
-        long total = 0;
-        for (int i = 0; i < pods; i++) {
-            bytes[i] = mapper.writeValueAsBytes(PodGenerator.pod(i));
-            total += bytes[i].length;
-        }
-        System.out.printf(Locale.ROOT, "%d pods, %.0f bytes each%n", pods, (double) total / pods);
+        byte[][] bytes = PodGenerator.jsonBytes(pods);
         double models = Double.MAX_VALUE;
         double scanner = Double.MAX_VALUE;
         long sink = 0;

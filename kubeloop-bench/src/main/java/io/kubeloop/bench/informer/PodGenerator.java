@@ -44,6 +44,18 @@ public final class PodGenerator {
         return namespace(i) + "/" + name(i);
     }
 
+    /** Pods {@code 0..pods-1} as compact JSON, for the decoding measurements; prints their average size. */
+    public static byte[][] jsonBytes(int pods) {
+        byte[][] bytes = new byte[pods][];
+        long total = 0;
+        for (int i = 0; i < pods; i++) {
+            bytes[i] = io.kubeloop.api.json.KubeJson.mapper().writeValueAsBytes(pod(i));
+            total += bytes[i].length;
+        }
+        System.out.printf(java.util.Locale.ROOT, "%d pods, %.0f bytes each%n", pods, (double) total / pods);
+        return bytes;
+    }
+
     /** Pod {@code i} as a fresh JSON tree without a resourceVersion. */
     public static ObjectNode pod(int i) {
         String app = APPS[i % APPS.length];

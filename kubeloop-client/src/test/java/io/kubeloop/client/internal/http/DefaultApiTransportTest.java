@@ -290,9 +290,8 @@ class DefaultApiTransportTest {
         }
     }
 
-    @Test
-    void overHttp1AResponseWhoseBodyStopsArrivingFailsAtTheRequestTimeoutOnItsOwnConnection() {
-        CountDownLatch release = new CountDownLatch(1);
+    /** {@code GET /stalled} sends 100 of its 1,000 bytes, then nothing until {@code release}. */
+    private void stallAfter100Bytes(CountDownLatch release) {
         server.on("GET", "/stalled", (r, ex) -> {
             ex.sendResponseHeaders(200, 1000);
             ex.getResponseBody().write(new byte[100]);
@@ -304,6 +303,12 @@ class DefaultApiTransportTest {
             }
             ex.close();
         });
+    }
+
+    @Test
+    void overHttp1AResponseWhoseBodyStopsArrivingFailsAtTheRequestTimeoutOnItsOwnConnection() {
+        CountDownLatch release = new CountDownLatch(1);
+        stallAfter100Bytes(release);
         server.reply("GET", "/version", 200, "{}");
         try (var t = DefaultApiTransport.create(
                 server.config(),
@@ -326,17 +331,7 @@ class DefaultApiTransportTest {
     @Test
     void aResponseWhoseBodyStopsArrivingFailsAtTheRequestTimeoutAndRetiresTheSharedClient() {
         CountDownLatch release = new CountDownLatch(1);
-        server.on("GET", "/stalled", (r, ex) -> {
-            ex.sendResponseHeaders(200, 1000);
-            ex.getResponseBody().write(new byte[100]);
-            ex.getResponseBody().flush();
-            try {
-                release.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            ex.close();
-        });
+        stallAfter100Bytes(release);
         try (var t = DefaultApiTransport.create(
                 server.config(),
                 options()
