@@ -26,6 +26,7 @@ module io.kubeloop.api {
     exports io.kubeloop.api.yaml;
     exports io.kubeloop.api.internal to
             io.kubeloop.client,
+            io.kubeloop.cache,
             io.kubeloop.controller,
             io.kubeloop.apiserver;
 

@@ -2,6 +2,7 @@ package io.kubeloop.api;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import io.kubeloop.api.internal.DynamicObjectReader;
+import io.kubeloop.api.internal.JsonScanner;
 import io.kubeloop.api.json.KubeJson;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -222,6 +223,34 @@ public final class DynamicObject implements KubernetesObject {
     public DynamicObject withMetadata(ObjectMeta newMetadata) {
         return edit(n -> n.set("metadata", KubeJson.mapper().valueToTree(newMetadata)));
     }
+
+    /**
+     * This object without {@code metadata.managedFields}: itself when it has none. A compact object
+     * stays compact, its other bytes unchanged (the member is cut out of the JSON, nothing is parsed
+     * into a tree); a tree-form one gets a changed copy.
+     */
+    public DynamicObject withoutManagedFields() {
+        if (json == null) {
+            return node.get("metadata") instanceof ObjectNode m && m.has("managedFields")
+                    ? edit(n -> ((ObjectNode) n.get("metadata")).remove("managedFields"))
+                    : this;
+        }
+        byte[] cut = JsonScanner.withoutNestedMember(json, METADATA, MANAGED_FIELDS);
+        if (cut == json) {
+            return this;
+        }
+        return cut == null
+                ? edit(n -> {
+                            if (n.get("metadata") instanceof ObjectNode m) {
+                                m.remove("managedFields");
+                            }
+                        })
+                        .compact()
+                : new DynamicObject(cut, apiVersion, kind, namespace, name, resourceVersion, uid);
+    }
+
+    private static final byte[] METADATA = "metadata".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] MANAGED_FIELDS = "managedFields".getBytes(StandardCharsets.US_ASCII);
 
     /** Converts to a typed object with Jackson. */
     public <T> T to(Class<T> type) {

@@ -2,9 +2,11 @@ package io.kubeloop.cache;
 
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.ObjectMeta;
+import io.kubeloop.api.internal.ModelSupports;
 import io.kubeloop.api.json.KubeJson;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.reflect.RecordComponent;
 import java.util.function.UnaryOperator;
 import tools.jackson.databind.JsonNode;
@@ -30,10 +32,13 @@ public final class Transforms {
     /**
      * Drops {@code metadata.managedFields} (controller-runtime's {@code TransformStripManagedFields}),
      * typically a third of a cached object's size. Idempotent. A compact {@link DynamicObject} is
-     * replaced by a compact copy without them; a tree-form one is changed in place (a transform sees an
+     * replaced by a compact copy without them ({@link DynamicObject#withoutManagedFields()}, no parse);
+     * a tree-form one is changed in place (a transform sees an
      * object before anyone else does); records with an {@link ObjectMeta} {@code metadata} component are
-     * rebuilt; other objects (fabric8 model objects, beans) are read back into their class from their JSON
-     * without them; anything else passes unchanged.
+     * rebuilt; objects of a model family that a {@link io.kubeloop.api.spi.ModelSupport} knows are
+     * handled by it (fabric8's model objects are changed in place, with {@code kubeloop-fabric8});
+     * other objects (beans) are read back into their class from their JSON without them; anything else
+     * passes unchanged.
      */
     public static <T> UnaryOperator<T> stripManagedFields() {
         return Transforms::strip;
@@ -42,15 +47,7 @@ public final class Transforms {
     @SuppressWarnings("unchecked")
     private static <T> T strip(T object) {
         if (object instanceof DynamicObject d && d.isCompact()) {
-            if (!d.toJson().contains("\"managedFields\"")) {
-                return object;
-            }
-            return (T) d.edit(n -> {
-                        if (n.get("metadata") instanceof ObjectNode m) {
-                            m.remove("managedFields");
-                        }
-                    })
-                    .compact();
+            return (T) d.withoutManagedFields();
         }
         if (object instanceof DynamicObject d) {
             JsonNode meta = d.node().get("metadata");
@@ -66,11 +63,12 @@ public final class Transforms {
             }
             return object;
         }
-        return withoutManagedFieldsThroughJson(object);
+        Object supported = ModelSupports.withoutManagedFields(object);
+        return supported != null ? (T) supported : withoutManagedFieldsThroughJson(object);
     }
 
     /**
-     * Any other object (a fabric8 model object, a bean): through its JSON tree, without {@code
+     * Any other object (a bean): through its JSON tree, without {@code
      * metadata.managedFields}, back into its class; unchanged when it has none or cannot be read back.
      */
     @SuppressWarnings("unchecked") // read back into the object's own class
@@ -95,6 +93,9 @@ public final class Transforms {
     /** How to rebuild one record class with other metadata. */
     private record RecordShape(MethodHandle constructor, MethodHandle[] accessors, int metadataIndex) {
 
+        /** {@code (Object) -> Object} for accessors, {@code (Object[]) -> Object} for the constructor. */
+        private static final MethodType ACCESSOR = MethodType.methodType(Object.class, Object.class);
+
         static RecordShape of(Class<?> type) {
             if (!type.isRecord()) {
                 return null;
@@ -107,7 +108,7 @@ public final class Transforms {
                 int metadata = -1;
                 for (int i = 0; i < components.length; i++) {
                     components[i].getAccessor().setAccessible(true);
-                    accessors[i] = lookup.unreflect(components[i].getAccessor());
+                    accessors[i] = lookup.unreflect(components[i].getAccessor()).asType(ACCESSOR);
                     types[i] = components[i].getType();
                     if (components[i].getName().equals("metadata") && types[i] == ObjectMeta.class) {
                         metadata = i;
@@ -118,7 +119,9 @@ public final class Transforms {
                 }
                 var ctor = type.getDeclaredConstructor(types);
                 ctor.setAccessible(true);
-                return new RecordShape(lookup.unreflectConstructor(ctor), accessors, metadata);
+                MethodHandle constructor = lookup.unreflectConstructor(ctor);
+                constructor = constructor.asType(constructor.type().generic()).asSpreader(Object[].class, types.length);
+                return new RecordShape(constructor, accessors, metadata);
             } catch (ReflectiveOperationException | RuntimeException e) {
                 return null; // not accessible: leave such objects unchanged
             }
@@ -126,7 +129,7 @@ public final class Transforms {
 
         Object withoutManagedFields(Object record) {
             try {
-                ObjectMeta meta = (ObjectMeta) accessors[metadataIndex].invoke(record);
+                ObjectMeta meta = (ObjectMeta) (Object) accessors[metadataIndex].invokeExact(record);
                 if (meta == null || meta.managedFields() == null) {
                     return record;
                 }
@@ -134,9 +137,9 @@ public final class Transforms {
                 for (int i = 0; i < args.length; i++) {
                     args[i] = i == metadataIndex
                             ? meta.toBuilder().managedFields(null).build()
-                            : accessors[i].invoke(record);
+                            : (Object) accessors[i].invokeExact(record);
                 }
-                return constructor.invokeWithArguments(args);
+                return (Object) constructor.invokeExact(args);
             } catch (RuntimeException | Error e) {
                 throw e;
             } catch (Throwable t) {

@@ -370,4 +370,48 @@ class ManagerClientIntegrationTest extends EmbeddedServerTestBase {
     private static List<String> names(List<ConfigMap> configMaps) {
         return configMaps.stream().map(cm -> cm.getMetadata().getName()).toList();
     }
+
+    @Test
+    void theCacheHoldsNoManagedFieldsByDefaultAndAnUpdateFromItKeepsTheServers() {
+        configMap("default", "owned", Map.of(), Map.of("k", "v"));
+        Client c = manager(ManagerOptions.defaults()).client();
+        GroupVersionKind configMaps = GroupVersionKind.of("v1", "ConfigMap");
+
+        ConfigMap cached = c.get(ConfigMap.class, ObjectKey.of("default", "owned"));
+        assertThat(cached.getMetadata().getManagedFields()).isNullOrEmpty();
+        assertThat(c.get(configMaps, ObjectKey.of("default", "owned"))
+                        .metadata()
+                        .managedFields())
+                .isNull();
+        assertThat(c.get(io.kubeloop.models.core.v1.ConfigMap.class, ObjectKey.of("default", "owned"))
+                        .metadata()
+                        .managedFields())
+                .isNull();
+
+        cached.getData().put("k", "changed");
+        c.update(cached);
+
+        ConfigMap stored = manager.apiReader().get(ConfigMap.class, ObjectKey.of("default", "owned"));
+        assertThat(stored.getData()).containsEntry("k", "changed");
+        assertThat(stored.getMetadata().getManagedFields())
+                .as("an update without managedFields leaves the server's record of them")
+                .isNotEmpty();
+    }
+
+    @Test
+    void aCacheKeepingManagedFieldsHoldsThem() {
+        configMap("default", "kept", Map.of(), Map.of("k", "v"));
+        Client c = manager(ManagerOptions.defaults()
+                        .withCache(CacheOptions.defaults().keepingManagedFields()))
+                .client();
+
+        assertThat(c.get(ConfigMap.class, ObjectKey.of("default", "kept"))
+                        .getMetadata()
+                        .getManagedFields())
+                .isNotEmpty();
+        assertThat(c.get(GroupVersionKind.of("v1", "ConfigMap"), ObjectKey.of("default", "kept"))
+                        .metadata()
+                        .managedFields())
+                .isNotEmpty();
+    }
 }

@@ -19,6 +19,7 @@ import io.kubeloop.samples.samplecontroller.Foo;
 import io.kubeloop.samples.samplecontroller.FooCrd;
 import io.kubeloop.samples.samplecontroller.SampleController;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -111,6 +112,21 @@ class SampleControllerIntegrationTest extends EmbeddedServerTestBase {
                                                 .asString())
                                 && "Foo synced successfully"
                                         .equals(e.node().path("message").asString())));
+        // a Synced Event after every successful pass, as Go's: the repeats are one Event whose count grows
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> {
+                    List<DynamicObject> synced = events.list().items().stream()
+                            .filter(e -> "Synced".equals(e.node().path("reason").asString())
+                                    && "example-foo"
+                                            .equals(e.node()
+                                                    .path("involvedObject")
+                                                    .path("name")
+                                                    .asString()))
+                            .toList();
+                    return synced.size() == 1
+                            && synced.get(0).node().path("count").asInt() >= 2;
+                });
 
         foos.delete("example-foo");
         await().atMost(Duration.ofSeconds(30))

@@ -215,6 +215,61 @@ public final class JsonScanner {
         }
     }
 
+    /**
+     * The JSON object {@code b} (all of it one object) without the member {@code inner} of its member
+     * {@code outer} (e.g. {@code metadata.managedFields}): the member and one comma cut out, every
+     * other byte as it was.
+     *
+     * @return {@code b} itself when there is no such member, a new array without it, or null when the
+     *     bytes cannot be walked here (an escaped member name, malformed JSON)
+     */
+    public static byte[] withoutNestedMember(byte[] b, byte[] outer, byte[] inner) {
+        byte[][] outerNames = {outer};
+        byte[][] innerNames = {inner};
+        int[] spans = new int[2];
+        int[] nested = new int[2];
+        int start = skipSpace(b, 0, b.length);
+        int end = members(b, start, b.length, outerNames, spans, 0, innerNames, nested);
+        if (end < 0) {
+            return null;
+        }
+        if (nested[0] < 0) {
+            return b;
+        }
+        // back from the value over ':' and the quoted name, which holds no escape (it matched)
+        int keyStart = nested[0] - 1;
+        while (b[keyStart] != ':') {
+            keyStart--;
+        }
+        keyStart--;
+        while (b[keyStart] != '"') {
+            keyStart--;
+        }
+        keyStart -= inner.length + 1;
+        int before = keyStart - 1;
+        while (isSpace(b[before])) {
+            before--;
+        }
+        int cutFrom;
+        int cutTo;
+        if (b[before] == ',') { // not the first member: cut from the comma before it
+            cutFrom = before;
+            cutTo = nested[1];
+        } else { // the first member: cut through the comma after it, if any
+            cutFrom = keyStart;
+            int after = skipSpace(b, nested[1], b.length);
+            cutTo = b[after] == ',' ? skipSpace(b, after + 1, b.length) : nested[1];
+        }
+        byte[] out = new byte[b.length - (cutTo - cutFrom)];
+        System.arraycopy(b, 0, out, 0, cutFrom);
+        System.arraycopy(b, cutTo, out, cutFrom, b.length - cutTo);
+        return out;
+    }
+
+    private static boolean isSpace(byte c) {
+        return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+    }
+
     private static final byte[] TRUE = {'t', 'r', 'u', 'e'};
     private static final byte[] FALSE = {'f', 'a', 'l', 's', 'e'};
     private static final byte[] NULL = {'n', 'u', 'l', 'l'};

@@ -49,4 +49,15 @@ public final class ModelSupports {
         }
         return null;
     }
+
+    /** The first support's {@link ModelSupport#withoutManagedFields} of {@code object}, or null when none knows its type. */
+    public static Object withoutManagedFields(Object object) {
+        for (ModelSupport s : Loaded.ALL) {
+            Object stripped = s.withoutManagedFields(object);
+            if (stripped != null) {
+                return stripped;
+            }
+        }
+        return null;
+    }
 }

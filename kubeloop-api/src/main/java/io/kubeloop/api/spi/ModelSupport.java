@@ -36,4 +36,14 @@ public interface ModelSupport {
     default ObjectMeta metadata(Object object) {
         return null;
     }
+
+    /**
+     * {@code object} without {@code metadata.managedFields} when its type belongs to this family — a changed
+     * copy, or {@code object} itself changed in place when its type is mutable (a cache's transform is
+     * the first to see an object), or itself when it has none; null when the type is not this family's
+     * (the next support, then JSON, is tried).
+     */
+    default Object withoutManagedFields(Object object) {
+        return null;
+    }
 }

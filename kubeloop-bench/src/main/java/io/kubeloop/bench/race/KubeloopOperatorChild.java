@@ -25,7 +25,7 @@ import java.util.List;
 /**
  * Contender "kubeloop" of the race: kubeloop-samples' {@link SampleController} as it ships
  * ({@code new SampleController(client)}: a Manager with default options, the controller's own
- * {@link SampleController#WORKERS} workers, Events on create and scale), over a {@link KubeClient} with {@link ClientOptions#defaults()}
+ * {@link SampleController#WORKERS} workers, a {@code Synced} Event after every successful sync), over a {@link KubeClient} with {@link ClientOptions#defaults()}
  * (client-side rate limiting off) for the kubeconfig given as the first argument, plus one application
  * interceptor that counts the requests. Protocol: {@link RaceReporter}.
  *
@@ -38,9 +38,8 @@ import java.util.List;
  * <li>{@code no-deep-copy}: cache reads of Foos and Deployments return the cached instances
  *     ({@link ByObject#withUnsafeDisableDeepCopy()}) instead of copies — unsafe here, since the
  *     reconciler changes the Deployment it read; a measurement of the copies' cost only;</li>
- * <li>{@code strip-managed-fields}: the cache keeps Foos and Deployments without
- *     {@code metadata.managedFields} (a transform, as controller-runtime's
- *     {@code TransformStripManagedFields});</li>
+ * <li>{@code keep-managed-fields}: the cache keeps {@code metadata.managedFields} in Foos and
+ *     Deployments ({@link CacheOptions#keepingManagedFields()}; by default it drops them);</li>
  * <li>{@code http2}: the client sends its requests through the JDK HttpClient's HTTP/2 connection
  *     ({@code ClientOptions.http1Requests(false)}) instead of its kept-alive HTTP/1.1 connections.</li>
  * </ul>
@@ -113,7 +112,7 @@ public final class KubeloopOperatorChild {
     private static ManagerOptions managerOptions(List<String> variant) {
         for (String v : variant) {
             if (!v.startsWith("workers=")
-                    && !List.of("no-events", "no-deep-copy", "strip-managed-fields", "http2")
+                    && !List.of("no-events", "no-deep-copy", "keep-managed-fields", "http2")
                             .contains(v)) {
                 throw new IllegalArgumentException("unknown variant " + v);
             }
@@ -124,19 +123,9 @@ public final class KubeloopOperatorChild {
             foos = foos.withUnsafeDisableDeepCopy();
             deployments = deployments.withUnsafeDisableDeepCopy();
         }
-        if (variant.contains("strip-managed-fields")) {
-            foos = foos.withTransform(f -> new Foo(
-                    f.apiVersion(),
-                    f.kind(),
-                    f.metadata().toBuilder().managedFields(null).build(),
-                    f.spec(),
-                    f.status()));
-            deployments = deployments.withTransform(d -> d.toBuilder()
-                    .metadata(d.metadata().toBuilder().managedFields(null).build())
-                    .build());
-        }
+        CacheOptions cache = CacheOptions.defaults().with(foos).with(deployments);
         return ManagerOptions.defaults()
-                .withCache(CacheOptions.defaults().with(foos).with(deployments));
+                .withCache(variant.contains("keep-managed-fields") ? cache.keepingManagedFields() : cache);
     }
 
     private static Reconciler reconciler(List<String> variant) {

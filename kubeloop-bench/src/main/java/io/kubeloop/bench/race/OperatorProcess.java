@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 
 /**
@@ -41,13 +42,17 @@ final class OperatorProcess implements AutoCloseable {
         this.lines = ProtocolLines.read(process, contender.label(), PROTOCOL);
     }
 
-    /** Starts {@code contender} with {@code jvmFlags} for the cluster of {@code kubeconfig}. */
-    static OperatorProcess start(RaceContender contender, List<String> jvmFlags, Path kubeconfig) {
+    /**
+     * Starts {@code contender} with {@code jvmFlags} for the cluster of {@code kubeconfig}, on its class
+     * path as {@code classPath} maps it (the identity, or one with jars for directories).
+     */
+    static OperatorProcess start(
+            RaceContender contender, List<String> jvmFlags, UnaryOperator<String> classPath, Path kubeconfig) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmFlags);
         command.add("-cp");
-        command.add(classPath(contender.framework()));
+        command.add(classPath.apply(classPath(contender.framework())));
         command.add(contender.framework().mainClass());
         command.add(kubeconfig.toString());
         command.addAll(contender.variant());
@@ -58,6 +63,48 @@ final class OperatorProcess implements AutoCloseable {
             return new OperatorProcess(contender, p);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + contender.label() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Creates the JDK's ahead-of-time cache {@code cache} for {@code contender} from the configuration
+     * {@code configuration} that a training run ({@code -XX:AOTMode=record}) wrote: {@code java
+     * -XX:AOTMode=create} with the same flags and class path, waited for.
+     *
+     * @throws IllegalStateException when the JVM fails or takes more than five minutes
+     */
+    static void createAotCache(
+            RaceContender contender,
+            List<String> jvmFlags,
+            UnaryOperator<String> classPath,
+            Path configuration,
+            Path cache) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmFlags);
+        command.add("-XX:AOTMode=create");
+        command.add("-XX:AOTConfiguration=" + configuration);
+        command.add("-XX:AOTCache=" + cache);
+        command.add("-cp");
+        command.add(classPath.apply(classPath(contender.framework())));
+        try {
+            Process p = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            if (!p.waitFor(5, java.util.concurrent.TimeUnit.MINUTES)) {
+                p.destroyForcibly();
+                throw new IllegalStateException("creating the AOT cache of " + contender.label() + " timed out");
+            }
+            if (p.exitValue() != 0 || !Files.exists(cache)) {
+                throw new IllegalStateException(
+                        "creating the AOT cache of " + contender.label() + " failed (exit " + p.exitValue() + ")");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the AOT cache of " + contender.label(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
         }
     }
 

@@ -34,8 +34,10 @@ import java.util.Set;
  * -XX:+UseG1GC"}, {@code --concurrency 32} (the harness's requests in flight), {@code --timeout 300}
  * (seconds a phase may take), {@code --jfr kubeloop} (a JFR profile of each round of those contenders, in
  * the output directory), {@code --histogram kubeloop,josdk} (a class histogram of those operators after
- * their heap was measured, in the output directory), {@code --markdown BENCHMARKS.md} ({@code none} to skip), {@code --out
- * kubeloop-bench/target/race-bench}.
+ * their heap was measured, in the output directory), {@code --aot on} (each contender's JVM started with
+ * the JDK's ahead-of-time cache, trained by one unmeasured round of that contender: see {@link AotCaches};
+ * the default on JDK 24 and later, {@code off} otherwise), {@code --markdown BENCHMARKS.md} ({@code none}
+ * to skip), {@code --out kubeloop-bench/target/race-bench}.
  *
  * <p>Not a test; the machine's load is printed with the results because it moves them.
  */
@@ -53,10 +55,22 @@ public final class RaceBenchmark {
                 new RaceRound(flags, Set.copyOf(o.jfr), Set.copyOf(o.histograms), o.concurrency, o.timeout, o.out);
         List<RaceResult> results = new ArrayList<>();
         List<String> failures = new ArrayList<>();
+        AotCaches aot = new AotCaches(o.out);
         for (int n : o.foos) {
+            if (o.aot) {
+                for (RaceContender c : o.contenders) {
+                    try {
+                        aot.train(round, c, n);
+                    } catch (RuntimeException e) {
+                        String failure = c.label() + ": no AOT cache (" + e.getMessage() + ")";
+                        System.out.println("FAILED " + failure);
+                        failures.add(failure);
+                    }
+                }
+            }
             for (int w = 0; w < o.warmups; w++) {
                 RaceContender c = o.contenders.get(0);
-                RaceResult warm = runOne(round, c, n, failures, true);
+                RaceResult warm = runOne(round, c, n, aot, failures, true);
                 if (warm != null) {
                     System.out.printf(
                             Locale.ROOT,
@@ -69,7 +83,7 @@ public final class RaceBenchmark {
             for (int r = 0; r < o.repeat; r++) {
                 for (int k = 0; k < o.contenders.size(); k++) {
                     RaceContender c = o.contenders.get((k + r) % o.contenders.size());
-                    RaceResult result = runOne(round, c, n, failures, false);
+                    RaceResult result = runOne(round, c, n, aot, failures, false);
                     if (result != null) {
                         results.add(result);
                         print(result);
@@ -89,10 +103,11 @@ public final class RaceBenchmark {
     }
 
     /** One round; a round that fails outright (the operator died, never got ready…) is recorded, not thrown. */
-    private static RaceResult runOne(RaceRound round, RaceContender c, int n, List<String> failures, boolean warmup) {
+    private static RaceResult runOne(
+            RaceRound round, RaceContender c, int n, AotCaches aot, List<String> failures, boolean warmup) {
         System.gc(); // the previous round's server is garbage: collect it before this round is timed
         try {
-            return round.run(c, n);
+            return round.run(c, n, aot.launchFor(c));
         } catch (RuntimeException e) {
             String failure =
                     String.format(Locale.ROOT, "%s, %,d Foos%s: %s", c.label(), n, warmup ? " (warm-up)" : "", e);
@@ -148,7 +163,7 @@ public final class RaceBenchmark {
                 operator JVMs: `%s` on Java %s; a fresh embedded API server (in the harness JVM) and a fresh \
                 operator process per round; the harness creates the Foos, then rescales them, with %d requests \
                 in flight; %d unmeasured warm-up round(s) of the first contender, then %d round(s) each, order \
-                rotated, medians (range) shown; a phase may take %d s.
+                rotated, medians (range) shown; a phase may take %d s; %s.
                 """,
                 started.toString().substring(0, 16).replace('T', ' ') + " UTC",
                 Runtime.getRuntime().availableProcessors(),
@@ -159,7 +174,13 @@ public final class RaceBenchmark {
                 o.concurrency,
                 o.warmups,
                 o.repeat,
-                o.timeout.toSeconds());
+                o.timeout.toSeconds(),
+                o.aot
+                        ? "every operator JVM starts with the JDK's AOT cache (`-XX:AOTCache`), made for that contender"
+                                + " from one unmeasured training round of "
+                                + String.format(Locale.ROOT, "%,d", AotCaches.TRAINING_FOOS)
+                                + " Foos (or fewer when the race runs fewer) with the same flags"
+                        : "no AOT cache");
     }
 
     /** The command line. */
@@ -173,6 +194,7 @@ public final class RaceBenchmark {
             Duration timeout,
             List<RaceContender> jfr,
             List<RaceContender> histograms,
+            boolean aot,
             Path markdown,
             Path out) {
 
@@ -187,6 +209,7 @@ public final class RaceBenchmark {
             Duration timeout = Duration.ofSeconds(300);
             List<RaceContender> jfr = List.of();
             List<RaceContender> histograms = List.of();
+            boolean aot = AotCaches.supported();
             Path markdown = Files.exists(Path.of("BENCHMARKS.md")) ? Path.of("BENCHMARKS.md") : null;
             Path out = Path.of("kubeloop-bench", "target", "race-bench");
             for (int i = 0; i < args.length; i++) {
@@ -218,6 +241,16 @@ public final class RaceBenchmark {
                         histograms = Arrays.stream(v.split(","))
                                 .map(s -> RaceContender.of(s.trim()))
                                 .toList();
+                    case "--aot" -> {
+                        aot = switch (v) {
+                            case "on" -> true;
+                            case "off" -> false;
+                            default -> throw new IllegalArgumentException("--aot takes on or off, got " + v);
+                        };
+                        if (aot && !AotCaches.supported()) {
+                            throw new IllegalArgumentException("--aot on needs JDK 24 or later");
+                        }
+                    }
                     case "--markdown" -> markdown = v.equals("none") ? null : Path.of(v);
                     case "--out" -> out = Path.of(v);
                     default -> throw new IllegalArgumentException("unknown option " + a);
@@ -233,6 +266,7 @@ public final class RaceBenchmark {
                     timeout,
                     jfr,
                     histograms,
+                    aot,
                     markdown,
                     out);
         }

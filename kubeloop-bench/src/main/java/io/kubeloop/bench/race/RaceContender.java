@@ -7,7 +7,7 @@ import java.util.List;
  * One contender of the race: a framework's operator as written ({@code kubeloop}, {@code josdk},
  * {@code k8s-java}), or, for finding where kubeloop's time goes, kubeloop's with diagnostic changes
  * named after a {@code +} each (see {@link KubeloopOperatorChild}): {@code kubeloop+workers=8},
- * {@code kubeloop+no-events}, {@code kubeloop+no-deep-copy}, {@code kubeloop+strip-managed-fields}, {@code kubeloop+http2}, or
+ * {@code kubeloop+no-events}, {@code kubeloop+no-deep-copy}, {@code kubeloop+keep-managed-fields}, {@code kubeloop+http2}, or
  * several, e.g.
  * {@code kubeloop+workers=8+no-events}. The ratios of the report are taken between the operators as
  * written only.

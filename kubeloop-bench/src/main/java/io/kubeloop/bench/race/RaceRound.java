@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.UnaryOperator;
 
 /**
  * One round of one contender, on a server and an operator process of its own: starts an embedded API
@@ -65,8 +66,22 @@ record RaceRound(
         return List.copyOf(flags);
     }
 
-    /** Runs {@code contender} against {@code foos} Foos. */
-    RaceResult run(RaceContender contender, int foos) {
+    /** This round's settings without profiles or histograms: for rounds that only train an operator JVM. */
+    RaceRound unrecorded() {
+        return new RaceRound(flags, Set.of(), Set.of(), concurrency, timeout, dir);
+    }
+
+    /** How an operator JVM is launched beyond the round's flags: more flags, and its class path mapped. */
+    record Launch(List<String> flags, UnaryOperator<String> classPath) {
+
+        /** The round's flags and the contender's class path as they are. */
+        static Launch plain() {
+            return new Launch(List.of(), UnaryOperator.identity());
+        }
+    }
+
+    /** Runs {@code contender} against {@code foos} Foos, its JVM launched as {@code launch} says (with an AOT cache, say). */
+    RaceResult run(RaceContender contender, int foos, Launch launch) {
         int window = Math.max(10_000, 20 * foos);
         // Deployments report their replicas available without Pods: the race measures operators, not kubelets
         ServerOptions options = ServerOptions.defaults()
@@ -81,7 +96,8 @@ record RaceRound(
                     dir.resolve("kubeconfig-" + contender.label()).toAbsolutePath());
             FooWorkload workload = new FooWorkload(harness, foos, concurrency);
             try (ConvergenceTracker tracker = new ConvergenceTracker(harness);
-                    OperatorProcess operator = OperatorProcess.start(contender, flags(contender, foos), kubeconfig)) {
+                    OperatorProcess operator = OperatorProcess.start(
+                            contender, flags(contender, foos, launch.flags()), launch.classPath(), kubeconfig)) {
                 long ready = Long.parseLong(operator.expect("READY", START)[0]);
                 operator.send("HEAP");
                 long idleHeap = Long.parseLong(operator.expect("HEAP", ANSWER)[0]);
@@ -132,11 +148,12 @@ record RaceRound(
         }
     }
 
-    private List<String> flags(RaceContender contender, int foos) {
-        if (!jfr.contains(contender)) {
-            return flags;
-        }
+    private List<String> flags(RaceContender contender, int foos, List<String> extraFlags) {
         List<String> withJfr = new ArrayList<>(flags);
+        withJfr.addAll(extraFlags);
+        if (!jfr.contains(contender)) {
+            return withJfr;
+        }
         withJfr.add("-XX:StartFlightRecording=filename="
                 + dir.resolve(contender.label() + "-" + foos + "-" + System.currentTimeMillis() + ".jfr")
                         .toAbsolutePath()

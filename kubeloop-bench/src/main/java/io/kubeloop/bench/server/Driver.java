@@ -39,10 +39,18 @@ final class Driver implements AutoCloseable {
     private final String authorization;
 
     Driver(URI base, String token) {
+        this(base, token, HttpClient.Version.HTTP_1_1);
+    }
+
+    /**
+     * A driver whose requests use {@code version}: {@code HTTP_2} multiplexes the concurrent requests
+     * on one connection (ALPN over TLS), for {@link ProtocolCostBenchmark}.
+     */
+    Driver(URI base, String token, HttpClient.Version version) {
         this.base = base;
         this.authorization = "Bearer " + token;
         this.client = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
+                .version(version)
                 .sslContext(trustAll())
                 .connectTimeout(Duration.ofSeconds(30))
                 .build();

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
@@ -41,7 +42,7 @@ class RaceSmokeTest {
                 Duration.ofSeconds(60),
                 dir);
 
-        RaceResult r = round.run(RaceContender.of(framework), FOOS);
+        RaceResult r = round.run(RaceContender.of(framework), FOOS, RaceRound.Launch.plain());
 
         assertThat(r.create().converged()).as("create phase").isTrue();
         assertThat(r.scale().converged()).as("scale phase").isTrue();
@@ -51,5 +52,35 @@ class RaceSmokeTest {
         // every Foo got its Deployment created and scaled, and its status written twice, by some verb
         assertThat(r.writesPerFoo()).isGreaterThanOrEqualTo(4.0);
         assertThat(r.heapBytes()).isPositive();
+    }
+
+    /** A training round writes the JDK's AOT configuration, the cache is created from it, and the operator starts with it. */
+    @Test
+    void anOperatorTrainedIntoAnAotCacheStartsWithItAndConverges(@TempDir Path dir) {
+        assumeTrue(AotCaches.supported(), "the JDK's AOT cache needs JDK 24 or later");
+        RaceRound round = new RaceRound(
+                RaceRound.operatorFlags(List.of("-Xmx256m", "-XX:+UseSerialGC")),
+                Set.of(),
+                Set.of(),
+                4,
+                Duration.ofSeconds(60),
+                dir);
+        RaceContender kubeloop = RaceContender.of(Framework.KUBELOOP);
+        AotCaches caches = new AotCaches(dir);
+        assertThat(caches.launchFor(kubeloop).flags()).isEmpty();
+
+        caches.train(round, kubeloop, FOOS);
+
+        RaceRound.Launch launch = caches.launchFor(kubeloop);
+        assertThat(launch.flags()).contains("-XX:AOTMode=on").anyMatch(f -> f.startsWith("-XX:AOTCache="));
+        assertThat(launch.classPath()
+                        .apply(System.getProperty("java.class.path"))
+                        .split(java.io.File.pathSeparator))
+                .as("only jars: the JDK refuses directories on an AOT cache's class path")
+                .allMatch(entry -> entry.endsWith(".jar"));
+        assertThat(dir.resolve("aot-kubeloop.aot")).isNotEmptyFile();
+        RaceResult r = round.run(kubeloop, FOOS, launch);
+        assertThat(r.scale().converged()).as("scale phase").isTrue();
+        assertThat(r.endState().examples()).isEmpty();
     }
 }

@@ -11,8 +11,9 @@ import java.util.Set;
 
 /**
  * What a manager's {@link Cache} holds: controller-runtime's {@code cache.Options}. By default,
- * every object of every type read or watched, in all namespaces. Narrow it for a controller that
- * works in some namespaces, or on some objects of a large kind:
+ * every object of every type read or watched, in all namespaces, without {@code
+ * metadata.managedFields}. Narrow it for a controller that works in some namespaces, or on some
+ * objects of a large kind:
  *
  * {@snippet :
  * ManagerOptions options = ManagerOptions.defaults().withCache(CacheOptions.defaults()
@@ -20,16 +21,29 @@ import java.util.Set;
  *         .with(ByObject.of(Secret.class).withLabelSelector("app.kubernetes.io/managed-by=foo")));
  * }
  *
+ * <p><b>managedFields.</b> Server-side apply's field ownership is typically a third of an object's
+ * size and almost no controller reads it, so the cache drops it from every object before storing it
+ * ({@link io.kubeloop.cache.Transforms#stripManagedFields()}, run before a type's own {@linkplain
+ * ByObject#transform() transform}), as controller-runtime's {@code TransformStripManagedFields} does
+ * when a manager opts in. Writes are unaffected: an update whose object carries no {@code
+ * managedFields} leaves the server's record of them as it was. A controller that reads them opts out
+ * with {@link #keepingManagedFields()}; reads past the cache ({@code Manager#apiReader()}) always carry them.
+ *
  * <p>Immutable.
  *
  * @param defaultNamespaces the namespaces held for types whose {@link ByObject} names none; empty
  *     for all namespaces
  * @param byObject per type, its scope
  * @param syncTimeout how long a read waits for a type's informers to sync before it fails; positive
+ * @param keepManagedFields whether cached objects keep {@code metadata.managedFields}; false by default
  */
-public record CacheOptions(Set<String> defaultNamespaces, Map<Class<?>, ByObject<?>> byObject, Duration syncTimeout) {
+public record CacheOptions(
+        Set<String> defaultNamespaces,
+        Map<Class<?>, ByObject<?>> byObject,
+        Duration syncTimeout,
+        boolean keepManagedFields) {
 
-    private static final CacheOptions DEFAULTS = new CacheOptions(Set.of(), Map.of(), Duration.ofMinutes(2));
+    private static final CacheOptions DEFAULTS = new CacheOptions(Set.of(), Map.of(), Duration.ofMinutes(2), false);
 
     public CacheOptions {
         defaultNamespaces = Set.copyOf(defaultNamespaces);
@@ -49,7 +63,7 @@ public record CacheOptions(Set<String> defaultNamespaces, Map<Class<?>, ByObject
         }
     }
 
-    /** Everything, in all namespaces; reads wait up to two minutes for a sync. */
+    /** Everything, in all namespaces, without managedFields; reads wait up to two minutes for a sync. */
     public static CacheOptions defaults() {
         return DEFAULTS;
     }
@@ -61,7 +75,7 @@ public record CacheOptions(Set<String> defaultNamespaces, Map<Class<?>, ByObject
      * @return a changed copy
      */
     public CacheOptions withDefaultNamespaces(String... namespaces) {
-        return new CacheOptions(Set.copyOf(Arrays.asList(namespaces)), byObject, syncTimeout);
+        return new CacheOptions(Set.copyOf(Arrays.asList(namespaces)), byObject, syncTimeout, keepManagedFields);
     }
 
     /**
@@ -73,7 +87,7 @@ public record CacheOptions(Set<String> defaultNamespaces, Map<Class<?>, ByObject
     public CacheOptions with(ByObject<?> scope) {
         Map<Class<?>, ByObject<?>> copy = new LinkedHashMap<>(byObject);
         copy.put(scope.type(), scope);
-        return new CacheOptions(defaultNamespaces, copy, syncTimeout);
+        return new CacheOptions(defaultNamespaces, copy, syncTimeout, keepManagedFields);
     }
 
     /**
@@ -83,7 +97,17 @@ public record CacheOptions(Set<String> defaultNamespaces, Map<Class<?>, ByObject
      * @return a changed copy
      */
     public CacheOptions withSyncTimeout(Duration timeout) {
-        return new CacheOptions(defaultNamespaces, byObject, timeout);
+        return new CacheOptions(defaultNamespaces, byObject, timeout, keepManagedFields);
+    }
+
+    /**
+     * Keeps {@code metadata.managedFields} in cached objects, for a controller that reads field
+     * ownership from the cache (at the cost of about a third more memory per object).
+     *
+     * @return a changed copy
+     */
+    public CacheOptions keepingManagedFields() {
+        return new CacheOptions(defaultNamespaces, byObject, syncTimeout, true);
     }
 
     /**

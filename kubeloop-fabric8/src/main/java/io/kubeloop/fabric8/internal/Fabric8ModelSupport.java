@@ -157,6 +157,19 @@ public final class Fabric8ModelSupport implements ModelSupport {
         return meta == null ? ObjectMeta.builder().build() : meta;
     }
 
+    @Override
+    public Object withoutManagedFields(Object object) {
+        if (!(object instanceof HasMetadata h)) {
+            return null;
+        }
+        if (h.getMetadata() != null
+                && h.getMetadata().getManagedFields() != null
+                && !h.getMetadata().getManagedFields().isEmpty()) {
+            h.getMetadata().setManagedFields(null); // fabric8's objects are mutable: changed in place
+        }
+        return object;
+    }
+
     /** fabric8's owner references as ours; null for null. */
     private static List<OwnerReference> fromFabric8(List<io.fabric8.kubernetes.api.model.OwnerReference> refs) {
         if (refs == null) {

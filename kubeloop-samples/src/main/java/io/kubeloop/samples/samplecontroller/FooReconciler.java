@@ -28,9 +28,10 @@ import java.util.Optional;
  * controlled by this Foo — it never takes over someone else's object — and records an
  * {@code ErrResourceExists} warning Event on the Foo; scales the Deployment when its replicas differ
  * from the Foo's; and writes the Foo's status only when it changed (an absent status counts as zero
- * available replicas), so its own status write does not start another round. It records a
- * {@code Synced} Event when it created or scaled the Deployment — not on every pass, as Go's does,
- * since a status change alone tells nobody anything new.
+ * available replicas), so its own status write does not start another round. As Go's, it records a
+ * {@code Synced} Event after every successful pass: the manager's recorder writes Events in the
+ * background, and its correlator turns the repeats into count patches of one Event per Foo, so they
+ * never hold up a reconcile.
  *
  * <p>Reads come from the manager's cache through the context's client, writes go to the API
  * server. A stale cache shows up as a conflict or an already-exists error, which is retried.
@@ -67,12 +68,10 @@ public final class FooReconciler implements Reconciler {
         if (deploymentName == null || deploymentName.isBlank()) {
             throw new TerminalException("Foo " + request + ": spec.deploymentName must be specified");
         }
-        boolean changed = false;
         Deployment deployment = client.getOptional(Deployment.class, ObjectKey.of(request.namespace(), deploymentName))
                 .orElse(null);
         if (deployment == null) {
             deployment = client.create(newDeployment(foo));
-            changed = true;
         }
         if (!isControlledBy(deployment, foo)) {
             String message = "Resource \"" + deploymentName + "\" already exists and is not managed by Foo";
@@ -83,7 +82,6 @@ public final class FooReconciler implements Reconciler {
         if (wanted != null && !wanted.equals(deployment.spec().replicas())) {
             // the cache hands out its own immutable instance: the change is a new record
             deployment = client.update(deployment.withSpec(deployment.spec().withReplicas(wanted)));
-            changed = true;
         }
         int available = deployment.status() == null || deployment.status().availableReplicas() == null
                 ? 0
@@ -91,9 +89,7 @@ public final class FooReconciler implements Reconciler {
         if (available != availableReplicas(foo)) {
             client.status().update(foo.withStatus(new Foo.Status(available)));
         }
-        if (changed) {
-            context.events().event(foo, EventType.NORMAL, "Synced", "Foo synced successfully");
-        }
+        context.events().event(foo, EventType.NORMAL, "Synced", "Foo synced successfully");
         return Result.done();
     }
 

@@ -14,6 +14,7 @@ import io.kubeloop.cache.InformerFactory;
 import io.kubeloop.cache.InformerScope;
 import io.kubeloop.cache.Lister;
 import io.kubeloop.cache.SharedIndexInformer;
+import io.kubeloop.cache.Transforms;
 import io.kubeloop.client.ResourceClient;
 import io.kubeloop.client.discovery.RestMapping;
 import io.kubeloop.controller.CacheSyncTimeoutException;
@@ -443,8 +444,9 @@ public final class InformerCache implements Cache {
                         .withLabelSelector(scope.labelSelector())
                         .withFieldSelector(scope.fieldSelector());
                 SharedIndexInformer<T> informer = informerOf.apply(s);
-                if (scope.transform() != null) {
-                    informer.setTransform(scope.transform());
+                UnaryOperator<T> transform = transformOf(scope);
+                if (transform != null) {
+                    informer.setTransform(transform);
                 }
                 missingKinds.watch(informer, kind);
                 Map<String, IndexFunction<T>> toAdd = new LinkedHashMap<>();
@@ -463,5 +465,18 @@ public final class InformerCache implements Cache {
             entries.put(key, entry);
         }
         return entry;
+    }
+
+    /**
+     * What the informers of {@code scope} run on each object: managedFields dropped (unless the
+     * options keep them), then the scope's own transform; null for nothing.
+     */
+    private <T> UnaryOperator<T> transformOf(ByObject<T> scope) {
+        UnaryOperator<T> own = scope.transform();
+        if (options.keepManagedFields()) {
+            return own;
+        }
+        UnaryOperator<T> strip = Transforms.stripManagedFields();
+        return own == null ? strip : object -> own.apply(strip.apply(object));
     }
 }

@@ -1,0 +1,109 @@
+package io.kubeloop.bench.server;
+
+import io.kubeloop.bench.report.Machine;
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The embedded API server's CPU per create for a client speaking HTTP/1.1 and one speaking HTTP/2:
+ * one kubeloop server in a child JVM, a JDK HttpClient forced to each version creating ConfigMaps
+ * with the same threads, alternating rounds after a warm-up of both, the server's CPU time from the
+ * operating system. HTTP/1.1 holds a connection per thread; HTTP/2 multiplexes every thread's
+ * requests on one connection.
+ *
+ * <pre>
+ * java -cp kubeloop-bench/target/classes:$(cat kubeloop-bench/target/bench.classpath) \
+ *     io.kubeloop.bench.server.ProtocolCostBenchmark [creates per round, 5000] [rounds, 5] [threads, 8] [server.jfr]
+ * </pre>
+ * The fourth argument, when given, is where the server JVM records a JFR profile.
+ *
+ * <p>Not a test; prints the medians per protocol and their ratio.
+ */
+public final class ProtocolCostBenchmark {
+
+    private ProtocolCostBenchmark() {}
+
+    public static void main(String[] args) throws InterruptedException {
+        int creates = args.length > 0 ? Integer.parseInt(args[0]) : 5_000;
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+        int threads = args.length > 2 ? Integer.parseInt(args[2]) : 8;
+        String loadBefore = Machine.loadAverage();
+        List<String> flags = new ArrayList<>(List.of("-Xmx2g", "-XX:+UseG1GC"));
+        if (args.length > 3) {
+            flags.add("-XX:StartFlightRecording=filename=" + args[3] + ",settings=profile");
+        }
+        int total = creates * (2 * rounds + 2);
+        try (ServerProcess server = ServerProcess.start(ServerContender.KUBELOOP, flags, 1_000, Duration.ofMinutes(2));
+                Driver h1 = new Driver(server.url(), server.token(), HttpClient.Version.HTTP_1_1);
+                Driver h2 = new Driver(server.url(), server.token(), HttpClient.Version.HTTP_2)) {
+            h1.createNamespace("bench");
+            AtomicLong next = new AtomicLong();
+            round(server, h1, creates, threads, next); // warm-up of both paths
+            round(server, h2, creates, threads, next);
+            List<Double> cpu1 = new ArrayList<>();
+            List<Double> cpu2 = new ArrayList<>();
+            List<Double> rate1 = new ArrayList<>();
+            List<Double> rate2 = new ArrayList<>();
+            for (int r = 0; r < rounds; r++) {
+                double[] a = round(server, h1, creates, threads, next);
+                double[] b = round(server, h2, creates, threads, next);
+                cpu1.add(a[0]);
+                rate1.add(a[1]);
+                cpu2.add(b[0]);
+                rate2.add(b[1]);
+                System.out.printf(
+                        Locale.ROOT,
+                        "round %d: HTTP/1.1 %,.0f µs/create, %,.0f creates/s; HTTP/2 %,.0f µs/create, %,.0f creates/s%n",
+                        r + 1,
+                        a[0],
+                        a[1],
+                        b[0],
+                        b[1]);
+            }
+            System.out.printf(
+                    Locale.ROOT,
+                    "%n%,d creates per round, %d threads, %d rounds, %,d objects at the end; load %s → %s%n",
+                    creates,
+                    threads,
+                    rounds,
+                    total,
+                    loadBefore,
+                    Machine.loadAverage());
+            System.out.println("| client | server CPU per create (µs) | creates/s |");
+            System.out.println("|---|---|---|");
+            System.out.printf(Locale.ROOT, "| HTTP/1.1 | %,.0f | %,.0f |%n", median(cpu1), median(rate1));
+            System.out.printf(Locale.ROOT, "| HTTP/2 | %,.0f | %,.0f |%n", median(cpu2), median(rate2));
+            System.out.printf(
+                    Locale.ROOT,
+                    "| HTTP/2 ÷ HTTP/1.1 | %.2f× | %.2f× |%n",
+                    median(cpu2) / median(cpu1),
+                    median(rate2) / median(rate1));
+        }
+    }
+
+    /** One round of creates; returns {server CPU µs per create, creates per second}. */
+    private static double[] round(ServerProcess server, Driver driver, int creates, int threads, AtomicLong next) {
+        int from = (int) next.getAndAdd(creates);
+        Duration cpu0 = server.cpu();
+        Duration elapsed = Creates.run(
+                driver,
+                ConfigMaps.path("bench"),
+                from,
+                from + creates,
+                threads,
+                i -> ConfigMaps.json(ConfigMaps.name("cm", i), i),
+                new AtomicLong());
+        double cpuMicros = server.cpu().minus(cpu0).toNanos() / 1e3 / creates;
+        return new double[] {cpuMicros, creates / (elapsed.toNanos() / 1e9)};
+    }
+
+    private static double median(List<Double> values) {
+        List<Double> sorted = values.stream().sorted().toList();
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    }
+}
