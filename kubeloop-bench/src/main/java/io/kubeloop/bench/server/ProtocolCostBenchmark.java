@@ -1,7 +1,10 @@
 package io.kubeloop.bench.server;
 
 import io.kubeloop.bench.report.Machine;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.http.HttpClient;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,12 +15,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * The embedded API server's CPU per create for a client speaking HTTP/1.1 and one speaking HTTP/2:
  * one kubeloop server in a child JVM, a JDK HttpClient forced to each version creating ConfigMaps
  * with the same threads, alternating rounds after a warm-up of both, the server's CPU time from the
- * operating system. HTTP/1.1 holds a connection per thread; HTTP/2 multiplexes every thread's
+ * operating system, after four unmeasured rounds of each, every round started after a full collection
+ * in the server. HTTP/1.1 holds a connection per thread; HTTP/2 multiplexes every thread's
  * requests on one connection.
  *
  * <pre>
  * java -cp kubeloop-bench/target/classes:$(cat kubeloop-bench/target/bench.classpath) \
- *     io.kubeloop.bench.server.ProtocolCostBenchmark [creates per round, 5000] [rounds, 5] [threads, 8] [server.jfr]
+ *     io.kubeloop.bench.server.ProtocolCostBenchmark [creates per round, 5000] [rounds, 8] [threads, 8] [server.jfr]
  * </pre>
  * The fourth argument, when given, is where the server JVM records a JFR profile.
  *
@@ -25,25 +29,30 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class ProtocolCostBenchmark {
 
+    /** Unmeasured rounds of each protocol first. */
+    private static final int WARMUP_ROUNDS = 4;
+
     private ProtocolCostBenchmark() {}
 
     public static void main(String[] args) throws InterruptedException {
         int creates = args.length > 0 ? Integer.parseInt(args[0]) : 5_000;
-        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 8;
         int threads = args.length > 2 ? Integer.parseInt(args[2]) : 8;
         String loadBefore = Machine.loadAverage();
         List<String> flags = new ArrayList<>(List.of("-Xmx2g", "-XX:+UseG1GC"));
         if (args.length > 3) {
             flags.add("-XX:StartFlightRecording=filename=" + args[3] + ",settings=profile");
         }
-        int total = creates * (2 * rounds + 2);
+        int total = creates * 2 * (rounds + WARMUP_ROUNDS);
         try (ServerProcess server = ServerProcess.start(ServerContender.KUBELOOP, flags, 1_000, Duration.ofMinutes(2));
                 Driver h1 = new Driver(server.url(), server.token(), HttpClient.Version.HTTP_1_1);
                 Driver h2 = new Driver(server.url(), server.token(), HttpClient.Version.HTTP_2)) {
             h1.createNamespace("bench");
             AtomicLong next = new AtomicLong();
-            round(server, h1, creates, threads, next); // warm-up of both paths
-            round(server, h2, creates, threads, next);
+            for (int w = 0; w < WARMUP_ROUNDS; w++) { // the server's JIT takes this long to settle on both paths
+                round(server, h1, creates, threads, next);
+                round(server, h2, creates, threads, next);
+            }
             List<Double> cpu1 = new ArrayList<>();
             List<Double> cpu2 = new ArrayList<>();
             List<Double> rate1 = new ArrayList<>();
@@ -88,6 +97,7 @@ public final class ProtocolCostBenchmark {
     /** One round of creates; returns {server CPU µs per create, creates per second}. */
     private static double[] round(ServerProcess server, Driver driver, int creates, int threads, AtomicLong next) {
         int from = (int) next.getAndAdd(creates);
+        fullCollection(server.pid()); // each round starts from a collected heap, so no round inherits another's GC
         Duration cpu0 = server.cpu();
         Duration elapsed = Creates.run(
                 driver,
@@ -99,6 +109,22 @@ public final class ProtocolCostBenchmark {
                 new AtomicLong());
         double cpuMicros = server.cpu().minus(cpu0).toNanos() / 1e3 / creates;
         return new double[] {cpuMicros, creates / (elapsed.toNanos() / 1e9)};
+    }
+
+    /** Runs a full collection in process {@code pid} ({@code jcmd <pid> GC.run}) and waits for it. */
+    private static void fullCollection(long pid) {
+        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        try {
+            new ProcessBuilder(jcmd.toString(), Long.toString(pid), "GC.run")
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start()
+                    .waitFor();
+        } catch (IOException e) {
+            throw new UncheckedIOException("jcmd " + pid + " GC.run", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static double median(List<Double> values) {

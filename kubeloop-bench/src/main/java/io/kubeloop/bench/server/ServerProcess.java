@@ -96,6 +96,11 @@ final class ServerProcess implements AutoCloseable {
     }
 
     /** The server's base URL, e.g. {@code https://127.0.0.1:40123}. */
+    /** The server JVM's process id. */
+    long pid() {
+        return process.pid();
+    }
+
     URI url() {
         return url;
     }

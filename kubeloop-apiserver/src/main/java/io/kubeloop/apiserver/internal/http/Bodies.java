@@ -55,14 +55,17 @@ final class Bodies {
 
     /**
      * Reads and drops what is left of a body the server answers without reading it all, up to {@code most} bytes, in
-     * a small buffer: a client still sending it reads the answer, instead of a reset stream or a closed connection
+     * a small buffer allocated only when something is left: a client still sending it reads the answer, instead of a reset stream or a closed connection
      * (what it gets when more than {@code most} bytes are left). Memory stays bounded whatever the client sends.
      *
      * @throws IOException when the body cannot be read (the client went away)
      */
     static void discard(InputStream in, long most) throws IOException {
-        byte[] sink = new byte[64 * 1024];
-        long left = most;
+        if (most <= 0 || in.read() < 0) {
+            return; // the usual case, a body read to its end (or none): no buffer
+        }
+        byte[] sink = new byte[8 * 1024];
+        long left = most - 1;
         while (left > 0) {
             int n = in.read(sink, 0, (int) Math.min(sink.length, left));
             if (n < 0) {
