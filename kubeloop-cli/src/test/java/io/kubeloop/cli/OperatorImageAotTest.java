@@ -42,9 +42,13 @@ class OperatorImageAotTest {
     void theImageTrainsAndStartsWithOneCacheOnOneClassPathAndOneJdk() throws IOException {
         String text = dockerfile();
         List<String> bases = all(Pattern.compile("(?m)^FROM (\\S+)"), text);
-        assertThat(bases).as("the cache is made by the JDK that uses it").hasSize(2).containsOnly(bases.get(0));
+        assertThat(bases)
+                .as("the cache is made by the JDK that uses it")
+                .hasSize(2)
+                .containsOnly(bases.get(0));
         assertThat(bases.get(0)).contains(":25");
-        Matcher training = Pattern.compile("(?m)^RUN java @jvm.args -XX:AOTCacheOutput=(\\S+) .*io.kubeloop.cli.Main demo --once$")
+        Matcher training = Pattern.compile(
+                        "(?m)^RUN java @jvm.args -XX:AOTCacheOutput=(\\S+) .*io.kubeloop.cli.Main demo --once$")
                 .matcher(text);
         assertThat(training.find()).as("a training RUN of demo --once").isTrue();
         assertThat(text)
@@ -60,12 +64,24 @@ class OperatorImageAotTest {
         Files.writeString(args, "-cp " + jarsOnly(classPath(), dir), StandardCharsets.UTF_8);
         Path cache = dir.resolve("operator.aot");
 
-        Result trained = java(dir, "@" + args, "-XX:AOTCacheOutput=" + cache, "-Xlog:aot=error", Main.class.getName(), "demo", "--once");
-        assertThat(trained.exit()).as("demo --once as the training run: %s", trained.output()).isZero();
+        Result trained = java(
+                dir,
+                "@" + args,
+                "-XX:AOTCacheOutput=" + cache,
+                "-Xlog:aot=error",
+                Main.class.getName(),
+                "demo",
+                "--once");
+        assertThat(trained.exit())
+                .as("demo --once as the training run: %s", trained.output())
+                .isZero();
         assertThat(cache).isNotEmptyFile();
 
-        Result started = java(dir, "-XX:AOTMode=on", "-XX:AOTCache=" + cache, "@" + args, Main.class.getName(), "--version");
-        assertThat(started.exit()).as("a start with the cache required: %s", started.output()).isZero();
+        Result started =
+                java(dir, "-XX:AOTMode=on", "-XX:AOTCache=" + cache, "@" + args, Main.class.getName(), "--version");
+        assertThat(started.exit())
+                .as("a start with the cache required: %s", started.output())
+                .isZero();
         assertThat(started.output()).contains("kubeloop");
     }
 
@@ -76,9 +92,12 @@ class OperatorImageAotTest {
         assumeTrue(
                 Files.isRegularFile(context.resolve("kubeloop-cli.jar")) && Files.isDirectory(context.resolve("lib")),
                 "kubeloop-cli/target holds no packaged jar and lib/ (mvn package) to build the image from");
-        String tag = "kubeloop-sample-controller-aot-test:" + ProcessHandle.current().pid();
+        String tag =
+                "kubeloop-sample-controller-aot-test:" + ProcessHandle.current().pid();
         Result built = run(dir, List.of("docker", "build", "-f", DOCKERFILE.toString(), "-t", tag, context.toString()));
-        assumeTrue(built.exit() == 0 || !built.output().contains("pull"), "the base image cannot be pulled: " + built.output());
+        assumeTrue(
+                built.exit() == 0 || !built.output().contains("pull"),
+                "the base image cannot be pulled: " + built.output());
         assertThat(built.exit()).as("docker build: %s", built.output()).isZero();
         try {
             Result version = run(dir, List.of("docker", "run", "--rm", tag, "--version"));
@@ -144,7 +163,8 @@ class OperatorImageAotTest {
         try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
                 Stream<Path> files = Files.walk(directory)) {
             for (Path file : files.filter(Files::isRegularFile).sorted().toList()) {
-                out.putNextEntry(new JarEntry(directory.relativize(file).toString().replace(File.separatorChar, '/')));
+                out.putNextEntry(
+                        new JarEntry(directory.relativize(file).toString().replace(File.separatorChar, '/')));
                 Files.copy(file, out);
                 out.closeEntry();
             }
