@@ -8,6 +8,7 @@ import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.api.yaml.KubeYaml;
 import io.kubeloop.apiserver.EmbeddedApiServer;
+import io.kubeloop.codegen.internal.BundleObjects;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -311,9 +312,11 @@ class OperatorBundleTest {
         assertThat(values.path("image").path("repository").asString()).isEqualTo("ghcr.io/example/foo");
         assertThat(values.path("replicaCount").asInt()).isEqualTo(2);
         assertThat(values.path("watchNamespaces").isArray()).isTrue();
+        assertThat(values.path("javaToolOptions").asString()).isEqualTo(BundleObjects.JAVA_TOOL_OPTIONS);
         String deployment = Files.readString(chart.resolve("templates/deployment.yaml"));
         assertThat(deployment)
                 .contains("value: {{ join \",\" .Values.watchNamespaces | quote }}")
+                .contains("value: {{ .Values.javaToolOptions | quote }}")
                 .doesNotContain("olm.targetNamespaces")
                 .contains("replicas: {{ .Values.replicaCount }}")
                 .contains("\"{{ .Values.image.repository }}:{{ .Values.image.tag }}\"")
@@ -335,6 +338,9 @@ class OperatorBundleTest {
                 .replace("{{ .Values.image.pullPolicy }}", "IfNotPresent")
                 .replace("{{ .Release.Namespace }}", "foo-system")
                 .replace("{{ join \",\" .Values.watchNamespaces | quote }}", "\"\"")
+                .replace(
+                        "{{ .Values.javaToolOptions | quote }}",
+                        "\"" + values.path("javaToolOptions").asString() + "\"")
                 .replaceAll("\\{\\{- toYaml .Values.resources \\| nindent \\d+ }}", "{requests: {cpu: 100m}}");
         DynamicObject d = KubeYaml.readAll(rendered).getFirst();
         assertThat(d.kind()).isEqualTo("Deployment");
@@ -349,5 +355,14 @@ class OperatorBundleTest {
                         .path("cpu")
                         .asString())
                 .isEqualTo("100m");
+        assertThat(d.node()
+                        .path("spec")
+                        .path("template")
+                        .path("spec")
+                        .path("containers")
+                        .get(0)
+                        .path("env")
+                        .toString())
+                .contains("{\"name\":\"JAVA_TOOL_OPTIONS\",\"value\":\"" + BundleObjects.JAVA_TOOL_OPTIONS + "\"}");
     }
 }

@@ -29,8 +29,8 @@ import java.util.Set;
  * Options: {@code --foos 1000} (comma-separated sizes, e.g. {@code 1000,10000}), {@code --contenders
  * kubeloop,josdk,k8s-java,floor}, {@code --repeat 3} (rounds per contender, the contenders' order rotated
  * each round), {@code --warmup 1} (unmeasured rounds of the first contender, so that the harness JVM's
- * server code is compiled before anything is timed; every operator JVM starts cold, as a deployed
- * operator does), {@code --child-flags "-Xmx1g
+ * server code is compiled before anything is timed; every operator JVM starts with no compiled code, as a
+ * deployed operator does, from its AOT cache unless {@code --aot off}), {@code --child-flags "-Xmx1g
  * -XX:+UseG1GC"}, {@code --concurrency 32} (the harness's requests in flight), {@code --timeout 300}
  * (seconds a phase may take), {@code --jfr kubeloop} (a JFR profile of each round of those contenders, in
  * the output directory), {@code --histogram kubeloop,josdk} (a class histogram of those operators after

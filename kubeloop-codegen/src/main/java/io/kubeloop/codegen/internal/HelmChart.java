@@ -99,13 +99,16 @@ public final class HelmChart {
                 # Namespaces the manager watches; empty for all namespaces (cluster-wide RBAC), else RBAC is granted
                 # in these namespaces only.
                 watchNamespaces: []
+                # The JVM's flags (JAVA_TOOL_OPTIONS): the heap follows the memory limit; see kubeloop's docs/deploy.md.
+                javaToolOptions: "%s"
                 """.formatted(
                         repository,
                         tag,
                         b.replicas(),
                         r.path("requests").path("cpu").asString(),
                         r.path("requests").path("memory").asString(),
-                        r.path("limits").path("memory").asString());
+                        r.path("limits").path("memory").asString(),
+                        BundleObjects.JAVA_TOOL_OPTIONS);
     }
 
     /** A Role and RoleBinding per watched namespace with the rules of each ClusterRole the bundle binds. */
@@ -153,12 +156,16 @@ public final class HelmChart {
                 ((ObjectNode) e).remove("valueFrom");
                 ((ObjectNode) e).put("value", "__WATCH__");
             }
+            if (e.path("name").asString("").equals("JAVA_TOOL_OPTIONS")) {
+                ((ObjectNode) e).put("value", "__JAVA_TOOL_OPTIONS__");
+            }
         }
         String text = template(d)
                 .replace(quoted("__REPLICAS__"), "{{ .Values.replicaCount }}")
                 .replace(quoted("__IMAGE__"), "\"{{ .Values.image.repository }}:{{ .Values.image.tag }}\"")
                 .replace(quoted("__PULL_POLICY__"), "{{ .Values.image.pullPolicy }}")
-                .replace(quoted("__WATCH__"), "{{ join \",\" .Values.watchNamespaces | quote }}");
+                .replace(quoted("__WATCH__"), "{{ join \",\" .Values.watchNamespaces | quote }}")
+                .replace(quoted("__JAVA_TOOL_OPTIONS__"), "{{ .Values.javaToolOptions | quote }}");
         Matcher m = Pattern.compile("(?m)^( *)resources: [\"']?__RESOURCES__[\"']?$")
                 .matcher(text);
         if (!m.find()) {
