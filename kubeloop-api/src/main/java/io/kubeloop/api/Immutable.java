@@ -14,7 +14,9 @@ import java.lang.annotation.Target;
  *
  * <p>The records of {@code kubeloop-models} carry it. Put it on a type of your own only when it holds: a
  * record whose canonical constructor freezes its lists and maps ({@link io.kubeloop.api.json.Frozen}) and
- * whose components are themselves immutable.
+ * whose components are themselves immutable. A record whose components are all declared of immutable types
+ * (strings, boxed numbers, enums, {@code java.time} values, types carrying this annotation, or such
+ * records) needs no annotation: the caches see that from its declaration.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)

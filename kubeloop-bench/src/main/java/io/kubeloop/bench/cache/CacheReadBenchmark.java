@@ -66,7 +66,12 @@ public class CacheReadBenchmark {
                         + PodGenerator.namespace(0) + "\"}}"));
         server.load(java.util.List.of(PodGenerator.pod(0))); // exactly the generator's Pod, status included
         key = ObjectKey.of(PodGenerator.namespace(0), PodGenerator.name(0));
-        manager = Manager.create(kube, ManagerOptions.defaults());
+        // the whole Pod in the cache, managedFields included, so the deep copy walks all of it
+        manager = Manager.create(
+                kube,
+                ManagerOptions.defaults()
+                        .withCache(io.kubeloop.controller.client.CacheOptions.defaults()
+                                .keepingManagedFields()));
         client = manager.client();
         // both informers started and synced; each read below is a cache read
         if (client.get(io.kubeloop.models.core.v1.Pod.class, key)

@@ -35,8 +35,10 @@ import tools.jackson.databind.JsonNode;
  * Deep copies of cached objects for readers to own: controller-runtime's deep copy on cache reads.
  *
  * <ul>
- *   <li>{@link DynamicObject}s and types annotated {@link Immutable @Immutable} (kubeloop's models of the
- *       built-in kinds) are immutable and returned as they are.
+ *   <li>{@link DynamicObject}s, types annotated {@link Immutable @Immutable} (kubeloop's models of the
+ *       built-in kinds), and records whose every component is declared of an immutable type (a string, a
+ *       boxed primitive, an enum, a {@code java.time} value, an {@code @Immutable} type, or such a record:
+ *       the sample's {@code Foo}) are immutable and returned as they are.
  *   <li>Records (custom resources such as the sample's {@code Foo}, and kubeloop's own metadata
  *       types) are copied component by component through their accessors and canonical constructor:
  *       nested records the same way, lists, sets and maps into new {@link ArrayList}s,
@@ -68,9 +70,61 @@ final class Copies {
         }
     };
 
+    /**
+     * Per class: whether every instance is deeply immutable by its declaration alone — {@link #immutable} or a
+     * record whose components are all declared of such types (looked up once per class).
+     */
+    private final ClassValue<Boolean> declaredImmutable = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            return isDeclaredImmutable(type, new java.util.HashSet<>());
+        }
+    };
+
+    /**
+     * Whether {@code type}'s instances cannot change: a final immutable JDK type, an enum, an {@code @Immutable}
+     * type, or a record each of whose components is declared of such a type ({@code visiting} holds the
+     * records being decided, so a record that refers to itself is decided by its other components).
+     */
+    private boolean isDeclaredImmutable(Class<?> type, Set<Class<?>> visiting) {
+        if (type.isPrimitive()
+                || type == String.class
+                || type == Boolean.class
+                || type == Integer.class
+                || type == Long.class
+                || type == Double.class
+                || type == Float.class
+                || type == Short.class
+                || type == Byte.class
+                || type == Character.class
+                || type == BigDecimal.class
+                || type == BigInteger.class
+                || type == UUID.class
+                || type == Quantity.class
+                || type.isEnum()
+                || immutable.get(type)
+                || (TemporalAccessor.class.isAssignableFrom(type)
+                        && Modifier.isFinal(type.getModifiers())
+                        && type.getName().startsWith("java.time."))) {
+            return true;
+        }
+        if (!type.isRecord()) {
+            return false;
+        }
+        if (!visiting.add(type)) {
+            return true;
+        }
+        for (RecordComponent c : type.getRecordComponents()) {
+            if (!isDeclaredImmutable(c.getType(), visiting)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** The copier for {@code type}: the identity when its objects are immutable. */
     <T> UnaryOperator<T> copier(Class<T> type) {
-        if (type == DynamicObject.class || immutable.get(type)) {
+        if (type == DynamicObject.class || declaredImmutable.get(type)) {
             return UnaryOperator.identity();
         }
         return object -> type.cast(copy(object));
@@ -140,7 +194,7 @@ final class Copies {
                 || value instanceof Enum<?>
                 || value instanceof UUID
                 || value instanceof Quantity
-                || immutable.get(value.getClass())
+                || declaredImmutable.get(value.getClass())
                 || (value instanceof TemporalAccessor
                         && value.getClass().getName().startsWith("java.time."));
     }

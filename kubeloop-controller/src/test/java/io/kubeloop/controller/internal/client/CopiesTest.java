@@ -210,4 +210,48 @@ public class CopiesTest {
         assertThat(copy.frozen()).isSameAs(frozen);
         assertThat(copy.tags()).isNotSameAs(holder.tags());
     }
+
+    public enum Phase {
+        PENDING,
+        READY
+    }
+
+    /** A record of immutable parts only, as the sample's Foo: no annotation needed. */
+    public record Plain(String name, ObjectMeta metadata, Inner inner, Phase phase, Instant at, int count) {}
+
+    public record Inner(Integer replicas, Frozen frozen) {}
+
+    /** Immutable parts and a reference to its own type. */
+    public record Chain(String name, Chain next) {}
+
+    /** One mutable part deep inside makes the whole copied. */
+    public record Outer(String name, Spec spec) {}
+
+    @Test
+    void aRecordOfImmutablePartsIsHandedOutAsItIsWithoutAnAnnotation() {
+        Plain plain = new Plain(
+                "p",
+                ObjectMeta.of("ns", "p"),
+                new Inner(2, new Frozen("f", List.of("x"))),
+                Phase.READY,
+                Instant.EPOCH,
+                3);
+        Chain chain = new Chain("a", new Chain("b", null));
+
+        assertThat(new Copies().copier(Plain.class).apply(plain)).isSameAs(plain);
+        assertThat(new Copies().copier(Chain.class).apply(chain)).isSameAs(chain);
+        assertThat(new Copies().copy(plain))
+                .as("also as a value inside another")
+                .isSameAs(plain);
+    }
+
+    @Test
+    void aRecordWithAMutablePartAnywhereInsideIsCopied() {
+        Outer outer = new Outer("o", new Spec(1, new ArrayList<>(List.of(new Part("p", Instant.EPOCH)))));
+
+        Outer copy = new Copies().copier(Outer.class).apply(outer);
+
+        assertThat(copy).isEqualTo(outer).isNotSameAs(outer);
+        assertThat(copy.spec().parts()).isNotSameAs(outer.spec().parts());
+    }
 }
