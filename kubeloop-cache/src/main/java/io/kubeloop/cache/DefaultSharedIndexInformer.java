@@ -212,6 +212,16 @@ final class DefaultSharedIndexInformer<T> implements SharedIndexInformer<T> {
     }
 
     @Override
+    public UnaryOperator<T> transform() {
+        lifecycle.lock();
+        try {
+            return transform;
+        } finally {
+            lifecycle.unlock();
+        }
+    }
+
+    @Override
     public void setWatchErrorHandler(WatchErrorHandler handler) {
         lifecycle.lock();
         try {

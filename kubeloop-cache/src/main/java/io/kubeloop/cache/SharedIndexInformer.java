@@ -87,6 +87,12 @@ public interface SharedIndexInformer<T> extends AutoCloseable {
     void setTransform(UnaryOperator<T> transform);
 
     /**
+     * The transform set with {@link #setTransform}, to compose another with it before start; null when none
+     * was set.
+     */
+    UnaryOperator<T> transform();
+
+    /**
      * Sets the handler of list-and-watch errors.
      *
      * @throws IllegalStateException after {@link #start()}

@@ -96,6 +96,7 @@ class OperatorBundleAgreementTest {
                 .replace("{{ .Values.image.pullPolicy }}", "IfNotPresent")
                 .replace("{{ .Release.Namespace }}", NS)
                 .replace("{{ join \",\" .Values.watchNamespaces | quote }}", "\"shop,billing\"")
+                .replace("{{ .Values.javaToolOptions | quote }}", "\"-XX:+UseG1GC\"")
                 .replaceAll("\\{\\{- toYaml .Values.resources \\| nindent \\d+ }}", "{}");
         JsonNode container = KubeYaml.readAll(rendered)
                 .getFirst()

@@ -444,10 +444,7 @@ public final class InformerCache implements Cache {
                         .withLabelSelector(scope.labelSelector())
                         .withFieldSelector(scope.fieldSelector());
                 SharedIndexInformer<T> informer = informerOf.apply(s);
-                UnaryOperator<T> transform = transformOf(scope);
-                if (transform != null) {
-                    informer.setTransform(transform);
-                }
+                applyTransform(informer, scope);
                 missingKinds.watch(informer, kind);
                 Map<String, IndexFunction<T>> toAdd = new LinkedHashMap<>();
                 fieldIndexes.forEach((name, f) -> {
@@ -465,6 +462,29 @@ public final class InformerCache implements Cache {
             entries.put(key, entry);
         }
         return entry;
+    }
+
+    /**
+     * Sets on {@code informer} what it runs on each object, after the transform it already has (the
+     * factory's, e.g. a metadata informer's kind): managedFields dropped unless the options keep them,
+     * then the scope's own transform. An informer someone else already started keeps its objects as
+     * they come when only the default dropping of managedFields was to be set; a scope's own transform
+     * on it fails as before.
+     */
+    private <T> void applyTransform(SharedIndexInformer<T> informer, ByObject<T> scope) {
+        UnaryOperator<T> transform = transformOf(scope);
+        if (transform == null) {
+            return;
+        }
+        UnaryOperator<T> existing = informer.transform();
+        UnaryOperator<T> composed = existing == null ? transform : object -> transform.apply(existing.apply(object));
+        try {
+            informer.setTransform(composed);
+        } catch (IllegalStateException alreadyStarted) {
+            if (scope.transform() != null) {
+                throw alreadyStarted;
+            }
+        }
     }
 
     /**
