@@ -31,10 +31,9 @@ public final class Transforms {
 
     /**
      * Drops {@code metadata.managedFields} (controller-runtime's {@code TransformStripManagedFields}),
-     * typically a third of a cached object's size. Idempotent. A compact {@link DynamicObject} is
-     * replaced by a compact copy without them ({@link DynamicObject#withoutManagedFields()}, no parse);
-     * a tree-form one is changed in place (a transform sees an
-     * object before anyone else does); records with an {@link ObjectMeta} {@code metadata} component are
+     * typically a third of a cached object's size. Idempotent. A {@link DynamicObject} becomes {@link
+     * DynamicObject#withoutManagedFields()} (a compact one a compact copy, no parse); records with an {@link
+     * ObjectMeta} {@code metadata} component are
      * rebuilt; objects of a model family that a {@link io.kubeloop.api.spi.ModelSupport} knows are
      * handled by it (fabric8's model objects are changed in place, with {@code kubeloop-fabric8});
      * other objects (beans) are read back into their class from their JSON without them; anything else
@@ -46,15 +45,8 @@ public final class Transforms {
 
     @SuppressWarnings("unchecked")
     private static <T> T strip(T object) {
-        if (object instanceof DynamicObject d && d.isCompact()) {
-            return (T) d.withoutManagedFields();
-        }
         if (object instanceof DynamicObject d) {
-            JsonNode meta = d.node().get("metadata");
-            if (meta instanceof ObjectNode m && m.has("managedFields")) {
-                m.remove("managedFields");
-            }
-            return object;
+            return (T) d.withoutManagedFields();
         }
         if (object instanceof Record) {
             RecordShape shape = SHAPES.get(object.getClass());

@@ -344,25 +344,15 @@ class OperatorBundleTest {
                 .replaceAll("\\{\\{- toYaml .Values.resources \\| nindent \\d+ }}", "{requests: {cpu: 100m}}");
         DynamicObject d = KubeYaml.readAll(rendered).getFirst();
         assertThat(d.kind()).isEqualTo("Deployment");
-        assertThat(d.node()
-                        .path("spec")
-                        .path("template")
-                        .path("spec")
-                        .path("containers")
-                        .get(0)
-                        .path("resources")
-                        .path("requests")
-                        .path("cpu")
-                        .asString())
+        JsonNode container = d.node()
+                .path("spec")
+                .path("template")
+                .path("spec")
+                .path("containers")
+                .get(0);
+        assertThat(container.path("resources").path("requests").path("cpu").asString())
                 .isEqualTo("100m");
-        assertThat(d.node()
-                        .path("spec")
-                        .path("template")
-                        .path("spec")
-                        .path("containers")
-                        .get(0)
-                        .path("env")
-                        .toString())
+        assertThat(container.path("env").toString())
                 .contains("{\"name\":\"JAVA_TOOL_OPTIONS\",\"value\":\"" + BundleObjects.JAVA_TOOL_OPTIONS + "\"}");
     }
 }

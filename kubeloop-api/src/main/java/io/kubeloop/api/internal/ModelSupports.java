@@ -6,6 +6,7 @@ import io.kubeloop.api.spi.ModelSupport;
 import java.util.List;
 import java.util.Optional;
 import java.util.ServiceLoader;
+import java.util.function.Function;
 
 /**
  * The {@link ModelSupport}s on the module or class path, loaded once (the first time one is needed) and kept
@@ -41,21 +42,20 @@ public final class ModelSupports {
 
     /** The first support's metadata of {@code object}, or null when none knows its type. */
     public static ObjectMeta metadata(Object object) {
-        for (ModelSupport s : Loaded.ALL) {
-            ObjectMeta m = s.metadata(object);
-            if (m != null) {
-                return m;
-            }
-        }
-        return null;
+        return first(s -> s.metadata(object));
     }
 
     /** The first support's {@link ModelSupport#withoutManagedFields} of {@code object}, or null when none knows its type. */
     public static Object withoutManagedFields(Object object) {
+        return first(s -> s.withoutManagedFields(object));
+    }
+
+    /** The first non-null answer of the supports, in their order; null when none answers. */
+    private static <R> R first(Function<ModelSupport, R> answer) {
         for (ModelSupport s : Loaded.ALL) {
-            Object stripped = s.withoutManagedFields(object);
-            if (stripped != null) {
-                return stripped;
+            R r = answer.apply(s);
+            if (r != null) {
+                return r;
             }
         }
         return null;

@@ -48,11 +48,7 @@ final class OperatorProcess implements AutoCloseable {
      */
     static OperatorProcess start(
             RaceContender contender, List<String> jvmFlags, UnaryOperator<String> classPath, Path kubeconfig) {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(jvmFlags);
-        command.add("-cp");
-        command.add(classPath.apply(classPath(contender.framework())));
+        List<String> command = java(contender, jvmFlags, classPath);
         command.add(contender.framework().mainClass());
         command.add(kubeconfig.toString());
         command.addAll(contender.variant());
@@ -79,14 +75,8 @@ final class OperatorProcess implements AutoCloseable {
             UnaryOperator<String> classPath,
             Path configuration,
             Path cache) {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(jvmFlags);
-        command.add("-XX:AOTMode=create");
-        command.add("-XX:AOTConfiguration=" + configuration);
-        command.add("-XX:AOTCache=" + cache);
-        command.add("-cp");
-        command.add(classPath.apply(classPath(contender.framework())));
+        List<String> command = java(contender, jvmFlags, classPath);
+        command.addAll(List.of("-XX:AOTMode=create", "-XX:AOTConfiguration=" + configuration, "-XX:AOTCache=" + cache));
         try {
             Process p = new ProcessBuilder(command)
                     .redirectErrorStream(true)
@@ -106,6 +96,16 @@ final class OperatorProcess implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
         }
+    }
+
+    /** {@code java}, {@code jvmFlags} and the class path of {@code contender} as {@code classPath} maps it. */
+    private static List<String> java(RaceContender contender, List<String> jvmFlags, UnaryOperator<String> classPath) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmFlags);
+        command.add("-cp");
+        command.add(classPath.apply(classPath(contender.framework())));
+        return command;
     }
 
     private static String classPath(Framework c) {

@@ -178,25 +178,17 @@ final class Copies {
         return bean.accessible() ? bean.copy(value, this) : KubeJson.mapper().convertValue(value, value.getClass());
     }
 
+    /**
+     * Whether {@code value} cannot change: its class declares so ({@link #declaredImmutable}), or it is a
+     * value whose runtime class may be a subclass of an immutable type (an enum constant with a body, a
+     * {@link BigDecimal} or {@link BigInteger}), or a {@link DynamicObject}.
+     */
     private boolean isImmutable(Object value) {
-        return value instanceof String
-                || value instanceof DynamicObject
-                || value instanceof Boolean
-                || value instanceof Integer
-                || value instanceof Long
-                || value instanceof Double
-                || value instanceof Float
-                || value instanceof Short
-                || value instanceof Byte
-                || value instanceof Character
+        return declaredImmutable.get(value.getClass())
+                || value instanceof Enum<?>
                 || value instanceof BigDecimal
                 || value instanceof BigInteger
-                || value instanceof Enum<?>
-                || value instanceof UUID
-                || value instanceof Quantity
-                || declaredImmutable.get(value.getClass())
-                || (value instanceof TemporalAccessor
-                        && value.getClass().getName().startsWith("java.time."));
+                || value instanceof DynamicObject;
     }
 
     /**
