@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.slf4j.event.Level;
 
 /**
@@ -33,7 +34,11 @@ import org.slf4j.event.Level;
  * a moment later (as Helm and OLM create it beside the Deployment) lets it start normally, and throws a typed
  * exception naming the kind when the CRD is still missing at the cache-sync timeout — with or without leader
  * election. A create of a kind the server does not serve names the resource it posted to.
+ *
+ * <p>Isolated: its log capture records every thread of the JVM, so no other test class may run (and log)
+ * beside it.
  */
+@Isolated
 @Timeout(120)
 class ManagerStartIntegrationTest extends EmbeddedServerTestBase {
 
