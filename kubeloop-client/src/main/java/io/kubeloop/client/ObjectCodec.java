@@ -45,12 +45,15 @@ final class ObjectCodec<T> {
     private final ObjectReader typed;
     /** T's generated reader when T's records were generated, else null. */
     private final ModelDeserializer<T> model;
+    /** The decoders of single-object replies, kept between replies. */
+    private final ReplyReaders replyReaders;
 
     ObjectCodec(Class<T> type) {
         this.type = java.util.Objects.requireNonNull(type, "type");
         this.mapper = STREAMING;
         this.typed = type == DynamicObject.class ? null : mapper.readerFor(type);
         this.model = JsonBytesReader.modelOf(type).orElse(null);
+        this.replyReaders = new ReplyReaders(mapper, model != null);
     }
 
     /**
@@ -84,14 +87,33 @@ final class ObjectCodec<T> {
         return typed.withAttribute(StringTable.class, reader.strings()).readValue(parser);
     }
 
+    /**
+     * Reads a single-object reply: a DynamicObject compact from its bytes, a generated model by its generated
+     * reader from its bytes, anything else (and what those readers hand back) with Jackson; with decoders kept
+     * between replies.
+     */
     T read(byte[] json) {
+        ReplyReaders.Pair readers = replyReaders.take();
+        try {
+            return read(json, readers);
+        } finally {
+            replyReaders.give(readers);
+        }
+    }
+
+    private T read(byte[] json, ReplyReaders.Pair readers) {
         if (type == DynamicObject.class) {
             int start = JsonScanner.skipSpace(json, 0, json.length);
             if (start < json.length && json[start] == '{') {
-                var scanned = new DynamicObjectReader().scan(json, start, json.length);
+                var scanned = readers.dynamic().scan(json, start, json.length);
                 if (scanned.isPresent()) {
                     return type.cast(scanned.get().object());
                 }
+            }
+        } else if (readers.bytes() != null) {
+            T object = readers.bytes().read(model, json, 0, json.length);
+            if (object != null) {
+                return object;
             }
         }
         try (JsonParser parser = mapper.createParser(json)) {
@@ -109,7 +131,7 @@ final class ObjectCodec<T> {
                             return 0;
                         }
                     },
-                    new DynamicObjectReader());
+                    readers.dynamic());
         }
     }
 
