@@ -1,6 +1,8 @@
 /**
  * client-go's {@code tools/cache}: reflectors, stores and indexers, shared informers and the
- * {@link io.kubeloop.cache.InformerFactory} that shares them, listers and event handlers.
+ * {@link io.kubeloop.cache.InformerFactory} that shares them, listers and event handlers; in
+ * {@code io.kubeloop.cache.testing}, the {@link io.kubeloop.cache.testing.FakeListerWatcher} that feeds
+ * them in unit tests without a server.
  */
 @SuppressWarnings({"requires-automatic", "requires-transitive-automatic"})
 module io.kubeloop.cache {
@@ -10,4 +12,5 @@ module io.kubeloop.cache {
     requires org.slf4j;
 
     exports io.kubeloop.cache;
+    exports io.kubeloop.cache.testing;
 }

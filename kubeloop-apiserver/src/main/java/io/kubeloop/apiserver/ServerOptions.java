@@ -222,7 +222,7 @@ public final class ServerOptions {
     }
 
     /**
-     * With another clock (tests pass an {@code io.kubeloop.testing.FakeTicker}): object timestamps (the
+     * With another clock (tests pass an {@code io.kubeloop.time.testing.FakeTicker}): object timestamps (the
      * {@code managedFields} times of patches and applies too), watch bookmarks and timeouts, the built-in
      * controllers' informers and grace periods.
      */

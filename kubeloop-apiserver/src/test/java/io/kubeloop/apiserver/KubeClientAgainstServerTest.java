@@ -9,22 +9,34 @@ import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.ListOptions;
 import io.kubeloop.client.WriteOptions;
-import io.kubeloop.testing.junit.EmbeddedApiServerTest;
+import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** kubeloop's own client drives the embedded server through the JUnit extension. */
-@EmbeddedApiServerTest
 class KubeClientAgainstServerTest {
 
+    /** The server these tests share: started before the first, closed after the last. */
+    @AutoClose
+    private static EmbeddedApiServer shared;
+
+    @BeforeAll
+    static void startServer() {
+        shared = EmbeddedApiServer.start(ServerOptions.defaults());
+    }
+
     @Test
-    void defaultNamespacesExistAtStart(KubeClient client) {
+    void defaultNamespacesExistAtStart() {
+        KubeClient client = shared.client();
         assertThat(client.resource("namespaces").list(ListOptions.none()).items())
                 .extracting(o -> o.metadata().name())
                 .containsExactly("default", "kube-node-lease", "kube-public", "kube-system");
     }
 
     @Test
-    void createGetUpdateConflictAndDeleteThroughTheClient(KubeClient client, EmbeddedApiServer server) {
+    void createGetUpdateConflictAndDeleteThroughTheClient() {
+        KubeClient client = shared.client();
+        EmbeddedApiServer server = shared;
         var cms = client.resource("configmaps").inNamespace("default");
         DynamicObject created = cms.create(
                 DynamicObject.parse(

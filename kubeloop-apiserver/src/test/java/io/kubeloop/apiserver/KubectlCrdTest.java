@@ -3,10 +3,10 @@ package io.kubeloop.apiserver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.kubeloop.testing.junit.EmbeddedApiServerTest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,8 +16,11 @@ import org.junit.jupiter.api.io.TempDir;
  * PATH. Manifests go in with {@code --validate=false} because this branch does not serve
  * {@code /openapi/v3} (TODO(lead): drop the flag once the OpenAPI documents are wired in).
  */
-@EmbeddedApiServerTest
 class KubectlCrdTest {
+
+    /** The server these tests share: started before the first, closed after the last. */
+    @AutoClose
+    private static EmbeddedApiServer shared;
 
     private static final String FOO_CRD = """
             apiVersion: apiextensions.k8s.io/v1
@@ -96,7 +99,8 @@ class KubectlCrdTest {
     static Kubectl runner;
 
     @BeforeAll
-    static void setUp(EmbeddedApiServer server) {
+    static void setUp() {
+        EmbeddedApiServer server = shared = EmbeddedApiServer.start(ServerOptions.defaults());
         Path binary = Kubectl.onPath().orElse(null);
         assumeTrue(binary != null, "kubectl is not on PATH: kubectl CRD test skipped");
         runner = new Kubectl(binary, "PATH", server.writeKubeconfig(dir.resolve("kubeconfig")), dir.resolve("cache"));

@@ -3,10 +3,10 @@ package io.kubeloop.apiserver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.kubeloop.testing.junit.EmbeddedApiServerTest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,8 +16,11 @@ import org.junit.jupiter.api.io.TempDir;
  * for the deleted object to vanish, so these runs also show that the server's garbage collector and pod
  * grace handling let {@code kubectl delete} return. Skipped when no kubectl is on PATH.
  */
-@EmbeddedApiServerTest(workloads = false) // builds ReplicaSets and Pods by hand
 class KubectlGarbageCollectionTest {
+
+    /** The server these tests share: started before the first, closed after the last. */
+    @AutoClose
+    private static EmbeddedApiServer shared;
 
     @TempDir
     static Path dir;
@@ -25,7 +28,9 @@ class KubectlGarbageCollectionTest {
     static Kubectl kubectl;
 
     @BeforeAll
-    static void setUp(EmbeddedApiServer server) {
+    static void setUp() {
+        EmbeddedApiServer server =
+                shared = EmbeddedApiServer.start(ServerOptions.defaults().withCluster(SimulatedCluster.off()));
         Path binary = Kubectl.onPath().orElse(null);
         assumeTrue(binary != null, "no kubectl on PATH: skipped");
         kubectl = new Kubectl(binary, "PATH", server.writeKubeconfig(dir.resolve("kubeconfig")), dir.resolve("cache"));

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.client.KubeClient;
-import io.kubeloop.testing.junit.EmbeddedApiServerTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,8 +21,11 @@ import tools.jackson.databind.JsonNode;
  * from kubectl 1.32 on (1.27 sends JSON and is the control): each succeeds against the embedded server and
  * the stored object is what kubectl built. Runs with kubectl 1.27 and 1.33; skipped when one is not installed.
  */
-@EmbeddedApiServerTest
 class KubectlProtobufTest {
+
+    /** The server these tests share: started before the first, closed after the last. */
+    @AutoClose
+    private static EmbeddedApiServer shared;
 
     private static final Path SDK_BIN = Path.of("/usr/lib/google-cloud-sdk/bin");
 
@@ -32,7 +35,8 @@ class KubectlProtobufTest {
     static Path kubeconfig;
 
     @BeforeAll
-    static void setUp(EmbeddedApiServer server) {
+    static void setUp() {
+        EmbeddedApiServer server = shared = EmbeddedApiServer.start(ServerOptions.defaults());
         kubeconfig = server.writeKubeconfig(dir.resolve("kubeconfig"));
     }
 
@@ -46,7 +50,8 @@ class KubectlProtobufTest {
 
     @ParameterizedTest(name = "kubectl {0}")
     @MethodSource("versions")
-    void generatorCommandsCreateTheObjectsKubectlBuilt(String version, KubeClient client) {
+    void generatorCommandsCreateTheObjectsKubectlBuilt(String version) {
+        KubeClient client = shared.client();
         Path binary = SDK_BIN.resolve("kubectl." + version);
         assumeTrue(Files.isExecutable(binary), binary + " is not installed: kubectl protobuf test skipped");
         Kubectl k = new Kubectl(binary, version, kubeconfig, dir.resolve("cache-" + version));

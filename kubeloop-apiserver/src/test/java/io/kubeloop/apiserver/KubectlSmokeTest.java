@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.kubeloop.client.KubeClient;
-import io.kubeloop.testing.junit.EmbeddedApiServerTest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,8 +17,11 @@ import org.junit.jupiter.api.io.TempDir;
  * Real kubectl against the embedded server with default settings ({@code create -f} validates through
  * {@code /openapi/v3}). Skipped when kubectl is not on PATH.
  */
-@EmbeddedApiServerTest
 class KubectlSmokeTest {
+
+    /** The server these tests share: started before the first, closed after the last. */
+    @AutoClose
+    private static EmbeddedApiServer shared;
 
     @TempDir
     static Path dir;
@@ -26,7 +29,8 @@ class KubectlSmokeTest {
     static Kubectl runner;
 
     @BeforeAll
-    static void setUp(EmbeddedApiServer server) {
+    static void setUp() {
+        EmbeddedApiServer server = shared = EmbeddedApiServer.start(ServerOptions.defaults());
         Path binary = Kubectl.onPath().orElse(null);
         assumeTrue(binary != null, "kubectl is not on PATH: kubectl smoke test skipped");
         runner = new Kubectl(binary, "PATH", server.writeKubeconfig(dir.resolve("kubeconfig")), dir.resolve("cache"));
@@ -51,7 +55,8 @@ class KubectlSmokeTest {
     }
 
     @Test
-    void createGetTableJsonWatchAndDeleteAConfigMap(KubeClient client) throws Exception {
+    void createGetTableJsonWatchAndDeleteAConfigMap() throws Exception {
+        KubeClient client = shared.client();
         Path cm = dir.resolve("cm.yaml");
         Files.writeString(cm, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: smoke\ndata:\n  a: b\n");
         Kubectl.Result created = kubectl("create", "-f", cm.toString());

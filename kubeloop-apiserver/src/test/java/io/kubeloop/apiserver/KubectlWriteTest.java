@@ -3,7 +3,6 @@ package io.kubeloop.apiserver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.kubeloop.testing.junit.EmbeddedApiServerTest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +10,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,8 +23,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * kubectl on PATH client-side and server-side apply, patch (json, merge, strategic), label, annotate, edit and
  * explain. Skipped when no kubectl is installed.
  */
-@EmbeddedApiServerTest
 class KubectlWriteTest {
+
+    /** The server these tests share: started before the first, closed after the last. */
+    @AutoClose
+    private static EmbeddedApiServer shared;
 
     @TempDir
     static Path dir;
@@ -32,7 +35,8 @@ class KubectlWriteTest {
     static Path kubeconfig;
 
     @BeforeAll
-    static void setUp(EmbeddedApiServer server) {
+    static void setUp() {
+        EmbeddedApiServer server = shared = EmbeddedApiServer.start(ServerOptions.defaults());
         assumeTrue(!Kubectl.installed().isEmpty(), "no kubectl installed: kubectl write tests skipped");
         kubeconfig = server.writeKubeconfig(dir.resolve("kubeconfig"));
     }

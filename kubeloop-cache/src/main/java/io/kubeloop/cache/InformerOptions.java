@@ -88,7 +88,7 @@ public record InformerOptions(Duration resyncPeriod, Queue queue, ReflectorOptio
          * Sets the informer's clock (see {@link InformerOptions#ticker()}): it replaces the ticker
          * of the reflector options, whichever of the two is set first.
          *
-         * @param ticker the ticker; tests pass an {@code io.kubeloop.testing.FakeTicker}
+         * @param ticker the ticker; tests pass an {@code io.kubeloop.time.testing.FakeTicker}
          * @return this builder
          */
         public Builder ticker(Ticker ticker) {

@@ -9,7 +9,7 @@ import java.util.function.UnaryOperator;
 
 /**
  * The source a {@link Reflector} lists and watches (client-go's {@code ListerWatcher}). Over a
- * server: {@link #of(ResourceClient)}; in unit tests: {@code io.kubeloop.testing.FakeListerWatcher} (artifact {@code kubeloop-testing}).
+ * server: {@link #of(ResourceClient)}; in unit tests: {@link io.kubeloop.cache.testing.FakeListerWatcher}.
  *
  * <p>Implementations are thread-safe.
  *

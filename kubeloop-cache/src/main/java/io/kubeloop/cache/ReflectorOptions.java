@@ -28,7 +28,7 @@ import java.util.random.RandomGenerator;
  * @param useWatchList try the streaming watch-list first (client-go's WatchListClient, on by default)
  * @param minWatchTimeout each watch asks for a server timeout drawn from [min, 2·min)
  * @param ticker the clock of the back-off, the watch timing and the resync ticks (tests pass an
- *        {@code io.kubeloop.testing.FakeTicker})
+ *        {@code io.kubeloop.time.testing.FakeTicker})
  * @param random randomness of jitter and watch timeouts
  * @param threadFactory makes the reflector's threads (default: virtual threads)
  * @param watchErrorHandler called when a cycle ends with an error; default logs

@@ -7,7 +7,7 @@ import java.util.Optional;
 
 /**
  * An open watch as a {@link ListerWatcher} returns it: the events of one watch request. The
- * client's {@link Watch} is one ({@link #of(Watch)}); {@code io.kubeloop.testing.FakeListerWatcher} makes others.
+ * client's {@link Watch} is one ({@link #of(Watch)}); {@code io.kubeloop.cache.testing.FakeListerWatcher} makes others.
  *
  * <p><b>Thread safety.</b> One consumer thread calls {@link #next()}; {@link #close()} may be called
  * from any thread and unblocks a waiting {@code next()}, which then returns empty.

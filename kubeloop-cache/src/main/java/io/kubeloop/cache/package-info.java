@@ -6,7 +6,7 @@
  * <ul>
  *   <li>{@link io.kubeloop.cache.ListerWatcher} — lists and watches one collection
  *       ({@link io.kubeloop.cache.ListerWatcher#of} over a client's {@code ResourceClient};
- *       {@code io.kubeloop.testing.FakeListerWatcher} in memory for tests).</li>
+ *       {@code io.kubeloop.cache.testing.FakeListerWatcher} in memory for tests).</li>
  *   <li>{@link io.kubeloop.cache.Reflector} — keeps a {@link io.kubeloop.cache.ReflectorStore} in
  *       step: (watch-)list, watch, bookmarks, 410 relists, back-off, resync; broken and silent watches
  *       are resumed from the last resourceVersion.</li>

@@ -3,7 +3,7 @@ package io.kubeloop.cache;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubeloop.api.DynamicObject;
-import io.kubeloop.testing.FakeListerWatcher;
+import io.kubeloop.cache.testing.FakeListerWatcher;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

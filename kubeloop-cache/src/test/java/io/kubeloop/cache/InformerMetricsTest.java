@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.kubeloop.api.DynamicObject;
-import io.kubeloop.testing.FakeListerWatcher;
-import io.kubeloop.testing.FakeTicker;
+import io.kubeloop.cache.testing.FakeListerWatcher;
+import io.kubeloop.time.testing.FakeTicker;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

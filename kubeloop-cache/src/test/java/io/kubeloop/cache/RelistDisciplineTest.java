@@ -8,7 +8,7 @@ import io.kubeloop.api.errors.Status;
 import io.kubeloop.client.ListOptions;
 import io.kubeloop.client.ObjectList;
 import io.kubeloop.client.WatchEvent;
-import io.kubeloop.testing.FakeTicker;
+import io.kubeloop.time.testing.FakeTicker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -9,7 +9,7 @@ import io.kubeloop.api.ResourceScope;
 import io.kubeloop.client.http.RequestMetrics;
 import io.kubeloop.client.http.TransportException;
 import io.kubeloop.client.internal.http.TestApiServer;
-import io.kubeloop.testing.FakeTicker;
+import io.kubeloop.time.testing.FakeTicker;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

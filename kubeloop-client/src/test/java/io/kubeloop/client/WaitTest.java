@@ -7,7 +7,7 @@ import io.kubeloop.api.errors.ApiException;
 import io.kubeloop.api.errors.ApiExceptions;
 import io.kubeloop.api.errors.Status;
 import io.kubeloop.client.http.TransportException;
-import io.kubeloop.testing.FakeTicker;
+import io.kubeloop.time.testing.FakeTicker;
 import java.net.SocketException;
 import java.net.URI;
 import java.time.Duration;

@@ -9,7 +9,7 @@ import io.kubeloop.api.ResourceScope;
 import io.kubeloop.client.http.TransportException;
 import io.kubeloop.client.internal.http.SharedClients;
 import io.kubeloop.client.internal.http.TestApiServer;
-import io.kubeloop.testing.FakeTicker;
+import io.kubeloop.time.testing.FakeTicker;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;

@@ -123,7 +123,7 @@ public record ControllerOptions(
 
         /**
          * The clock of delays, of the default rate limiter and of the cache-sync timeout; tests pass
-         * an {@code io.kubeloop.testing.FakeTicker}. Default {@link Ticker#system()}.
+         * an {@code io.kubeloop.time.testing.FakeTicker}. Default {@link Ticker#system()}.
          *
          * @param ticker the ticker
          * @return this builder

@@ -184,7 +184,7 @@ public final class ManagerOptions {
                 .build();
     }
 
-    /** These options on another clock (tests pass an {@code io.kubeloop.testing.FakeTicker}). */
+    /** These options on another clock (tests pass an {@code io.kubeloop.time.testing.FakeTicker}). */
     public ManagerOptions withTicker(Ticker newTicker) {
         return toBuilder().ticker(newTicker).build();
     }

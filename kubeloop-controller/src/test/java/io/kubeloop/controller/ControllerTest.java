@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.kubeloop.api.errors.ConflictException;
 import io.kubeloop.api.errors.Status;
-import io.kubeloop.testing.FakeTicker;
+import io.kubeloop.time.testing.FakeTicker;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayDeque;

@@ -12,7 +12,7 @@ import io.kubeloop.api.errors.ApiExceptions;
 import io.kubeloop.api.errors.Status;
 import io.kubeloop.cache.InformerOptions;
 import io.kubeloop.cache.SharedIndexInformer;
-import io.kubeloop.testing.FakeListerWatcher;
+import io.kubeloop.cache.testing.FakeListerWatcher;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -7,7 +7,7 @@ import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.config.AuthProvider;
 import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.client.config.SslContextBuilder;
-import io.kubeloop.testing.FakeTicker;
+import io.kubeloop.time.testing.FakeTicker;
 import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;

@@ -2,7 +2,7 @@ package io.kubeloop.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kubeloop.testing.FakeTicker;
+import io.kubeloop.time.testing.FakeTicker;
 import io.kubeloop.workqueue.RateLimiter;
 import io.kubeloop.workqueue.RateLimitingQueue;
 import io.kubeloop.workqueue.WorkQueueConfig;

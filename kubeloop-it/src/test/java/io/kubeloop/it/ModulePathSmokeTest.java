@@ -146,7 +146,7 @@ class ModulePathSmokeTest {
             import io.kubeloop.apiserver.EmbeddedApiServer;
             import io.kubeloop.client.ResourceClient;
             import io.kubeloop.models.core.v1.ConfigMap;
-            import io.kubeloop.testing.FakeTicker;
+            import io.kubeloop.time.testing.FakeTicker;
             import java.time.Duration;
             import java.util.Map;
 

@@ -11,7 +11,7 @@ import java.util.concurrent.locks.LockSupport;
  * until an instant of the monotonic clock.
  *
  * <p>Production code uses {@link #system()}. Tests give every component the same fake ticker
- * ({@code io.kubeloop.testing.FakeTicker} in the {@code kubeloop-testing} artifact) and step it, so
+ * ({@link io.kubeloop.time.testing.FakeTicker}, beside it in this artifact) and step it, so
  * that back-offs, resyncs, delays and lease expiries happen instantly and in a chosen order. This
  * mirrors client-go's {@code k8s.io/utils/clock}: {@link #instant()} is its {@code PassiveClock.Now},
  * {@link #nanoTime()} the monotonic reading Go keeps inside a {@code time.Time}, {@link #sleep}

@@ -5,6 +5,6 @@
  * {@code ControllerOptions.ticker}, {@code LeaderElectionConfig.ticker},
  * {@code ManagerOptions.ticker}, {@code ServerOptions.ticker}); none reads
  * {@code System.nanoTime()} or the system clock, or waits with a timeout, on its own. Tests hand
- * all of them one {@code io.kubeloop.testing.FakeTicker} (artifact {@code kubeloop-testing}).
+ * all of them one {@link io.kubeloop.time.testing.FakeTicker}.
  */
 package io.kubeloop.time;

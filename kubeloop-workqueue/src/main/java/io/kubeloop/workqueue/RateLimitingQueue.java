@@ -31,7 +31,7 @@ public interface RateLimitingQueue<T> extends DelayingQueue<T> {
      * Creates a rate-limited queue.
      *
      * @param rateLimiter decides each item's delay; give it the same ticker as {@code config} when
-     *     testing with a {@code io.kubeloop.testing.FakeTicker}
+     *     testing with a {@code io.kubeloop.time.testing.FakeTicker}
      * @param config the configuration
      * @param <T> the item type
      * @return a new, running queue

@@ -1,7 +1,7 @@
 package io.kubeloop.workqueue;
 
-import io.kubeloop.testing.FakeTicker;
 import io.kubeloop.time.Ticker;
+import io.kubeloop.time.testing.FakeTicker;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicInteger;
 

@@ -2,7 +2,7 @@ package io.kubeloop.workqueue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kubeloop.testing.FakeTicker;
+import io.kubeloop.time.testing.FakeTicker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

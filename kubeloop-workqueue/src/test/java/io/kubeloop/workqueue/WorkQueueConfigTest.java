@@ -3,8 +3,8 @@ package io.kubeloop.workqueue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.kubeloop.testing.FakeTicker;
 import io.kubeloop.time.Ticker;
+import io.kubeloop.time.testing.FakeTicker;
 import java.util.concurrent.ThreadFactory;
 import org.junit.jupiter.api.Test;
 

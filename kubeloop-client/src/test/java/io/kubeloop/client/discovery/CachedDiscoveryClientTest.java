@@ -3,7 +3,7 @@ package io.kubeloop.client.discovery;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubeloop.api.GroupVersion;
-import io.kubeloop.testing.FakeTicker;
+import io.kubeloop.time.testing.FakeTicker;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -127,7 +127,7 @@ public record LeaderElectionConfig(
     /**
      * These settings on another clock.
      *
-     * @param ticker the clock; tests pass an {@code io.kubeloop.testing.FakeTicker}
+     * @param ticker the clock; tests pass an {@code io.kubeloop.time.testing.FakeTicker}
      * @return a new configuration
      */
     public LeaderElectionConfig withTicker(Ticker ticker) {

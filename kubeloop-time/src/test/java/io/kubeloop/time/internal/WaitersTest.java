@@ -3,8 +3,8 @@ package io.kubeloop.time.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.kubeloop.testing.FakeTicker;
 import io.kubeloop.time.Ticker;
+import io.kubeloop.time.testing.FakeTicker;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;

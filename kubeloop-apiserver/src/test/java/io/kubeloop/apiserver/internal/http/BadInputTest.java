@@ -3,11 +3,13 @@ package io.kubeloop.apiserver.internal.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubeloop.apiserver.EmbeddedApiServer;
-import io.kubeloop.testing.junit.EmbeddedApiServerTest;
+import io.kubeloop.apiserver.ServerOptions;
+import io.kubeloop.apiserver.SimulatedCluster;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Arrays;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -16,15 +18,20 @@ import tools.jackson.databind.JsonNode;
  * Requests a client got wrong, each answered with a 4xx Status as kube-apiserver answers it (never an HTML page, a
  * 500, a reset stream or a closed connection), found by {@link RequestFuzzTest}.
  */
-@EmbeddedApiServerTest(workloads = false)
 class BadInputTest {
+
+    /** The server these tests share: started before the first, closed after the last. */
+    @AutoClose
+    private static EmbeddedApiServer shared;
 
     static EmbeddedApiServer server;
     static RawHttp http;
     static HttpClient http2;
 
     @BeforeAll
-    static void connect(EmbeddedApiServer embedded) {
+    static void connect() {
+        EmbeddedApiServer embedded =
+                shared = EmbeddedApiServer.start(ServerOptions.defaults().withCluster(SimulatedCluster.off()));
         server = embedded;
         http = new RawHttp(embedded);
         http2 = HttpClient.newBuilder()

@@ -3,22 +3,27 @@ package io.kubeloop.apiserver.internal.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubeloop.apiserver.EmbeddedApiServer;
-import io.kubeloop.testing.junit.EmbeddedApiServerTest;
+import io.kubeloop.apiserver.ServerOptions;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /** Events as a Table: kube-apiserver's columns, the name last and hidden (what {@code kubectl get events} prints). */
-@EmbeddedApiServerTest
 class EventTableTest {
+
+    /** The server these tests share: started before the first, closed after the last. */
+    @AutoClose
+    private static EmbeddedApiServer shared;
 
     static RawHttp http;
 
     @BeforeAll
-    static void connect(EmbeddedApiServer embedded) {
+    static void connect() {
+        EmbeddedApiServer embedded = shared = EmbeddedApiServer.start(ServerOptions.defaults());
         http = new RawHttp(embedded);
     }
 

@@ -4,19 +4,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.kubeloop.apiserver.EmbeddedApiServer;
-import io.kubeloop.testing.junit.EmbeddedApiServerTest;
+import io.kubeloop.apiserver.ServerOptions;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /** Garbage collection by ownerReferences, over real HTTPS against an embedded server. */
-@EmbeddedApiServerTest
 class GarbageCollectionTest {
+
+    /** The server these tests share: started before the first, closed after the last. */
+    @AutoClose
+    private static EmbeddedApiServer shared;
 
     private static final Duration GC_WAIT = Duration.ofSeconds(10);
 
@@ -24,7 +28,8 @@ class GarbageCollectionTest {
     static RawHttp http;
 
     @BeforeAll
-    static void connect(EmbeddedApiServer embedded) {
+    static void connect() {
+        EmbeddedApiServer embedded = shared = EmbeddedApiServer.start(ServerOptions.defaults());
         server = embedded;
         http = new RawHttp(embedded);
     }

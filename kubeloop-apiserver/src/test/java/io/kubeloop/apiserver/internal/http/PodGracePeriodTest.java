@@ -4,23 +4,30 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.kubeloop.apiserver.EmbeddedApiServer;
-import io.kubeloop.testing.junit.EmbeddedApiServerTest;
+import io.kubeloop.apiserver.ServerOptions;
+import io.kubeloop.apiserver.SimulatedCluster;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /** Graceful deletion of node-bound Pods, over real HTTPS against an embedded server. */
-@EmbeddedApiServerTest(workloads = false) // an unbound Pod must stay unbound (no scheduler)
 class PodGracePeriodTest {
+
+    /** The server these tests share: started before the first, closed after the last. */
+    @AutoClose
+    private static EmbeddedApiServer shared;
 
     static EmbeddedApiServer server;
     static RawHttp http;
 
     @BeforeAll
-    static void connect(EmbeddedApiServer embedded) {
+    static void connect() {
+        EmbeddedApiServer embedded =
+                shared = EmbeddedApiServer.start(ServerOptions.defaults().withCluster(SimulatedCluster.off()));
         server = embedded;
         http = new RawHttp(embedded);
     }

@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Message;
 import io.kubeloop.apiserver.EmbeddedApiServer;
-import io.kubeloop.testing.junit.EmbeddedApiServerTest;
+import io.kubeloop.apiserver.ServerOptions;
+import io.kubeloop.apiserver.SimulatedCluster;
 import io.kubernetes.client.proto.IntStr;
 import io.kubernetes.client.proto.Meta;
 import io.kubernetes.client.proto.Runtime;
@@ -15,6 +16,7 @@ import io.kubernetes.client.proto.V1Autoscaling;
 import java.io.ByteArrayOutputStream;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -24,8 +26,11 @@ import tools.jackson.databind.JsonNode;
  * client encodes them, sent over HTTPS: creates, updates, the scale subresource and DeleteOptions are decoded to
  * the stored JSON; answers are JSON; kinds without a message and custom resources get a 415 Status.
  */
-@EmbeddedApiServerTest(workloads = false) // writes Deployments at the resourceVersion it created them with
 class ProtobufRequestTest {
+
+    /** The server these tests share: started before the first, closed after the last. */
+    @AutoClose
+    private static EmbeddedApiServer shared;
 
     private static final String PROTOBUF = "application/vnd.kubernetes.protobuf";
     private static final String ACCEPT = "application/vnd.kubernetes.protobuf,application/json";
@@ -34,7 +39,9 @@ class ProtobufRequestTest {
     static RawHttp http;
 
     @BeforeAll
-    static void connect(EmbeddedApiServer embedded) {
+    static void connect() {
+        EmbeddedApiServer embedded =
+                shared = EmbeddedApiServer.start(ServerOptions.defaults().withCluster(SimulatedCluster.off()));
         server = embedded;
         http = new RawHttp(embedded);
     }

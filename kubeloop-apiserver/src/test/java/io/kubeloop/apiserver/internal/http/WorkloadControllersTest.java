@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.kubeloop.apiserver.EmbeddedApiServer;
-import io.kubeloop.testing.junit.EmbeddedApiServerTest;
+import io.kubeloop.apiserver.ServerOptions;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -22,15 +23,19 @@ import tools.jackson.databind.JsonNode;
  * Pods that the scheduler binds and the simulated kubelet runs, with kube-controller-manager's revisions,
  * limits and conditions.
  */
-@EmbeddedApiServerTest
 class WorkloadControllersTest {
+
+    /** The server these tests share: started before the first, closed after the last. */
+    @AutoClose
+    private static EmbeddedApiServer shared;
 
     private static final Duration WAIT = Duration.ofSeconds(20);
 
     static RawHttp http;
 
     @BeforeAll
-    static void connect(EmbeddedApiServer embedded) {
+    static void connect() {
+        EmbeddedApiServer embedded = shared = EmbeddedApiServer.start(ServerOptions.defaults());
         http = new RawHttp(embedded);
     }
 

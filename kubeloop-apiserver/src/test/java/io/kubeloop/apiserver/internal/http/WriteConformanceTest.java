@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.apiserver.ServerInternals;
+import io.kubeloop.apiserver.ServerOptions;
 import io.kubeloop.apiserver.internal.registry.NameRule;
 import io.kubeloop.apiserver.internal.registry.ResourceDefinition;
-import io.kubeloop.testing.junit.EmbeddedApiServerTest;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Instant;
@@ -15,6 +15,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -24,8 +25,11 @@ import tools.jackson.databind.JsonNode;
  * strategic merge patches, server-side apply with managed fields and conflicts, field validation —
  * over real HTTPS with the default options.
  */
-@EmbeddedApiServerTest
 class WriteConformanceTest {
+
+    /** The server these tests share: started before the first, closed after the last. */
+    @AutoClose
+    private static EmbeddedApiServer shared;
 
     private static final String APPLY = "application/apply-patch+yaml";
     private static final String MERGE = "application/merge-patch+json";
@@ -35,7 +39,8 @@ class WriteConformanceTest {
     static RawHttp http;
 
     @BeforeAll
-    static void connect(EmbeddedApiServer embedded) {
+    static void connect() {
+        EmbeddedApiServer embedded = shared = EmbeddedApiServer.start(ServerOptions.defaults());
         server = embedded;
         http = new RawHttp(embedded);
     }

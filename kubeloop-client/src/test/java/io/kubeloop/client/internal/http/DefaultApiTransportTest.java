@@ -9,7 +9,7 @@ import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.client.http.ApiRequest;
 import io.kubeloop.client.http.ApiResponse;
 import io.kubeloop.client.http.TransportException;
-import io.kubeloop.testing.FakeTicker;
+import io.kubeloop.time.testing.FakeTicker;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;

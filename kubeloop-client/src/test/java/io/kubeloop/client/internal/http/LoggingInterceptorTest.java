@@ -6,7 +6,7 @@ import io.kubeloop.client.ClientOptions;
 import io.kubeloop.client.config.AuthProvider;
 import io.kubeloop.client.http.ApiRequest;
 import io.kubeloop.client.http.ApiResponse;
-import io.kubeloop.testing.FakeTicker;
+import io.kubeloop.time.testing.FakeTicker;
 import java.io.InputStream;
 import java.net.URI;
 import java.util.List;

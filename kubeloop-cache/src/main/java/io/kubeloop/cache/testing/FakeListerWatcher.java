@@ -1,4 +1,4 @@
-package io.kubeloop.testing;
+package io.kubeloop.cache.testing;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.kubeloop.api.DynamicObject;
@@ -6,18 +6,14 @@ import io.kubeloop.api.ObjectAccess;
 import io.kubeloop.api.ObjectKey;
 import io.kubeloop.api.errors.ApiExceptions;
 import io.kubeloop.api.errors.Status;
-import io.kubeloop.api.selector.FieldSelector;
-import io.kubeloop.api.selector.LabelSelector;
 import io.kubeloop.cache.ListerWatcher;
 import io.kubeloop.cache.WatchStream;
-import io.kubeloop.client.ClientOptions;
 import io.kubeloop.client.ListOptions;
 import io.kubeloop.client.ObjectList;
 import io.kubeloop.client.WatchEvent;
 import io.kubeloop.client.WatchTimeoutException;
 import io.kubeloop.client.http.TransportException;
 import java.net.URI;
-import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,8 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiFunction;
@@ -51,34 +45,12 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class FakeListerWatcher<T> implements ListerWatcher<T> {
 
-    private static final URI FAKE = URI.create("fake://lister-watcher");
-    private static final Object END = new Object();
-    private static final Object BROKEN = new Object();
-    private static final Object TIMED_OUT = new Object();
+    private static final URI FAKE = FakeWatch.FAKE;
+    private static final Object END = FakeWatch.END;
+    private static final Object BROKEN = FakeWatch.BROKEN;
+    private static final Object TIMED_OUT = FakeWatch.TIMED_OUT;
 
     private record Recorded<T>(long resourceVersion, WatchEvent<T> event) {}
-
-    /**
-     * The label and field selectors of a list or watch request, applied to objects as a server would.
-     *
-     * @param labels the label selector, or null for none
-     * @param fields the field selector (metadata fields), or null for none
-     */
-    private record SelectorFilter(LabelSelector labels, FieldSelector fields) {
-
-        /** The selectors of {@code options}; an invalid selector fails as the server would (400). */
-        static SelectorFilter of(ListOptions options) {
-            return new SelectorFilter(
-                    options.labelSelector() == null ? null : LabelSelector.parse(options.labelSelector()),
-                    options.fieldSelector() == null ? null : FieldSelector.parse(options.fieldSelector()));
-        }
-
-        /** True when {@code object} matches both selectors. */
-        boolean test(Object object) {
-            return (labels == null || labels.matches(ObjectAccess.labels(object)))
-                    && (fields == null || fields.matchesMetadata(object));
-        }
-    }
 
     private final BiFunction<T, String, T> stamp;
     private final ReentrantLock lock = new ReentrantLock();
@@ -96,7 +68,7 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
     private final List<Recorded<T>> history = new ArrayList<>();
     /** Guarded by lock. */
     @GuardedBy("lock")
-    private final List<FakeWatch> open = new ArrayList<>();
+    private final List<FakeWatch<T>> open = new ArrayList<>();
     /** Guarded by lock. */
     @GuardedBy("lock")
     private final List<ListOptions> listRequests = new ArrayList<>();
@@ -217,7 +189,7 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
     @GuardedBy("lock")
     private void publishLocked(WatchEvent<T> event) {
         history.add(new Recorded<>(resourceVersion, event));
-        for (FakeWatch w : open) {
+        for (FakeWatch<T> w : open) {
             if (w.matches(event)) {
                 w.queue.add(event);
             }
@@ -250,7 +222,7 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
 
     @GuardedBy("lock")
     private void bookmarkLocked() {
-        for (FakeWatch w : open) {
+        for (FakeWatch<T> w : open) {
             if (w.options.allowWatchBookmarks()) {
                 w.queue.add(new WatchEvent.Bookmark<T>(Long.toString(resourceVersion), Map.of()));
             }
@@ -273,7 +245,7 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
         lock.lock();
         try {
             compact();
-            for (FakeWatch w : new ArrayList<>(open)) {
+            for (FakeWatch<T> w : new ArrayList<>(open)) {
                 w.queue.add(new WatchEvent.Error<T>(expired("too old resource version")));
                 w.queue.add(END);
                 open.remove(w);
@@ -305,7 +277,7 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
     private void endWatches(Object marker) {
         lock.lock();
         try {
-            for (FakeWatch w : open) {
+            for (FakeWatch<T> w : open) {
                 w.queue.add(marker);
             }
             open.clear();
@@ -544,7 +516,7 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
             if (failure != null) {
                 throw failure;
             }
-            FakeWatch w = new FakeWatch(options);
+            FakeWatch<T> w = new FakeWatch<>(options, this::closed);
             String rv = options.resourceVersion();
             boolean fromNow = rv == null || rv.isEmpty() || rv.equals("0");
             if (Boolean.TRUE.equals(options.sendInitialEvents())) {
@@ -581,7 +553,7 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
     }
 
     @GuardedBy("lock")
-    private void initialEventsLocked(FakeWatch w) {
+    private void initialEventsLocked(FakeWatch<T> w) {
         for (T o : objects.values()) {
             if (w.filter.test(o)) {
                 w.queue.add(new WatchEvent.Added<>(o));
@@ -601,70 +573,13 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
         return Status.failure(410, "Expired", message);
     }
 
-    private final class FakeWatch implements WatchStream<T> {
-        private final ListOptions options;
-        private final SelectorFilter filter;
-        private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
-        private volatile boolean closed;
-
-        FakeWatch(ListOptions options) {
-            this.options = options;
-            this.filter = SelectorFilter.of(options);
-        }
-
-        boolean matches(WatchEvent<T> event) {
-            return switch (event) {
-                case WatchEvent.Added<T> a -> filter.test(a.object());
-                case WatchEvent.Modified<T> m -> filter.test(m.object());
-                case WatchEvent.Deleted<T> d -> filter.test(d.object());
-                case WatchEvent.Bookmark<T> b -> options.allowWatchBookmarks();
-                case WatchEvent.Error<T> e -> true;
-            };
-        }
-
-        @Override
-        @SuppressWarnings("unchecked")
-        public Optional<WatchEvent<T>> next() {
-            if (closed) {
-                return Optional.empty();
-            }
-            Object item;
-            try {
-                item = queue.take();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return Optional.empty();
-            }
-            if (item == END || closed) {
-                closed = true;
-                queue.add(END);
-                return Optional.empty();
-            }
-            if (item == BROKEN) {
-                closed = true;
-                throw new TransportException(FAKE, "watch " + FAKE + " broke: connection reset (injected)", null);
-            }
-            if (item == TIMED_OUT) {
-                closed = true;
-                Duration idle =
-                        options.idleTimeout() != null && options.idleTimeout().isPositive()
-                                ? options.idleTimeout()
-                                : ClientOptions.defaults().watchIdleTimeout();
-                throw new WatchTimeoutException(FAKE, WatchTimeoutException.Kind.IDLE, idle);
-            }
-            return Optional.of((WatchEvent<T>) item);
-        }
-
-        @Override
-        public void close() {
-            closed = true;
-            queue.add(END);
-            lock.lock();
-            try {
-                open.remove(this);
-            } finally {
-                lock.unlock();
-            }
+    /** Forgets a watch its reader closed. */
+    private void closed(FakeWatch<T> watch) {
+        lock.lock();
+        try {
+            open.remove(watch);
+        } finally {
+            lock.unlock();
         }
     }
 }

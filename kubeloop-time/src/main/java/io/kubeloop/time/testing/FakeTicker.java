@@ -1,4 +1,4 @@
-package io.kubeloop.testing;
+package io.kubeloop.time.testing;
 
 import io.kubeloop.time.Ticker;
 import java.time.Duration;

@@ -1,5 +1,6 @@
 package io.kubeloop.testing.faults;
 
+import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.apiserver.internal.tls.TlsMaterial;
 import io.kubeloop.client.config.AuthProvider;
 import io.kubeloop.client.config.ClientConfig;
@@ -11,13 +12,12 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.SocketException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.GeneralSecurityException;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -87,7 +87,7 @@ public final class FaultInjectingProxy implements AutoCloseable {
             URI upstream,
             SSLContext upstreamTls,
             FaultPlan plan,
-            java.time.Duration maxWatch,
+            Duration maxWatch,
             String token,
             ConnectionPlan connectionPlan)
             throws IOException {
@@ -115,31 +115,25 @@ public final class FaultInjectingProxy implements AutoCloseable {
      *     keep coming back (whole seconds, at least one)
      * @return the running proxy
      */
-    public static FaultInjectingProxy start(
-            URI upstream, SSLContext upstreamTls, FaultPlan plan, java.time.Duration maxWatch) {
+    public static FaultInjectingProxy start(URI upstream, SSLContext upstreamTls, FaultPlan plan, Duration maxWatch) {
         return start(upstream, upstreamTls, plan, maxWatch, null);
     }
 
     /**
      * Starts a proxy in front of an embedded API server; watches last at most 10 s (see
-     * {@link #start(URI, SSLContext, FaultPlan, java.time.Duration)}), and {@link #clientConfig()}
+     * {@link #start(URI, SSLContext, FaultPlan, Duration)}), and {@link #clientConfig()}
      * carries the server's token.
      *
      * @param server the API server
      * @param plan the faults to inject
      * @return the running proxy
      */
-    public static FaultInjectingProxy start(io.kubeloop.apiserver.EmbeddedApiServer server, FaultPlan plan) {
-        return start(
-                server.url(),
-                server.clientConfig().sslContext(),
-                plan,
-                java.time.Duration.ofSeconds(10),
-                server.token());
+    public static FaultInjectingProxy start(EmbeddedApiServer server, FaultPlan plan) {
+        return start(server.url(), server.clientConfig().sslContext(), plan, Duration.ofSeconds(10), server.token());
     }
 
     private static FaultInjectingProxy start(
-            URI upstream, SSLContext upstreamTls, FaultPlan plan, java.time.Duration maxWatch, String token) {
+            URI upstream, SSLContext upstreamTls, FaultPlan plan, Duration maxWatch, String token) {
         try {
             return new FaultInjectingProxy(upstream, upstreamTls, plan, maxWatch, token, null);
         } catch (IOException e) {
@@ -181,7 +175,7 @@ public final class FaultInjectingProxy implements AutoCloseable {
      * @param plan the connection faults to inject
      * @return the running relay
      */
-    public static FaultInjectingProxy startRelay(io.kubeloop.apiserver.EmbeddedApiServer server, ConnectionPlan plan) {
+    public static FaultInjectingProxy startRelay(EmbeddedApiServer server, ConnectionPlan plan) {
         return startRelay(server.url(), server.clientConfig().sslContext(), plan, server.token());
     }
 
@@ -189,8 +183,7 @@ public final class FaultInjectingProxy implements AutoCloseable {
             URI upstream, SSLContext upstreamTls, ConnectionPlan plan, String token) {
         java.util.Objects.requireNonNull(plan, "plan");
         try {
-            return new FaultInjectingProxy(
-                    upstream, upstreamTls, FaultPlan.none(), java.time.Duration.ofSeconds(1), token, plan);
+            return new FaultInjectingProxy(upstream, upstreamTls, FaultPlan.none(), Duration.ofSeconds(1), token, plan);
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -237,7 +230,7 @@ public final class FaultInjectingProxy implements AutoCloseable {
      *
      * @throws IllegalStateException in relay mode, which does not parse requests
      */
-    public void maxWatch(java.time.Duration maxWatch) {
+    public void maxWatch(Duration maxWatch) {
         requireRequestLevel("maxWatch");
         this.maxWatchSeconds = Math.max(1, maxWatch.toSeconds());
     }
@@ -263,7 +256,7 @@ public final class FaultInjectingProxy implements AutoCloseable {
      * @return the file
      * @throws IllegalStateException if the proxy was started for a URL, not an embedded server
      */
-    public java.nio.file.Path writeKubeconfig(java.nio.file.Path file) {
+    public Path writeKubeconfig(Path file) {
         if (token == null) {
             throw new IllegalStateException("started for a URL: no token to write");
         }
@@ -357,7 +350,7 @@ public final class FaultInjectingProxy implements AutoCloseable {
         } catch (IOException ignored) {
             // closing anyway
         }
-        open.forEach(FaultInjectingProxy::reset);
+        open.forEach(ProxiedHttp::reset);
         try {
             acceptor.join();
         } catch (InterruptedException e) {
@@ -391,7 +384,7 @@ public final class FaultInjectingProxy implements AutoCloseable {
                         // a broken connection on either side ends the relay; the client sees it
                     } finally {
                         relays.remove(r);
-                        close(plain);
+                        ProxiedHttp.close(plain);
                         open.remove(plain);
                     }
                 });
@@ -403,7 +396,9 @@ public final class FaultInjectingProxy implements AutoCloseable {
                 } catch (IOException | RuntimeException e) {
                     // a broken connection on either side ends this exchange; the client sees it
                 } finally {
-                    close(plain); // a graceful end (FIN): a reset could discard a response the client has not read yet
+                    ProxiedHttp.close(
+                            plain); // a graceful end (FIN): a reset could discard a response the client has not read
+                    // yet
                     open.remove(plain);
                 }
             });
@@ -442,7 +437,7 @@ public final class FaultInjectingProxy implements AutoCloseable {
         InputStream in = client.getInputStream();
         OutputStream out = client.getOutputStream();
 
-        List<String> head = readHead(in);
+        List<String> head = ProxiedHttp.readHead(in);
         if (head.isEmpty()) {
             return;
         }
@@ -453,11 +448,11 @@ public final class FaultInjectingProxy implements AutoCloseable {
         FaultPlan.ProxiedRequest request = new FaultPlan.ProxiedRequest(requestLine[0], requestLine[1]);
         long contentLength = 0;
         for (String h : head.subList(1, head.size())) {
-            String name = headerName(h);
+            String name = ProxiedHttp.headerName(h);
             if (name.equals("content-length")) {
-                contentLength = Long.parseLong(headerValue(h));
+                contentLength = Long.parseLong(ProxiedHttp.headerValue(h));
             } else if (name.equals("transfer-encoding")) {
-                respond(
+                ProxiedHttp.respond(
                         out,
                         501,
                         "NotImplemented",
@@ -479,14 +474,15 @@ public final class FaultInjectingProxy implements AutoCloseable {
         }
         switch (fault) {
             case Fault.Reject r ->
-                respond(
+                ProxiedHttp.respond(
                         out,
                         r.code(),
                         r.reason(),
                         "injected by the fault proxy",
                         r.retryAfter().toSeconds());
-            case Fault.WatchGone g -> watchGone(out);
-            case Fault.Blackhole b when b.afterBytes() < 0 -> awaitHangUp(client); // accepted, never forwarded
+            case Fault.WatchGone g -> ProxiedHttp.watchGone(out);
+            case Fault.Blackhole b
+            when b.afterBytes() < 0 -> ProxiedHttp.awaitHangUp(client); // accepted, never forwarded
             default -> forward(client, plain, head, body, fault);
         }
         if (!plain.isClosed()) {
@@ -508,7 +504,7 @@ public final class FaultInjectingProxy implements AutoCloseable {
                 request.write(requestLine(head.getFirst()).getBytes(StandardCharsets.US_ASCII));
                 request.write(CRLF);
                 for (String h : head.subList(1, head.size())) {
-                    if (!isHopByHop(headerName(h))) {
+                    if (!ProxiedHttp.isHopByHop(ProxiedHttp.headerName(h))) {
                         request.write(h.getBytes(StandardCharsets.ISO_8859_1));
                         request.write(CRLF);
                     }
@@ -521,13 +517,13 @@ public final class FaultInjectingProxy implements AutoCloseable {
                 // the client hanging up (an informer stopping its watch) ends the exchange
                 CountDownLatch hungUp = new CountDownLatch(1);
                 Thread.ofVirtual().name("fault-proxy-hangup").start(() -> {
-                    awaitHangUp(client);
-                    reset(up);
+                    ProxiedHttp.awaitHangUp(client);
+                    ProxiedHttp.reset(up);
                     hungUp.countDown();
                 });
 
                 InputStream upIn = up.getInputStream();
-                List<String> responseHead = readHead(upIn);
+                List<String> responseHead = ProxiedHttp.readHead(upIn);
                 if (responseHead.isEmpty()) {
                     return;
                 }
@@ -535,7 +531,7 @@ public final class FaultInjectingProxy implements AutoCloseable {
                 ByteArrayOutputStream response = new ByteArrayOutputStream();
                 for (int i = 0; i < responseHead.size(); i++) {
                     String h = responseHead.get(i);
-                    if (i == 0 || !isHopByHop(headerName(h))) {
+                    if (i == 0 || !ProxiedHttp.isHopByHop(ProxiedHttp.headerName(h))) {
                         response.write(h.getBytes(StandardCharsets.ISO_8859_1));
                         response.write(CRLF);
                     }
@@ -544,83 +540,12 @@ public final class FaultInjectingProxy implements AutoCloseable {
                 out.write(response.toByteArray());
                 out.flush();
                 if (fault instanceof Fault.Blackhole b) {
-                    blackhole(upIn, out, b.afterBytes(), hungUp);
+                    ProxiedHttp.blackhole(upIn, out, b.afterBytes(), hungUp);
                     return;
                 }
-                relay(upIn, out, plain, fault);
+                ProxiedHttp.relay(upIn, out, plain, fault);
             } finally {
                 open.remove(up);
-            }
-        }
-    }
-
-    /** Returns when the client has hung up (or its connection broke): a request per connection, so nothing more is read. */
-    private static void awaitHangUp(SSLSocket client) {
-        try {
-            while (client.getInputStream().read() >= 0) {
-                // nothing more is expected
-            }
-        } catch (IOException ignored) {
-            // broken: same as a hang-up
-        }
-    }
-
-    /** Relays {@code afterBytes} of the body, then nothing more either way until the client hangs up. */
-    private static void blackhole(InputStream upIn, OutputStream out, long afterBytes, CountDownLatch hungUp)
-            throws IOException {
-        byte[] buffer = new byte[8192];
-        for (long left = afterBytes; left > 0; ) {
-            int n = upIn.read(buffer, 0, (int) Math.min(buffer.length, left));
-            if (n < 0) {
-                break; // the response ended first: its end is not relayed either
-            }
-            out.write(buffer, 0, n);
-            out.flush();
-            left -= n;
-        }
-        try {
-            hungUp.await(); // closing the proxy resets the client's connection, which counts it down too
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /** Copies the response body, cutting or stalling where the fault says. */
-    private void relay(InputStream upIn, OutputStream out, Socket plain, Fault fault) throws IOException {
-        long limit = switch (fault) {
-            case Fault.Cut c -> c.afterBytes();
-            case Fault.Stall s -> s.afterBytes();
-            default -> Long.MAX_VALUE;
-        };
-        long began = System.nanoTime();
-        long notBeforeNanos = fault instanceof Fault.Cut c ? c.notBefore().toNanos() : 0;
-        byte[] buffer = new byte[8192];
-        long relayed = 0;
-        boolean acted = false;
-        for (; ; ) {
-            int max = acted || limit - relayed >= buffer.length ? buffer.length : (int) Math.max(1, limit - relayed);
-            int n = upIn.read(buffer, 0, max);
-            if (n < 0) {
-                out.flush();
-                return;
-            }
-            out.write(buffer, 0, n);
-            out.flush();
-            relayed += n;
-            if (!acted && relayed >= limit && System.nanoTime() - began >= notBeforeNanos) {
-                acted = true;
-                if (fault instanceof Fault.Cut) {
-                    reset(plain);
-                    return;
-                }
-                if (fault instanceof Fault.Stall s) {
-                    try {
-                        Thread.sleep(s.pause());
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        return;
-                    }
-                }
             }
         }
     }
@@ -646,100 +571,5 @@ public final class FaultInjectingProxy implements AutoCloseable {
         }
         query.append("timeoutSeconds=").append(timeout);
         return parts[0] + " " + (q < 0 ? target : target.substring(0, q)) + "?" + query + " " + parts[2];
-    }
-
-    private static void respond(OutputStream out, int code, String reason, String message, Long retryAfterSeconds)
-            throws IOException {
-        String details =
-                retryAfterSeconds == null ? "" : ",\"details\":{\"retryAfterSeconds\":" + retryAfterSeconds + "}";
-        byte[] body =
-                ("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\",\"message\":\""
-                                + message + "\",\"reason\":\"" + reason + "\"" + details + ",\"code\":" + code + "}")
-                        .getBytes(StandardCharsets.UTF_8);
-        String head = "HTTP/1.1 " + code + " " + reason + "\r\n"
-                + "Content-Type: application/json\r\n"
-                + (retryAfterSeconds == null ? "" : "Retry-After: " + retryAfterSeconds + "\r\n")
-                + "Content-Length: " + body.length + "\r\n"
-                + "Connection: close\r\n\r\n";
-        out.write(head.getBytes(StandardCharsets.US_ASCII));
-        out.write(body);
-        out.flush();
-    }
-
-    private static void watchGone(OutputStream out) throws IOException {
-        byte[] event = ("{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
-                        + "\"status\":\"Failure\",\"message\":\"too old resource version (injected by the fault proxy)\","
-                        + "\"reason\":\"Expired\",\"code\":410}}\n")
-                .getBytes(StandardCharsets.UTF_8);
-        String head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
-                + "Connection: close\r\n\r\n" + Integer.toHexString(event.length) + "\r\n";
-        out.write(head.getBytes(StandardCharsets.US_ASCII));
-        out.write(event);
-        out.write("\r\n0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-        out.flush();
-    }
-
-    /** Reads header lines up to the empty line; empty when the stream ended first. */
-    private static List<String> readHead(InputStream in) throws IOException {
-        List<String> lines = new ArrayList<>();
-        ByteArrayOutputStream line = new ByteArrayOutputStream();
-        int previous = -1;
-        for (; ; ) {
-            int b = in.read();
-            if (b < 0) {
-                return List.of();
-            }
-            if (b == '\n' && previous == '\r') {
-                byte[] bytes = line.toByteArray();
-                String text = new String(bytes, 0, bytes.length - 1, StandardCharsets.ISO_8859_1);
-                if (text.isEmpty()) {
-                    return lines;
-                }
-                lines.add(text);
-                line.reset();
-            } else {
-                line.write(b);
-            }
-            previous = b;
-        }
-    }
-
-    private static String headerName(String line) {
-        int colon = line.indexOf(':');
-        return (colon < 0 ? line : line.substring(0, colon)).trim().toLowerCase(Locale.ROOT);
-    }
-
-    private static String headerValue(String line) {
-        return line.substring(line.indexOf(':') + 1).trim();
-    }
-
-    private static boolean isHopByHop(String name) {
-        return name.equals("connection")
-                || name.equals("keep-alive")
-                || name.equals("proxy-connection")
-                || name.equals("upgrade")
-                || name.equals("http2-settings");
-    }
-
-    static void close(Socket socket) {
-        try {
-            socket.close();
-        } catch (IOException ignored) {
-            // closing anyway
-        }
-    }
-
-    /** Closes at once; for a plain socket with a TCP reset (linger 0). */
-    static void reset(Socket socket) {
-        try {
-            if (!(socket instanceof SSLSocket)) {
-                socket.setSoLinger(true, 0);
-            }
-            socket.close();
-        } catch (SocketException ignored) {
-            // already closed
-        } catch (IOException ignored) {
-            // closing anyway
-        }
     }
 }

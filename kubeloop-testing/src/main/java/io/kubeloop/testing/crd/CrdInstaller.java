@@ -9,6 +9,7 @@ import io.kubeloop.api.yaml.KubeYaml;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.ResourceClient;
 import io.kubeloop.client.Wait;
+import io.kubeloop.codegen.CrdGenerator;
 import io.kubeloop.time.Ticker;
 import java.io.IOException;
 import java.io.InputStream;
@@ -179,7 +180,7 @@ public final class CrdInstaller {
             case CrdSource.File f -> readPath(f.path());
             case CrdSource.Resource r -> readResource(r);
             case CrdSource.Text t -> parse(t.text(), "the CRD text");
-            case CrdSource.Generated g -> GeneratedCrds.of(g.types());
+            case CrdSource.Generated g -> CrdGenerator.crds(g.types());
         };
     }
 

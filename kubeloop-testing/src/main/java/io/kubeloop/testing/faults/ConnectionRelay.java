@@ -145,7 +145,7 @@ final class ConnectionRelay {
                 clientToServer(client.getInputStream(), up.getOutputStream());
             } finally {
                 open.remove(up);
-                FaultInjectingProxy.reset(up); // ends the other direction's read
+                ProxiedHttp.reset(up); // ends the other direction's read
                 if (timer != null) {
                     timer.interrupt();
                 }
@@ -220,7 +220,7 @@ final class ConnectionRelay {
             // the server's side broke (or the client's, which the other direction sees too)
         }
         if (!frozen.get()) {
-            FaultInjectingProxy.close(plain);
+            ProxiedHttp.close(plain);
         }
     }
 

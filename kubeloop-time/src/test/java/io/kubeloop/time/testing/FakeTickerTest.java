@@ -1,4 +1,4 @@
-package io.kubeloop.testing;
+package io.kubeloop.time.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
