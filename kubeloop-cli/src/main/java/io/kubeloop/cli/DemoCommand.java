@@ -136,7 +136,10 @@ final class DemoCommand implements Callable<Integer> {
                 say(
                         out,
                         "live view of its loops: http://127.0.0.1:"
-                                + manager.metricsAddress().orElseThrow().getPort() + "/loops");
+                                + manager.endpoints()
+                                        .metricsAddress()
+                                        .orElseThrow()
+                                        .getPort() + "/loops");
                 createFoo(client);
                 say(
                         out,

@@ -228,12 +228,15 @@ final class SampleControllerCommand implements Callable<Integer>, ConnectedComma
                     FooWebhooks.registerWith(w, client.scheme());
                     manager.add(w);
                 });
-                manager.addHealthzCheck("ping", HealthCheck.ping());
-                manager.addReadyzCheck("informers", manager.informersReceiving(Duration.ofMinutes(3)));
+                manager.endpoints().addHealthzCheck("ping", HealthCheck.ping());
+                manager.endpoints()
+                        .addReadyzCheck("informers", manager.endpoints().informersReceiving(Duration.ofMinutes(3)));
                 manager.start();
-                manager.metricsAddress()
+                manager.endpoints()
+                        .metricsAddress()
                         .ifPresent(a -> out.println("metrics on http://" + ServeCommand.hostPort(a) + "/metrics"));
-                manager.healthProbeAddress()
+                manager.endpoints()
+                        .healthProbeAddress()
                         .ifPresent(a -> out.println(
                                 "health probes on http://" + ServeCommand.hostPort(a) + "/healthz and /readyz"));
                 webhooks.flatMap(WebhookServer::address)

@@ -81,7 +81,7 @@ class LiveViewBrowserTest {
                 SampleController.addTo(manager);
                 manager.start();
                 String page = "http://127.0.0.1:"
-                        + manager.metricsAddress().orElseThrow().getPort() + "/loops";
+                        + manager.endpoints().metricsAddress().orElseThrow().getPort() + "/loops";
 
                 ChromeOptions options = new ChromeOptions()
                         .setBinary(CHROMIUM.toFile())

@@ -144,7 +144,7 @@ class MetricsEndpointsTest {
                         .until(() -> reconciled.containsAll(List.of(NS + "/cm-0", NS + "/cm-1", NS + "/cm-2")));
 
                 URI metrics = URI.create("http://127.0.0.1:"
-                        + manager.metricsAddress().orElseThrow().getPort() + "/metrics");
+                        + manager.endpoints().metricsAddress().orElseThrow().getPort() + "/metrics");
                 HttpResponse<String> scraped = HttpClient.newHttpClient()
                         .send(HttpRequest.newBuilder(metrics).build(), HttpResponse.BodyHandlers.ofString());
                 assertThat(scraped.statusCode()).isEqualTo(200);

@@ -20,7 +20,7 @@ import java.util.function.Predicate;
  *
  * @see <a href="https://github.com/kubernetes-sigs/controller-runtime/blob/main/pkg/internal/controller/controller.go">controller-runtime's controller</a>
  */
-public interface Controller extends AutoCloseable {
+public interface Controller extends Component {
 
     /**
      * Creates a stopped controller.
@@ -34,6 +34,7 @@ public interface Controller extends AutoCloseable {
     }
 
     /** The controller's name (see {@link ControllerOptions#name()}). */
+    @Override
     String name();
 
     /**
@@ -86,6 +87,7 @@ public interface Controller extends AutoCloseable {
      * @throws CacheAccessDeniedException as soon as the server refused the list or watch of an informer
      *     the controller waits for (401 or 403), naming it; the controller is then stopped
      */
+    @Override
     void start();
 
     /**
@@ -123,5 +125,6 @@ public interface Controller extends AutoCloseable {
      *
      * @param listener told of the failure; exceptions it throws are logged and ignored
      */
+    @Override
     void onFailure(java.util.function.Consumer<? super Throwable> listener);
 }

@@ -27,7 +27,7 @@ import java.util.Optional;
  *   <li>{@link #leaderElection()}: the Lease and timings, or none to run the controllers at once;</li>
  *   <li>{@link #metricsAddress()}: where to serve {@code /metrics} (Prometheus text; needs
  *       {@code io.micrometer:micrometer-registry-prometheus}, see {@link Manager}), or none; port 0
- *       picks a free port ({@link Manager#metricsAddress()} tells which);</li>
+ *       picks a free port ({@link ManagerEndpoints#metricsAddress()} tells which);</li>
  *   <li>{@link #healthProbeAddress()}: where to serve {@code /healthz} and {@code /readyz}, or none;</li>
  *   <li>{@link #ticker()}: the clock of everything the manager runs: its informers (back-off, resync,
  *       cache-sync timeouts), its leader election (in place of the {@link LeaderElectionConfig}'s own

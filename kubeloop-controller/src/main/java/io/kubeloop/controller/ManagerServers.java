@@ -5,15 +5,12 @@ import io.kubeloop.controller.internal.endpoints.EndpointServer;
 import io.kubeloop.controller.internal.endpoints.HealthEndpoint;
 import io.kubeloop.controller.internal.live.LoopSnapshots;
 import io.kubeloop.controller.internal.live.LoopsPage;
-import io.kubeloop.controller.webhook.WebhookServer;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -21,15 +18,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The servers of a {@link Manager}: its metrics server ({@code /metrics}, {@code /loops}), its health
- * probe server ({@code /healthz}, {@code /readyz} and the checks behind them) and the webhook servers
- * added to it. Its one job is to start them together, before leadership, and close them last.
+ * probe server ({@code /healthz}, {@code /readyz} and the checks behind them). Its one job is to start
+ * them together, before leadership, and close them last.
  *
  * <p>Invariants: a metrics address without micrometer-registry-prometheus fails before any server
  * starts; an address is known only once its server bound it; every server started is closed by
  * {@link #close()}, also one whose start was cut short by another's failure.
  *
- * <p><b>Thread safety:</b> thread-safe. The server list is guarded by its own lock, the webhook list
- * is copy-on-write, the addresses are volatile, and the health endpoints take checks while answering.
+ * <p><b>Thread safety:</b> thread-safe. The server list is guarded by its own lock, the addresses are volatile, and the health endpoints take checks while answering.
  * Package-private: it needs {@link PrometheusMetrics}.
  */
 final class ManagerServers {
@@ -42,7 +38,6 @@ final class ManagerServers {
     /** Guarded by itself. */
     private final List<EndpointServer> servers = new ArrayList<>();
 
-    private final List<WebhookServer> webhookServers = new CopyOnWriteArrayList<>();
     private volatile Optional<InetSocketAddress> metricsAddress = Optional.empty();
     private volatile Optional<InetSocketAddress> healthProbeAddress = Optional.empty();
 
@@ -54,10 +49,6 @@ final class ManagerServers {
         readyz.add(name, check);
     }
 
-    void add(WebhookServer server) {
-        webhookServers.add(Objects.requireNonNull(server, "server"));
-    }
-
     Optional<InetSocketAddress> metricsAddress() {
         return metricsAddress;
     }
@@ -67,7 +58,7 @@ final class ManagerServers {
     }
 
     /**
-     * Starts the servers {@code options} ask for, then the webhook servers. The caller closes the
+     * Starts the servers {@code options} ask for. The caller closes the
      * manager (and so these servers) when this throws.
      *
      * @throws IllegalStateException with a metrics address but without micrometer-registry-prometheus
@@ -100,15 +91,13 @@ final class ManagerServers {
                                 .health("/healthz", healthz)
                                 .health("/readyz", readyz),
                         address)));
-        webhookServers.forEach(WebhookServer::start);
     }
 
-    /** Closes the probe and metrics servers, then the webhook servers. */
+    /** Closes the probe and metrics servers. */
     void close() {
         synchronized (servers) {
             servers.forEach(EndpointServer::close);
         }
-        webhookServers.forEach(WebhookServer::close);
     }
 
     private InetSocketAddress serve(EndpointServer server, InetSocketAddress address) {

@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * {@code POD_NAMESPACE}…), connects as controller-runtime's {@code GetConfig} does ({@code --kubeconfig},
  * {@code KUBECONFIG}, the in-cluster ServiceAccount, {@code ~/.kube/config}), makes a {@link Manager} with
  * those options, lets the operator's setup add its controllers, adds a {@code ping} liveness check and an
- * {@code informers} readiness check ({@link Manager#informersSynced()}), starts the manager and runs until
+ * {@code informers} readiness check ({@link ManagerEndpoints#informersSynced()}), starts the manager and runs until
  * SIGTERM or SIGINT — then closes the manager, which hands its Lease back so that a waiting replica takes over
  * at once — or until the manager stops on its own.
  *
@@ -172,8 +172,9 @@ public final class OperatorMain {
             try (Manager manager = Manager.create(client, options)) {
                 stop.onCancel(manager::close);
                 setup.accept(manager);
-                manager.addHealthzCheck("ping", HealthCheck.ping());
-                manager.addReadyzCheck("informers", manager.informersSynced());
+                manager.endpoints().addHealthzCheck("ping", HealthCheck.ping());
+                manager.endpoints()
+                        .addReadyzCheck("informers", manager.endpoints().informersSynced());
                 LOG.info(
                         "{}: starting the manager, watching {}{}",
                         name,

@@ -77,7 +77,7 @@ class ManagerEndpointsTest {
         manager.start();
         controller.queue().add(Request.of("default", "one"));
 
-        InetSocketAddress address = manager.metricsAddress().orElseThrow();
+        InetSocketAddress address = manager.endpoints().metricsAddress().orElseThrow();
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> get(address, "/metrics")
                         .body()
@@ -121,15 +121,15 @@ class ManagerEndpointsTest {
     void healthAndReadinessProbesAnswerTheAddedChecks() throws Exception {
         manager = Manager.create(client, ManagerOptions.defaults().withHealthProbeAddress(ANY_LOOPBACK_PORT));
         AtomicBoolean warm = new AtomicBoolean();
-        manager.addHealthzCheck("ping", HealthCheck.ping());
-        manager.addReadyzCheck("informers", manager.informersSynced());
-        manager.addReadyzCheck("warm", () -> {
+        manager.endpoints().addHealthzCheck("ping", HealthCheck.ping());
+        manager.endpoints().addReadyzCheck("informers", manager.endpoints().informersSynced());
+        manager.endpoints().addReadyzCheck("warm", () -> {
             if (!warm.get()) {
                 throw new IllegalStateException("still warming up");
             }
         });
         manager.start();
-        InetSocketAddress address = manager.healthProbeAddress().orElseThrow();
+        InetSocketAddress address = manager.endpoints().healthProbeAddress().orElseThrow();
 
         assertThat(get(address, "/healthz").body()).isEqualTo("ok");
         HttpResponse<String> notReady = get(address, "/readyz");
@@ -147,7 +147,8 @@ class ManagerEndpointsTest {
     @Test
     void informersSyncedFailsBeforeTheManagerStarts() {
         manager = Manager.create(client, ManagerOptions.defaults());
-        assertThatThrownBy(() -> manager.informersSynced().check()).hasMessage("the manager has not started");
+        assertThatThrownBy(() -> manager.endpoints().informersSynced().check())
+                .hasMessage("the manager has not started");
     }
 
     @Test

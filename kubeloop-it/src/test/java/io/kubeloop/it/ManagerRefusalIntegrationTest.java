@@ -54,7 +54,7 @@ class ManagerRefusalIntegrationTest {
             manager.start();
             await().atMost(Duration.ofSeconds(20))
                     .untilAsserted(() -> assertThatThrownBy(
-                                    () -> manager.informersSynced().check())
+                                    () -> manager.endpoints().informersSynced().check())
                             .hasMessage("informers not synced: [configmaps.v1 (configmaps is forbidden: User "
                                     + "\"nobody\" cannot list resource \"configmaps\" in API group \"\" at the "
                                     + "cluster scope)]"));

@@ -410,7 +410,8 @@ class OwnedObjectsIntegrationTest extends EmbeddedServerTestBase {
                         ? cm
                         : new ConfigMapBuilder(cm).addToData("mode", "enforced").build());
         enforcer.registerWith(webhooks);
-        InetSocketAddress address = webhooks.start();
+        webhooks.start();
+        InetSocketAddress address = webhooks.address().orElseThrow();
         try {
             client.resource(
                             new GroupVersionResource(

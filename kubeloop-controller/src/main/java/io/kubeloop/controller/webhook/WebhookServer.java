@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import io.kubeloop.api.json.KubeJson;
+import io.kubeloop.controller.Component;
 import io.kubeloop.controller.internal.webhook.ReloadingKeyManager;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -25,7 +26,7 @@ import tools.jackson.databind.JsonNode;
  * POSTed review objects (AdmissionReview, ConversionReview) with a {@link Handler}. The certificate and
  * key are read from {@code tls.crt} and {@code tls.key} in a directory (where Kubernetes mounts a
  * Secret, e.g. one cert-manager keeps) and read again whenever either file changes, so renewals need no
- * restart. Give it to {@code Manager.add(WebhookServer)} to start and stop it with the manager; webhooks
+ * restart. Give it to {@code Manager.add(Component)} to start and stop it with the manager; webhooks
  * serve on every replica, leader or not.
  *
  * <pre>{@code
@@ -37,7 +38,7 @@ import tools.jackson.databind.JsonNode;
  * <p><b>Thread safety:</b> paths are registered before {@link #start()}; then thread-safe. Each request runs
  * on a virtual thread.
  */
-public final class WebhookServer implements AutoCloseable {
+public final class WebhookServer implements Component {
 
     /** controller-runtime's default port. */
     public static final int DEFAULT_PORT = 9443;
@@ -107,13 +108,13 @@ public final class WebhookServer implements AutoCloseable {
     }
 
     /**
-     * Reads the certificate, binds and serves.
+     * Reads the certificate, binds and serves; {@link #address()} is then the bound address.
      *
-     * @return the bound address
      * @throws UncheckedIOException when the port cannot be bound or the certificate files read
      * @throws IllegalArgumentException when the files hold no usable certificate and key
      */
-    public synchronized InetSocketAddress start() {
+    @Override
+    public synchronized void start() {
         if (server != null) {
             throw new IllegalStateException("webhook server already started");
         }
@@ -138,7 +139,17 @@ public final class WebhookServer implements AutoCloseable {
         executor = Executors.newVirtualThreadPerTaskExecutor();
         server.setExecutor(executor);
         server.start();
-        return server.getAddress();
+    }
+
+    /** Webhooks serve on every replica: the API server calls whichever the Service picks. */
+    @Override
+    public boolean needsLeaderElection() {
+        return false;
+    }
+
+    @Override
+    public String name() {
+        return "webhook-server";
     }
 
     /** The bound address once started. */

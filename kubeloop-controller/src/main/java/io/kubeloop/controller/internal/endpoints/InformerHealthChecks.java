@@ -36,7 +36,7 @@ public final class InformerHealthChecks {
         this.started = Objects.requireNonNull(started, "started");
     }
 
-    /** See {@link io.kubeloop.controller.Manager#informersSynced()}. */
+    /** See {@link io.kubeloop.controller.ManagerEndpoints#informersSynced()}. */
     public HealthCheck synced() {
         return () -> {
             if (!started.getAsBoolean()) {
@@ -56,7 +56,7 @@ public final class InformerHealthChecks {
         };
     }
 
-    /** See {@link io.kubeloop.controller.Manager#informersReceiving(Duration)}. */
+    /** See {@link io.kubeloop.controller.ManagerEndpoints#informersReceiving(Duration)}. */
     public HealthCheck receiving(Duration maxSilence) {
         if (maxSilence.compareTo(Duration.ofMinutes(1)) < 0) {
             throw new IllegalArgumentException("maxSilence must be at least a minute (the bookmark interval), got "
