@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Real kubectl writing to the embedded server with default settings (no {@code --validate=false}): create
- * with the default strict validation on every installed kubectl from 1.29 (checklist item 8), and with the
+ * with the default strict validation on every installed kubectl from 1.29, and with the
  * kubectl on PATH client-side and server-side apply, patch (json, merge, strategic), label, annotate, edit and
  * explain. Skipped when no kubectl is installed.
  */
@@ -91,7 +91,7 @@ class KubectlWriteTest {
 
     @ParameterizedTest(name = "kubectl {0}")
     @MethodSource("everyKubectl")
-    void item08CreateWithDefaultValidationSendsStrictAndSucceeds(Path binary) throws IOException {
+    void createWithDefaultValidationSendsStrictAndSucceeds(Path binary) throws IOException {
         assumeTrue(Files.isExecutable(binary), "no kubectl installed: skipped");
         Kubectl k = kubectl(binary);
         String name = "strict-" + k.version().replace('.', '-').toLowerCase();

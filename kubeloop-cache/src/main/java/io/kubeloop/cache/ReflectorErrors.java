@@ -1,6 +1,7 @@
 package io.kubeloop.cache;
 
 import io.kubeloop.api.errors.ApiException;
+import io.kubeloop.api.errors.Causes;
 import io.kubeloop.api.errors.ForbiddenException;
 import io.kubeloop.api.errors.GoneException;
 import io.kubeloop.api.errors.Status;
@@ -66,13 +67,6 @@ final class ReflectorErrors {
         if (e instanceof TooManyRequestsException) {
             return true;
         }
-        if (e instanceof TransportException) {
-            for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
-                if (c instanceof ConnectException) {
-                    return true;
-                }
-            }
-        }
-        return false;
+        return e instanceof TransportException && Causes.has(e, ConnectException.class);
     }
 }

@@ -1,6 +1,7 @@
 package io.kubeloop.cli;
 
 import io.kubeloop.api.errors.ApiException;
+import io.kubeloop.api.errors.Causes;
 import io.kubeloop.api.errors.UnauthorizedException;
 import picocli.CommandLine;
 
@@ -40,12 +41,7 @@ final class ErrorReporter implements CommandLine.IExecutionExceptionHandler {
     }
 
     private static <T extends Throwable> T find(Throwable ex, Class<T> type) {
-        for (Throwable t = ex; t != null; t = t.getCause()) {
-            if (type.isInstance(t)) {
-                return type.cast(t);
-            }
-        }
-        return null;
+        return Causes.find(ex, type).orElse(null);
     }
 
     private static boolean wantsTraces(CommandLine cmd) {

@@ -1,5 +1,6 @@
 package io.kubeloop.cli;
 
+import io.kubeloop.api.errors.Causes;
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.apiserver.ServerOptions;
 import java.util.Deque;
@@ -138,10 +139,7 @@ final class ServerLifetime {
     /** The exception's message, plus its root cause's (e.g. "Address already in use") when that adds something. */
     private static String rootMessage(Throwable e) {
         String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
+        Throwable root = Causes.root(e);
         if (root != e && root.getMessage() != null && !message.contains(root.getMessage())) {
             message = message + " (" + root.getMessage() + ")";
         }

@@ -1,16 +1,14 @@
 package io.kubeloop.client;
 
 import io.kubeloop.api.errors.ApiException;
+import io.kubeloop.api.errors.Causes;
 import io.kubeloop.client.http.TransportException;
 import io.kubeloop.time.Durations;
 import io.kubeloop.time.Ticker;
 import java.io.InterruptedIOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -118,8 +116,7 @@ public final class Wait {
             return false;
         }
         Boolean verdict = null;
-        Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-        for (Throwable t = failure; t != null && seen.add(t); t = t.getCause()) {
+        for (Throwable t : Causes.chain(failure)) {
             if (t instanceof InterruptedException
                     || t instanceof InterruptedIOException && !(t instanceof SocketTimeoutException)) {
                 return false; // an interrupted call: the caller is being stopped

@@ -1,11 +1,9 @@
 package io.kubeloop.controller;
 
 import io.kubeloop.api.errors.ApiException;
+import io.kubeloop.api.errors.Causes;
 import io.kubeloop.api.errors.ConflictException;
 import io.kubeloop.workqueue.RateLimitingQueue;
-import java.util.Collections;
-import java.util.IdentityHashMap;
-import java.util.Set;
 import java.util.concurrent.CancellationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -83,23 +81,13 @@ final class ReconcileFailures {
 
     /** Whether {@code failure} is, or was caused by, the cancellation or an interrupt. */
     static boolean isCancellation(Throwable failure) {
-        Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-        for (Throwable t = failure; t != null && seen.add(t); t = t.getCause()) {
-            if (t instanceof CancellationException || t instanceof InterruptedException) {
-                return true;
-            }
-        }
-        return Thread.currentThread().isInterrupted();
+        return Causes.has(failure, CancellationException.class)
+                || Causes.has(failure, InterruptedException.class)
+                || Thread.currentThread().isInterrupted();
     }
 
     /** Whether {@code failure} is, or was caused by, a 409 Conflict ({@link ConflictException}). */
     private static boolean isConflict(Throwable failure) {
-        Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-        for (Throwable t = failure; t != null && seen.add(t); t = t.getCause()) {
-            if (t instanceof ConflictException) {
-                return true;
-            }
-        }
-        return false;
+        return Causes.has(failure, ConflictException.class);
     }
 }

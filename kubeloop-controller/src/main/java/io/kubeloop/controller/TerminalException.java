@@ -1,5 +1,7 @@
 package io.kubeloop.controller;
 
+import io.kubeloop.api.errors.Causes;
+
 /**
  * A reconcile failure that retrying cannot fix (an invalid spec, a missing permission the user must
  * grant): the controller logs and counts it but does not requeue the request. The object is
@@ -43,12 +45,6 @@ public class TerminalException extends RuntimeException {
      * @return true if the failure is terminal
      */
     public static boolean isTerminal(Throwable failure) {
-        java.util.Set<Throwable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-        for (Throwable t = failure; t != null && seen.add(t); t = t.getCause()) {
-            if (t instanceof TerminalException) {
-                return true;
-            }
-        }
-        return false;
+        return Causes.has(failure, TerminalException.class);
     }
 }

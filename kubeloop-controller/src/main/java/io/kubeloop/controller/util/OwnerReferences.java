@@ -43,6 +43,21 @@ public final class OwnerReferences {
     }
 
     /**
+     * Whether {@code owner} controls {@code object}: the object's controller reference carries the owner's uid
+     * (apimachinery's {@code metav1.IsControlledBy}). A uid names one object for all time, so an owner deleted
+     * and created again under the same name does not control what the first one did.
+     *
+     * @param object the dependent
+     * @param owner the possible controller, as read from the server (it has a uid)
+     * @return true when the object's controller is that owner
+     */
+    public static boolean isControlledBy(Object object, Object owner) {
+        String uid = ObjectAccess.uid(owner);
+        return uid != null
+                && controllerOf(object).filter(ref -> uid.equals(ref.uid())).isPresent();
+    }
+
+    /**
      * A copy of {@code object} controlled by {@code owner}: a reference with {@code controller} and
      * {@code blockOwnerDeletion} true, so the garbage collector deletes the object with its owner and
      * a foreground deletion of the owner waits for it (controller-runtime's

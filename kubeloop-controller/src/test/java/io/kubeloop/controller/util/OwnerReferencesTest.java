@@ -66,6 +66,24 @@ class OwnerReferencesTest {
     }
 
     @Test
+    void isControlledByComparesTheControllersUidNotItsName() {
+        Foo owner = foo("default", "owner", "uid-1");
+        Deployment owned = OwnerReferences.setControllerReference(owner, deployment("default", "web"), SCHEME);
+
+        assertThat(OwnerReferences.isControlledBy(owned, owner)).isTrue();
+        assertThat(OwnerReferences.isControlledBy(owned, foo("default", "owner", "uid-2")))
+                .as("the same name, created again")
+                .isFalse();
+        assertThat(OwnerReferences.isControlledBy(deployment("default", "web"), owner))
+                .as("no controller")
+                .isFalse();
+        assertThat(OwnerReferences.isControlledBy(
+                        OwnerReferences.setOwnerReference(owner, deployment("default", "web"), SCHEME), owner))
+                .as("an owner that is not the controller")
+                .isFalse();
+    }
+
+    @Test
     void settingTheSameControllerAgainReplacesItsReferenceEvenAcrossVersions() {
         Deployment owned = OwnerReferences.setControllerReference(
                 foo("default", "foo", "uid-1"), deployment("default", "web"), SCHEME);

@@ -1,7 +1,6 @@
 package io.kubeloop.samples.samplecontroller;
 
 import io.kubeloop.api.ObjectKey;
-import io.kubeloop.api.OwnerReference;
 import io.kubeloop.api.Scheme;
 import io.kubeloop.controller.ReconcileContext;
 import io.kubeloop.controller.Reconciler;
@@ -14,7 +13,6 @@ import io.kubeloop.controller.rbac.Permission;
 import io.kubeloop.controller.util.OwnerReferences;
 import io.kubeloop.models.apps.v1.Deployment;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -73,7 +71,7 @@ public final class FooReconciler implements Reconciler {
         if (deployment == null) {
             deployment = client.create(newDeployment(foo));
         }
-        if (!isControlledBy(deployment, foo)) {
+        if (!OwnerReferences.isControlledBy(deployment, foo)) {
             String message = "Resource \"" + deploymentName + "\" already exists and is not managed by Foo";
             context.events().event(foo, EventType.WARNING, "ErrResourceExists", message);
             throw new IllegalStateException(message + " " + request);
@@ -100,28 +98,19 @@ public final class FooReconciler implements Reconciler {
                 : foo.status().availableReplicas();
     }
 
-    /** Whether {@code deployment}'s controller owner reference points at {@code foo} (by uid). */
-    static boolean isControlledBy(Deployment deployment, Foo foo) {
-        return OwnerReferences.controllerOf(deployment)
-                .filter(ref -> "Foo".equals(ref.kind())
-                        && Objects.equals(ref.uid(), foo.metadata().uid()))
-                .isPresent();
-    }
-
     /** The Deployment a Foo asks for: nginx Pods labelled for this Foo, controlled by it. */
     static Deployment newDeployment(Foo foo) {
         Map<String, String> labels =
                 Map.of("app", "nginx", "controller", foo.metadata().name());
-        OwnerReference owner = OwnerReferences.controllerReference(foo, SCHEME);
-        return Deployment.builder()
+        Deployment deployment = Deployment.builder()
                 .metadata(m -> m.name(foo.spec().deploymentName())
-                        .namespace(foo.metadata().namespace())
-                        .ownerReference(owner))
+                        .namespace(foo.metadata().namespace()))
                 .spec(s -> s.replicas(
                                 foo.spec().replicas() == null ? 1 : foo.spec().replicas())
                         .selector(l -> l.matchLabels(labels))
                         .template(t -> t.metadata(m -> m.labels(labels))
                                 .spec(p -> p.addContainer(c -> c.name("nginx").image("nginx:latest")))))
                 .build();
+        return OwnerReferences.setControllerReference(foo, deployment, SCHEME);
     }
 }

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
-/** kube-apiserver's REST behaviour item by item — routing, discovery, reads, writes, lists, watches and their errors — over real HTTPS. */
+/** kube-apiserver's REST behaviour, one test per rule — routing, discovery, reads, writes, lists, watches and their errors — over real HTTPS. */
 class ConformanceTest {
 
     private static final String AGG = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,"
@@ -52,14 +52,14 @@ class ConformanceTest {
     }
 
     @Test
-    void item01ApiIsApiVersionsWithV1() {
+    void apiIsApiVersionsWithV1() {
         JsonNode n = RawHttp.json(http.get("/api"));
         assertThat(n.path("kind").asString()).isEqualTo("APIVersions");
         assertThat(n.path("versions").get(0).asString()).isEqualTo("v1");
     }
 
     @Test
-    void item02ApisIsGroupListWithPreferredFirstVersion() {
+    void apisIsGroupListWithPreferredFirstVersion() {
         JsonNode n = RawHttp.json(http.get("/apis"));
         assertThat(n.path("kind").asString()).isEqualTo("APIGroupList");
         for (JsonNode g : n.path("groups")) {
@@ -70,7 +70,7 @@ class ConformanceTest {
     }
 
     @Test
-    void item03AggregatedAcceptGetsAggregatedContentType() {
+    void aggregatedAcceptGetsAggregatedContentType() {
         HttpResponse<String> r = http.get("/apis", AGG);
         assertThat(r.headers().firstValue("Content-Type").orElseThrow())
                 .contains("g=apidiscovery.k8s.io")
@@ -80,7 +80,7 @@ class ConformanceTest {
     }
 
     @Test
-    void item04AggregatedApiHasOneUnnamedV1ItemCurrent() {
+    void aggregatedApiHasOneUnnamedV1ItemCurrent() {
         JsonNode n = RawHttp.json(http.get("/api", AGG));
         assertThat(n.path("items")).hasSize(1);
         JsonNode item = n.path("items").get(0);
@@ -90,7 +90,7 @@ class ConformanceTest {
     }
 
     @Test
-    void item05EveryAggregatedResourceHasKindScopeSingularVerbs() {
+    void everyAggregatedResourceHasKindScopeSingularVerbs() {
         for (String p : List.of("/api", "/apis")) {
             for (JsonNode item : RawHttp.json(http.get(p, AGG)).path("items")) {
                 for (JsonNode v : item.path("versions")) {
@@ -108,7 +108,7 @@ class ConformanceTest {
     }
 
     @Test
-    void item06MatchingIfNoneMatchIs304() {
+    void matchingIfNoneMatchIs304() {
         HttpResponse<String> r = http.get("/apis", AGG);
         String etag = r.headers().firstValue("ETag").orElseThrow();
         HttpResponse<String> again = http.send(http.req("/apis")
@@ -119,7 +119,7 @@ class ConformanceTest {
     }
 
     @Test
-    void item09TableHasKindAndCellsPerColumn() {
+    void tableHasKindAndCellsPerColumn() {
         String ns = http.newNamespace("t");
         create(ns, "a", null);
         JsonNode t = RawHttp.json(http.get("/api/v1/namespaces/" + ns + "/configmaps", TABLE));
@@ -130,7 +130,7 @@ class ConformanceTest {
     }
 
     @Test
-    void item10TableRowsArePartialObjectMetadataAndNoneOmitsThem() {
+    void tableRowsArePartialObjectMetadataAndNoneOmitsThem() {
         String ns = http.newNamespace("t");
         create(ns, "a", null);
         JsonNode t = RawHttp.json(http.get("/api/v1/namespaces/" + ns + "/configmaps", TABLE));
@@ -140,7 +140,7 @@ class ConformanceTest {
     }
 
     @Test
-    void item12ListIsKindListWithResourceVersionEvenWhenEmpty() {
+    void listIsKindListWithResourceVersionEvenWhenEmpty() {
         String ns = http.newNamespace("t");
         JsonNode l = RawHttp.json(http.get("/api/v1/namespaces/" + ns + "/configmaps"));
         assertThat(l.path("kind").asString()).isEqualTo("ConfigMapList");
@@ -149,7 +149,7 @@ class ConformanceTest {
     }
 
     @Test
-    void item13LimitTwoOverFiveWalksAllAtOneResourceVersion() {
+    void limitTwoOverFiveWalksAllAtOneResourceVersion() {
         String ns = http.newNamespace("t");
         for (int i = 0; i < 5; i++) {
             create(ns, "c" + i, null);
@@ -173,7 +173,7 @@ class ConformanceTest {
     }
 
     @Test
-    void item14CorruptContinueIs400AndExpiredIs410() {
+    void corruptContinueIs400AndExpiredIs410() {
         String ns = http.newNamespace("t");
         for (int i = 0; i < 3; i++) {
             create(ns, "c" + i, null);
@@ -193,7 +193,7 @@ class ConformanceTest {
     }
 
     @Test
-    void item15MatchWithoutRvAndExactZeroAre422() {
+    void matchWithoutRvAndExactZeroAre422() {
         assertThat(http.get("/api/v1/configmaps?resourceVersionMatch=NotOlderThan")
                         .statusCode())
                 .isEqualTo(422);
@@ -203,7 +203,7 @@ class ConformanceTest {
     }
 
     @Test
-    void item16FutureRvNotOlderThanIs504WithRetryAfter() {
+    void futureRvNotOlderThanIs504WithRetryAfter() {
         long future = ServerInternals.store(server).currentRevision() + 1000;
         HttpResponse<String> r =
                 http.get("/api/v1/configmaps?resourceVersionMatch=NotOlderThan&resourceVersion=" + future);
@@ -213,7 +213,7 @@ class ConformanceTest {
     }
 
     @Test
-    void item17SetBasedAndNotEqualSelectorsAreCorrect() {
+    void setBasedAndNotEqualSelectorsAreCorrect() {
         String ns = http.newNamespace("t");
         create(ns, "x", "{\"a\":\"x\"}");
         create(ns, "y", "{\"a\":\"y\",\"b\":\"1\"}");
@@ -233,7 +233,7 @@ class ConformanceTest {
     }
 
     @Test
-    void item18BadLabelSelectorAndUnsupportedFieldAre400() {
+    void badLabelSelectorAndUnsupportedFieldAre400() {
         assertThat(http.get("/api/v1/configmaps?labelSelector=a+in+(").statusCode())
                 .isEqualTo(400);
         HttpResponse<String> r = http.get("/api/v1/configmaps?fieldSelector=spec.foo=x");
@@ -242,7 +242,7 @@ class ConformanceTest {
     }
 
     @Test
-    void item19to22WatchIsChunkedLinesWithIncreasingRvsAndNoSyntheticAdds() {
+    void to22WatchIsChunkedLinesWithIncreasingRvsAndNoSyntheticAdds() {
         String ns = http.newNamespace("t");
         create(ns, "pre", null);
         String listRv = RawHttp.json(http.get("/api/v1/namespaces/" + ns + "/configmaps"))
@@ -285,7 +285,7 @@ class ConformanceTest {
     }
 
     @Test
-    void item21WatchWithRvZeroStartsWithAddedPerObject() {
+    void watchWithRvZeroStartsWithAddedPerObject() {
         String ns = http.newNamespace("t");
         create(ns, "a", null);
         create(ns, "b", null);
@@ -297,7 +297,7 @@ class ConformanceTest {
     }
 
     @Test
-    void item24LeavingAndEnteringSelectorAreDeletedAndAdded() {
+    void leavingAndEnteringSelectorAreDeletedAndAdded() {
         String ns = http.newNamespace("t");
         JsonNode a = create(ns, "a", "{\"app\":\"x\"}");
         try (RawHttp.Lines w = http.watch(
@@ -316,7 +316,7 @@ class ConformanceTest {
     }
 
     @Test
-    void item25PreHistoryRvGivesErrorExpiredAndEnds() {
+    void preHistoryRvGivesErrorExpiredAndEnds() {
         String ns = http.newNamespace("t");
         JsonNode a = create(ns, "a", null);
         create(ns, "b", null);
@@ -333,7 +333,7 @@ class ConformanceTest {
     }
 
     @Test
-    void item26BookmarksOnlyWhenAllowedAndCarryOnlyRv() {
+    void bookmarksOnlyWhenAllowedAndCarryOnlyRv() {
         String ns = http.newNamespace("t");
         JsonNode a = create(ns, "a", null);
         try (RawHttp.Lines w = http.watch("/api/v1/namespaces/" + ns + "/configmaps?watch=1&allowWatchBookmarks=true"
@@ -352,7 +352,7 @@ class ConformanceTest {
     }
 
     @Test
-    void item27TimeoutSecondsEndsCleanlyWithoutError() {
+    void timeoutSecondsEndsCleanlyWithoutError() {
         long start = System.nanoTime();
         try (RawHttp.Lines w = http.watch("/api/v1/namespaces/default/configmaps?watch=1&resourceVersion="
                 + ServerInternals.store(server).currentRevision() + "&timeoutSeconds=1")) {
@@ -364,7 +364,7 @@ class ConformanceTest {
     }
 
     @Test
-    void item28WatchListSendsAddedThenInitialEventsEndBookmark() {
+    void watchListSendsAddedThenInitialEventsEndBookmark() {
         String ns = http.newNamespace("t");
         create(ns, "a", null);
         create(ns, "b", null);
@@ -384,13 +384,13 @@ class ConformanceTest {
     }
 
     @Test
-    void item29SendInitialEventsWithoutNotOlderThanIs422() {
+    void sendInitialEventsWithoutNotOlderThanIs422() {
         assertThat(http.get("/api/v1/configmaps?watch=1&sendInitialEvents=true").statusCode())
                 .isEqualTo(422);
     }
 
     @Test
-    void item30CreateIs201WithUidTimestampRvAndManagedFields() {
+    void createIs201WithUidTimestampRvAndManagedFields() {
         String ns = http.newNamespace("t");
         JsonNode o = create(ns, "a", null);
         JsonNode m = o.path("metadata");
@@ -408,7 +408,7 @@ class ConformanceTest {
     }
 
     @Test
-    void item31DuplicatePostIs409AlreadyExistsWithPluralKind() {
+    void duplicatePostIs409AlreadyExistsWithPluralKind() {
         String ns = http.newNamespace("t");
         create(ns, "a", null);
         HttpResponse<String> r = http.post("/api/v1/namespaces/" + ns + "/configmaps", cm("a", null));
@@ -420,7 +420,7 @@ class ConformanceTest {
     }
 
     @Test
-    void item32GenerateNameAppendsFiveChars() {
+    void generateNameAppendsFiveChars() {
         String ns = http.newNamespace("t");
         JsonNode o = RawHttp.json(
                 http.post("/api/v1/namespaces/" + ns + "/configmaps", "{\"metadata\":{\"generateName\":\"web-\"}}"));
@@ -428,14 +428,14 @@ class ConformanceTest {
     }
 
     @Test
-    void item33PostIntoMissingNamespaceIs404() {
+    void postIntoMissingNamespaceIs404() {
         HttpResponse<String> r = http.post("/api/v1/namespaces/nope/configmaps", cm("a", null));
         assertThat(r.statusCode()).isEqualTo(404);
         assertThat(RawHttp.json(r).path("message").asString()).isEqualTo("namespaces \"nope\" not found");
     }
 
     @Test
-    void item34BadNameIs422OnMetadataName() {
+    void badNameIs422OnMetadataName() {
         HttpResponse<String> r = http.post("/api/v1/namespaces/default/configmaps", cm("Bad_Name", null));
         assertThat(r.statusCode()).isEqualTo(422);
         assertThat(RawHttp.json(r)
@@ -448,14 +448,14 @@ class ConformanceTest {
     }
 
     @Test
-    void item35BodyNamespaceDifferentFromUrlIs400() {
+    void bodyNamespaceDifferentFromUrlIs400() {
         HttpResponse<String> r = http.post(
                 "/api/v1/namespaces/default/configmaps", "{\"metadata\":{\"name\":\"a\",\"namespace\":\"other\"}}");
         assertThat(r.statusCode()).isEqualTo(400);
     }
 
     @Test
-    void item36StalePutIs409AndChangesNothing() {
+    void stalePutIs409AndChangesNothing() {
         String ns = http.newNamespace("t");
         JsonNode a = create(ns, "a", null);
         http.patch(
@@ -472,7 +472,7 @@ class ConformanceTest {
     }
 
     @Test
-    void item37PutWithoutRvIsFineForConfigMaps() {
+    void putWithoutRvIsFineForConfigMaps() {
         String ns = http.newNamespace("t");
         create(ns, "a", null);
         assertThat(http.put("/api/v1/namespaces/" + ns + "/configmaps/a", cm("a", "{\"z\":\"1\"}"))
@@ -481,7 +481,7 @@ class ConformanceTest {
     }
 
     @Test
-    void item38IdenticalPutKeepsRv() {
+    void identicalPutKeepsRv() {
         String ns = http.newNamespace("t");
         JsonNode a = create(ns, "a", null);
         JsonNode again = RawHttp.json(http.put("/api/v1/namespaces/" + ns + "/configmaps/a", cm("a", null)));
@@ -489,7 +489,7 @@ class ConformanceTest {
     }
 
     @Test
-    void item41MergePatchNullDeletesKey() {
+    void mergePatchNullDeletesKey() {
         String ns = http.newNamespace("t");
         create(ns, "a", "{\"x\":\"1\",\"y\":\"2\"}");
         JsonNode p = RawHttp.json(http.patch(
@@ -501,7 +501,7 @@ class ConformanceTest {
     }
 
     @Test
-    void item42JsonPatchFailingTestIs422AndMalformedIs400() {
+    void jsonPatchFailingTestIs422AndMalformedIs400() {
         String ns = http.newNamespace("t");
         create(ns, "a", null);
         assertThat(http.patch(
@@ -516,21 +516,21 @@ class ConformanceTest {
     }
 
     @Test
-    void item43UnknownPatchTypeIs415() {
+    void unknownPatchTypeIs415() {
         assertThat(http.patch("/api/v1/namespaces/default/configmaps/x", "text/plain", "x")
                         .statusCode())
                 .isEqualTo(415);
     }
 
     @Test
-    void item44ApplyWithoutFieldManagerIs422() {
+    void applyWithoutFieldManagerIs422() {
         assertThat(http.patch("/api/v1/namespaces/default/configmaps/x", "application/apply-patch+yaml", "{}")
                         .statusCode())
                 .isEqualTo(422);
     }
 
     @Test
-    void item47DryRunCreateIs201ButNotStoredAndBadDryRunIs422() {
+    void dryRunCreateIs201ButNotStoredAndBadDryRunIs422() {
         String ns = http.newNamespace("t");
         long before = ServerInternals.store(server).currentRevision();
         HttpResponse<String> r = http.post("/api/v1/namespaces/" + ns + "/configmaps?dryRun=All", cm("a", null));
@@ -545,7 +545,7 @@ class ConformanceTest {
     }
 
     @Test
-    void item48DeleteWithoutFinalizersIs200ThenGone() {
+    void deleteWithoutFinalizersIs200ThenGone() {
         String ns = http.newNamespace("t");
         create(ns, "a", null);
         HttpResponse<String> r = http.delete("/api/v1/namespaces/" + ns + "/configmaps/a");
@@ -557,7 +557,7 @@ class ConformanceTest {
     }
 
     @Test
-    void item49and50FinalizersDelayDeletionUntilRemovedAndNoNewOnes() {
+    void and50FinalizersDelayDeletionUntilRemovedAndNoNewOnes() {
         String ns = http.newNamespace("t");
         http.post(
                 "/api/v1/namespaces/" + ns + "/configmaps",
@@ -585,7 +585,7 @@ class ConformanceTest {
     }
 
     @Test
-    void item51WrongPreconditionUidIs409() {
+    void wrongPreconditionUidIs409() {
         String ns = http.newNamespace("t");
         create(ns, "a", null);
         assertThat(http.delete("/api/v1/namespaces/" + ns + "/configmaps/a", "{\"preconditions\":{\"uid\":\"wrong\"}}")
@@ -594,7 +594,7 @@ class ConformanceTest {
     }
 
     @Test
-    void item52ErrorsAreStatusWithEmptyMetadataFailureAndCode() {
+    void errorsAreStatusWithEmptyMetadataFailureAndCode() {
         HttpResponse<String> r = http.get("/api/v1/namespaces/default/configmaps/missing");
         JsonNode s = RawHttp.json(r);
         assertThat(s.path("kind").asString()).isEqualTo("Status");
@@ -605,7 +605,7 @@ class ConformanceTest {
     }
 
     @Test
-    void item53BadTokenIs401() {
+    void badTokenIs401() {
         HttpResponse<String> r = http.send(http.req("/api/v1/namespaces")
                 .setHeader("Authorization", "Bearer wrong")
                 .build());
@@ -614,7 +614,7 @@ class ConformanceTest {
     }
 
     @Test
-    void item58NamespaceDeleteTerminatesBlocksCreatesThenGoes() {
+    void namespaceDeleteTerminatesBlocksCreatesThenGoes() {
         String ns = http.newNamespace("t");
         http.post(
                 "/api/v1/namespaces/" + ns + "/configmaps", "{\"metadata\":{\"name\":\"f\",\"finalizers\":[\"x/y\"]}}");

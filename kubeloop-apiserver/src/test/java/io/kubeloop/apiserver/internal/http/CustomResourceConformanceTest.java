@@ -72,7 +72,7 @@ class CustomResourceConformanceTest {
     }
 
     @Test
-    void item11CustomResourceTableIsNamePlusPrinterColumnsOrNameAndAge() {
+    void customResourceTableIsNamePlusPrinterColumnsOrNameAndAge() {
         String ns = http.newNamespace("crd");
         createWidget(ns, "w", "{\"replicas\":2,\"color\":\"red\"}");
         JsonNode t = RawHttp.json(http.get(widgets("v1", ns), TABLE));
@@ -107,7 +107,7 @@ class CustomResourceConformanceTest {
     }
 
     @Test
-    void item37PutWithoutResourceVersionIs422ForCustomResources() {
+    void putWithoutResourceVersionIs422ForCustomResources() {
         String ns = http.newNamespace("crd");
         createFoo(ns, "f", "{\"replicas\":1}");
         HttpResponse<String> r = http.put(foos(ns) + "/f", CrdFixtures.object(FOO_V, "Foo", "f", "{\"replicas\":2}"));
@@ -116,7 +116,7 @@ class CustomResourceConformanceTest {
     }
 
     @Test
-    void item39LabelOnlyChangeKeepsGenerationSpecChangeBumpsIt() {
+    void labelOnlyChangeKeepsGenerationSpecChangeBumpsIt() {
         String ns = http.newNamespace("crd");
         JsonNode f = createFoo(ns, "f", "{\"replicas\":1}");
         assertThat(f.path("metadata").path("generation").asLong()).isEqualTo(1);
@@ -129,7 +129,7 @@ class CustomResourceConformanceTest {
     }
 
     @Test
-    void item40StatusSubresourceSplitsMainAndStatusWithoutGenerationBump() {
+    void statusSubresourceSplitsMainAndStatusWithoutGenerationBump() {
         String ns = http.newNamespace("crd");
         HttpResponse<String> created = http.post(
                 foos(ns),
@@ -149,7 +149,7 @@ class CustomResourceConformanceTest {
     }
 
     @Test
-    void item43StrategicMergePatchOnCustomResourceIs415() {
+    void strategicMergePatchOnCustomResourceIs415() {
         String ns = http.newNamespace("crd");
         createFoo(ns, "f", "{\"replicas\":1}");
         HttpResponse<String> r =
@@ -159,7 +159,7 @@ class CustomResourceConformanceTest {
     }
 
     @Test
-    void item54NewCrdIsNamesAcceptedAndEstablishedWithAcceptedNames() {
+    void newCrdIsNamesAcceptedAndEstablishedWithAcceptedNames() {
         JsonNode crd = CrdFixtures.awaitCondition(http, "foos.samplecontroller.k8s.io", "Established", "True");
         JsonNode names = CrdFixtures.condition(crd, "NamesAccepted").orElseThrow();
         assertThat(names.path("status").asString()).isEqualTo("True");
@@ -179,7 +179,7 @@ class CustomResourceConformanceTest {
     }
 
     @Test
-    void item55ClusterScopedCustomResourceUnderNamespacesIs404() {
+    void clusterScopedCustomResourceUnderNamespacesIs404() {
         HttpResponse<String> created = http.post(
                 "/apis/example.com/v1/gadgets", CrdFixtures.object("example.com/v1", "Gadget", "g55", "{\"size\":3}"));
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
@@ -195,7 +195,7 @@ class CustomResourceConformanceTest {
     }
 
     @Test
-    void item56SchemaViolationIs422NamingTheFieldAndUnknownFieldsArePruned() {
+    void schemaViolationIs422NamingTheFieldAndUnknownFieldsArePruned() {
         String ns = http.newNamespace("crd");
         HttpResponse<String> bad = http.post(
                 foos(ns), CrdFixtures.object(FOO_V, "Foo", "bad", "{\"replicas\":\"three\",\"deploymentName\":7}"));
@@ -238,7 +238,7 @@ class CustomResourceConformanceTest {
     }
 
     @Test
-    void item57CrdDeleteRemovesCustomResourcesThenItselfAndCreatesMeanwhileAre405() throws Exception {
+    void crdDeleteRemovesCustomResourcesThenItselfAndCreatesMeanwhileAre405() throws Exception {
         CrdFixtures.install(http, CrdFixtures.simple("delete.example.com", "things", "Thing"));
         String ns = http.newNamespace("crd");
         String things = "/apis/delete.example.com/v1/namespaces/" + ns + "/things";

@@ -73,10 +73,10 @@ class WriteConformanceTest {
         return out;
     }
 
-    // ---- item 7: OpenAPI v3
+    // ---- OpenAPI v3
 
     @Test
-    void item07OpenApiV3RootUrlsCarryHashesAndTheCurrentHashIsImmutable() {
+    void openApiV3RootUrlsCarryHashesAndTheCurrentHashIsImmutable() {
         HttpResponse<String> root = http.get("/openapi/v3");
         assertThat(root.statusCode()).isEqualTo(200);
         String url = RawHttp.json(root)
@@ -97,7 +97,7 @@ class WriteConformanceTest {
     }
 
     @Test
-    void item07StaleHashIs301ToTheCurrentUrlAndNoHashIsAPlain200() {
+    void staleHashIs301ToTheCurrentUrlAndNoHashIsAPlain200() {
         String url = RawHttp.json(http.get("/openapi/v3"))
                 .path("paths")
                 .path("apis/apps/v1")
@@ -113,7 +113,7 @@ class WriteConformanceTest {
     }
 
     @Test
-    void item07DocumentsAreRebuiltWhenTheServedSetChanges() {
+    void documentsAreRebuiltWhenTheServedSetChanges() {
         JsonNode before = RawHttp.json(http.get("/openapi/v3")).path("paths");
         assertThat(before.has("apis/rebuild.example.com/v1")).isFalse();
         serveWidgets("rebuild.example.com");
@@ -166,10 +166,10 @@ class WriteConformanceTest {
         return def;
     }
 
-    // ---- items 41-45: patches and server-side apply
+    // ---- patches and server-side apply
 
     @Test
-    void item41StrategicMergePatchMergesContainersByName() {
+    void strategicMergePatchMergesContainersByName() {
         String ns = http.newNamespace("w");
         assertThat(http.post("/apis/apps/v1/namespaces/" + ns + "/deployments", deployment("d", ""))
                         .statusCode())
@@ -188,7 +188,7 @@ class WriteConformanceTest {
     }
 
     @Test
-    void item42JsonPatchFailingTestIs422WithTheRealServersMessage() {
+    void jsonPatchFailingTestIs422WithTheRealServersMessage() {
         String ns = http.newNamespace("w");
         http.post("/api/v1/namespaces/" + ns + "/configmaps", "{\"metadata\":{\"name\":\"a\"},\"data\":{\"k\":\"v\"}}");
         HttpResponse<String> r = http.patch(
@@ -206,7 +206,7 @@ class WriteConformanceTest {
     }
 
     @Test
-    void item43StrategicMergePatchOnACustomResourceIs415() {
+    void strategicMergePatchOnACustomResourceIs415() {
         serveWidgets("wire.example.com");
         String ns = http.newNamespace("w");
         HttpResponse<String> created = http.post(
@@ -226,7 +226,7 @@ class WriteConformanceTest {
     }
 
     @Test
-    void item44ApplyOnAMissingObjectIs201WithAnApplyEntry() {
+    void applyOnAMissingObjectIs201WithAnApplyEntry() {
         String ns = http.newNamespace("w");
         HttpResponse<String> r = http.patch(
                 "/api/v1/namespaces/" + ns + "/configmaps/a?fieldManager=alice",
@@ -243,7 +243,7 @@ class WriteConformanceTest {
     }
 
     @Test
-    void item45ConflictingApplyIs409WithFieldManagerConflictAndForceTakesOver() {
+    void conflictingApplyIs409WithFieldManagerConflictAndForceTakesOver() {
         String ns = http.newNamespace("w");
         String path = "/api/v1/namespaces/" + ns + "/configmaps/a";
         String alice =
@@ -270,7 +270,7 @@ class WriteConformanceTest {
     }
 
     @Test
-    void item45ApplyConflictsWithTheUpdateEntryOfAnEarlierCreate() {
+    void applyConflictsWithTheUpdateEntryOfAnEarlierCreate() {
         String ns = http.newNamespace("w");
         String path = "/api/v1/namespaces/" + ns + "/configmaps";
         HttpResponse<String> created = send(
@@ -326,10 +326,10 @@ class WriteConformanceTest {
                         + "/a; /v1, Kind=ConfigMap): .foo: field not declared in schema");
     }
 
-    // ---- item 46: field validation
+    // ---- field validation
 
     @Test
-    void item46StrictUnknownFieldOnCreateIs400() {
+    void strictUnknownFieldOnCreateIs400() {
         String ns = http.newNamespace("w");
         HttpResponse<String> r = http.post(
                 "/apis/apps/v1/namespaces/" + ns + "/deployments?fieldValidation=Strict",
@@ -343,7 +343,7 @@ class WriteConformanceTest {
     }
 
     @Test
-    void item46DefaultValidationWarnsAndDropsTheUnknownField() {
+    void defaultValidationWarnsAndDropsTheUnknownField() {
         String ns = http.newNamespace("w");
         HttpResponse<String> r =
                 http.post("/apis/apps/v1/namespaces/" + ns + "/deployments", deployment("d", "\"foo\":1,"));
@@ -358,7 +358,7 @@ class WriteConformanceTest {
     }
 
     @Test
-    void item46StrictDuplicateFieldIsReportedBeforeUnknownOnes() {
+    void strictDuplicateFieldIsReportedBeforeUnknownOnes() {
         String ns = http.newNamespace("w");
         HttpResponse<String> r = http.post(
                 "/api/v1/namespaces/" + ns + "/configmaps?fieldValidation=Strict",
@@ -370,7 +370,7 @@ class WriteConformanceTest {
     }
 
     @Test
-    void item46StrictUnknownFieldOnPatchIs422() {
+    void strictUnknownFieldOnPatchIs422() {
         String ns = http.newNamespace("w");
         http.post("/api/v1/namespaces/" + ns + "/configmaps", "{\"metadata\":{\"name\":\"a\"}}");
         HttpResponse<String> r = http.patch(

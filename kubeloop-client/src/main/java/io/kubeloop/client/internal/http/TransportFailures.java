@@ -1,5 +1,6 @@
 package io.kubeloop.client.internal.http;
 
+import io.kubeloop.api.errors.Causes;
 import io.kubeloop.client.http.ApiRequest;
 import io.kubeloop.client.http.TransportException;
 import io.kubeloop.time.Durations;
@@ -61,18 +62,13 @@ final class TransportFailures {
     }
 
     private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (type.isInstance(t)) {
-                return true;
-            }
-        }
-        return false;
+        return Causes.has(e, type);
     }
 
     /** The innermost non-empty message, first letter lower-cased, or the fallback. */
     private static String describe(Throwable e, String fallback) {
         String found = null;
-        for (Throwable t = e; t != null; t = t.getCause()) {
+        for (Throwable t : Causes.chain(e)) {
             if (t.getMessage() != null && !t.getMessage().isBlank()) {
                 found = t.getMessage();
             }
