@@ -1,3 +1,5 @@
+import io.kubeloop.api.spi.ModelSupport;
+
 /**
  * Kubernetes API machinery without I/O: group/version/kind/resource names, the {@link
  * io.kubeloop.api.Scheme} mapping Java types to kinds, {@link io.kubeloop.api.DynamicObject} for
@@ -15,7 +17,7 @@ module io.kubeloop.api {
     requires org.snakeyaml.engine;
     requires transitive com.fasterxml.jackson.annotation;
 
-    uses io.kubeloop.api.spi.ModelSupport;
+    uses ModelSupport;
 
     exports io.kubeloop.api;
     exports io.kubeloop.api.crd;

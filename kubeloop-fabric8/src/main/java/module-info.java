@@ -1,3 +1,6 @@
+import io.kubeloop.api.spi.ModelSupport;
+import io.kubeloop.fabric8.internal.Fabric8ModelSupport;
+
 /**
  * fabric8's model classes (kubernetes-model 8.x) as typed objects of kubeloop: with this module on the path,
  * {@link io.kubeloop.api.Scheme#defaults()} maps fabric8's classes of the common built-in kinds (beside
@@ -18,6 +21,6 @@ module io.kubeloop.fabric8 {
     requires transitive kubernetes.model.events;
     requires transitive kubernetes.model.apiextensions;
 
-    provides io.kubeloop.api.spi.ModelSupport with
-            io.kubeloop.fabric8.internal.Fabric8ModelSupport;
+    provides ModelSupport with
+            Fabric8ModelSupport;
 }

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
+import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.databind.JsonNode;
@@ -132,7 +133,7 @@ public final class DynamicObject implements KubernetesObject {
             return d.json.length == json.length
                     ? new DynamicObject(json, d.apiVersion, d.kind, d.namespace, d.name, d.resourceVersion, d.uid)
                     : d;
-        } catch (tools.jackson.core.JacksonException e) {
+        } catch (JacksonException e) {
             throw new IllegalArgumentException("malformed JSON object: " + e.getOriginalMessage(), e);
         }
     }

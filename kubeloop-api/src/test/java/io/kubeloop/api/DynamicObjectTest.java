@@ -3,6 +3,7 @@ package io.kubeloop.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.kubeloop.api.json.KubeJson;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -62,8 +63,7 @@ class DynamicObjectTest {
     void convertsToATypedObject() {
         DynamicObject foo = DynamicObject.parse(FOO);
 
-        io.fabric8.kubernetes.api.model.GenericKubernetesResource typed =
-                foo.to(io.fabric8.kubernetes.api.model.GenericKubernetesResource.class);
+        GenericKubernetesResource typed = foo.to(GenericKubernetesResource.class);
 
         assertThat(typed.getMetadata().getName()).isEqualTo("example-foo");
     }

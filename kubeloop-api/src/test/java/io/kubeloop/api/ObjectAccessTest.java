@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -126,8 +127,7 @@ class ObjectAccessTest {
     @Test
     void ownerReferencesReadTheSameFromRecordsDynamicObjectsFabric8ModelsAndJson() {
         OwnerReference ref = new OwnerReference("apps/v1", "ReplicaSet", "rs", "uid-rs", true, true);
-        ObjectMeta meta =
-                META.toBuilder().ownerReferences(java.util.List.of(ref)).build();
+        ObjectMeta meta = META.toBuilder().ownerReferences(List.of(ref)).build();
         Pod pod = new PodBuilder()
                 .withNewMetadata()
                 .withName("p")

@@ -13,6 +13,7 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
 import org.junit.jupiter.api.Test;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
@@ -133,8 +134,7 @@ class ScannedDynamicObjectTest {
                     m.forEach(o::set);
                     return o;
                 });
-        return Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(3, scalar), net.jqwik.api.Tuple.of(1, array), net.jqwik.api.Tuple.of(1, object));
+        return Arbitraries.frequencyOf(Tuple.of(3, scalar), Tuple.of(1, array), Tuple.of(1, object));
     }
 
     @Test

@@ -33,15 +33,20 @@ import io.kubeloop.apiserver.internal.storage.StoreOptions;
 import io.kubeloop.apiserver.internal.storage.VersionedStore;
 import io.kubeloop.apiserver.internal.tls.TlsMaterial;
 import io.kubeloop.client.ClientOptions;
+import io.kubeloop.client.FieldValidation;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.config.AuthProvider;
 import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.client.config.SslContextBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -254,10 +259,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
         String name = object.path("metadata").path("name").asString();
         if (store.get(def.storageId(), name).isEmpty()) {
             registry.create(
-                    def,
-                    "",
-                    object,
-                    new WriteContext("kube-apiserver", null, false, io.kubeloop.client.FieldValidation.IGNORE, false));
+                    def, "", object, new WriteContext("kube-apiserver", null, false, FieldValidation.IGNORE, false));
         }
     }
 
@@ -283,7 +285,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
                     services,
                     "default",
                     svc,
-                    new WriteContext("kube-apiserver", null, false, io.kubeloop.client.FieldValidation.IGNORE, false));
+                    new WriteContext("kube-apiserver", null, false, FieldValidation.IGNORE, false));
         }
     }
 
@@ -295,11 +297,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
                 ObjectNode body = KubeJson.mapper().createObjectNode();
                 body.putObject("metadata").put("name", name);
                 registry.create(
-                        ns,
-                        "",
-                        body,
-                        new WriteContext(
-                                "kube-apiserver", null, false, io.kubeloop.client.FieldValidation.IGNORE, false));
+                        ns, "", body, new WriteContext("kube-apiserver", null, false, FieldValidation.IGNORE, false));
             }
         }
     }
@@ -422,7 +420,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
      * administrator, and a way to test a controller as a plain user. RBAC decides what it may do.
      */
     public String clientCertificateKubeconfig(String user, List<String> groups) {
-        TlsMaterial.ClientCertificate cert = tls.issueClient(user, groups, java.time.Duration.ofDays(365));
+        TlsMaterial.ClientCertificate cert = tls.issueClient(user, groups, Duration.ofDays(365));
         return Kubeconfig.render(url(), caPem(), cert.certificatePem(), cert.privateKeyPem());
     }
 
@@ -460,10 +458,10 @@ public final class EmbeddedApiServer implements AutoCloseable {
                     directory.resolve("tls.crt"), cert.certificatePem().getBytes(StandardCharsets.UTF_8));
             PrivateFiles.write(
                     directory.resolve("tls.key"), cert.privateKeyPem().getBytes(StandardCharsets.UTF_8));
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        return java.util.Base64.getEncoder().encodeToString(caPem().getBytes(StandardCharsets.UTF_8));
+        return Base64.getEncoder().encodeToString(caPem().getBytes(StandardCharsets.UTF_8));
     }
 
     /** A client configuration for this server (CA trust + bearer token, namespace default). */

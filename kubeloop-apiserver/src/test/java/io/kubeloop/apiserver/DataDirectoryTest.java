@@ -3,6 +3,7 @@ package io.kubeloop.apiserver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kubeloop.api.DynamicObject;
 import io.kubeloop.apiserver.internal.tls.TlsMaterial;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,7 +54,7 @@ class DataDirectoryTest {
             server.client()
                     .resource("secrets")
                     .inNamespace("default")
-                    .create(io.kubeloop.api.DynamicObject.parse(
+                    .create(DynamicObject.parse(
                             "{\"apiVersion\":\"v1\",\"kind\":\"Secret\",\"metadata\":{\"name\":\"s\"},"
                                     + "\"stringData\":{\"password\":\"hunter2\"}}"));
         }

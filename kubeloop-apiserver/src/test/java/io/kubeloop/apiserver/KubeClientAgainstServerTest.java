@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.errors.ConflictException;
 import io.kubeloop.api.errors.NotFoundException;
+import io.kubeloop.client.DeleteOptions;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.ListOptions;
 import io.kubeloop.client.WriteOptions;
@@ -49,7 +50,7 @@ class KubeClientAgainstServerTest {
         assertThatThrownBy(() ->
                         cms.update(created.edit(n -> n.putObject("data").put("a", "d")), WriteOptions.none()))
                 .isInstanceOf(ConflictException.class);
-        cms.delete("c1", io.kubeloop.client.DeleteOptions.none());
+        cms.delete("c1", DeleteOptions.none());
         assertThatThrownBy(() -> cms.get("c1")).isInstanceOf(NotFoundException.class);
         assertThat(server.url().getScheme()).isEqualTo("https");
     }

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * A real kubectl binary run against a kubeconfig (test helper): the versioned ones of the Cloud SDK
@@ -59,7 +60,7 @@ record Kubectl(Path binary, String version, Path kubeconfig, Path cacheDir) {
      * when the binary is not installed.
      */
     static Kubectl at(Path binary, Path kubeconfig, Path dir) {
-        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(binary), "no kubectl installed: skipped");
+        Assumptions.assumeTrue(Files.isExecutable(binary), "no kubectl installed: skipped");
         String version = versionOf(binary);
         return new Kubectl(binary, version, kubeconfig, dir.resolve("cache-" + version));
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -89,7 +90,7 @@ class KubectlCelRulesTest {
     void rulesRefuseBadObjectsWithKubeApiserversMessages(Path binary) throws IOException {
         Kubectl k = Kubectl.at(binary, kubeconfig, dir);
         String version = k.version();
-        String ns = "cel-" + version.replace(".", "-").toLowerCase(java.util.Locale.ROOT);
+        String ns = "cel-" + version.replace(".", "-").toLowerCase(Locale.ROOT);
         k.ok("create", "namespace", ns);
 
         Path broken = file(
@@ -171,7 +172,7 @@ class KubectlCelRulesTest {
     void aValidatingAdmissionPolicyRefusesAWriteThroughKubectl(Path binary) throws IOException {
         Kubectl k = Kubectl.at(binary, kubeconfig, dir);
         String version = k.version();
-        String ns = "vap-" + version.replace(".", "-").toLowerCase(java.util.Locale.ROOT);
+        String ns = "vap-" + version.replace(".", "-").toLowerCase(Locale.ROOT);
         k.ok("create", "namespace", ns);
         k.ok("label", "namespace", ns, "vap=" + ns);
         k.ok("apply", "-f", file("vap-" + version + ".yaml", """

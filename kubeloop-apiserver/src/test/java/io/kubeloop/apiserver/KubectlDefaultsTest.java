@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.kubeloop.api.json.KubeJson;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Base64;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -113,7 +116,7 @@ class KubectlDefaultsTest {
     @Test
     void aSecretsStringDataIsMergedIntoDataAndItsTypeDefaultsToOpaque() throws Exception {
         Path manifest = dir.resolve("secret.yaml");
-        java.nio.file.Files.writeString(manifest, """
+        Files.writeString(manifest, """
                 apiVersion: v1
                 kind: Secret
                 metadata:
@@ -132,9 +135,9 @@ class KubectlDefaultsTest {
         assertThat(s.path("data").path("user").asString()).isEqualTo("YWRtaW4="); // admin
         assertThat(s.path("data").path("host").asString()).isEqualTo("ZGI="); // db
         assertThat(new String(
-                        java.util.Base64.getDecoder()
+                        Base64.getDecoder()
                                 .decode(s.path("data").path("password").asString()),
-                        java.nio.charset.StandardCharsets.UTF_8))
+                        StandardCharsets.UTF_8))
                 .isEqualTo("s3cr\u00e9t");
     }
 }

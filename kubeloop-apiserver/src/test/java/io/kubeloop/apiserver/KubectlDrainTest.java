@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -78,7 +79,7 @@ class KubectlDrainTest {
                         .containsPattern("web\\s+1\\s+N/A\\s+1\\s"));
         assertThat(k.ok("get", "nodes", "-o", "wide", "--no-headers"))
                 .containsPattern("kubeloop-node-1\\s+Ready\\s+<none>\\s+\\S+\\s+"
-                        + java.util.regex.Pattern.quote(KubernetesRelease.tag()) + "\\s+172.18.0.2\\s+<none>\\s+"
+                        + Pattern.quote(KubernetesRelease.tag()) + "\\s+172.18.0.2\\s+<none>\\s+"
                         + "kubeloop simulated node\\s+6.1.0-kubeloop\\s+kubeloop://simulated");
         String drained =
                 k.ok("drain", "kubeloop-node-1", "--ignore-daemonsets", "--pod-selector=app=web", "--timeout=60s");

@@ -6,15 +6,19 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.kubeloop.api.json.KubeJson;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -59,7 +63,7 @@ class KubectlRbacTest {
             Path file = Files.writeString(dir.resolve(name + ".kubeconfig"), kubeconfig);
             return new Kubectl(Kubectl.onPath().orElseThrow(), "PATH", file, dir.resolve("cache-" + name));
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -103,13 +107,13 @@ class KubectlRbacTest {
                 .contains("cannot list resource \"namespaces\" in API group \"\" at the cluster scope");
     }
 
-    static java.util.stream.Stream<Path> everyKubectl() {
+    static Stream<Path> everyKubectl() {
         List<Path> all = Kubectl.installed();
-        return all.isEmpty() ? java.util.stream.Stream.of(Path.of("kubectl-not-installed")) : all.stream();
+        return all.isEmpty() ? Stream.of(Path.of("kubectl-not-installed")) : all.stream();
     }
 
-    @org.junit.jupiter.params.ParameterizedTest(name = "kubectl {0}")
-    @org.junit.jupiter.params.provider.MethodSource("everyKubectl")
+    @ParameterizedTest(name = "kubectl {0}")
+    @MethodSource("everyKubectl")
     void everyKubectlShowsAServiceAccountsForbiddenGetAndAsksCanIForIt(Path binary) throws IOException {
         assumeTrue(Files.isExecutable(binary), "no kubectl installed: skipped");
         String version = Kubectl.versionOf(binary);

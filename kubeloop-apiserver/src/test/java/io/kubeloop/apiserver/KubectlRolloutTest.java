@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -31,7 +32,7 @@ class KubectlRolloutTest extends KubectlAgainstServer {
     void aDeploymentRollsOutRollsBackPausesRestartsAndScalesAsOnACluster(Path binary) {
         Kubectl k = Kubectl.at(binary, kubeconfig, dir);
         String version = k.version();
-        String ns = "rollout-" + version.replace(".", "-").toLowerCase(java.util.Locale.ROOT);
+        String ns = "rollout-" + version.replace(".", "-").toLowerCase(Locale.ROOT);
         k.ok("create", "namespace", ns);
 
         k.ok("-n", ns, "create", "deployment", "web", "--image=nginx:1.26", "--replicas=2");
@@ -114,7 +115,7 @@ class KubectlRolloutTest extends KubectlAgainstServer {
         assumeTrue(Files.isExecutable(binary), "no kubectl installed: skipped");
         String version = Kubectl.versionOf(binary);
         Kubectl k = new Kubectl(binary, version, kubeconfig, dir.resolve("cache-job-" + version));
-        String ns = "job-" + version.replace(".", "-").toLowerCase(java.util.Locale.ROOT);
+        String ns = "job-" + version.replace(".", "-").toLowerCase(Locale.ROOT);
         k.ok("create", "namespace", ns);
 
         k.ok("-n", ns, "create", "job", "hello", "--image=busybox", "--", "echo", "hello");

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.kubeloop.client.KubeClient;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -82,8 +84,7 @@ class KubectlSmokeTest {
                 "--request-timeout=0");
         Process watch = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         try {
-            var reader = new java.io.BufferedReader(
-                    new java.io.InputStreamReader(watch.getInputStream(), StandardCharsets.UTF_8));
+            var reader = new BufferedReader(new InputStreamReader(watch.getInputStream(), StandardCharsets.UTF_8));
             String line;
             do {
                 line = reader.readLine();

@@ -1,5 +1,7 @@
 package io.kubeloop.cache;
 
+import java.time.Duration;
+
 /**
  * The handle of one {@link ResourceEventHandler} added to a {@link SharedIndexInformer}; pass it to
  * {@link SharedIndexInformer#removeEventHandler} to remove the handler.
@@ -18,5 +20,5 @@ public interface ResourceEventHandlerRegistration {
     long handlerErrors();
 
     /** The resync period in effect for this handler (zero: none). */
-    java.time.Duration resyncPeriod();
+    Duration resyncPeriod();
 }

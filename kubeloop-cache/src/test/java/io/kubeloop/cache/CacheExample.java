@@ -10,6 +10,7 @@ import io.kubeloop.client.KubeClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The informer example of docs/informers.md, compiled with the tests. {@link #main} runs it against the cluster of
@@ -64,7 +65,7 @@ public final class CacheExample {
             // 4. read the cache: a lister (no API calls) and the index
             Lister<DynamicObject> lister = Lister.create(informer.indexer(), new GroupResource("", "pods"));
             List<DynamicObject> web = lister.namespace("shop").list(LabelSelector.parse("app=web"));
-            Map<String, List<String>> perNode = new java.util.TreeMap<>();
+            Map<String, List<String>> perNode = new TreeMap<>();
             for (DynamicObject pod : web) {
                 for (String node : informer.indexer().indexers().get("node").values(pod)) {
                     perNode.put(

@@ -21,6 +21,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -114,7 +115,7 @@ class ListPagerTest {
         assertThat(sequentialRequests)
                 .extracting(ListOptions::limit, ListOptions::resourceVersion)
                 .containsExactlyElementsOf(prefetchedRequests.stream()
-                        .map(o -> org.assertj.core.groups.Tuple.tuple(o.limit(), o.resourceVersion()))
+                        .map(o -> Tuple.tuple(o.limit(), o.resourceVersion()))
                         .toList());
         assertNoThreadLeft();
     }

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.kubeloop.api.DynamicObject;
+import io.kubeloop.api.ObjectKey;
 import io.kubeloop.api.errors.ApiExceptions;
+import io.kubeloop.api.errors.GoneException;
 import io.kubeloop.api.errors.Status;
 import io.kubeloop.cache.testing.FakeListerWatcher;
 import io.kubeloop.client.ListOptions;
@@ -83,7 +85,7 @@ class ReflectorTest {
         awaitWatches(1);
         fake.add(pod("ns", "a"));
         fake.modify(pod("ns", "a"));
-        fake.delete(io.kubeloop.api.ObjectKey.of("ns", "a"));
+        fake.delete(ObjectKey.of("ns", "a"));
         await().atMost(Duration.ofSeconds(10)).until(() -> store.calls.size() == 4);
         assertThat(store.calls.subList(1, 4)).containsExactly("add a", "update a", "delete a");
         assertThat(reflector.lastSyncResourceVersion()).isEqualTo(fake.resourceVersion());
@@ -109,7 +111,7 @@ class ReflectorTest {
         fake.failNextList(ApiExceptions.from(Status.failure(410, "Expired", "too old resource version")));
         fake.forceGone();
         ticker.awaitWaiters(1); // back-off after the 410
-        assertThat(errors).singleElement().isInstanceOf(io.kubeloop.api.errors.GoneException.class);
+        assertThat(errors).singleElement().isInstanceOf(GoneException.class);
         ticker.step(Duration.ofSeconds(2));
         awaitWatches(2);
         assertThat(fake.listRequests()).extracting(ListOptions::resourceVersion).containsExactly("0", synced, "");

@@ -17,6 +17,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -199,7 +200,7 @@ class RelistDisciplineTest {
      * @return the shortest gap between consecutive LIST requests over all seeds
      */
     private static Duration stormStaysWithinTheBound(
-            String name, int listsPerCycle, boolean useWatchList, java.util.function.Consumer<StormServer> storm)
+            String name, int listsPerCycle, boolean useWatchList, Consumer<StormServer> storm)
             throws InterruptedException {
         int minutes = minutes();
         int mostInAMinute = 0;

@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.kubeloop.api.DynamicObject;
+import io.kubeloop.api.KubernetesObject;
+import io.kubeloop.api.ManagedFieldsEntry;
 import io.kubeloop.api.ObjectKey;
+import io.kubeloop.api.ObjectMeta;
 import io.kubeloop.api.errors.ApiException;
 import io.kubeloop.api.errors.ApiExceptions;
 import io.kubeloop.api.errors.Status;
@@ -17,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -164,7 +168,7 @@ class SharedIndexInformerTest {
     void handlersGetTheInformersVerdictWhetherAnUpdateLeftTheResourceVersionUnchanged() {
         fake.add(pod("ns", "a"));
         SharedIndexInformer<DynamicObject> i = informer();
-        List<String> updates = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<String> updates = new CopyOnWriteArrayList<>();
         i.addEventHandler(new ResourceEventHandler<>() {
             @Override
             public void onUpdate(DynamicObject oldObject, DynamicObject newObject, boolean unchanged) {
@@ -388,15 +392,14 @@ class SharedIndexInformerTest {
 
     @Test
     void setTransformIsStrippingRecordsToo() {
-        record Thing(String apiVersion, String kind, io.kubeloop.api.ObjectMeta metadata, String spec)
-                implements io.kubeloop.api.KubernetesObject {}
+        record Thing(String apiVersion, String kind, ObjectMeta metadata, String spec) implements KubernetesObject {}
         Thing t = new Thing(
                 "v1",
                 "Thing",
-                io.kubeloop.api.ObjectMeta.builder()
+                ObjectMeta.builder()
                         .name("t")
-                        .managedFields(List.of(new io.kubeloop.api.ManagedFieldsEntry(
-                                "m", "Apply", "v1", null, "FieldsV1", null, null)))
+                        .managedFields(
+                                List.of(new ManagedFieldsEntry("m", "Apply", "v1", null, "FieldsV1", null, null)))
                         .build(),
                 "spec");
         Thing stripped = Transforms.<Thing>stripManagedFields().apply(t);

@@ -18,6 +18,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
 
 /** Random operation sequences on an Indexer, checked after every step against a plain map. */
 class StorePropertyTest {
@@ -41,10 +42,10 @@ class StorePropertyTest {
         Arbitrary<Op> remove = Combinators.combine(ns, name).as(Remove::new);
         Arbitrary<Op> replace = put.list().ofMaxSize(6).map(Replace::new);
         return Arbitraries.frequencyOf(
-                        net.jqwik.api.Tuple.of(6, put.map(p -> (Op) p)),
-                        net.jqwik.api.Tuple.of(3, remove),
-                        net.jqwik.api.Tuple.of(1, replace),
-                        net.jqwik.api.Tuple.of(1, Arbitraries.just((Op) new AddIndexer())))
+                        Tuple.of(6, put.map(p -> (Op) p)),
+                        Tuple.of(3, remove),
+                        Tuple.of(1, replace),
+                        Tuple.of(1, Arbitraries.just((Op) new AddIndexer())))
                 .list()
                 .ofMaxSize(40);
     }

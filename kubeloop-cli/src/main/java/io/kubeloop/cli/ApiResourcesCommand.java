@@ -4,6 +4,7 @@ import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.discovery.APIResource;
 import io.kubeloop.client.discovery.DiscoveryClient;
 import io.kubeloop.client.discovery.ServerResources;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -110,7 +111,7 @@ final class ApiResourcesCommand implements Callable<Integer>, ConnectedCommand {
                     String.valueOf(r.namespaced()),
                     r.kind());
             if (wide) {
-                cells = new java.util.ArrayList<>(cells);
+                cells = new ArrayList<>(cells);
                 cells.add(String.join(",", r.verbs()));
                 cells.add(String.join(",", r.categories()));
             }

@@ -24,6 +24,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -254,7 +255,7 @@ final class DemoCommand implements Callable<Integer> {
     private static String owner(Deployment d) {
         return d.metadata().ownerReferencesOrEmpty().stream()
                 .filter(r -> Boolean.TRUE.equals(r.controller()))
-                .map(r -> r.kind().toLowerCase(java.util.Locale.ROOT) + " " + r.name())
+                .map(r -> r.kind().toLowerCase(Locale.ROOT) + " " + r.name())
                 .findFirst()
                 .orElse("nobody");
     }

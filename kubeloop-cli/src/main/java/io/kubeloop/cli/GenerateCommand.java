@@ -22,6 +22,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -37,7 +38,7 @@ final class GenerateCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "missing command: models or crds");
+        throw new ParameterException(spec.commandLine(), "missing command: models or crds");
     }
 
     /** {@code kubeloop generate models}: records for every served version of the CRDs given. */

@@ -2,7 +2,10 @@ package io.kubeloop.cli;
 
 import io.kubeloop.apiserver.AdmissionPlugin;
 import io.kubeloop.apiserver.ServerOptions;
+import io.kubeloop.apiserver.SimulatedCluster;
+import io.kubeloop.apiserver.SimulatedCluster.Workloads;
 import java.io.PrintWriter;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -156,7 +159,7 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     /** {@code host:port} of a bound address, naming 127.0.0.1 for the wildcard one. */
-    static String hostPort(java.net.InetSocketAddress a) {
+    static String hostPort(InetSocketAddress a) {
         String host = a.getAddress().isAnyLocalAddress() ? "127.0.0.1" : a.getHostString();
         return host + ":" + a.getPort();
     }
@@ -182,12 +185,9 @@ final class ServeCommand implements Callable<Integer> {
                 .withPort(port)
                 .withBindAddress(bind)
                 .withHistorySize(history)
-                .withCluster(io.kubeloop.apiserver.SimulatedCluster.defaults()
+                .withCluster(SimulatedCluster.defaults()
                         .withNodes(nodes)
-                        .withWorkloads(
-                                noWorkloads
-                                        ? io.kubeloop.apiserver.SimulatedCluster.Workloads.OFF
-                                        : io.kubeloop.apiserver.SimulatedCluster.Workloads.PODS));
+                        .withWorkloads(noWorkloads ? Workloads.OFF : Workloads.PODS));
         if (token != null) {
             options = options.withToken(token);
         }

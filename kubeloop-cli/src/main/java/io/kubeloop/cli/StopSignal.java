@@ -1,6 +1,7 @@
 package io.kubeloop.cli;
 
 import java.util.concurrent.CountDownLatch;
+import sun.misc.Signal;
 
 /**
  * SIGINT (Ctrl-C) and SIGTERM caught, where the JVM lets us ({@code sun.misc.Signal}), so that a
@@ -45,7 +46,7 @@ final class StopSignal {
 
     private void handle(String name) {
         try {
-            sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> requested.countDown());
+            Signal.handle(new Signal(name), signal -> requested.countDown());
         } catch (IllegalArgumentException | UnsupportedOperationException e) {
             // the JVM reserves this signal (e.g. -Xrs): shutdown hooks still run
         }

@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -95,7 +96,7 @@ final class WatchCommand implements Callable<Integer>, ConnectedCommand {
     public Integer call() throws Exception {
         new Formats().check(output);
         if (idleTimeoutSeconds < 0) {
-            throw new picocli.CommandLine.ParameterException(
+            throw new ParameterException(
                     spec.commandLine(), "--idle-timeout must not be negative, got " + idleTimeoutSeconds);
         }
         PrintWriter out = spec.commandLine().getOut();

@@ -6,6 +6,7 @@ import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.client.config.KubeConfigLoader;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -125,7 +126,7 @@ class CredentialsInLogsTest {
         try {
             return Files.readString(file).lines();
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 

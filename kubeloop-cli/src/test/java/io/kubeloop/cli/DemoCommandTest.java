@@ -6,6 +6,11 @@ import static org.awaitility.Awaitility.await;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -96,26 +101,21 @@ class DemoCommandTest {
             Path kubeconfig = kubeconfigOf(out.toString());
             assertThat(mode(kubeconfig)).isEqualTo("rw-------");
             assertThat(mode(kubeconfig.getParent())).isEqualTo("rwx------");
-            java.util.regex.Matcher live = java.util.regex.Pattern.compile(
-                            "live view of its loops: (http://\\S+/loops)")
+            Matcher live = Pattern.compile("live view of its loops: (http://\\S+/loops)")
                     .matcher(out.toString());
             assertThat(live.find()).as(out.toString()).isTrue();
-            java.net.http.HttpResponse<String> page = java.net.http.HttpClient.newHttpClient()
-                    .send(
-                            java.net.http.HttpRequest.newBuilder(java.net.URI.create(live.group(1)))
-                                    .build(),
-                            java.net.http.HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> page = HttpClient.newHttpClient()
+                    .send(HttpRequest.newBuilder(URI.create(live.group(1))).build(), BodyHandlers.ofString());
             assertThat(page.statusCode()).isEqualTo(200);
             assertThat(page.body()).contains("<title>kubeloop — loops</title>");
-            java.util.regex.Matcher serverView = java.util.regex.Pattern.compile(
-                            "live view of the API server: (http://\\S+/)")
+            Matcher serverView = Pattern.compile("live view of the API server: (http://\\S+/)")
                     .matcher(out.toString());
             assertThat(serverView.find()).as(out.toString()).isTrue();
-            assertThat(java.net.http.HttpClient.newHttpClient()
+            assertThat(HttpClient.newHttpClient()
                             .send(
-                                    java.net.http.HttpRequest.newBuilder(java.net.URI.create(serverView.group(1)))
+                                    HttpRequest.newBuilder(URI.create(serverView.group(1)))
                                             .build(),
-                                    java.net.http.HttpResponse.BodyHandlers.ofString())
+                                    BodyHandlers.ofString())
                             .body())
                     .contains("<title>kubeloop — API server</title>");
 

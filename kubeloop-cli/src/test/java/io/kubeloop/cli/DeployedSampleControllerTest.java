@@ -15,6 +15,7 @@ import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.ResourceClient;
 import io.kubeloop.client.config.ConfigEnvironment;
 import io.kubeloop.samples.samplecontroller.Foo;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -143,7 +144,7 @@ class DeployedSampleControllerTest {
     }
 
     /** The bundle applied to {@code server} with kubectl: a server-side dry run, then a server-side apply. */
-    private Kubectl applyBundle(EmbeddedApiServer server) throws java.io.IOException {
+    private Kubectl applyBundle(EmbeddedApiServer server) throws IOException {
         Kubectl kubectl = Kubectl.of("current", server.writeKubeconfig(dir.resolve("admin")), dir, NS);
         Path bundle = Files.writeString(
                 dir.resolve("bundle.yaml"),
@@ -160,7 +161,7 @@ class DeployedSampleControllerTest {
      * What a pod of the Deployment gets: a ServiceAccount directory with a fresh token ({@code kubectl create
      * token}), the CA and the namespace, and the in-cluster variables; no kubeconfig.
      */
-    private Map<String, String> pod(EmbeddedApiServer server, Kubectl kubectl, String name) throws java.io.IOException {
+    private Map<String, String> pod(EmbeddedApiServer server, Kubectl kubectl, String name) throws IOException {
         String token = ok(kubectl, "create", "token", ACCOUNT, "-n", NS, "--duration=1h")
                 .strip();
         Path account = Files.createDirectories(dir.resolve(name + "-serviceaccount"));
@@ -198,7 +199,7 @@ class DeployedSampleControllerTest {
     /** A write of the controller (Leases left out) in the audit log, with the token it came with. */
     private record Write(String credential, String what, Instant received, Instant completed) {}
 
-    private static List<Write> controllerWrites(Path audit) throws java.io.IOException {
+    private static List<Write> controllerWrites(Path audit) throws IOException {
         List<Write> out = new ArrayList<>();
         for (String line : Files.readAllLines(audit)) {
             JsonNode e = KubeJson.mapper().readTree(line);
@@ -229,7 +230,7 @@ class DeployedSampleControllerTest {
     }
 
     /** The audit log's writes by {@code user}: {@code "verb resource namespace name code"}. */
-    private static List<String> writesBy(Path audit, String user) throws java.io.IOException {
+    private static List<String> writesBy(Path audit, String user) throws IOException {
         List<String> out = new ArrayList<>();
         for (String line : Files.readAllLines(audit)) {
             JsonNode e = KubeJson.mapper().readTree(line);

@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
@@ -96,7 +97,7 @@ class FooWebhooksKubectlTest {
                             new GroupVersionResource(
                                     "admissionregistration.k8s.io",
                                     "v1",
-                                    kind.toLowerCase(java.util.Locale.ROOT) + "webhookconfigurations"),
+                                    kind.toLowerCase(Locale.ROOT) + "webhookconfigurations"),
                             ResourceScope.CLUSTER,
                             DynamicObject.class)
                     .create(DynamicObject.parse(config));

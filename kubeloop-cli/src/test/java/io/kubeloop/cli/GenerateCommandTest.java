@@ -3,6 +3,7 @@ package io.kubeloop.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
+import io.kubeloop.api.yaml.KubeYaml;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -147,10 +148,7 @@ class GenerateCommandTest {
                 .contains("kind: CustomResourceDefinition")
                 .contains("group: samplecontroller.k8s.io")
                 .contains("deploymentName:");
-        assertThat(io.kubeloop.api.yaml.KubeYaml.readAll(file)
-                        .getFirst()
-                        .metadata()
-                        .annotations())
+        assertThat(KubeYaml.readAll(file).getFirst().metadata().annotations())
                 .as("samplecontroller.k8s.io is a protected group")
                 .containsEntry(
                         "api-approved.kubernetes.io",

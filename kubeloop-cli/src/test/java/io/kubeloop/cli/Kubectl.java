@@ -12,7 +12,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
  * One installed kubectl version pointed at one server (kubeconfig, own discovery cache, a default
@@ -90,10 +92,9 @@ record Kubectl(String version, Path binary, Path kubeconfig, Path cacheDir, Stri
     }
 
     /** Reads {@code process}'s output until a line satisfies {@code wanted}; returns every line read so far. */
-    static List<String> readUntil(
-            Process process, BufferedReader reader, java.util.function.Predicate<String> wanted, Duration timeout) {
+    static List<String> readUntil(Process process, BufferedReader reader, Predicate<String> wanted, Duration timeout) {
         List<String> seen = new ArrayList<>();
-        var done = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+        var done = CompletableFuture.supplyAsync(() -> {
             try {
                 String line;
                 while ((line = reader.readLine()) != null) {

@@ -1,9 +1,11 @@
 package io.kubeloop.cli;
 
 import java.io.File;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Assumptions;
 
 /** Finds real kubectl binaries: {@code kubectl} on the PATH and versioned {@code kubectl.1.NN} beside it. */
@@ -18,7 +20,7 @@ final class KubectlBinaries {
     static List<String> find(List<String> wanted) {
         List<String> found = wanted.stream()
                 .map(KubectlBinaries::locate)
-                .flatMap(java.util.Optional::stream)
+                .flatMap(Optional::stream)
                 .map(Path::toString)
                 .toList();
         Assumptions.assumeFalse(found.isEmpty(), "kubectl is not installed: skipping the kubectl comparison");
@@ -29,7 +31,7 @@ final class KubectlBinaries {
      * The binary for {@code version} ({@code "1.27"} = {@code kubectl.1.27} beside the kubectl on the PATH,
      * {@code "current"} = that kubectl itself), if installed.
      */
-    static java.util.Optional<Path> locate(String version) {
+    static Optional<Path> locate(String version) {
         Path onPath = null;
         for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
             Path candidate = Path.of(dir, "kubectl");
@@ -39,15 +41,15 @@ final class KubectlBinaries {
             }
         }
         if (onPath == null) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         Path real;
         try {
             real = onPath.toRealPath();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             real = onPath;
         }
         Path binary = version.equals("current") ? real : real.resolveSibling("kubectl." + version);
-        return Files.isExecutable(binary) ? java.util.Optional.of(binary) : java.util.Optional.empty();
+        return Files.isExecutable(binary) ? Optional.of(binary) : Optional.empty();
     }
 }

@@ -8,9 +8,11 @@ import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.errors.AlreadyExistsException;
 import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.apiserver.EmbeddedApiServer;
+import io.kubeloop.client.PatchOptions;
 import io.kubeloop.client.PatchType;
 import io.kubeloop.client.ResourceClient;
 import java.io.BufferedReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,6 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.assertj.core.api.Assertions;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
@@ -283,7 +287,7 @@ class KubectlCompatibilityTest {
                     .isTrue();
             ok(k.run("patch", "configmap", "held", "--type", "merge", "-p", "{\"metadata\":{\"finalizers\":null}}"));
             assertThat(delete.waitFor(60, TimeUnit.SECONDS)).isTrue();
-            String out = new String(delete.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            String out = new String(delete.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertThat(delete.exitValue()).as(out).isZero();
             assertThat(out).contains("configmap \"held\" deleted");
         } finally {
@@ -292,8 +296,7 @@ class KubectlCompatibilityTest {
         Kubectl.Result gone = k.run("get", "configmap", "held");
         assertThat(gone.exit()).isEqualTo(1);
         assertThat(gone.out()).contains("NotFound");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> cms.get("held"))
-                .isInstanceOf(NotFoundException.class);
+        Assertions.assertThatThrownBy(() -> cms.get("held")).isInstanceOf(NotFoundException.class);
     }
 
     @ParameterizedTest(name = "kubectl {0}")
@@ -311,9 +314,9 @@ class KubectlCompatibilityTest {
                     .as("kubectl wait blocks until the condition holds")
                     .isFalse();
             pods.patchStatus("waited", PatchType.MERGE, """
-                    {"status":{"phase":"Running","conditions":[{"type":"Ready","status":"True"}]}}""", io.kubeloop.client.PatchOptions.none());
+                    {"status":{"phase":"Running","conditions":[{"type":"Ready","status":"True"}]}}""", PatchOptions.none());
             assertThat(wait.waitFor(60, TimeUnit.SECONDS)).isTrue();
-            String out = new String(wait.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            String out = new String(wait.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertThat(wait.exitValue()).as(out).isZero();
             assertThat(out).isEqualTo("pod/waited condition met\n");
         } finally {
@@ -466,7 +469,7 @@ class KubectlCompatibilityTest {
                             .findValuesAsString("type")
                             .contains("Established"));
             established = true;
-        } catch (org.awaitility.core.ConditionTimeoutException notYet) {
+        } catch (ConditionTimeoutException notYet) {
             established = false;
         }
         assumeTrue(established, "CustomResourceDefinitions do not become Established yet: custom object tests skipped");

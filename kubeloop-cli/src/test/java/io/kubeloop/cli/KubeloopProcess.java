@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -199,7 +200,7 @@ final class KubeloopProcess implements AutoCloseable {
     private static String join(CompletableFuture<String> f) {
         try {
             return f.get(10, TimeUnit.SECONDS);
-        } catch (TimeoutException | java.util.concurrent.ExecutionException e) {
+        } catch (TimeoutException | ExecutionException e) {
             throw new AssertionError("output did not end", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

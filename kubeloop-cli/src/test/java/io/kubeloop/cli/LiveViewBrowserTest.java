@@ -13,6 +13,7 @@ import io.kubeloop.controller.ManagerOptions;
 import io.kubeloop.samples.samplecontroller.Foo;
 import io.kubeloop.samples.samplecontroller.FooCrd;
 import io.kubeloop.samples.samplecontroller.SampleController;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -60,8 +62,8 @@ class LiveViewBrowserTest {
                         .anyMatch(e -> e.getText().equals(expected)));
     }
 
-    private static void screenshot(WebDriver browser, String file) throws java.io.IOException {
-        byte[] png = ((org.openqa.selenium.TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES);
+    private static void screenshot(WebDriver browser, String file) throws IOException {
+        byte[] png = ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES);
         Path shot = Files.write(Path.of("target", file), png);
         assertThat(Files.size(shot)).isPositive();
     }

@@ -10,9 +10,12 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
+import java.util.spi.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
 
 /** {@code kubeloop manifests}: the sample-controller's bundle, as YAML, kustomize or Helm, and its errors. */
 class ManifestsCommandTest {
@@ -30,7 +33,7 @@ class ManifestsCommandTest {
     }
 
     /** The Deployment's (only) container. */
-    private static tools.jackson.databind.JsonNode container(DynamicObject deployment) {
+    private static JsonNode container(DynamicObject deployment) {
         return deployment
                 .node()
                 .path("spec")
@@ -216,7 +219,7 @@ class ManifestsCommandTest {
                 }
                 """);
         Path classes = dir.resolve("classes");
-        int rc = java.util.spi.ToolProvider.findFirst("javac")
+        int rc = ToolProvider.findFirst("javac")
                 .orElseThrow()
                 .run(
                         System.out,
@@ -341,7 +344,7 @@ class ManifestsCommandTest {
     }
 
     private static String[] concat(String[] a, String[] b) {
-        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        String[] out = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);
         return out;
     }

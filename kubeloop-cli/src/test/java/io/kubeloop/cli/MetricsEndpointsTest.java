@@ -5,7 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.apiserver.ServerOptions;
 import io.kubeloop.client.ClientOptions;
@@ -22,6 +24,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,6 +35,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -98,7 +102,7 @@ class MetricsEndpointsTest {
     }
 
     private static List<Sample> scrape(KubeClient client) {
-        return parse(new String(client.raw().get("/metrics"), java.nio.charset.StandardCharsets.UTF_8));
+        return parse(new String(client.raw().get("/metrics"), StandardCharsets.UTF_8));
     }
 
     @Test
@@ -106,7 +110,7 @@ class MetricsEndpointsTest {
         try (EmbeddedApiServer server =
                 EmbeddedApiServer.start(ServerOptions.defaults().withDataDir(dir.resolve("data")))) {
             KubeClient client = server.client();
-            client.resource(io.fabric8.kubernetes.api.model.Namespace.class)
+            client.resource(Namespace.class)
                     .create(new NamespaceBuilder()
                             .withNewMetadata()
                             .withName(NS)
@@ -198,18 +202,18 @@ class MetricsEndpointsTest {
 
                 // the live view's events: one JSON snapshot of the same loops per second
                 URI events = metrics.resolve("/loops/events");
-                HttpResponse<java.util.stream.Stream<String>> stream = HttpClient.newHttpClient()
+                HttpResponse<Stream<String>> stream = HttpClient.newHttpClient()
                         .send(HttpRequest.newBuilder(events).build(), HttpResponse.BodyHandlers.ofLines());
                 assertThat(stream.headers().firstValue("Content-Type"))
                         .hasValueSatisfying(t -> assertThat(t).startsWith("text/event-stream"));
                 String data;
-                try (java.util.stream.Stream<String> lines = stream.body()) {
+                try (Stream<String> lines = stream.body()) {
                     data = lines.filter(l -> l.startsWith("data: "))
                             .findFirst()
                             .orElseThrow()
                             .substring("data: ".length());
                 }
-                var snapshot = io.kubeloop.api.json.KubeJson.mapper().readTree(data);
+                var snapshot = KubeJson.mapper().readTree(data);
                 assertThat(snapshot.path("leader").asBoolean()).isTrue();
                 assertThat(snapshot.path("informers")
                                 .path(informer)

@@ -3,6 +3,8 @@ package io.kubeloop.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.kubeloop.api.errors.NotFoundException;
@@ -110,8 +112,8 @@ class SampleControllerCommandTest {
         try (EmbeddedApiServer server = EmbeddedApiServer.start();
                 KubeClient client = KubeClient.create(server.clientConfig(), ClientOptions.defaults())) {
             Path kubeconfig = server.writeKubeconfig(dir.resolve("kubeconfig"));
-            client.resource(io.fabric8.kubernetes.api.model.Namespace.class)
-                    .create(new io.fabric8.kubernetes.api.model.NamespaceBuilder()
+            client.resource(Namespace.class)
+                    .create(new NamespaceBuilder()
                             .withNewMetadata()
                             .withName("team")
                             .endMetadata()

@@ -4,30 +4,50 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.kubeloop.api.DynamicObject;
+import io.kubeloop.api.json.KubeJson;
+import io.kubeloop.apiserver.AdmissionPlugin;
+import io.kubeloop.apiserver.SimulatedCluster.Workloads;
 import io.kubeloop.client.ClientOptions;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.ListOptions;
 import io.kubeloop.client.Watch;
 import io.kubeloop.client.config.KubeConfigLoader;
+import io.kubeloop.client.config.SslContextBuilder;
+import io.kubeloop.client.http.TransportException;
+import io.kubernetes.client.proto.Meta.ObjectMeta;
+import io.kubernetes.client.proto.Runtime.TypeMeta;
+import io.kubernetes.client.proto.Runtime.Unknown;
+import io.kubernetes.client.proto.V1.ConfigMap;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /**
  * {@code kubeloop server} as users run it: a real process, its ready line, its kubeconfig used by
@@ -45,7 +65,7 @@ class ServeCommandTest {
     static Path kubeconfig;
 
     @BeforeAll
-    static void startServer() throws java.io.IOException {
+    static void startServer() throws IOException {
         kubeconfig = dir.resolve("sub/kubeconfig");
         Path tokens = Files.writeString(dir.resolve("tokens.csv"), "dana-token,dana,uid-dana,\"devs\"\n");
         server = KubeloopProcess.start(
@@ -94,10 +114,9 @@ class ServeCommandTest {
 
     @Test
     void theKubeconfigAndTheDirectoryCreatedForItAreOwnerOnly() throws Exception {
-        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(kubeconfig)))
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(kubeconfig)))
                 .isEqualTo("rw-------");
-        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(
-                        Files.getPosixFilePermissions(kubeconfig.getParent())))
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(kubeconfig.getParent())))
                 .isEqualTo("rwx------");
     }
 
@@ -167,7 +186,7 @@ class ServeCommandTest {
                         HttpResponse.BodyHandlers.ofString());
         assertThat(whoami.statusCode()).isEqualTo(201);
         assertThat(whoami.body()).contains("\"username\":\"dana\"", "\"groups\":[\"devs\",\"system:authenticated\"]");
-        org.awaitility.Awaitility.await()
+        Awaitility.await()
                 .atMost(Duration.ofSeconds(5))
                 .untilAsserted(() -> assertThat(Files.readString(dir.resolve("audit.log")))
                         .contains(
@@ -210,7 +229,7 @@ class ServeCommandTest {
             HttpResponse<String> refused = http.send(child, HttpResponse.BodyHandlers.ofString());
 
             assertThat(refused.statusCode()).as(refused.body()).isEqualTo(403);
-            assertThat(io.kubeloop.api.json.KubeJson.mapper()
+            assertThat(KubeJson.mapper()
                             .readTree(refused.body())
                             .path("message")
                             .asString())
@@ -236,7 +255,7 @@ class ServeCommandTest {
     @Test
     void enableAdmissionPluginsTakesCommaSeparatedRepeatableNamesAndTheAlwaysOnOnesChangeNothing() {
         ServeCommand command = new ServeCommand();
-        new picocli.CommandLine(command)
+        new CommandLine(command)
                 .parseArgs(
                         "--port",
                         "0",
@@ -247,10 +266,10 @@ class ServeCommandTest {
                         "--enable-admission-plugins=ValidatingAdmissionPolicy,OwnerReferencesPermissionEnforcement,"
                                 + "ValidatingAdmissionWebhook");
         assertThat(command.options().admissionPlugins())
-                .containsExactly(io.kubeloop.apiserver.AdmissionPlugin.OWNER_REFERENCES_PERMISSION_ENFORCEMENT);
+                .containsExactly(AdmissionPlugin.OWNER_REFERENCES_PERMISSION_ENFORCEMENT);
 
         ServeCommand alwaysOn = new ServeCommand();
-        new picocli.CommandLine(alwaysOn)
+        new CommandLine(alwaysOn)
                 .parseArgs(
                         "--port",
                         "0",
@@ -285,23 +304,22 @@ class ServeCommandTest {
 
     private static HttpClient http() throws Exception {
         return HttpClient.newBuilder()
-                .sslContext(io.kubeloop.client.config.SslContextBuilder.create()
+                .sslContext(SslContextBuilder.create()
                         .trustCertificates(caFrom(kubeconfig))
                         .build())
                 .build();
     }
 
-    private static List<java.security.cert.X509Certificate> caFrom(Path file) throws Exception {
+    private static List<X509Certificate> caFrom(Path file) throws Exception {
         Matcher m = Pattern.compile("certificate-authority-data: (\\S+)").matcher(Files.readString(file));
         assertThat(m.find()).isTrue();
-        byte[] pem = java.util.Base64.getDecoder().decode(m.group(1));
-        var factory = java.security.cert.CertificateFactory.getInstance("X.509");
-        return List.of((java.security.cert.X509Certificate)
-                factory.generateCertificate(new java.io.ByteArrayInputStream(pem)));
+        byte[] pem = Base64.getDecoder().decode(m.group(1));
+        var factory = CertificateFactory.getInstance("X.509");
+        return List.of((X509Certificate) factory.generateCertificate(new ByteArrayInputStream(pem)));
     }
 
     @Test
-    void sigtermEndsWatchesAndExitsZeroWithACleanLogAndAWholeAuditLog() throws java.io.IOException {
+    void sigtermEndsWatchesAndExitsZeroWithACleanLogAndAWholeAuditLog() throws IOException {
         Path file = dir.resolve("term/kubeconfig");
         Path audit = dir.resolve("term/audit.log");
         try (KubeloopProcess own = KubeloopProcess.start(
@@ -322,7 +340,7 @@ class ServeCommandTest {
                             client.resource("configmaps").inNamespace("default").watch(ListOptions.none())) {
                 assertThat(own.terminate(Duration.ofSeconds(30))).isZero();
                 assertThat(watch.next()).isEmpty();
-            } catch (io.kubeloop.client.http.TransportException brokenInsteadOfEnded) {
+            } catch (TransportException brokenInsteadOfEnded) {
                 throw new AssertionError("the watch broke instead of ending cleanly", brokenInsteadOfEnded);
             }
             assertThat(own.stdout().lines())
@@ -335,10 +353,8 @@ class ServeCommandTest {
         List<String> lines = Files.readAllLines(audit);
         assertThat(lines)
                 .as("every line a whole audit Event")
-                .allSatisfy(line -> assertThat(io.kubeloop.api.json.KubeJson.mapper()
-                                .readTree(line)
-                                .path("kind")
-                                .asString())
+                .allSatisfy(line -> assertThat(
+                                KubeJson.mapper().readTree(line).path("kind").asString())
                         .isEqualTo("Event"));
         assertThat(lines).as("the watch the stop ended").anyMatch(line -> line.contains("\"verb\":\"watch\""));
     }
@@ -349,16 +365,13 @@ class ServeCommandTest {
         try (KubeloopProcess own = KubeloopProcess.start(
                 "--port", "0", "--kubeconfig-out", file.toString(), "--live-view-address", "127.0.0.1:0")) {
             own.awaitReady(START);
-            java.util.List<String> lines = own.stdoutSoFar().lines().toList();
+            List<String> lines = own.stdoutSoFar().lines().toList();
             assertThat(lines).hasSize(2);
             assertThat(lines.get(0)).matches("live view of the API server: http://127\\.0\\.0\\.1:\\d+/");
             assertThat(lines.get(1)).startsWith(ServeCommand.READY_PREFIX);
             String page = lines.get(0).substring("live view of the API server: ".length());
-            java.net.http.HttpResponse<String> answer = java.net.http.HttpClient.newHttpClient()
-                    .send(
-                            java.net.http.HttpRequest.newBuilder(java.net.URI.create(page))
-                                    .build(),
-                            java.net.http.HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> answer = HttpClient.newHttpClient()
+                    .send(HttpRequest.newBuilder(URI.create(page)).build(), BodyHandlers.ofString());
             assertThat(answer.statusCode()).isEqualTo(200);
             assertThat(answer.body()).contains("<title>kubeloop — API server</title>");
         }
@@ -372,22 +385,19 @@ class ServeCommandTest {
         try (KubeloopProcess own = KubeloopProcess.start(
                 "--port", "0", "--kubeconfig-out", file.toString(), "--token", "protobuf-token")) {
             URI base = own.awaitReady(START);
-            io.kubernetes.client.proto.V1.ConfigMap cm = io.kubernetes.client.proto.V1.ConfigMap.newBuilder()
-                    .setMetadata(io.kubernetes.client.proto.Meta.ObjectMeta.newBuilder()
-                            .setName("pb"))
+            ConfigMap cm = ConfigMap.newBuilder()
+                    .setMetadata(ObjectMeta.newBuilder().setName("pb"))
                     .putData("k", "v")
                     .build();
-            java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+            ByteArrayOutputStream body = new ByteArrayOutputStream();
             body.writeBytes(new byte[] {'k', '8', 's', 0});
-            body.writeBytes(io.kubernetes.client.proto.Runtime.Unknown.newBuilder()
-                    .setTypeMeta(io.kubernetes.client.proto.Runtime.TypeMeta.newBuilder()
-                            .setApiVersion("v1")
-                            .setKind("ConfigMap"))
+            body.writeBytes(Unknown.newBuilder()
+                    .setTypeMeta(TypeMeta.newBuilder().setApiVersion("v1").setKind("ConfigMap"))
                     .setRaw(cm.toByteString())
                     .build()
                     .toByteArray());
             try (HttpClient http = HttpClient.newBuilder()
-                    .sslContext(io.kubeloop.client.config.SslContextBuilder.create()
+                    .sslContext(SslContextBuilder.create()
                             .trustCertificates(caFrom(file))
                             .build())
                     .build()) {
@@ -418,9 +428,7 @@ class ServeCommandTest {
     @Test
     void theServerSimulatesOneReadyNodeByDefault() {
         try (KubeClient c = client(kubeconfig)) {
-            var nodes = c.resource("nodes")
-                    .list(io.kubeloop.client.ListOptions.none())
-                    .items();
+            var nodes = c.resource("nodes").list(ListOptions.none()).items();
             assertThat(nodes).extracting(n -> n.metadata().name()).containsExactly("kubeloop-node-1");
         }
     }
@@ -428,7 +436,7 @@ class ServeCommandTest {
     @Test
     void nodesAndNoWorkloadsShapeTheSimulatedCluster() {
         ServeCommand command = new ServeCommand();
-        new picocli.CommandLine(command)
+        new CommandLine(command)
                 .parseArgs(
                         "--port",
                         "0",
@@ -437,25 +445,23 @@ class ServeCommandTest {
                         "--nodes",
                         "3");
         assertThat(command.options().cluster().nodes()).isEqualTo(3);
-        assertThat(command.options().cluster().workloads())
-                .isEqualTo(io.kubeloop.apiserver.SimulatedCluster.Workloads.PODS);
+        assertThat(command.options().cluster().workloads()).isEqualTo(Workloads.PODS);
         ServeCommand bare = new ServeCommand();
-        new picocli.CommandLine(bare)
+        new CommandLine(bare)
                 .parseArgs(
                         "--port", "0", "--kubeconfig-out", dir.resolve("k-bare").toString(), "--no-workloads");
-        assertThat(bare.options().cluster().workloads())
-                .isEqualTo(io.kubeloop.apiserver.SimulatedCluster.Workloads.OFF);
+        assertThat(bare.options().cluster().workloads()).isEqualTo(Workloads.OFF);
     }
 
     @Test
     void anonymousAuthFalseRefusesRequestsWithoutCredentialsAndIsOnByDefault() {
         ServeCommand off = new ServeCommand();
-        new picocli.CommandLine(off)
+        new CommandLine(off)
                 .parseArgs(
                         "--port", "0", "--kubeconfig-out", dir.resolve("k-anon").toString(), "--anonymous-auth=false");
         assertThat(off.options().anonymousAuth()).isFalse();
         ServeCommand byDefault = new ServeCommand();
-        new picocli.CommandLine(byDefault)
+        new CommandLine(byDefault)
                 .parseArgs(
                         "--port",
                         "0",
@@ -486,7 +492,7 @@ class ServeCommandTest {
 
     @Test
     void portInUseIsOneLineNamingTheAddress() throws Exception {
-        try (ServerSocket taken = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             Run r = inProcess(
                     "server",
                     "--port",

@@ -10,6 +10,7 @@ import io.kubeloop.apiserver.ServerOptions;
 import io.kubeloop.apiserver.internal.storage.Journal;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -87,9 +88,9 @@ class ServerLifetimeTest {
     }
 
     private static boolean refuses(URI url) {
-        try (java.net.Socket s = new java.net.Socket(url.getHost(), url.getPort())) {
+        try (Socket s = new Socket(url.getHost(), url.getPort())) {
             return false;
-        } catch (java.io.IOException refused) {
+        } catch (IOException refused) {
             return true;
         }
     }

@@ -11,6 +11,7 @@ import io.kubeloop.client.http.ApiResponse;
 import io.kubeloop.client.http.ApiTransport;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -419,7 +420,7 @@ final class DefaultResourceClient<T> implements ResourceClient<T> {
     }
 
     /** A watch timeout as sent: whole seconds, rounded up. */
-    static long timeoutSeconds(java.time.Duration timeout) {
+    static long timeoutSeconds(Duration timeout) {
         return timeout.toSeconds() + (timeout.toNanosPart() > 0 ? 1 : 0);
     }
 

@@ -4,6 +4,7 @@ import io.kubeloop.client.http.ApiResponse;
 import io.kubeloop.client.http.TransportException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URI;
 
 /**
  * Where a {@link ListDecoder} reads a list reply's bytes from — a response's body, or nothing for a reply
@@ -64,7 +65,7 @@ final class ListReplySource {
                 null);
     }
 
-    private java.net.URI uri() {
+    private URI uri() {
         return response == null ? null : response.request().uri();
     }
 

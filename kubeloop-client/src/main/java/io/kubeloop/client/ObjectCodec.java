@@ -6,10 +6,12 @@ import io.kubeloop.api.internal.DynamicObjectReader;
 import io.kubeloop.api.internal.JsonScanner;
 import io.kubeloop.api.internal.StringTable;
 import io.kubeloop.api.json.JsonBytesReader;
+import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.api.json.ModelDeserializer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.databind.DeserializationFeature;
@@ -32,7 +34,7 @@ final class ObjectCodec<T> {
      * be read from the middle of a stream (list items, watch events) without reading ahead.
      * Immutable.
      */
-    static final JsonMapper STREAMING = io.kubeloop.api.json.KubeJson.mapper()
+    static final JsonMapper STREAMING = KubeJson.mapper()
             .rebuild()
             .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .addModule(new SimpleModule("kubeloop-shared-strings")
@@ -49,7 +51,7 @@ final class ObjectCodec<T> {
     private final ReplyReaders replyReaders;
 
     ObjectCodec(Class<T> type) {
-        this.type = java.util.Objects.requireNonNull(type, "type");
+        this.type = Objects.requireNonNull(type, "type");
         this.mapper = STREAMING;
         this.typed = type == DynamicObject.class ? null : mapper.readerFor(type);
         this.model = JsonBytesReader.modelOf(type).orElse(null);

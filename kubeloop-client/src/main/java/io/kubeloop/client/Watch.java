@@ -3,6 +3,7 @@ package io.kubeloop.client;
 import io.kubeloop.client.http.ApiResponse;
 import io.kubeloop.client.http.TransportException;
 import io.kubeloop.time.Ticker;
+import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.net.URI;
@@ -131,7 +132,7 @@ public final class Watch<T> implements AutoCloseable, Iterable<WatchEvent<T>> {
             if (state != OPEN) {
                 return stopped();
             }
-            if (e.getCause() instanceof java.io.IOException io) {
+            if (e.getCause() instanceof IOException io) {
                 close();
                 throw new TransportException(uri, "watch " + uri + " broke: " + io.getMessage(), e);
             }

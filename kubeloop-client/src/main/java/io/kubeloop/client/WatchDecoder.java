@@ -7,6 +7,7 @@ import io.kubeloop.api.internal.JsonScanner;
 import io.kubeloop.api.json.JsonBytesReader;
 import io.kubeloop.api.json.ModelDeserializer;
 import java.io.ByteArrayInputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
@@ -370,7 +371,7 @@ final class WatchDecoder<T> implements AutoCloseable {
                 } catch (UnexpectedEndOfInputException cutOff) {
                     // as expected of a prefix of a valid event
                 }
-                throw JacksonIOException.construct(new java.io.EOFException("the watch body ended inside an event"));
+                throw JacksonIOException.construct(new EOFException("the watch body ended inside an event"));
             }
         }
     }

@@ -8,6 +8,7 @@ import io.kubeloop.client.GeneratedModelWatchTest.PlainItem;
 import io.kubeloop.client.http.ApiRequest;
 import io.kubeloop.client.http.ApiResponse;
 import io.kubeloop.client.http.TransportException;
+import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -107,7 +108,7 @@ class GeneratedModelListTest {
     private static int readSoFar(InputStream in, int total) {
         try {
             return total - in.available();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new AssertionError(e);
         }
     }

@@ -10,6 +10,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.annotation.JsonDeserialize;
@@ -187,7 +188,7 @@ class GeneratedModelWatchTest {
                 .isSameAs(first.metadata().labels().get("app"));
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void theItemsOfAListDecodeAsJacksonsReflectiveBindingDecodesThem() {
         String bare = "{\"metadata\":{\"name\":\"bare\"},\"size\":3}"; // kind and apiVersion from the list
         String list =

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.ResourceScope;
+import io.kubeloop.client.http.ApiResponse;
 import io.kubeloop.client.http.Interceptor;
 import io.kubeloop.client.internal.http.TestApiServer;
 import java.util.List;
@@ -124,7 +125,7 @@ class KubeClientInterceptorTest {
     /** Breaks the interceptor contract. */
     private static final class ReturnsNull implements Interceptor {
         @Override
-        public io.kubeloop.client.http.ApiResponse intercept(Chain chain) {
+        public ApiResponse intercept(Chain chain) {
             return null;
         }
     }

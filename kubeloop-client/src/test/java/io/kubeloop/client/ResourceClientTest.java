@@ -10,6 +10,8 @@ import io.kubeloop.api.ResourceScope;
 import io.kubeloop.api.errors.ConflictException;
 import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.client.internal.http.TestApiServer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -119,7 +121,7 @@ class ResourceClientTest {
                         .continueToken("tok")
                         .resourceVersion("10")
                         .resourceVersionMatch(ResourceVersionMatch.NOT_OLDER_THAN)
-                        .timeout(java.time.Duration.ofMillis(29_500))
+                        .timeout(Duration.ofMillis(29_500))
                         .allowWatchBookmarks(true)
                         .sendInitialEvents(true)
                         .build());
@@ -228,7 +230,7 @@ class ResourceClientTest {
     @Test
     void createOfAResourceTheServerDoesNotServeNamesVerbAndResourceInItsNotFound() {
         server.on("POST", "/apis/gateway.networking.k8s.io/v1/namespaces/default/gateways", (r, ex) -> {
-            byte[] body = "404 page not found\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            byte[] body = "404 page not found\n".getBytes(StandardCharsets.UTF_8);
             ex.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
             ex.sendResponseHeaders(404, body.length);
             try (var out = ex.getResponseBody()) {

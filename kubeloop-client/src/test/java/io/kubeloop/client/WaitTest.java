@@ -10,6 +10,7 @@ import io.kubeloop.client.http.TransportException;
 import io.kubeloop.time.testing.FakeTicker;
 import java.net.SocketException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -112,7 +113,7 @@ class WaitTest {
                 429,
                 "application/json",
                 "{\"kind\":\"Status\",\"code\":429,\"reason\":\"TooManyRequests\",\"message\":\"slow down\"}"
-                        .getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                        .getBytes(StandardCharsets.UTF_8),
                 Duration.ofSeconds(3));
         AtomicInteger checks = new AtomicInteger();
         Wait.until("the test", INTERVAL, Duration.ofSeconds(30), ticker, script(checks, List.of(() -> {

@@ -6,6 +6,7 @@ import io.kubeloop.api.DynamicObject;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
@@ -131,7 +132,7 @@ class WatchDecoderFuzzTest {
     void theValidStreamDecodesToItsFiveEvents() {
         WatchDecoder<DynamicObject> decoder = new WatchDecoder<>(
                 chunked(STREAM.getBytes(StandardCharsets.UTF_8), 7), new ObjectCodec<>(DynamicObject.class));
-        List<WatchEvent<DynamicObject>> events = new java.util.ArrayList<>();
+        List<WatchEvent<DynamicObject>> events = new ArrayList<>();
         WatchEvent<DynamicObject> e;
         while ((e = decoder.next()) != null) {
             events.add(e);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.ObjectKey;
 import java.io.ByteArrayInputStream;
+import java.io.EOFException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -119,7 +120,7 @@ class WatchDecoderTest {
         assertThatThrownBy(() -> decodeAll(event("ADDED", TRICKY) + "\n{\"type\":\"ADDED\",\"object\":{\"a\"", 10, 64))
                 .isInstanceOf(JacksonIOException.class)
                 .cause()
-                .isInstanceOf(java.io.EOFException.class)
+                .isInstanceOf(EOFException.class)
                 .hasMessage("the watch body ended inside an event");
     }
 

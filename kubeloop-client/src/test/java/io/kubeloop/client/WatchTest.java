@@ -5,10 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
+import io.kubeloop.api.ObjectKey;
 import io.kubeloop.api.ResourceScope;
 import io.kubeloop.api.errors.GoneException;
+import io.kubeloop.client.http.TransportException;
 import io.kubeloop.client.internal.http.TestApiServer;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -183,12 +187,12 @@ class WatchTest {
                 + "\"resourceVersion\":\"5\",\"uid\":\"u\",\"annotations\":{\"q\":\"}{\\\"\\\\\",\"u\":\"\\u00e9é😀\"}},"
                 + "\"spec\":{\"n\":1.50,\"list\":[{\"x\":[]},{}]}}";
         char[] filler = new char[3 * 1024 * 1024];
-        java.util.Arrays.fill(filler, 'z');
+        Arrays.fill(filler, 'z');
         String big =
                 "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"big\",\"resourceVersion\":\"6\"},"
                         + "\"data\":{\"f\":\"" + new String(filler) + "\"}}";
         String all = event("ADDED", tricky) + event("MODIFIED", big) + event("DELETED", tricky);
-        List<String> pieces = new java.util.ArrayList<>();
+        List<String> pieces = new ArrayList<>();
         for (int i = 0; i < all.length(); i += Math.min(7 + i % 13, 1 << 20)) {
             pieces.add(all.substring(i, Math.min(all.length(), i + Math.min(7 + i % 13, 1 << 20))));
         }
@@ -206,7 +210,7 @@ class WatchTest {
 
             assertThat(objects).extracting(DynamicObject::toJson).containsExactly(tricky, big, tricky);
             assertThat(objects).allMatch(DynamicObject::isCompact);
-            assertThat(objects.get(0).key()).isEqualTo(io.kubeloop.api.ObjectKey.of("ns", "a"));
+            assertThat(objects.get(0).key()).isEqualTo(ObjectKey.of("ns", "a"));
             assertThat(objects.get(0).metadata().annotations())
                     .containsEntry("q", "}{\"\\")
                     .containsEntry("u", "éé😀");
@@ -239,7 +243,7 @@ class WatchTest {
         try (Watch<DynamicObject> watch = pods.watch(ListOptions.none())) {
             assertThat(watch.next()).isPresent();
             assertThatThrownBy(watch::next)
-                    .isInstanceOf(io.kubeloop.client.http.TransportException.class)
+                    .isInstanceOf(TransportException.class)
                     .hasMessageContaining("broke: the watch body ended inside an event");
         }
     }

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.regex.Pattern;
 import tools.jackson.databind.node.ObjectNode;
@@ -248,7 +249,7 @@ public record OperatorBundle(
             String file = "%02d-%s-%s.yaml"
                     .formatted(
                             i + 1,
-                            o.path("kind").asString("").toLowerCase(java.util.Locale.ROOT),
+                            o.path("kind").asString("").toLowerCase(Locale.ROOT),
                             o.path("metadata").path("name").asString("").replace(':', '-'));
             kustomization.append("- ").append(file).append('\n');
             files.add(write(dir.resolve(file), KubeYaml.write(o)));

@@ -26,6 +26,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /** Java types → CRD: what hand-written types get, and the mistakes that are refused with the reason. */
@@ -200,7 +201,7 @@ class CrdGeneratorTest {
     void theCustomResourcesAnnotationsAreTheCrdsSplitAtTheFirstEqualsSign() {
         JsonNode crd = CrdGenerator.crds(List.of(Gadget.class)).getFirst();
         assertThat(crd.path("metadata").path("annotations"))
-                .isEqualTo(tools.jackson.databind.node.JsonNodeFactory.instance
+                .isEqualTo(JsonNodeFactory.instance
                         .objectNode()
                         .put("api-approved.kubernetes.io", UNAPPROVED)
                         .put("example.com/empty", "")

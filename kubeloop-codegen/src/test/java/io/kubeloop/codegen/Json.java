@@ -3,6 +3,8 @@ package io.kubeloop.codegen;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -91,7 +93,7 @@ final class Json {
             return;
         }
         if (a.isObject() && b.isObject()) {
-            java.util.Set<String> names = new java.util.TreeSet<>(a.propertyNames());
+            Set<String> names = new TreeSet<>(a.propertyNames());
             names.addAll(b.propertyNames());
             for (String name : names) {
                 diff(at + "/" + name, a.path(name), b.path(name), out);

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kubeloop.api.DynamicObject;
+import io.kubeloop.api.json.JsonBytesReader;
 import io.kubeloop.api.json.KubeJson;
+import io.kubeloop.api.json.ModelDeserializer;
 import io.kubeloop.api.yaml.KubeYaml;
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,6 +19,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -283,9 +286,9 @@ class ModelGeneratorTest {
                     + "\"status\":{\"observed\":{\"endpoint\":{\"host\":\"h\",\"port\":1}}}}";
             Object parsed = KubeJson.mapper().readValue(json, kind);
             byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
-            Object fromBytes = new io.kubeloop.api.json.JsonBytesReader(KubeJson.mapper()
+            Object fromBytes = new JsonBytesReader(KubeJson.mapper()
                             .rebuild()
-                            .disable(tools.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                             .build())
                     .read(readerOf(kind), bytes, 0, bytes.length);
             assertThat(parsed.toString()).contains("value=v").contains("depth=2");
@@ -442,9 +445,8 @@ class ModelGeneratorTest {
     }
 
     @SuppressWarnings("unchecked")
-    private static <T> io.kubeloop.api.json.ModelDeserializer<T> readerOf(Class<?> kind) {
-        return (io.kubeloop.api.json.ModelDeserializer<T>)
-                io.kubeloop.api.json.JsonBytesReader.modelOf(kind).orElseThrow();
+    private static <T> ModelDeserializer<T> readerOf(Class<?> kind) {
+        return (ModelDeserializer<T>) JsonBytesReader.modelOf(kind).orElseThrow();
     }
 
     @Test

@@ -6,19 +6,24 @@ import io.kubeloop.api.json.JsonBytesReader;
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.api.yaml.KubeYaml;
 import io.kubeloop.apiserver.EmbeddedApiServer;
+import java.io.File;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -77,8 +82,7 @@ class RealCrdsTest {
             sources.put(fixture, generated);
         }
         List<List<GeneratedSource>> largestFirst = new ArrayList<>(sources.values());
-        largestFirst.sort(
-                java.util.Comparator.comparingLong(RealCrdsTest::length).reversed());
+        largestFirst.sort(Comparator.comparingLong(RealCrdsTest::length).reversed());
         for (List<GeneratedSource> generated : largestFirst) {
             int smaller = sizes[0] <= sizes[1] ? 0 : 1;
             groups.get(smaller).addAll(generated);
@@ -148,7 +152,7 @@ class RealCrdsTest {
             assertThat(KubeJson.mapper().readValue(json, type))
                     .as(example.getFileName() + " through @JsonDeserialize")
                     .isEqualTo(byReflection);
-            byte[] bytes = json.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
             assertThat(new JsonBytesReader(KubeJson.mapper())
                             .read(JsonBytesReader.modelOf(type).orElseThrow(), bytes, 0, bytes.length))
                     .as(example.getFileName() + " from its bytes")
@@ -206,7 +210,7 @@ class RealCrdsTest {
     @MethodSource("fixtures")
     void aNestedTypesNameEndsInADigitOnlyWhenItsPropertysNameDoes(String fixture) throws Exception {
         String crdText =
-                Files.readString(root().resolve(fixture).resolve("crd.yaml")).toLowerCase(java.util.Locale.ROOT);
+                Files.readString(root().resolve(fixture).resolve("crd.yaml")).toLowerCase(Locale.ROOT);
         for (GeneratedSource source : sources.get(fixture)) {
             List<Class<?>> nested = new ArrayList<>(List.of(loader.loadClass(source.qualifiedName())));
             for (int i = 0; i < nested.size(); i++) {
@@ -214,9 +218,7 @@ class RealCrdsTest {
                 nested.addAll(List.of(type.getDeclaredClasses()));
                 String name = type.getSimpleName();
                 if (Character.isDigit(name.charAt(name.length() - 1))) {
-                    assertThat(crdText)
-                            .as(type.getName())
-                            .containsPattern("\\b" + name.toLowerCase(java.util.Locale.ROOT) + ":");
+                    assertThat(crdText).as(type.getName()).containsPattern("\\b" + name.toLowerCase(Locale.ROOT) + ":");
                 }
             }
         }
@@ -284,7 +286,7 @@ class RealCrdsTest {
      * API's HTTPRoute) cannot be an enum named {@code Status} inside {@code Status}: it is
      * {@code ConditionStatus}, as Go names it.
      */
-    @org.junit.jupiter.api.Test
+    @Test
     void aConditionsStatusEnumInsideTheKindsStatusIsConditionStatus() throws Exception {
         Class<?> certificate = loader.loadClass(
                 "fixtures.cert_manager_certificate.v1.Certificate$Status$Condition" + "$ConditionStatus");
@@ -296,7 +298,7 @@ class RealCrdsTest {
 
     private Path kubectl() {
         Path found = null;
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
             Path candidate = Path.of(dir, "kubectl");
             if (Files.isExecutable(candidate)) {
                 found = candidate;
@@ -340,7 +342,7 @@ class RealCrdsTest {
                 workDir.resolve("kubectl-cache").toString()));
         command.addAll(List.of(args));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         return new Result(process.waitFor(), out);
     }
 

@@ -1,6 +1,7 @@
 package io.kubeloop.controller;
 
 import io.kubeloop.api.errors.ApiException;
+import java.io.Serial;
 
 /**
  * {@link Controller#start()} gave up waiting for its caches because the server refused an informer's list
@@ -11,7 +12,7 @@ import io.kubeloop.api.errors.ApiException;
  */
 public final class CacheAccessDeniedException extends IllegalStateException {
 
-    @java.io.Serial
+    @Serial
     private static final long serialVersionUID = 1L;
 
     /**

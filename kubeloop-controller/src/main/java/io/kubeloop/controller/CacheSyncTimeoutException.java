@@ -1,5 +1,7 @@
 package io.kubeloop.controller;
 
+import java.io.Serial;
+
 /**
  * A wait for informers to sync gave up: a {@link Manager}'s {@link Manager#start() start} or
  * {@link Controller#start()} waiting for the informers of the controller's watches (the controller, and
@@ -14,7 +16,7 @@ package io.kubeloop.controller;
  */
 public final class CacheSyncTimeoutException extends IllegalStateException {
 
-    @java.io.Serial
+    @Serial
     private static final long serialVersionUID = 1L;
 
     /**

@@ -3,6 +3,7 @@ package io.kubeloop.controller;
 import io.kubeloop.cache.SharedIndexInformer;
 import io.kubeloop.workqueue.RateLimitingQueue;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
@@ -126,5 +127,5 @@ public interface Controller extends Component {
      * @param listener told of the failure; exceptions it throws are logged and ignored
      */
     @Override
-    void onFailure(java.util.function.Consumer<? super Throwable> listener);
+    void onFailure(Consumer<? super Throwable> listener);
 }

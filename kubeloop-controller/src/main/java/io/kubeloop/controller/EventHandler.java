@@ -5,6 +5,7 @@ import io.kubeloop.api.ObjectAccess;
 import io.kubeloop.api.ResourceScope;
 import io.kubeloop.workqueue.RateLimitingQueue;
 import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.Objects;
 import java.util.function.Function;
 
@@ -95,7 +96,7 @@ public interface EventHandler<T> {
             switch (event) {
                 case Event.Create<T> c -> map.apply(c.object()).forEach(queue::add);
                 case Event.Update<T> u -> {
-                    var requests = new java.util.LinkedHashSet<Request>(map.apply(u.oldObject()));
+                    var requests = new LinkedHashSet<Request>(map.apply(u.oldObject()));
                     requests.addAll(map.apply(u.newObject()));
                     requests.forEach(queue::add);
                 }

@@ -1,6 +1,7 @@
 package io.kubeloop.controller;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
+import io.kubeloop.time.internal.Joins;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -137,7 +138,7 @@ final class ManagerComponents {
         List<Thread> closing = group.stream()
                 .map(c -> Thread.ofVirtual().name("stop-" + c.name()).start(() -> closeQuietly(c)))
                 .toList();
-        io.kubeloop.time.internal.Joins.joinAllUninterruptibly(closing);
+        Joins.joinAllUninterruptibly(closing);
     }
 
     private static void closeQuietly(Component c) {

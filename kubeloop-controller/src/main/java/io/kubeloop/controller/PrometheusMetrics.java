@@ -1,6 +1,8 @@
 package io.kubeloop.controller;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
 /**
  * The one place that names micrometer-registry-prometheus, an optional dependency of
@@ -54,12 +56,11 @@ final class PrometheusMetrics {
     private static final class Prometheus {
 
         static MeterRegistry newRegistry() {
-            return new io.micrometer.prometheusmetrics.PrometheusMeterRegistry(
-                    io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT);
+            return new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         }
 
         static String scrape(MeterRegistry registry) {
-            return ((io.micrometer.prometheusmetrics.PrometheusMeterRegistry) registry).scrape();
+            return ((PrometheusMeterRegistry) registry).scrape();
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.kubeloop.controller;
 
 import io.kubeloop.api.errors.Causes;
+import java.io.Serial;
 
 /**
  * A reconcile failure that retrying cannot fix (an invalid spec, a missing permission the user must
@@ -15,7 +16,7 @@ import io.kubeloop.api.errors.Causes;
  */
 public class TerminalException extends RuntimeException {
 
-    @java.io.Serial
+    @Serial
     private static final long serialVersionUID = 1L;
 
     /**

@@ -17,6 +17,7 @@ import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.client.config.SslContextBuilder;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -92,7 +93,7 @@ class ControllerBuilderTest {
     void buildRegistersAWatchPerTypeOnTheSharedInformersAndAppliesTheOptions() {
         Controller controller = ControllerBuilder.forResource(Foo.class)
                 .owns(Deployment.class)
-                .watches(ConfigMap.class, EventHandler.fromMapFunction(cm -> java.util.List.of()), e -> true)
+                .watches(ConfigMap.class, EventHandler.fromMapFunction(cm -> List.of()), e -> true)
                 .withOptions(o -> o.maxConcurrentReconciles(3))
                 .withOptions(o -> o.cacheSyncTimeout(Duration.ofMillis(100))) // calls add up
                 .build(informers, (r, ctx) -> Result.done());

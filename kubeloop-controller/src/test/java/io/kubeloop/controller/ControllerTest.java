@@ -5,14 +5,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.kubeloop.api.errors.ConflictException;
+import io.kubeloop.api.errors.ForbiddenException;
 import io.kubeloop.api.errors.Status;
 import io.kubeloop.time.testing.FakeTicker;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -103,7 +109,7 @@ class ControllerTest {
                     throw new IllegalStateException("boom 1");
                 })
                 .then(() -> {
-                    throw new java.io.IOException("boom 2");
+                    throw new IOException("boom 2");
                 });
         start(ControllerOptions.builder("test"));
         controller.queue().add(FOO);
@@ -182,7 +188,7 @@ class ControllerTest {
     @Test
     void anApiErrorOtherThanAConflictIsStillLoggedAsAnError() {
         reconciler.then(() -> {
-            throw new io.kubeloop.api.errors.ForbiddenException(Status.failure(403, "Forbidden", "no access"));
+            throw new ForbiddenException(Status.failure(403, "Forbidden", "no access"));
         });
         start(ControllerOptions.builder("test"));
         List<RecordingLogProvider.LogEvent> events;
@@ -382,12 +388,12 @@ class ControllerTest {
                         .meterRegistry(registry)
                         .build());
         controller.start();
-        List<Thread> producers = new java.util.ArrayList<>();
+        List<Thread> producers = new ArrayList<>();
         CountDownLatch go = new CountDownLatch(1);
         for (int p = 0; p < 4; p++) {
             int seed = p;
             producers.add(Thread.ofPlatform().start(() -> {
-                java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+                SplittableRandom random = new SplittableRandom(seed);
                 try {
                     go.await();
                 } catch (InterruptedException e) {
@@ -531,8 +537,7 @@ class ControllerTest {
 
     @Test
     void metricsAreExportedUnderControllerRuntimeNames() {
-        var prometheus = new io.micrometer.prometheusmetrics.PrometheusMeterRegistry(
-                io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT);
+        var prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         controller = Controller.create(
                 reconciler,
                 ControllerOptions.builder("foo-controller")

@@ -11,11 +11,15 @@ import io.kubeloop.api.errors.ApiException;
 import io.kubeloop.api.errors.ApiExceptions;
 import io.kubeloop.api.errors.Status;
 import io.kubeloop.cache.InformerOptions;
+import io.kubeloop.cache.ResourceEventHandler;
 import io.kubeloop.cache.SharedIndexInformer;
 import io.kubeloop.cache.testing.FakeListerWatcher;
+import io.kubeloop.workqueue.PriorityQueue;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -81,8 +85,8 @@ class ControllerWatchTest {
         for (int i = 0; i < 20; i++) {
             foos.add(foo("default", "initial-" + i, 1));
         }
-        java.util.concurrent.CountDownLatch firstRunning = new java.util.concurrent.CountDownLatch(1);
-        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        CountDownLatch firstRunning = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
         controller = Controller.create(
                 (request, context) -> {
                     reconciled.add(request);
@@ -93,12 +97,11 @@ class ControllerWatchTest {
                     return Result.done();
                 },
                 ControllerOptions.builder("foo").usePriorityQueue(true).build());
-        assertThat(controller.queue()).isInstanceOf(io.kubeloop.workqueue.PriorityQueue.class);
+        assertThat(controller.queue()).isInstanceOf(PriorityQueue.class);
         controller.watch(informer, EventHandler.forObject());
         informer.start();
         controller.start();
-        assertThat(firstRunning.await(10, java.util.concurrent.TimeUnit.SECONDS))
-                .isTrue();
+        assertThat(firstRunning.await(10, TimeUnit.SECONDS)).isTrue();
 
         await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().len() == 19);
         foos.add(foo("default", "new", 1)); // a real change, after the initial list
@@ -247,7 +250,7 @@ class ControllerWatchTest {
         controller(ControllerOptions.builder("foo"));
         controller.watch(informer, EventHandler.forObject());
         List<String> otherHandler = new CopyOnWriteArrayList<>();
-        informer.addEventHandler(new io.kubeloop.cache.ResourceEventHandler<>() {
+        informer.addEventHandler(new ResourceEventHandler<>() {
             @Override
             public void onUpdate(DynamicObject oldObject, DynamicObject newObject) {
                 otherHandler.add(newObject.metadata().name());

@@ -2,6 +2,8 @@ package io.kubeloop.controller;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupKind;
 import io.kubeloop.api.ResourceScope;
@@ -119,7 +121,7 @@ class EventHandlerTest {
 
     @Test
     void handlersReadFabric8ModelObjectsToo() {
-        var deployment = new io.fabric8.kubernetes.api.model.apps.DeploymentBuilder()
+        var deployment = new DeploymentBuilder()
                 .withNewMetadata()
                 .withNamespace("ns")
                 .withName("d")
@@ -133,10 +135,9 @@ class EventHandlerTest {
                 .endMetadata()
                 .build();
 
-        EventHandler.<io.fabric8.kubernetes.api.model.apps.Deployment>forOwner(FOO, ResourceScope.NAMESPACED)
+        EventHandler.<Deployment>forOwner(FOO, ResourceScope.NAMESPACED)
                 .handle(new Event.Create<>(deployment, false), queue);
-        EventHandler.<io.fabric8.kubernetes.api.model.apps.Deployment>forObject()
-                .handle(new Event.Create<>(deployment, false), queue);
+        EventHandler.<Deployment>forObject().handle(new Event.Create<>(deployment, false), queue);
 
         assertThat(drain()).containsExactly(Request.of("ns", "foo"), Request.of("ns", "d"));
     }

@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplate;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.events.v1.Event;
 import io.kubeloop.api.GroupVersionKind;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.ManagedFieldsEntry;
@@ -39,8 +40,7 @@ class Fabric8ModelSupportTest {
         assertThat(s.gvkOf(Pod.class)).contains(GroupVersionKind.parse("Pod.v1"));
         assertThat(s.typeOf(GroupVersionKind.parse("Lease.v1.coordination.k8s.io")))
                 .contains(Lease.class);
-        assertThat(s.typeOf(GroupVersionKind.parse("Event.v1.events.k8s.io")))
-                .contains(io.fabric8.kubernetes.api.model.events.v1.Event.class);
+        assertThat(s.typeOf(GroupVersionKind.parse("Event.v1.events.k8s.io"))).contains(Event.class);
         assertThat(s.kinds()).hasSize(24);
     }
 

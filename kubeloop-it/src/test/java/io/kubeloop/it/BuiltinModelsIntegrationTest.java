@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionKind;
+import io.kubeloop.api.IntOrString;
 import io.kubeloop.api.Kind;
 import io.kubeloop.api.ManagedFieldsEntry;
 import io.kubeloop.api.ObjectKey;
 import io.kubeloop.api.OwnerReference;
+import io.kubeloop.api.Quantity;
 import io.kubeloop.api.Scheme;
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.cache.InformerFactory;
@@ -30,9 +32,12 @@ import io.kubeloop.models.core.v1.Event;
 import io.kubeloop.models.core.v1.Pod;
 import io.kubeloop.models.core.v1.Secret;
 import io.kubeloop.models.core.v1.Service;
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -242,16 +247,14 @@ class BuiltinModelsIntegrationTest extends EmbeddedServerTestBase {
                                                 .image("nginx:1.27")
                                                 .addPort(port ->
                                                         port.name("http").containerPort(80))
-                                                .resources(r ->
-                                                        r.putRequest("cpu", io.kubeloop.api.Quantity.parse("100m")))))))
+                                                .resources(r -> r.putRequest("cpu", Quantity.parse("100m")))))))
                         .build());
         client.resource(Service.class)
                 .inNamespace("default")
                 .create(Service.builder()
                         .metadata(m -> m.name("web"))
                         .spec(s -> s.selector(labels)
-                                .addPort(p ->
-                                        p.name("http").port(80).targetPort(io.kubeloop.api.IntOrString.of("http"))))
+                                .addPort(p -> p.name("http").port(80).targetPort(IntOrString.of("http"))))
                         .build());
         Map<String, String> db = Map.of("app", "db");
         client.resource(StatefulSet.class)
@@ -312,7 +315,7 @@ class BuiltinModelsIntegrationTest extends EmbeddedServerTestBase {
 
     /** Kinds' models by {@code apiVersion/kind}, read from each record's {@code @Kind}. */
     private static Map<String, Class<?>> modelKinds() {
-        Map<String, Class<?>> kinds = new java.util.HashMap<>();
+        Map<String, Class<?>> kinds = new HashMap<>();
         for (Class<?> type : ModelClasses.all()) {
             Kind kind = type.getAnnotation(Kind.class);
             if (kind != null) {
@@ -374,7 +377,7 @@ class BuiltinModelsIntegrationTest extends EmbeddedServerTestBase {
         if (!a.isString() || !b.isString() || !path.matches(".*\\.(capacity|allocatable|requests|limits)\\.[^.]+")) {
             return false;
         }
-        return io.kubeloop.api.Quantity.parse(a.asString()).equals(io.kubeloop.api.Quantity.parse(b.asString()));
+        return Quantity.parse(a.asString()).equals(Quantity.parse(b.asString()));
     }
 
     private static boolean sameInstant(JsonNode a, JsonNode b) {
@@ -382,10 +385,10 @@ class BuiltinModelsIntegrationTest extends EmbeddedServerTestBase {
             return false;
         }
         try {
-            return java.time.OffsetDateTime.parse(a.asString())
+            return OffsetDateTime.parse(a.asString())
                     .toInstant()
-                    .equals(java.time.OffsetDateTime.parse(b.asString()).toInstant());
-        } catch (java.time.DateTimeException e) {
+                    .equals(OffsetDateTime.parse(b.asString()).toInstant());
+        } catch (DateTimeException e) {
             return false;
         }
     }

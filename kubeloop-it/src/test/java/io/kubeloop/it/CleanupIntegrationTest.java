@@ -12,6 +12,10 @@ import io.kubeloop.client.ResourceClient;
 import io.kubeloop.controller.Cleaner;
 import io.kubeloop.controller.Controller;
 import io.kubeloop.controller.ControllerBuilder;
+import io.kubeloop.controller.Event.Create;
+import io.kubeloop.controller.Event.Delete;
+import io.kubeloop.controller.Event.Generic;
+import io.kubeloop.controller.Event.Update;
 import io.kubeloop.controller.Manager;
 import io.kubeloop.controller.ManagerOptions;
 import io.kubeloop.controller.Predicates;
@@ -82,10 +86,10 @@ class CleanupIntegrationTest extends EmbeddedServerTestBase {
                 .withEventFilter(e -> "guarded"
                         .equals(ObjectAccess.labels(
                                         switch (e) {
-                                            case io.kubeloop.controller.Event.Create<?> c -> c.object();
-                                            case io.kubeloop.controller.Event.Update<?> u -> u.newObject();
-                                            case io.kubeloop.controller.Event.Delete<?> d -> d.object();
-                                            case io.kubeloop.controller.Event.Generic<?> g -> g.object();
+                                            case Create<?> c -> c.object();
+                                            case Update<?> u -> u.newObject();
+                                            case Delete<?> d -> d.object();
+                                            case Generic<?> g -> g.object();
                                         })
                                 .get("role")))
                 .withCleanup(FINALIZER, cleaner)

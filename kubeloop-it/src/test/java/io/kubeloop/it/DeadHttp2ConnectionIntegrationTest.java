@@ -28,6 +28,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -96,7 +97,7 @@ class DeadHttp2ConnectionIntegrationTest extends EmbeddedServerTestBase {
      *
      * @return what {@code freeze} returned
      */
-    private int writeFor(Duration length, Duration at, SplittableRandom random, java.util.function.IntSupplier freeze)
+    private int writeFor(Duration length, Duration at, SplittableRandom random, IntSupplier freeze)
             throws InterruptedException {
         long start = System.nanoTime();
         int writes = 0;

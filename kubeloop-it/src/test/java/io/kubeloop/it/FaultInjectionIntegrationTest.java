@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -138,7 +139,7 @@ class FaultInjectionIntegrationTest extends FaultProxyTestBase {
                     resumedWrites++;
                     Thread.sleep(random.nextInt(20));
                 }
-                Map<String, Long> during = new java.util.TreeMap<>(proxy.injected());
+                Map<String, Long> during = new TreeMap<>(proxy.injected());
                 before.forEach((kind, n) -> during.merge(kind, -n, Long::sum));
                 System.out.println("FaultInjectionIntegrationTest: then " + resumedWrites
                         + " writes under resume-only faults " + during);

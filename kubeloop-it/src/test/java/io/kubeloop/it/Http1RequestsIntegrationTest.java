@@ -12,6 +12,7 @@ import io.kubeloop.client.ResourceClient;
 import io.kubeloop.client.Watch;
 import io.kubeloop.client.WatchEvent;
 import io.kubeloop.models.core.v1.ConfigMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -67,7 +68,7 @@ class Http1RequestsIntegrationTest extends EmbeddedServerTestBase {
         try (Watch<ConfigMap> watch = configMaps().watch(ListOptions.none())) {
             ExecutorService pool = Executors.newFixedThreadPool(writers);
             try {
-                List<Future<?>> done = new java.util.ArrayList<>();
+                List<Future<?>> done = new ArrayList<>();
                 for (int w = 0; w < writers; w++) {
                     int writer = w;
                     done.add(pool.submit(() -> {

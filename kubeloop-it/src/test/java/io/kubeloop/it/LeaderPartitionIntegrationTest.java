@@ -23,6 +23,7 @@ import io.kubeloop.testing.faults.ConnectionFault;
 import io.kubeloop.testing.faults.ConnectionPlan;
 import io.kubeloop.testing.faults.FaultInjectingProxy;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -69,7 +70,7 @@ class LeaderPartitionIntegrationTest extends FaultProxyTestBase {
                     tokens, "token-a,manager-a,uid-a,\"system:masters\"\ntoken-b,manager-b,uid-b,\"system:masters\"\n");
             return ServerOptions.defaults().withTokenAuthFile(tokens).withAuditLog(dir.resolve("audit.log"));
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 

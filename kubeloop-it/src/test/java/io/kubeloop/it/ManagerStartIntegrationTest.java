@@ -9,6 +9,7 @@ import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.ObjectKey;
 import io.kubeloop.api.ResourceScope;
 import io.kubeloop.api.errors.NotFoundException;
+import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.discovery.NoMatchException;
 import io.kubeloop.controller.CacheSyncTimeoutException;
 import io.kubeloop.controller.ControllerBuilder;
@@ -46,7 +47,7 @@ class ManagerStartIntegrationTest extends EmbeddedServerTestBase {
     private static final String HINT = "if kind is a CRD, it should be installed before calling Start";
 
     private static Manager managerWithWidgetController(
-            io.kubeloop.client.KubeClient client, ManagerOptions options, Duration syncTimeout) {
+            KubeClient client, ManagerOptions options, Duration syncTimeout) {
         Manager manager = Manager.create(client, options);
         ControllerBuilder.forResource(Widget.class)
                 .named("widget-controller")

@@ -1,5 +1,6 @@
 package io.kubeloop.it;
 
+import io.kubeloop.models.core.v1.Pod;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -19,7 +20,7 @@ final class ModelClasses {
 
     static List<Class<?>> all() {
         try {
-            URI location = io.kubeloop.models.core.v1.Pod.class
+            URI location = Pod.class
                     .getProtectionDomain()
                     .getCodeSource()
                     .getLocation()

@@ -15,6 +15,7 @@ import io.kubeloop.time.Ticker;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -115,7 +116,7 @@ class OperatorBundleAgreementTest {
 
     /** The container's arguments and environment as the kubelet gives them to a pod of the Deployment. */
     private static OperatorFlags parse(JsonNode container, Map<String, String> podAnnotations) {
-        List<String> args = new java.util.ArrayList<>();
+        List<String> args = new ArrayList<>();
         container.path("args").forEach(a -> args.add(a.asString()));
         Map<String, String> env = new HashMap<>();
         env.put("HOSTNAME", POD);

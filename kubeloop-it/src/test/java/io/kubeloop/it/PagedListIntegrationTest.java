@@ -23,6 +23,7 @@ import io.kubeloop.client.ResourceClient;
 import io.kubeloop.client.WriteOptions;
 import io.kubeloop.client.http.Interceptor;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -71,7 +72,7 @@ class PagedListIntegrationTest {
                 .inNamespace("paged");
         try (ExecutorService pool =
                 Executors.newFixedThreadPool(16, Thread.ofVirtual().factory())) {
-            List<Future<?>> writes = new java.util.ArrayList<>();
+            List<Future<?>> writes = new ArrayList<>();
             for (int i = 0; i < COUNT; i++) {
                 String name = String.format("cm-%04d", i);
                 writes.add(pool.submit(() -> cms.create(

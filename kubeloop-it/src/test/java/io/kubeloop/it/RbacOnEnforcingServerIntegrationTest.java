@@ -13,6 +13,7 @@ import io.kubeloop.api.ObjectMeta;
 import io.kubeloop.api.ResourceScope;
 import io.kubeloop.api.errors.ForbiddenException;
 import io.kubeloop.api.errors.NotFoundException;
+import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.apiserver.AdmissionPlugin;
 import io.kubeloop.apiserver.ServerOptions;
 import io.kubeloop.client.ClientOptions;
@@ -131,7 +132,7 @@ class RbacOnEnforcingServerIntegrationTest extends EmbeddedServerTestBase {
                             .build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
-            String token = io.kubeloop.api.json.KubeJson.mapper()
+            String token = KubeJson.mapper()
                     .readTree(r.body())
                     .path("status")
                     .path("token")

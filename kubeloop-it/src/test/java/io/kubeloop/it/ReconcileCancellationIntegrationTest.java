@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -124,7 +125,7 @@ class ReconcileCancellationIntegrationTest extends EmbeddedServerTestBase {
         assertThat(interrupted).as("the reconcile in flight was interrupted").isTrue();
         assertThat(writeFailures)
                 .singleElement()
-                .satisfies(e -> assertThat(e).isInstanceOf(java.util.concurrent.CancellationException.class));
+                .satisfies(e -> assertThat(e).isInstanceOf(CancellationException.class));
         Thread.sleep(500);
         assertThat(exists("written-after-loss")).isFalse();
     }

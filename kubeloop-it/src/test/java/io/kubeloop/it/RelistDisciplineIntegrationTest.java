@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -99,7 +100,7 @@ class RelistDisciplineIntegrationTest extends FaultProxyTestBase {
         }
     }
 
-    private List<Long> millisSinceFirst(java.util.function.Predicate<Seen> which) {
+    private List<Long> millisSinceFirst(Predicate<Seen> which) {
         List<Seen> all = List.copyOf(seen);
         long first = all.get(0).atNanos();
         return all.stream()

@@ -24,6 +24,7 @@ import io.kubeloop.testing.faults.FaultPlan;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Timeout;
@@ -45,8 +46,7 @@ class SampleControllerFaultTest extends EmbeddedServerTestBase {
 
     private static final String NS = "samples";
     private static final int FOOS = 12;
-    private static final java.util.Set<String> EVERY_KIND =
-            java.util.Set.of("cut", "stall", "reject-429", "reject-500", "watch-gone");
+    private static final Set<String> EVERY_KIND = Set.of("cut", "stall", "reject-429", "reject-500", "watch-gone");
 
     private FaultInjectingProxy proxy;
     private KubeClient throughProxy;

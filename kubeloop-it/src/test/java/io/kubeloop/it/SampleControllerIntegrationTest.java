@@ -20,6 +20,7 @@ import io.kubeloop.samples.samplecontroller.FooCrd;
 import io.kubeloop.samples.samplecontroller.SampleController;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -56,7 +57,7 @@ class SampleControllerIntegrationTest extends EmbeddedServerTestBase {
         }
     }
 
-    private Deployment awaitDeployment(String name, java.util.function.Predicate<Deployment> condition) {
+    private Deployment awaitDeployment(String name, Predicate<Deployment> condition) {
         Deployment[] seen = new Deployment[1];
         await().atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(20))

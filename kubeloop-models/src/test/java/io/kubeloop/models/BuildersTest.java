@@ -7,6 +7,7 @@ import io.kubeloop.api.OwnerReference;
 import io.kubeloop.api.Quantity;
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.models.apps.v1.Deployment;
+import io.kubeloop.models.core.v1.Container;
 import io.kubeloop.models.core.v1.Service;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -70,7 +71,7 @@ class BuildersTest {
                 .build();
         assertThat(service.spec().ports().getFirst().targetPort()).isEqualTo(IntOrString.of("http"));
 
-        var container = io.kubeloop.models.core.v1.Container.builder()
+        var container = Container.builder()
                 .resources(r -> r.putRequest("cpu", Quantity.parse("100m")).putLimit("memory", Quantity.parse("1Gi")))
                 .build();
         assertThat(container.resources().requests()).isEqualTo(Map.of("cpu", Quantity.parse("0.1")));

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -151,7 +152,7 @@ class CorpusRoundTripTest {
     /** Adds the paths where {@code actual} differs from {@code expected}, with both values. */
     private static void diff(JsonNode expected, JsonNode actual, String path, List<String> out) {
         if (expected.isObject() && actual.isObject()) {
-            Set<String> names = new java.util.TreeSet<>(expected.propertyNames());
+            Set<String> names = new TreeSet<>(expected.propertyNames());
             names.addAll(actual.propertyNames());
             for (String name : names) {
                 diff(expected.path(name), actual.path(name), path + "." + name, out);

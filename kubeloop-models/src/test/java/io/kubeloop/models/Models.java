@@ -1,6 +1,7 @@
 package io.kubeloop.models;
 
 import io.kubeloop.api.Kind;
+import io.kubeloop.models.apps.v1.JsonReaders;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
@@ -19,7 +20,7 @@ final class Models {
     /** The compiled models' root (the module's classes directory). */
     static Path classesRoot() {
         try {
-            return Path.of(io.kubeloop.models.apps.v1.JsonReaders.class
+            return Path.of(JsonReaders.class
                     .getProtectionDomain()
                     .getCodeSource()
                     .getLocation()

@@ -4,7 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubeloop.api.Kind;
 import io.kubeloop.api.KubernetesObject;
+import io.kubeloop.api.Scheme;
 import io.kubeloop.api.json.KubeJson;
+import io.kubeloop.models.apps.v1.Deployment;
+import io.kubeloop.models.coordination.v1.Lease;
+import io.kubeloop.models.core.v1.Node;
+import io.kubeloop.models.core.v1.Pod;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -130,23 +135,17 @@ class ReleaseModelsTest {
                     .isTrue();
         }
         assertThat(kinds)
-                .containsEntry("apps/v1/Deployment", io.kubeloop.models.apps.v1.Deployment.class)
-                .containsEntry("v1/Pod", io.kubeloop.models.core.v1.Pod.class)
-                .containsEntry("coordination.k8s.io/v1/Lease", io.kubeloop.models.coordination.v1.Lease.class);
-        assertThat(io.kubeloop.models.core.v1.Node.class
-                        .getAnnotation(Kind.class)
-                        .namespaced())
-                .isFalse();
-        assertThat(io.kubeloop.models.apps.v1.Deployment.class
-                        .getAnnotation(Kind.class)
-                        .namespaced())
-                .isTrue();
+                .containsEntry("apps/v1/Deployment", Deployment.class)
+                .containsEntry("v1/Pod", Pod.class)
+                .containsEntry("coordination.k8s.io/v1/Lease", Lease.class);
+        assertThat(Node.class.getAnnotation(Kind.class).namespaced()).isFalse();
+        assertThat(Deployment.class.getAnnotation(Kind.class).namespaced()).isTrue();
     }
 
     /** The models register every kind in the default scheme (their ModelSupport), as its type with its resource. */
     @Test
     void theDefaultSchemeMapsEveryKindToItsRecord() {
-        io.kubeloop.api.Scheme defaults = io.kubeloop.api.Scheme.defaults();
+        Scheme defaults = Scheme.defaults();
         for (Class<?> type : Models.kinds().values()) {
             var gvk = defaults.gvkOf(type).orElseThrow();
             assertThat(defaults.typeOf(gvk)).as("type of %s", gvk).contains(type);

@@ -9,7 +9,9 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * fabric8 kubernetes-client 7.x's {@code SharedIndexInformer} for the ConfigMaps of one namespace, run
@@ -63,7 +65,7 @@ public final class Fabric8InformerMain {
             Peers.awaitStdinClosed();
             informer.stop();
             informer.stopped().toCompletableFuture().get(10, TimeUnit.SECONDS);
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             events.error(e);
         }
         System.exit(0);

@@ -1,5 +1,7 @@
 package io.kubeloop.peers;
 
+import com.sun.management.OperatingSystemMXBean;
+import com.sun.management.ThreadMXBean;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -134,7 +136,7 @@ public final class InformerBenchReporter {
 
     /** CPU time of this process so far (every thread: application, JIT, GC), in nanoseconds; -1 when unknown. */
     public static long processCpuNanos() {
-        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os) {
             return os.getProcessCpuTime();
         }
         return -1;
@@ -142,7 +144,7 @@ public final class InformerBenchReporter {
 
     /** Bytes allocated in the heap by all threads since the JVM started (approximate); -1 when unknown. */
     public static long allocatedBytes() {
-        if (ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean threads
+        if (ManagementFactory.getThreadMXBean() instanceof ThreadMXBean threads
                 && threads.isThreadAllocatedMemorySupported()
                 && threads.isThreadAllocatedMemoryEnabled()) {
             return threads.getTotalThreadAllocatedBytes();

@@ -1,5 +1,6 @@
 package io.kubeloop.workqueue;
 
+import java.io.Serial;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.AbstractQueuedSynchronizer;
 import java.util.concurrent.locks.Condition;
@@ -29,7 +30,7 @@ import java.util.concurrent.locks.Lock;
  */
 final class QueueLock extends AbstractQueuedSynchronizer implements Lock {
 
-    @java.io.Serial
+    @Serial
     private static final long serialVersionUID = 1L;
 
     /** Takes the lock, waiting (parked, after AQS's brief spin when first in line) if needed. */

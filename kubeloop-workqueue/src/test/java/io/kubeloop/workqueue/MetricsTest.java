@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kubeloop.time.testing.FakeTicker;
+import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -110,7 +111,7 @@ class MetricsTest {
     @Test
     void aQueueWithoutMetricsRegistersNothingInMicrometersGlobalRegistry() {
         SimpleMeterRegistry global = new SimpleMeterRegistry();
-        io.micrometer.core.instrument.Metrics.addRegistry(global);
+        Metrics.addRegistry(global);
         try (RateLimitingQueue<String> q = RateLimitingQueue.create(
                 RateLimiter.defaultControllerRateLimiter(),
                 WorkQueueConfig.builder().name("quiet").build())) {
@@ -124,7 +125,7 @@ class MetricsTest {
             assertThat(registry.find("workqueue.adds").tag("name", "quiet").counter())
                     .isNull();
         } finally {
-            io.micrometer.core.instrument.Metrics.removeRegistry(global);
+            Metrics.removeRegistry(global);
         }
     }
 

@@ -7,6 +7,9 @@ import io.kubeloop.time.testing.FakeTicker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 class RateLimiterTest {
@@ -206,7 +209,7 @@ class RateLimiterTest {
 
     /** A user's limiter that answers in Durations only: a fixed delay, counting requests per item. */
     private static final class FixedDelay implements RateLimiter<String> {
-        final java.util.Map<String, Integer> counts = new java.util.concurrent.ConcurrentHashMap<>();
+        final Map<String, Integer> counts = new ConcurrentHashMap<>();
         final Duration delay;
 
         FixedDelay(Duration delay) {
@@ -259,7 +262,7 @@ class RateLimiterTest {
             assertThat(q.numRequeues("y")).isEqualTo(1);
             assertThat(q.len()).as("waits the user's 3 s").isZero();
             ticker.step(Duration.ofSeconds(3));
-            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> q.len() == 1);
+            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> q.len() == 1);
         }
     }
 }

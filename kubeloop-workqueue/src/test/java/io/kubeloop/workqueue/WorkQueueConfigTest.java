@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kubeloop.time.Ticker;
 import io.kubeloop.time.testing.FakeTicker;
+import java.time.Duration;
 import java.util.concurrent.ThreadFactory;
 import org.junit.jupiter.api.Test;
 
@@ -44,7 +45,7 @@ class WorkQueueConfigTest {
 
     @Test
     void fakeTickerRejectsSteppingBackwards() {
-        assertThatThrownBy(() -> new FakeTicker().step(java.time.Duration.ofNanos(-1)))
+        assertThatThrownBy(() -> new FakeTicker().step(Duration.ofNanos(-1)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("FakeTicker cannot step backwards");
     }

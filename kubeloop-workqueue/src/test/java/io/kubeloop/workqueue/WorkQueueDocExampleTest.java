@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -51,7 +52,7 @@ class WorkQueueDocExampleTest {
             }
         });
 
-        org.awaitility.Awaitility.await().until(() -> log.size() == 3);
+        Awaitility.await().until(() -> log.size() == 3);
         assertThat(queue.numRequeues(new Key("default", "foo"))).isZero();
         queue.shutDownWithDrain();
         worker.join();

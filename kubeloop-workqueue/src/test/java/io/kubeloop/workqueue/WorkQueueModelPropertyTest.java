@@ -14,17 +14,22 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.From;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.Size;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * Model-based properties of the delaying work queue: random schedules of add, addAfter, ticker
@@ -54,16 +59,15 @@ class WorkQueueModelPropertyTest {
     Arbitrary<Op> ops() {
         Arbitrary<Integer> item = Arbitraries.integers().between(0, ITEMS - 1);
         return Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(6, item.map(Add::new)),
-                net.jqwik.api.Tuple.of(
+                Tuple.of(6, item.map(Add::new)),
+                Tuple.of(
                         4,
-                        net.jqwik.api.Combinators.combine(
-                                        item, Arbitraries.integers().between(-1, 30))
+                        Combinators.combine(item, Arbitraries.integers().between(-1, 30))
                                 .as(AddAfter::new)),
-                net.jqwik.api.Tuple.of(3, Arbitraries.integers().between(0, 20).map(Step::new)),
-                net.jqwik.api.Tuple.of(6, Arbitraries.just(new Get())),
-                net.jqwik.api.Tuple.of(5, Arbitraries.integers().between(0, 3).map(Done::new)),
-                net.jqwik.api.Tuple.of(1, Arbitraries.just(new ShutDown())));
+                Tuple.of(3, Arbitraries.integers().between(0, 20).map(Step::new)),
+                Tuple.of(6, Arbitraries.just(new Get())),
+                Tuple.of(5, Arbitraries.integers().between(0, 3).map(Done::new)),
+                Tuple.of(1, Arbitraries.just(new ShutDown())));
     }
 
     /** client-go's queue as three plain collections, plus the delaying queue's waiting map. */
@@ -223,11 +227,11 @@ class WorkQueueModelPropertyTest {
         DefaultDelayingQueue<Integer> real = (DefaultDelayingQueue<Integer>) DelayingQueue.<Integer>create(
                 WorkQueueConfig.builder().ticker(ticker).build());
         History history = new History();
-        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
-        java.util.SplittableRandom root = new java.util.SplittableRandom(seed);
+        CountDownLatch go = new CountDownLatch(1);
+        SplittableRandom root = new SplittableRandom(seed);
         List<Thread> producing = new ArrayList<>();
         for (int p = 0; p < producers; p++) {
-            java.util.SplittableRandom random = root.split();
+            SplittableRandom random = root.split();
             producing.add(Thread.ofPlatform().start(() -> {
                 awaitQuietly(go);
                 for (int i = 0; i < 120; i++) {
@@ -255,7 +259,7 @@ class WorkQueueModelPropertyTest {
         }
         List<Thread> working = new ArrayList<>();
         for (int w = 0; w < workers; w++) {
-            java.util.SplittableRandom random = root.split();
+            SplittableRandom random = root.split();
             working.add(Thread.ofPlatform().start(() -> {
                 awaitQuietly(go);
                 for (; ; ) {
@@ -291,7 +295,7 @@ class WorkQueueModelPropertyTest {
                                     || real.waitingCount() == 0
                                             && real.len() == 0
                                             && real.queue().inFlight() == 0);
-                } catch (org.awaitility.core.ConditionTimeoutException e) {
+                } catch (ConditionTimeoutException e) {
                     throw new AssertionError(
                             "the queue never became idle after the producers stopped: waiting " + real.waitingCount()
                                     + ", queued " + real.len() + ", in flight "
@@ -363,7 +367,7 @@ class WorkQueueModelPropertyTest {
         }
     }
 
-    private static void awaitQuietly(java.util.concurrent.CountDownLatch latch) {
+    private static void awaitQuietly(CountDownLatch latch) {
         try {
             latch.await();
         } catch (InterruptedException e) {

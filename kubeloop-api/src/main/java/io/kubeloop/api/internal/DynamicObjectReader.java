@@ -8,7 +8,11 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.core.io.JsonStringEncoder;
@@ -138,7 +142,7 @@ public final class DynamicObjectReader {
      * Jackson (then {@link #read(byte[], int, int, String, String)} over its exact span reads it or says what is
      * wrong).
      */
-    public java.util.Optional<Scanned> scan(byte[] input, int start, int limit) {
+    public Optional<Scanned> scan(byte[] input, int start, int limit) {
         return scan(input, start, limit, null, null);
     }
 
@@ -146,14 +150,13 @@ public final class DynamicObjectReader {
      * As {@link #scan(byte[], int, int)}, and adds {@code apiVersion}/{@code kind} fields when the object has none
      * (see {@link #read(JsonParser, byte[], long, String, String)}): for the items of a list.
      */
-    public java.util.Optional<Scanned> scan(
-            byte[] input, int start, int limit, String defaultApiVersion, String defaultKind) {
+    public Optional<Scanned> scan(byte[] input, int start, int limit, String defaultApiVersion, String defaultKind) {
         int end = JsonScanner.members(input, start, limit, OBJECT_NAMES, objectSpans, 2, META_NAMES, metaSpans);
         if (end < 0) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         DynamicObject d = fromSpans(input, start, end, defaultApiVersion, defaultKind);
-        return d == null ? java.util.Optional.empty() : java.util.Optional.of(new Scanned(d, end));
+        return d == null ? Optional.empty() : Optional.of(new Scanned(d, end));
     }
 
     /** The object at {@code input[start, end)} from the spans {@link #objectSpans} holds; null to use Jackson. */
@@ -364,8 +367,8 @@ public final class DynamicObjectReader {
         byte[] head;
         if (!empty
                 && lastHead != null
-                && java.util.Objects.equals(kind, lastHeadKind)
-                && java.util.Objects.equals(apiVersion, lastHeadApiVersion)) {
+                && Objects.equals(kind, lastHeadKind)
+                && Objects.equals(apiVersion, lastHeadApiVersion)) {
             head = lastHead;
         } else {
             head = head(empty, kind, apiVersion);
@@ -423,12 +426,12 @@ public final class DynamicObjectReader {
                             if (t != JsonToken.START_OBJECT) {
                                 return null;
                             }
-                            Map<String, String> labels = new java.util.LinkedHashMap<>();
+                            Map<String, String> labels = new LinkedHashMap<>();
                             String key;
                             while ((key = p.nextName()) != null) {
                                 labels.put(key, scalar(p, p.nextToken()));
                             }
-                            return java.util.Collections.unmodifiableMap(labels);
+                            return Collections.unmodifiableMap(labels);
                         }
                         p.skipChildren();
                     }

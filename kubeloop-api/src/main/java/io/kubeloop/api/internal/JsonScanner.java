@@ -1,5 +1,7 @@
 package io.kubeloop.api.internal;
 
+import java.util.Arrays;
+
 /**
  * A byte-level structural scanner for UTF-8 JSON that finds where values end without tokenizing them: strings
  * are skipped to their closing quote (honouring backslash escapes), containers by counting depth (skipping the
@@ -139,9 +141,9 @@ public final class JsonScanner {
             int nested,
             byte[][] nestedNames,
             int[] nestedSpans) {
-        java.util.Arrays.fill(spans, 0, names.length * 2, -1);
+        Arrays.fill(spans, 0, names.length * 2, -1);
         if (nested >= 0) {
-            java.util.Arrays.fill(nestedSpans, 0, nestedNames.length * 2, -1);
+            Arrays.fill(nestedSpans, 0, nestedNames.length * 2, -1);
         }
         if (start >= limit) {
             return NEED_MORE;
@@ -187,7 +189,7 @@ public final class JsonScanner {
             int valueStart = skipSpace(b, i + 1, limit);
             int valueEnd;
             if (matched == nested && matched >= 0) {
-                java.util.Arrays.fill(nestedSpans, 0, nestedNames.length * 2, -1);
+                Arrays.fill(nestedSpans, 0, nestedNames.length * 2, -1);
                 valueEnd = valueStart < limit && b[valueStart] == '{'
                         ? members(b, valueStart, limit, nestedNames, nestedSpans, -1, null, null)
                         : valueEnd(b, valueStart, limit);

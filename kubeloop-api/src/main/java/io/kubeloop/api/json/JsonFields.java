@@ -1,6 +1,7 @@
 package io.kubeloop.api.json;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +37,7 @@ public final class JsonFields {
         this.highs = new long[size];
         this.indexes = new int[size];
         this.mask = size - 1;
-        java.util.Arrays.fill(indexes, -1);
+        Arrays.fill(indexes, -1);
         for (int i = 0; i < names.size(); i++) {
             String name = names.get(i);
             if (byName.putIfAbsent(name, i) != null) {

@@ -3,6 +3,8 @@ package io.kubeloop.api.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +28,7 @@ class RequestInfoTest {
             int eq = pair.indexOf('=');
             String key = eq < 0 ? pair : pair.substring(0, eq);
             String value = eq < 0 ? "" : pair.substring(eq + 1);
-            out.putIfAbsent(key, java.net.URLDecoder.decode(value, java.nio.charset.StandardCharsets.UTF_8));
+            out.putIfAbsent(key, URLDecoder.decode(value, StandardCharsets.UTF_8));
         }
         return out;
     }

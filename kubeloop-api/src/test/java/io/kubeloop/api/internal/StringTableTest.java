@@ -3,6 +3,7 @@ package io.kubeloop.api.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 class StringTableTest {
@@ -61,7 +62,7 @@ class StringTableTest {
     }
 
     private static byte[] ascii(String s) {
-        return s.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        return s.getBytes(StandardCharsets.US_ASCII);
     }
 
     @Test

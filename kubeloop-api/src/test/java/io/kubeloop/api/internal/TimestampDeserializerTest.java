@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.annotation.JsonFormat;
 import io.kubeloop.api.json.KubeJson;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -59,7 +60,7 @@ class TimestampDeserializerTest {
     @Test
     void theByteFormReadsOnlyItsRangeOfALargerBuffer() {
         byte[] json = "{\"at\":\"2025-03-01T08:00:00.25Z\",\"b\":\"2024-01-02T03:04:05Z\"}"
-                .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                .getBytes(StandardCharsets.US_ASCII);
         assertThat(TimestampDeserializer.parse(json, 7, 30)).isEqualTo(Instant.parse("2025-03-01T08:00:00.25Z"));
         assertThat(TimestampDeserializer.parse(json, 37, 57)).isEqualTo(Instant.parse("2024-01-02T03:04:05Z"));
         assertThat(TimestampDeserializer.parse(json, 7, 29))

@@ -3,14 +3,18 @@ package io.kubeloop.api.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.kubeloop.api.ObjectMeta;
 import io.kubeloop.api.internal.StringTable;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.annotation.JsonDeserialize;
+import tools.jackson.databind.exc.InvalidFormatException;
 import tools.jackson.databind.exc.MismatchedInputException;
 import tools.jackson.databind.exc.UnrecognizedPropertyException;
 import tools.jackson.databind.json.JsonMapper;
@@ -123,9 +127,9 @@ class JsonInputTest {
 
     /** A string enum, read as a generated reader reads one. */
     enum Phase {
-        @com.fasterxml.jackson.annotation.JsonProperty("Running")
+        @JsonProperty("Running")
         RUNNING,
-        @com.fasterxml.jackson.annotation.JsonProperty("Done")
+        @JsonProperty("Done")
         DONE;
 
         static Phase readJson(JsonInput in) {
@@ -221,16 +225,16 @@ class JsonInputTest {
                 "{\"count\": 9999999999}")) {
             assertThatThrownBy(() -> KubeJson.mapper().readValue(json, Plain.class))
                     .as("Jackson, " + json)
-                    .isInstanceOf(tools.jackson.core.JacksonException.class);
+                    .isInstanceOf(JacksonException.class);
             assertThatThrownBy(() -> KubeJson.mapper().readValue(json, Thing.class))
                     .as(json)
-                    .isInstanceOf(tools.jackson.core.JacksonException.class);
+                    .isInstanceOf(JacksonException.class);
         }
         assertThatThrownBy(() -> KubeJson.mapper().readValue("{\"tags\": {\"a\": 1}}", Thing.class))
                 .isInstanceOf(MismatchedInputException.class);
         assertThatThrownBy(() -> KubeJson.mapper().readValue("{\"phase\": \"Unheard\"}", Thing.class))
                 .as("a text no constant has: Jackson's enum deserializer")
-                .isInstanceOf(tools.jackson.databind.exc.InvalidFormatException.class)
+                .isInstanceOf(InvalidFormatException.class)
                 .hasMessageContaining("Unheard");
     }
 
@@ -264,7 +268,7 @@ class JsonInputTest {
     private static final String FULL_UNCOERCED = FULL.replace("\"n\": 5", "\"n\": \"5\"");
 
     private static Thing fromBytes(JsonBytesReader reader, String json) {
-        byte[] bytes = json.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
         return reader.read(JsonBytesReader.modelOf(Thing.class).orElseThrow(), bytes, 0, bytes.length);
     }
 

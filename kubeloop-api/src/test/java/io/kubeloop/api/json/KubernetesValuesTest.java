@@ -12,6 +12,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.annotation.JsonDeserialize;
@@ -122,13 +125,13 @@ class KubernetesValuesTest {
                     .getFirst()
                     .fieldsV1();
             // first asked for from several threads at once: each sees the whole tree
-            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+            ExecutorService pool = Executors.newFixedThreadPool(4);
             try {
-                List<java.util.concurrent.Future<String>> seen = new ArrayList<>();
+                List<Future<String>> seen = new ArrayList<>();
                 for (int t = 0; t < 4; t++) {
                     seen.add(pool.submit(() -> KubeJson.mapper().writeValueAsString(lazy)));
                 }
-                for (java.util.concurrent.Future<String> f : seen) {
+                for (Future<String> f : seen) {
                     assertThat(f.get()).isEqualTo(KubeJson.mapper().writeValueAsString(viaJackson));
                 }
             } finally {

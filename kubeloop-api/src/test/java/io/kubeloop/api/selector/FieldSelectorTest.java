@@ -3,6 +3,8 @@ package io.kubeloop.api.selector;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.ObjectMeta;
 import java.util.Map;
@@ -89,7 +91,7 @@ class FieldSelectorTest {
     void matchesMetadataOfAnyObject() {
         DynamicObject pod = DynamicObject.of("v1", "Pod", ObjectMeta.of("prod", "web-1"));
         DynamicObject node = DynamicObject.of("v1", "Node", ObjectMeta.of(null, "n1"));
-        io.fabric8.kubernetes.api.model.Pod fabric8 = new io.fabric8.kubernetes.api.model.PodBuilder()
+        Pod fabric8 = new PodBuilder()
                 .withNewMetadata()
                 .withNamespace("prod")
                 .withName("web-1")

@@ -2,6 +2,7 @@ package io.kubeloop.api.selector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import net.jqwik.api.Arbitraries;
@@ -68,7 +69,7 @@ class SelectorFuzzTest {
         Arbitrary<String> fromTokens = token.list().ofMaxSize(12).map(l -> String.join("", l));
         Arbitrary<String> anyChars = Arbitraries.strings().ofMaxLength(30);
         Arbitrary<String> many = Arbitraries.of("a=b", "a in (b,c)", "!a", "a")
-                .map(t -> String.join(",", java.util.Collections.nCopies(5_000, t)));
+                .map(t -> String.join(",", Collections.nCopies(5_000, t)));
         return Arbitraries.frequencyOf(Tuple.of(8, fromTokens), Tuple.of(2, anyChars), Tuple.of(1, many));
     }
 

@@ -11,6 +11,7 @@ import io.kubeloop.api.KubernetesObject;
 import io.kubeloop.api.ObjectMeta;
 import io.kubeloop.api.json.KubeJson;
 import java.io.StringReader;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -174,7 +175,7 @@ public class KubeYamlTest {
         assertThat(KubeYaml.readAll(file)).hasSize(4);
         assertThat(KubeYaml.readAll(new StringReader(MANIFESTS))).hasSize(4);
         assertThatThrownBy(() -> KubeYaml.readAll(dir.resolve("missing.yaml")))
-                .isInstanceOf(java.io.UncheckedIOException.class)
+                .isInstanceOf(UncheckedIOException.class)
                 .hasMessageContaining("missing.yaml");
     }
 

@@ -11,11 +11,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.snakeyaml.engine.v2.api.Load;
@@ -132,8 +134,7 @@ class PortableQuotingTest {
                 .ofMaxLength(12);
         Arbitrary<String> words = Arbitraries.of(TRICKY);
         Arbitrary<String> any = Arbitraries.strings().ofMaxLength(12);
-        return Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(6, yamlish), net.jqwik.api.Tuple.of(2, words), net.jqwik.api.Tuple.of(2, any));
+        return Arbitraries.frequencyOf(Tuple.of(6, yamlish), Tuple.of(2, words), Tuple.of(2, any));
     }
 
     @Test
@@ -177,7 +178,7 @@ class PortableQuotingTest {
                             .getFirst()
                             .node()
                             .propertyStream()
-                            .collect(java.util.stream.Collectors.toMap(
+                            .collect(Collectors.toMap(
                                     Map.Entry::getKey,
                                     e -> e.getValue().isString() ? e.getValue().asString() : "<" + e.getValue() + ">")))
                     .as("KubeYaml reading %s", yaml)

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -256,8 +257,7 @@ class DeltaFifoTest {
         DynamicObject unnamed = DynamicObject.parse("{\"metadata\":{}}");
         List<DynamicObject> list = new ArrayList<>(List.of(pod("ns", "a")));
         list.add(unnamed);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> f.replace(list, "1"))
-                .isInstanceOf(KeyException.class);
+        Assertions.assertThatThrownBy(() -> f.replace(list, "1")).isInstanceOf(KeyException.class);
         assertThat(f.size()).isZero();
         assertThat(f.hasSynced()).isFalse();
     }

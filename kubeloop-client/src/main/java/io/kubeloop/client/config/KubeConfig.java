@@ -1,6 +1,7 @@
 package io.kubeloop.client.config;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -174,7 +175,7 @@ public record KubeConfig(
      * {@code KUBECONFIG}.
      */
     public static KubeConfig merge(List<KubeConfig> configs) {
-        List<Path> files = new java.util.ArrayList<>();
+        List<Path> files = new ArrayList<>();
         String current = null;
         Map<String, Cluster> clusters = new LinkedHashMap<>();
         Map<String, User> users = new LinkedHashMap<>();

@@ -1,5 +1,6 @@
 package io.kubeloop.client.config;
 
+import java.io.IOException;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
@@ -124,7 +125,7 @@ public final class SslContextBuilder {
             SSLContext context = SSLContext.getInstance("TLS");
             context.init(keys, new TrustManager[] {trust}, null);
             return new MinimumTlsContext(context);
-        } catch (GeneralSecurityException | java.io.IOException e) {
+        } catch (GeneralSecurityException | IOException e) {
             throw new IllegalStateException("cannot create the TLS context: " + e.getMessage(), e);
         }
     }
@@ -144,7 +145,7 @@ public final class SslContextBuilder {
     }
 
     private static X509ExtendedTrustManager chainVerifier(List<X509Certificate> cas)
-            throws GeneralSecurityException, java.io.IOException {
+            throws GeneralSecurityException, IOException {
         TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
         if (cas.isEmpty()) {
             factory.init((KeyStore) null);

@@ -3,6 +3,7 @@ package io.kubeloop.client.discovery;
 import io.kubeloop.api.GroupResource;
 import io.kubeloop.api.GroupVersion;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,9 +43,8 @@ public record ServerResources(
             }
         }
         resources.forEach(ordered::putIfAbsent);
-        resources = java.util.Collections.unmodifiableMap(ordered);
-        failures = java.util.Collections.unmodifiableMap(
-                new LinkedHashMap<>(Objects.requireNonNull(failures, "failures")));
+        resources = Collections.unmodifiableMap(ordered);
+        failures = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(failures, "failures")));
     }
 
     /** True when no group version failed. */

@@ -1,5 +1,6 @@
 package io.kubeloop.client.http;
 
+import io.kubeloop.api.GroupResource;
 import io.kubeloop.api.errors.ApiException;
 import io.kubeloop.api.errors.ApiExceptions;
 import java.io.ByteArrayInputStream;
@@ -123,7 +124,7 @@ public final class ApiResponse implements AutoCloseable {
      * @param resource the resource the request is on, or null to name none
      * @param name the object's name in the request's path, or null
      */
-    public ApiResponse requireSuccess(io.kubeloop.api.GroupResource resource, String name) {
+    public ApiResponse requireSuccess(GroupResource resource, String name) {
         if (!isSuccessful()) {
             byte[] b;
             try {

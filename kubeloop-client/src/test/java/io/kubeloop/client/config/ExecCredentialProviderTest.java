@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
@@ -342,8 +343,7 @@ class ExecCredentialProviderTest {
             assertThat(config.auth().authorization()).isEmpty();
             assertThat(server.get(config.sslContext(), "127.0.0.1")).isEqualTo("CN=alice");
 
-            Files.copy(
-                    dir.resolve("response-CN=erin.json"), response, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.copy(dir.resolve("response-CN=erin.json"), response, StandardCopyOption.REPLACE_EXISTING);
             config.auth().invalidate();
             assertThat(config.auth().authorization()).isEmpty();
             assertThat(server.get(config.sslContext(), "127.0.0.1")).isEqualTo("CN=erin");

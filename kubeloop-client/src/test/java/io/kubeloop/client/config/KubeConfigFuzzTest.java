@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import net.jqwik.api.Arbitraries;
@@ -70,8 +71,7 @@ class KubeConfigFuzzTest {
     @AfterContainer
     static void deleteDirectory() throws IOException {
         try (var files = Files.walk(dir)) {
-            files.sorted(java.util.Comparator.reverseOrder())
-                    .forEach(p -> p.toFile().delete());
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
     }
 

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -49,8 +50,7 @@ class KubeConfigLoaderTest {
 
     private KubeConfigLoader.Builder withKubeconfigVar(Path... files) {
         String joined = String.join(
-                File.pathSeparator,
-                java.util.Arrays.stream(files).map(Path::toString).toList());
+                File.pathSeparator, Arrays.stream(files).map(Path::toString).toList());
         env = env.withVariables(Map.of("KUBECONFIG", joined));
         return loader();
     }

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509ExtendedTrustManager;
 import javax.net.ssl.X509TrustManager;
@@ -237,7 +238,7 @@ class TlsTest {
         // Sockets (HttpsURLConnection) go through the Socket overload; it must verify names as well.
         SSLContext context = trustingCa().build();
         try (Socket socket = context.getSocketFactory().createSocket("127.0.0.1", misnamedServer.port())) {
-            assertThatThrownBy(() -> ((javax.net.ssl.SSLSocket) socket).startHandshake())
+            assertThatThrownBy(() -> ((SSLSocket) socket).startHandshake())
                     .isInstanceOf(IOException.class)
                     .hasStackTraceContaining("not 127.0.0.1");
         }

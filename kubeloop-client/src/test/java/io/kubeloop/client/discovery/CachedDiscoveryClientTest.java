@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
@@ -71,9 +72,7 @@ class CachedDiscoveryClientTest {
         assertThat(Files.getPosixFilePermissions(dir.resolve("servergroups.json")))
                 .isEqualTo(PosixFilePermissions.fromString("rw-rw----"));
         assertThat(Files.getPosixFilePermissions(dir.resolve("apps")))
-                .doesNotContain(
-                        java.nio.file.attribute.PosixFilePermission.OTHERS_READ,
-                        java.nio.file.attribute.PosixFilePermission.OTHERS_EXECUTE);
+                .doesNotContain(PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_EXECUTE);
         try (Stream<Path> files = Files.walk(dir)) {
             assertThat(files.filter(Files::isRegularFile)
                             .map(p -> p.getFileName().toString()))

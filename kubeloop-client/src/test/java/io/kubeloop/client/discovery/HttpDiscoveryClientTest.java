@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kubeloop.api.GroupVersion;
 import io.kubeloop.api.GroupVersionKind;
+import io.kubeloop.api.json.KubeJson;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -147,7 +150,7 @@ class HttpDiscoveryClientTest {
 
     @Test
     void legacyGroupVersionsAreFetchedOnSeparateThreads() {
-        java.util.Set<String> threadNames = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        Set<String> threadNames = ConcurrentHashMap.newKeySet();
         server = FakeDiscoveryServer.legacy();
         transport = new JdkHttpTransport(server.uri());
         HttpDiscoveryClient client = new HttpDiscoveryClient(
@@ -215,8 +218,8 @@ class HttpDiscoveryClientTest {
     void aggregatedApiWithLegacyApisFetchesEveryGroupVersion() {
         FakeDiscoveryServer s = FakeDiscoveryServer.aggregated();
         s.contentType("/apis", "application/json");
-        s.edit("/apis", ignored -> (ObjectNode)
-                io.kubeloop.api.json.KubeJson.mapper().readTree(FakeDiscoveryServer.fixture("legacy/apis.json")));
+        s.edit("/apis", ignored ->
+                (ObjectNode) KubeJson.mapper().readTree(FakeDiscoveryServer.fixture("legacy/apis.json")));
 
         ServerResources result = client(s).serverGroupsAndResources();
 

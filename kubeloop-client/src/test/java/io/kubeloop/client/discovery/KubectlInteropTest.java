@@ -3,6 +3,7 @@ package io.kubeloop.client.discovery;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -43,7 +44,7 @@ class KubectlInteropTest {
             }
         }
         if (found.isEmpty()) {
-            for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+            for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
                 if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "kubectl"))) {
                     found.add(Path.of(dir, "kubectl").toString());
                     break;

@@ -7,6 +7,7 @@ import io.kubeloop.api.GroupKind;
 import io.kubeloop.api.GroupResource;
 import io.kubeloop.api.GroupVersion;
 import io.kubeloop.api.GroupVersionKind;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +23,7 @@ class SnapshotRestMapperTest {
                 DiscoveryJson.parseAggregated(FakeDiscoveryServer.fixture("aggregated/api.json"), "api");
         DiscoveryJson.Aggregated apis =
                 DiscoveryJson.parseAggregated(FakeDiscoveryServer.fixture("aggregated/apis.json"), "apis");
-        List<APIGroup> groups = new java.util.ArrayList<>(core.groups());
+        List<APIGroup> groups = new ArrayList<>(core.groups());
         groups.addAll(apis.groups());
         Map<GroupVersion, APIResourceList> resources = new LinkedHashMap<>(core.resources());
         resources.putAll(apis.resources());

@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -73,7 +74,7 @@ final class BundleMain {
                 a.get(9).equals("-") ? List.of() : List.of(a.get(9).split(",")),
                 a.get(10).equals("-")
                         ? List.of()
-                        : java.util.Arrays.stream(a.get(10).split(","))
+                        : Arrays.stream(a.get(10).split(","))
                                 .map(BundleWebhook::parse)
                                 .toList(),
                 a.subList(11, a.size()));

@@ -218,7 +218,7 @@ public final class HelmChart {
 
     /** How the YAML writer prints a placeholder string: quoted or not, the replacement must match it. */
     private static String quoted(String placeholder) {
-        String yaml = KubeYaml.write(java.util.Map.of("k", placeholder));
+        String yaml = KubeYaml.write(Map.of("k", placeholder));
         return yaml.substring(yaml.indexOf(':') + 2).strip();
     }
 

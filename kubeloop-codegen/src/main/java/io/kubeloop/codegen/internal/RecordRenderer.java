@@ -7,6 +7,7 @@ import static io.kubeloop.codegen.internal.JavaText.firstSentence;
 import static io.kubeloop.codegen.internal.JavaText.literal;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -159,7 +160,7 @@ final class RecordRenderer {
                     .append("    return new ")
                     .append(record.name)
                     .append('(')
-                    .append(String.join(", ", java.util.Collections.nCopies(names.size(), "null")))
+                    .append(String.join(", ", Collections.nCopies(names.size(), "null")))
                     .append(");\n")
                     .append(inner)
                     .append("}\n");

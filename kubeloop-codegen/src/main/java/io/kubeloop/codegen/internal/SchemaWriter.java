@@ -37,10 +37,12 @@ import java.lang.reflect.AnnotatedElement;
 import java.lang.reflect.AnnotatedParameterizedType;
 import java.lang.reflect.AnnotatedType;
 import java.lang.reflect.Field;
+import java.lang.reflect.GenericArrayType;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
+import java.lang.reflect.WildcardType;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;
@@ -199,7 +201,7 @@ public final class SchemaWriter {
     private Type typeArgument(Type type, int index, Class<?> raw) {
         if (type instanceof ParameterizedType parameterized) {
             Type argument = parameterized.getActualTypeArguments()[index];
-            if (argument instanceof java.lang.reflect.WildcardType wildcard) {
+            if (argument instanceof WildcardType wildcard) {
                 return wildcard.getUpperBounds()[0];
             }
             return argument;
@@ -451,7 +453,7 @@ public final class SchemaWriter {
         if (type instanceof ParameterizedType p) {
             return (Class<?>) p.getRawType();
         }
-        if (type instanceof java.lang.reflect.GenericArrayType) {
+        if (type instanceof GenericArrayType) {
             return Object[].class;
         }
         throw new CodegenException("no CRD schema for type " + type.getTypeName());

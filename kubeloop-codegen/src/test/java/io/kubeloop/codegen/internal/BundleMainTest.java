@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kubeloop.codegen.BundleWebhook;
 import io.kubeloop.codegen.CodegenException;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -12,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class BundleMainTest {
 
     private static List<String> args(String webhooks, String... container) {
-        List<String> out = new java.util.ArrayList<>(List.of(
+        List<String> out = new ArrayList<>(List.of(
                 "manifests",
                 "/tmp/out",
                 "cp",

@@ -4,6 +4,7 @@ import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.ObjectMeta;
 import io.kubeloop.api.ResourceScope;
+import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.ResourceClient;
 import io.kubeloop.client.WriteOptions;
@@ -13,6 +14,7 @@ import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.Optional;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -49,7 +51,7 @@ final class LeaseLock {
     Optional<LeaderElectionRecord> get() {
         try {
             last = leases.get(name);
-        } catch (io.kubeloop.api.errors.NotFoundException e) {
+        } catch (NotFoundException e) {
             last = null;
             return Optional.empty();
         }
@@ -76,7 +78,7 @@ final class LeaseLock {
     }
 
     private static ObjectNode spec(LeaderElectionRecord r) {
-        ObjectNode spec = tools.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        ObjectNode spec = JsonNodeFactory.instance.objectNode();
         spec.put("holderIdentity", r.holderIdentity());
         spec.put("leaseDurationSeconds", r.leaseDurationSeconds());
         if (r.acquireTime() != null) {

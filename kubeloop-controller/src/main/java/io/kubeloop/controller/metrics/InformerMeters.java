@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -109,7 +110,7 @@ public final class InformerMeters implements InformerMetrics {
                     end,
                     Counter.builder("reflector.watch.restarts")
                             .description("Watches that ended and were started again, by why they ended")
-                            .tags("name", name, "reason", end.name().toLowerCase(java.util.Locale.ROOT))
+                            .tags("name", name, "reason", end.name().toLowerCase(Locale.ROOT))
                             .register(registry));
         }
         Gauge.builder("informer.sync.duration", syncNanos, n -> n.get() < 0 ? Double.NaN : n.get() / 1e9)

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 
 /**
@@ -181,7 +182,7 @@ public final class OwnerReferences {
         }
         return MetadataEdit.copyWith(object, metadata -> {
             ArrayNode array = metadata.putArray("ownerReferences");
-            refs.forEach(r -> array.add(KubeJson.mapper().<tools.jackson.databind.JsonNode>valueToTree(r)));
+            refs.forEach(r -> array.add(KubeJson.mapper().<JsonNode>valueToTree(r)));
         });
     }
 

@@ -8,6 +8,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.function.Function;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -129,7 +130,7 @@ public final class TypedWebhooks<T> {
     }
 
     /** Wraps a response in an AdmissionReview with the request's uid; exceptions become denials. */
-    static JsonNode answer(JsonNode review, java.util.function.Function<JsonNode, ObjectNode> handle) {
+    static JsonNode answer(JsonNode review, Function<JsonNode, ObjectNode> handle) {
         JsonNode request = review.path("request");
         ObjectNode response;
         try {

@@ -9,6 +9,7 @@ import io.kubeloop.controller.internal.webhook.ReloadingKeyManager;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.util.LinkedHashMap;
@@ -160,11 +161,11 @@ public final class WebhookServer implements Component {
     private static void serve(HttpExchange exchange, String path, Handler handler) throws IOException {
         try (exchange) {
             if (!exchange.getRequestURI().getPath().equals(path)) {
-                reply(exchange, 404, "404 page not found\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                reply(exchange, 404, "404 page not found\n".getBytes(StandardCharsets.UTF_8));
                 return;
             }
             if (!exchange.getRequestMethod().equals("POST")) {
-                reply(exchange, 405, "only POST is allowed\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                reply(exchange, 405, "only POST is allowed\n".getBytes(StandardCharsets.UTF_8));
                 return;
             }
             JsonNode review;
@@ -174,8 +175,7 @@ public final class WebhookServer implements Component {
                 reply(
                         exchange,
                         400,
-                        ("cannot decode the review: " + e.getMessage() + "\n")
-                                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                        ("cannot decode the review: " + e.getMessage() + "\n").getBytes(StandardCharsets.UTF_8));
                 return;
             }
             exchange.getResponseHeaders().add("Content-Type", "application/json");

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.ResourceScope;
+import io.kubeloop.api.internal.RequestInfo.Unresolvable;
 import io.kubeloop.client.ClientOptions;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.PatchOptions;
@@ -172,7 +173,7 @@ class AccessRecorderTest {
         assertThatThrownBy(() -> recorded.raw().get("/api/v1/watch"))
                 .as("sent, and refused by the absent server")
                 .isInstanceOf(RuntimeException.class)
-                .isNotInstanceOf(io.kubeloop.api.internal.RequestInfo.Unresolvable.class);
+                .isNotInstanceOf(Unresolvable.class);
         assertThat(recorder.accesses()).isEmpty();
     }
 

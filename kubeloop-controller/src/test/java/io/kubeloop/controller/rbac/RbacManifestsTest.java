@@ -3,7 +3,11 @@ package io.kubeloop.controller.rbac;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.kubeloop.api.DynamicObject;
+import io.kubeloop.controller.ControllerBuilder;
+import io.kubeloop.controller.Manager;
+import io.kubeloop.controller.Result;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -182,10 +186,10 @@ class RbacManifestsTest {
 
     /** A setup class as users write one: adds a controller of ConfigMaps that also writes Secrets. */
     public static final class ConfigMapSetup {
-        public static void addTo(io.kubeloop.controller.Manager manager) {
-            io.kubeloop.controller.ControllerBuilder.forResource(io.fabric8.kubernetes.api.model.ConfigMap.class)
+        public static void addTo(Manager manager) {
+            ControllerBuilder.forResource(ConfigMap.class)
                     .withPermissions(PolicyRule.forResources("", List.of("secrets"), "create"))
-                    .build(manager, (request, context) -> io.kubeloop.controller.Result.done());
+                    .build(manager, (request, context) -> Result.done());
         }
     }
 

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.ObjectMeta;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class FinalizersTest {
@@ -44,7 +45,7 @@ class FinalizersTest {
                 ObjectMeta.builder()
                         .namespace("default")
                         .name("cm")
-                        .finalizers(java.util.List.of(CLEANUP, CLEANUP))
+                        .finalizers(List.of(CLEANUP, CLEANUP))
                         .build());
 
         DynamicObject without = Finalizers.remove(o, CLEANUP);

@@ -3,8 +3,30 @@ package io.kubeloop.fabric8.internal;
 import static io.kubeloop.api.ResourceScope.CLUSTER;
 import static io.kubeloop.api.ResourceScope.NAMESPACED;
 
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Endpoints;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.LimitRange;
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.PersistentVolume;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.ReplicationController;
+import io.fabric8.kubernetes.api.model.ResourceQuota;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.kubeloop.api.GroupVersion;
 import io.kubeloop.api.GroupVersionKind;
 import io.kubeloop.api.ManagedFieldsEntry;
@@ -40,94 +62,47 @@ public final class Fabric8ModelSupport implements ModelSupport {
     @Override
     public void registerDefaults(Scheme.Builder b) {
         GroupVersion core = GroupVersion.CORE_V1;
-        b.registerDefault(io.fabric8.kubernetes.api.model.Pod.class, core.withKind("Pod"), "pods", NAMESPACED);
-        b.registerDefault(
-                io.fabric8.kubernetes.api.model.Service.class, core.withKind("Service"), "services", NAMESPACED);
-        b.registerDefault(
-                io.fabric8.kubernetes.api.model.ConfigMap.class, core.withKind("ConfigMap"), "configmaps", NAMESPACED);
-        b.registerDefault(io.fabric8.kubernetes.api.model.Secret.class, core.withKind("Secret"), "secrets", NAMESPACED);
-        b.registerDefault(
-                io.fabric8.kubernetes.api.model.Namespace.class, core.withKind("Namespace"), "namespaces", CLUSTER);
-        b.registerDefault(io.fabric8.kubernetes.api.model.Node.class, core.withKind("Node"), "nodes", CLUSTER);
-        b.registerDefault(
-                io.fabric8.kubernetes.api.model.ServiceAccount.class,
-                core.withKind("ServiceAccount"),
-                "serviceaccounts",
-                NAMESPACED);
-        b.registerDefault(
-                io.fabric8.kubernetes.api.model.Endpoints.class, core.withKind("Endpoints"), "endpoints", NAMESPACED);
+        b.registerDefault(Pod.class, core.withKind("Pod"), "pods", NAMESPACED);
+        b.registerDefault(Service.class, core.withKind("Service"), "services", NAMESPACED);
+        b.registerDefault(ConfigMap.class, core.withKind("ConfigMap"), "configmaps", NAMESPACED);
+        b.registerDefault(Secret.class, core.withKind("Secret"), "secrets", NAMESPACED);
+        b.registerDefault(Namespace.class, core.withKind("Namespace"), "namespaces", CLUSTER);
+        b.registerDefault(Node.class, core.withKind("Node"), "nodes", CLUSTER);
+        b.registerDefault(ServiceAccount.class, core.withKind("ServiceAccount"), "serviceaccounts", NAMESPACED);
+        b.registerDefault(Endpoints.class, core.withKind("Endpoints"), "endpoints", NAMESPACED);
         b.registerDefault(io.fabric8.kubernetes.api.model.Event.class, core.withKind("Event"), "events", NAMESPACED);
+        b.registerDefault(PersistentVolume.class, core.withKind("PersistentVolume"), "persistentvolumes", CLUSTER);
         b.registerDefault(
-                io.fabric8.kubernetes.api.model.PersistentVolume.class,
-                core.withKind("PersistentVolume"),
-                "persistentvolumes",
-                CLUSTER);
-        b.registerDefault(
-                io.fabric8.kubernetes.api.model.PersistentVolumeClaim.class,
+                PersistentVolumeClaim.class,
                 core.withKind("PersistentVolumeClaim"),
                 "persistentvolumeclaims",
                 NAMESPACED);
         b.registerDefault(
-                io.fabric8.kubernetes.api.model.ReplicationController.class,
+                ReplicationController.class,
                 core.withKind("ReplicationController"),
                 "replicationcontrollers",
                 NAMESPACED);
-        b.registerDefault(
-                io.fabric8.kubernetes.api.model.LimitRange.class,
-                core.withKind("LimitRange"),
-                "limitranges",
-                NAMESPACED);
-        b.registerDefault(
-                io.fabric8.kubernetes.api.model.ResourceQuota.class,
-                core.withKind("ResourceQuota"),
-                "resourcequotas",
-                NAMESPACED);
+        b.registerDefault(LimitRange.class, core.withKind("LimitRange"), "limitranges", NAMESPACED);
+        b.registerDefault(ResourceQuota.class, core.withKind("ResourceQuota"), "resourcequotas", NAMESPACED);
         GroupVersion apps = new GroupVersion("apps", "v1");
+        b.registerDefault(Deployment.class, apps.withKind("Deployment"), "deployments", NAMESPACED);
+        b.registerDefault(ReplicaSet.class, apps.withKind("ReplicaSet"), "replicasets", NAMESPACED);
+        b.registerDefault(StatefulSet.class, apps.withKind("StatefulSet"), "statefulsets", NAMESPACED);
+        b.registerDefault(DaemonSet.class, apps.withKind("DaemonSet"), "daemonsets", NAMESPACED);
         b.registerDefault(
-                io.fabric8.kubernetes.api.model.apps.Deployment.class,
-                apps.withKind("Deployment"),
-                "deployments",
-                NAMESPACED);
-        b.registerDefault(
-                io.fabric8.kubernetes.api.model.apps.ReplicaSet.class,
-                apps.withKind("ReplicaSet"),
-                "replicasets",
-                NAMESPACED);
-        b.registerDefault(
-                io.fabric8.kubernetes.api.model.apps.StatefulSet.class,
-                apps.withKind("StatefulSet"),
-                "statefulsets",
-                NAMESPACED);
-        b.registerDefault(
-                io.fabric8.kubernetes.api.model.apps.DaemonSet.class,
-                apps.withKind("DaemonSet"),
-                "daemonsets",
-                NAMESPACED);
-        b.registerDefault(
-                io.fabric8.kubernetes.api.model.apps.ControllerRevision.class,
-                apps.withKind("ControllerRevision"),
-                "controllerrevisions",
-                NAMESPACED);
+                ControllerRevision.class, apps.withKind("ControllerRevision"), "controllerrevisions", NAMESPACED);
         GroupVersion batch = new GroupVersion("batch", "v1");
+        b.registerDefault(Job.class, batch.withKind("Job"), "jobs", NAMESPACED);
+        b.registerDefault(CronJob.class, batch.withKind("CronJob"), "cronjobs", NAMESPACED);
         b.registerDefault(
-                io.fabric8.kubernetes.api.model.batch.v1.Job.class, batch.withKind("Job"), "jobs", NAMESPACED);
-        b.registerDefault(
-                io.fabric8.kubernetes.api.model.batch.v1.CronJob.class,
-                batch.withKind("CronJob"),
-                "cronjobs",
-                NAMESPACED);
-        b.registerDefault(
-                io.fabric8.kubernetes.api.model.coordination.v1.Lease.class,
-                new GroupVersionKind("coordination.k8s.io", "v1", "Lease"),
-                "leases",
-                NAMESPACED);
+                Lease.class, new GroupVersionKind("coordination.k8s.io", "v1", "Lease"), "leases", NAMESPACED);
         b.registerDefault(
                 io.fabric8.kubernetes.api.model.events.v1.Event.class,
                 new GroupVersionKind("events.k8s.io", "v1", "Event"),
                 "events",
                 NAMESPACED);
         b.registerDefault(
-                io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition.class,
+                CustomResourceDefinition.class,
                 new GroupVersionKind("apiextensions.k8s.io", "v1", "CustomResourceDefinition"),
                 "customresourcedefinitions",
                 CLUSTER);

@@ -1,5 +1,6 @@
 package io.kubeloop.it.api;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.module.ModuleDescriptor;
@@ -9,6 +10,7 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Type;
+import java.lang.reflect.TypeVariable;
 import java.net.URI;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
@@ -53,7 +55,7 @@ final class ApiSignatures {
     /** Every class-path entry holding a {@code module-info.class} of a module named {@code io.kubeloop.*}. */
     static List<ModuleRoot> kubeloopModules() {
         List<ModuleRoot> found = new ArrayList<>();
-        for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
             Path path = Path.of(entry);
             withRoot(path, root -> {
                 Path info = root.resolve("module-info.class");
@@ -179,7 +181,7 @@ final class ApiSignatures {
         return "class";
     }
 
-    private static String typeParameter(java.lang.reflect.TypeVariable<?> v) {
+    private static String typeParameter(TypeVariable<?> v) {
         Type[] bounds = v.getBounds();
         if (bounds.length == 1 && bounds[0] == Object.class) {
             return v.getName();

@@ -3,6 +3,7 @@ package io.kubeloop.it.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -124,7 +126,7 @@ class PublicApiBaselineTest {
             assertThat(named)
                     .as("packages of %s in README.md", artifact)
                     .containsExactlyInAnyOrderElementsOf(module.publicPackages());
-            var types = java.util.regex.Pattern.compile("`@?([A-Z]\\w*)").matcher(cells[3]);
+            var types = Pattern.compile("`@?([A-Z]\\w*)").matcher(cells[3]);
             while (types.find()) {
                 String simple = types.group(1);
                 assertThat(module.publicPackages().stream().anyMatch(pkg -> isPublicType(pkg + "." + simple)))
@@ -138,9 +140,8 @@ class PublicApiBaselineTest {
 
     private static boolean isPublicType(String name) {
         try {
-            return java.lang.reflect.Modifier.isPublic(
-                    Class.forName(name, false, PublicApiBaselineTest.class.getClassLoader())
-                            .getModifiers());
+            return Modifier.isPublic(Class.forName(name, false, PublicApiBaselineTest.class.getClassLoader())
+                    .getModifiers());
         } catch (ClassNotFoundException e) {
             return false;
         }

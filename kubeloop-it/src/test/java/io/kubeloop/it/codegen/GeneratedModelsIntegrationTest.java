@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.ResourceScope;
+import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.api.yaml.KubeYaml;
 import io.kubeloop.cache.InformerFactory;
 import io.kubeloop.cache.InformerOptions;
@@ -44,7 +45,7 @@ class GeneratedModelsIntegrationTest {
             try {
                 client.resource(Certificate.class).inNamespace("default").list();
                 return true;
-            } catch (io.kubeloop.api.errors.NotFoundException notYet) {
+            } catch (NotFoundException notYet) {
                 return false;
             }
         });

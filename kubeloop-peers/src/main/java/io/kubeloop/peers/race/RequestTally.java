@@ -1,5 +1,6 @@
 package io.kubeloop.peers.race;
 
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -65,13 +66,13 @@ public final class RequestTally {
         }
         String name = all.length > resource + 1 ? all[resource + 1] : null;
         String sub = all.length > resource + 2 ? "/" + all[resource + 2] : "";
-        String verb = switch (method.toUpperCase(java.util.Locale.ROOT)) {
+        String verb = switch (method.toUpperCase(Locale.ROOT)) {
             case "GET", "HEAD" -> name != null ? "get" : isWatch(query) ? "watch" : "list";
             case "POST" -> "create";
             case "PUT" -> "update";
             case "PATCH" -> "patch";
             case "DELETE" -> name != null ? "delete" : "deletecollection";
-            default -> method.toLowerCase(java.util.Locale.ROOT);
+            default -> method.toLowerCase(Locale.ROOT);
         };
         return verb + " " + all[resource] + sub;
     }

@@ -1,6 +1,7 @@
 package io.kubeloop.testing.faults;
 
 import io.kubeloop.apiserver.EmbeddedApiServer;
+import io.kubeloop.apiserver.Kubeconfig;
 import io.kubeloop.apiserver.internal.tls.TlsMaterial;
 import io.kubeloop.client.config.AuthProvider;
 import io.kubeloop.client.config.ClientConfig;
@@ -9,6 +10,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -17,9 +19,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.time.Duration;
+import java.util.Date;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
@@ -137,7 +142,7 @@ public final class FaultInjectingProxy implements AutoCloseable {
         try {
             return new FaultInjectingProxy(upstream, upstreamTls, plan, maxWatch, token, null);
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -181,11 +186,11 @@ public final class FaultInjectingProxy implements AutoCloseable {
 
     private static FaultInjectingProxy startRelay(
             URI upstream, SSLContext upstreamTls, ConnectionPlan plan, String token) {
-        java.util.Objects.requireNonNull(plan, "plan");
+        Objects.requireNonNull(plan, "plan");
         try {
             return new FaultInjectingProxy(upstream, upstreamTls, FaultPlan.none(), Duration.ofSeconds(1), token, plan);
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -260,8 +265,7 @@ public final class FaultInjectingProxy implements AutoCloseable {
         if (token == null) {
             throw new IllegalStateException("started for a URL: no token to write");
         }
-        return io.kubeloop.apiserver.Kubeconfig.write(
-                io.kubeloop.apiserver.Kubeconfig.render(url(), tls.caPem(), token), file);
+        return Kubeconfig.write(Kubeconfig.render(url(), tls.caPem(), token), file);
     }
 
     /**
@@ -281,7 +285,7 @@ public final class FaultInjectingProxy implements AutoCloseable {
      */
     public void connectionPlan(ConnectionPlan newPlan) {
         requireRelay("a connection plan");
-        this.connectionPlan = java.util.Objects.requireNonNull(newPlan, "newPlan");
+        this.connectionPlan = Objects.requireNonNull(newPlan, "newPlan");
     }
 
     /**
@@ -312,7 +316,7 @@ public final class FaultInjectingProxy implements AutoCloseable {
      * those whose TLS handshake with the client completed. Empty in the request-level mode.
      */
     public Map<String, Long> relayedConnections() {
-        Map<String, Long> out = new java.util.TreeMap<>();
+        Map<String, Long> out = new TreeMap<>();
         protocols.forEach((k, v) -> out.put(k, v.get()));
         return out;
     }
@@ -337,7 +341,7 @@ public final class FaultInjectingProxy implements AutoCloseable {
 
     /** How many faults of each {@link Fault#kind()} were carried out so far (passes not counted). */
     public Map<String, Long> injected() {
-        Map<String, Long> out = new java.util.TreeMap<>();
+        Map<String, Long> out = new TreeMap<>();
         injected.forEach((k, v) -> out.put(k, v.get()));
         return out;
     }
@@ -423,7 +427,7 @@ public final class FaultInjectingProxy implements AutoCloseable {
         if (Boolean.getBoolean("kubeloop.faults.trace")) { // a debugging aid: every connection and its fault
             System.err.printf(
                     "PROXY %tT.%<tL relay #%d %s -> %s%n",
-                    new java.util.Date(), connection.number(), connection.protocol(), fault);
+                    new Date(), connection.number(), connection.protocol(), fault);
         }
     }
 
@@ -469,8 +473,7 @@ public final class FaultInjectingProxy implements AutoCloseable {
         }
         count(fault);
         if (Boolean.getBoolean("kubeloop.faults.trace")) { // a debugging aid: every request and its fault
-            System.err.printf(
-                    "PROXY %tT.%<tL %s %s -> %s%n", new java.util.Date(), request.method(), request.target(), fault);
+            System.err.printf("PROXY %tT.%<tL %s %s -> %s%n", new Date(), request.method(), request.target(), fault);
         }
         switch (fault) {
             case Fault.Reject r ->

@@ -1,7 +1,9 @@
 package io.kubeloop.testing.faults;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Chooses the {@link Fault} for each request the proxy receives. Called from the proxy's connection
@@ -52,11 +54,10 @@ public interface FaultPlan {
      * that asks for bookmarks, the client's idle timeout), so a plan with it needs clients with short
      * timeouts.
      */
-    java.util.List<String> KINDS =
-            java.util.List.of("cut", "late-cut", "stall", "reject-429", "reject-500", "watch-gone", "blackhole");
+    List<String> KINDS = List.of("cut", "late-cut", "stall", "reject-429", "reject-500", "watch-gone", "blackhole");
 
     /** The kinds of {@link #random(long, double, int, Duration)}: every kind but {@code late-cut} and {@code blackhole}. */
-    java.util.List<String> ALL_AT_ONCE = java.util.List.of("cut", "stall", "reject-429", "reject-500", "watch-gone");
+    List<String> ALL_AT_ONCE = List.of("cut", "stall", "reject-429", "reject-500", "watch-gone");
 
     /**
      * Faults at random, as {@link #random(long, double, int, Duration, java.util.List)} with the
@@ -87,14 +88,14 @@ public interface FaultPlan {
      * @param kinds the kinds to choose from, a subset of {@link #KINDS}
      * @return the plan
      */
-    static FaultPlan random(long seed, double rate, int maxCutBytes, Duration maxStall, java.util.List<String> kinds) {
+    static FaultPlan random(long seed, double rate, int maxCutBytes, Duration maxStall, List<String> kinds) {
         if (kinds.isEmpty() || !KINDS.containsAll(kinds)) {
             throw new IllegalArgumentException("kinds must be a non-empty subset of " + KINDS + ", got " + kinds);
         }
         SplittableRandom random = new SplittableRandom(seed);
         // watches and other requests take turns separately: watches are the few, and 410s are theirs
-        java.util.concurrent.atomic.AtomicInteger watchTurn = new java.util.concurrent.atomic.AtomicInteger();
-        java.util.concurrent.atomic.AtomicInteger otherTurn = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicInteger watchTurn = new AtomicInteger();
+        AtomicInteger otherTurn = new AtomicInteger();
         return request -> {
             SplittableRandom r;
             synchronized (random) {
@@ -105,7 +106,7 @@ public interface FaultPlan {
                 return new Fault.Pass();
             }
             String kind;
-            java.util.concurrent.atomic.AtomicInteger turn = request.isWatch() ? watchTurn : otherTurn;
+            AtomicInteger turn = request.isWatch() ? watchTurn : otherTurn;
             do {
                 kind = kinds.get(Math.floorMod(turn.getAndIncrement(), kinds.size()));
             } while (kind.equals("watch-gone") && !request.isWatch());

@@ -9,6 +9,7 @@ import io.kubeloop.testing.crd.CrdInstaller;
 import io.kubeloop.testing.crd.CrdSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
@@ -39,7 +40,7 @@ public final class EmbeddedApiServerExtension implements ParameterResolver {
     }
 
     private static EmbeddedApiServer server(ExtensionContext c) {
-        java.util.Optional<EmbeddedApiServerTest> settings =
+        Optional<EmbeddedApiServerTest> settings =
                 c.getTestClass().map(k -> k.getAnnotation(EmbeddedApiServerTest.class));
         boolean perTest = settings.map(EmbeddedApiServerTest::perTest).orElse(false);
         boolean workloads = settings.map(EmbeddedApiServerTest::workloads).orElse(true);

@@ -1,5 +1,6 @@
 package io.kubeloop.testing.junit;
 
+import io.kubeloop.apiserver.AdmissionPlugin;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Inherited;
@@ -63,5 +64,5 @@ public @interface EmbeddedApiServerTest {
      * ({@code update} on its owners' {@code finalizers}, {@code delete} on the objects it adopts) when it runs as
      * a user outside {@code system:masters}.
      */
-    io.kubeloop.apiserver.AdmissionPlugin[] admissionPlugins() default {};
+    AdmissionPlugin[] admissionPlugins() default {};
 }

@@ -10,6 +10,7 @@ import io.kubeloop.api.ResourceScope;
 import io.kubeloop.api.errors.InternalErrorException;
 import io.kubeloop.api.errors.TooManyRequestsException;
 import io.kubeloop.apiserver.EmbeddedApiServer;
+import io.kubeloop.apiserver.internal.fs.PrivateFiles;
 import io.kubeloop.client.ClientOptions;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.client.ListOptions;
@@ -17,6 +18,7 @@ import io.kubeloop.client.ResourceClient;
 import io.kubeloop.client.Watch;
 import io.kubeloop.client.WatchEvent;
 import io.kubeloop.client.WatchTimeoutException;
+import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.client.http.TransportException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -24,6 +26,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodyHandlers;
 import java.net.http.HttpTimeoutException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,6 +41,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Each kind of fault as a real client meets it, through the proxy in front of an embedded server. */
 @Timeout(60)
@@ -195,16 +201,14 @@ class FaultInjectingProxyTest {
     }
 
     @Test
-    void itsKubeconfigIsAllAClientInAnotherProcessNeeds(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
-        java.nio.file.Path file = proxy.writeKubeconfig(dir.resolve("kubeconfig"));
-        if (io.kubeloop.apiserver.internal.fs.PrivateFiles.posix(file)) { // it holds the token: owner-only
+    void itsKubeconfigIsAllAClientInAnotherProcessNeeds(@TempDir Path dir) {
+        Path file = proxy.writeKubeconfig(dir.resolve("kubeconfig"));
+        if (PrivateFiles.posix(file)) { // it holds the token: owner-only
             assertThat(file)
-                    .satisfies(f -> assertThat(java.nio.file.attribute.PosixFilePermissions.toString(
-                                    java.nio.file.Files.getPosixFilePermissions(f)))
+                    .satisfies(f -> assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(f)))
                             .isEqualTo("rw-------"));
         }
-        try (KubeClient fromFile = KubeClient.create(
-                io.kubeloop.client.config.ClientConfig.fromKubeconfig(file), ClientOptions.defaults())) {
+        try (KubeClient fromFile = KubeClient.create(ClientConfig.fromKubeconfig(file), ClientOptions.defaults())) {
             assertThat(fromFile.resource("configmaps")
                             .inNamespace("default")
                             .list()

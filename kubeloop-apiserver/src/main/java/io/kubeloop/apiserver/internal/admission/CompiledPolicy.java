@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -43,7 +44,7 @@ final class CompiledPolicy {
         for (JsonNode v : spec.path("validations")) {
             var expression = compile(v.path("expression").asString(""), Expression.Result.BOOL, "validations");
             var message = v.path("messageExpression").asString("").isEmpty()
-                    ? java.util.Optional.<Expression>empty()
+                    ? Optional.<Expression>empty()
                     : compile(v.path("messageExpression").asString(), Expression.Result.STRING, "messageExpression");
             expression.ifPresent(e -> validations.add(new Validation(
                     e,
@@ -53,12 +54,12 @@ final class CompiledPolicy {
         }
     }
 
-    private java.util.Optional<Expression> compile(String text, Expression.Result result, String what) {
+    private Optional<Expression> compile(String text, Expression.Result result, String what) {
         try {
-            return java.util.Optional.of(Expression.compile(text, Expression.ADMISSION_VARIABLES, result));
+            return Optional.of(Expression.compile(text, Expression.ADMISSION_VARIABLES, result));
         } catch (Expression.Failure e) {
             errors.add(what + " '" + text + "': " + e.getMessage());
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
     }
 

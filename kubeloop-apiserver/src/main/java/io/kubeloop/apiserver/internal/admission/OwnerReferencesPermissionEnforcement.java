@@ -1,5 +1,6 @@
 package io.kubeloop.apiserver.internal.admission;
 
+import io.kubeloop.api.errors.ForbiddenException;
 import io.kubeloop.apiserver.internal.auth.Decision;
 import io.kubeloop.apiserver.internal.auth.Forbidden;
 import io.kubeloop.apiserver.internal.auth.RbacAuthorizer;
@@ -214,7 +215,7 @@ public final class OwnerReferencesPermissionEnforcement {
         return found;
     }
 
-    private static io.kubeloop.api.errors.ForbiddenException refuse(AdmissionRequest request, String why) {
+    private static ForbiddenException refuse(AdmissionRequest request, String why) {
         ResourceDefinition def = request.resource();
         String name = request.name().isEmpty() ? "Unknown" : request.name();
         return Forbidden.forbidden(def.group(), def.plural(), name, why);

@@ -3,6 +3,7 @@ package io.kubeloop.apiserver.internal.admission;
 import io.kubeloop.api.json.KubeJson;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -114,7 +115,7 @@ public final class WebhookClient {
         String namespace = service.path("namespace").asString();
         String name = service.path("name").asString();
         int port = service.path("port").asInt(443);
-        java.net.InetSocketAddress address = services.resolve(namespace, name, port)
+        InetSocketAddress address = services.resolve(namespace, name, port)
                 .orElseThrow(() -> new CallFailed("failed to call webhook: service \"" + name + "/" + namespace
                         + "\" has no endpoint for port " + port));
         String host =

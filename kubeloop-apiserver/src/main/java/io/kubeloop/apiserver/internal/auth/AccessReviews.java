@@ -1,5 +1,6 @@
 package io.kubeloop.apiserver.internal.auth;
 
+import io.kubeloop.api.errors.InvalidException;
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.apiserver.internal.registry.ApiErrors;
 import java.util.ArrayList;
@@ -210,8 +211,7 @@ public final class AccessReviews {
         };
     }
 
-    private static io.kubeloop.api.errors.InvalidException invalid(
-            String plural, String field, Object value, String detail) {
+    private static InvalidException invalid(String plural, String field, Object value, String detail) {
         String group = plural.equals("tokenreviews") || plural.equals("selfsubjectreviews")
                 ? "authentication.k8s.io"
                 : "authorization.k8s.io";

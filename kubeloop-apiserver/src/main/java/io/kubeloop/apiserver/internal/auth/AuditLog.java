@@ -9,6 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.UUID;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -45,9 +47,8 @@ public final class AuditLog implements AutoCloseable {
             Instant completed) {}
 
     /** Go's RFC 3339 with microseconds, in UTC, as audit events carry it. */
-    private static final java.time.format.DateTimeFormatter MICROS = java.time.format.DateTimeFormatter.ofPattern(
-                    "yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'")
-            .withZone(java.time.ZoneOffset.UTC);
+    private static final DateTimeFormatter MICROS =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
 
     private final Path file;
     /** Guarded by {@link #lock}. */

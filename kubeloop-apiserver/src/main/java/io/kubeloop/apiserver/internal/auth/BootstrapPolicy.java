@@ -4,6 +4,7 @@ import io.kubeloop.api.json.KubeJson;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -262,7 +263,7 @@ public final class BootstrapPolicy {
         meta.put("name", name);
         meta.putObject("annotations").put("rbac.authorization.kubernetes.io/autoupdate", "true");
         ObjectNode l = meta.putObject("labels");
-        new java.util.TreeMap<>(labels).forEach(l::put);
+        new TreeMap<>(labels).forEach(l::put);
         l.put("kubernetes.io/bootstrapping", "rbac-defaults");
         return n;
     }

@@ -2,6 +2,8 @@ package io.kubeloop.apiserver.internal.auth;
 
 import io.kubeloop.api.errors.BadRequestException;
 import io.kubeloop.api.errors.Status;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -56,9 +58,8 @@ public final class Impersonation {
                 default -> {
                     if (name.startsWith("impersonate-extra-")) {
                         extra.put(
-                                java.net.URLDecoder.decode(
-                                        name.substring("impersonate-extra-".length()),
-                                        java.nio.charset.StandardCharsets.UTF_8),
+                                URLDecoder.decode(
+                                        name.substring("impersonate-extra-".length()), StandardCharsets.UTF_8),
                                 List.copyOf(e.getValue()));
                     }
                 }

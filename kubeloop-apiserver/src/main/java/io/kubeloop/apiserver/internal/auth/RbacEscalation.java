@@ -2,12 +2,14 @@ package io.kubeloop.apiserver.internal.auth;
 
 import io.kubeloop.api.errors.ForbiddenException;
 import io.kubeloop.api.errors.Status;
+import io.kubeloop.apiserver.internal.registry.ApiErrors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * RBAC's escalation prevention, as kube-apiserver enforces it on writes of RBAC objects: nobody creates or
@@ -75,7 +77,7 @@ public final class RbacEscalation {
 
     private static JsonNode withoutGarbageCollectorFields(JsonNode object) {
         JsonNode copy = object.deepCopy();
-        if (copy.path("metadata") instanceof tools.jackson.databind.node.ObjectNode meta) {
+        if (copy.path("metadata") instanceof ObjectNode meta) {
             meta.remove(List.of("ownerReferences", "finalizers", "selfLink", "managedFields", "resourceVersion"));
         }
         return copy;
@@ -107,7 +109,7 @@ public final class RbacEscalation {
         }
         Optional<JsonNode> role = kind.equals("Role") ? policy.role(namespace, roleName) : policy.clusterRole(roleName);
         if (role.isEmpty()) {
-            throw io.kubeloop.apiserver.internal.registry.ApiErrors.notFound(GROUP, roleResource, roleName);
+            throw ApiErrors.notFound(GROUP, roleResource, roleName);
         }
         requireHeld(user, resource, name, PolicyRule.ofRole(role.get()), authorizer.rulesFor(user, namespace));
     }

@@ -1,7 +1,9 @@
 package io.kubeloop.apiserver.internal.auth;
 
+import io.kubeloop.api.errors.InvalidException;
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.apiserver.internal.registry.ApiErrors;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -70,13 +72,11 @@ public final class TokenRequests {
                 .put("token", issued.token())
                 .put(
                         "expirationTimestamp",
-                        issued.expiration()
-                                .truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
-                                .toString());
+                        issued.expiration().truncatedTo(ChronoUnit.SECONDS).toString());
         return out;
     }
 
-    private static io.kubeloop.api.errors.InvalidException invalid(String name, long seconds, String detail) {
+    private static InvalidException invalid(String name, long seconds, String detail) {
         return ApiErrors.invalid(
                 "TokenRequest.authentication.k8s.io",
                 "authentication.k8s.io",

@@ -1,6 +1,7 @@
 package io.kubeloop.apiserver.internal.cel;
 
 import dev.cel.common.CelAbstractSyntaxTree;
+import dev.cel.common.CelValidationException;
 import dev.cel.common.CelValidationResult;
 import dev.cel.common.types.CelType;
 import dev.cel.common.types.OptionalType;
@@ -19,6 +20,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The compiled {@code x-kubernetes-validations} of one structural schema (one CRD version), and their
@@ -125,7 +127,7 @@ public final class CelRules {
      * @param old the object before the update, or null on create
      * @return one cause per failed rule, in schema order; empty when every rule holds
      */
-    public List<Status.Cause> validate(tools.jackson.databind.JsonNode object, tools.jackson.databind.JsonNode old) {
+    public List<Status.Cause> validate(JsonNode object, JsonNode old) {
         if (root == null) {
             return List.of();
         }
@@ -480,7 +482,7 @@ public final class CelRules {
             }
             try {
                 return new Checked(result.getAst(), null);
-            } catch (dev.cel.common.CelValidationException e) {
+            } catch (CelValidationException e) {
                 return new Checked(null, e.getMessage());
             }
         }

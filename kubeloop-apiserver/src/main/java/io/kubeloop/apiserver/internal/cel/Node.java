@@ -6,6 +6,7 @@ import io.kubeloop.apiserver.internal.schema.StructuralSchema;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -156,7 +157,7 @@ record Node(StructuralSchema schema, List<CelRules.Rule> rules, Map<String, Node
         for (JsonNode candidate : oldList) {
             boolean same = candidate.isObject();
             for (String key : schema.listMapKeys()) {
-                same = same && java.util.Objects.equals(item.get(key), candidate.get(key));
+                same = same && Objects.equals(item.get(key), candidate.get(key));
             }
             if (same) {
                 return candidate;

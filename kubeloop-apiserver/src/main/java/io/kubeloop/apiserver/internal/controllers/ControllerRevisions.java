@@ -3,6 +3,7 @@ package io.kubeloop.apiserver.internal.controllers;
 import io.kubeloop.api.errors.AlreadyExistsException;
 import io.kubeloop.api.errors.ConflictException;
 import io.kubeloop.api.errors.NotFoundException;
+import io.kubeloop.api.errors.Status;
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.apiserver.internal.registry.DeleteParams;
 import io.kubeloop.apiserver.internal.registry.ObjectRegistry;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -96,14 +98,13 @@ final class ControllerRevisions {
             registry.create(revisions, namespace, cr, WorkloadObjects.context("kube-controller-manager"));
         } catch (AlreadyExistsException e) {
             // a collision with another owner's revision of the same name: the next sync sees it
-            throw new ConflictException(
-                    io.kubeloop.api.errors.Status.failure(409, "Conflict", "controllerrevision " + name + " exists"));
+            throw new ConflictException(Status.failure(409, "Conflict", "controllerrevision " + name + " exists"));
         }
         return new Current(name, max + 1);
     }
 
     /** Deletes the oldest revisions beyond {@code limit} whose names are not in {@code inUse}. */
-    void prune(JsonNode owner, int limit, java.util.Set<String> inUse) {
+    void prune(JsonNode owner, int limit, Set<String> inUse) {
         List<JsonNode> idle = new ArrayList<>(of(owner).stream()
                 .filter(r -> !inUse.contains(r.path("metadata").path("name").asString("")))
                 .toList());

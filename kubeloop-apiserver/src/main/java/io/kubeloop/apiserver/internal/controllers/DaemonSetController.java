@@ -11,11 +11,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -237,7 +239,7 @@ final class DaemonSetController implements AutoCloseable {
         status.put("desiredNumberScheduled", desired);
         status.put("numberReady", ready);
         status.put("observedGeneration", ds.path("metadata").path("generation").asLong(1));
-        java.util.Set<String> inUse = new java.util.HashSet<>();
+        Set<String> inUse = new HashSet<>();
         inUse.add(revision.name());
         byNode.values()
                 .forEach(list -> list.forEach(p ->

@@ -13,6 +13,7 @@ import io.kubeloop.client.FieldValidation;
 import io.kubeloop.time.Ticker;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.Objects;
 import java.util.Optional;
 import tools.jackson.databind.JsonNode;
@@ -106,9 +107,7 @@ final class DeploymentStatusSimulator implements AutoCloseable {
                 && status.path("replicas").asInt(-1) == replicas) {
             return; // already as simulated (this is our own write coming back)
         }
-        String now = clock.instant()
-                .truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
-                .toString();
+        String now = clock.instant().truncatedTo(ChronoUnit.SECONDS).toString();
         String patch = """
                 {"status":{"observedGeneration":%d,"replicas":%d,"updatedReplicas":%d,"readyReplicas":%d,
                  "availableReplicas":%d,"unavailableReplicas":null,

@@ -1,5 +1,6 @@
 package io.kubeloop.apiserver.internal.controllers;
 
+import io.kubeloop.api.ObjectMeta;
 import io.kubeloop.api.OwnerReference;
 import io.kubeloop.apiserver.internal.registry.DeleteParams;
 import io.kubeloop.apiserver.internal.registry.ResourceDefinition;
@@ -19,6 +20,7 @@ import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -64,7 +66,7 @@ public final class GarbageCollector implements AutoCloseable {
     private static final int DELETE_WORKERS = 2;
     private static final DependencyGraph.Event STOP = new DependencyGraph.Event(
             DependencyGraph.Type.DELETE,
-            new ObjectMetadata("", "", io.kubeloop.api.ObjectMeta.builder().build()),
+            new ObjectMetadata("", "", ObjectMeta.builder().build()),
             null,
             false);
 
@@ -152,7 +154,7 @@ public final class GarbageCollector implements AutoCloseable {
         }
     }
 
-    private void runWorker(RateLimitingQueue<String> queue, java.util.function.Function<String, Outcome> work) {
+    private void runWorker(RateLimitingQueue<String> queue, Function<String, Outcome> work) {
         while (true) {
             Optional<String> item = queue.get();
             if (item.isEmpty()) {
@@ -302,7 +304,7 @@ public final class GarbageCollector implements AutoCloseable {
         ObjectMetadata m = new ObjectMetadata(
                 id.apiVersion(),
                 id.kind(),
-                io.kubeloop.api.ObjectMeta.builder()
+                ObjectMeta.builder()
                         .namespace(id.namespace())
                         .name(id.name())
                         .uid(id.uid())

@@ -1,5 +1,6 @@
 package io.kubeloop.apiserver.internal.controllers;
 
+import io.kubeloop.api.OwnerReference;
 import io.kubeloop.cache.ResourceEventHandler;
 import java.util.Optional;
 import java.util.function.Function;
@@ -42,6 +43,6 @@ final class Handlers {
                         && r.kind().equals(kind)
                         && r.apiVersion().equals(apiVersion))
                 .findFirst()
-                .map(io.kubeloop.api.OwnerReference::name);
+                .map(OwnerReference::name);
     }
 }

@@ -15,6 +15,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeSet;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -294,10 +295,7 @@ final class JobController implements AutoCloseable {
      */
     private static void jobCondition(
             ObjectNode status, String type, String value, String reason, String message, Instant now) {
-        tools.jackson.databind.node.ArrayNode conditions =
-                status.get("conditions") instanceof tools.jackson.databind.node.ArrayNode a
-                        ? a
-                        : status.putArray("conditions");
+        ArrayNode conditions = status.get("conditions") instanceof ArrayNode a ? a : status.putArray("conditions");
         ObjectNode next = KubeJson.mapper().createObjectNode();
         next.put("type", type)
                 .put("status", value)
@@ -381,9 +379,7 @@ final class JobController implements AutoCloseable {
             spec.put("hostname", name + "-" + index);
             for (JsonNode c : spec.path("containers")) {
                 ObjectNode container = (ObjectNode) c;
-                var env = container.get("env") instanceof tools.jackson.databind.node.ArrayNode a
-                        ? a
-                        : container.putArray("env");
+                var env = container.get("env") instanceof ArrayNode a ? a : container.putArray("env");
                 env.addObject()
                         .put("name", "JOB_COMPLETION_INDEX")
                         .putObject("valueFrom")

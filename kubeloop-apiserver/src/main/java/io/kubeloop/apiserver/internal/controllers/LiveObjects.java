@@ -12,6 +12,7 @@ import io.kubeloop.apiserver.internal.storage.StoredObject;
 import io.kubeloop.client.FieldValidation;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 import tools.jackson.databind.JsonNode;
@@ -156,8 +157,7 @@ final class LiveObjects {
      * @param compute the new value of {@code metadata.<field>} from the current metadata: null for no change,
      *        a JSON null to remove the field
      */
-    private void patchMetadata(
-            ObjectIdentity id, java.util.function.Function<ObjectNode, JsonNode> compute, String field) {
+    private void patchMetadata(ObjectIdentity id, Function<ObjectNode, JsonNode> compute, String field) {
         ResourceDefinition def = writable(resolve(id.apiVersion(), id.kind()));
         for (int attempt = 0; ; attempt++) {
             Optional<StoredObject> cur = get(def, id.namespace(), id.name())

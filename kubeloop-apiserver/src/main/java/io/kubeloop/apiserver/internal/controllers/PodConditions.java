@@ -3,6 +3,7 @@ package io.kubeloop.apiserver.internal.controllers;
 import java.time.Instant;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -48,7 +49,7 @@ final class PodConditions {
     }
 
     private static ObjectNode condition(String type, String value, String reason, String message) {
-        ObjectNode c = tools.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        ObjectNode c = JsonNodeFactory.instance.objectNode();
         c.put("type", type);
         c.put("status", value);
         c.putNull("lastProbeTime");

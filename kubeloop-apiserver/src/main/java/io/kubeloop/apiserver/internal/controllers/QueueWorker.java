@@ -1,9 +1,14 @@
 package io.kubeloop.apiserver.internal.controllers;
 
+import io.kubeloop.api.errors.AlreadyExistsException;
+import io.kubeloop.api.errors.ApiException;
+import io.kubeloop.api.errors.ConflictException;
+import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.time.Ticker;
 import io.kubeloop.time.internal.Joins;
 import io.kubeloop.workqueue.DelayingQueue;
 import io.kubeloop.workqueue.WorkQueueConfig;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -77,13 +82,13 @@ final class QueueWorker<K> implements AutoCloseable {
     void retrying(K key, Runnable sync) {
         try {
             sync.run();
-        } catch (io.kubeloop.api.errors.ConflictException | io.kubeloop.api.errors.AlreadyExistsException e) {
-            queue.addAfter(key, java.time.Duration.ofMillis(50));
-        } catch (io.kubeloop.api.errors.NotFoundException e) {
+        } catch (ConflictException | AlreadyExistsException e) {
+            queue.addAfter(key, Duration.ofMillis(50));
+        } catch (NotFoundException e) {
             // gone meanwhile: its deletion is the next event
-        } catch (io.kubeloop.api.errors.ApiException e) {
+        } catch (ApiException e) {
             LOG.debug("{}: syncing {} failed: {}", name, key, e.getMessage());
-            queue.addAfter(key, java.time.Duration.ofSeconds(1));
+            queue.addAfter(key, Duration.ofSeconds(1));
         }
     }
 

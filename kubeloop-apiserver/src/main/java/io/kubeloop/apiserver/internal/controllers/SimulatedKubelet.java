@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -26,6 +27,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.MissingNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -343,7 +346,7 @@ final class SimulatedKubelet implements AutoCloseable {
     }
 
     private static ObjectNode terminated(int code, String reason, String startedAt, Instant now, ObjectNode cs) {
-        ObjectNode t = tools.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        ObjectNode t = JsonNodeFactory.instance.objectNode();
         t.put("exitCode", code)
                 .put("reason", reason)
                 .put("startedAt", startedAt)
@@ -358,7 +361,7 @@ final class SimulatedKubelet implements AutoCloseable {
                 return c;
             }
         }
-        return tools.jackson.databind.node.MissingNode.getInstance();
+        return MissingNode.getInstance();
     }
 
     private void crashLoop(ObjectNode cs, JsonNode pod, JsonNode container, Instant now) {
@@ -404,8 +407,8 @@ final class SimulatedKubelet implements AutoCloseable {
 
     /** Puts the conditions in the order a kubelet reports them. */
     private static void order(ObjectNode status) {
-        java.util.List<String> order = java.util.List.of(
-                "PodReadyToStartContainers", "Initialized", "Ready", "ContainersReady", "PodScheduled");
+        List<String> order =
+                List.of("PodReadyToStartContainers", "Initialized", "Ready", "ContainersReady", "PodScheduled");
         ArrayNode sorted = status.arrayNode();
         for (String type : order) {
             for (JsonNode c : status.path("conditions")) {
@@ -425,7 +428,7 @@ final class SimulatedKubelet implements AutoCloseable {
     private ObjectNode containerStatus(String podUid, JsonNode container, int restarts) {
         String name = container.path("name").asString("");
         String image = normalizedImage(container.path("image").asString(""));
-        ObjectNode cs = tools.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        ObjectNode cs = JsonNodeFactory.instance.objectNode();
         cs.put("name", name);
         cs.putObject("state");
         cs.putObject("lastState");

@@ -9,6 +9,7 @@ import io.kubeloop.cache.SharedIndexInformer;
 import io.kubeloop.time.Ticker;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
@@ -151,9 +152,8 @@ final class StatefulSetController implements AutoCloseable {
             }
         }
         // scale down, highest ordinal first
-        for (int i : byOrdinal.keySet().stream()
-                .sorted(java.util.Comparator.reverseOrder())
-                .toList()) {
+        for (int i :
+                byOrdinal.keySet().stream().sorted(Comparator.reverseOrder()).toList()) {
             if (i < replicas || acted) {
                 continue;
             }

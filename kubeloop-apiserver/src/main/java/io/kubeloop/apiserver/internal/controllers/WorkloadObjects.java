@@ -1,8 +1,11 @@
 package io.kubeloop.apiserver.internal.controllers;
 
+import io.kubeloop.api.errors.ConflictException;
+import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.api.selector.LabelSelector;
 import io.kubeloop.api.selector.LabelSelectorSpec;
+import io.kubeloop.apiserver.internal.registry.DeleteParams;
 import io.kubeloop.apiserver.internal.registry.ObjectRegistry;
 import io.kubeloop.apiserver.internal.registry.ResourceDefinition;
 import io.kubeloop.apiserver.internal.registry.WriteContext;
@@ -194,11 +197,11 @@ final class WorkloadObjects {
                     def,
                     object.path("metadata").path("namespace").asString(""),
                     object.path("metadata").path("name").asString(),
-                    io.kubeloop.apiserver.internal.registry.DeleteParams.propagation(
+                    DeleteParams.propagation(
                             propagationPolicy,
                             object.path("metadata").path("uid").asString()),
                     context(manager));
-        } catch (io.kubeloop.api.errors.NotFoundException | io.kubeloop.api.errors.ConflictException e) {
+        } catch (NotFoundException | ConflictException e) {
             // gone meanwhile, or the name belongs to a new object
         }
     }

@@ -3,7 +3,9 @@ package io.kubeloop.apiserver.internal.crd;
 import io.kubeloop.api.errors.ConflictException;
 import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.api.json.KubeJson;
+import io.kubeloop.apiserver.internal.admission.ServiceEndpoints;
 import io.kubeloop.apiserver.internal.admission.WebhookClient;
+import io.kubeloop.apiserver.internal.registry.DeleteParams;
 import io.kubeloop.apiserver.internal.registry.ObjectRegistry;
 import io.kubeloop.apiserver.internal.registry.ResourceDefinition;
 import io.kubeloop.apiserver.internal.registry.ResourceRegistry;
@@ -98,7 +100,7 @@ public final class CustomResourceDefinitions implements AutoCloseable {
         this.registry = registry;
         this.resources = registry.resources();
         this.store = registry.store();
-        this.webhooks = new WebhookClient(new io.kubeloop.apiserver.internal.admission.ServiceEndpoints(store));
+        this.webhooks = new WebhookClient(new ServiceEndpoints(store));
         this.clock = clock;
         this.crdDefinition = resources
                 .find(GROUP, "v1", PLURAL)
@@ -386,12 +388,7 @@ public final class CustomResourceDefinitions implements AutoCloseable {
                 for (StoredObject o : items) {
                     if (!o.object().path("metadata").has("deletionTimestamp")) {
                         try {
-                            registry.delete(
-                                    def,
-                                    o.namespace(),
-                                    o.name(),
-                                    io.kubeloop.apiserver.internal.registry.DeleteParams.none(),
-                                    context());
+                            registry.delete(def, o.namespace(), o.name(), DeleteParams.none(), context());
                         } catch (NotFoundException e) {
                             // gone meanwhile
                         }

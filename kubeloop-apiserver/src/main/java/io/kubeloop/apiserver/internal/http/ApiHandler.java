@@ -1,6 +1,7 @@
 package io.kubeloop.apiserver.internal.http;
 
 import io.kubeloop.api.errors.ApiException;
+import io.kubeloop.api.errors.NotAcceptableException;
 import io.kubeloop.api.errors.Status;
 import io.kubeloop.api.internal.RequestInfo;
 import io.kubeloop.api.json.KubeJson;
@@ -28,6 +29,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
@@ -61,9 +64,8 @@ public final class ApiHandler extends Handler.Abstract {
     private final Ticker clock;
     private final ScaleSubresource scales;
     private final ServerMetrics metrics;
-    private final java.util.concurrent.locks.ReentrantLock inFlightLock =
-            new java.util.concurrent.locks.ReentrantLock();
-    private final java.util.concurrent.locks.Condition idle = inFlightLock.newCondition();
+    private final ReentrantLock inFlightLock = new ReentrantLock();
+    private final Condition idle = inFlightLock.newCondition();
     /** Guarded by {@link #inFlightLock}: requests being handled, up to their audit entry. */
     private int inFlight;
 
@@ -348,7 +350,7 @@ public final class ApiHandler extends Handler.Abstract {
             return;
         }
         if (!accepts.acceptable()) {
-            throw new io.kubeloop.api.errors.NotAcceptableException(Status.failure(
+            throw new NotAcceptableException(Status.failure(
                     406,
                     "NotAcceptable",
                     "only the following media types are accepted: application/json, application/yaml"));

@@ -5,6 +5,7 @@ import io.kubeloop.api.errors.GoneException;
 import io.kubeloop.apiserver.internal.registry.ListParams;
 import io.kubeloop.apiserver.internal.storage.Watcher;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Response;
@@ -72,7 +73,7 @@ final class ChunkedWatch {
                             handler.options().bookmarkInterval(),
                             handler.clock())
                     .run(sink, handler.deadline(params));
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             watcher.close();
         }
         response.write(true, BufferUtil.EMPTY_BUFFER, callback);

@@ -10,6 +10,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -34,7 +35,7 @@ final class Discovery {
         this.registry = registry;
     }
 
-    private Doc cached(String key, java.util.function.Supplier<ObjectNode> build) {
+    private Doc cached(String key, Supplier<ObjectNode> build) {
         long rev = registry.revision();
         if (rev != cachedRevision) {
             cache.clear();

@@ -2,6 +2,8 @@ package io.kubeloop.apiserver.internal.http;
 
 import io.kubeloop.apiserver.internal.tls.TlsMaterial;
 import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
 import org.eclipse.jetty.http.pathmap.RegexPathSpec;
 import org.eclipse.jetty.http2.WindowRateControl;
@@ -76,7 +78,7 @@ public final class HttpServer implements AutoCloseable {
         connector = new ServerConnector(server, tlsFactory, alpn, h2, h1);
         connector.setHost(bind);
         connector.setPort(port);
-        connector.setIdleTimeout(java.time.Duration.ofHours(2).toMillis()); // silent watches must survive
+        connector.setIdleTimeout(Duration.ofHours(2).toMillis()); // silent watches must survive
         server.addConnector(connector);
         WebSocketUpgradeHandler ws = new WebSocketUpgradeHandler();
         ws.addMapping(new RegexPathSpec("^/.*"), new WebSocketWatches(handler));
@@ -116,11 +118,11 @@ public final class HttpServer implements AutoCloseable {
     public void close() {
         try {
             server.stop();
-        } catch (java.util.concurrent.TimeoutException gracePeriodOver) {
+        } catch (TimeoutException gracePeriodOver) {
             // Jetty reports connections still open after the stop timeout; it has closed them
         } catch (Exception e) {
             throw new IllegalStateException("stopping the API server failed: " + e, e);
         }
-        handler.awaitIdle(java.time.Duration.ofSeconds(2));
+        handler.awaitIdle(Duration.ofSeconds(2));
     }
 }

@@ -12,6 +12,7 @@ import io.kubeloop.apiserver.internal.schema.OpenApiV3;
 import io.kubeloop.apiserver.internal.schema.ServedKind;
 import io.kubeloop.apiserver.internal.schema.ServedResources;
 import io.kubeloop.time.Ticker;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -272,9 +273,9 @@ public final class LibraryOpenApiDocuments implements OpenApiDocuments {
         }
         for (String pair : query.split("&")) {
             int eq = pair.indexOf('=');
-            String k = java.net.URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+            String k = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
             if (k.equals(name)) {
-                return eq < 0 ? "" : java.net.URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+                return eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
             }
         }
         return null;

@@ -5,6 +5,7 @@ import io.kubeloop.apiserver.internal.admission.Admission;
 import io.kubeloop.apiserver.internal.admission.AdmissionRequest;
 import io.kubeloop.apiserver.internal.auth.AccessReviews;
 import io.kubeloop.apiserver.internal.auth.RequestAttributes;
+import io.kubeloop.apiserver.internal.auth.RoleRefs;
 import io.kubeloop.apiserver.internal.auth.UserInfo;
 import io.kubeloop.apiserver.internal.protobuf.ProtobufBodies;
 import io.kubeloop.apiserver.internal.registry.ApiErrors;
@@ -21,6 +22,7 @@ import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -50,7 +52,7 @@ final class ResourceRequest {
     /** What the request asks, as it was authorized. */
     private final RequestAttributes attributes;
 
-    private final java.util.function.Consumer<String> createdName;
+    private final Consumer<String> createdName;
 
     ResourceRequest(
             ApiHandler handler,
@@ -60,7 +62,7 @@ final class ResourceRequest {
             Callback callback,
             Accepts accepts,
             RequestAttributes attributes,
-            java.util.function.Consumer<String> createdName) {
+            Consumer<String> createdName) {
         this.handler = handler;
         this.route = route;
         this.def = route.definition();
@@ -93,7 +95,7 @@ final class ResourceRequest {
                 attributes.verb().equals("update") || attributes.verb().equals("patch");
         ctx.admission((d, object, old) -> {
             if (rbac && object != null) {
-                io.kubeloop.apiserver.internal.auth.RoleRefs.checkUnchanged(d, object, old);
+                RoleRefs.checkUnchanged(d, object, old);
                 handler.access()
                         .checkEscalation(
                                 user,

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -106,7 +107,7 @@ final class WatchResponseWriter {
                     }
                     continue;
                 }
-                java.util.ArrayList<byte[]> batch = new java.util.ArrayList<>();
+                ArrayList<byte[]> batch = new ArrayList<>();
                 boolean closed = false;
                 WatchItem it = item.get();
                 while (true) {

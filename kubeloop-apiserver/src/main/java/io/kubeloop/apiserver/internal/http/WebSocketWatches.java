@@ -1,14 +1,20 @@
 package io.kubeloop.apiserver.internal.http;
 
 import io.kubeloop.api.errors.ApiException;
+import io.kubeloop.api.internal.RequestInfo.Unresolvable;
 import io.kubeloop.apiserver.internal.registry.ListParams;
 import io.kubeloop.apiserver.internal.storage.Watcher;
+import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.FutureCallback;
+import org.eclipse.jetty.websocket.core.CloseStatus;
 import org.eclipse.jetty.websocket.core.CoreSession;
 import org.eclipse.jetty.websocket.core.Frame;
 import org.eclipse.jetty.websocket.core.FrameHandler;
@@ -38,7 +44,7 @@ final class WebSocketWatches implements WebSocketNegotiator {
     public FrameHandler negotiate(ServerUpgradeRequest request, ServerUpgradeResponse response, Callback callback) {
         try {
             handler.admit(request);
-        } catch (ApiException | io.kubeloop.api.internal.RequestInfo.Unresolvable e) {
+        } catch (ApiException | Unresolvable e) {
             return null; // the HTTP handler answers with the 401, 403 or 500
         }
         Optional<ResourceRoute> route = ResourceRoute.parse(
@@ -112,7 +118,7 @@ final class WebSocketWatches implements WebSocketNegotiator {
          * one is written, so at most one batch per watch is ever queued in Jetty (a stuck client blocks
          * only this pump, whose watcher then overflows; writers never wait).
          */
-        private static void send(CoreSession session, java.util.List<byte[]> frames) throws java.io.IOException {
+        private static void send(CoreSession session, List<byte[]> frames) throws IOException {
             FutureCallback[] callbacks = new FutureCallback[frames.size()];
             for (int i = 0; i < callbacks.length; i++) {
                 byte[] f = frames.get(i);
@@ -128,9 +134,9 @@ final class WebSocketWatches implements WebSocketNegotiator {
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new java.io.InterruptedIOException("interrupted while sending watch events");
-            } catch (java.util.concurrent.ExecutionException e) {
-                throw new java.io.IOException(e.getCause());
+                throw new InterruptedIOException("interrupted while sending watch events");
+            } catch (ExecutionException e) {
+                throw new IOException(e.getCause());
             }
         }
 
@@ -149,7 +155,7 @@ final class WebSocketWatches implements WebSocketNegotiator {
         }
 
         @Override
-        public void onClosed(org.eclipse.jetty.websocket.core.CloseStatus closeStatus, Callback callback) {
+        public void onClosed(CloseStatus closeStatus, Callback callback) {
             watcher.close();
             callback.succeeded();
         }

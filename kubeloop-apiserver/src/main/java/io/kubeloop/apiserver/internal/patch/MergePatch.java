@@ -1,6 +1,7 @@
 package io.kubeloop.apiserver.internal.patch;
 
 import io.kubeloop.api.errors.Status;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
@@ -30,7 +31,7 @@ public final class MergePatch {
 
     /** Parses a merge patch body and applies it to {@code document}. */
     public static JsonNode apply(JsonNode document, String patch) {
-        return apply(document, parse(patch.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        return apply(document, parse(patch.getBytes(StandardCharsets.UTF_8)));
     }
 
     private static JsonNode parse(byte[] patch) {

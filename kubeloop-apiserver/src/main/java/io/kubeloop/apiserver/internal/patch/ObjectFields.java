@@ -3,6 +3,7 @@ package io.kubeloop.apiserver.internal.patch;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -182,7 +183,7 @@ final class ObjectFields {
             return;
         }
         if (any.isObject()) {
-            Set<String> keys = new java.util.LinkedHashSet<>();
+            Set<String> keys = new LinkedHashSet<>();
             if (l != null) {
                 keys.addAll(l.propertyNames());
             }
@@ -203,7 +204,7 @@ final class ObjectFields {
         } else {
             Map<PathElement, JsonNode> li = index(l, schema, path);
             Map<PathElement, JsonNode> ri = index(r, schema, path);
-            Set<PathElement> pes = new java.util.LinkedHashSet<>(li.keySet());
+            Set<PathElement> pes = new LinkedHashSet<>(li.keySet());
             pes.addAll(ri.keySet());
             for (PathElement pe : pes) {
                 cmp(li.get(pe), ri.get(pe), schema, path.child(pe), true, added, removed, modified);

@@ -2,6 +2,7 @@ package io.kubeloop.apiserver.internal.patch;
 
 import io.kubeloop.api.errors.Status;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -100,7 +101,7 @@ public final class PatchException extends RuntimeException {
         return new Status(
                 "Status",
                 "v1",
-                java.util.Map.of(),
+                Map.of(),
                 Status.FAILURE,
                 getMessage(),
                 reason.isEmpty() ? null : reason,

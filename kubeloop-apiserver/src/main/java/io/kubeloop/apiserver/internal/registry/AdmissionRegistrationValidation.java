@@ -2,7 +2,9 @@ package io.kubeloop.apiserver.internal.registry;
 
 import io.kubeloop.apiserver.internal.cel.Expression;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -78,7 +80,7 @@ final class AdmissionRegistrationValidation {
 
     static void webhooks(JsonNode object, boolean mutating, List<ApiErrors.FieldError> errors) {
         JsonNode hooks = object.path("webhooks");
-        java.util.Set<String> names = new java.util.HashSet<>();
+        Set<String> names = new HashSet<>();
         for (int i = 0; i < hooks.size(); i++) {
             JsonNode h = hooks.get(i);
             String at = "webhooks[" + i + "]";

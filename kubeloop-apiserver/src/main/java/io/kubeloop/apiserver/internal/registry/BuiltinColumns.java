@@ -3,7 +3,9 @@ package io.kubeloop.apiserver.internal.registry;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.function.Function;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -238,7 +240,7 @@ public final class BuiltinColumns {
                                                                     .asString()
                                                                     .split("/", 2)[0]
                                                     : "";
-                                    return r.path("kind").asString().toLowerCase(java.util.Locale.ROOT) + group + "/"
+                                    return r.path("kind").asString().toLowerCase(Locale.ROOT) + group + "/"
                                             + r.path("name").asString();
                                 }
                             }
@@ -324,8 +326,8 @@ public final class BuiltinColumns {
                 col(
                         "Object",
                         0,
-                        o -> first(o, ".involvedObject.kind", ".regarding.kind").toLowerCase(java.util.Locale.ROOT)
-                                + "/" + first(o, ".involvedObject.name", ".regarding.name")),
+                        o -> first(o, ".involvedObject.kind", ".regarding.kind").toLowerCase(Locale.ROOT) + "/"
+                                + first(o, ".involvedObject.name", ".regarding.name")),
                 col("Subobject", 1, o -> first(o, ".involvedObject.fieldPath", ".regarding.fieldPath")),
                 col("Source", 1, o -> {
                     String component =
@@ -494,7 +496,7 @@ public final class BuiltinColumns {
 
     /** A Node's ROLES cell: from its {@code node-role.kubernetes.io/<role>} and {@code kubernetes.io/role} labels. */
     private static String nodeRoles(ObjectNode node) {
-        java.util.TreeSet<String> roles = new java.util.TreeSet<>();
+        TreeSet<String> roles = new TreeSet<>();
         for (Map.Entry<String, JsonNode> e :
                 node.path("metadata").path("labels").properties()) {
             if (e.getKey().startsWith("node-role.kubernetes.io/")) {

@@ -1,5 +1,7 @@
 package io.kubeloop.apiserver.internal.registry;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -46,9 +48,8 @@ public final class BuiltinDefaults {
             for (var e : stringData.properties()) {
                 data.put(
                         e.getKey(),
-                        java.util.Base64.getEncoder()
-                                .encodeToString(
-                                        e.getValue().asString("").getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                        Base64.getEncoder()
+                                .encodeToString(e.getValue().asString("").getBytes(StandardCharsets.UTF_8)));
             }
         }
         secret.remove("stringData");

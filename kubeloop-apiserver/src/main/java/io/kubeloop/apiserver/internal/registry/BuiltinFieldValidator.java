@@ -8,6 +8,7 @@ import io.kubeloop.apiserver.internal.schema.BuiltinSchemas;
 import io.kubeloop.apiserver.internal.schema.FieldValidationCheck;
 import io.kubeloop.apiserver.internal.schema.StructuralSchema;
 import io.kubeloop.client.FieldValidation;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -77,7 +78,7 @@ public final class BuiltinFieldValidator implements ObjectValidator {
         }
         FieldValidation mode = context.fieldValidation();
         String before = mode == FieldValidation.STRICT && operation == Operation.PATCH
-                ? new String(KubeJson.mapper().writeValueAsBytes(object), java.nio.charset.StandardCharsets.UTF_8)
+                ? new String(KubeJson.mapper().writeValueAsBytes(object), StandardCharsets.UTF_8)
                 : null;
         List<String> unknown = schema.prune(object);
         FieldValidationCheck.Result result = FieldValidationCheck.check(mode, gvk, unknown, context.duplicateFields());

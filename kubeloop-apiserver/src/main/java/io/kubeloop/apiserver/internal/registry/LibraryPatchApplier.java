@@ -18,6 +18,8 @@ import io.kubeloop.apiserver.internal.schema.StructuralSchema;
 import io.kubeloop.client.PatchType;
 import io.kubeloop.time.Ticker;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import tools.jackson.core.JacksonException;
@@ -95,7 +97,7 @@ public final class LibraryPatchApplier implements PatchApplier {
             };
             if (!(result instanceof ObjectNode o)) {
                 throw ApiErrors.badRequest("the patch turned the object into a JSON "
-                        + result.getNodeType().name().toLowerCase(java.util.Locale.ROOT) + "; an object is required");
+                        + result.getNodeType().name().toLowerCase(Locale.ROOT) + "; an object is required");
             }
             return o;
         } catch (PatchException e) {
@@ -167,7 +169,7 @@ public final class LibraryPatchApplier implements PatchApplier {
         throw ApiExceptions.from(new Status(
                 "Status",
                 "v1",
-                java.util.Map.of(),
+                Map.of(),
                 Status.FAILURE,
                 "failed to create typed patch object (" + ns + "/" + name + "; " + gvkText + ", Kind=" + def.kind()
                         + "): " + errors,

@@ -1,5 +1,6 @@
 package io.kubeloop.apiserver.internal.registry;
 
+import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.apiserver.internal.storage.ListQuery;
 import io.kubeloop.apiserver.internal.storage.StoredObject;
 import io.kubeloop.client.FieldValidation;
@@ -67,7 +68,7 @@ final class NamespaceLifecycle {
                                     o.name(),
                                     DeleteParams.propagation("Background", null),
                                     WriteContext.defaults());
-                        } catch (io.kubeloop.api.errors.NotFoundException ignored) {
+                        } catch (NotFoundException ignored) {
                             // gone meanwhile
                         }
                     }
@@ -94,7 +95,7 @@ final class NamespaceLifecycle {
                     "finalize",
                     body,
                     new WriteContext("namespace-controller", null, false, FieldValidation.IGNORE, false));
-        } catch (io.kubeloop.api.errors.NotFoundException ignored) {
+        } catch (NotFoundException ignored) {
             // already gone
         }
     }

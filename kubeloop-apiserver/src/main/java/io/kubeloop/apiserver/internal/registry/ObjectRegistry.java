@@ -1,6 +1,11 @@
 package io.kubeloop.apiserver.internal.registry;
 
+import io.kubeloop.api.errors.AlreadyExistsException;
 import io.kubeloop.api.errors.ApiException;
+import io.kubeloop.api.errors.InternalErrorException;
+import io.kubeloop.api.errors.MethodNotAllowedException;
+import io.kubeloop.api.errors.NotFoundException;
+import io.kubeloop.api.errors.Status;
 import io.kubeloop.api.selector.FieldRequirement;
 import io.kubeloop.api.selector.FieldSelector;
 import io.kubeloop.api.selector.LabelSelector;
@@ -23,6 +28,8 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -190,7 +197,7 @@ public final class ObjectRegistry {
         ObjectSemantics.checkNamespace(def, body, namespace);
         ObjectNode meta = Metadata.metadata(body);
         if (!Metadata.text(body, "resourceVersion").isEmpty()) {
-            throw new io.kubeloop.api.errors.InternalErrorException(io.kubeloop.api.errors.Status.failure(
+            throw new InternalErrorException(Status.failure(
                     500,
                     "InternalError",
                     "Internal error occurred: resourceVersion should not be set on objects to be created"));
@@ -232,7 +239,7 @@ public final class ObjectRegistry {
                     return ctx.dryRun() ? new Change.DryRun(obj, false) : Change.put(obj);
                 });
                 return new Written(r.object(), true, false);
-            } catch (io.kubeloop.api.errors.AlreadyExistsException e) {
+            } catch (AlreadyExistsException e) {
                 if (!generated || attempt >= 7) {
                     throw e;
                 }
@@ -252,7 +259,7 @@ public final class ObjectRegistry {
 
     private static void requireVerb(ResourceDefinition def, String verb) {
         if (def.terminating() && verb.equals("create")) {
-            throw new io.kubeloop.api.errors.MethodNotAllowedException(io.kubeloop.api.errors.Status.failure(
+            throw new MethodNotAllowedException(Status.failure(
                     405, "MethodNotAllowed", "create not allowed while custom resource definition is terminating"));
         }
         if (!def.allows(verb)) {
@@ -438,10 +445,7 @@ public final class ObjectRegistry {
      * otherwise), so that webhooks never run under the store's lock.
      */
     private WriteResult write(
-            ResourceDefinition def,
-            String key,
-            WriteContext ctx,
-            java.util.function.Function<StoredObject, Change> decide) {
+            ResourceDefinition def, String key, WriteContext ctx, Function<StoredObject, Change> decide) {
         if (!ctx.admitsOutsideLock()) {
             return store.write(def.storageId(), key, decide);
         }
@@ -460,7 +464,7 @@ public final class ObjectRegistry {
             if (!moved[0]) {
                 return r;
             }
-            java.util.concurrent.locks.LockSupport.parkNanos(100_000); // a write of it is being published
+            LockSupport.parkNanos(100_000); // a write of it is being published
         }
     }
 
@@ -545,7 +549,7 @@ public final class ObjectRegistry {
         for (StoredObject o : list(def, namespace, p).items()) {
             try {
                 out.add(delete(def, o.namespace(), o.name(), opts, ctx).object());
-            } catch (io.kubeloop.api.errors.NotFoundException e) {
+            } catch (NotFoundException e) {
                 // deleted concurrently: fine
             }
         }

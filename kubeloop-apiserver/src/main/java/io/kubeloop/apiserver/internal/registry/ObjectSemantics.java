@@ -1,11 +1,13 @@
 package io.kubeloop.apiserver.internal.registry;
 
+import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.apiserver.internal.storage.Metadata;
 import io.kubeloop.apiserver.internal.storage.StoredObject;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -233,7 +235,7 @@ final class ObjectSemantics {
     static void ensureStatus(ResourceDefinition def, ObjectNode obj) {
         String zero = def.custom() ? null : ZERO_STATUS.get(def.group() + "/" + def.plural());
         if (zero != null && !(obj.get("status") instanceof ObjectNode)) {
-            obj.set("status", io.kubeloop.api.json.KubeJson.mapper().readTree(zero));
+            obj.set("status", KubeJson.mapper().readTree(zero));
         }
     }
 
@@ -344,7 +346,7 @@ final class ObjectSemantics {
         if (l == null || !l.isObject()) {
             return Map.of();
         }
-        Map<String, String> out = new java.util.HashMap<>();
+        Map<String, String> out = new HashMap<>();
         l.properties().forEach(e -> out.put(e.getKey(), e.getValue().asString()));
         return out;
     }

@@ -1,9 +1,11 @@
 package io.kubeloop.apiserver.internal.registry;
 
 import io.kubeloop.api.GroupVersionResource;
+import io.kubeloop.api.internal.CreateOnUpdate;
 import io.kubeloop.apiserver.internal.cel.CelRules;
 import io.kubeloop.apiserver.internal.schema.StructuralSchema;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 
@@ -78,7 +80,7 @@ public record ResourceDefinition(
         Objects.requireNonNull(plural, "plural");
         Objects.requireNonNull(kind, "kind");
         listKind = listKind == null ? kind + "List" : listKind;
-        singular = singular == null ? kind.toLowerCase(java.util.Locale.ROOT) : singular;
+        singular = singular == null ? kind.toLowerCase(Locale.ROOT) : singular;
         shortNames = List.copyOf(shortNames);
         categories = List.copyOf(categories);
         verbs = List.copyOf(verbs);
@@ -175,7 +177,7 @@ public record ResourceDefinition(
      * built-in resources; never a custom resource.
      */
     public boolean createsOnUpdate() {
-        return !custom && io.kubeloop.api.internal.CreateOnUpdate.allowed(group, plural);
+        return !custom && CreateOnUpdate.allowed(group, plural);
     }
 
     /** Whether a verb is allowed (while terminating: everything but create). */

@@ -5,9 +5,13 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The served resources: built-ins plus those defined by CustomResourceDefinitions at run time.
@@ -32,7 +36,7 @@ public final class ResourceRegistry {
     private final ReentrantLock lock = new ReentrantLock();
     private final AtomicLong revision = new AtomicLong(1);
     /** Called after every change of the served set, on the changing thread. */
-    private final List<Runnable> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     /** Replaced wholesale under {@link #lock}: "group/version/plural" -> definition, in serving order. */
     private volatile Map<String, ResourceDefinition> byPath;
 
@@ -126,7 +130,7 @@ public final class ResourceRegistry {
      * thread that made the change, outside the registry's lock. It must be quick and must not throw.
      */
     public void addListener(Runnable listener) {
-        listeners.add(java.util.Objects.requireNonNull(listener, "listener"));
+        listeners.add(Objects.requireNonNull(listener, "listener"));
     }
 
     /** Stops calling {@code listener}. */
@@ -146,8 +150,7 @@ public final class ResourceRegistry {
 
         /** A sortable key; larger sorts first after reversal. */
         static String key(String v) {
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("v(\\d+)(?:(alpha|beta)(\\d+))?")
-                    .matcher(v);
+            Matcher m = Pattern.compile("v(\\d+)(?:(alpha|beta)(\\d+))?").matcher(v);
             if (!m.matches()) {
                 return "0" + invert(v);
             }

@@ -1,5 +1,7 @@
 package io.kubeloop.apiserver.internal.registry;
 
+import io.kubeloop.api.errors.InternalErrorException;
+import io.kubeloop.api.errors.Status;
 import io.kubeloop.apiserver.internal.storage.ListQuery;
 import io.kubeloop.apiserver.internal.storage.StoredObject;
 import io.kubeloop.apiserver.internal.storage.VersionedStore;
@@ -180,7 +182,7 @@ final class ServiceAddresses {
                 return p;
             }
         }
-        throw new io.kubeloop.api.errors.InternalErrorException(io.kubeloop.api.errors.Status.failure(
+        throw new InternalErrorException(Status.failure(
                 500, "InternalError", "Internal error occurred: failed to allocate a nodePort: range is full"));
     }
 

@@ -3,8 +3,10 @@ package io.kubeloop.apiserver.internal.registry;
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.api.selector.LabelSelectorSpec;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import tools.jackson.databind.JsonNode;
@@ -118,7 +120,7 @@ final class WorkloadValidation {
             errors.add(ApiErrors.FieldError.required(path + ".containers", ""));
             return;
         }
-        java.util.Set<String> names = new java.util.HashSet<>();
+        Set<String> names = new HashSet<>();
         for (String list : List.of("initContainers", "containers")) {
             JsonNode all = spec.path(list);
             for (int i = 0; i < all.size(); i++) {
@@ -132,8 +134,7 @@ final class WorkloadValidation {
         }
     }
 
-    private static void container(
-            JsonNode c, String path, java.util.Set<String> names, List<ApiErrors.FieldError> errors) {
+    private static void container(JsonNode c, String path, Set<String> names, List<ApiErrors.FieldError> errors) {
         String name = c.path("name").asString("");
         if (name.isEmpty()) {
             errors.add(ApiErrors.FieldError.required(path + ".name", ""));
@@ -174,7 +175,7 @@ final class WorkloadValidation {
     /** A Service's ports: each in range, named when there are several, names unique. */
     private static void servicePorts(JsonNode spec, List<ApiErrors.FieldError> errors) {
         JsonNode ports = spec.path("ports");
-        java.util.Set<String> names = new java.util.HashSet<>();
+        Set<String> names = new HashSet<>();
         for (int i = 0; i < ports.size(); i++) {
             JsonNode port = ports.get(i);
             String p = "spec.ports[" + i + "]";

@@ -1,8 +1,10 @@
 package io.kubeloop.apiserver.internal.registry;
 
 import io.kubeloop.client.FieldValidation;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Per-request parameters of a write, and the warnings it produced (sent as {@code Warning: 299} headers).
@@ -43,7 +45,7 @@ public final class WriteContext {
      * requester's RBAC escalation check, for example).
      */
     public WriteContext admission(ObjectAdmission admission) {
-        this.admission = java.util.Objects.requireNonNull(admission, "admission");
+        this.admission = Objects.requireNonNull(admission, "admission");
         return this;
     }
 
@@ -52,7 +54,7 @@ public final class WriteContext {
      * admission webhooks).
      */
     public WriteContext mutation(ObjectMutation mutation) {
-        this.mutation = java.util.Objects.requireNonNull(mutation, "mutation");
+        this.mutation = Objects.requireNonNull(mutation, "mutation");
         return this;
     }
 
@@ -108,7 +110,7 @@ public final class WriteContext {
             if (!goPrintable(cp)) {
                 continue;
             }
-            int len = new String(Character.toChars(cp)).getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+            int len = new String(Character.toChars(cp)).getBytes(StandardCharsets.UTF_8).length;
             if (bytes + len > MAX_MANAGER_BYTES) {
                 break;
             }

@@ -1,5 +1,8 @@
 package io.kubeloop.apiserver.internal.schema;
 
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
@@ -78,8 +81,8 @@ public final class Formats {
             return false;
         }
         try {
-            return java.net.InetAddress.getByName(v) instanceof java.net.Inet6Address;
-        } catch (java.net.UnknownHostException e) {
+            return InetAddress.getByName(v) instanceof Inet6Address;
+        } catch (UnknownHostException e) {
             return false;
         }
     }

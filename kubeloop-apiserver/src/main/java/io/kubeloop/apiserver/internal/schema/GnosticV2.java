@@ -2,8 +2,10 @@ package io.kubeloop.apiserver.internal.schema;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -374,7 +376,7 @@ final class GnosticV2 {
     }
 
     /** A map message: repeated {@code Named*} (1) of name (1) and value (2), in the object's key order. */
-    private static ProtoWriter named(JsonNode object, java.util.function.Function<JsonNode, ProtoWriter> value) {
+    private static ProtoWriter named(JsonNode object, Function<JsonNode, ProtoWriter> value) {
         ProtoWriter out = new ProtoWriter();
         for (Map.Entry<String, JsonNode> e : object.properties()) {
             out.message(1, new ProtoWriter().string(1, e.getKey()).message(2, value.apply(e.getValue())));
@@ -468,7 +470,7 @@ final class GnosticV2 {
     }
 
     private static Map<String, Field> parameterHead(boolean allowEmptyValue) {
-        Map<String, Field> head = new java.util.HashMap<>(Map.of(
+        Map<String, Field> head = new HashMap<>(Map.of(
                 "required",
                 f(1, GnosticV2::bool),
                 "in",
@@ -485,7 +487,7 @@ final class GnosticV2 {
 
     /** A type whose {@link #PRIMITIVE_KEYS} start at field {@code first}, plus {@code head}. */
     private static Type primitive(Map<String, Field> head, int first, int extensions) {
-        Map<String, Field> fields = new java.util.HashMap<>(head);
+        Map<String, Field> fields = new HashMap<>(head);
         for (int i = 0; i < PRIMITIVE_KEYS.size(); i++) {
             String key = PRIMITIVE_KEYS.get(i);
             int number = first + i;

@@ -2,6 +2,8 @@ package io.kubeloop.apiserver.internal.schema;
 
 import io.kubeloop.api.GroupVersion;
 import io.kubeloop.api.GroupVersionKind;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -108,7 +110,7 @@ final class OpenApiDocument {
         }
         if (verbs.contains("patch")) {
             ObjectNode patch = op(kind, "patch", "patch" + id, target, List.of("write", "force"));
-            List<String> types = new java.util.ArrayList<>(PATCH_TYPES);
+            List<String> types = new ArrayList<>(PATCH_TYPES);
             if (kind.builtin()) {
                 types.add(SMP);
             }
@@ -406,8 +408,8 @@ final class OpenApiDocument {
 
     /** The real server's model name of a custom kind: the group reversed, then version and kind ({@code com.example.v1.Foo}). */
     static String modelName(GroupVersionKind gvk) {
-        List<String> parts = new java.util.ArrayList<>(List.of(gvk.group().split("\\.")));
-        java.util.Collections.reverse(parts);
+        List<String> parts = new ArrayList<>(List.of(gvk.group().split("\\.")));
+        Collections.reverse(parts);
         return String.join(".", parts) + "." + gvk.version() + "." + gvk.kind();
     }
 

@@ -1,7 +1,10 @@
 package io.kubeloop.apiserver.internal.schema;
 
 import io.kubeloop.api.GroupVersion;
+import io.kubeloop.api.json.KubeJson;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -147,8 +150,7 @@ public final class OpenApiV3 {
      * the same as {@code documents(kinds).root()}, as a tree.
      */
     public static ObjectNode root(List<ServedKind> kinds) {
-        return (ObjectNode)
-                io.kubeloop.api.json.KubeJson.mapper().readTree(documents(kinds).root());
+        return (ObjectNode) KubeJson.mapper().readTree(documents(kinds).root());
     }
 
     /**
@@ -171,10 +173,9 @@ public final class OpenApiV3 {
 
     static Map<GroupVersion, List<ServedKind>> byGroupVersion(List<ServedKind> kinds) {
         Map<GroupVersion, List<ServedKind>> out =
-                new TreeMap<>(java.util.Comparator.comparing(OpenApiDocument::groupVersionPath));
+                new TreeMap<>(Comparator.comparing(OpenApiDocument::groupVersionPath));
         for (ServedKind k : kinds) {
-            out.computeIfAbsent(k.gvk().groupVersion(), gv -> new java.util.ArrayList<>())
-                    .add(k);
+            out.computeIfAbsent(k.gvk().groupVersion(), gv -> new ArrayList<>()).add(k);
         }
         return out;
     }

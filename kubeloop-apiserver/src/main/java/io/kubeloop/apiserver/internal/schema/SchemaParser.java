@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import tools.jackson.databind.JsonNode;
 
@@ -229,7 +230,7 @@ final class SchemaParser {
         String pattern = n.path("pattern").asString("");
         if (!pattern.isEmpty()) {
             try {
-                java.util.regex.Pattern.compile(pattern);
+                Pattern.compile(pattern);
             } catch (PatternSyntaxException e) {
                 causes.add(FieldErrors.invalid(
                         path + ".pattern",
@@ -421,7 +422,7 @@ final class SchemaParser {
 
     private static boolean compiles(String pattern) {
         try {
-            java.util.regex.Pattern.compile(pattern);
+            Pattern.compile(pattern);
             return true;
         } catch (PatternSyntaxException e) {
             return false;

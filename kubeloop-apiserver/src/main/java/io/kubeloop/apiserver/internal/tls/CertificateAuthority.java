@@ -1,5 +1,6 @@
 package io.kubeloop.apiserver.internal.tls;
 
+import java.io.IOException;
 import java.math.BigInteger;
 import java.net.InetAddress;
 import java.security.GeneralSecurityException;
@@ -11,8 +12,12 @@ import java.security.cert.X509Certificate;
 import java.security.spec.ECGenParameterSpec;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Date;
+import java.util.List;
 import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x500.X500NameBuilder;
+import org.bouncycastle.asn1.x500.style.BCStyle;
 import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
 import org.bouncycastle.asn1.x509.Extension;
@@ -63,18 +68,18 @@ record CertificateAuthority(PrivateKey privateKey, X509Certificate certificate) 
                     true,
                     new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign | KeyUsage.digitalSignature));
             return new CertificateAuthority(keys.getPrivate(), sign(ca, keys.getPrivate()));
-        } catch (GeneralSecurityException | OperatorCreationException | java.io.IOException e) {
+        } catch (GeneralSecurityException | OperatorCreationException | IOException e) {
             throw new IllegalStateException("cannot generate the CA: " + e.getMessage(), e);
         }
     }
 
     /** A new server key and certificate signed by this CA, for localhost and its addresses. */
     Issued issueServer() {
-        return issueServer(java.util.List.of());
+        return issueServer(List.of());
     }
 
     /** A new server key and certificate signed by this CA, for localhost, its addresses and {@code dnsNames}. */
-    Issued issueServer(java.util.List<String> dnsNames) {
+    Issued issueServer(List<String> dnsNames) {
         try {
             SecureRandom random = new SecureRandom();
             KeyPair keys = keyPair(random);
@@ -90,7 +95,7 @@ record CertificateAuthority(PrivateKey privateKey, X509Certificate certificate) 
             server.addExtension(
                     Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyEncipherment));
             server.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth));
-            java.util.List<GeneralName> names = new java.util.ArrayList<>(java.util.List.of(
+            List<GeneralName> names = new ArrayList<>(List.of(
                     new GeneralName(GeneralName.dNSName, "localhost"),
                     new GeneralName(GeneralName.iPAddress, "127.0.0.1"),
                     new GeneralName(
@@ -99,23 +104,22 @@ record CertificateAuthority(PrivateKey privateKey, X509Certificate certificate) 
             server.addExtension(
                     Extension.subjectAlternativeName, false, new GeneralNames(names.toArray(GeneralName[]::new)));
             return new Issued(keys.getPrivate(), sign(server, privateKey));
-        } catch (GeneralSecurityException | OperatorCreationException | java.io.IOException e) {
+        } catch (GeneralSecurityException | OperatorCreationException | IOException e) {
             throw new IllegalStateException("cannot issue the server certificate: " + e.getMessage(), e);
         }
     }
 
     /** A new client key and certificate for user {@code commonName} in groups {@code organizations}. */
-    Issued issueClient(String commonName, java.util.List<String> organizations, Duration validity) {
+    Issued issueClient(String commonName, List<String> organizations, Duration validity) {
         try {
             SecureRandom random = new SecureRandom();
             KeyPair keys = keyPair(random);
             Instant now = Instant.now().minus(Duration.ofMinutes(5));
-            org.bouncycastle.asn1.x500.X500NameBuilder subject =
-                    new org.bouncycastle.asn1.x500.X500NameBuilder(org.bouncycastle.asn1.x500.style.BCStyle.INSTANCE);
+            X500NameBuilder subject = new X500NameBuilder(BCStyle.INSTANCE);
             for (String o : organizations) {
-                subject.addRDN(org.bouncycastle.asn1.x500.style.BCStyle.O, o);
+                subject.addRDN(BCStyle.O, o);
             }
-            subject.addRDN(org.bouncycastle.asn1.x500.style.BCStyle.CN, commonName);
+            subject.addRDN(BCStyle.CN, commonName);
             X509v3CertificateBuilder client = new JcaX509v3CertificateBuilder(
                     certificate,
                     new BigInteger(64, random),
@@ -127,7 +131,7 @@ record CertificateAuthority(PrivateKey privateKey, X509Certificate certificate) 
             client.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature));
             client.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_clientAuth));
             return new Issued(keys.getPrivate(), sign(client, privateKey));
-        } catch (GeneralSecurityException | OperatorCreationException | java.io.IOException e) {
+        } catch (GeneralSecurityException | OperatorCreationException | IOException e) {
             throw new IllegalStateException("cannot issue a client certificate: " + e.getMessage(), e);
         }
     }

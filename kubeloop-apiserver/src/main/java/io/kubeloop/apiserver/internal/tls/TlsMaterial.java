@@ -1,5 +1,6 @@
 package io.kubeloop.apiserver.internal.tls;
 
+import java.io.IOException;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -7,6 +8,8 @@ import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.SecureRandom;
 import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.List;
 import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
 
 /**
@@ -56,7 +59,7 @@ public record TlsMaterial(
                     new KeyStore.PrivateKeyEntry(serverKey, new X509Certificate[] {serverCert, caCert}),
                     InMemoryKeyProtection.of(password));
             return new TlsMaterial(caCert, ca.privateKey(), ks, password);
-        } catch (GeneralSecurityException | java.io.IOException e) {
+        } catch (GeneralSecurityException | IOException e) {
             throw new IllegalStateException("cannot build the server key store: " + e.getMessage(), e);
         }
     }
@@ -66,8 +69,7 @@ public record TlsMaterial(
      * (kube-apiserver's x509 authentication reads CN as the user and each O as a group), valid for
      * {@code validity}, with its private key: both PEM.
      */
-    public ClientCertificate issueClient(
-            String commonName, java.util.List<String> organizations, java.time.Duration validity) {
+    public ClientCertificate issueClient(String commonName, List<String> organizations, Duration validity) {
         CertificateAuthority.Issued issued =
                 new CertificateAuthority(caKey, caCertificate).issueClient(commonName, organizations, validity);
         return new ClientCertificate(pem(issued.certificate()), PkiDirectory.keyPem(issued.privateKey()));
@@ -77,7 +79,7 @@ public record TlsMaterial(
      * A serving certificate signed by this CA for {@code localhost}, {@code 127.0.0.1}, {@code ::1} and
      * {@code dnsNames} (valid a year), with its private key (PKCS#8): both PEM. For webhook servers in tests.
      */
-    public ClientCertificate issueServing(java.util.List<String> dnsNames) {
+    public ClientCertificate issueServing(List<String> dnsNames) {
         CertificateAuthority.Issued issued = new CertificateAuthority(caKey, caCertificate).issueServer(dnsNames);
         return new ClientCertificate(pem(issued.certificate()), PkiDirectory.keyPem(issued.privateKey()));
     }
@@ -92,7 +94,7 @@ public record TlsMaterial(
             ks.load(null, null);
             ks.setCertificateEntry("ca", caCertificate);
             return ks;
-        } catch (GeneralSecurityException | java.io.IOException e) {
+        } catch (GeneralSecurityException | IOException e) {
             throw new IllegalStateException("cannot build the CA trust store: " + e.getMessage(), e);
         }
     }
@@ -106,7 +108,7 @@ public record TlsMaterial(
         StringWriter out = new StringWriter();
         try (JcaPEMWriter w = new JcaPEMWriter(out)) {
             w.writeObject(o);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalStateException(e);
         }
         return out.toString();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kubeloop.api.json.KubeJson;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -56,8 +57,8 @@ class RbacAuthorizerTest {
 
     private final Policy policy = new Policy();
     private final RbacAuthorizer rbac = new RbacAuthorizer(policy);
-    private final UserInfo robot = new UserInfo(
-            "system:serviceaccount:team:robot", "", UserInfo.serviceAccountGroups("team"), java.util.Map.of());
+    private final UserInfo robot =
+            new UserInfo("system:serviceaccount:team:robot", "", UserInfo.serviceAccountGroups("team"), Map.of());
 
     private Decision ask(UserInfo user, String verb, String resource, String namespace) {
         return rbac.authorize(RequestAttributes.resource(user, verb, "", resource, "", namespace, ""));

@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.time.Ticker;
+import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.spec.ECGenParameterSpec;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
@@ -21,7 +23,7 @@ class ServiceAccountTokensTest {
 
     /** A clock the test moves by hand. */
     private static final class StepClock implements Ticker {
-        private volatile java.time.Instant now = java.time.Instant.parse("2026-01-01T00:00:00Z");
+        private volatile Instant now = Instant.parse("2026-01-01T00:00:00Z");
 
         void step(Duration d) {
             now = now.plus(d);
@@ -33,7 +35,7 @@ class ServiceAccountTokensTest {
         }
 
         @Override
-        public java.time.Instant instant() {
+        public Instant instant() {
             return now;
         }
 
@@ -52,7 +54,7 @@ class ServiceAccountTokensTest {
             KeyPairGenerator gen = KeyPairGenerator.getInstance("EC");
             gen.initialize(new ECGenParameterSpec("secp256r1"));
             return gen.generateKeyPair();
-        } catch (java.security.GeneralSecurityException e) {
+        } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }
     }

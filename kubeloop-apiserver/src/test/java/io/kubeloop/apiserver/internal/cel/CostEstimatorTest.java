@@ -3,6 +3,7 @@ package io.kubeloop.apiserver.internal.cel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cel.common.CelAbstractSyntaxTree;
+import dev.cel.common.CelValidationException;
 import dev.cel.common.CelValidationResult;
 import dev.cel.common.types.CelType;
 import io.kubeloop.api.json.KubeJson;
@@ -41,7 +42,7 @@ class CostEstimatorTest {
         CelAbstractSyntaxTree ast;
         try {
             ast = compiled.getAst();
-        } catch (dev.cel.common.CelValidationException e) {
+        } catch (CelValidationException e) {
             throw new AssertionError(e);
         }
         return CostEstimator.estimate(ast, ValueSizes.of(spec, false)).max();

@@ -3,6 +3,7 @@ package io.kubeloop.apiserver.internal.cel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cel.common.CelAbstractSyntaxTree;
+import dev.cel.common.CelValidationException;
 import dev.cel.common.CelValidationResult;
 import dev.cel.common.types.CelType;
 import dev.cel.common.types.OptionalType;
@@ -113,7 +114,7 @@ class ExpressionBatchTest {
     private static CelAbstractSyntaxTree parse(String text) {
         try {
             return PARSER.parse(text).getAst();
-        } catch (dev.cel.common.CelValidationException e) {
+        } catch (CelValidationException e) {
             throw new AssertionError(e);
         }
     }

@@ -10,7 +10,9 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -85,7 +87,7 @@ class AdmissionWebhookTest {
     }
 
     /** An AdmissionReview answering {@code review} with {@code response}. */
-    private static JsonNode answer(JsonNode review, java.util.function.Supplier<ObjectNode> response) {
+    private static JsonNode answer(JsonNode review, Supplier<ObjectNode> response) {
         ObjectNode out = KubeJson.mapper().createObjectNode();
         out.put("apiVersion", "admission.k8s.io/v1").put("kind", "AdmissionReview");
         out.set("response", response.get());
@@ -324,7 +326,7 @@ class AdmissionWebhookTest {
                   admissionReviewVersions: [v1]
                 """;
         for (String kind : List.of("Validating", "Mutating")) {
-            String plural = kind.toLowerCase(java.util.Locale.ROOT) + "webhookconfigurations";
+            String plural = kind.toLowerCase(Locale.ROOT) + "webhookconfigurations";
             HttpResponse<String> r = http.post(
                     "/apis/admissionregistration.k8s.io/v1/" + plural,
                     YAMLMapper.builder()

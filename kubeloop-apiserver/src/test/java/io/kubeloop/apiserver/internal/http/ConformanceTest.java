@@ -6,14 +6,24 @@ import static org.awaitility.Awaitility.await;
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.apiserver.ServerInternals;
 import io.kubeloop.apiserver.ServerOptions;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpRequest.BodyPublishers;
 import java.net.http.HttpResponse;
+import java.net.http.WebSocket;
+import java.net.http.WebSocket.Listener;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /** kube-apiserver's REST behaviour, one test per rule — routing, discovery, reads, writes, lists, watches and their errors — over real HTTPS. */
 class ConformanceTest {
@@ -636,9 +646,8 @@ class ConformanceTest {
         HttpResponse<String> r = http.get("/api/v1/foos");
         assertThat(r.statusCode()).isEqualTo(404);
         assertThat(r.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/plain");
-        HttpResponse<String> h =
-                http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(server.url() + "/readyz"))
-                        .build());
+        HttpResponse<String> h = http.send(
+                HttpRequest.newBuilder(URI.create(server.url() + "/readyz")).build());
         assertThat(h.statusCode()).isEqualTo(200);
         assertThat(h.body()).isEqualTo("ok");
     }
@@ -654,8 +663,7 @@ class ConformanceTest {
                 .isEqualTo(400);
         HttpResponse<String> y = http.send(http.req("/api/v1/namespaces/default/configmaps")
                 .header("Content-Type", "application/yaml")
-                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(
-                        "metadata:\n  name: from-yaml\ndata:\n  a: b\n"))
+                .POST(BodyPublishers.ofString("metadata:\n  name: from-yaml\ndata:\n  a: b\n"))
                 .build());
         assertThat(y.statusCode()).as(y.body()).isEqualTo(201);
     }
@@ -663,7 +671,7 @@ class ConformanceTest {
     @Test
     void wrongMethodIs405() {
         assertThat(http.send(http.req("/api/v1/namespaces/default/configmaps")
-                                .PUT(java.net.http.HttpRequest.BodyPublishers.ofString("{}"))
+                                .PUT(BodyPublishers.ofString("{}"))
                                 .build())
                         .statusCode())
                 .isEqualTo(405);
@@ -673,21 +681,20 @@ class ConformanceTest {
     void watchOverWebSocketDeliversOneEventPerTextMessage() throws Exception {
         String ns = http.newNamespace("t");
         create(ns, "a", null);
-        java.util.concurrent.LinkedBlockingQueue<String> messages = new java.util.concurrent.LinkedBlockingQueue<>();
-        java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder()
+        LinkedBlockingQueue<String> messages = new LinkedBlockingQueue<>();
+        HttpClient client = HttpClient.newBuilder()
                 .sslContext(server.clientConfig().sslContext())
                 .build();
-        java.net.http.WebSocket ws = client.newWebSocketBuilder()
+        WebSocket ws = client.newWebSocketBuilder()
                 .header("Authorization", "Bearer " + server.token())
                 .buildAsync(
-                        java.net.URI.create(server.url().toString().replace("https", "wss") + "/api/v1/namespaces/" + ns
+                        URI.create(server.url().toString().replace("https", "wss") + "/api/v1/namespaces/" + ns
                                 + "/configmaps?watch=true"),
-                        new java.net.http.WebSocket.Listener() {
+                        new Listener() {
                             private final StringBuilder buf = new StringBuilder();
 
                             @Override
-                            public java.util.concurrent.CompletionStage<?> onText(
-                                    java.net.http.WebSocket w, CharSequence data, boolean last) {
+                            public CompletionStage<?> onText(WebSocket w, CharSequence data, boolean last) {
                                 buf.append(data);
                                 if (last) {
                                     messages.add(buf.toString());
@@ -697,18 +704,14 @@ class ConformanceTest {
                                 return null;
                             }
                         })
-                .get(10, java.util.concurrent.TimeUnit.SECONDS);
+                .get(10, TimeUnit.SECONDS);
         try {
-            String first = messages.poll(10, java.util.concurrent.TimeUnit.SECONDS);
+            String first = messages.poll(10, TimeUnit.SECONDS);
             assertThat(first).isNotNull();
-            assertThat(tools.jackson.databind.json.JsonMapper.builder()
-                            .build()
-                            .readTree(first)
-                            .path("type")
-                            .asString())
+            assertThat(JsonMapper.builder().build().readTree(first).path("type").asString())
                     .isEqualTo("ADDED");
             create(ns, "b", null);
-            String second = messages.poll(10, java.util.concurrent.TimeUnit.SECONDS);
+            String second = messages.poll(10, TimeUnit.SECONDS);
             assertThat(second).contains("\"name\":\"b\"");
         } finally {
             ws.abort();

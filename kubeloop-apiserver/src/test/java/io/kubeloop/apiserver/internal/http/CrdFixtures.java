@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 
 /** CustomResourceDefinitions used by the CRD tests, and a helper to install one (test helper). */
@@ -108,13 +109,13 @@ final class CrdFixtures {
     }
 
     /** A condition of a CRD. */
-    static java.util.Optional<JsonNode> condition(JsonNode crd, String type) {
+    static Optional<JsonNode> condition(JsonNode crd, String type) {
         for (JsonNode c : crd.path("status").path("conditions")) {
             if (c.path("type").asString().equals(type)) {
-                return java.util.Optional.of(c);
+                return Optional.of(c);
             }
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 
     /** A minimal namespaced CRD {@code <plural>.<group>} with a free-form spec and a status subresource. */

@@ -10,17 +10,21 @@ import java.net.URISyntaxException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
@@ -79,8 +83,8 @@ class GatewayApiValidationTest {
         }
         // CRDs are served a few milliseconds after they are created (established asynchronously)
         for (String path : served) {
-            org.awaitility.Awaitility.await()
-                    .atMost(java.time.Duration.ofSeconds(30))
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(30))
                     .until(() -> http.get(path).statusCode() == 200);
         }
     }
@@ -145,13 +149,13 @@ class GatewayApiValidationTest {
 
     /** Examples reuse names across files (e.g. several {@code example-route}s): each file gets its own. */
     private static JsonNode withName(JsonNode doc, Path file) {
-        tools.jackson.databind.node.ObjectNode copy = (tools.jackson.databind.node.ObjectNode) doc.deepCopy();
-        tools.jackson.databind.node.ObjectNode meta = (tools.jackson.databind.node.ObjectNode) copy.get("metadata");
+        ObjectNode copy = (ObjectNode) doc.deepCopy();
+        ObjectNode meta = (ObjectNode) copy.get("metadata");
         String stem = file.getFileName()
                 .toString()
                 .replace(".yaml", "")
                 .replace('_', '-')
-                .toLowerCase(java.util.Locale.ROOT);
+                .toLowerCase(Locale.ROOT);
         String name = meta.path("name").asString() + "-" + Integer.toHexString(stem.hashCode());
         meta.put("name", name.length() > 63 ? name.substring(name.length() - 63) : name);
         return copy;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.apiserver.ServerOptions;
+import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -67,7 +68,7 @@ class ManyWatchesTest {
                 w.thenAccept(r -> {
                     try {
                         r.body().close();
-                    } catch (java.io.IOException e) {
+                    } catch (IOException e) {
                         // closing anyway
                     }
                 });

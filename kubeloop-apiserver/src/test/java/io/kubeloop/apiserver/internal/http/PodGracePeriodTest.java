@@ -13,6 +13,7 @@ import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /** Graceful deletion of node-bound Pods, over real HTTPS against an embedded server. */
 class PodGracePeriodTest {
@@ -122,7 +123,7 @@ class PodGracePeriodTest {
         String ns = http.newNamespace("grace");
         String path = pod(ns, "p", "\"nodeName\":\"node-1\"", null);
         JsonNode cur = get(path);
-        ((tools.jackson.databind.node.ObjectNode) cur).putObject("status").put("phase", "Succeeded");
+        ((ObjectNode) cur).putObject("status").put("phase", "Succeeded");
         assertThat(http.put(path + "/status", cur.toString()).statusCode()).isEqualTo(200);
         delete(path, null);
         assertThat(http.get(path).statusCode()).isEqualTo(404);

@@ -3,6 +3,7 @@ package io.kubeloop.apiserver.internal.http;
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.net.URI;
@@ -12,6 +13,8 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 
 /** Exact-bytes HTTP against an embedded server (test helper). */
@@ -69,8 +72,7 @@ final class RawHttp {
 
     /** The value of one series of the server's {@code /metrics}, e.g. {@code up{job="x"}}; 0 when absent. */
     double metric(String series) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
-                        "(?m)^" + java.util.regex.Pattern.quote(series) + " (\\S+)$")
+        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(series) + " (\\S+)$")
                 .matcher(get("/metrics").body());
         return m.find() ? Double.parseDouble(m.group(1)) : 0;
     }
@@ -95,7 +97,7 @@ final class RawHttp {
         try {
             try {
                 return client.send(r, HttpResponse.BodyHandlers.ofString());
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 if (e.getMessage() == null || !e.getMessage().contains("received no bytes")) {
                     throw e;
                 }
@@ -202,7 +204,7 @@ final class RawHttp {
                             + response.request().uri() + "): [" + line + "]");
                 }
                 return event;
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 throw new IllegalStateException(e);
             }
         }
@@ -211,7 +213,7 @@ final class RawHttp {
         public void close() {
             try {
                 response.body().close();
-            } catch (java.io.IOException ignored) {
+            } catch (IOException ignored) {
                 // closing
             }
         }

@@ -6,6 +6,7 @@ import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.apiserver.ServerOptions;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -14,7 +15,9 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -102,7 +105,7 @@ class RequestFuzzTest {
             HttpResponse<byte[]> r =
                     http.send(b.method(f.method(), body).build(), HttpResponse.BodyHandlers.ofByteArray());
             return new Answer(r.statusCode(), r.body());
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             if (f.body() != null && f.body().length > BODY_LIMIT) {
                 // a URI Jetty refuses itself, before any handler reads the body: it answers and closes, and the
                 // client, still sending, may meet the closed connection first (as with Go's server)
@@ -159,10 +162,10 @@ class RequestFuzzTest {
             String text = new String(answer, StandardCharsets.ISO_8859_1);
             int code = Integer.parseInt(text.substring(9, 12));
             int end = text.indexOf("\r\n\r\n");
-            byte[] rest = java.util.Arrays.copyOfRange(answer, end + 4, answer.length);
+            byte[] rest = Arrays.copyOfRange(answer, end + 4, answer.length);
             return new Answer(
                     code,
-                    text.substring(0, end).toLowerCase(java.util.Locale.ROOT).contains("transfer-encoding: chunked")
+                    text.substring(0, end).toLowerCase(Locale.ROOT).contains("transfer-encoding: chunked")
                             ? dechunk(rest)
                             : rest);
         } catch (Exception e) {
@@ -430,7 +433,7 @@ class RequestFuzzTest {
         Arbitrary<byte[]> huge = Arbitraries.of(3 * 1024 * 1024 + 1, 4 * 1024 * 1024)
                 .map(n -> {
                     byte[] b = new byte[n];
-                    java.util.Arrays.fill(b, (byte) ' ');
+                    Arrays.fill(b, (byte) ' ');
                     byte[] head =
                             "{\"metadata\":{\"name\":\"big\"},\"data\":{\"k\":\"".getBytes(StandardCharsets.UTF_8);
                     System.arraycopy(head, 0, b, 0, head.length);
@@ -552,7 +555,7 @@ class RequestFuzzTest {
         try {
             return send(list);
         } catch (AssertionError closed) {
-            if (!(closed.getCause() instanceof java.io.IOException)) {
+            if (!(closed.getCause() instanceof IOException)) {
                 throw closed;
             }
             return send(list);

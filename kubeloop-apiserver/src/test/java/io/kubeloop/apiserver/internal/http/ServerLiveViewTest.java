@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import java.io.BufferedReader;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -49,7 +50,7 @@ class ServerLiveViewTest {
         String ns = http.newNamespace("live");
         http.createConfigMap(ns, "shown", "{}");
 
-        HttpResponse<java.io.InputStream> events = plain.send(
+        HttpResponse<InputStream> events = plain.send(
                 HttpRequest.newBuilder(base.resolve("/events")).build(), HttpResponse.BodyHandlers.ofInputStream());
         assertThat(events.headers().firstValue("Content-Type")).hasValue("text/event-stream; charset=utf-8");
         JsonNode snapshot;

@@ -5,9 +5,16 @@ import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.apiserver.internal.tls.TlsMaterial;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.security.KeyFactory;
+import java.security.KeyStore;
+import java.security.PrivateKey;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
+import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -39,17 +46,16 @@ final class TestWebhookServer implements AutoCloseable {
         TlsMaterial tls = TlsMaterial.generate();
         caBundle = Base64.getEncoder().encodeToString(tls.caPem().getBytes(StandardCharsets.UTF_8));
         TlsMaterial.ClientCertificate issued = tls.issueServing(dnsNames);
-        java.security.cert.Certificate cert = java.security.cert.CertificateFactory.getInstance("X.509")
+        Certificate cert = CertificateFactory.getInstance("X.509")
                 .generateCertificate(
-                        new java.io.ByteArrayInputStream(issued.certificatePem().getBytes(StandardCharsets.UTF_8)));
+                        new ByteArrayInputStream(issued.certificatePem().getBytes(StandardCharsets.UTF_8)));
         byte[] der = Base64.getMimeDecoder().decode(issued.privateKeyPem().replaceAll("-----[A-Z ]+-----", ""));
-        java.security.PrivateKey key = java.security.KeyFactory.getInstance(
-                        cert.getPublicKey().getAlgorithm())
-                .generatePrivate(new java.security.spec.PKCS8EncodedKeySpec(der));
-        java.security.KeyStore ks = java.security.KeyStore.getInstance("PKCS12");
+        PrivateKey key = KeyFactory.getInstance(cert.getPublicKey().getAlgorithm())
+                .generatePrivate(new PKCS8EncodedKeySpec(der));
+        KeyStore ks = KeyStore.getInstance("PKCS12");
         ks.load(null, null);
         char[] password = "test".toCharArray();
-        ks.setKeyEntry("tls", key, password, new java.security.cert.Certificate[] {cert});
+        ks.setKeyEntry("tls", key, password, new Certificate[] {cert});
         KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
         kmf.init(ks, password);
         SSLContext ssl = SSLContext.getInstance("TLS");

@@ -2,6 +2,7 @@ package io.kubeloop.apiserver.internal.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.apiserver.ServerOptions;
 import io.kubeloop.apiserver.SimulatedCluster;
@@ -290,8 +291,7 @@ class ValidatingAdmissionPolicyTest {
                 """);
         JsonNode policy = RawHttp.json(http.get(POLICIES + "/defaulted")).path("spec");
         assertThat(policy.path("failurePolicy").asString()).isEqualTo("Fail");
-        assertThat(policy.path("matchConstraints"))
-                .isEqualTo(io.kubeloop.api.json.KubeJson.mapper().readTree(json("""
+        assertThat(policy.path("matchConstraints")).isEqualTo(KubeJson.mapper().readTree(json("""
                         resourceRules:
                         - {apiGroups: [example.com], apiVersions: [v1], operations: [CREATE], resources: [nothings],
                            scope: "*"}
@@ -301,8 +301,7 @@ class ValidatingAdmissionPolicyTest {
                         """)));
         JsonNode binding =
                 RawHttp.json(http.get(BINDINGS + "/defaulted-binding")).path("spec");
-        assertThat(binding.path("matchResources"))
-                .isEqualTo(io.kubeloop.api.json.KubeJson.mapper().readTree(json("""
+        assertThat(binding.path("matchResources")).isEqualTo(KubeJson.mapper().readTree(json("""
                         namespaceSelector: {matchLabels: {policy: defaulted}}
                         matchPolicy: Equivalent
                         objectSelector: {}

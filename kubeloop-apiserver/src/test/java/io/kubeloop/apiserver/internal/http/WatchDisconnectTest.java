@@ -9,6 +9,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -40,7 +41,7 @@ class WatchDisconnectTest {
         watch.close();
 
         // a write may still reach the socket's buffer, and writes close together go out as one: keep writing
-        java.util.concurrent.atomic.AtomicInteger writes = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicInteger writes = new AtomicInteger();
         await().atMost(Duration.ofSeconds(10))
                 .pollInterval(Duration.ofMillis(200))
                 .until(() -> {

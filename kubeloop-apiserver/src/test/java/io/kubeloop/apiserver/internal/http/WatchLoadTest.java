@@ -17,6 +17,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntConsumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -186,7 +187,7 @@ class WatchLoadTest {
     }
 
     /** Runs {@code task} for 0..{@code count}-1 on {@code threads} threads; rethrows the first failure. */
-    private static void inParallel(int threads, int count, java.util.function.IntConsumer task) throws Exception {
+    private static void inParallel(int threads, int count, IntConsumer task) throws Exception {
         AtomicInteger next = new AtomicInteger();
         List<Future<?>> all = new ArrayList<>();
         try (ExecutorService pool = Executors.newFixedThreadPool(threads)) {

@@ -11,12 +11,14 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.MissingNode;
 
 /**
  * The simulated cluster's workload controllers over real HTTPS: Deployments roll out through ReplicaSets to
@@ -95,7 +97,7 @@ class WorkloadControllersTest {
                 return c;
             }
         }
-        return tools.jackson.databind.node.MissingNode.getInstance();
+        return MissingNode.getInstance();
     }
 
     private static List<JsonNode> activePods(String ns, String app) {
@@ -228,7 +230,7 @@ class WorkloadControllersTest {
 
         AtomicInteger mostPods = new AtomicInteger();
         AtomicInteger fewestReady = new AtomicInteger(Integer.MAX_VALUE);
-        java.util.concurrent.atomic.AtomicBoolean sampling = new java.util.concurrent.atomic.AtomicBoolean(true);
+        AtomicBoolean sampling = new AtomicBoolean(true);
         Thread sampler = Thread.ofVirtual().start(() -> {
             while (sampling.get()) {
                 List<JsonNode> pods = activePods(ns, "web");

@@ -3,6 +3,7 @@ package io.kubeloop.apiserver.internal.patch;
 import static io.kubeloop.apiserver.internal.patch.JsonPatchTest.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kubeloop.api.json.KubeJson;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -102,7 +103,7 @@ class FieldSetTest {
     /** Parses plain JSON (the fixtures above need real double quotes inside keys). */
     static final class KubeJsonFixture {
         static JsonNode parse(String s) {
-            return io.kubeloop.api.json.KubeJson.mapper().readTree(s);
+            return KubeJson.mapper().readTree(s);
         }
     }
 

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubeloop.api.ManagedFieldsEntry;
 import java.time.Instant;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 class ManagedFieldsTest {
 
@@ -91,7 +93,7 @@ class ManagedFieldsTest {
             String data = "{'metadata':{'name':'c'},'data':{"
                     + String.join(
                             ",",
-                            java.util.stream.IntStream.rangeClosed(0, i)
+                            IntStream.rangeClosed(0, i)
                                     .mapToObj(j -> "'k" + j + "':'v'")
                                     .toList())
                     + "}}";
@@ -118,7 +120,7 @@ class ManagedFieldsTest {
     void aMemberSharedByTheOldAndNewObjectIsUnchanged() {
         JsonNode created = write(null, "{'metadata':{'name':'c'},'data':{'a':'1'},'immutable':false}", "creator", T0)
                 .object();
-        tools.jackson.databind.node.ObjectNode updated = ((tools.jackson.databind.node.ObjectNode) created).deepCopy();
+        ObjectNode updated = ((ObjectNode) created).deepCopy();
         updated.set("data", created.get("data"));
         updated.put("immutable", true);
         ManagedObject out = ManagedFields.updateForWrite(created, updated, "editor", "", "v1", T1, CM, FieldSet.EMPTY);

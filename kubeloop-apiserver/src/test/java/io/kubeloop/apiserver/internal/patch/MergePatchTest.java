@@ -4,6 +4,7 @@ import static io.kubeloop.apiserver.internal.patch.JsonPatchTest.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Map;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -91,7 +92,7 @@ class MergePatchTest {
         return Arbitraries.maps(keys, values).ofMaxSize(4).map(MergePatchTest::toObject);
     }
 
-    private static JsonNode toObject(java.util.Map<String, JsonNode> map) {
+    private static JsonNode toObject(Map<String, JsonNode> map) {
         ObjectNode o = Json.object();
         map.forEach(o::set);
         return o;

@@ -7,6 +7,7 @@ import io.kubeloop.apiserver.internal.schema.BuiltinSchemas;
 import io.kubeloop.apiserver.internal.schema.StructuralSchema;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -53,7 +54,7 @@ class StrategicMergeSchemasUpstreamTest {
             }
             if (items.isPresent()) {
                 String listType = field.listType().isEmpty() ? "atomic" : field.listType();
-                check(out, at, "list type", s.listType().name().toLowerCase(java.util.Locale.ROOT), listType);
+                check(out, at, "list type", s.listType().name().toLowerCase(Locale.ROOT), listType);
                 if (listType.equals("map")) {
                     check(
                             out,

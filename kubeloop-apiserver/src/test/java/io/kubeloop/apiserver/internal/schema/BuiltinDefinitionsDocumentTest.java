@@ -10,6 +10,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -80,7 +82,7 @@ class BuiltinDefinitionsDocumentTest {
     /** The path of the first difference between two JSON trees (a description of it), or null. */
     private static String firstDifference(JsonNode actual, JsonNode expected, String path) {
         if (actual.isObject() && expected.isObject()) {
-            java.util.Set<String> names = new java.util.TreeSet<>(actual.propertyNames());
+            Set<String> names = new TreeSet<>(actual.propertyNames());
             names.addAll(expected.propertyNames());
             for (String name : names) {
                 if (!actual.has(name) || !expected.has(name)) {

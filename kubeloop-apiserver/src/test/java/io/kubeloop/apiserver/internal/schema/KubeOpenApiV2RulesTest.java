@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * kubectl 1.27/1.28 parse the protobuf {@code /openapi/v2} with kube-openapi's
@@ -111,7 +112,7 @@ class KubeOpenApiV2RulesTest {
 
     @Test
     void theRulesCatchABrokenDocument() {
-        var swagger = (tools.jackson.databind.node.ObjectNode) KubeJson.mapper().readTree("""
+        var swagger = (ObjectNode) KubeJson.mapper().readTree("""
                 {"swagger":"2.0","definitions":{"a":{"type":"object","properties":{
                   "l":{"type":"array"},"r":{"$ref":"#/definitions/missing"},"t":{"type":"null"}}}}}""");
         assertThat(violations(OpenApiV2.protobuf(swagger)))

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.kubeloop.api.GroupVersionKind;
 import io.kubeloop.api.json.KubeJson;
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -55,7 +56,7 @@ class KubectlOpenApiTest {
             }
         }
         if (found.isEmpty()) {
-            for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+            for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
                 if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "kubectl"))) {
                     found.add(Path.of(dir, "kubectl").toString());
                     break;

@@ -2,6 +2,7 @@ package io.kubeloop.apiserver.internal.schema;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,7 +50,7 @@ final class ProtoMessage {
                     if (len < 0 || pos[0] + len > data.length) {
                         throw new IllegalArgumentException("length " + len + " past the end at " + pos[0]);
                     }
-                    byte[] b = java.util.Arrays.copyOfRange(data, pos[0], (int) (pos[0] + len));
+                    byte[] b = Arrays.copyOfRange(data, pos[0], (int) (pos[0] + len));
                     pos[0] += (int) len;
                     yield new Value(2, 0, b);
                 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.kubeloop.api.errors.Status;
 import io.kubeloop.api.json.KubeJson;
 import java.util.List;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 
 class StructuralSchemaParseTest {
@@ -49,7 +50,7 @@ class StructuralSchemaParseTest {
         assertThat(causesOf("""
                 {"type":"object","properties":{"l":{"type":"array","items":{}}}}"""))
                 .extracting(Status.Cause::field, Status.Cause::message)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(
+                .containsExactly(Tuple.tuple(
                         BASE + ".properties[l].items.type",
                         "Required value: must not be empty for specified array items"));
     }
@@ -99,8 +100,7 @@ class StructuralSchemaParseTest {
         assertThat(causesOf("""
                 {"type":"object","properties":{"metadata":{"type":"object","properties":{"labels":{"type":"object"}}}}}"""))
                 .extracting(Status.Cause::field, Status.Cause::reason)
-                .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple(BASE + ".properties[metadata]", "FieldValueForbidden"));
+                .containsExactly(Tuple.tuple(BASE + ".properties[metadata]", "FieldValueForbidden"));
     }
 
     @Test
@@ -157,7 +157,7 @@ class StructuralSchemaParseTest {
                 {"type":"object","properties":{"a":{"type":"object","properties":{"x":{"type":"string"}},
                   "anyOf":[{"properties":{"y":{}}}]}}}"""))
                 .extracting(Status.Cause::field, Status.Cause::message)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(
+                .containsExactly(Tuple.tuple(
                         BASE + ".properties[a].properties[y]",
                         "Required value: because it is defined in " + BASE + ".properties[a].anyOf[0].properties[y]"));
     }
@@ -174,7 +174,6 @@ class StructuralSchemaParseTest {
         assertThat(causesOf("""
                 {"type":"object","properties":{"n":{"type":"integer","default":"x"}}}"""))
                 .extracting(Status.Cause::field, Status.Cause::reason)
-                .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple(BASE + ".properties[n].default", "FieldValueTypeInvalid"));
+                .containsExactly(Tuple.tuple(BASE + ".properties[n].default", "FieldValueTypeInvalid"));
     }
 }

@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
+import java.util.stream.LongStream;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -199,7 +200,7 @@ class ConcurrentHistoryPropertyTest {
         assertThat(violations).isEmpty();
         assertThat(history)
                 .extracting(Commit::rv)
-                .containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, store.currentRevision())
+                .containsExactlyElementsOf(LongStream.rangeClosed(1, store.currentRevision())
                         .boxed()
                         .toList());
         for (OpenWatch w : watches) {

@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -173,8 +174,7 @@ class DurablePublicationTest {
         CompletableFuture<WriteResult> keep = CompletableFuture.supplyAsync(
                 () -> store.write("cm", "ns/a", cur -> Change.keep()),
                 r -> Thread.ofVirtual().start(r));
-        assertThatThrownBy(() -> keep.get(200, TimeUnit.MILLISECONDS))
-                .isInstanceOf(java.util.concurrent.TimeoutException.class);
+        assertThatThrownBy(() -> keep.get(200, TimeUnit.MILLISECONDS)).isInstanceOf(TimeoutException.class);
         journal.release(1);
         assertThat(keep.get(5, TimeUnit.SECONDS).object().resourceVersion()).isEqualTo(1);
         assertThat(first.get(5, TimeUnit.SECONDS).committed()).isTrue();

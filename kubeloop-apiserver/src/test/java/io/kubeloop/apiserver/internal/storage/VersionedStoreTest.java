@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.node.ObjectNode;
@@ -299,7 +300,7 @@ class VersionedStoreTest {
             }
 
             @Override
-            public void replay(java.util.function.Consumer<Mutation> sink) {
+            public void replay(Consumer<Mutation> sink) {
                 log.forEach(b -> sink.accept(Mutation.fromBytes(b)));
             }
         };

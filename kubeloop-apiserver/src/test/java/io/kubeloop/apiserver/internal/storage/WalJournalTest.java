@@ -3,6 +3,7 @@ package io.kubeloop.apiserver.internal.storage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.kubeloop.api.errors.GoneException;
 import io.kubeloop.api.json.KubeJson;
 import io.kubeloop.apiserver.internal.storage.wal.WalOptions;
 import java.io.IOException;
@@ -11,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.node.ObjectNode;
@@ -149,9 +151,9 @@ class WalJournalTest {
             put(s, "a", "2");
         }
         try (VersionedStore s = open()) {
-            org.assertj.core.api.Assertions.assertThatThrownBy(
+            Assertions.assertThatThrownBy(
                             () -> s.watch(new WatchRequest("configmaps", null, o -> true, 1, false, false)))
-                    .isInstanceOf(io.kubeloop.api.errors.GoneException.class)
+                    .isInstanceOf(GoneException.class)
                     .hasMessageContaining("too old resource version: 1");
             try (Watcher w = s.watch(new WatchRequest("configmaps", null, o -> true, 2, false, false))) {
                 put(s, "a", "3");

@@ -1,5 +1,6 @@
 package io.kubeloop.client.internal.http;
 
+import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.ByteBuffer;
@@ -121,7 +122,7 @@ final class HandoffBody implements HttpResponse.BodySubscriber<HandoffBody> {
             size += p.remaining();
         }
         if (size > Integer.MAX_VALUE - 8) {
-            onError(new java.io.IOException("response body of " + size + " bytes is too large to read whole"));
+            onError(new IOException("response body of " + size + " bytes is too large to read whole"));
             return;
         }
         byte[] b = new byte[(int) size];

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The last stage for requests that are not streamed (gets, lists read whole, creates, updates,
@@ -59,8 +60,7 @@ final class Http1RequestSender implements Interceptor {
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private volatile boolean closedAll;
     /** Kept connections dropped because the server was closing them (for tests). */
-    private final java.util.concurrent.atomic.AtomicInteger closingDropped =
-            new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger closingDropped = new AtomicInteger();
 
     /** A connection: its socket, the TCP socket under it, buffered input and output, when it was last released. */
     private record Connection(Socket socket, Socket tcp, BufferedInputStream in, OutputStream out, long sinceNanos) {

@@ -8,6 +8,7 @@ import io.kubeloop.time.Ticker;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -144,7 +145,7 @@ final class LoggingInterceptor implements Interceptor {
         }
         int space = value.indexOf(' ');
         String scheme = space > 0 ? value.substring(0, space) : value;
-        return switch (scheme.toLowerCase(java.util.Locale.ROOT)) {
+        return switch (scheme.toLowerCase(Locale.ROOT)) {
             case "bearer", "basic", "negotiate" -> value.length() > scheme.length() + 1 ? scheme + " <masked>" : scheme;
             default -> "<masked>";
         };

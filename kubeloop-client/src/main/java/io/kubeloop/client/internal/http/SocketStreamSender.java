@@ -4,6 +4,7 @@ import io.kubeloop.client.http.ApiRequest;
 import io.kubeloop.client.http.ApiResponse;
 import io.kubeloop.client.http.Interceptor;
 import java.io.BufferedInputStream;
+import java.io.EOFException;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -337,7 +338,7 @@ final class SocketStreamSender implements Interceptor {
             }
             int n = in.read(b, off, (int) Math.min(len, left));
             if (n < 0) {
-                throw new java.io.EOFException("the connection ended " + left + " bytes before the body's end");
+                throw new EOFException("the connection ended " + left + " bytes before the body's end");
             }
             left -= n;
             return n;

@@ -10,13 +10,16 @@ import io.kubeloop.client.http.ApiRequest;
 import io.kubeloop.client.http.ApiResponse;
 import io.kubeloop.client.http.TransportException;
 import io.kubeloop.time.testing.FakeTicker;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -217,7 +220,7 @@ class DefaultApiTransportTest {
     @Test
     void refusedConnectionIsOneClearLine() throws Exception {
         int port;
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
         }
         URI uri = URI.create("https://127.0.0.1:" + port);
@@ -282,7 +285,7 @@ class DefaultApiTransportTest {
                     .as("answered through the new client")
                     .isEqualTo(200);
             assertThat(t.clients().current().number()).isEqualTo(1);
-            org.awaitility.Awaitility.await()
+            Awaitility.await()
                     .atMost(Duration.ofSeconds(10))
                     .until(() -> first.client().isTerminated());
         } finally {
@@ -354,7 +357,7 @@ class DefaultApiTransportTest {
     @ValueSource(booleans = {true, false})
     void aStreamingResponseClosedAsDeadRetiresTheSharedClientOnlyWhenItCameThroughIt(boolean dedicated) {
         CountDownLatch release = new CountDownLatch(1);
-        server.stream("/watch", java.util.List.of("{}"), release);
+        server.stream("/watch", List.of("{}"), release);
         try (var t = DefaultApiTransport.create(
                 server.config(), options().dedicatedWatchConnections(dedicated).build())) {
             ApiResponse watch = t.send(new ApiRequest("GET", URI.create(t.server() + "/watch"), Map.of(), null, true));
@@ -373,7 +376,7 @@ class DefaultApiTransportTest {
         var t = DefaultApiTransport.create(server.config(), options().build());
         var client = t.clients().current().client();
         t.close();
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(client::isTerminated);
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(client::isTerminated);
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.kubeloop.client.http.ApiRequest;
 import io.kubeloop.client.http.ApiResponse;
 import io.kubeloop.client.http.Interceptor;
+import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +17,7 @@ class DefaultInterceptorChainTest {
     private static final ApiRequest REQUEST = ApiRequest.get(URI.create("https://127.0.0.1:6443/api"));
     /** A terminal stage answering 200 with an unread streaming-style body. */
     private static final Interceptor SERVER =
-            chain -> new ApiResponse(chain.request(), 200, Map.of(), new java.io.ByteArrayInputStream("{}".getBytes()));
+            chain -> new ApiResponse(chain.request(), 200, Map.of(), new ByteArrayInputStream("{}".getBytes()));
 
     static final class DoubleProceeder implements Interceptor {
         @Override

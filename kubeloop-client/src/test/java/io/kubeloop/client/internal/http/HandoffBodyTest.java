@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Flow;
@@ -45,7 +46,7 @@ class HandoffBodyTest {
         body.onError(new IOException("connection reset"));
 
         assertThat(body.getBody().toCompletableFuture())
-                .failsWithin(java.time.Duration.ZERO)
+                .failsWithin(Duration.ZERO)
                 .withThrowableOfType(ExecutionException.class)
                 .withMessageContaining("connection reset");
     }

@@ -3,6 +3,7 @@ package io.kubeloop.client.internal.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kubeloop.client.config.AuthProvider;
 import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.client.http.ApiRequest;
 import io.kubeloop.client.http.ApiResponse;
@@ -202,13 +203,7 @@ class Http1RequestSenderTest {
 
         ClientConfig config(TestApiServer tlsOf) {
             return new ClientConfig(
-                    uri(),
-                    tlsOf.tls().clientContext(),
-                    null,
-                    io.kubeloop.client.config.AuthProvider.none(),
-                    "default",
-                    null,
-                    "test");
+                    uri(), tlsOf.tls().clientContext(), null, AuthProvider.none(), "default", null, "test");
         }
 
         void awaitClosed(int n) throws InterruptedException {

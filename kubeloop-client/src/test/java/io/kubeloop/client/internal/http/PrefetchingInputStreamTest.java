@@ -9,13 +9,15 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Random;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 class PrefetchingInputStreamTest {
 
     /** Polls the condition for up to 5 seconds. */
-    private static boolean eventually(java.util.function.BooleanSupplier condition) {
+    private static boolean eventually(BooleanSupplier condition) {
         long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
@@ -80,7 +82,7 @@ class PrefetchingInputStreamTest {
 
             @Override
             public int read(byte[] b, int off, int len) {
-                java.util.Arrays.fill(b, off, off + len, (byte) 'x');
+                Arrays.fill(b, off, off + len, (byte) 'x');
                 return len;
             }
         };

@@ -14,6 +14,7 @@ import io.kubeloop.client.http.TransportException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
@@ -234,7 +235,7 @@ class SocketStreamSenderTest {
     @Test
     void aRefusedConnectionIsOneClearLine() throws IOException {
         int port;
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = socket.getLocalPort();
         }
         ApiRequest r = new ApiRequest(

@@ -1,6 +1,7 @@
 package io.kubeloop.client.internal.http;
 
 import java.math.BigInteger;
+import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.KeyStore;
@@ -94,7 +95,7 @@ public final class TestTls {
             SSLContext client = SSLContext.getInstance("TLS");
             client.init(null, clientTrust, null);
             return client;
-        } catch (java.security.GeneralSecurityException e) {
+        } catch (GeneralSecurityException e) {
             throw new IllegalStateException("cannot make a client TLS context", e);
         }
     }

@@ -18,6 +18,7 @@ import java.math.BigInteger;
 import java.time.temporal.TemporalAccessor;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -77,7 +78,7 @@ final class Copies {
     private final ClassValue<Boolean> declaredImmutable = new ClassValue<>() {
         @Override
         protected Boolean computeValue(Class<?> type) {
-            return isDeclaredImmutable(type, new java.util.HashSet<>());
+            return isDeclaredImmutable(type, new HashSet<>());
         }
     };
 

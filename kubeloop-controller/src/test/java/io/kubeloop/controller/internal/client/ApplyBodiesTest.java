@@ -9,6 +9,7 @@ import io.kubeloop.api.ObjectMeta;
 import io.kubeloop.api.Scheme;
 import io.kubeloop.api.json.KubeJson;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -70,7 +71,7 @@ class ApplyBodiesTest {
                         .name("w")
                         .creationTimestamp(Instant.EPOCH)
                         .build(),
-                new java.util.HashMap<>(Map.of("size", 3)),
+                new HashMap<>(Map.of("size", 3)),
                 Map.of("ready", true));
 
         JsonNode body = read(ApplyBodies.forObject(w, Scheme.defaults()));

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.kubeloop.api.DynamicObject;
+import io.kubeloop.api.Immutable;
 import io.kubeloop.api.ManagedFieldsEntry;
 import io.kubeloop.api.ObjectMeta;
 import io.kubeloop.api.OwnerReference;
@@ -190,7 +191,7 @@ public class CopiesTest {
     }
 
     /** A deeply immutable record, as kubeloop's models of the built-in kinds are. */
-    @io.kubeloop.api.Immutable
+    @Immutable
     public record Frozen(String name, List<String> items) {
         public Frozen {
             items = io.kubeloop.api.json.Frozen.list(items);

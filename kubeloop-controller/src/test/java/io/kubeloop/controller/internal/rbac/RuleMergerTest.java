@@ -2,6 +2,7 @@ package io.kubeloop.controller.internal.rbac;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kubeloop.controller.rbac.ApiAccess.Resource;
 import io.kubeloop.controller.rbac.PolicyRule;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -101,8 +102,7 @@ class RuleMergerTest {
         for (String group : List.of("", "apps")) {
             for (String resource : List.of("deployments", "replicasets", "pods")) {
                 for (String verb : List.of("get", "delete")) {
-                    var access =
-                            new io.kubeloop.controller.rbac.ApiAccess.Resource(verb, group, resource, "", "ns", "x");
+                    var access = new Resource(verb, group, resource, "", "ns", "x");
                     assertThat(merged.stream().anyMatch(r -> r.allows(access)))
                             .as(access.toString())
                             .isEqualTo(rules.stream().anyMatch(r -> r.allows(access)));

@@ -12,6 +12,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -127,7 +128,7 @@ final class DefaultWriteAheadLog implements WriteAheadLog {
         try {
             if (state != State.OPEN) {
                 throw new IllegalStateException("recover() may be called once, on a freshly opened log; the log in "
-                        + directory + " is " + state.name().toLowerCase(java.util.Locale.ROOT));
+                        + directory + " is " + state.name().toLowerCase(Locale.ROOT));
             }
             state = State.RECOVERING;
         } finally {

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Set;
 
 /**
  * An exclusive OS lock on {@code <dir>/wal.lock}, held from open to close, so that two processes
@@ -33,7 +34,7 @@ final class DirectoryLock implements AutoCloseable {
         Path file = dir.resolve(FILE_NAME);
         FileChannel channel = FileChannel.open(
                 file,
-                java.util.Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ),
+                Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ),
                 PrivateFiles.fileAttributes(dir));
         FileLock lock;
         try {

@@ -10,6 +10,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -53,7 +54,7 @@ final class Segments {
         Path file = dir.resolve(name(number));
         FileChannel ch = FileChannel.open(
                 file,
-                java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+                Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
                 PrivateFiles.fileAttributes(dir));
         try {
             ByteBuffer header = ByteBuffer.allocate(RecordFrame.SEGMENT_HEADER_SIZE);

@@ -1,6 +1,7 @@
 package io.kubeloop.apiserver.internal.storage.wal;
 
 import io.kubeloop.apiserver.internal.fs.PrivateFiles;
+import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
@@ -18,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -76,7 +78,7 @@ final class SnapshotFile {
         Files.deleteIfExists(temp); // a crash's leftover: created anew, owner-only
         try (FileChannel ch = FileChannel.open(
                 temp,
-                java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+                Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
                 PrivateFiles.fileAttributes(dir))) {
             CRC32C crc = new CRC32C();
             ByteBuffer header = ByteBuffer.allocate(HEADER_SIZE)
@@ -149,8 +151,7 @@ final class SnapshotFile {
     static void read(Path file, long sequence, SnapshotReader reader) throws IOException {
         long bodyLength = Files.size(file) - HEADER_SIZE - TRAILER_SIZE;
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
-                InputStream in =
-                        new java.io.BufferedInputStream(Channels.newInputStream(ch.position(HEADER_SIZE)), 1 << 16)) {
+                InputStream in = new BufferedInputStream(Channels.newInputStream(ch.position(HEADER_SIZE)), 1 << 16)) {
             reader.read(sequence, new BoundedInputStream(in, bodyLength));
         }
     }

@@ -9,8 +9,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
@@ -157,7 +159,7 @@ class WalCheckpointTest {
                     out.write(body, 1001, body.length - 1001);
                     out.close();
                 } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
+                    throw new UncheckedIOException(e);
                 }
             });
         }
@@ -166,10 +168,10 @@ class WalCheckpointTest {
                     (seq, in) -> {
                         try (InputStream s = in) {
                             assertThat(s.read()).isEqualTo(body[0] & 0xff);
-                            assertThat(s.readAllBytes()).isEqualTo(java.util.Arrays.copyOfRange(body, 1, body.length));
+                            assertThat(s.readAllBytes()).isEqualTo(Arrays.copyOfRange(body, 1, body.length));
                             assertThat(s.read()).isEqualTo(-1);
                         } catch (IOException e) {
-                            throw new java.io.UncheckedIOException(e);
+                            throw new UncheckedIOException(e);
                         }
                     },
                     (seq, rec) -> {});
@@ -229,7 +231,7 @@ class WalCheckpointTest {
                     .hasMessage("snapshot " + wal.directory().resolve(snapshot.getFileName())
                             + " fails its checksum (offset 24)");
         }
-        Files.write(snapshot, java.util.Arrays.copyOf(bytes, bytes.length - 5));
+        Files.write(snapshot, Arrays.copyOf(bytes, bytes.length - 5));
         try (WriteAheadLog wal = WriteAheadLog.open(dir, small)) {
             assertThatThrownBy(() -> recover(wal))
                     .isInstanceOf(WalCorruptionException.class)

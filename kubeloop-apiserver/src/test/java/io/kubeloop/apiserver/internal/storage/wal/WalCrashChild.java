@@ -2,9 +2,14 @@ package io.kubeloop.apiserver.internal.storage.wal;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.NavigableSet;
 import java.util.TreeSet;
@@ -25,10 +30,7 @@ public final class WalCrashChild {
         Path dir = Path.of(args[0]);
         int threads = Integer.parseInt(args[1]);
         WalOptions options = WalOptions.builder().segmentSize(32 * 1024).build();
-        PrintStream out = new PrintStream(
-                new java.io.FileOutputStream(java.io.FileDescriptor.out),
-                true,
-                java.nio.charset.StandardCharsets.US_ASCII);
+        PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.US_ASCII);
 
         WriteAheadLog wal = WriteAheadLog.open(dir, options);
         NavigableSet<Long> state = new ConcurrentSkipListSet<>();
@@ -79,7 +81,7 @@ public final class WalCrashChild {
         }
     }
 
-    static void writeSnapshot(java.io.OutputStream o, NavigableSet<Long> sequences) {
+    static void writeSnapshot(OutputStream o, NavigableSet<Long> sequences) {
         try {
             DataOutputStream data = new DataOutputStream(o);
             Long[] copy = sequences.toArray(Long[]::new);
@@ -93,7 +95,7 @@ public final class WalCrashChild {
         }
     }
 
-    static NavigableSet<Long> readSnapshot(java.io.InputStream in) {
+    static NavigableSet<Long> readSnapshot(InputStream in) {
         try {
             DataInputStream data = new DataInputStream(in);
             int n = data.readInt();

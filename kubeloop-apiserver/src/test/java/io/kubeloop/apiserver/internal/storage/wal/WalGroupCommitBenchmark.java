@@ -1,6 +1,7 @@
 package io.kubeloop.apiserver.internal.storage.wal;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -89,7 +90,7 @@ public final class WalGroupCommitBenchmark {
                 }
             }
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 }

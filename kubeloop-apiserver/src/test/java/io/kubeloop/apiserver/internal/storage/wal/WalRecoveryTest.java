@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.LongStream;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -160,8 +161,8 @@ class WalRecoveryTest {
         assertThat(r.recovery().truncations())
                 .extracting(Truncation::cause, t -> t.segment().getFileName().toString(), Truncation::offset)
                 .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple(Truncation.Cause.CORRUPTION, FIRST, (long) fifth),
-                        org.assertj.core.groups.Tuple.tuple(Truncation.Cause.CORRUPTION, SECOND, 0L));
+                        Tuple.tuple(Truncation.Cause.CORRUPTION, FIRST, (long) fifth),
+                        Tuple.tuple(Truncation.Cause.CORRUPTION, SECOND, 0L));
         assertThat(Files.readAllBytes(dir.resolve(FIRST + ".corrupt"))).isEqualTo(segment);
         assertThat(dir.resolve(SECOND + ".corrupt")).exists();
         assertThat(dir.resolve(SECOND)).doesNotExist();
