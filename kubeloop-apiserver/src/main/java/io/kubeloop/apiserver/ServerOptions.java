@@ -1,15 +1,15 @@
 package io.kubeloop.apiserver;
 
+import io.kubeloop.apiserver.internal.builtin.BuiltinFieldValidator;
 import io.kubeloop.apiserver.internal.http.HttpOptions;
 import io.kubeloop.apiserver.internal.http.LibraryOpenApiDocuments;
 import io.kubeloop.apiserver.internal.http.OpenApiDocuments;
-import io.kubeloop.apiserver.internal.registry.BuiltinFieldValidator;
+import io.kubeloop.apiserver.internal.openapi.OpenApiV2;
 import io.kubeloop.apiserver.internal.registry.CustomResourceSchemas;
 import io.kubeloop.apiserver.internal.registry.LibraryPatchApplier;
 import io.kubeloop.apiserver.internal.registry.ObjectValidator;
 import io.kubeloop.apiserver.internal.registry.PatchApplier;
 import io.kubeloop.apiserver.internal.registry.ResourceRegistry;
-import io.kubeloop.apiserver.internal.schema.OpenApiV2;
 import io.kubeloop.apiserver.internal.storage.Journal;
 import io.kubeloop.apiserver.internal.storage.WalJournal;
 import io.kubeloop.apiserver.internal.storage.WalJournalOptions;

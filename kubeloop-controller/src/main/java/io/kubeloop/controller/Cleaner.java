@@ -25,7 +25,7 @@ package io.kubeloop.controller;
  * <p>Outcomes, as for a {@link Reconciler}:
  * <ul>
  *   <li>returns {@link Result#done()}: cleaned up; the finalizer is removed;</li>
- *   <li>returns {@link Result#requeueAfter} or {@link Result#requeue()}: cleanup is under way (waiting
+ *   <li>returns {@link Result#requeueAfter}: cleanup is under way (waiting
  *       for an external deletion, say); the finalizer stays and the object is reconciled again as
  *       the result says;</li>
  *   <li>throws: logged and retried with back-off; the finalizer stays.</li>

@@ -543,10 +543,6 @@ final class DefaultController implements Controller {
                     queue.addAfter(request, after.delay());
                     yield ReconcileMetrics.Outcome.REQUEUE_AFTER;
                 }
-                case Result.Requeue r -> {
-                    queue.addRateLimited(request);
-                    yield ReconcileMetrics.Outcome.REQUEUE;
-                }
             };
         } catch (VirtualMachineError e) {
             throw e;

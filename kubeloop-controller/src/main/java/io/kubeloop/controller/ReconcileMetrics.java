@@ -12,6 +12,10 @@ interface ReconcileMetrics {
     enum Outcome {
         SUCCESS("success"),
         ERROR("error"),
+        /**
+         * controller-runtime's {@code Requeue: true}, which kubeloop's {@link Result} does not offer: never
+         * counted, but its series exists at zero, as controller-runtime's does, for dashboards that sum it.
+         */
         REQUEUE("requeue"),
         REQUEUE_AFTER("requeue_after");
 

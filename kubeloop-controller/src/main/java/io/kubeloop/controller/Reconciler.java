@@ -9,7 +9,6 @@ package io.kubeloop.controller;
  *   <li>returns {@link Result#done()}: the request's failure count is forgotten;</li>
  *   <li>returns {@link Result#requeueAfter}: the failure count is forgotten and the request is
  *       added again after the delay;</li>
- *   <li>returns {@link Result#requeue()}: added again after its rate-limited back-off;</li>
  *   <li>throws a {@link TerminalException} (or an exception caused by one): logged and counted as
  *       an error and a terminal error, not retried — until an event adds the request again;</li>
  *   <li>throws any other {@link Exception}: counted as an error and added again after its

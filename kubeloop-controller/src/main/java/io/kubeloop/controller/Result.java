@@ -6,14 +6,16 @@ import java.util.Objects;
 
 /**
  * What a successful {@link Reconciler#reconcile} asks of its controller next: nothing (the usual
- * answer), another run after the item's rate-limited back-off, or another run after a fixed delay.
- * A reconcile that fails throws instead; see {@link Reconciler} for how each outcome is handled.
+ * answer) or another run after a delay. A reconcile that fails throws instead, and runs again after
+ * its rate-limited back-off; see {@link Reconciler} for how each outcome is handled. (controller-runtime's
+ * {@code Requeue: true}, a rate-limited retry that is not a failure, is deprecated there as confusing and
+ * has no counterpart here.)
  *
  * <p>Values are immutable and thread-safe.
  *
  * @see <a href="https://github.com/kubernetes-sigs/controller-runtime/blob/main/pkg/reconcile/reconcile.go">controller-runtime reconcile.Result</a>
  */
-public sealed interface Result permits Result.Done, Result.Requeue, Result.RequeueAfter {
+public sealed interface Result permits Result.Done, Result.RequeueAfter {
 
     /**
      * Done: the object is as it should be. The controller forgets the request's failure count.
@@ -22,17 +24,6 @@ public sealed interface Result permits Result.Done, Result.Requeue, Result.Reque
      */
     static Result done() {
         return Done.INSTANCE;
-    }
-
-    /**
-     * Run again after the request's rate-limited back-off, as if it had failed but without logging
-     * an error (controller-runtime's deprecated {@code Requeue: true}; prefer
-     * {@link #requeueAfter(Duration)} or throwing).
-     *
-     * @return the requeue result (a constant)
-     */
-    static Result requeue() {
-        return Requeue.INSTANCE;
     }
 
     /**
@@ -57,16 +48,6 @@ public sealed interface Result permits Result.Done, Result.Requeue, Result.Reque
         }
     }
 
-    /** Run again after the rate-limited back-off. */
-    enum Requeue implements Result {
-        INSTANCE;
-
-        @Override
-        public String toString() {
-            return "Result.requeue()";
-        }
-    }
-
     /**
      * Run again after a fixed delay.
      *
@@ -78,7 +59,7 @@ public sealed interface Result permits Result.Done, Result.Requeue, Result.Reque
             Objects.requireNonNull(delay, "delay");
             if (delay.isZero() || delay.isNegative()) {
                 throw new IllegalArgumentException("requeueAfter needs a positive delay, got " + Durations.format(delay)
-                        + "; return Result.done() or Result.requeue() instead");
+                        + "; return Result.done(), or throw to retry after the back-off");
             }
         }
     }

@@ -18,8 +18,10 @@
  * {@link io.kubeloop.controller.EventHandler}; and {@link io.kubeloop.controller.ControllerBuilder},
  * which builds a controller and its watches from types. Leader election on Leases is in
  * {@code io.kubeloop.controller.leader}, Events in {@code io.kubeloop.controller.events};
- * {@link io.kubeloop.controller.Manager} runs controllers over its cache behind leader election,
- * with health and metrics endpoints and a bounded graceful shutdown.
+ * {@link io.kubeloop.controller.Manager} runs {@linkplain io.kubeloop.controller.Component components}
+ * (controllers, webhook servers, an application's own) over its cache behind leader election, with a
+ * bounded graceful shutdown; it is a {@link io.kubeloop.controller.Cluster} (informers, client, Event
+ * recorders), and its metrics and health servers are its {@link io.kubeloop.controller.ManagerEndpoints}.
  *
  * <p>Threads: each controller owns one work queue (with its waiting-loop thread) and
  * {@code maxConcurrentReconciles} virtual worker threads; the reconciler runs on the workers and no

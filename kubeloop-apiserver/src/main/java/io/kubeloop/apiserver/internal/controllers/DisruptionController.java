@@ -1,7 +1,7 @@
 package io.kubeloop.apiserver.internal.controllers;
 
 import io.kubeloop.api.json.KubeJson;
-import io.kubeloop.apiserver.internal.registry.DisruptionBudgets;
+import io.kubeloop.apiserver.internal.builtin.DisruptionBudgets;
 import io.kubeloop.apiserver.internal.registry.ObjectRegistry;
 import io.kubeloop.apiserver.internal.registry.ResourceDefinition;
 import io.kubeloop.apiserver.internal.storage.StoredObject;

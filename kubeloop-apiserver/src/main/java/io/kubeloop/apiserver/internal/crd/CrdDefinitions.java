@@ -2,11 +2,11 @@ package io.kubeloop.apiserver.internal.crd;
 
 import io.kubeloop.apiserver.internal.admission.WebhookClient;
 import io.kubeloop.apiserver.internal.cel.CelRules;
-import io.kubeloop.apiserver.internal.registry.HumanDuration;
+import io.kubeloop.apiserver.internal.printers.HumanDuration;
+import io.kubeloop.apiserver.internal.printers.PrinterColumn;
 import io.kubeloop.apiserver.internal.registry.JsonPaths;
 import io.kubeloop.apiserver.internal.registry.NameRule;
 import io.kubeloop.apiserver.internal.registry.ObjectConversion;
-import io.kubeloop.apiserver.internal.registry.PrinterColumn;
 import io.kubeloop.apiserver.internal.registry.ResourceDefinition;
 import io.kubeloop.apiserver.internal.schema.StructuralSchema;
 import io.kubeloop.time.Ticker;

@@ -1,8 +1,8 @@
 package io.kubeloop.apiserver.internal.http;
 
 import io.kubeloop.api.json.KubeJson;
+import io.kubeloop.apiserver.internal.printers.PrinterColumn;
 import io.kubeloop.apiserver.internal.registry.ApiErrors;
-import io.kubeloop.apiserver.internal.registry.PrinterColumn;
 import io.kubeloop.apiserver.internal.registry.ResourceDefinition;
 import io.kubeloop.apiserver.internal.registry.VersionConversion;
 import io.kubeloop.apiserver.internal.storage.StoredObject;

@@ -1,5 +1,6 @@
 package io.kubeloop.apiserver.internal.registry;
 
+import io.kubeloop.apiserver.internal.printers.BuiltinColumns;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

@@ -10,6 +10,7 @@ import io.kubeloop.api.selector.FieldRequirement;
 import io.kubeloop.api.selector.FieldSelector;
 import io.kubeloop.api.selector.LabelSelector;
 import io.kubeloop.api.selector.SelectorParseException;
+import io.kubeloop.apiserver.internal.builtin.ServiceAddresses;
 import io.kubeloop.apiserver.internal.storage.Change;
 import io.kubeloop.apiserver.internal.storage.ContinueToken;
 import io.kubeloop.apiserver.internal.storage.ListPage;

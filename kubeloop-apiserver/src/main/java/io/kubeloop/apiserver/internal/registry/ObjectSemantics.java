@@ -1,6 +1,7 @@
 package io.kubeloop.apiserver.internal.registry;
 
 import io.kubeloop.api.json.KubeJson;
+import io.kubeloop.apiserver.internal.builtin.PodQos;
 import io.kubeloop.apiserver.internal.storage.Metadata;
 import io.kubeloop.apiserver.internal.storage.StoredObject;
 import java.security.SecureRandom;

@@ -3,6 +3,7 @@ package io.kubeloop.apiserver.internal.registry;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.internal.CreateOnUpdate;
 import io.kubeloop.apiserver.internal.cel.CelRules;
+import io.kubeloop.apiserver.internal.printers.PrinterColumn;
 import io.kubeloop.apiserver.internal.schema.StructuralSchema;
 import java.util.List;
 import java.util.Locale;

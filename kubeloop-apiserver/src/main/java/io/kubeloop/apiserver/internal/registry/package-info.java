@@ -7,8 +7,9 @@
  * ({@link io.kubeloop.apiserver.internal.registry.ApiErrors}).
  *
  * <p>Seams and their library-backed defaults: {@link io.kubeloop.apiserver.internal.registry.ObjectValidator}
- * ({@link io.kubeloop.apiserver.internal.registry.BuiltinFieldValidator}: unknown and duplicate fields of built-ins per
- * {@code fieldValidation}), {@link io.kubeloop.apiserver.internal.registry.PatchApplier}
+ * ({@link io.kubeloop.apiserver.internal.builtin.BuiltinFieldValidator}: unknown and duplicate fields of built-ins per
+ * {@code fieldValidation}; the rules of particular kinds are in {@code internal.builtin}, their tables in
+ * {@code internal.printers}), {@link io.kubeloop.apiserver.internal.registry.PatchApplier}
  * ({@link io.kubeloop.apiserver.internal.registry.LibraryPatchApplier}: JSON, merge, strategic merge patch and server-side
  * apply), {@link io.kubeloop.apiserver.internal.registry.ManagedFieldsRecorder} (Update entries of non-apply writes, through the
  * patch library) and {@link io.kubeloop.apiserver.internal.registry.CustomResourceSchemas} (custom resources' schemas for

@@ -94,7 +94,7 @@ public final class BuiltinSchemas {
     }
 
     /** ObjectMeta's schema, which pruning applies to the metadata of every resource. */
-    static StructuralSchema objectMeta() {
+    public static StructuralSchema objectMeta() {
         return standard().objectMeta;
     }
 }

@@ -18,15 +18,15 @@ import tools.jackson.databind.node.ObjectNode;
  * always gives the same bytes and so the same hash, which is what lets kubectl cache OpenAPI
  * documents by {@code ?hash=}. Stateless.
  */
-final class CanonicalJson {
+public final class CanonicalJson {
 
     private CanonicalJson() {}
 
-    static byte[] bytes(JsonNode tree) {
+    public static byte[] bytes(JsonNode tree) {
         return KubeJson.mapper().writeValueAsBytes(sorted(tree));
     }
 
-    static JsonNode sorted(JsonNode n) {
+    public static JsonNode sorted(JsonNode n) {
         if (n.isObject()) {
             List<Map.Entry<String, JsonNode>> entries = new ArrayList<>(n.properties());
             entries.sort(Map.Entry.comparingByKey());
@@ -45,7 +45,7 @@ final class CanonicalJson {
     }
 
     /** {@code fmt.Sprintf("%X", sha512.Sum512(data))}. */
-    static String hash(byte[] data) {
+    public static String hash(byte[] data) {
         try {
             return HexFormat.of()
                     .withUpperCase()

@@ -22,14 +22,14 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>Not thread-safe: one instance builds one document.
  */
-final class OpenApiSchemas {
+public final class OpenApiSchemas {
 
-    static final String OBJECT_META = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
-    static final String LIST_META = "io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta";
-    static final String STATUS = "io.k8s.apimachinery.pkg.apis.meta.v1.Status";
-    static final String PATCH = "io.k8s.apimachinery.pkg.apis.meta.v1.Patch";
-    static final String DELETE_OPTIONS = "io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions";
-    static final String GVK_EXTENSION = "x-kubernetes-group-version-kind";
+    public static final String OBJECT_META = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
+    public static final String LIST_META = "io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta";
+    public static final String STATUS = "io.k8s.apimachinery.pkg.apis.meta.v1.Status";
+    public static final String PATCH = "io.k8s.apimachinery.pkg.apis.meta.v1.Patch";
+    public static final String DELETE_OPTIONS = "io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions";
+    public static final String GVK_EXTENSION = "x-kubernetes-group-version-kind";
 
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
@@ -37,16 +37,16 @@ final class OpenApiSchemas {
     private final Map<String, ObjectNode> definitions = new TreeMap<>();
     private final Set<String> inProgress = new HashSet<>();
 
-    OpenApiSchemas(boolean v2) {
+    public OpenApiSchemas(boolean v2) {
         this.v2 = v2;
     }
 
-    boolean v2() {
+    public boolean v2() {
         return v2;
     }
 
     /** The definitions collected so far, sorted by name. */
-    Map<String, ObjectNode> definitions() {
+    public Map<String, ObjectNode> definitions() {
         return definitions;
     }
 
@@ -54,12 +54,12 @@ final class OpenApiSchemas {
         return (v2 ? "#/definitions/" : "#/components/schemas/") + name;
     }
 
-    ObjectNode refNode(String name) {
+    public ObjectNode refNode(String name) {
         return F.objectNode().put("$ref", ref(name));
     }
 
     /** A property pointing at a definition: {@code allOf: [{$ref}]} in v3, a plain {@code $ref} in v2. */
-    ObjectNode propertyRef(String name, String description) {
+    public ObjectNode propertyRef(String name, String description) {
         ObjectNode n;
         if (v2) {
             n = refNode(name);
@@ -74,7 +74,7 @@ final class OpenApiSchemas {
     }
 
     /** Ensures a named definition (and everything it references) is in the document. */
-    void require(StructuralSchema schema) {
+    public void require(StructuralSchema schema) {
         StructuralSchema named = schema.referenced();
         String name = named.definitionName();
         if (name.isEmpty() || definitions.containsKey(name) || inProgress.contains(name)) {
@@ -87,12 +87,12 @@ final class OpenApiSchemas {
     }
 
     /** Adds a definition with a given body (CRD kinds, the fixed meta types). */
-    void define(String name, ObjectNode body) {
+    public void define(String name, ObjectNode body) {
         definitions.put(name, body);
     }
 
     /** Marks a collected definition as the schema of a kind. */
-    void tagKind(String name, GroupVersionKind gvk) {
+    public void tagKind(String name, GroupVersionKind gvk) {
         ObjectNode def = definitions.get(name);
         if (def != null) {
             ArrayNode list = def.has(GVK_EXTENSION) ? (ArrayNode) def.get(GVK_EXTENSION) : def.putArray(GVK_EXTENSION);
@@ -100,7 +100,7 @@ final class OpenApiSchemas {
         }
     }
 
-    static ObjectNode gvkNode(GroupVersionKind gvk) {
+    public static ObjectNode gvkNode(GroupVersionKind gvk) {
         return F.objectNode().put("group", gvk.group()).put("kind", gvk.kind()).put("version", gvk.version());
     }
 
@@ -128,7 +128,7 @@ final class OpenApiSchemas {
     }
 
     /** The full schema object of a node. */
-    ObjectNode body(StructuralSchema s) {
+    public ObjectNode body(StructuralSchema s) {
         ObjectNode n = F.objectNode();
         if (!s.type().isEmpty()) {
             n.put("type", s.type());

@@ -77,7 +77,7 @@ public final class UpstreamOpenApi {
      *
      * @param refPrefix {@code #/components/schemas/} (v3) or {@code #/definitions/} (v2)
      */
-    static void overlay(ObjectNode schemas, Map<String, JsonNode> available, String refPrefix) {
+    public static void overlay(ObjectNode schemas, Map<String, JsonNode> available, String refPrefix) {
         for (String name : List.copyOf(schemas.propertyNames())) {
             JsonNode upstream = available.get(name);
             if (upstream != null) {
@@ -133,7 +133,7 @@ public final class UpstreamOpenApi {
     }
 
     /** Whether the server serves what an upstream path addresses. */
-    static boolean served(String path, ServedResources served) {
+    public static boolean served(String path, ServedResources served) {
         List<String> s =
                 List.of(path.split("/")).stream().filter(p -> !p.isEmpty()).toList();
         if (s.isEmpty()) {

@@ -16,7 +16,7 @@ import tools.jackson.databind.JsonNode;
  *
  * <p>Stateless.
  */
-final class YamlText {
+public final class YamlText {
 
     private static final Pattern PLAIN = Pattern.compile("[A-Za-z_/][A-Za-z0-9_./-]*");
     /** Words YAML 1.1 (gopkg.in/yaml.v2) resolves to booleans or null. */
@@ -26,7 +26,7 @@ final class YamlText {
 
     private YamlText() {}
 
-    static String of(JsonNode node) {
+    public static String of(JsonNode node) {
         StringBuilder sb = new StringBuilder();
         if (isBlock(node)) {
             block(sb, node, 0);

@@ -2,10 +2,10 @@
  * Schemas for the embedded API server: structural schemas of CustomResourceDefinitions
  * ({@link io.kubeloop.apiserver.internal.schema.StructuralSchema}: validation, pruning, defaulting),
  * schemas of the built-in kinds from Kubernetes' own OpenAPI of the release the server is
- * ({@link io.kubeloop.apiserver.internal.schema.BuiltinSchemas}), {@code fieldValidation} handling
- * ({@link io.kubeloop.apiserver.internal.schema.FieldValidationCheck}) and the OpenAPI documents kubectl reads
- * ({@link io.kubeloop.apiserver.internal.schema.OpenApiV3}, {@link io.kubeloop.apiserver.internal.schema.OpenApiV2}:
- * the release's own for built-in group versions, {@link io.kubeloop.apiserver.internal.schema.UpstreamOpenApi}).
+ * ({@link io.kubeloop.apiserver.internal.schema.BuiltinSchemas}, read from the release's documents by
+ * {@link io.kubeloop.apiserver.internal.schema.UpstreamOpenApi}) and {@code fieldValidation} handling
+ * ({@link io.kubeloop.apiserver.internal.schema.FieldValidationCheck}). The documents the server publishes are
+ * written in {@code io.kubeloop.apiserver.internal.openapi}.
  *
  * <p>Everything here is a pure function over Jackson 3 trees (reading only the bundled documents): no
  * HTTP. Behaviour follows

@@ -22,7 +22,7 @@ import tools.jackson.databind.node.ObjectNode;
  * (and their {@code List} kinds), of Status, DeleteOptions and ObjectMeta, and of everything those
  * reference, each unchanged.
  */
-final class UpstreamDefinitions {
+public final class UpstreamDefinitions {
 
     /** The kinds the embedded server serves (their List kinds come with them). */
     static final List<GroupVersionKind> SERVED = List.of(
@@ -79,7 +79,7 @@ final class UpstreamDefinitions {
     }
 
     /** The release's {@code swagger.json} in the repository. */
-    static Path swagger() {
+    public static Path swagger() {
         return Path.of(System.getProperty("basedir", ""))
                 .toAbsolutePath()
                 .getParent()
