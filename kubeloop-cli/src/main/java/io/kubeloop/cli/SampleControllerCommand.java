@@ -5,8 +5,9 @@ import io.kubeloop.controller.Manager;
 import io.kubeloop.controller.ManagerOptions;
 import io.kubeloop.controller.client.CacheOptions;
 import io.kubeloop.controller.endpoints.HealthCheck;
-import io.kubeloop.controller.leader.LeaderElectionConfig;
+import io.kubeloop.controller.leader.LeaderElectionOptions;
 import io.kubeloop.controller.webhook.WebhookServer;
+import io.kubeloop.controller.webhook.WebhookServerOptions;
 import io.kubeloop.samples.samplecontroller.FooCrd;
 import io.kubeloop.samples.samplecontroller.FooWebhooks;
 import io.kubeloop.samples.samplecontroller.SampleController;
@@ -130,13 +131,13 @@ final class SampleControllerCommand implements Callable<Integer>, ConnectedComma
      * kubeconfig's), an identity of host name and a random suffix (client-go's), released on a clean
      * stop so that a waiting copy takes over at once.
      */
-    private Optional<LeaderElectionConfig> leaderElection(KubeClient client) {
+    private Optional<LeaderElectionOptions> leaderElection(KubeClient client) {
         if (!leaderElect) {
             return Optional.empty();
         }
         String namespace = leaderElectionNamespace != null ? leaderElectionNamespace : client.namespace();
         String identity = hostName() + "_" + UUID.randomUUID();
-        return Optional.of(LeaderElectionConfig.defaults(namespace, leaderElectionId, identity)
+        return Optional.of(LeaderElectionOptions.defaults(namespace, leaderElectionId, identity)
                 .withReleaseOnStop(true));
     }
 
@@ -213,7 +214,7 @@ final class SampleControllerCommand implements Callable<Integer>, ConnectedComma
         }
         StopSignal stop = StopSignal.install();
         try (KubeClient client = connection.connect(spec.commandLine().getErr())) {
-            Optional<LeaderElectionConfig> election = leaderElection(client);
+            Optional<LeaderElectionOptions> election = leaderElection(client);
             options = election.map(options::withLeaderElection).orElse(options);
             if (installCrd) {
                 FooCrd.install(client, Duration.ofSeconds(30));
@@ -223,7 +224,7 @@ final class SampleControllerCommand implements Callable<Integer>, ConnectedComma
                 SampleController.addTo(manager);
                 Optional<WebhookServer> webhooks = bindAddress("--webhook-bind-address", webhookAddress)
                         .map(a -> WebhookServer.create(
-                                WebhookServer.Options.defaults().withAddress(a).withCertDir(webhookCertDir)));
+                                WebhookServerOptions.defaults().withAddress(a).withCertDir(webhookCertDir)));
                 webhooks.ifPresent(w -> {
                     FooWebhooks.registerWith(w, client.scheme());
                     manager.add(w);

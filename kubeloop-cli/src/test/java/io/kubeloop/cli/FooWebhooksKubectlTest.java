@@ -12,6 +12,7 @@ import io.kubeloop.apiserver.SimulatedCluster;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.controller.Manager;
 import io.kubeloop.controller.webhook.WebhookServer;
+import io.kubeloop.controller.webhook.WebhookServerOptions;
 import io.kubeloop.samples.samplecontroller.FooCrd;
 import io.kubeloop.samples.samplecontroller.FooWebhooks;
 import java.io.IOException;
@@ -53,7 +54,7 @@ class FooWebhooksKubectlTest {
         kubeconfig = server.writeKubeconfig(dir.resolve("kubeconfig"));
         String caBundle = server.writeServingCertificate(dir.resolve("certs"));
         KubeClient client = server.client();
-        WebhookServer webhooks = WebhookServer.create(WebhookServer.Options.defaults()
+        WebhookServer webhooks = WebhookServer.create(WebhookServerOptions.defaults()
                 .withAddress(new InetSocketAddress("127.0.0.1", 0))
                 .withCertDir(dir.resolve("certs")));
         FooWebhooks.registerWith(webhooks, client.scheme());

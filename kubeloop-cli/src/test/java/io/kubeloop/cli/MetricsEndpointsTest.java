@@ -18,7 +18,7 @@ import io.kubeloop.controller.ManagerOptions;
 import io.kubeloop.controller.ReconcileContext;
 import io.kubeloop.controller.Request;
 import io.kubeloop.controller.Result;
-import io.kubeloop.controller.leader.LeaderElectionConfig;
+import io.kubeloop.controller.leader.LeaderElectionOptions;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -119,7 +119,7 @@ class MetricsEndpointsTest {
             Set<String> reconciled = ConcurrentHashMap.newKeySet();
             ManagerOptions options = ManagerOptions.defaults()
                     .withMetricsAddress(new InetSocketAddress("127.0.0.1", 0))
-                    .withLeaderElection(LeaderElectionConfig.defaults(NS, "metrics-lock", "me"));
+                    .withLeaderElection(LeaderElectionOptions.defaults(NS, "metrics-lock", "me"));
             try (KubeClient managers = KubeClient.create(
                             server.clientConfig(),
                             ClientOptions.builder().qps(100).burst(200).build()); // a rate limiter to measure

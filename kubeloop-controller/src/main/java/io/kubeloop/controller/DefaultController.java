@@ -17,7 +17,7 @@ import io.kubeloop.time.Durations;
 import io.kubeloop.time.Ticker;
 import io.kubeloop.workqueue.PriorityQueue;
 import io.kubeloop.workqueue.RateLimitingQueue;
-import io.kubeloop.workqueue.WorkQueueConfig;
+import io.kubeloop.workqueue.WorkQueueOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -145,8 +145,8 @@ final class DefaultController implements Controller {
         this.recoverPanic = options.recoverPanic();
         this.ticker = options.ticker();
         this.cacheSyncTimeout = options.cacheSyncTimeout();
-        WorkQueueConfig.Builder queueConfig =
-                WorkQueueConfig.builder().name(name).ticker(ticker);
+        WorkQueueOptions.Builder queueConfig =
+                WorkQueueOptions.builder().name(name).ticker(ticker);
         if (options.meterRegistry() != null) {
             queueConfig.meterRegistry(options.meterRegistry());
         }

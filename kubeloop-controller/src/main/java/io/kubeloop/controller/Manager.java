@@ -67,7 +67,7 @@ import org.slf4j.LoggerFactory;
  * add.
  *
  * {@snippet :
- * ManagerOptions options = ManagerOptions.defaults().withLeaderElection(LeaderElectionConfig.defaults("ns", "foo-lock", id));
+ * ManagerOptions options = ManagerOptions.defaults().withLeaderElection(LeaderElectionOptions.defaults("ns", "foo-lock", id));
  * try (Manager manager = Manager.create(client, options)) {
  *     ControllerBuilder.forResource(Foo.class).owns(Deployment.class).build(manager, reconciler);
  *     manager.start();

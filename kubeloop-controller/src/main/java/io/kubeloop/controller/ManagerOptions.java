@@ -1,7 +1,7 @@
 package io.kubeloop.controller;
 
 import io.kubeloop.controller.client.CacheOptions;
-import io.kubeloop.controller.leader.LeaderElectionConfig;
+import io.kubeloop.controller.leader.LeaderElectionOptions;
 import io.kubeloop.controller.rbac.AccessRecorder;
 import io.kubeloop.time.Durations;
 import io.kubeloop.time.Ticker;
@@ -17,7 +17,7 @@ import java.util.Optional;
  *
  * {@snippet :
  * ManagerOptions options = ManagerOptions.defaults()
- *         .withLeaderElection(LeaderElectionConfig.defaults("ns", "foo-lock", id))
+ *         .withLeaderElection(LeaderElectionOptions.defaults("ns", "foo-lock", id))
  *         .withMetricsAddress(new InetSocketAddress(8080))
  *         .withHealthProbeAddress(new InetSocketAddress(8081));
  * }
@@ -30,7 +30,7 @@ import java.util.Optional;
  *       picks a free port ({@link ManagerEndpoints#metricsAddress()} tells which);</li>
  *   <li>{@link #healthProbeAddress()}: where to serve {@code /healthz} and {@code /readyz}, or none;</li>
  *   <li>{@link #ticker()}: the clock of everything the manager runs: its informers (back-off, resync,
- *       cache-sync timeouts), its leader election (in place of the {@link LeaderElectionConfig}'s own
+ *       cache-sync timeouts), its leader election (in place of the {@link LeaderElectionOptions}'s own
  *       ticker) and {@link Manager#awaitTermination(java.time.Duration)}; default the system ticker;</li>
  *   <li>{@link #accessRecorder()}: a recorder noting every request of the manager's client (its
  *       informers, reconcilers' writes, Events, leader election), to compare with
@@ -45,7 +45,7 @@ public final class ManagerOptions {
     private static final ManagerOptions DEFAULTS = new ManagerOptions(
             null, null, null, Ticker.system(), CacheOptions.defaults(), Duration.ofSeconds(30), null);
 
-    private final LeaderElectionConfig leaderElection;
+    private final LeaderElectionOptions leaderElection;
     private final InetSocketAddress metricsAddress;
     private final InetSocketAddress healthProbeAddress;
     private final Ticker ticker;
@@ -54,7 +54,7 @@ public final class ManagerOptions {
     private final AccessRecorder accessRecorder;
 
     private ManagerOptions(
-            LeaderElectionConfig leaderElection,
+            LeaderElectionOptions leaderElection,
             InetSocketAddress metricsAddress,
             InetSocketAddress healthProbeAddress,
             Ticker ticker,
@@ -90,7 +90,7 @@ public final class ManagerOptions {
     }
 
     /** The Lease and timings of leader election; empty to run the controllers at once. */
-    public Optional<LeaderElectionConfig> leaderElection() {
+    public Optional<LeaderElectionOptions> leaderElection() {
         return Optional.ofNullable(leaderElection);
     }
 
@@ -164,7 +164,7 @@ public final class ManagerOptions {
         return toBuilder().gracefulShutdownTimeout(timeout).build();
     }
 
-    public ManagerOptions withLeaderElection(LeaderElectionConfig config) {
+    public ManagerOptions withLeaderElection(LeaderElectionOptions config) {
         return toBuilder()
                 .leaderElection(Objects.requireNonNull(config, "config"))
                 .build();
@@ -222,7 +222,7 @@ public final class ManagerOptions {
 
     /** Builds {@link ManagerOptions}; a null part is "none". Not thread-safe. */
     public static final class Builder {
-        private LeaderElectionConfig leaderElection;
+        private LeaderElectionOptions leaderElection;
         private InetSocketAddress metricsAddress;
         private InetSocketAddress healthProbeAddress;
         private Ticker ticker;
@@ -246,7 +246,7 @@ public final class ManagerOptions {
          * @param config the Lease and timings, or null
          * @return this builder
          */
-        public Builder leaderElection(LeaderElectionConfig config) {
+        public Builder leaderElection(LeaderElectionOptions config) {
             this.leaderElection = config;
             return this;
         }

@@ -2,7 +2,7 @@ package io.kubeloop.controller;
 
 import io.kubeloop.client.config.ConfigEnvironment;
 import io.kubeloop.controller.client.CacheOptions;
-import io.kubeloop.controller.leader.LeaderElectionConfig;
+import io.kubeloop.controller.leader.LeaderElectionOptions;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -344,7 +344,7 @@ public final class OperatorFlags {
             String namespace = leaderElectionNamespace != null
                     ? leaderElectionNamespace
                     : Objects.requireNonNull(fallbackNamespace, "fallbackNamespace");
-            b.leaderElection(LeaderElectionConfig.defaults(namespace, leaderElectionId, identity)
+            b.leaderElection(LeaderElectionOptions.defaults(namespace, leaderElectionId, identity)
                     .withReleaseOnStop(true));
         }
         return b.build();

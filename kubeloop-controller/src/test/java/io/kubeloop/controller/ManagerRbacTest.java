@@ -17,7 +17,7 @@ import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.client.config.SslContextBuilder;
 import io.kubeloop.controller.client.ByObject;
 import io.kubeloop.controller.client.CacheOptions;
-import io.kubeloop.controller.leader.LeaderElectionConfig;
+import io.kubeloop.controller.leader.LeaderElectionOptions;
 import io.kubeloop.controller.rbac.AccessRecorder;
 import io.kubeloop.controller.rbac.ApiAccess;
 import io.kubeloop.controller.rbac.ManagerPermissions;
@@ -201,7 +201,7 @@ class ManagerRbacTest {
     @Test
     void leaderElectionNeedsLeasesInTheLeasesNamespace() {
         ManagerOptions options = ManagerOptions.defaults()
-                .withLeaderElection(LeaderElectionConfig.defaults("foo-system", "foo-lock", "me"));
+                .withLeaderElection(LeaderElectionOptions.defaults("foo-system", "foo-lock", "me"));
         try (Manager manager = Manager.create(client, options)) {
             ManagerPermissions permissions = manager.permissions();
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kubeloop.client.config.ConfigEnvironment;
-import io.kubeloop.controller.leader.LeaderElectionConfig;
+import io.kubeloop.controller.leader.LeaderElectionOptions;
 import io.kubeloop.time.Ticker;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -175,7 +175,7 @@ class OperatorFlagsTest {
         assertThat(options.metricsAddress()).contains(new InetSocketAddress(8080));
         assertThat(options.healthProbeAddress()).contains(new InetSocketAddress(8081));
         assertThat(options.cache().defaultNamespaces()).containsExactlyInAnyOrder("shop", "billing");
-        LeaderElectionConfig election = options.leaderElection().orElseThrow();
+        LeaderElectionOptions election = options.leaderElection().orElseThrow();
         assertThat(election.namespace()).isEqualTo("widgets-system");
         assertThat(election.name()).isEqualTo("widget-operator");
         assertThat(election.identity()).isEqualTo(flags.identity());

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kubeloop.time.testing.FakeTicker;
 import io.kubeloop.workqueue.RateLimiter;
 import io.kubeloop.workqueue.RateLimitingQueue;
-import io.kubeloop.workqueue.WorkQueueConfig;
+import io.kubeloop.workqueue.WorkQueueOptions;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -19,7 +19,7 @@ class FakeClockExampleTest {
         FakeTicker ticker = new FakeTicker();
         RateLimitingQueue<String> queue = RateLimitingQueue.create(
                 RateLimiter.defaultControllerRateLimiter(ticker),
-                WorkQueueConfig.builder().name("example").ticker(ticker).build());
+                WorkQueueOptions.builder().name("example").ticker(ticker).build());
         queue.addAfter("retry", Duration.ofMinutes(5));
         ticker.awaitWaiters(1); // the queue's timer is parked on the ticker
         assertThat(queue.len()).isZero(); // nothing is due ...

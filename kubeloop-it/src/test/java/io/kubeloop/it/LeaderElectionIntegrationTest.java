@@ -10,7 +10,7 @@ import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.client.ClientOptions;
 import io.kubeloop.client.KubeClient;
 import io.kubeloop.controller.leader.LeaderCallbacks;
-import io.kubeloop.controller.leader.LeaderElectionConfig;
+import io.kubeloop.controller.leader.LeaderElectionOptions;
 import io.kubeloop.controller.leader.LeaderElector;
 import io.kubeloop.testing.faults.Fault;
 import io.kubeloop.testing.faults.FaultInjectingProxy;
@@ -62,7 +62,7 @@ class LeaderElectionIntegrationTest extends EmbeddedServerTestBase {
     }
 
     private LeaderElector candidate(String identity, boolean release, Recorder recorder) {
-        LeaderElectionConfig config = LeaderElectionConfig.defaults("default", "demo-lock", identity)
+        LeaderElectionOptions config = LeaderElectionOptions.defaults("default", "demo-lock", identity)
                 .withTimings(LEASE, RENEW, RETRY)
                 .withReleaseOnStop(release);
         LeaderElector elector = new LeaderElector(client, config, recorder);
@@ -180,7 +180,7 @@ class LeaderElectionIntegrationTest extends EmbeddedServerTestBase {
             Recorder ra = new Recorder();
             LeaderElector a = new LeaderElector(
                     throughProxy,
-                    LeaderElectionConfig.defaults("default", "demo-lock", "a").withTimings(LEASE, RENEW, RETRY),
+                    LeaderElectionOptions.defaults("default", "demo-lock", "a").withTimings(LEASE, RENEW, RETRY),
                     ra);
             electors.add(a);
             Thread ta = a.start();
@@ -232,7 +232,7 @@ class LeaderElectionIntegrationTest extends EmbeddedServerTestBase {
             Recorder ra = new Recorder();
             LeaderElector a = new LeaderElector(
                     throughProxy,
-                    LeaderElectionConfig.defaults("default", "demo-lock", "a").withTimings(LEASE, RENEW, RETRY),
+                    LeaderElectionOptions.defaults("default", "demo-lock", "a").withTimings(LEASE, RENEW, RETRY),
                     ra);
             electors.add(a);
             a.start();

@@ -18,7 +18,7 @@ import io.kubeloop.controller.ManagerOptions;
 import io.kubeloop.controller.ReconcileContext;
 import io.kubeloop.controller.Request;
 import io.kubeloop.controller.Result;
-import io.kubeloop.controller.leader.LeaderElectionConfig;
+import io.kubeloop.controller.leader.LeaderElectionOptions;
 import io.kubeloop.testing.faults.ConnectionFault;
 import io.kubeloop.testing.faults.ConnectionPlan;
 import io.kubeloop.testing.faults.FaultInjectingProxy;
@@ -87,7 +87,7 @@ class LeaderPartitionIntegrationTest extends FaultProxyTestBase {
         Manager m = Manager.create(
                 through,
                 ManagerOptions.defaults()
-                        .withLeaderElection(LeaderElectionConfig.defaults("default", "partition-test", id)
+                        .withLeaderElection(LeaderElectionOptions.defaults("default", "partition-test", id)
                                 .withTimings(LEASE, RENEW, RETRY)));
         AtomicInteger n = new AtomicInteger();
         m.add(ControllerBuilder.forResource(ConfigMap.class)

@@ -15,7 +15,7 @@ import io.kubeloop.controller.ManagerOptions;
 import io.kubeloop.controller.ReconcileContext;
 import io.kubeloop.controller.Request;
 import io.kubeloop.controller.Result;
-import io.kubeloop.controller.leader.LeaderElectionConfig;
+import io.kubeloop.controller.leader.LeaderElectionOptions;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -46,8 +46,8 @@ class ManagerIntegrationTest extends EmbeddedServerTestBase {
         return m;
     }
 
-    private static LeaderElectionConfig election(String id) {
-        return LeaderElectionConfig.defaults("default", "configmap-controller", id)
+    private static LeaderElectionOptions election(String id) {
+        return LeaderElectionOptions.defaults("default", "configmap-controller", id)
                 .withTimings(Duration.ofSeconds(2), Duration.ofMillis(1500), Duration.ofMillis(300));
     }
 

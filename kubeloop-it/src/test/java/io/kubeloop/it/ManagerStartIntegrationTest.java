@@ -16,7 +16,7 @@ import io.kubeloop.controller.ControllerBuilder;
 import io.kubeloop.controller.Manager;
 import io.kubeloop.controller.ManagerOptions;
 import io.kubeloop.controller.client.CacheOptions;
-import io.kubeloop.controller.leader.LeaderElectionConfig;
+import io.kubeloop.controller.leader.LeaderElectionOptions;
 import io.kubeloop.it.RecordingLogProvider.LogEvent;
 import io.kubeloop.it.operator.Widget;
 import io.kubeloop.it.operator.WidgetCrd;
@@ -89,7 +89,7 @@ class ManagerStartIntegrationTest extends EmbeddedServerTestBase {
     @Test
     void withLeaderElectionTheStartAlsoThrowsBeforeTheCandidateCompetesForTheLease() {
         ManagerOptions electing = ManagerOptions.defaults()
-                .withLeaderElection(LeaderElectionConfig.defaults("default", "widget-operator", "replica-a"));
+                .withLeaderElection(LeaderElectionOptions.defaults("default", "widget-operator", "replica-a"));
         try (Manager manager = managerWithWidgetController(client, electing, Duration.ofSeconds(2))) {
             assertThatThrownBy(manager::start)
                     .isInstanceOf(CacheSyncTimeoutException.class)

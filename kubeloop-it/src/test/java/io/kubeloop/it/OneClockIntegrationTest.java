@@ -11,12 +11,12 @@ import io.kubeloop.cache.ResourceEventHandler;
 import io.kubeloop.cache.SharedIndexInformer;
 import io.kubeloop.cache.testing.FakeListerWatcher;
 import io.kubeloop.controller.leader.LeaderCallbacks;
-import io.kubeloop.controller.leader.LeaderElectionConfig;
+import io.kubeloop.controller.leader.LeaderElectionOptions;
 import io.kubeloop.controller.leader.LeaderElector;
 import io.kubeloop.time.testing.FakeTicker;
 import io.kubeloop.workqueue.RateLimiter;
 import io.kubeloop.workqueue.RateLimitingQueue;
-import io.kubeloop.workqueue.WorkQueueConfig;
+import io.kubeloop.workqueue.WorkQueueOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -90,7 +90,7 @@ class OneClockIntegrationTest extends EmbeddedServerTestBase {
         // a work queue holding an item back for 20 s
         queue = RateLimitingQueue.create(
                 RateLimiter.defaultControllerRateLimiter(ticker),
-                WorkQueueConfig.builder().name("one-clock").ticker(ticker).build());
+                WorkQueueOptions.builder().name("one-clock").ticker(ticker).build());
         queue.addAfter("delayed", QUEUE_DELAY);
         ticker.awaitWaiters(3);
 
@@ -138,7 +138,7 @@ class OneClockIntegrationTest extends EmbeddedServerTestBase {
     }
 
     private LeaderElector elector(String identity) {
-        LeaderElectionConfig config = LeaderElectionConfig.defaults("default", "one-clock", identity)
+        LeaderElectionOptions config = LeaderElectionOptions.defaults("default", "one-clock", identity)
                 .withTimings(LEASE, RENEW, RETRY)
                 .withTicker(ticker);
         LeaderElector elector = new LeaderElector(client, config, new LeaderCallbacks() {

@@ -8,7 +8,7 @@ import io.kubeloop.client.config.ConfigEnvironment;
 import io.kubeloop.codegen.OperatorBundle;
 import io.kubeloop.controller.ManagerOptions;
 import io.kubeloop.controller.OperatorFlags;
-import io.kubeloop.controller.leader.LeaderElectionConfig;
+import io.kubeloop.controller.leader.LeaderElectionOptions;
 import io.kubeloop.it.operator.WidgetBundle;
 import io.kubeloop.it.operator.WidgetOperator;
 import io.kubeloop.time.Ticker;
@@ -65,7 +65,7 @@ class OperatorBundleAgreementTest {
                 .isEqualTo("{\"path\":\"/readyz\",\"port\":\"probes\"}");
 
         ManagerOptions options = flags.managerOptions("default");
-        LeaderElectionConfig election = options.leaderElection().orElseThrow();
+        LeaderElectionOptions election = options.leaderElection().orElseThrow();
         assertThat(election.namespace()).isEqualTo(NS);
         assertThat(election.name()).isEqualTo(WidgetOperator.NAME);
         assertThat(bundle.rbac())

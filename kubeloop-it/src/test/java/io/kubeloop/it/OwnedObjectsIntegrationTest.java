@@ -38,6 +38,7 @@ import io.kubeloop.controller.util.OwnedObjects;
 import io.kubeloop.controller.util.OwnerReferences;
 import io.kubeloop.controller.webhook.TypedWebhooks;
 import io.kubeloop.controller.webhook.WebhookServer;
+import io.kubeloop.controller.webhook.WebhookServerOptions;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -402,7 +403,7 @@ class OwnedObjectsIntegrationTest extends EmbeddedServerTestBase {
         // shows the difference, no apply removes it, and only the controller's memory of its last
         // apply keeps it from applying again and again
         String caBundle = server.writeServingCertificate(certs);
-        WebhookServer webhooks = WebhookServer.create(WebhookServer.Options.defaults()
+        WebhookServer webhooks = WebhookServer.create(WebhookServerOptions.defaults()
                 .withAddress(new InetSocketAddress("127.0.0.1", 0))
                 .withCertDir(certs));
         TypedWebhooks<ConfigMap> enforcer = TypedWebhooks.forType(ConfigMap.class, Scheme.defaults())

@@ -10,7 +10,7 @@ import io.kubeloop.controller.ControllerBuilder;
 import io.kubeloop.controller.Manager;
 import io.kubeloop.controller.ManagerOptions;
 import io.kubeloop.controller.Result;
-import io.kubeloop.controller.leader.LeaderElectionConfig;
+import io.kubeloop.controller.leader.LeaderElectionOptions;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -85,7 +85,7 @@ class ReconcileCancellationIntegrationTest extends EmbeddedServerTestBase {
         Manager a = Manager.create(
                 client,
                 ManagerOptions.defaults()
-                        .withLeaderElection(LeaderElectionConfig.defaults("default", "writer-lock", "a")
+                        .withLeaderElection(LeaderElectionOptions.defaults("default", "writer-lock", "a")
                                 .withTimings(Duration.ofSeconds(2), Duration.ofMillis(1500), Duration.ofMillis(300))));
         managers.add(a);
         ControllerBuilder.forResource(ConfigMap.class).named("writer").build(a, (request, context) -> {

@@ -43,7 +43,7 @@ final class DefaultDelayingQueue<T> implements DelayingQueue<T> {
 
     private final Thread loop;
 
-    DefaultDelayingQueue(DefaultWorkQueue<T> queue, WorkQueueConfig config) {
+    DefaultDelayingQueue(DefaultWorkQueue<T> queue, WorkQueueOptions config) {
         this.queue = queue;
         this.ticker = config.ticker();
         this.metrics = queue.metrics();

@@ -83,7 +83,7 @@ final class DefaultPriorityQueue<T> implements PriorityQueue<T> {
 
     private final Thread timer;
 
-    DefaultPriorityQueue(RateLimiter<T> rateLimiter, WorkQueueConfig config) {
+    DefaultPriorityQueue(RateLimiter<T> rateLimiter, WorkQueueOptions config) {
         this.rateLimiter = Objects.requireNonNull(rateLimiter, "rateLimiter");
         this.ticker = config.ticker();
         this.metrics = config.newQueueMetrics(() -> inFlightSnapshot().iterator());

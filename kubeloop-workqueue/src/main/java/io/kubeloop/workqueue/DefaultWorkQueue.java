@@ -71,7 +71,7 @@ final class DefaultWorkQueue<T> implements WorkQueue<T> {
 
     private final QueueMetrics metrics;
 
-    DefaultWorkQueue(WorkQueueConfig config) {
+    DefaultWorkQueue(WorkQueueOptions config) {
         this.metrics = config.newQueueMetrics(this::snapshotEntries);
     }
 

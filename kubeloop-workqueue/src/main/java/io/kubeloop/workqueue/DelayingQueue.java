@@ -30,18 +30,18 @@ public interface DelayingQueue<T> extends WorkQueue<T> {
      * @return a new, running queue
      */
     static <T> DelayingQueue<T> create() {
-        return create(WorkQueueConfig.defaults());
+        return create(WorkQueueOptions.defaults());
     }
 
     /**
      * Creates a delaying queue, starting its waiting loop on a thread from
-     * {@link WorkQueueConfig#threadFactory()}.
+     * {@link WorkQueueOptions#threadFactory()}.
      *
      * @param config the configuration
      * @param <T> the item type
      * @return a new, running queue
      */
-    static <T> DelayingQueue<T> create(WorkQueueConfig config) {
+    static <T> DelayingQueue<T> create(WorkQueueOptions config) {
         return new DefaultDelayingQueue<>(new DefaultWorkQueue<>(config), config);
     }
 

@@ -41,7 +41,7 @@ public interface PriorityQueue<T> extends RateLimitingQueue<T> {
      * @param <T> the item type
      * @return the queue
      */
-    static <T> PriorityQueue<T> create(RateLimiter<T> rateLimiter, WorkQueueConfig config) {
+    static <T> PriorityQueue<T> create(RateLimiter<T> rateLimiter, WorkQueueOptions config) {
         return new DefaultPriorityQueue<>(rateLimiter, config);
     }
 

@@ -24,7 +24,7 @@ public interface RateLimitingQueue<T> extends DelayingQueue<T> {
      * @return a new, running queue
      */
     static <T> RateLimitingQueue<T> create() {
-        return create(RateLimiter.defaultControllerRateLimiter(), WorkQueueConfig.defaults());
+        return create(RateLimiter.defaultControllerRateLimiter(), WorkQueueOptions.defaults());
     }
 
     /**
@@ -36,7 +36,7 @@ public interface RateLimitingQueue<T> extends DelayingQueue<T> {
      * @param <T> the item type
      * @return a new, running queue
      */
-    static <T> RateLimitingQueue<T> create(RateLimiter<T> rateLimiter, WorkQueueConfig config) {
+    static <T> RateLimitingQueue<T> create(RateLimiter<T> rateLimiter, WorkQueueOptions config) {
         return new DefaultRateLimitingQueue<>(DelayingQueue.create(config), rateLimiter);
     }
 

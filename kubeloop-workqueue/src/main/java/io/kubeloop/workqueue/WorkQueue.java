@@ -48,7 +48,7 @@ public interface WorkQueue<T> extends AutoCloseable {
      * @return a new, running queue
      */
     static <T> WorkQueue<T> create() {
-        return create(WorkQueueConfig.defaults());
+        return create(WorkQueueOptions.defaults());
     }
 
     /**
@@ -59,7 +59,7 @@ public interface WorkQueue<T> extends AutoCloseable {
      * @param <T> the item type
      * @return a new, running queue
      */
-    static <T> WorkQueue<T> create(WorkQueueConfig config) {
+    static <T> WorkQueue<T> create(WorkQueueOptions config) {
         return new DefaultWorkQueue<>(config);
     }
 

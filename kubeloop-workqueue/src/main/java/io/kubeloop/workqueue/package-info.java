@@ -6,7 +6,7 @@
  * shutdown) → {@link io.kubeloop.workqueue.DelayingQueue} (addAfter) →
  * {@link io.kubeloop.workqueue.RateLimitingQueue} (addRateLimited, forget, numRequeues, with a
  * {@link io.kubeloop.workqueue.RateLimiter}). Configuration is the immutable
- * {@link io.kubeloop.workqueue.WorkQueueConfig}: name, {@link io.kubeloop.time.Ticker} (time;
+ * {@link io.kubeloop.workqueue.WorkQueueOptions}: name, {@link io.kubeloop.time.Ticker} (time;
  * {@code io.kubeloop.time.testing.FakeTicker} for tests), {@link io.kubeloop.workqueue.MetricsProvider}
  * (Micrometer with client-go's metric names, or none) and the thread factory of the delaying loop.
  * There is no static mutable state.

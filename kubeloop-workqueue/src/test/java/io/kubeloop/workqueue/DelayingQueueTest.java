@@ -18,7 +18,7 @@ class DelayingQueueTest {
     private final FakeTicker ticker = new FakeTicker();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final DefaultDelayingQueue<String> queue =
-            (DefaultDelayingQueue<String>) DelayingQueue.<String>create(WorkQueueConfig.builder()
+            (DefaultDelayingQueue<String>) DelayingQueue.<String>create(WorkQueueOptions.builder()
                     .name("q")
                     .ticker(ticker)
                     .meterRegistry(registry)
@@ -162,7 +162,7 @@ class DelayingQueueTest {
     void shutDownStopsTheWaitingLoopThreadAndDropsWaitingItems() {
         AtomicInteger threads = new AtomicInteger();
         DefaultDelayingQueue<String> q =
-                (DefaultDelayingQueue<String>) DelayingQueue.<String>create(WorkQueueConfig.builder()
+                (DefaultDelayingQueue<String>) DelayingQueue.<String>create(WorkQueueOptions.builder()
                         .ticker(ticker)
                         .threadFactory(r -> {
                             threads.incrementAndGet();

@@ -16,7 +16,7 @@ class MetricsTest {
 
     private final FakeTicker ticker = new FakeTicker();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private final WorkQueue<String> queue = WorkQueue.create(WorkQueueConfig.builder()
+    private final WorkQueue<String> queue = WorkQueue.create(WorkQueueOptions.builder()
             .name("q")
             .ticker(ticker)
             .meterRegistry(registry)
@@ -29,8 +29,10 @@ class MetricsTest {
     @Test
     void prometheusScrapeShowsClientGoMetricNamesLabelledByQueueName() {
         PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        try (DelayingQueue<String> q = DelayingQueue.create(
-                WorkQueueConfig.builder().name("foos").meterRegistry(prometheus).build())) {
+        try (DelayingQueue<String> q = DelayingQueue.create(WorkQueueOptions.builder()
+                .name("foos")
+                .meterRegistry(prometheus)
+                .build())) {
             q.add("a");
             q.get();
             q.done("a");
@@ -103,9 +105,9 @@ class MetricsTest {
     @Test
     void metricsNeedAQueueName() {
         assertThatThrownBy(
-                        () -> WorkQueueConfig.builder().meterRegistry(registry).build())
+                        () -> WorkQueueOptions.builder().meterRegistry(registry).build())
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("work queue metrics need a queue name (set WorkQueueConfig.name)");
+                .hasMessage("work queue metrics need a queue name (set WorkQueueOptions.name)");
     }
 
     @Test
@@ -114,7 +116,7 @@ class MetricsTest {
         Metrics.addRegistry(global);
         try (RateLimitingQueue<String> q = RateLimitingQueue.create(
                 RateLimiter.defaultControllerRateLimiter(),
-                WorkQueueConfig.builder().name("quiet").build())) {
+                WorkQueueOptions.builder().name("quiet").build())) {
             q.add("x");
             q.done(q.get().orElseThrow());
             q.addAfter("y", Duration.ofHours(1));
@@ -129,7 +131,7 @@ class MetricsTest {
         }
     }
 
-    private static int clockReadsOfAddGetDone(WorkQueueConfig.Builder config, CountingTicker ticker) {
+    private static int clockReadsOfAddGetDone(WorkQueueOptions.Builder config, CountingTicker ticker) {
         WorkQueue<String> q = WorkQueue.create(config.ticker(ticker).build());
         try {
             int before = ticker.reads.get();
@@ -148,9 +150,9 @@ class MetricsTest {
         CountingTicker off = new CountingTicker();
         CountingTicker on = new CountingTicker();
 
-        int readsWithout = clockReadsOfAddGetDone(WorkQueueConfig.builder().name("off"), off);
+        int readsWithout = clockReadsOfAddGetDone(WorkQueueOptions.builder().name("off"), off);
         int readsWith =
-                clockReadsOfAddGetDone(WorkQueueConfig.builder().name("on").meterRegistry(registry), on);
+                clockReadsOfAddGetDone(WorkQueueOptions.builder().name("on").meterRegistry(registry), on);
 
         assertThat(readsWithout).isZero();
         assertThat(readsWith).as("with metrics the same calls time the items").isGreaterThanOrEqualTo(300);

@@ -32,7 +32,7 @@ class PriorityQueueStressTest {
     void everyKeyAddedAfterItsLastProcessingIsProcessedAgainAndNeverByTwoWorkers() throws Exception {
         PriorityQueue<Integer> queue = PriorityQueue.create(
                 RateLimiter.itemExponentialFailure(Duration.ofMillis(5), Duration.ofSeconds(1000)),
-                WorkQueueConfig.defaults());
+                WorkQueueOptions.defaults());
         AtomicIntegerArray addSeq = new AtomicIntegerArray(KEYS);
         AtomicIntegerArray seenSeq = new AtomicIntegerArray(KEYS);
         AtomicIntegerArray holders = new AtomicIntegerArray(KEYS);

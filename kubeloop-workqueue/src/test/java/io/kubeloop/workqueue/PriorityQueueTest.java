@@ -22,7 +22,7 @@ class PriorityQueueTest {
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final PriorityQueue<String> queue = PriorityQueue.create(
             RateLimiter.itemExponentialFailure(Duration.ofMillis(5), Duration.ofSeconds(1000)),
-            WorkQueueConfig.builder()
+            WorkQueueOptions.builder()
                     .name("pq")
                     .ticker(ticker)
                     .meterRegistry(registry)

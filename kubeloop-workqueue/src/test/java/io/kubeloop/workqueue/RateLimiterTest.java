@@ -257,7 +257,7 @@ class RateLimiterTest {
 
         FakeTicker ticker = new FakeTicker();
         try (RateLimitingQueue<String> q = RateLimitingQueue.create(
-                custom, WorkQueueConfig.builder().ticker(ticker).build())) {
+                custom, WorkQueueOptions.builder().ticker(ticker).build())) {
             q.addRateLimited("y");
             assertThat(q.numRequeues("y")).isEqualTo(1);
             assertThat(q.len()).as("waits the user's 3 s").isZero();

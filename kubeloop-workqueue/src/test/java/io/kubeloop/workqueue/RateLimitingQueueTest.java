@@ -15,7 +15,7 @@ class RateLimitingQueueTest {
     private final FakeTicker ticker = new FakeTicker();
     private final RateLimitingQueue<String> queue = RateLimitingQueue.create(
             RateLimiter.itemExponentialFailure(Duration.ofMillis(5), Duration.ofSeconds(1000)),
-            WorkQueueConfig.builder().ticker(ticker).build());
+            WorkQueueOptions.builder().ticker(ticker).build());
     private final DefaultDelayingQueue<String> delaying =
             (DefaultDelayingQueue<String>) ((DefaultRateLimitingQueue<String>) queue).delegate();
 
@@ -76,7 +76,7 @@ class RateLimitingQueueTest {
         CountingTicker clock = new CountingTicker();
         try (RateLimitingQueue<String> q = RateLimitingQueue.create(
                 RateLimiter.defaultControllerRateLimiter(clock),
-                WorkQueueConfig.builder().ticker(clock).build())) {
+                WorkQueueOptions.builder().ticker(clock).build())) {
             int before = clock.reads.get();
             for (int i = 0; i < 150; i++) { // past the bucket's burst of 100: its delays count too
                 q.addRateLimited("item-" + i);
@@ -100,7 +100,7 @@ class RateLimitingQueueTest {
         FakeTicker bucketClock = new FakeTicker();
         try (RateLimitingQueue<String> q = RateLimitingQueue.create(
                 RateLimiter.bucket(1, 1, bucketClock),
-                WorkQueueConfig.builder().ticker(ticker).build())) {
+                WorkQueueOptions.builder().ticker(ticker).build())) {
             q.addRateLimited("a"); // the one token: no delay
             q.addRateLimited("b"); // waits one second by the bucket's clock; the next token is b's
             bucketClock.step(Duration.ofSeconds(2)); // by the bucket's clock a token is back; the queue's stands still

@@ -34,7 +34,7 @@ class WorkQueueDocExampleTest {
     void workerRetriesAFailingKeyWithBackoffThenForgetsIt() throws Exception {
         RateLimitingQueue<Key> queue = RateLimitingQueue.create(
                 RateLimiter.defaultControllerRateLimiter(),
-                WorkQueueConfig.builder().name("foos").build());
+                WorkQueueOptions.builder().name("foos").build());
 
         queue.add(new Key("default", "foo"));
 

@@ -140,7 +140,7 @@ class WorkQueueModelPropertyTest {
     void delayingQueueBehavesLikeTheReferenceModel(@ForAll @Size(max = 60) List<@From("ops") Op> schedule) {
         FakeTicker ticker = new FakeTicker();
         DefaultDelayingQueue<Integer> real = (DefaultDelayingQueue<Integer>) DelayingQueue.<Integer>create(
-                WorkQueueConfig.builder().ticker(ticker).build());
+                WorkQueueOptions.builder().ticker(ticker).build());
         Model model = new Model();
         List<Integer> held = new ArrayList<>();
         try {
@@ -225,7 +225,7 @@ class WorkQueueModelPropertyTest {
             throws Exception {
         FakeTicker ticker = new FakeTicker();
         DefaultDelayingQueue<Integer> real = (DefaultDelayingQueue<Integer>) DelayingQueue.<Integer>create(
-                WorkQueueConfig.builder().ticker(ticker).build());
+                WorkQueueOptions.builder().ticker(ticker).build());
         History history = new History();
         CountDownLatch go = new CountDownLatch(1);
         SplittableRandom root = new SplittableRandom(seed);

@@ -26,7 +26,7 @@ class WorkQueueStressTest {
     @Test
     @Timeout(60)
     void everyKeyAddedAfterItsLastProcessingIsProcessedAgainAndNothingIsLeftInFlight() throws Exception {
-        DefaultWorkQueue<Integer> queue = new DefaultWorkQueue<>(WorkQueueConfig.defaults());
+        DefaultWorkQueue<Integer> queue = new DefaultWorkQueue<>(WorkQueueOptions.defaults());
         Integer[] keys = new Integer[KEYS];
         for (int i = 0; i < KEYS; i++) {
             keys[i] = i;

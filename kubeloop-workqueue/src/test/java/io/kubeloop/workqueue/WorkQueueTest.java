@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(10)
 class WorkQueueTest {
 
-    private final DefaultWorkQueue<String> queue = new DefaultWorkQueue<>(WorkQueueConfig.defaults());
+    private final DefaultWorkQueue<String> queue = new DefaultWorkQueue<>(WorkQueueOptions.defaults());
 
     @Test
     void itemAddedThreeTimesBeforeGetIsHandedOutOnce() {

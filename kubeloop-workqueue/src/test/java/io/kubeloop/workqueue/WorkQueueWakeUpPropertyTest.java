@@ -36,7 +36,7 @@ class WorkQueueWakeUpPropertyTest {
             @ForAll @IntRange(min = 1, max = 4) int producers,
             @ForAll @IntRange(min = BURSTS, max = ITEMS_PER_PRODUCER) int shutDownAfter)
             throws Exception {
-        DefaultWorkQueue<Integer> queue = new DefaultWorkQueue<>(WorkQueueConfig.defaults());
+        DefaultWorkQueue<Integer> queue = new DefaultWorkQueue<>(WorkQueueOptions.defaults());
         int items = producers * ITEMS_PER_PRODUCER;
         AtomicIntegerArray handedOut = new AtomicIntegerArray(items);
         AtomicIntegerArray addedBeforeShutDown = new AtomicIntegerArray(items);

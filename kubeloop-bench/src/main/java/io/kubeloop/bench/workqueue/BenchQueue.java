@@ -3,7 +3,7 @@ package io.kubeloop.bench.workqueue;
 import io.kubeloop.workqueue.PriorityQueue;
 import io.kubeloop.workqueue.RateLimiter;
 import io.kubeloop.workqueue.RateLimitingQueue;
-import io.kubeloop.workqueue.WorkQueueConfig;
+import io.kubeloop.workqueue.WorkQueueOptions;
 import io.kubernetes.client.extended.workqueue.DefaultRateLimitingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -30,10 +30,10 @@ sealed interface BenchQueue {
         return switch (impl) {
             case "kubeloop" ->
                 new Kubeloop(RateLimitingQueue.create(
-                        RateLimiter.defaultControllerRateLimiter(), WorkQueueConfig.defaults()));
+                        RateLimiter.defaultControllerRateLimiter(), WorkQueueOptions.defaults()));
             case "kubeloop-priority" ->
                 new Kubeloop(
-                        PriorityQueue.create(RateLimiter.defaultControllerRateLimiter(), WorkQueueConfig.defaults()));
+                        PriorityQueue.create(RateLimiter.defaultControllerRateLimiter(), WorkQueueOptions.defaults()));
             case "k8s-java" -> new KubernetesClientJava();
             default -> throw new IllegalArgumentException("unknown queue implementation: " + impl);
         };

@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * candidate's own monotonic clock, from when it <em>saw</em> the Lease last change, plus the Lease's
  * duration — never from the holder's written {@code renewTime}, so clock skew between machines does
  * not matter. Every wait and reading of time is on the configuration's
- * {@link LeaderElectionConfig#ticker() ticker}, so a fake ticker drives acquisition, renewal and
+ * {@link LeaderElectionOptions#ticker() ticker}, so a fake ticker drives acquisition, renewal and
  * expiry in tests. The leader renews every retry period; when no renewal succeeds for the renew deadline
  * it gives up: {@link LeaderCallbacks#onStoppedLeading()} runs and {@link #run()} returns. A renewal
  * whose request is still unanswered at the renew deadline counts as failed, whatever the client's
@@ -40,7 +40,7 @@ public final class LeaderElector {
 
     private static final Logger LOG = LoggerFactory.getLogger(LeaderElector.class);
 
-    private final LeaderElectionConfig config;
+    private final LeaderElectionOptions config;
     private final LeaderCallbacks callbacks;
     private final LeaseLock lock;
     private final Ticker ticker;
@@ -67,7 +67,7 @@ public final class LeaderElector {
      * @param config the Lease and the timings
      * @param callbacks what to tell the owner
      */
-    public LeaderElector(KubeClient client, LeaderElectionConfig config, LeaderCallbacks callbacks) {
+    public LeaderElector(KubeClient client, LeaderElectionOptions config, LeaderCallbacks callbacks) {
         this.config = Objects.requireNonNull(config, "config");
         this.callbacks = Objects.requireNonNull(callbacks, "callbacks");
         this.lock = new LeaseLock(Objects.requireNonNull(client, "client"), config.namespace(), config.name());

@@ -10,7 +10,7 @@ import io.kubeloop.client.config.SslContextBuilder;
 import io.kubeloop.controller.Manager;
 import io.kubeloop.controller.ManagerOptions;
 import io.kubeloop.controller.internal.rbac.RbacObjects;
-import io.kubeloop.controller.leader.LeaderElectionConfig;
+import io.kubeloop.controller.leader.LeaderElectionOptions;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.net.URI;
@@ -109,7 +109,7 @@ public record RbacManifests(List<DynamicObject> objects) {
         requireName(namespace, "namespace");
         ManagerOptions options = ManagerOptions.defaults();
         if (leaseName != null) {
-            options = options.withLeaderElection(LeaderElectionConfig.defaults(namespace, leaseName, "manifests"));
+            options = options.withLeaderElection(LeaderElectionOptions.defaults(namespace, leaseName, "manifests"));
         }
         try (KubeClient unused = KubeClient.create(
                         new ClientConfig(

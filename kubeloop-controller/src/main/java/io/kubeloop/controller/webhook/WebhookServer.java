@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -31,7 +30,7 @@ import tools.jackson.databind.JsonNode;
  * serve on every replica, leader or not.
  *
  * <pre>{@code
- * WebhookServer server = WebhookServer.create(WebhookServer.Options.defaults().withCertDir(dir));
+ * WebhookServer server = WebhookServer.create(WebhookServerOptions.defaults().withCertDir(dir));
  * TypedWebhooks.forType(Foo.class, client.scheme()).withDefaulter(new FooDefaulter()).registerWith(server);
  * manager.add(server);
  * }</pre>
@@ -44,52 +43,23 @@ public final class WebhookServer implements Component {
     /** controller-runtime's default port. */
     public static final int DEFAULT_PORT = 9443;
 
-    /**
-     * Where the server listens and finds its certificate.
-     *
-     * @param address the bind address; port 0 picks a free one
-     * @param certDir the directory holding {@code tls.crt} and {@code tls.key}
-     */
-    public record Options(InetSocketAddress address, Path certDir) {
-
-        public Options {
-            Objects.requireNonNull(address, "address");
-            Objects.requireNonNull(certDir, "certDir");
-        }
-
-        /** Port 9443 on all interfaces; certificates in {@code /tmp/k8s-webhook-server/serving-certs}. */
-        public static Options defaults() {
-            return new Options(new InetSocketAddress(DEFAULT_PORT), Path.of("/tmp/k8s-webhook-server/serving-certs"));
-        }
-
-        /** These options with another bind address. */
-        public Options withAddress(InetSocketAddress newAddress) {
-            return new Options(newAddress, certDir);
-        }
-
-        /** These options with another certificate directory. */
-        public Options withCertDir(Path dir) {
-            return new Options(address, dir);
-        }
-    }
-
     /** Answers one review: the request's JSON in, the answer's JSON out. */
     @FunctionalInterface
     public interface Handler {
         JsonNode handle(JsonNode review);
     }
 
-    private final Options options;
+    private final WebhookServerOptions options;
     private final Map<String, Handler> handlers = new LinkedHashMap<>();
     private HttpsServer server;
     private ExecutorService executor;
 
-    private WebhookServer(Options options) {
+    private WebhookServer(WebhookServerOptions options) {
         this.options = options;
     }
 
     /** A server not yet listening. */
-    public static WebhookServer create(Options options) {
+    public static WebhookServer create(WebhookServerOptions options) {
         return new WebhookServer(Objects.requireNonNull(options, "options"));
     }
 

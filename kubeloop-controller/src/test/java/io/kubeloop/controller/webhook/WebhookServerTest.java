@@ -170,7 +170,7 @@ class WebhookServerTest {
                     + "\"spec\":{\"color\":\"%s\"}}";
 
     private void serve(TypedWebhooks<Widget> hooks) {
-        server = WebhookServer.create(WebhookServer.Options.defaults()
+        server = WebhookServer.create(WebhookServerOptions.defaults()
                 .withAddress(new InetSocketAddress("127.0.0.1", 0))
                 .withCertDir(dir));
         hooks.registerWith(server);

@@ -11,7 +11,7 @@ import io.kubeloop.client.config.SslContextBuilder;
 import io.kubeloop.controller.ControllerBuilder;
 import io.kubeloop.controller.Manager;
 import io.kubeloop.controller.ManagerOptions;
-import io.kubeloop.controller.leader.LeaderElectionConfig;
+import io.kubeloop.controller.leader.LeaderElectionOptions;
 import io.kubeloop.controller.rbac.RbacManifests;
 import io.kubeloop.samples.samplecontroller.Foo;
 import io.kubeloop.samples.samplecontroller.FooReconciler;
@@ -42,7 +42,7 @@ class RbacDocOutputTest {
         assertThat(shown.find()).as("a yaml block in %s", doc).isTrue();
 
         ManagerOptions options = ManagerOptions.defaults()
-                .withLeaderElection(LeaderElectionConfig.defaults("foo-system", "foo-controller", "me"));
+                .withLeaderElection(LeaderElectionOptions.defaults("foo-system", "foo-controller", "me"));
         try (KubeClient client = KubeClient.create(
                         new ClientConfig(
                                 URI.create("https://127.0.0.1:9"),

@@ -23,7 +23,7 @@ import java.util.function.BooleanSupplier;
  * {@snippet :
  * FakeTicker ticker = new FakeTicker();
  * RateLimitingQueue<String> queue = RateLimitingQueue.create(RateLimiter.defaultControllerRateLimiter(ticker),
- *         WorkQueueConfig.builder().name("test").ticker(ticker).build());
+ *         WorkQueueOptions.builder().name("test").ticker(ticker).build());
  * queue.addAfter("a", Duration.ofSeconds(30));
  * ticker.awaitWaiters(1);              // the queue's waiting loop is parked on the ticker
  * ticker.step(Duration.ofSeconds(30)); // wakes it: "a" is due

@@ -10,7 +10,7 @@ import io.kubeloop.cache.SharedIndexInformer;
 import io.kubeloop.time.internal.Joins;
 import io.kubeloop.workqueue.RateLimiter;
 import io.kubeloop.workqueue.RateLimitingQueue;
-import io.kubeloop.workqueue.WorkQueueConfig;
+import io.kubeloop.workqueue.WorkQueueOptions;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -73,12 +73,12 @@ public final class GarbageCollector implements AutoCloseable {
     private final LiveObjects live;
     private final RateLimitingQueue<String> attemptToDelete = RateLimitingQueue.create(
             RateLimiter.defaultControllerRateLimiter(),
-            WorkQueueConfig.builder()
+            WorkQueueOptions.builder()
                     .name("garbage_collector_attempt_to_delete")
                     .build());
     private final RateLimitingQueue<String> attemptToOrphan = RateLimitingQueue.create(
             RateLimiter.defaultControllerRateLimiter(),
-            WorkQueueConfig.builder()
+            WorkQueueOptions.builder()
                     .name("garbage_collector_attempt_to_orphan")
                     .build());
     private final BlockingQueue<DependencyGraph.Event> graphChanges = new LinkedBlockingQueue<>();

@@ -7,7 +7,7 @@ import io.kubeloop.api.errors.NotFoundException;
 import io.kubeloop.time.Ticker;
 import io.kubeloop.time.internal.Joins;
 import io.kubeloop.workqueue.DelayingQueue;
-import io.kubeloop.workqueue.WorkQueueConfig;
+import io.kubeloop.workqueue.WorkQueueOptions;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -44,7 +44,7 @@ final class QueueWorker<K> implements AutoCloseable {
         this.name = Objects.requireNonNull(name, "name");
         this.handler = Objects.requireNonNull(handler, "handler");
         this.queue = DelayingQueue.create(
-                WorkQueueConfig.builder().name(name).ticker(clock).build());
+                WorkQueueOptions.builder().name(name).ticker(clock).build());
     }
 
     /** The queue the controller puts keys on. */

@@ -22,10 +22,10 @@ import java.util.concurrent.ThreadFactory;
  * @param threadFactory creates the single waiting-loop thread of each delaying queue; the thread
  *     does not run user code
  */
-public record WorkQueueConfig(String name, Ticker ticker, MetricsProvider metrics, ThreadFactory threadFactory) {
+public record WorkQueueOptions(String name, Ticker ticker, MetricsProvider metrics, ThreadFactory threadFactory) {
 
     /** Validates the configuration; see the record components for the rules. */
-    public WorkQueueConfig {
+    public WorkQueueOptions {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(ticker, "ticker");
         Objects.requireNonNull(metrics, "metrics");
@@ -34,7 +34,7 @@ public record WorkQueueConfig(String name, Ticker ticker, MetricsProvider metric
             throw new IllegalArgumentException("work queue name must not be blank");
         }
         if (name.isEmpty() && metrics instanceof MetricsProvider.Micrometer) {
-            throw new IllegalArgumentException("work queue metrics need a queue name (set WorkQueueConfig.name)");
+            throw new IllegalArgumentException("work queue metrics need a queue name (set WorkQueueOptions.name)");
         }
     }
 
@@ -43,7 +43,7 @@ public record WorkQueueConfig(String name, Ticker ticker, MetricsProvider metric
      *
      * @return the defaults
      */
-    public static WorkQueueConfig defaults() {
+    public static WorkQueueOptions defaults() {
         return builder().build();
     }
 
@@ -65,7 +65,7 @@ public record WorkQueueConfig(String name, Ticker ticker, MetricsProvider metric
         return new Builder().name(name).ticker(ticker).metrics(metrics).threadFactory(threadFactory);
     }
 
-    /** Builds a {@link WorkQueueConfig}; single-threaded use only. */
+    /** Builds a {@link WorkQueueOptions}; single-threaded use only. */
     public static final class Builder {
         private String name = "";
         private Ticker ticker = Ticker.system();
@@ -132,13 +132,13 @@ public record WorkQueueConfig(String name, Ticker ticker, MetricsProvider metric
          * Builds the configuration.
          *
          * @return the configuration
-         * @throws IllegalArgumentException if the values break a rule stated on {@link WorkQueueConfig}
+         * @throws IllegalArgumentException if the values break a rule stated on {@link WorkQueueOptions}
          */
-        public WorkQueueConfig build() {
+        public WorkQueueOptions build() {
             ThreadFactory factory = threadFactory != null
                     ? threadFactory
                     : Thread.ofVirtual().name("workqueue-delaying-loop").factory();
-            return new WorkQueueConfig(name, ticker, metrics, factory);
+            return new WorkQueueOptions(name, ticker, metrics, factory);
         }
     }
 

@@ -25,7 +25,7 @@ import java.util.Objects;
  * @param ticker the clock of the election: the retry and renew waits and the lease's validity
  *     (monotonic), the Lease's acquire and renew times (wall clock)
  */
-public record LeaderElectionConfig(
+public record LeaderElectionOptions(
         String namespace,
         String name,
         String identity,
@@ -36,7 +36,7 @@ public record LeaderElectionConfig(
         Ticker ticker) {
 
     /** Validates: names not blank; leaseDuration > renewDeadline > 1.2 × retryPeriod > 0 (client-go's rule). */
-    public LeaderElectionConfig {
+    public LeaderElectionOptions {
         for (var e : new String[][] {{"namespace", namespace}, {"name", name}, {"identity", identity}}) {
             if (e[1] == null || e[1].isBlank()) {
                 throw new IllegalArgumentException("leader election needs a " + e[0]);
@@ -70,7 +70,7 @@ public record LeaderElectionConfig(
      * @param retryPeriod the retry period
      * @param releaseOnStop whether {@link LeaderElector#stop()} hands the Lease back
      */
-    public LeaderElectionConfig(
+    public LeaderElectionOptions(
             String namespace,
             String name,
             String identity,
@@ -89,8 +89,8 @@ public record LeaderElectionConfig(
      * @param identity this candidate's identity
      * @return the configuration
      */
-    public static LeaderElectionConfig defaults(String namespace, String name, String identity) {
-        return new LeaderElectionConfig(
+    public static LeaderElectionOptions defaults(String namespace, String name, String identity) {
+        return new LeaderElectionOptions(
                 namespace,
                 name,
                 identity,
@@ -108,8 +108,8 @@ public record LeaderElectionConfig(
      * @param retryPeriod the retry period
      * @return a new configuration
      */
-    public LeaderElectionConfig withTimings(Duration leaseDuration, Duration renewDeadline, Duration retryPeriod) {
-        return new LeaderElectionConfig(
+    public LeaderElectionOptions withTimings(Duration leaseDuration, Duration renewDeadline, Duration retryPeriod) {
+        return new LeaderElectionOptions(
                 namespace, name, identity, leaseDuration, renewDeadline, retryPeriod, releaseOnStop, ticker);
     }
 
@@ -119,8 +119,8 @@ public record LeaderElectionConfig(
      * @param release whether to release
      * @return a new configuration
      */
-    public LeaderElectionConfig withReleaseOnStop(boolean release) {
-        return new LeaderElectionConfig(
+    public LeaderElectionOptions withReleaseOnStop(boolean release) {
+        return new LeaderElectionOptions(
                 namespace, name, identity, leaseDuration, renewDeadline, retryPeriod, release, ticker);
     }
 
@@ -130,8 +130,8 @@ public record LeaderElectionConfig(
      * @param ticker the clock; tests pass an {@code io.kubeloop.time.testing.FakeTicker}
      * @return a new configuration
      */
-    public LeaderElectionConfig withTicker(Ticker ticker) {
-        return new LeaderElectionConfig(
+    public LeaderElectionOptions withTicker(Ticker ticker) {
+        return new LeaderElectionOptions(
                 namespace, name, identity, leaseDuration, renewDeadline, retryPeriod, releaseOnStop, ticker);
     }
 }

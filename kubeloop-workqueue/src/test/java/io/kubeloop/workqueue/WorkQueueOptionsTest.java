@@ -9,11 +9,11 @@ import java.time.Duration;
 import java.util.concurrent.ThreadFactory;
 import org.junit.jupiter.api.Test;
 
-class WorkQueueConfigTest {
+class WorkQueueOptionsTest {
 
     @Test
     void defaultsAreUnnamedSystemTickerNoMetricsAndVirtualThreads() {
-        WorkQueueConfig config = WorkQueueConfig.defaults();
+        WorkQueueOptions config = WorkQueueOptions.defaults();
         assertThat(config.name()).isEmpty();
         assertThat(config.ticker()).isSameAs(Ticker.system());
         assertThat(config.metrics()).isEqualTo(MetricsProvider.none());
@@ -24,13 +24,13 @@ class WorkQueueConfigTest {
     void toBuilderKeepsEveryValue() {
         FakeTicker ticker = new FakeTicker();
         ThreadFactory factory = Thread.ofPlatform().factory();
-        WorkQueueConfig config = WorkQueueConfig.builder()
+        WorkQueueOptions config = WorkQueueOptions.builder()
                 .name("a")
                 .ticker(ticker)
                 .threadFactory(factory)
                 .build();
 
-        WorkQueueConfig copy = config.toBuilder().build();
+        WorkQueueOptions copy = config.toBuilder().build();
 
         assertThat(copy).isEqualTo(config);
         assertThat(config.toBuilder().name("b").build().ticker()).isSameAs(ticker);
@@ -38,7 +38,7 @@ class WorkQueueConfigTest {
 
     @Test
     void blankNameIsRejected() {
-        assertThatThrownBy(() -> WorkQueueConfig.builder().name("  ").build())
+        assertThatThrownBy(() -> WorkQueueOptions.builder().name("  ").build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("work queue name must not be blank");
     }

@@ -6,11 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-class LeaderElectionConfigTest {
+class LeaderElectionOptionsTest {
 
     @Test
     void defaultsAreControllerRuntimes() {
-        LeaderElectionConfig c = LeaderElectionConfig.defaults("ns", "lock", "me");
+        LeaderElectionOptions c = LeaderElectionOptions.defaults("ns", "lock", "me");
         assertThat(c.leaseDuration()).isEqualTo(Duration.ofSeconds(15));
         assertThat(c.renewDeadline()).isEqualTo(Duration.ofSeconds(10));
         assertThat(c.retryPeriod()).isEqualTo(Duration.ofSeconds(2));
@@ -19,7 +19,7 @@ class LeaderElectionConfigTest {
 
     @Test
     void timingsMustBeLeaseAboveRenewAboveOnePointTwoRetries() {
-        LeaderElectionConfig c = LeaderElectionConfig.defaults("ns", "lock", "me");
+        LeaderElectionOptions c = LeaderElectionOptions.defaults("ns", "lock", "me");
         assertThatThrownBy(() -> c.withTimings(Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ofSeconds(2)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("leaseDuration (10s) must be greater than renewDeadline (10s)");
@@ -32,7 +32,7 @@ class LeaderElectionConfigTest {
         assertThatThrownBy(() -> c.withTimings(Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("retryPeriod must be positive");
-        assertThatThrownBy(() -> LeaderElectionConfig.defaults("ns", " ", "me"))
+        assertThatThrownBy(() -> LeaderElectionOptions.defaults("ns", " ", "me"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("leader election needs a name");
     }
