@@ -10,12 +10,7 @@ import io.kubeloop.api.KubernetesObject;
 import io.kubeloop.api.ObjectMeta;
 import io.kubeloop.cache.InformerFactory;
 import io.kubeloop.cache.InformerOptions;
-import io.kubeloop.client.ClientOptions;
 import io.kubeloop.client.KubeClient;
-import io.kubeloop.client.config.AuthProvider;
-import io.kubeloop.client.config.ClientConfig;
-import io.kubeloop.client.config.SslContextBuilder;
-import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -30,16 +25,7 @@ class ControllerBuilderTest {
     @Kind(group = "samplecontroller.k8s.io", version = "v1alpha1")
     record Foo(String apiVersion, String kind, ObjectMeta metadata) implements KubernetesObject {}
 
-    private final KubeClient client = KubeClient.create(
-            new ClientConfig(
-                    URI.create("https://127.0.0.1:9"),
-                    SslContextBuilder.create().insecureSkipTlsVerify().build(),
-                    null,
-                    AuthProvider.none(),
-                    "default",
-                    null,
-                    "nowhere"),
-            ClientOptions.defaults());
+    private final KubeClient client = UnreachableClient.create();
     private final InformerFactory informers = InformerFactory.create(client, InformerOptions.defaults());
 
     @AfterEach

@@ -3,12 +3,7 @@ package io.kubeloop.controller;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.kubeloop.client.ClientOptions;
 import io.kubeloop.client.KubeClient;
-import io.kubeloop.client.config.AuthProvider;
-import io.kubeloop.client.config.ClientConfig;
-import io.kubeloop.client.config.SslContextBuilder;
-import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -27,16 +22,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(30)
 class ManagerComponentsTest {
 
-    private final KubeClient client = KubeClient.create(
-            new ClientConfig(
-                    URI.create("https://127.0.0.1:9"),
-                    SslContextBuilder.create().insecureSkipTlsVerify().build(),
-                    null,
-                    AuthProvider.none(),
-                    "default",
-                    null,
-                    "nowhere"),
-            ClientOptions.defaults());
+    private final KubeClient client = UnreachableClient.create();
     private final Manager manager = Manager.create(client);
     private final List<String> log = new CopyOnWriteArrayList<>();
 

@@ -4,11 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.kubeloop.client.ClientOptions;
 import io.kubeloop.client.KubeClient;
-import io.kubeloop.client.config.AuthProvider;
-import io.kubeloop.client.config.ClientConfig;
-import io.kubeloop.client.config.SslContextBuilder;
 import io.kubeloop.controller.endpoints.HealthCheck;
 import io.kubeloop.time.Ticker;
 import java.io.UncheckedIOException;
@@ -35,16 +31,7 @@ class ManagerEndpointsTest {
     private static final InetSocketAddress ANY_LOOPBACK_PORT =
             new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
 
-    private final KubeClient client = KubeClient.create(
-            new ClientConfig(
-                    URI.create("https://127.0.0.1:9"),
-                    SslContextBuilder.create().insecureSkipTlsVerify().build(),
-                    null,
-                    AuthProvider.none(),
-                    "default",
-                    null,
-                    "nowhere"),
-            ClientOptions.defaults());
+    private final KubeClient client = UnreachableClient.create();
     private final HttpClient http = HttpClient.newHttpClient();
     private Manager manager;
 

@@ -2,13 +2,8 @@ package io.kubeloop.controller;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kubeloop.client.ClientOptions;
 import io.kubeloop.client.KubeClient;
-import io.kubeloop.client.config.AuthProvider;
-import io.kubeloop.client.config.ClientConfig;
-import io.kubeloop.client.config.SslContextBuilder;
 import io.kubeloop.time.testing.FakeTicker;
-import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -20,16 +15,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(30)
 class ManagerTerminationTest {
 
-    private final KubeClient client = KubeClient.create(
-            new ClientConfig(
-                    URI.create("https://127.0.0.1:9"),
-                    SslContextBuilder.create().insecureSkipTlsVerify().build(),
-                    null,
-                    AuthProvider.none(),
-                    "default",
-                    null,
-                    "nowhere"),
-            ClientOptions.defaults());
+    private final KubeClient client = UnreachableClient.create();
     private final FakeTicker ticker = new FakeTicker();
     private final Manager manager =
             Manager.create(client, ManagerOptions.defaults().withTicker(ticker));
