@@ -9,6 +9,7 @@ import io.kubeloop.controller.client.Cache;
 import io.kubeloop.controller.client.Client;
 import io.kubeloop.controller.client.Reader;
 import io.kubeloop.controller.events.EventBroadcaster;
+import io.kubeloop.controller.events.EventBroadcasterOptions;
 import io.kubeloop.controller.events.EventRecorder;
 import io.kubeloop.controller.events.EventsV1Broadcaster;
 import io.kubeloop.controller.events.EventsV1Recorder;
@@ -133,8 +134,10 @@ public final class Manager implements Cluster, AutoCloseable {
                         .build());
         this.endpoints = new ManagerEndpoints(servers, new InformerHealthChecks(informers, () -> started), registry);
         this.clients = ManagerClients.create(client, informers, options.cache(), stopped);
-        this.events = new EventBroadcaster(client, options.ticker(), 12, Duration.ofSeconds(10));
-        this.eventsV1 = new EventsV1Broadcaster(client, options.ticker());
+        EventBroadcasterOptions eventOptions =
+                EventBroadcasterOptions.builder().ticker(options.ticker()).build();
+        this.events = new EventBroadcaster(client, eventOptions);
+        this.eventsV1 = new EventsV1Broadcaster(client, eventOptions);
         meters.bindJvm();
         this.elector = options.leaderElection()
                 .map(c -> c.withTicker(options.ticker()))

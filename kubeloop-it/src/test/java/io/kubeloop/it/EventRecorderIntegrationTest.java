@@ -15,9 +15,9 @@ import io.kubeloop.client.ResourceClient;
 import io.kubeloop.client.WriteOptions;
 import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.controller.events.EventBroadcaster;
+import io.kubeloop.controller.events.EventBroadcasterOptions;
 import io.kubeloop.controller.events.EventRecorder;
 import io.kubeloop.controller.events.EventType;
-import io.kubeloop.time.Ticker;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -110,7 +110,11 @@ class EventRecorderIntegrationTest extends EmbeddedServerTestBase {
                     ClientOptions.defaults());
         } // closed: every write is refused
         try (unreachable) {
-            EventBroadcaster failing = new EventBroadcaster(unreachable, Ticker.system(), 12, Duration.ofMinutes(5));
+            EventBroadcaster failing = new EventBroadcaster(
+                    unreachable,
+                    EventBroadcasterOptions.builder()
+                            .retryDelay(Duration.ofMinutes(5))
+                            .build());
             failing.recorderFor("test-controller").event(configMap, EventType.NORMAL, "Synced", "never written");
             Thread.sleep(500); // the first try has failed; the writer waits up to 5 minutes to retry
 

@@ -8,10 +8,10 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.kubeloop.api.DynamicObject;
 import io.kubeloop.api.GroupVersionResource;
 import io.kubeloop.api.ResourceScope;
+import io.kubeloop.controller.events.EventBroadcasterOptions;
 import io.kubeloop.controller.events.EventType;
 import io.kubeloop.controller.events.EventsV1Broadcaster;
 import io.kubeloop.controller.events.EventsV1Recorder;
-import io.kubeloop.time.Ticker;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -20,6 +20,12 @@ import org.junit.jupiter.api.Timeout;
 /** events.k8s.io/v1 Events written to the embedded API server: their fields, and repeats as a series. */
 @Timeout(60)
 class EventsV1IntegrationTest extends EmbeddedServerTestBase {
+
+    private static final EventBroadcasterOptions ONE_TRY_AS_HOST_1 = EventBroadcasterOptions.builder()
+            .host("host-1")
+            .tries(1)
+            .retryDelay(Duration.ZERO)
+            .build();
 
     private List<DynamicObject> events() {
         return client.resource(
@@ -51,8 +57,7 @@ class EventsV1IntegrationTest extends EmbeddedServerTestBase {
                         .withName("other")
                         .endMetadata()
                         .build());
-        try (EventsV1Broadcaster broadcaster =
-                new EventsV1Broadcaster(client, Ticker.system(), "host-1", 1, Duration.ZERO)) {
+        try (EventsV1Broadcaster broadcaster = new EventsV1Broadcaster(client, ONE_TRY_AS_HOST_1)) {
             EventsV1Recorder recorder = broadcaster.recorderFor("cm-controller");
             recorder.event(cm, other, EventType.NORMAL, "Synced", "Reconcile", "all good");
             await().atMost(Duration.ofSeconds(10)).until(() -> !events().isEmpty());
@@ -77,7 +82,7 @@ class EventsV1IntegrationTest extends EmbeddedServerTestBase {
     @Test
     void repeatsBecomeASeriesCountedOnTheFirstEventAndWrittenWhenTheBroadcasterCloses() {
         ConfigMap cm = configMap();
-        EventsV1Broadcaster broadcaster = new EventsV1Broadcaster(client, Ticker.system(), "host-1", 1, Duration.ZERO);
+        EventsV1Broadcaster broadcaster = new EventsV1Broadcaster(client, ONE_TRY_AS_HOST_1);
         EventsV1Recorder recorder = broadcaster.recorderFor("cm-controller");
         recorder.event(cm, null, EventType.WARNING, "Failed", "Reconcile", "cannot do it");
         recorder.event(cm, null, EventType.WARNING, "Failed", "Reconcile", "cannot do it");

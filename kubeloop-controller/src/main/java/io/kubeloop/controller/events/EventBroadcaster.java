@@ -71,27 +71,21 @@ public final class EventBroadcaster implements AutoCloseable {
      * @param client the cluster
      */
     public EventBroadcaster(KubeClient client) {
-        this(client, Ticker.system(), 12, Duration.ofSeconds(10));
+        this(client, EventBroadcasterOptions.defaults());
     }
 
     /**
-     * A broadcaster with its own clock and retries (for tests).
+     * A broadcaster with its own clock and retries.
      *
      * @param client the cluster
-     * @param ticker the clock of Event times, of the spam filter, of the pause between tries and of
-     *     {@link #close()}'s wait
-     * @param tries how many times a write is tried, at least 1
-     * @param retryDelay the pause between tries
+     * @param options the clock and the retries
      */
-    public EventBroadcaster(KubeClient client, Ticker ticker, int tries, Duration retryDelay) {
+    public EventBroadcaster(KubeClient client, EventBroadcasterOptions options) {
         this.events = Objects.requireNonNull(client, "client")
                 .resource(EVENTS, ResourceScope.NAMESPACED, DynamicObject.class);
-        this.ticker = Objects.requireNonNull(ticker, "ticker");
-        if (tries < 1) {
-            throw new IllegalArgumentException("tries must be at least 1, got " + tries);
-        }
-        this.tries = tries;
-        this.retryDelay = Objects.requireNonNull(retryDelay, "retryDelay");
+        this.ticker = options.ticker();
+        this.tries = options.tries();
+        this.retryDelay = options.retryDelay();
         this.thread = Thread.ofVirtual().name("event-broadcaster").start(this::run);
     }
 

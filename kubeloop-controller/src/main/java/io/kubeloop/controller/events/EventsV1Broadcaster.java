@@ -12,8 +12,6 @@ import io.kubeloop.client.PatchType;
 import io.kubeloop.client.ResourceClient;
 import io.kubeloop.client.WriteOptions;
 import io.kubeloop.time.Ticker;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -126,48 +124,23 @@ public final class EventsV1Broadcaster implements AutoCloseable {
      * @param client the cluster
      */
     public EventsV1Broadcaster(KubeClient client) {
-        this(client, Ticker.system());
+        this(client, EventBroadcasterOptions.defaults());
     }
 
     /**
-     * A broadcaster writing through {@code client} on {@code ticker}, with client-go's retries,
-     * reporting this host's name.
+     * A broadcaster with its own clock, retries and host name.
      *
      * @param client the cluster
-     * @param ticker the clock of Event times, series and retries
+     * @param options the clock, the retries and the host name in {@code reportingInstance}
      */
-    public EventsV1Broadcaster(KubeClient client, Ticker ticker) {
-        this(client, ticker, hostName(), 12, Duration.ofSeconds(10));
-    }
-
-    /**
-     * A broadcaster with its own clock, host name and retries.
-     *
-     * @param client the cluster
-     * @param ticker the clock of Event times, series and retries
-     * @param host the host name in {@code reportingInstance}
-     * @param tries how many times a write is tried, at least 1
-     * @param retryDelay the pause between tries
-     */
-    public EventsV1Broadcaster(KubeClient client, Ticker ticker, String host, int tries, Duration retryDelay) {
+    public EventsV1Broadcaster(KubeClient client, EventBroadcasterOptions options) {
         this.events = Objects.requireNonNull(client, "client")
                 .resource(EVENTS, ResourceScope.NAMESPACED, DynamicObject.class);
-        this.ticker = Objects.requireNonNull(ticker, "ticker");
-        this.host = Objects.requireNonNull(host, "host");
-        if (tries < 1) {
-            throw new IllegalArgumentException("tries must be at least 1, got " + tries);
-        }
-        this.tries = tries;
-        this.retryDelay = Objects.requireNonNull(retryDelay, "retryDelay");
+        this.ticker = options.ticker();
+        this.host = options.host();
+        this.tries = options.tries();
+        this.retryDelay = options.retryDelay();
         this.thread = Thread.ofVirtual().name("events-v1-broadcaster").start(this::run);
-    }
-
-    private static String hostName() {
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            return "localhost";
-        }
     }
 
     /**
