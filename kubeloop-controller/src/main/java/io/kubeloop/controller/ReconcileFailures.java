@@ -81,8 +81,8 @@ final class ReconcileFailures {
 
     /** Whether {@code failure} is, or was caused by, the cancellation or an interrupt. */
     static boolean isCancellation(Throwable failure) {
-        return Causes.has(failure, CancellationException.class)
-                || Causes.has(failure, InterruptedException.class)
+        return Causes.chain(failure).stream()
+                        .anyMatch(t -> t instanceof CancellationException || t instanceof InterruptedException)
                 || Thread.currentThread().isInterrupted();
     }
 

@@ -13,7 +13,6 @@ import io.kubeloop.client.ObjectList;
 import io.kubeloop.client.WatchEvent;
 import io.kubeloop.client.WatchTimeoutException;
 import io.kubeloop.client.http.TransportException;
-import java.net.URI;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -44,11 +43,6 @@ import tools.jackson.databind.node.ObjectNode;
  * @param <T> the object type
  */
 public final class FakeListerWatcher<T> implements ListerWatcher<T> {
-
-    private static final URI FAKE = FakeWatch.FAKE;
-    private static final Object END = FakeWatch.END;
-    private static final Object BROKEN = FakeWatch.BROKEN;
-    private static final Object TIMED_OUT = FakeWatch.TIMED_OUT;
 
     private record Recorded<T>(long resourceVersion, WatchEvent<T> event) {}
 
@@ -247,7 +241,7 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
             compact();
             for (FakeWatch<T> w : new ArrayList<>(open)) {
                 w.queue.add(new WatchEvent.Error<T>(expired("too old resource version")));
-                w.queue.add(END);
+                w.queue.add(FakeWatch.END);
                 open.remove(w);
             }
         } finally {
@@ -257,7 +251,7 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
 
     /** Breaks every open watch: their next read throws a {@link TransportException}. */
     public void breakWatches() {
-        endWatches(BROKEN);
+        endWatches(FakeWatch.BROKEN);
     }
 
     /**
@@ -266,12 +260,12 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
      * idle timeout, else the client's default).
      */
     public void timeOutWatches() {
-        endWatches(TIMED_OUT);
+        endWatches(FakeWatch.TIMED_OUT);
     }
 
     /** Ends every open watch cleanly, as a server does when a watch's timeout runs out. */
     public void closeWatches() {
-        endWatches(END);
+        endWatches(FakeWatch.END);
     }
 
     private void endWatches(Object marker) {
@@ -458,7 +452,8 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
                 } catch (InterruptedException e) {
                     abandoned++;
                     Thread.currentThread().interrupt();
-                    throw new TransportException(FAKE, "list " + FAKE + ": interrupted while the server held it", e);
+                    throw new TransportException(
+                            FakeWatch.FAKE, "list " + FakeWatch.FAKE + ": interrupted while the server held it", e);
                 } finally {
                     held--;
                 }
@@ -535,7 +530,7 @@ public final class FakeListerWatcher<T> implements ListerWatcher<T> {
             } else if (parse(rv) < compactedBefore) {
                 w.queue.add(new WatchEvent.Error<T>(
                         expired("too old resource version: " + rv + " (" + compactedBefore + ")")));
-                w.queue.add(END);
+                w.queue.add(FakeWatch.END);
                 return w;
             } else {
                 long from = parse(rv);
